@@ -1,0 +1,215 @@
+"""The arithmetic of speculative decoding, vectorised over numpy arrays.
+
+Notation follows DESIGN.md section 2: ``k`` draft tokens per stretch, ``alpha``
+the per-token acceptance probability (i.i.d. model), ``c`` one draft forward
+relative to one target decode step, ``v`` one target verify pass over k + 1
+tokens relative to one target decode step. Every function broadcasts its
+arguments like a numpy ufunc.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+# How a solve for alpha came out; kept as small ints so whole grids stay arrays.
+ALWAYS = 0  # the target is reached at alpha = 0: the mechanism always pays
+ROOT = 1  # exactly one alpha in (0, 1) reaches the target
+NEVER = 2  # not even alpha = 1 reaches the target at this k
+KIND_NAMES = {ALWAYS: "always", ROOT: "root", NEVER: "never"}
+
+# Below this distance from alpha = 1 the closed form loses digits to cancellation,
+# so the first two terms of its Taylor series are used instead.
+_NEAR_ONE = 1e-7
+
+
+def _f(x: ArrayLike) -> NDArray[np.float64]:
+    return np.asarray(x, dtype=np.float64)
+
+
+def expected_tokens(alpha: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+    """Tokens emitted per stretch, the target's bonus token included: E = (1 - a^(k+1)) / (1 - a)."""
+    a, kk = np.broadcast_arrays(_f(alpha), _f(k))
+    q = 1.0 - a
+    near = np.abs(q) < _NEAR_ONE
+    safe_q = np.where(near, 1.0, q)
+    with np.errstate(divide="ignore"):  # log(0) = -inf at alpha = 0 gives E = 1 exactly
+        closed = -np.expm1((kk + 1.0) * np.log1p(-np.where(near, 0.0, q))) / safe_q
+    series = (kk + 1.0) - q * kk * (kk + 1.0) / 2.0
+    out = np.where(near, series, closed)
+    return out if out.ndim else out[()]
+
+
+def accepted_per_stretch(alpha: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+    """Draft tokens accepted per stretch: A = E - 1."""
+    return expected_tokens(alpha, k) - 1.0
+
+
+def trailer_fill(alpha: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+    """Share of the k drafted slots that carried cargo: F = (E - 1) / k."""
+    return accepted_per_stretch(alpha, k) / _f(k)
+
+
+def stretch_cost(k: ArrayLike, c: ArrayLike, v: ArrayLike = 1.0) -> NDArray[np.float64]:
+    """Time of one stretch in target decode steps: k drafts plus one verify pass."""
+    return _f(k) * _f(c) + _f(v)
+
+
+def speedup(alpha: ArrayLike, k: ArrayLike, c: ArrayLike, v: ArrayLike = 1.0) -> NDArray[np.float64]:
+    """Speedup over plain target decoding: S = E / (k c + v)."""
+    return expected_tokens(alpha, k) / stretch_cost(k, c, v)
+
+
+def flops_factor(alpha: ArrayLike, k: ArrayLike, c_flops: ArrayLike) -> NDArray[np.float64]:
+    """Arithmetic per emitted token relative to plain decoding: (k c_flops + k + 1) / E.
+
+    The verify pass computes k + 1 target positions whatever is accepted, so this
+    is what the speed costs in compute ("the cost including the draft").
+    """
+    kk = _f(k)
+    return (kk * _f(c_flops) + kk + 1.0) / expected_tokens(alpha, k)
+
+
+@dataclass(frozen=True)
+class AlphaSolve:
+    """Result of solving E(alpha, k) = target for alpha.
+
+    ``alpha`` is 0 where ``kind`` is ALWAYS, the root where ROOT, and NaN where
+    NEVER; callers branch on ``kind``, never on NaN.
+    """
+
+    alpha: NDArray[np.float64]
+    kind: NDArray[np.int8]
+
+    def kind_name(self, index: int | tuple = ()) -> str:
+        return KIND_NAMES[int(np.asarray(self.kind)[index])]
+
+
+def solve_alpha_for_tokens(target_e: ArrayLike, k: ArrayLike, iterations: int = 60) -> AlphaSolve:
+    """Solve E(alpha, k) = target_e on [0, 1], vectorised bisection.
+
+    E rises strictly from 1 at alpha = 0 to k + 1 at alpha = 1, so the root is
+    unique when it exists. 60 halvings reach the float64 resolution of [0, 1].
+    """
+    t, kk = np.broadcast_arrays(_f(target_e), _f(k))
+    kind = np.full(t.shape, ROOT, dtype=np.int8)
+    kind[t <= 1.0] = ALWAYS
+    kind[t >= kk + 1.0] = NEVER
+    kind[np.isnan(t)] = NEVER
+    lo = np.zeros(t.shape)
+    hi = np.ones(t.shape)
+    for _ in range(iterations):
+        mid = 0.5 * (lo + hi)
+        below = expected_tokens(mid, kk) < t
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+    alpha = 0.5 * (lo + hi)
+    alpha = np.where(kind == ALWAYS, 0.0, alpha)
+    alpha = np.where(kind == NEVER, np.nan, alpha)
+    return AlphaSolve(alpha=alpha, kind=kind)
+
+
+def break_even(k: ArrayLike, c: ArrayLike, v: ArrayLike = 1.0) -> AlphaSolve:
+    """The acceptance at which a stretch's cost equals its output: E(alpha*, k) = k c + v."""
+    kk = _f(k)
+    return solve_alpha_for_tokens(stretch_cost(kk, c, v), kk)
+
+
+def implied_alpha(claimed_speedup: ArrayLike, k: ArrayLike, c: ArrayLike, v: ArrayLike = 1.0) -> AlphaSolve:
+    """The acceptance a vendor's claimed speedup needs: S(alpha; k, c, v) = claimed.
+
+    NEVER here means the claim is out of reach at any acceptance.
+    """
+    kk = _f(k)
+    return solve_alpha_for_tokens(_f(claimed_speedup) * stretch_cost(kk, c, v), kk)
+
+
+def optimal_k(alpha: ArrayLike, c: ArrayLike, v: ArrayLike = 1.0, k_max: int = 16) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The integer k in 1..k_max that maximises S, and that S."""
+    a, cc, vv = np.broadcast_arrays(_f(alpha), _f(c), _f(v))
+    ks = np.arange(1, int(k_max) + 1, dtype=np.float64).reshape((-1,) + (1,) * a.ndim)
+    s = speedup(a[None], ks, cc[None], vv[None])
+    best = np.argmax(s, axis=0)
+    best_s = np.take_along_axis(s, best[None], axis=0)[0]
+    return best + 1, best_s
+
+
+# --- the three acceptance conventions -------------------------------------------------
+# per-token alpha (this note), draft acceptance rate = accepted / drafted (vLLM; equals
+# the trailer fill F), mean acceptance length = 1 + accepted / stretches (equals E).
+
+def alpha_to_draft_acceptance_rate(alpha: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+    return trailer_fill(alpha, k)
+
+
+def alpha_to_mean_acceptance_length(alpha: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+    return expected_tokens(alpha, k)
+
+
+def mean_acceptance_length_to_alpha(length: ArrayLike, k: ArrayLike) -> AlphaSolve:
+    """Inverse of E: NEVER marks a length above k + 1, which no alpha gives."""
+    length_f = _f(length)
+    solve = solve_alpha_for_tokens(length_f, k)
+    # a length of exactly k + 1 is alpha = 1, a real value rather than "never"
+    at_top = np.isclose(length_f, _f(k) + 1.0, rtol=0, atol=1e-12) & (solve.kind == NEVER)
+    alpha = np.where(at_top, 1.0, solve.alpha)
+    kind = np.where(at_top, ROOT, solve.kind).astype(np.int8)
+    return AlphaSolve(alpha=alpha, kind=kind)
+
+
+def draft_acceptance_rate_to_alpha(rate: ArrayLike, k: ArrayLike) -> AlphaSolve:
+    return mean_acceptance_length_to_alpha(1.0 + _f(rate) * _f(k), k)
+
+
+# --- measured acceptance ----------------------------------------------------------------
+
+def histogram_alpha(histogram: ArrayLike) -> float:
+    """Maximum-likelihood alpha from counts of stretches by accepted drafts (index 0..k).
+
+    Under the i.i.d. model each accepted draft is a success and each stretch that
+    stopped short of k is one failure: alpha = sum(a) / (sum(a) + #(a < k)).
+    """
+    h = _f(histogram)
+    if h.ndim != 1 or h.size < 2 or np.any(h < 0):
+        raise ValueError("histogram must be a 1-D array of k + 1 >= 2 non-negative counts")
+    accepted = float(np.dot(np.arange(h.size), h))
+    failures = float(h[:-1].sum())
+    if accepted + failures == 0:
+        raise ValueError("histogram is empty: no stretches were recorded")
+    return accepted / (accepted + failures)
+
+
+def histogram_tokens_per_stretch(histogram: ArrayLike) -> float:
+    """Empirical E = mean(a + 1), which needs no i.i.d. assumption."""
+    h = _f(histogram)
+    n = h.sum()
+    if n <= 0:
+        raise ValueError("histogram is empty: no stretches were recorded")
+    return float(np.dot(np.arange(h.size) + 1.0, h) / n)
+
+
+def histogram_position_acceptance(histogram: ArrayLike) -> NDArray[np.float64]:
+    """P(draft i accepted | drafts before it accepted) for i = 1..k; NaN where no stretch got that far."""
+    h = _f(histogram)
+    reached = np.cumsum(h[::-1])[::-1]  # reached[i] = stretches with a >= i
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(reached[:-1] > 0, reached[1:] / reached[:-1], np.nan)
+
+
+def iid_histogram(alpha: float, k: int) -> NDArray[np.float64]:
+    """The share of stretches with 0..k accepted drafts that the i.i.d. model predicts."""
+    a = np.arange(k + 1)
+    p = (alpha ** a) * (1.0 - alpha)
+    p[-1] = alpha ** k
+    return p
+
+
+# --- workload ---------------------------------------------------------------------------
+
+def blend_speedup(speedups: ArrayLike, weights: ArrayLike, axis: int = -1) -> NDArray[np.float64]:
+    """Speedup of a mix: time adds, speed does not, so a weighted harmonic mean."""
+    s, w = np.broadcast_arrays(_f(speedups), _f(weights))
+    total = w.sum(axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return total / (w / s).sum(axis=axis)

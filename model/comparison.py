@@ -1,0 +1,217 @@
+"""The priced comparison: every (tier, class) and every tier, computed at once as arrays."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import arithmetic as ar
+from . import roofline
+from .workbook import Tier, Workbook
+
+GAIN, MARGINAL, TAX, NOT_APPLICABLE = 0, 1, 2, 3
+VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a"}
+BREAK_EVEN_NAMES = {**ar.KIND_NAMES, -1: "n/a"}
+
+
+class TierCosts:
+    """c(L) and v(k, L) for a list of tiers, typed or roofline, as (tiers x contexts) arrays."""
+
+    def __init__(self, tiers: list[Tier]) -> None:
+        self.roof = np.array([t.cost_model == "roofline" for t in tiers], dtype=bool)[:, None]
+        self.typed_c = np.array([t.c for t in tiers], dtype=np.float64)[:, None]
+        self.typed_v = np.array([t.v for t in tiers], dtype=np.float64)[:, None]
+        self.batch = np.array([t.batch for t in tiers], dtype=np.float64)[:, None]
+        pairs = [roofline.PAIRS.get(t.pair) for t in tiers]
+        gpus = [roofline.GPUS.get(t.gpu) for t in tiers]
+        # typed tiers never read their preset; any stand-in keeps the arrays rectangular
+        default_pair, default_gpu = next(iter(roofline.PAIRS.values())), next(iter(roofline.GPUS.values()))
+        pairs = [p or default_pair for p in pairs]
+        gpus = [g or default_gpu for g in gpus]
+        self.draft = roofline.StackedShapes([p.draft for p in pairs], gpus)
+        self.target = roofline.StackedShapes([p.target for p in pairs], gpus)
+        self.c_flops = np.where(self.roof[:, 0], [roofline.flops_ratio(p) for p in pairs], self.typed_c[:, 0])[:, None]
+
+    def c(self, context: NDArray[np.float64]) -> NDArray[np.float64]:
+        if not self.roof.any():
+            return np.broadcast_to(self.typed_c, np.broadcast(self.typed_c, context).shape)
+        step = self.target.time(1.0, context, self.batch)
+        return np.where(self.roof, self.draft.time(1.0, context, self.batch) / step, self.typed_c)
+
+    def v(self, k: NDArray[np.float64], context: NDArray[np.float64]) -> NDArray[np.float64]:
+        if not self.roof.any():
+            return np.broadcast_to(self.typed_v, np.broadcast(self.typed_v, k, context).shape)
+        step = self.target.time(1.0, context, self.batch)
+        return np.where(self.roof, self.target.time(k + 1.0, context, self.batch) / step, self.typed_v)
+
+
+@dataclass
+class Comparison:
+    """Arrays are (tiers x classes) unless named per_tier; NaN where a number does not exist."""
+
+    tier_names: list[str]
+    class_names: list[str]
+    currency: str
+    speculative: NDArray[np.bool_]  # per tier: computed as speculative (yes or unknown)
+    unconfirmed: NDArray[np.bool_]  # per tier: marked unknown
+    k: NDArray[np.float64]  # per tier
+    alpha: NDArray[np.float64]
+    alpha_source: list[list[str]]
+    c: NDArray[np.float64]
+    v: NDArray[np.float64]
+    break_even_alpha: NDArray[np.float64]
+    break_even_kind: NDArray[np.int8]  # ar.ALWAYS / ROOT / NEVER, -1 for non-speculative tiers
+    margin: NDArray[np.float64]
+    tokens_per_stretch: NDArray[np.float64]
+    trailer_fill: NDArray[np.float64]
+    speedup: NDArray[np.float64]
+    optimal_k: NDArray[np.int64]
+    optimal_speedup: NDArray[np.float64]
+    cost_factor: NDArray[np.float64]
+    verdict: NDArray[np.int8]
+    mix_speedup: NDArray[np.float64]  # per tier
+    monthly_cost: NDArray[np.float64]
+    baseline_index: NDArray[np.int64]  # -1 for none
+    premium: NDArray[np.float64]
+    speedup_vs_baseline: NDArray[np.float64]
+    price_per_speedup: NDArray[np.float64]
+    mix_cost_factor: NDArray[np.float64]
+    claimed_speedup: NDArray[np.float64]
+    claim_context: NDArray[np.float64]
+    claim_alpha: NDArray[np.float64]
+    claim_kind: NDArray[np.int8]  # NEVER: the claim is out of reach at any acceptance
+    claim_holds: list[bool | None]
+    tier_verdict: NDArray[np.int8]
+
+    def pair_records(self) -> list[dict[str, Any]]:
+        out = []
+        for i, tier in enumerate(self.tier_names):
+            for j, cls in enumerate(self.class_names):
+                out.append({
+                    "tier": tier, "task_class": cls, "unconfirmed": bool(self.unconfirmed[i]),
+                    "k": int(self.k[i]), "alpha": _num(self.alpha[i, j]), "alpha_source": self.alpha_source[i][j],
+                    "c": _num(self.c[i, j]), "v": _num(self.v[i, j]),
+                    "break_even": BREAK_EVEN_NAMES[int(self.break_even_kind[i, j])],
+                    "break_even_alpha": _num(self.break_even_alpha[i, j]), "margin": _num(self.margin[i, j]),
+                    "tokens_per_stretch": _num(self.tokens_per_stretch[i, j]),
+                    "trailer_fill": _num(self.trailer_fill[i, j]), "speedup": _num(self.speedup[i, j]),
+                    "optimal_k": int(self.optimal_k[i, j]) if self.speculative[i] else None,
+                    "optimal_speedup": _num(self.optimal_speedup[i, j]),
+                    "cost_factor": _num(self.cost_factor[i, j]),
+                    "verdict": VERDICT_NAMES[int(self.verdict[i, j])],
+                })
+        return out
+
+    def tier_records(self) -> list[dict[str, Any]]:
+        out = []
+        for i, tier in enumerate(self.tier_names):
+            b = int(self.baseline_index[i])
+            out.append({
+                "tier": tier, "speculative": bool(self.speculative[i]), "unconfirmed": bool(self.unconfirmed[i]),
+                "baseline": self.tier_names[b] if b >= 0 else None,
+                "mix_speedup": _num(self.mix_speedup[i]), "monthly_cost": _num(self.monthly_cost[i]),
+                "premium": _num(self.premium[i]), "speedup_vs_baseline": _num(self.speedup_vs_baseline[i]),
+                "price_per_speedup": _num(self.price_per_speedup[i]), "cost_factor": _num(self.mix_cost_factor[i]),
+                "claimed_speedup": _num(self.claimed_speedup[i]), "claim_context": _num(self.claim_context[i]),
+                "claim_implied_alpha": _num(self.claim_alpha[i]),
+                "claim_reachable": None if math.isnan(self.claimed_speedup[i]) or not self.speculative[i] else bool(self.claim_kind[i] != ar.NEVER),
+                "claim_holds": self.claim_holds[i], "verdict": VERDICT_NAMES[int(self.tier_verdict[i])],
+            })
+        return out
+
+
+def _num(x: Any) -> float | None:
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float) -> NDArray[np.int8]:
+    v = np.where(s < 1.0, TAX, np.where(s < 1.0 + band, MARGINAL, GAIN))
+    return np.where(applicable, v, NOT_APPLICABLE).astype(np.int8)
+
+
+def compare(wb: Workbook) -> Comparison:
+    """The whole comparison for a (validated) workbook."""
+    tiers, classes, s = wb.tiers, wb.classes, wb.settings
+    n_t, n_c = len(tiers), len(classes)
+    spec = np.array([t.speculative != "no" for t in tiers], dtype=bool)
+    unconfirmed = np.array([t.speculative == "unknown" for t in tiers], dtype=bool)
+    k = np.array([t.k for t in tiers], dtype=np.float64)
+    context = np.array([c.context for c in classes], dtype=np.float64)[None, :]
+    tokens_out = np.array([c.tokens_out for c in classes], dtype=np.float64)
+    tokens_in = np.array([c.tokens_in for c in classes], dtype=np.float64)
+
+    alpha = np.tile(np.array([c.alpha for c in classes], dtype=np.float64), (n_t, 1))
+    source = [[c.alpha_source for c in classes] for _ in tiers]
+    t_index = {t.name: i for i, t in enumerate(tiers)}
+    c_index = {c.name: j for j, c in enumerate(classes)}
+    for o in wb.overrides:
+        i, j = t_index.get(o.tier), c_index.get(o.task_class)
+        if i is not None and j is not None:
+            alpha[i, j] = o.alpha
+            source[i][j] = f"{o.alpha_source} (tier override)"
+
+    costs = TierCosts(tiers)
+    kk = k[:, None]
+    c = np.array(costs.c(context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
+    v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
+    be = ar.break_even(kk, c, v)
+    e = ar.expected_tokens(alpha, kk)
+    sp = e / ar.stretch_cost(kk, c, v)
+    ks = np.arange(1, s.k_max + 1, dtype=np.float64)[:, None, None]
+    s_all = ar.speedup(alpha[None], ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
+    best = np.argmax(s_all, axis=0) if s.k_max and n_t and n_c else np.zeros((n_t, n_c), dtype=np.int64)
+    opt_k = best + 1
+    opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
+    cf = ar.flops_factor(alpha, kk, costs.c_flops)
+
+    sp_row = spec[:, None]
+    nan = np.full((n_t, n_c), np.nan)
+    speedup = np.where(sp_row, sp, 1.0)
+    be_alpha = np.where(sp_row, be.alpha, np.nan)
+    be_kind = np.where(sp_row, be.kind, -1).astype(np.int8)
+    # margin: how far above (or below) the break-even this class runs; a never-paying
+    # setting has no break-even, so no margin either
+    margin = np.where(sp_row & (be.kind != ar.NEVER), alpha - be.alpha, np.nan)
+    verdict = _verdicts(speedup, np.broadcast_to(sp_row, (n_t, n_c)), s.marginal_band)
+
+    weights = tokens_out if tokens_out.sum() > 0 else np.ones(n_c)
+    mix = ar.blend_speedup(speedup, weights[None, :]) if n_c else np.full(n_t, np.nan)
+    monthly = (tokens_out[None, :] * np.array([t.price_out for t in tiers])[:, None]
+               + tokens_in[None, :] * np.array([t.price_in for t in tiers])[:, None]).sum(axis=1) / 1e6
+    base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
+    has_base = base >= 0
+    base_cost = np.where(has_base, monthly[np.maximum(base, 0)] if n_t else 0.0, np.nan)
+    base_mix = np.where(has_base, mix[np.maximum(base, 0)] if n_t else 0.0, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        premium = np.where(has_base & (base_cost > 0), monthly / base_cost - 1.0, np.nan)
+        vs_base = np.where(has_base, mix / base_mix, np.nan)
+        per_speed = monthly / mix
+        mix_cf = np.where(spec, (np.where(sp_row, cf, 1.0) * weights).sum(axis=1) / weights.sum(), 1.0) if n_c else np.full(n_t, np.nan)
+
+    claimed = np.array([np.nan if t.claimed_speedup is None else t.claimed_speedup for t in tiers], dtype=np.float64)
+    claim_ctx = np.array([t.claim_context for t in tiers], dtype=np.float64)
+    c_claim = np.asarray(costs.c(claim_ctx[:, None]), dtype=np.float64).reshape(n_t)
+    v_claim = np.asarray(costs.v(kk, claim_ctx[:, None]), dtype=np.float64).reshape(n_t)
+    claim = ar.implied_alpha(np.nan_to_num(claimed, nan=1.0), k, c_claim, v_claim)
+    has_claim = ~np.isnan(claimed) & spec
+    claim_alpha = np.where(has_claim, claim.alpha, np.nan)
+    holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] else None for i in range(n_t)]
+
+    return Comparison(
+        tier_names=[t.name for t in tiers], class_names=[c.name for c in classes], currency=s.currency,
+        speculative=spec, unconfirmed=unconfirmed, k=k, alpha=alpha, alpha_source=source,
+        c=np.where(sp_row, c, nan), v=np.where(sp_row, v, nan),
+        break_even_alpha=be_alpha, break_even_kind=be_kind, margin=margin,
+        tokens_per_stretch=np.where(sp_row, e, 1.0), trailer_fill=np.where(sp_row, e - 1.0, np.nan) / kk,
+        speedup=speedup, optimal_k=opt_k, optimal_speedup=np.where(sp_row, opt_s, 1.0),
+        cost_factor=np.where(sp_row, cf, 1.0), verdict=verdict,
+        mix_speedup=mix, monthly_cost=monthly, baseline_index=base, premium=premium,
+        speedup_vs_baseline=vs_base, price_per_speedup=per_speed, mix_cost_factor=mix_cf,
+        claimed_speedup=claimed, claim_context=claim_ctx, claim_alpha=claim_alpha,
+        claim_kind=claim.kind, claim_holds=holds,
+        tier_verdict=_verdicts(mix, spec, s.marginal_band),
+    )

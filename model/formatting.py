@@ -1,0 +1,54 @@
+"""Numbers as analysts read them: percentages, multipliers, currency, token counts."""
+from __future__ import annotations
+
+import math
+
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+
+
+def _missing(x: float | None) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    return "–" if _missing(x) else f"{x * 100:.{digits}f}%"
+
+
+def signed_pct(x: float | None, digits: int = 1) -> str:
+    return "–" if _missing(x) else f"{x * 100:+.{digits}f}%"
+
+
+def times(x: float | None, digits: int = 2) -> str:
+    return "–" if _missing(x) else f"{x:.{digits}f}x"
+
+
+def money(x: float | None, currency: str = "USD", digits: int = 0) -> str:
+    if _missing(x):
+        return "–"
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    body = f"{abs(x):,.{digits}f}"
+    sign = "-" if x < 0 else ""
+    return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
+
+
+def tokens(x: float | None) -> str:
+    """1.5M, 200k, 950: how token volumes are quoted."""
+    if _missing(x):
+        return "–"
+    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= size:
+            return f"{x / size:.4g}{suffix}"
+    return f"{x:.4g}"
+
+
+def context(x: float | None) -> str:
+    """Context lengths in K of 1024 tokens, as models advertise them."""
+    if _missing(x):
+        return "–"
+    if x >= 1024 and x % 1024 == 0:
+        return f"{int(x) // 1024}K"
+    return f"{int(x)}"
+
+
+def number(x: float | None, digits: int = 3) -> str:
+    return "–" if _missing(x) else f"{x:.{digits}g}"

@@ -1,0 +1,118 @@
+"""The analyst's workbook: vendor tiers, task classes and per-(tier, class) acceptance overrides."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+
+SPECULATIVE_CHOICES = ("yes", "no", "unknown")
+COST_MODELS = ("typed", "roofline")
+ALPHA_SOURCES = ("assumed", "measured", "imported")
+
+
+@dataclass
+class Tier:
+    name: str = "New tier"
+    vendor: str = ""
+    speculative: str = "yes"  # yes / no / unknown: the seed's first advice is to confirm it
+    k: int = 4
+    cost_model: str = "typed"  # typed: c and v as entered; roofline: from gpu + pair presets
+    c: float = 0.1
+    v: float = 1.0
+    gpu: str = "H100 SXM"
+    pair: str = "Llama 1B -> 8B"
+    batch: int = 1
+    claimed_speedup: float | None = None
+    claim_context: int = 4096
+    price_out: float = 0.0  # currency per 1M output tokens
+    price_in: float = 0.0  # currency per 1M input tokens
+    baseline: str = ""  # name of the tier this one is priced against; "" for none
+    notes: str = ""
+
+
+@dataclass
+class TaskClass:
+    name: str = "New class"
+    tokens_out: float = 0.0  # per month
+    tokens_in: float = 0.0  # per month
+    context: int = 4096  # typical context length, tokens
+    alpha: float = 0.6  # per-token acceptance
+    alpha_source: str = "assumed"
+    source_note: str = ""  # e.g. the draft/target pair a measured alpha came from
+
+
+@dataclass
+class Override:
+    """Acceptance of one class on one tier's draft, since acceptance depends on the draft."""
+
+    tier: str
+    task_class: str
+    alpha: float
+    alpha_source: str = "assumed"
+    source_note: str = ""
+
+
+@dataclass
+class Settings:
+    marginal_band: float = 0.05  # a speedup in [1, 1 + band) is "marginal"
+    claim_tolerance: float = 0.05  # a claim holds if mix speedup >= claim * (1 - tolerance)
+    k_max: int = 16
+    currency: str = "USD"
+
+
+@dataclass
+class Workbook:
+    tiers: list[Tier] = field(default_factory=list)
+    classes: list[TaskClass] = field(default_factory=list)
+    overrides: list[Override] = field(default_factory=list)
+    settings: Settings = field(default_factory=Settings)
+    title: str = ""
+
+    def copy(self) -> "Workbook":
+        return copy.deepcopy(self)
+
+    def tier_index(self, name: str) -> int | None:
+        for i, t in enumerate(self.tiers):
+            if t.name == name:
+                return i
+        return None
+
+    def class_index(self, name: str) -> int | None:
+        for i, c in enumerate(self.classes):
+            if c.name == name:
+                return i
+        return None
+
+    def override_for(self, tier: str, task_class: str) -> Override | None:
+        for o in self.overrides:
+            if o.tier == tier and o.task_class == task_class:
+                return o
+        return None
+
+    def set_override(self, tier: str, task_class: str, alpha: float | None, source: str = "assumed", note: str = "") -> None:
+        """Set, replace or (alpha None) remove the override for one (tier, class)."""
+        self.overrides = [o for o in self.overrides if not (o.tier == tier and o.task_class == task_class)]
+        if alpha is not None:
+            self.overrides.append(Override(tier, task_class, float(alpha), source, note))
+
+    def rename_tier(self, old: str, new: str) -> None:
+        """Rename a tier and everything that points at it (baselines, overrides)."""
+        for t in self.tiers:
+            if t.name == old:
+                t.name = new
+            elif t.baseline == old:
+                t.baseline = new
+        for o in self.overrides:
+            if o.tier == old:
+                o.tier = new
+
+    def rename_class(self, old: str, new: str) -> None:
+        for c in self.classes:
+            if c.name == old:
+                c.name = new
+        for o in self.overrides:
+            if o.task_class == old:
+                o.task_class = new
+
+
+def field_names(row_type: type) -> list[str]:
+    return [f.name for f in fields(row_type)]

@@ -1,0 +1,150 @@
+"""The workbook's JSON file: a schema version, atomic saves, loads that never half-load."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any, Callable
+
+from .validation import SPECS, ValidationError, WorkbookError, check_workbook
+from .workbook import Override, Settings, TaskClass, Tier, Workbook
+
+SCHEMA_VERSION = 1
+FORMAT_NAME = "specledger-workbook"
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+DEMO_WORKBOOK = RESOURCES / "demo_workbook.json"
+
+
+def workbook_to_dict(wb: Workbook) -> dict[str, Any]:
+    return {
+        "format": FORMAT_NAME,
+        "schema_version": SCHEMA_VERSION,
+        "title": wb.title,
+        "settings": asdict(wb.settings),
+        "tiers": [asdict(t) for t in wb.tiers],
+        "task_classes": [asdict(c) for c in wb.classes],
+        "overrides": [asdict(o) for o in wb.overrides],
+    }
+
+
+_REQUIRED: dict[type, tuple[str, ...]] = {Tier: ("name",), TaskClass: ("name",), Override: ("tier", "task_class", "alpha")}
+
+
+def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -> list[Any]:
+    raw = data.get(key, [])
+    if not isinstance(raw, list):
+        problems.append(f"{key}: must be a list")
+        return []
+    specs = SPECS[row_type]
+    rows = []
+    for i, item in enumerate(raw):
+        where = f"{key}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: must be an object")
+            continue
+        name = item.get("name") or (f"{item.get('tier')}/{item.get('task_class')}" if row_type is Override else "")
+        if name:
+            where += f" ({name})"
+        unknown = set(item) - set(specs)
+        if unknown:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        values = {}
+        for fname, spec in specs.items():
+            if fname not in item:
+                if fname in _REQUIRED[row_type]:
+                    problems.append(f"{where}, {fname}: missing")
+                continue
+            try:
+                values[fname] = spec.parse(item[fname])
+            except ValidationError as exc:
+                problems.append(f"{where}, {fname}: {exc}")
+        if any(f not in values for f in _REQUIRED[row_type]):
+            continue
+        rows.append(row_type(**values))
+    return rows
+
+
+def workbook_from_dict(data: Any, source: str = "") -> Workbook:
+    """Build and check a workbook; raises WorkbookError listing every problem, before anything is kept."""
+    if not isinstance(data, dict):
+        raise WorkbookError(["the file does not hold a workbook object"], source)
+    if data.get("format", FORMAT_NAME) != FORMAT_NAME:
+        raise WorkbookError([f"not a SpecLedger workbook (format {data.get('format')!r})"], source)
+    version = data.get("schema_version")
+    if not isinstance(version, int):
+        raise WorkbookError(["schema_version is missing or not a whole number"], source)
+    if version > SCHEMA_VERSION:
+        raise WorkbookError([f"schema version {version} is newer than this SpecLedger reads ({SCHEMA_VERSION}); update SpecLedger"], source)
+    problems: list[str] = []
+    settings_raw = data.get("settings", {})
+    known = {f.name for f in fields(Settings)}
+    if not isinstance(settings_raw, dict) or set(settings_raw) - known:
+        problems.append(f"settings: must be an object with fields {', '.join(sorted(known))}")
+        settings_raw = {}
+    wb = Workbook(
+        tiers=_rows(data, "tiers", Tier, problems),
+        classes=_rows(data, "task_classes", TaskClass, problems),
+        overrides=_rows(data, "overrides", Override, problems),
+        settings=Settings(**settings_raw),
+        title=str(data.get("title", "")),
+    )
+    if problems:
+        raise WorkbookError(problems, source)
+    return check_workbook(wb, source)
+
+
+def load_workbook(path: str | os.PathLike[str]) -> Workbook:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WorkbookError(["no such file"], str(p)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise WorkbookError([f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"], str(p)) from None
+    return workbook_from_dict(data, str(p))
+
+
+def load_demo() -> Workbook:
+    return load_workbook(DEMO_WORKBOOK)
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """Write through `write(tmp_path)` to a file beside `path`, then rename over it.
+
+    A crash or error at any point leaves the old file as it was.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_workbook(wb: Workbook, path: str | os.PathLike[str]) -> None:
+    check_workbook(wb, str(path))
+    text = json.dumps(workbook_to_dict(wb), indent=2, ensure_ascii=False) + "\n"
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        raise WorkbookError([f"cannot be written ({exc.strerror or exc})"], str(path)) from None

@@ -1,0 +1,25 @@
+"""Shared test set-up: Qt offscreen, and no test may leave a thread running."""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_threads():
+    before = set(threading.enumerate())
+    yield
+    leftover = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    for t in leftover:
+        t.join(timeout=5)
+    still = [t.name for t in leftover if t.is_alive()]
+    assert not still, f"test left threads running: {still}"
