@@ -2,51 +2,43 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from typing import Callable
 
-COMMANDS = ("calc", "compare", "export", "import", "sample", "screenshot")
-
-
-def _calc_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("calc", help="the arithmetic for one setting of K, c, v and alpha")
-    p.add_argument("--k", type=int, required=True, help="draft tokens per stretch")
-    p.add_argument("--c", type=float, required=True, help="one draft forward / one target decode step")
-    p.add_argument("--verify", type=float, default=1.0, help="target verify pass / one decode step (default 1)")
-    p.add_argument("--alpha", type=float, help="per-token acceptance")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-
-def _compare_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", help="the priced comparison of a workbook (the demo without one)")
-    p.add_argument("workbook", nargs="?", help="workbook .json (default: the built-in demo)")
-    fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print JSON")
-    fmt.add_argument("--csv", action="store_true", help="print the (tier, class) rows as CSV")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="specledger", description=__doc__)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _calc_parser(sub)
-    _compare_parser(sub)
-    for extra in _optional_parsers():
-        extra(sub)
-    return parser
-
-
-def _optional_parsers() -> list[Callable[[argparse._SubParsersAction], None]]:
-    """Subcommands whose modules register their own arguments."""
-    from model.cli_extensions import parsers
-    return parsers()
+# command: (module, function adding its arguments, function running it, help)
+COMMANDS: dict[str, tuple[str, str, str, str]] = {
+    "calc": ("model.commands", "add_calc_arguments", "run_calc", "the arithmetic for one setting of K, c, v and alpha"),
+    "compare": ("model.commands", "add_compare_arguments", "run_compare", "the priced comparison of a workbook (the demo without one)"),
+    "export": ("model.excel_commands", "add_export_arguments", "run_export", "write the priced comparison as an Excel report"),
+    "import": ("model.excel_commands", "add_import_arguments", "run_import", "read a report's inputs (or a CSV/xlsx price list) into a workbook"),
+    "sample": ("model.sample_command", "add_sample_arguments", "run_sample_command", "measure acceptance per task class with an ONNX draft/target pair"),
+    "screenshot": ("gui.screenshot", "add_screenshot_arguments", "run_screenshot", "render the main window offscreen to a PNG"),
+}
 
 
 def _gui_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="specledger", description=__doc__,
-                                epilog=f"headless commands: {', '.join(COMMANDS)} (specledger COMMAND --help)")
+    p = argparse.ArgumentParser(
+        prog="specledger", description=__doc__,
+        epilog="headless commands: " + "; ".join(f"{name}: {spec[3]}" for name, spec in COMMANDS.items())
+        + ". Run `specledger COMMAND --help` for one.")
     p.add_argument("workbook", nargs="?", help="workbook .json to open (default: the built-in demo)")
     return p
+
+
+def _run_subcommand(name: str, argv: list[str]) -> int:
+    module_name, add_name, run_name, help_text = COMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        print(f"specledger {name}: not available ({exc})", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog=f"specledger {name}", description=help_text)
+    getattr(module, add_name)(parser)
+    args = parser.parse_args(argv)
+    args.command = name
+    from model.command_runner import run_command
+    return run_command(name, getattr(module, run_name), args)
 
 
 def _has_display() -> bool:
@@ -60,13 +52,12 @@ def _has_display() -> bool:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
-        args = build_parser().parse_args(argv)
-        from model.cli_extensions import run_command
-        return run_command(args)
+        return _run_subcommand(argv[0], argv[1:])
     args = _gui_parser().parse_args(argv)
     if not _has_display():
         print("specledger: no display available, so the window cannot open; "
-              "try the headless commands, e.g. `specledger compare` or `specledger screenshot out.png`", file=sys.stderr)
+              "use the headless commands instead, e.g. `specledger compare` or `specledger screenshot out.png`",
+              file=sys.stderr)
         return 2
     from gui.app import run_app
     return run_app(args.workbook)

@@ -11,12 +11,24 @@ from typing import Any, TextIO
 
 from . import arithmetic as ar
 from . import formatting as fmt
+from .command_runner import CommandError
 from .comparison import compare
 from .workbook_file import load_demo, load_workbook
 
 
-class CommandError(Exception):
-    """A problem to report as one line on stderr with a non-zero exit."""
+def add_calc_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k", type=int, required=True, help="draft tokens per stretch")
+    p.add_argument("--c", type=float, required=True, help="one draft forward / one target decode step")
+    p.add_argument("--verify", type=float, default=1.0, help="target verify pass / one decode step (default 1)")
+    p.add_argument("--alpha", type=float, help="per-token acceptance")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_compare_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("workbook", nargs="?", help="workbook .json (default: the built-in demo)")
+    fmt_group = p.add_mutually_exclusive_group()
+    fmt_group.add_argument("--json", action="store_true", help="print JSON")
+    fmt_group.add_argument("--csv", action="store_true", help="print the (tier, class) rows as CSV")
 
 
 def calc_result(k: int, c: float, v: float = 1.0, alpha: float | None = None, k_max: int = 16) -> dict[str, Any]:
