@@ -1,0 +1,51 @@
+"""The data behind the charts (and the report's Curves sheet): speedup against acceptance and context."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import arithmetic as ar
+from .comparison import TierCosts
+from .workbook import Tier
+
+ALPHA_GRID = np.linspace(0.0, 1.0, 101)
+CONTEXT_GRID = np.geomspace(1024.0, 131072.0, 57)  # 1K to 128K, 8 points per doubling
+
+
+@dataclass
+class AlphaCurve:
+    tier: str
+    context: float  # the curve is drawn with c and v at this context (the claim's)
+    alphas: NDArray[np.float64]
+    speedup: NDArray[np.float64]
+    break_even_alpha: float | None  # None when it never pays at this K
+    break_even_kind: str
+
+
+def alpha_curve(tier: Tier, context: float | None = None, alphas: NDArray[np.float64] = ALPHA_GRID) -> AlphaCurve:
+    """Speedup over acceptance for one tier at one context (default: the context of its claim)."""
+    ctx = float(tier.claim_context if context is None else context)
+    if tier.speculative == "no":
+        return AlphaCurve(tier.name, ctx, alphas, np.ones_like(alphas), None, "n/a")
+    costs = TierCosts([tier])
+    ctx_arr = np.array([[ctx]])
+    c = float(costs.c(ctx_arr).ravel()[0])
+    v = float(costs.v(np.array([[float(tier.k)]]), ctx_arr).ravel()[0])
+    be = ar.break_even(tier.k, c, v)
+    kind = be.kind_name()
+    return AlphaCurve(tier.name, ctx, alphas, ar.speedup(alphas, tier.k, c, v),
+                      None if kind == "never" else float(be.alpha), kind)
+
+
+def context_curves(tier: Tier, alphas: NDArray[np.float64], contexts: NDArray[np.float64] = CONTEXT_GRID) -> NDArray[np.float64]:
+    """Speedup at each context (columns) for each acceptance (rows), one row per task class."""
+    a = np.asarray(alphas, dtype=np.float64)[:, None]
+    if tier.speculative == "no":
+        return np.ones((a.shape[0], contexts.size))
+    costs = TierCosts([tier])
+    ctx = np.asarray(contexts, dtype=np.float64)[None, :]
+    c = costs.c(ctx)  # (1, n_contexts)
+    v = costs.v(np.array([[float(tier.k)]]), ctx)
+    return np.asarray(ar.speedup(a, tier.k, c, v))
