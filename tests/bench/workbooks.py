@@ -1,0 +1,38 @@
+"""Synthetic workbooks for benchmarks and scale tests: the demo's rows repeated with new names."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from model.workbook import Override, Workbook
+from model.workbook_file import load_demo
+
+
+def large_workbook(n_tiers: int = 100, n_classes: int = 30, seed: int = 0) -> Workbook:
+    demo = load_demo()
+    rng = np.random.default_rng(seed)
+    tiers = []
+    for i in range(n_tiers):
+        t = dataclasses.replace(demo.tiers[i % len(demo.tiers)])
+        t.name = f"{t.name} #{i}"
+        if t.baseline:
+            base = i - (i % len(demo.tiers)) + [x.name for x in demo.tiers].index(t.baseline)
+            t.baseline = f"{t.baseline} #{base}" if base < n_tiers else ""
+        t.k = int(rng.integers(2, 9)) if t.speculative != "no" else t.k
+        tiers.append(t)
+    classes = []
+    for j in range(n_classes):
+        c = dataclasses.replace(demo.classes[j % len(demo.classes)])
+        c.name = f"{c.name} #{j}"
+        c.alpha = float(rng.uniform(0.3, 0.9))
+        classes.append(c)
+    overrides = [Override(tiers[i].name, classes[j].name, float(rng.uniform(0.2, 0.9)))
+                 for i, j in zip(rng.integers(0, n_tiers, 50), rng.integers(0, n_classes, 50))]
+    seen = set()
+    unique = []
+    for o in overrides:
+        if (o.tier, o.task_class) not in seen:
+            seen.add((o.tier, o.task_class))
+            unique.append(o)
+    return Workbook(tiers, classes, unique, demo.settings, title=f"synthetic {n_tiers} x {n_classes}")
