@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("onnx")
-from onnx_tiny import TOKENS, log_table, write_model_folder, write_tokenizer  # noqa: E402
+from tests.onnx_tiny import TOKENS, log_table, write_model_folder, write_tokenizer  # noqa: E402
 
 from model.onnx_lm import ModelLoadError, OnnxCausalLM, VocabularyMismatch, load_pair  # noqa: E402
 from model.prompts import DEMO_DRAFT, DEMO_TARGET  # noqa: E402
