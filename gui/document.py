@@ -1,0 +1,120 @@
+"""The open workbook as the GUI sees it: one Workbook, its file, its undo history, one change signal.
+
+Rule for every panel: never mutate `document.workbook` in place. Call
+`document.apply(text, mutate)`; it runs `mutate` on a copy, and only if that
+succeeds pushes one undo step that swaps the copy in. Because the current
+workbook is never mutated, undo/redo can keep the before/after objects
+themselves as snapshots without copying them again.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from model.comparison import Comparison, compare
+from model.workbook import Workbook
+
+
+class _SnapshotCommand(QUndoCommand):
+    """One undo step: the whole workbook before and after (cheap: a few hundred rows at most)."""
+
+    def __init__(self, document: "Document", text: str, before: Workbook, after: Workbook) -> None:
+        super().__init__(text)
+        self._document = document
+        self._before = before
+        self._after = after
+
+    def redo(self) -> None:
+        self._document._set_workbook(self._after)
+
+    def undo(self) -> None:
+        self._document._set_workbook(self._before)
+
+
+class Document(QObject):
+    """Holds the current Workbook, its path, the dirty flag and the QUndoStack."""
+
+    changed = Signal()  # coalesced: once per event-loop turn however many edits happened
+    path_changed = Signal()
+    dirty_changed = Signal(bool)
+
+    def __init__(self, workbook: Workbook | None = None, path: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._workbook = workbook if workbook is not None else Workbook()
+        self._path: str | None = path
+        self._comparison: Comparison | None = None
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        # zero-delay single shot: a paste of 200 cells or a burst of undos recomputes once
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.changed.emit)
+
+    # --- reading -------------------------------------------------------------
+    @property
+    def workbook(self) -> Workbook:
+        """The current workbook; treat it as read-only and change it through apply()."""
+        return self._workbook
+
+    @property
+    def comparison(self) -> Comparison:
+        """The priced comparison of the current workbook, computed once per change."""
+        if self._comparison is None:
+            self._comparison = compare(self._workbook)
+        return self._comparison
+
+    @property
+    def path(self) -> str | None:
+        return self._path
+
+    @property
+    def dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def display_name(self) -> str:
+        if self._path:
+            return Path(self._path).name
+        return self._workbook.title or "Untitled"
+
+    # --- changing ------------------------------------------------------------
+    def apply(self, text: str, mutate: Callable[[Workbook], None]) -> None:
+        """Run `mutate` on a copy and push it as one undoable step named `text`.
+
+        If `mutate` raises (a ValidationError, typically), nothing changes and the
+        exception propagates to the caller, who owns telling the user.
+        """
+        after = self._workbook.copy()
+        mutate(after)
+        self.undo_stack.push(_SnapshotCommand(self, text, self._workbook, after))
+
+    def replace(self, workbook: Workbook, path: str | None) -> None:
+        """A new or opened workbook: a fresh history, clean, nothing to undo into the old file."""
+        self.undo_stack.clear()
+        self._path = path
+        self._set_workbook(workbook)
+        self.undo_stack.setClean()
+        self.path_changed.emit()
+        self.dirty_changed.emit(False)
+
+    def mark_saved(self, path: str) -> None:
+        self._path = path
+        self.undo_stack.setClean()
+        self.path_changed.emit()
+
+    def flush(self) -> None:
+        """Deliver a pending `changed` now (tests and benchmarks; the event loop does it otherwise)."""
+        if self._timer.isActive():
+            self._timer.stop()
+            self.changed.emit()
+
+    def _set_workbook(self, workbook: Workbook) -> None:
+        self._workbook = workbook
+        self._comparison = None
+        self._timer.start()
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.dirty_changed.emit(not clean)

@@ -1,0 +1,210 @@
+"""The File menu: new, open, save, save as, recent files, Excel export/import, and the unsaved-changes prompt."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from model.validation import WorkbookError
+from model.workbook import Workbook
+from model.workbook_file import load_demo, load_workbook, save_workbook
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+MAX_RECENT = 8
+WORKBOOK_FILTER = "SpecLedger workbooks (*.json);;All files (*)"
+EXCEL_FILTER = "Excel workbooks (*.xlsx);;All files (*)"
+
+
+def is_workbook_path(path: str) -> bool:
+    return path.lower().endswith((".json", ".xlsx"))
+
+
+class FileActions:
+    """Owns the file side of the main window; talks to the user only through dialogs it opens itself."""
+
+    def __init__(self, window: "MainWindow") -> None:
+        self.window = window
+        self.document = window.document
+        self.recent_menu: QMenu | None = None
+
+    def build_menu(self, menu: QMenu) -> None:
+        w = self.window
+        for text, key, slot in (("&New", QKeySequence.StandardKey.New, self.new),
+                                ("&Open…", QKeySequence.StandardKey.Open, self.open),
+                                ("&Save", QKeySequence.StandardKey.Save, self.save),
+                                ("Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as)):
+            action = QAction(text, w)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(lambda _checked=False, s=slot: s())
+            menu.addAction(action)
+        self.recent_menu = menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._on_recent_menu_shown)
+        menu.addSeparator()
+        for text, slot in (("&Export to Excel…", self.export_excel), ("&Import from Excel…", self.import_excel)):
+            action = QAction(text, w)
+            action.triggered.connect(lambda _checked=False, s=slot: s())
+            menu.addAction(action)
+        menu.addSeparator()
+        quit_action = QAction("&Quit", w)
+        quit_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
+        quit_action.triggered.connect(w.close)
+        menu.addAction(quit_action)
+
+    # --- recent files -------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.window.settings.value("recent_files", [])
+        if isinstance(value, str):  # QSettings returns a lone string for a one-item list
+            value = [value]
+        return [str(v) for v in (value or []) if v]
+
+    def _remember(self, path: str) -> None:
+        path = os.path.abspath(path)
+        recent = [p for p in self.recent_files() if p != path]
+        self.window.settings.setValue("recent_files", [path, *recent][:MAX_RECENT])
+
+    def _on_recent_menu_shown(self) -> None:
+        menu = self.recent_menu
+        assert menu is not None
+        menu.clear()
+        files = self.recent_files()
+        for path in files:
+            action = menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
+        if not files:
+            menu.addAction("(none)").setEnabled(False)
+
+    # --- commands -----------------------------------------------------------------
+    def new(self) -> None:
+        if self.maybe_save():
+            self._show(Workbook(title="Untitled"), None)
+
+    def open(self) -> None:
+        if not self.maybe_save():
+            return
+        start = os.path.dirname(self.document.path) if self.document.path else ""
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open workbook", start, WORKBOOK_FILTER)
+        if path:
+            self.open_path(path, ask=False)
+
+    def open_path(self, path: str, ask: bool = True) -> bool:
+        """Open a workbook (.json) or import a report (.xlsx); a bad file leaves the current one as it was."""
+        if ask and not self.maybe_save():
+            return False
+        if path.lower().endswith(".xlsx"):
+            return self._import_excel_path(path)
+        try:
+            wb = load_workbook(path)
+        except WorkbookError as exc:
+            self._error("Cannot open workbook", exc)
+            return False
+        self._show(wb, path)
+        self._remember(path)
+        return True
+
+    def save(self) -> bool:
+        if not self.document.path or not self.document.path.lower().endswith(".json"):
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = self.document.path or f"{self.document.display_name()}.json"
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save workbook as", start, WORKBOOK_FILTER)
+        if not path:
+            return False
+        if not path.lower().endswith(".json"):
+            path += ".json"
+        return self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        try:
+            save_workbook(self.document.workbook, path)
+        except WorkbookError as exc:
+            self._error("Cannot save workbook", exc)
+            return False
+        self.document.mark_saved(path)
+        self._remember(path)
+        self.window.show_message(f"Saved {path}", 5000)
+        return True
+
+    def maybe_save(self) -> bool:
+        """True if it is fine to drop the current workbook (saved, discarded, or clean)."""
+        if not self.document.dirty:
+            return True
+        answer = QMessageBox.question(
+            self.window, "Unsaved changes", f"Save the changes to {self.document.display_name()}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    # --- Excel (openpyxl loads only here, never at start-up) ------------------------------
+    def export_excel(self) -> bool:
+        try:
+            from model.excel_export import export_report
+        except Exception as exc:  # noqa: BLE001  (a missing openpyxl or module must not crash the window)
+            self._error("Excel export is not available", exc)
+            return False
+        stem = Path(self.document.path).stem if self.document.path else self.document.display_name()
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export report to Excel", f"{stem}.xlsx", EXCEL_FILTER)
+        if not path:
+            return False
+        if not path.lower().endswith(".xlsx"):
+            path += ".xlsx"
+        try:
+            export_report(self.document.workbook, path, source_name=self.document.display_name())
+        except (WorkbookError, ValueError, OSError) as exc:
+            self._error("Cannot export to Excel", exc)
+            return False
+        self.window.show_message(f"Exported report to {path}", 5000)
+        return True
+
+    def import_excel(self) -> bool:
+        if not self.maybe_save():
+            return False
+        path, _ = QFileDialog.getOpenFileName(self.window, "Import report from Excel", "", EXCEL_FILTER)
+        return bool(path) and self._import_excel_path(path)
+
+    def _import_excel_path(self, path: str) -> bool:
+        try:
+            from model.excel_import import import_report
+        except Exception as exc:  # noqa: BLE001
+            self._error("Excel import is not available", exc)
+            return False
+        try:
+            wb = import_report(path)
+        except (WorkbookError, ValueError, OSError) as exc:
+            self._error("Cannot import from Excel", exc)
+            return False
+        # an imported report becomes a new, unsaved workbook: saving asks where, never overwrites the .xlsx
+        wb.title = wb.title or Path(path).stem
+        self._show(wb, None)
+        self.window.show_message(f"Imported {path}; save it as a workbook to keep it.", 8000)
+        return True
+
+    # --- helpers -----------------------------------------------------------------------
+    def _show(self, wb: Workbook, path: str | None) -> None:
+        self.document.replace(wb, path)
+        self.document.flush()
+        self.window.fit_columns()
+
+    def _error(self, title: str, exc: BaseException) -> None:
+        text = str(exc) or exc.__class__.__name__
+        problems = getattr(exc, "problems", None)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self.window)
+        if problems and len(problems) > 1:
+            box.setText(f"{title}: {len(problems)} problems. The current workbook is unchanged.")
+            box.setDetailedText("\n".join(problems))
+        box.exec()
+        self.window.show_message(f"{title}: {text}", 15000)
+
+
+def demo_workbook() -> Workbook:
+    return load_demo()

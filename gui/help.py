@@ -1,0 +1,99 @@
+"""The in-app guide: every number on screen, in the seed note's freight terms, with its formula."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+# anchor -> (title, body html); the order is the reading order of the guide
+SECTIONS: list[tuple[str, str, str]] = [
+    ("stretch", "Stretch and K",
+     "A small <b>draft</b> model proposes a stretch of <b>K</b> tokens; the <b>target</b> model checks the whole "
+     "stretch in one verify pass. At the first wrong draft token the target emits its own token there and the rest "
+     "of the stretch is thrown away; if all K are right the target adds one bonus token. "
+     "In freight terms: the draft loads a trailer with K slots, the target checks the load."),
+    ("alpha", "Acceptance alpha (and the three conventions)",
+     "<b>alpha</b> is the chance that one draft token is accepted (per token, independent tokens assumed). "
+     "It depends on the task: constrained output (code idioms, JSON) accepts well, open prose does not. "
+     "Vendors quote acceptance three ways; for a given K they convert:"
+     "<ul><li>per-token alpha (this app);</li>"
+     "<li>draft acceptance rate = accepted / drafted tokens = trailer fill F (vLLM);</li>"
+     "<li>mean acceptance length = tokens per stretch E (vLLM, Spec-Bench).</li></ul>"
+     "The grid <i>Acceptance on each tier's draft</i> overrides a class's alpha for one tier, because acceptance "
+     "is measured against that tier's draft. The results tooltip says which alpha was used and where it came from."),
+    ("tokens", "Tokens per stretch E",
+     "E = 1 + alpha + alpha<sup>2</sup> + ... + alpha<sup>K</sup> = (1 - alpha<sup>K+1</sup>) / (1 - alpha); "
+     "E = K + 1 when alpha = 1. It counts the target's own token, so even a useless draft yields 1."),
+    ("fill", "Trailer fill F",
+     "F = (E - 1) / K: the share of the K slots that carried cargo (accepted draft tokens). "
+     "The empty share 1 - F is waste: drafted, paid for, discarded. The <i>Trailer fill</i> chart draws it."),
+    ("cost", "Draft cost c and verify cost v",
+     "<b>c</b> = time of one draft forward pass / time of one target decode step. "
+     "<b>v</b> = time of the target's verify pass over K + 1 tokens / one decode step (1.0 when verifying is "
+     "as cheap as decoding: small batch, memory-bound; more at large batch). Type them (Cost model = typed) or "
+     "let the roofline model derive them from GPU, draft/target pair, batch and context (Cost model = roofline). "
+     "Both grow with context because each pass reads the KV cache."),
+    ("speedup", "Speedup S",
+     "One stretch costs K c + v target steps and emits E tokens, so S = E / (K c + v) against plain decoding "
+     "of the target. S &lt; 1 means the fast tier is slower than the raw target for that class."),
+    ("break_even", "Break-even alpha*",
+     "The acceptance at which the mechanism pays for itself: E(alpha*, K) = K c + v. "
+     "If K c + v &le; 1 it always pays (alpha* = 0); if K c + v &ge; K + 1 it never pays at this K, and the app "
+     "says <i>none</i> instead of inventing a number. <b>Margin</b> = alpha - alpha*, in percentage points: how far "
+     "above (or below) break-even this class runs."),
+    ("verdict", "Verdict: gain, marginal, tax",
+     "<span style='background:#c9e8c9'>&nbsp;gain&nbsp;</span> S &ge; 1 + marginal band (Settings, default 5%); "
+     "<span style='background:#ffe4b0'>&nbsp;marginal&nbsp;</span> 1 &le; S &lt; 1 + band; "
+     "<span style='background:#f6c4c4'>&nbsp;tax&nbsp;</span> S &lt; 1: half-empty trailers, the draft's cost is "
+     "on the invoice and the speed is not delivered. Grey: the tier does not run speculative decoding."),
+    ("optimal_k", "Best K",
+     "The whole K from 1 to K max that maximises S for this class, and the speedup it would give; "
+     "a lower K wastes fewer slots when acceptance is low."),
+    ("cost_factor", "FLOPs per token: the cost including the draft",
+     "(K c<sub>flops</sub> + K + 1) / E: arithmetic per emitted token relative to plain decoding. When the GPU is "
+     "memory-bound the vendor pays roughly 1/S of the time per token; when compute-bound it tends to this factor. "
+     "It is what the speed costs the vendor, next to what they charge you for it."),
+    ("mix", "Mix speedup",
+     "Over the workload, time adds up, not speed: with monthly output-token shares w<sub>i</sub>, "
+     "mix S = sum(w<sub>i</sub>) / sum(w<sub>i</sub> / S<sub>i</sub>), a weighted harmonic mean. "
+     "An average of speedups would overstate it."),
+    ("pricing", "Monthly cost, premium, cost per 1x",
+     "Monthly cost = output tokens x output price + input tokens x input price (prices per million). "
+     "Premium = monthly cost / the baseline tier's monthly cost - 1. Cost per 1x = monthly cost / mix speedup. "
+     "<i>vs baseline</i> = mix speedup / the baseline's mix speedup."),
+    ("claim", "The vendor's claim and the alpha it needs",
+     "A claim \"S<sub>claim</sub> at context L\" implies an acceptance: solve S(alpha; K, c(L), v(L)) = S<sub>claim</sub>. "
+     "Compare it with your measured alphas. The claim <i>holds</i> if your mix speedup reaches it within the "
+     "tolerance in Settings. <i>Unreachable</i>: not even alpha = 1 gives that speedup at this K."),
+    ("context", "Context length",
+     "Longer context makes every pass read more KV cache, so c and v change and the gain shrinks: "
+     "a 3x claim at 4K is not a 3x claim at 64K. The <i>Speedup vs context</i> chart shows it per class."),
+]
+
+ANCHOR_FOR_METRIC = {"speedup": "speedup", "break_even": "break_even", "margin": "break_even",
+                     "trailer_fill": "fill", "alpha": "alpha", "optimal_k": "optimal_k", "cost_factor": "cost_factor"}
+
+
+def guide_html() -> str:
+    contents = " &middot; ".join(f"<a href='#{a}'>{t}</a>" for a, t, _ in SECTIONS)
+    body = "".join(f"<h3><a name='{a}'></a>{t}</h3><p>{b}</p>" for a, t, b in SECTIONS)
+    return f"<h2>The numbers in SpecLedger</h2><p>{contents}</p>{body}"
+
+
+class HelpDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("SpecLedger guide")
+        self.resize(720, 640)
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenLinks(True)
+        self.browser.setHtml(guide_html())
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser)
+        layout.addWidget(buttons)
+
+    def show_section(self, anchor: str = "") -> None:
+        if anchor:
+            self.browser.scrollToAnchor(anchor)
+        self.show()
+        self.raise_()

@@ -1,0 +1,174 @@
+"""A QTableView that behaves like a spreadsheet for people who live in Excel.
+
+Enter commits and moves down, Tab commits and moves right, F2 or typing edits,
+Delete clears, Ctrl+C / Ctrl+V copy and paste rectangular blocks as
+tab-separated text (what Excel puts on the clipboard). Bulk edits go through
+the model's set_cells, so a paste is one undo step and is refused whole.
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QTableView, QWidget
+
+from .input_models import column_letter
+
+
+def parse_tsv(text: str) -> list[list[str]]:
+    """Excel's clipboard format: rows by newline, cells by tab, quotes around cells holding either."""
+    if not text:
+        return []
+    rows = list(csv.reader(io.StringIO(text), delimiter="\t", quotechar='"'))
+    while rows and rows[-1] in ([], [""]):
+        rows.pop()  # Excel ends a copied block with a newline
+    return rows
+
+
+def to_tsv(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t", quotechar='"', lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+class SpreadsheetView(QTableView):
+    message_posted = Signal(str)  # for the status bar: why a paste or clear was refused
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.setTabKeyNavigation(True)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.horizontalHeader().setHighlightSections(True)
+
+    # --- keys ----------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_selection()
+            return
+        if event.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+            return
+        editing = self.state() == QAbstractItemView.State.EditingState
+        if not editing and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.clear_selection_cells()
+            return
+        if not editing and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            step = -1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1
+            self._move_current(step, 0)
+            return
+        super().keyPressEvent(event)
+
+    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
+        # Qt's delegate reports Enter as SubmitModelCache and Tab as EditNextItem (which
+        # would open the next editor); a spreadsheet commits and just moves instead.
+        moves = {
+            QAbstractItemDelegate.EndEditHint.SubmitModelCache: (1, 0),
+            QAbstractItemDelegate.EndEditHint.EditNextItem: (0, 1),
+            QAbstractItemDelegate.EndEditHint.EditPreviousItem: (0, -1),
+        }
+        move = moves.get(hint)
+        super().closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint if move else hint)
+        if move:
+            self._move_current(*move)
+
+    def _move_current(self, d_row: int, d_col: int) -> None:
+        model = self.model()
+        current = self.currentIndex()
+        if model is None or not current.isValid():
+            return
+        row = min(max(current.row() + d_row, 0), model.rowCount() - 1)
+        col = min(max(current.column() + d_col, 0), model.columnCount() - 1)
+        self.setCurrentIndex(model.index(row, col))
+
+    # --- blocks ----------------------------------------------------------------
+    def selected_block(self) -> tuple[int, int, int, int] | None:
+        """Bounding rectangle (top, left, bottom, right) of the selection, or of the current cell."""
+        indexes = self.selectionModel().selectedIndexes() if self.selectionModel() else []
+        if not indexes:
+            current = self.currentIndex()
+            if not current.isValid():
+                return None
+            indexes = [current]
+        rows = [i.row() for i in indexes]
+        cols = [i.column() for i in indexes]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    def copy_selection(self) -> str:
+        """Put the selected block on the clipboard as Excel-style text; returns it (for tests)."""
+        block = self.selected_block()
+        model = self.model()
+        if block is None or model is None:
+            return ""
+        top, left, bottom, right = block
+        selection = self.selectionModel()
+        rows = []
+        for r in range(top, bottom + 1):
+            cells = []
+            for c in range(left, right + 1):
+                index = model.index(r, c)
+                if selection.hasSelection() and not selection.isSelected(index):
+                    cells.append("")
+                    continue
+                # edit text round-trips exactly (78%, 120000000); results have display text only
+                value = model.data(index, Qt.ItemDataRole.EditRole)
+                if value is None:
+                    value = model.data(index, Qt.ItemDataRole.DisplayRole)
+                cells.append("" if value is None else str(value))
+            rows.append(cells)
+        text = to_tsv(rows)
+        QGuiApplication.clipboard().setText(text)
+        n = (bottom - top + 1) * (right - left + 1)
+        self.message_posted.emit(f"Copied {n} cell{'s' if n != 1 else ''}.")
+        return text
+
+    def paste(self) -> bool:
+        model = self.model()
+        if model is None or not hasattr(model, "set_cells"):
+            self.message_posted.emit("This table is computed; it cannot be pasted into.")
+            return False
+        block = parse_tsv(QGuiApplication.clipboard().text())
+        anchor = self.selected_block()
+        if not block or anchor is None:
+            self.message_posted.emit("Nothing to paste.")
+            return False
+        top, left, bottom, right = anchor
+        if len(block) == 1 and len(block[0]) == 1:
+            # one value into a selected range fills the range, as in Excel
+            value = block[0][0]
+            cells = [(r, c, value) for r in range(top, bottom + 1) for c in range(left, right + 1)]
+        else:
+            height, width = len(block), max(len(r) for r in block)
+            if top + height > model.rowCount() or left + width > model.columnCount():
+                self.message_posted.emit(
+                    f"Paste refused, nothing changed: the block is {height} x {width} cells and does not fit "
+                    f"from cell {column_letter(left)}{top + 1} (the table is {model.rowCount()} x {model.columnCount()}).")
+                return False
+            cells = [(top + r, left + c, value) for r, row in enumerate(block) for c, value in enumerate(row)]
+        n_rows = max(c[0] for c in cells) - top + 1
+        n_cols = max(c[1] for c in cells) - left + 1
+        ok = model.set_cells(cells, f"Paste {n_rows} x {n_cols} cells")
+        if ok:
+            selection = self.selectionModel()
+            selection.select(
+                QItemSelection(model.index(top, left), model.index(top + n_rows - 1, left + n_cols - 1)),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            self.message_posted.emit(f"Pasted {len(cells)} cell{'s' if len(cells) != 1 else ''}.")
+        return ok
+
+    def clear_selection_cells(self) -> bool:
+        model = self.model()
+        if model is None or not hasattr(model, "set_cells"):
+            return False
+        indexes = self.selectionModel().selectedIndexes() or [self.currentIndex()]
+        cells = [(i.row(), i.column(), model.cleared_text(i.column())) for i in indexes if i.isValid()]
+        return bool(cells) and model.set_cells(cells, "Clear cells")
+
