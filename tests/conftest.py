@@ -7,6 +7,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The machine is shared and noisy: a slow example is not a failure.
+settings.register_profile("specledger", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("specledger")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
