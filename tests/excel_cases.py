@@ -1,0 +1,37 @@
+"""Workbooks shared by the Excel tests: the demo, and one that walks every edge of the formulas."""
+from __future__ import annotations
+
+from model.workbook import Override, Settings, TaskClass, Tier, Workbook
+from model.workbook_file import load_demo
+
+# user text a spreadsheet would run as a formula if it were written carelessly
+INJECTIONS = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1:A2)", "=cmd|' /C calc'!A0"]
+
+
+def edge_workbook() -> Workbook:
+    """alpha at 0, 1 and next to 1; never and always break-even; zero prices; hostile names."""
+    tiers = [
+        Tier(name=INJECTIONS[0], vendor=INJECTIONS[1], speculative="no", price_out=0.0, price_in=0.0,
+             notes=INJECTIONS[4]),
+        Tier(name="Always pays", vendor=INJECTIONS[3], speculative="yes", k=3, c=0.0, v=1.0, claimed_speedup=2.0,
+             claim_context=2048, price_out=5.0, price_in=1.0, baseline=INJECTIONS[0]),
+        Tier(name="Never pays", vendor="-", speculative="unknown", k=2, c=1.2, v=1.0, claimed_speedup=5.0,
+             price_out=3.0, price_in=0.5, baseline="Always pays", notes="@ note"),
+        Tier(name="Roofline big batch", speculative="yes", k=7, cost_model="roofline", gpu="A100 80GB",
+             pair="Llama 3B -> 70B", batch=64, claimed_speedup=None, price_out=7.5, price_in=1.25),
+    ]
+    classes = [
+        TaskClass(name=INJECTIONS[2], tokens_out=0.0, tokens_in=1e6, context=1024, alpha=0.0),
+        TaskClass(name="certain", tokens_out=0.0, tokens_in=0.0, context=131072, alpha=1.0, alpha_source="measured",
+                  source_note=INJECTIONS[3]),
+        TaskClass(name="almost certain", tokens_out=0.0, tokens_in=5e5, context=8192, alpha=0.99999999),
+    ]
+    overrides = [Override(tier="Roofline big batch", task_class="certain", alpha=0.9, alpha_source="imported",
+                          source_note=INJECTIONS[1])]
+    return Workbook(tiers=tiers, classes=classes, overrides=overrides,
+                    settings=Settings(marginal_band=0.1, claim_tolerance=0.0, k_max=12, currency="EUR"),
+                    title=INJECTIONS[0])
+
+
+def demo() -> Workbook:
+    return load_demo()
