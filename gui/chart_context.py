@@ -1,0 +1,122 @@
+"""Speedup versus context length for the selected tier: a curve per task class at its acceptance."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from model import formatting as fmt
+from model.comparison import Comparison
+from model.curves import CONTEXT_GRID, context_curves
+from model.workbook import Workbook
+
+from .chart_style import BREAK_EVEN, CLAIM, INK, ChartView, class_color, html_text, resize_pool
+
+TICK_CONTEXTS = [1024 * 2**i for i in range(8)]  # 1K .. 128K, one tick per doubling
+
+
+class ContextChart(ChartView):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("speedup_vs_context", "context length (tokens)", "speedup ×", legend_columns=3, parent=parent)
+        self.plot.setLogMode(x=True, y=False)
+        # in log mode the view's x unit is log10(tokens); ticks and lines are placed in it
+        self.plot.getAxis("bottom").setTicks([[(math.log10(c), fmt.context(c)) for c in TICK_CONTEXTS], []])
+        # extra room on the right so the 128K tick label is not dropped at the edge
+        self.plot.setXRange(math.log10(CONTEXT_GRID[0]) - 0.06, math.log10(CONTEXT_GRID[-1]) + 0.12, padding=0)
+        self.plot.enableAutoRange(axis="y")
+        self.plot.setMouseEnabled(x=False, y=True)
+        self._unity = pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen(BREAK_EVEN, width=1, style=Qt.PenStyle.DashLine),
+                                      label="1.00x: break-even", labelOpts={"position": 0.88, "color": BREAK_EVEN, "anchors": [(1, 1), (1, 1)]})
+        self._claim_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(CLAIM, width=1, style=Qt.PenStyle.DotLine),
+                                           label="", labelOpts={"position": 0.96, "color": CLAIM, "anchors": [(-0.05, 0), (-0.05, 0)]})
+        self._own = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=9, symbolPen=pg.mkPen("w"), symbolBrush=[])
+        self._claim = pg.PlotDataItem([], [], pen=None, symbol="star", symbolSize=15, symbolBrush=CLAIM, symbolPen=pg.mkPen("w"))
+        for z, item in enumerate((self._unity, self._claim_line, self._own, self._claim)):
+            item.setZValue(20 + z)
+            self.plot.addItem(item)
+        self._note = pg.TextItem(anchor=(0.0, 0.0))
+        self._note.setParentItem(self.plot.getViewBox())
+        self._note.setPos(6, 4)
+        self._curves: list[pg.PlotDataItem] = []
+        self._names: list[str] = []
+        self._own_sample = pg.ScatterPlotItem(symbol="o", size=9, brush=INK, pen=pg.mkPen("w"))
+        self._fixed_legend = [(self._own_sample, "class at its own context"), (self._claim, "vendor claim")]
+
+    def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
+        names = comparison.class_names
+        n = len(names)
+        if resize_pool(self.plot, self._curves, n, self._new_curve):
+            self._rebuild_legend(names)
+        elif names != self._names:
+            for curve, name in zip(self._curves, names):
+                label = self.legend.getLabel(curve)
+                if label is not None:
+                    label.setText(name, color=INK.name())
+        self._names = list(names)
+        if not 0 <= tier_row < len(workbook.tiers) or n == 0:
+            self._show_empty("Select a tier to see its speedup by context." if n else "Add a task class to see its curve.")
+            return
+        tier = workbook.tiers[tier_row]
+        alphas = comparison.alpha[tier_row]
+        speedup = context_curves(tier, alphas)
+        for j, curve in enumerate(self._curves):
+            curve.setData(CONTEXT_GRID, speedup[j])
+            curve.setVisible(True)
+        contexts = np.array([c.context for c in workbook.classes], dtype=np.float64)
+        self._own.setData(contexts, comparison.speedup[tier_row], symbolBrush=[class_color(j) for j in range(n)])
+        claimed = comparison.claimed_speedup[tier_row]
+        claim_ctx = float(comparison.claim_context[tier_row])
+        has_claim = comparison.speculative[tier_row] and not np.isnan(claimed)
+        self._claim.setData([claim_ctx] if has_claim else [], [claimed] if has_claim else [])
+        self._claim_line.setVisible(bool(has_claim))
+        if has_claim:
+            self._claim_line.setValue(math.log10(claim_ctx))
+            self._claim_line.label.setFormat(f"claim {fmt.times(claimed)} at {fmt.context(claim_ctx)}")
+        if comparison.speculative[tier_row]:
+            self._set_note("")
+            suffix = " (speculative unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+            self.set_title(f"Speedup vs context — {tier.name}, K = {tier.k}{suffix}")
+        else:
+            self._set_note(f"{tier.name} does not run speculative decoding:<br>1.00x at every context")
+            self.set_title(f"Speedup vs context — {tier.name}")
+
+    def curve_data(self, class_name: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The plotted (context in tokens, speedup) for one class on the selected tier."""
+        for name, curve in zip(self._names, self._curves):
+            if name == class_name and curve.isVisible():
+                x, y = curve.getOriginalDataset()
+                return np.array(x), np.array(y)
+        return None
+
+    def claim_point(self) -> tuple[float, float] | None:
+        x, y = self._claim.getOriginalDataset()
+        return (float(x[0]), float(y[0])) if x is not None and len(x) else None
+
+    def _new_curve(self, j: int) -> pg.PlotDataItem:
+        curve = pg.PlotDataItem([], [], pen=pg.mkPen(class_color(j), width=2), antialias=True)
+        curve.setZValue(5)
+        return curve
+
+    def _rebuild_legend(self, names: list[str]) -> None:
+        self.legend.clear()
+        for curve, name in zip(self._curves, names):
+            self.legend.addItem(curve, name)
+        for sample, label in self._fixed_legend:
+            self.legend.addItem(sample, label)
+
+    def _show_empty(self, text: str) -> None:
+        for curve in self._curves:
+            curve.setVisible(False)
+        self._own.setData([], [])
+        self._claim.setData([], [])
+        self._claim_line.setVisible(False)
+        self._set_note(text)
+        self.set_title("Speedup vs context")
+
+    def _set_note(self, text: str) -> None:
+        self._note.setVisible(bool(text))
+        if text:
+            self._note.setHtml("<br>".join(html_text(line, BREAK_EVEN) for line in text.split("<br>")))

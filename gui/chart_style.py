@@ -1,0 +1,102 @@
+"""What the three charts share: colours per task class, a plot with its legend below, export actions."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from .chart_export import ask_export_path, export_chart
+
+# Okabe-Ito and Tableau hues, dark enough on white; classes beyond these cycle through hues
+# so a class keeps the same colour in every chart (it is chosen by the class's row).
+_PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
+            "#8C564B", "#7F7F00", "#9467BD", "#17BECF")
+INK = QColor("#222222")
+FAINT = QColor(120, 120, 120, 90)
+BREAK_EVEN = QColor("#C0392B")
+CLAIM = QColor("#6A1B9A")
+TEXT_SIZE = "9pt"
+
+
+def class_color(row: int) -> QColor:
+    if row < len(_PALETTE):
+        return QColor(_PALETTE[row])
+    return pg.intColor(row - len(_PALETTE), hues=13, values=1, minValue=160, maxValue=160)
+
+
+def html_text(text: str, color: QColor = INK) -> str:
+    """TextItem HTML: the colour and size every chart annotation uses."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f'<span style="color:{color.name()}; font-size:{TEXT_SIZE}">{escaped}</span>'
+
+
+class ChartView(pg.GraphicsLayoutWidget):
+    """A white plot with labelled axes, the legend in its own row below (so it never covers
+    data), and "Export chart as PNG/SVG" in the plot's context menu."""
+
+    def __init__(self, export_name: str, x_label: str, y_label: str, legend_columns: int = 3,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setBackground("w")
+        self.setMinimumSize(320, 260)
+        self.export_name = export_name
+        self.plot: pg.PlotItem = self.ci.addPlot(row=0, col=0)
+        self.plot.hideButtons()
+        self.plot.showGrid(x=True, y=True, alpha=0.12)
+        for side in ("left", "bottom"):
+            axis = self.plot.getAxis(side)
+            axis.setPen(pg.mkPen(INK))
+            axis.setTextPen(pg.mkPen(INK))
+        self.plot.setLabel("bottom", x_label, color=INK.name())
+        self.plot.setLabel("left", y_label, color=INK.name())
+        self.legend = pg.LegendItem(horSpacing=14, verSpacing=-6, labelTextColor=INK, labelTextSize="8pt")
+        self.legend.setColumnCount(legend_columns)
+        self.ci.addItem(self.legend, row=1, col=0)
+        self.ci.layout.setRowStretchFactor(0, 10)
+        menu = self.plot.getViewBox().menu
+        menu.addSeparator()
+        self.export_actions = {
+            kind: menu.addAction(f"Export chart as {kind.upper()}…", self._export_slot(kind)) for kind in ("png", "svg")
+        }
+
+    def set_title(self, text: str) -> None:
+        self.plot.setTitle(text, color=INK.name(), size="10pt")
+
+    def export_to(self, path: str | Path) -> Path:
+        """Export plot and legend to ``path`` (.png or .svg) without asking anything."""
+        return export_chart(self.ci, path)
+
+    def _export_slot(self, kind: str) -> Callable[[], None]:
+        return lambda: self._on_export_requested(kind)
+
+    def _on_export_requested(self, kind: str) -> None:
+        suggested = re.sub(r"[^\w.-]+", "_", self.export_name).strip("_") or "chart"
+        path = ask_export_path(self, kind, suggested)
+        if path is None:
+            return
+        try:
+            self.export_to(path)
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Export failed", f"Could not write {path}:\n{exc}")
+
+
+def resize_pool(plot: pg.PlotItem, pool: list, count: int, factory: Callable[[int], pg.GraphicsObject]) -> bool:
+    """Grow or shrink a list of plot items to ``count``; True when it changed.
+
+    Items are kept between updates and fed with setData, so only a change in the number
+    of tiers or classes adds or removes anything from the scene.
+    """
+    changed = False
+    while len(pool) > count:
+        plot.removeItem(pool.pop())
+        changed = True
+    while len(pool) < count:
+        item = factory(len(pool))
+        plot.addItem(item)
+        pool.append(item)
+        changed = True
+    return changed
