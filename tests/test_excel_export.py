@@ -1,0 +1,148 @@
+"""The report's shape and safety: sheets, tables, formats, charts, inert user text, atomic writes."""
+from __future__ import annotations
+
+import os
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+openpyxl = pytest.importorskip("openpyxl")
+
+from model.excel_export import build_report, export_report  # noqa: E402
+from model.excel_layout import COMPARISON, CURVES, INPUTS, SUMMARY  # noqa: E402
+from model.validation import WorkbookError  # noqa: E402
+from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def demo_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "demo.xlsx"
+    export_report(demo(), path, "demo_workbook.json")
+    return path
+
+
+@pytest.fixture(scope="module")
+def edge_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "edge.xlsx"
+    export_report(edge_workbook(), path, INJECTIONS[1])
+    return path
+
+
+def test_sheets_tables_and_frozen_headers(demo_report):
+    book = openpyxl.load_workbook(demo_report)
+    assert book.sheetnames == [SUMMARY, COMPARISON, INPUTS, CURVES]
+    tables = {name for ws in book.worksheets for name in ws.tables}
+    assert {"SummaryTable", "ComparisonTable", "Tiers", "TaskClasses", "Overrides"} <= tables
+    for name in (SUMMARY, COMPARISON, CURVES):
+        assert book[name].freeze_panes, f"{name} has no frozen header"
+    assert book[COMPARISON].column_dimensions["A"].width >= 20
+
+
+def test_number_formats_and_verdict_colours(demo_report):
+    book = openpyxl.load_workbook(demo_report)
+    cmp_ws = book[COMPARISON]
+    header = {cmp_ws.cell(4, c).value: c for c in range(1, cmp_ws.max_column + 1)}
+    row = 5
+    assert cmp_ws.cell(row, header["Acceptance alpha"]).number_format == "0.0%"
+    assert cmp_ws.cell(row, header["Speedup"]).number_format == '0.00"x"'
+    summary = book[SUMMARY]
+    cost = next(c for row in summary.iter_rows() for c in row if c.value == "Monthly cost")
+    assert summary.cell(cost.row + 1, cost.column).number_format.startswith('"$"')
+    rules = [r for rng in cmp_ws.conditional_formatting for r in rng.rules]
+    assert {tuple(r.formula) for r in rules} >= {('"gain"',), ('"marginal"',), ('"tax"',)}
+
+
+def test_native_charts_reference_cells(demo_report):
+    with zipfile.ZipFile(demo_report) as z:
+        charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
+        assert len(charts) == 2
+        xml = "".join(z.read(n).decode() for n in charts)
+    assert "<scatterChart>" in xml and "<barChart>" in xml
+    assert "'Curves'!$" in xml  # series are ranges on the Curves sheet, not pasted numbers
+
+
+def test_every_formula_has_a_checked_value_and_no_user_text():
+    for wb in (demo(), edge_workbook()):
+        book, expected = build_report(wb)
+        formulas = [(ws.title, c) for ws in book.worksheets for row in ws.iter_rows() for c in row if c.data_type == "f"]
+        assert {(t, c.coordinate) for t, c in formulas} == set(expected)
+        names = [t.name for t in wb.tiers] + [c.name for c in wb.classes]
+        for _, cell in formulas:
+            assert not any(name in cell.value for name in names if len(name) > 3), cell.value
+
+
+def test_user_text_is_never_a_formula(edge_report):
+    """Hostile names stay strings in the XML: no <f> element carries them, and they read back verbatim."""
+    with zipfile.ZipFile(edge_report) as z:
+        sheets = {n: z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/sheet")}
+        shared = z.read("xl/sharedStrings.xml").decode() if "xl/sharedStrings.xml" in z.namelist() else ""
+    formulas = [f for xml in sheets.values() for f in re.findall(r"<f>(.*?)</f>", xml)]
+    assert formulas, "the report should have formulas"
+    for text in INJECTIONS:
+        escaped = text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+        assert not any(text in f or escaped in f for f in formulas), text
+        assert escaped in shared or any(escaped in xml or text in xml for xml in sheets.values())
+    book = openpyxl.load_workbook(edge_report)
+    inputs = book[INPUTS]
+    found = {c.value: c for row in inputs.iter_rows() for c in row if isinstance(c.value, str)}
+    for text in INJECTIONS:
+        assert text in found, text
+        assert found[text].data_type == "s"
+
+
+def test_write_failure_leaves_existing_file_intact(tmp_path, monkeypatch):
+    target = tmp_path / "report.xlsx"
+    target.write_bytes(b"the analyst's previous report")
+
+    def broken_save(self, filename):
+        Path(filename).write_bytes(b"half a zip")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("openpyxl.workbook.workbook.Workbook.save", broken_save)
+    with pytest.raises(WorkbookError, match="cannot be written.*No space left"):
+        export_report(demo(), target)
+    assert target.read_bytes() == b"the analyst's previous report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.xlsx"]  # no temporary file left behind
+
+
+def test_open_elsewhere_or_unwritable_target_is_refused(tmp_path):
+    target = tmp_path / "report.xlsx"
+    target.write_bytes(b"old")
+    lock = tmp_path / ".~lock.report.xlsx#"
+    lock.write_text("someone,host,...")
+    with pytest.raises(WorkbookError, match="open in another program"):
+        export_report(demo(), target)
+    assert target.read_bytes() == b"old"
+    lock.unlink()
+    with pytest.raises(WorkbookError, match="cannot be written"):
+        export_report(demo(), tmp_path / "no such folder" / "report.xlsx")
+    with pytest.raises(WorkbookError, match="is a folder"):
+        export_report(demo(), tmp_path)
+    if os.geteuid() != 0:  # root writes anywhere, so this part only means something for a normal user
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        (ro / "report.xlsx").write_bytes(b"old")
+        ro.chmod(0o500)
+        try:
+            with pytest.raises(WorkbookError, match="cannot be written"):
+                export_report(demo(), ro / "report.xlsx")
+            assert (ro / "report.xlsx").read_bytes() == b"old"
+        finally:
+            ro.chmod(0o700)
+
+
+def test_invalid_workbook_is_refused_before_writing(tmp_path):
+    wb = demo()
+    wb.tiers[0].k = 0
+    with pytest.raises(WorkbookError, match="K"):
+        export_report(wb, tmp_path / "r.xlsx")
+    assert not (tmp_path / "r.xlsx").exists()
+
+
+def test_empty_workbook_exports(tmp_path):
+    from model.workbook import Workbook
+
+    export_report(Workbook(), tmp_path / "empty.xlsx")
+    assert openpyxl.load_workbook(tmp_path / "empty.xlsx").sheetnames[0] == SUMMARY
