@@ -1,0 +1,160 @@
+"""Reading inputs back: the report round trip, errors that name sheet and cell, CSV/xlsx price lists, the CLI."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+openpyxl = pytest.importorskip("openpyxl")
+
+import main  # noqa: E402
+from model.excel_export import export_report  # noqa: E402
+from model.excel_import import import_report, import_rows, merge_rows  # noqa: E402
+from model.excel_layout import INPUTS, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
+from model.validation import CLASS_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
+from model.workbook import TaskClass, Tier, Workbook  # noqa: E402
+from model.workbook_file import load_workbook  # noqa: E402
+from tests.excel_cases import demo, edge_workbook  # noqa: E402
+
+
+@pytest.mark.parametrize("make", [demo, edge_workbook, Workbook], ids=["demo", "edge", "empty"])
+def test_export_then_import_gives_the_same_workbook(tmp_path, make):
+    wb = make()
+    export_report(wb, tmp_path / "r.xlsx")
+    assert import_report(tmp_path / "r.xlsx") == wb
+
+
+def _edited(tmp_path: Path, edits: dict[tuple[int, int], object], wb: Workbook | None = None) -> Path:
+    wb = wb or demo()
+    export_report(wb, tmp_path / "r.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "r.xlsx")
+    for (row, col), value in edits.items():
+        book[INPUTS].cell(row, col).value = value
+    book.save(tmp_path / "edited.xlsx")
+    return tmp_path / "edited.xlsx"
+
+
+def test_edits_made_in_excel_come_back(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    path = _edited(tmp_path, {
+        (lay.class_row(0), column_of(CLASS_FIELDS, "alpha")): "72%",  # typed as text in a cell
+        (lay.tier_row(1), column_of(TIER_FIELDS, "price_out")): 18,
+        (lay.tier_row(1), column_of(TIER_FIELDS, "speculative")): "Unknown",
+        (SETTING_ROWS["marginal_band"], 2): 0.1,
+    })
+    back = import_report(path)
+    assert back.classes[0].alpha == pytest.approx(0.72)
+    assert back.tiers[1].price_out == 18.0 and back.tiers[1].speculative == "unknown"
+    assert back.settings.marginal_band == 0.1
+
+
+def test_bad_cells_are_named_and_nothing_is_imported(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    k_col, alpha_col = column_of(TIER_FIELDS, "k"), column_of(CLASS_FIELDS, "alpha")
+    path = _edited(tmp_path, {
+        (lay.tier_row(1), k_col): "five",
+        (lay.class_row(2), alpha_col): 1.7,
+    })
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    k_cell = f"{openpyxl.utils.get_column_letter(k_col)}{lay.tier_row(1)}"
+    a_cell = f"{openpyxl.utils.get_column_letter(alpha_col)}{lay.class_row(2)}"
+    assert f"sheet Inputs, cell {k_cell}: Tier 'Northwind Turbo', K: must be a whole number" in msg
+    assert f"sheet Inputs, cell {a_cell}: Task class 'extraction', Acceptance alpha: must be" in msg
+    assert "\n" not in msg
+
+
+def test_cross_row_problems_name_the_sheet(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    path = _edited(tmp_path, {(lay.tier_row(1), column_of(TIER_FIELDS, "baseline")): "Nobody"})
+    with pytest.raises(WorkbookError, match=r"sheet Inputs: Tier 'Northwind Turbo', Baseline: no tier is named 'Nobody'"):
+        import_report(path)
+
+
+def test_not_a_report(tmp_path):
+    plain = tmp_path / "plain.xlsx"
+    openpyxl.Workbook().save(plain)
+    with pytest.raises(WorkbookError, match="no sheet named 'Inputs'"):
+        import_report(plain)
+    junk = tmp_path / "junk.xlsx"
+    junk.write_text("not a zip")
+    with pytest.raises(WorkbookError, match="not an Excel .xlsx file"):
+        import_report(junk)
+    with pytest.raises(WorkbookError, match="no such file"):
+        import_report(tmp_path / "missing.xlsx")
+
+
+def test_tiers_from_csv_with_loose_headers(tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text("TIER,vendor,Price Out /1M,price_in,k,Region\n"
+                    "Fast,Acme,$12.50,3,5,eu\n"
+                    "Slow,Acme,8,2,4,us\n", encoding="utf-8")
+    rows = import_rows(path, "tiers")
+    assert rows == [Tier(name="Fast", vendor="Acme", price_out=12.5, price_in=3.0, k=5),
+                    Tier(name="Slow", vendor="Acme", price_out=8.0, price_in=2.0, k=4)]
+
+
+def test_classes_from_simple_xlsx(tmp_path):
+    path = tmp_path / "classes.xlsx"
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append([])
+    ws.append(["Task class", "Output tokens/month", "CONTEXT", "alpha"])
+    ws.append(["code", 1.2e8, "16K", 0.8])
+    ws.append(["=chat", 5e7, 4096, "55%"])
+    ws["A4"].data_type = "s"  # a name that looks like a formula, stored as text the way Excel stores '=chat
+    book.save(path)
+    rows = import_rows(path, "classes")
+    assert rows == [TaskClass(name="code", tokens_out=1.2e8, context=16384, alpha=0.8),
+                    TaskClass(name="=chat", tokens_out=5e7, context=4096, alpha=0.55)]
+
+
+def test_list_errors_name_the_cell(tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text("name;price_out;k\nFast;cheap;5\nfast;1;40\n", encoding="utf-8")
+    with pytest.raises(WorkbookError) as err:
+        import_rows(path, "tiers")
+    msg = str(err.value)
+    assert "cell B2: 'Fast', Price out /1M: must be a number" in msg
+    assert "cell C3: 'fast', K: must be a whole number from 1 to 32" in msg
+    nameless = tmp_path / "nameless.csv"
+    nameless.write_text("vendor,price_out\nAcme,3\n", encoding="utf-8")
+    with pytest.raises(WorkbookError, match="no 'Tier' \\(name\\) column"):
+        import_rows(nameless, "tiers")
+    with pytest.raises(ValueError, match="kind must be"):
+        import_rows(path, "vendors")
+
+
+def test_merge_replaces_same_names_and_keeps_references():
+    wb = demo()
+    merged = merge_rows(wb, [Tier(name="helix fast", price_out=1.0), Tier(name="Brand new")])
+    assert merged.tier_index("helix fast") is not None and merged.tier_index("Helix Fast") is None
+    assert merged.override_for("helix fast", "creative") is not None
+    assert merged.tiers[-1].name == "Brand new"
+    assert wb == demo()  # the original is untouched
+
+
+def test_cli_export_import_round_trip(tmp_path, capsys):
+    report, back = tmp_path / "demo.xlsx", tmp_path / "back.json"
+    assert main.main(["export", "-o", str(report)]) == 0
+    assert main.main(["import", str(report), "-o", str(back)]) == 0
+    assert load_workbook(back) == demo()
+    prices = tmp_path / "p.csv"
+    prices.write_text("name,price_out\nNew tier,4\n", encoding="utf-8")
+    merged = tmp_path / "merged.json"
+    assert main.main(["import", str(prices), "--tiers", "--into", str(back), "-o", str(merged)]) == 0
+    assert json.loads(merged.read_text())["tiers"][-1]["name"] == "New tier"
+    out = capsys.readouterr().out
+    assert "wrote" in out
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    assert main.main(["export", "-o", str(tmp_path / "r.csv")]) == 1
+    assert main.main(["import", str(tmp_path / "missing.xlsx"), "-o", str(tmp_path / "w.json")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and err[0].startswith("specledger export:") and "no such file" in err[1]
