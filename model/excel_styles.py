@@ -5,6 +5,7 @@ stays out of the window's start-up.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from openpyxl.formatting.rule import CellIsRule
@@ -65,9 +66,7 @@ def put_text(ws: Worksheet, row: int, col: int, text: Any, **style: Any) -> Any:
     value = "" if text is None else str(text)
     cell.value = value
     cell.data_type = "s"
-    if value.startswith(FORMULA_LEADS):
-        cell.quotePrefix = True
-    _style(cell, style)
+    _style(cell, None, style, quote=value.startswith(FORMULA_LEADS))
     return cell
 
 
@@ -76,12 +75,9 @@ def put_value(ws: Worksheet, row: int, col: int, value: float | int | None, numb
     """A number (None leaves the cell blank); computed=True marks it as SpecLedger's, not a formula."""
     cell = ws.cell(row=row, column=col)
     cell.value = value
-    if number_format:
-        cell.number_format = number_format
     if computed:
-        cell.font = COMPUTED_FONT
-        cell.fill = COMPUTED_FILL
-    _style(cell, style)
+        style = {"font": COMPUTED_FONT, "fill": COMPUTED_FILL, **style}
+    _style(cell, number_format, style)
     return cell
 
 
@@ -90,15 +86,32 @@ def put_formula(ws: Worksheet, row: int, col: int, formula: str, number_format: 
     assert formula.startswith("=")
     cell = ws.cell(row=row, column=col)
     cell.value = formula
-    if number_format:
-        cell.number_format = number_format
-    _style(cell, style)
+    _style(cell, number_format, style)
     return cell
 
 
-def _style(cell: Any, style: dict[str, Any]) -> None:
-    for key, value in style.items():
-        setattr(cell, key, value)
+def _style(cell: Any, number_format: str | None, style: dict[str, Any], quote: bool = False) -> None:
+    """Apply a look, reusing the style array of the first cell that had it.
+
+    Setting font, fill and format one attribute at a time makes openpyxl hash and
+    look up each style object for every cell, which dominated the export time of
+    large reports; a finished style array is just copied instead.
+    """
+    if not number_format and not style and not quote:
+        return
+    cache = cell.parent.parent.__dict__.setdefault("_specledger_styles", {})
+    key = (number_format, quote, tuple((k, id(v)) for k, v in style.items()))
+    known = cache.get(key)
+    if known is not None:
+        cell._style = copy.copy(known[0])
+        return
+    if number_format:
+        cell.number_format = number_format
+    if quote:
+        cell.quotePrefix = True
+    for name, value in style.items():
+        setattr(cell, name, value)
+    cache[key] = (copy.copy(cell._style), list(style.values()))  # keeps the objects alive, so their ids stay theirs
 
 
 def put_header_row(ws: Worksheet, row: int, labels: list[str], first_col: int = 1) -> None:
