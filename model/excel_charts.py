@@ -43,7 +43,8 @@ def write_curves(ws: Any, wb: Workbook, cmp: Comparison, cmp_rows: dict[int, int
                 font=st.NOTE_FONT)
 
     st.put_text(ws, SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha (computed by SpecLedger)", font=st.HEADING_FONT)
-    st.put_header_row(ws, SPEED_HEADER_ROW, ["Acceptance alpha"] + [wb.tiers[i].name for i in spec] + ["Break-even (1.0x)"])
+    st.put_header_row(ws, SPEED_HEADER_ROW, ["Acceptance alpha"] + [wb.tiers[i].name for i in spec] + ["Break-even (1.0x)"],
+                      text_columns=set())
     curves = [alpha_curve(wb.tiers[i], alphas=ALPHAS) for i in spec]
     for n, a in enumerate(ALPHAS):
         row = SPEED_HEADER_ROW + 1 + n
@@ -66,7 +67,7 @@ def write_curves(ws: Any, wb: Workbook, cmp: Comparison, cmp_rows: dict[int, int
 
     fill_header = ctx_row + 4
     st.put_text(ws, fill_header - 1, 1, "Trailer fill per task class (share of drafted slots accepted)", font=st.HEADING_FONT)
-    st.put_header_row(ws, fill_header, ["Task class"] + [wb.tiers[i].name for i in spec])
+    st.put_header_row(ws, fill_header, ["Task class"] + [wb.tiers[i].name for i in spec], text_columns={"Task class"})
     fill_col = get_column_letter(COMPARISON_COLUMNS.index("Trailer fill") + 1)
     for j, cls in enumerate(wb.classes):
         row = fill_header + 1 + j

@@ -34,18 +34,27 @@ DASH = "–"
 
 COMPARISON_HEADER_ROW = 4
 COMPARISON_COLUMNS = [
-    "Tier", "Task class", "K", "Acceptance alpha", "Alpha source", "c (draft/target)", "v (verify/step)",
+    "Tier", "Task class", "K", "Acceptance alpha", "Alpha source", "c (draft / target)", "v (verify / step)",
     "c FLOPs", "Break-even alpha (SpecLedger)", "Margin over break-even", "Tokens per stretch E",
     "Trailer fill", "Speedup", "Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)",
-    "Cost factor (FLOPs/token)", "Verdict",
+    "Cost factor (FLOPs / token)", "Verdict",
 ]
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
     "Monthly cost", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
     "Alpha the claim needs (SpecLedger)", "Claim holds", "Verdict",
 ]
+_TEXT_COLUMNS = {"Tier", "Task class", "Vendor", "Baseline", "Alpha source"}
+_CENTRED_COLUMNS = {"Verdict", "Claim holds", "Speculative"}
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 _SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
+
+
+def _align(column: str) -> Any:
+    """Words in number columns ("n/a", "never") sit where the numbers sit; verdicts are centred."""
+    if column in _CENTRED_COLUMNS:
+        return st.CENTRE
+    return None if column in _TEXT_COLUMNS else st.RIGHT
 
 
 def _letter(col: int) -> str:
@@ -111,8 +120,8 @@ def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, e
     st.put_text(ws, 2, 1, "Formulas follow the Inputs sheet. Grey cells are computed by SpecLedger (no closed form: "
                 "break-even, optimal K, and c, v from the roofline model at the class's context); re-export after "
                 "changing K or a cost model.", font=st.NOTE_FONT)
-    st.put_header_row(ws, COMPARISON_HEADER_ROW, COMPARISON_COLUMNS)
-    ws.row_dimensions[COMPARISON_HEADER_ROW].height = 45
+    st.put_header_row(ws, COMPARISON_HEADER_ROW, COMPARISON_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
+    ws.row_dimensions[COMPARISON_HEADER_ROW].height = 58
     n_t, n_c = len(wb.tiers), len(wb.classes)
     # c and v for every tier, also the non-speculative ones (compare() blanks those), so
     # that switching a tier to speculative in Excel still has numbers to work with
@@ -133,11 +142,11 @@ def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, e
         is_spec = bool(cmp.speculative[i])
         for j, cls in enumerate(wb.classes):
             r = str(row)
-            K, A, C, V, CF = (col[n] + r for n in ("K", "Acceptance alpha", "c (draft/target)", "v (verify/step)", "c FLOPs"))
+            K, A, C, V, CF = (col[n] + r for n in ("K", "Acceptance alpha", "c (draft / target)", "v (verify / step)", "c FLOPs"))
             BE, E, S = (col[n] + r for n in ("Break-even alpha (SpecLedger)", "Tokens per stretch E", "Speedup"))
 
             def formula(name: str, text: str, value: Any, fmt: str | None = None) -> None:
-                st.put_formula(ws, row, _COL[name], text, fmt)
+                st.put_formula(ws, row, _COL[name], text, fmt, alignment=_align(name))
                 expected[(COMPARISON, f"{col[name]}{row}")] = value
 
             st.put_text(ws, row, _COL["Tier"], tier.name)
@@ -145,14 +154,14 @@ def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, e
             formula("K", f"={refs.tier(i, 'k')}", tier.k, "0")
             alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
             formula("Acceptance alpha", f"={alpha_ref}", float(cmp.alpha[i, j]), st.PERCENT)
-            st.put_text(ws, row, _COL["Alpha source"], cmp.alpha_source[i][j])
+            st.put_text(ws, row, _COL["Alpha source"], cmp.alpha_source[i][j], alignment=st.INDENT)
             if roof:
-                st.put_value(ws, row, _COL["c (draft/target)"], float(raw_c[i, j]), st.NUMBER, computed=True)
-                st.put_value(ws, row, _COL["v (verify/step)"], float(raw_v[i, j]), st.NUMBER, computed=True)
+                st.put_value(ws, row, _COL["c (draft / target)"], float(raw_c[i, j]), st.NUMBER, computed=True)
+                st.put_value(ws, row, _COL["v (verify / step)"], float(raw_v[i, j]), st.NUMBER, computed=True)
                 st.put_value(ws, row, _COL["c FLOPs"], float(costs.c_flops[i, 0]), st.NUMBER, computed=True)
             else:
-                formula("c (draft/target)", f"={refs.tier(i, 'c')}", tier.c, st.NUMBER)
-                formula("v (verify/step)", f"={refs.tier(i, 'v')}", tier.v, st.NUMBER)
+                formula("c (draft / target)", f"={refs.tier(i, 'c')}", tier.c, st.NUMBER)
+                formula("v (verify / step)", f"={refs.tier(i, 'v')}", tier.v, st.NUMBER)
                 formula("c FLOPs", f"={C}", tier.c, st.NUMBER)  # typed tiers: compute scales like time
 
             kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
@@ -160,7 +169,8 @@ def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, e
                 st.put_value(ws, row, _COL["Break-even alpha (SpecLedger)"], float(cmp.break_even_alpha[i, j]),
                              st.PERCENT, computed=True)
             else:
-                st.put_text(ws, row, _COL["Break-even alpha (SpecLedger)"], kind, font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL)
+                st.put_text(ws, row, _COL["Break-even alpha (SpecLedger)"], kind, font=st.COMPUTED_FONT,
+                            fill=st.COMPUTED_FILL, alignment=st.RIGHT)
             margin = float(cmp.margin[i, j])
             formula("Margin over break-even", f'=IF(ISNUMBER({BE}),{A}-{BE},"{NA}")', NA if math.isnan(margin) else margin,
                     st.SIGNED_PERCENT)
@@ -178,8 +188,8 @@ def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, e
                              st.TIMES, computed=True)
             else:
                 for name in ("Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)"):
-                    st.put_text(ws, row, _COL[name], NA, font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL)
-            formula("Cost factor (FLOPs/token)", f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
+                    st.put_text(ws, row, _COL[name], NA, font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL, alignment=st.RIGHT)
+            formula("Cost factor (FLOPs / token)", f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
                     float(cmp.cost_factor[i, j]), st.TIMES)
             formula("Verdict", f'=IF({spec}="no","{NA}",IF({S}<1,"tax",IF({S}<1+{band},"marginal","gain")))',
                     VERDICT_NAMES[int(cmp.verdict[i, j])])
@@ -190,8 +200,8 @@ def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, e
     verdict = col["Verdict"]
     st.colour_verdicts(ws, f"{verdict}{COMPARISON_HEADER_ROW + 1}:{verdict}{last}")
     ws.freeze_panes = f"C{COMPARISON_HEADER_ROW + 1}"
-    st.set_widths(ws, {1: 24, 2: 16, 3: 5, 4: 10, 5: 22, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
-                       12: 9, 13: 9, 14: 10, 15: 11, 16: 11, 17: 10})
+    st.set_widths(ws, {1: 24, 2: 16, 3: 5, 4: 12, 5: 24, 6: 11, 7: 11, 8: 9, 9: 13, 10: 12, 11: 11,
+                       12: 10, 13: 10, 14: 13, 15: 13, 16: 12, 17: 10})
     st.landscape(ws)
     return first_rows
 
@@ -227,8 +237,8 @@ def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_
         if len(str(text)) > 110:
             ws.row_dimensions[3 + n].height = 30
     hdr = 3 + len(header) + 1
-    st.put_header_row(ws, hdr, SUMMARY_COLUMNS)
-    ws.row_dimensions[hdr].height = 45
+    st.put_header_row(ws, hdr, SUMMARY_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
+    ws.row_dimensions[hdr].height = 58
 
     n_c = len(wb.classes)
     money = st.money_format(wb.settings.currency)
@@ -242,15 +252,15 @@ def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
 
         def formula(name: str, text: str, value: Any, fmt: str | None = None) -> None:
-            st.put_formula(ws, row, _SCOL[name], text, fmt)
+            st.put_formula(ws, row, _SCOL[name], text, fmt, alignment=_align(name))
             expected[(SUMMARY, f"{col[name]}{row}")] = value
 
         def dash(name: str) -> None:
-            st.put_text(ws, row, _SCOL[name], DASH)
+            st.put_text(ws, row, _SCOL[name], DASH, alignment=_align(name))
 
         st.put_text(ws, row, _SCOL["Tier"], tier.name)
         st.put_text(ws, row, _SCOL["Vendor"], tier.vendor)
-        st.put_text(ws, row, _SCOL["Speculative"], tier.speculative)
+        st.put_text(ws, row, _SCOL["Speculative"], tier.speculative, alignment=st.CENTRE)
         st.put_text(ws, row, _SCOL["Baseline"], tier.baseline or DASH)
         if tier.claimed_speedup is None:
             dash("Claimed speedup")
@@ -289,7 +299,7 @@ def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_
         else:
             if math.isnan(claim_alpha):
                 st.put_text(ws, row, _SCOL["Alpha the claim needs (SpecLedger)"], "out of reach",
-                            font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL)
+                            font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL, alignment=st.RIGHT)
             else:
                 st.put_value(ws, row, _SCOL["Alpha the claim needs (SpecLedger)"], claim_alpha, st.PERCENT, computed=True)
             formula("Claim holds", f'=IF({G}>={refs.tier(i, "claimed_speedup")}*(1-{refs.setting("claim_tolerance")}),'
@@ -307,7 +317,7 @@ def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_
     holds_col = col["Claim holds"]
     st.colour_verdicts_words(ws, f"{holds_col}{first}:{holds_col}{last}")
     ws.freeze_panes = f"B{first}"
-    st.set_widths(ws, {1: 24, 2: 16, 3: 11, 4: 20, 5: 10, 6: 9, 7: 9, 8: 12, 9: 11, 10: 10, 11: 12, 12: 12,
+    st.set_widths(ws, {1: 24, 2: 16, 3: 11, 4: 20, 5: 10, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 12, 12: 13,
                        13: 8, 14: 10})
     st.landscape(ws)
     return last

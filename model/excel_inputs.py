@@ -25,8 +25,12 @@ _FORMATS = {
     "claim_context": st.INTEGER, "tokens_out": st.INTEGER, "tokens_in": st.INTEGER,
     "context": st.INTEGER, "alpha": st.PERCENT,
 }
-_WIDTHS = {1: 26, 2: 18, 3: 16, 4: 10, 5: 12, 6: 14, 7: 40, 8: 12, 9: 18, 10: 8, 11: 10, 12: 10,
-           13: 11, 14: 11, 15: 20, 16: 60}
+# The three tables share columns; each table's last column (notes) spills over
+# the empty cells to its right on screen (wrapping would need row heights that
+# LibreOffice does not grow by itself).
+_WIDTHS = {1: 26, 2: 18, 3: 14, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 7, 11: 10, 12: 10,
+           13: 11, 14: 11, 15: 22, 16: 48}
+
 
 
 @dataclass(frozen=True)
@@ -95,13 +99,14 @@ def write_inputs(ws: Worksheet, wb: Workbook) -> InputRefs:
 def _table(ws: Worksheet, header_row: int, heading: str, specs: tuple[FieldSpec, ...], rows: list[Any], name: str,
            number_formats: dict[str, str]) -> None:
     st.put_text(ws, header_row - 1, 1, heading, font=st.HEADING_FONT)
-    st.put_header_row(ws, header_row, header_labels(specs))
+    st.put_header_row(ws, header_row, header_labels(specs),
+                      text_columns={sp.label for sp in specs if sp.kind in ("text", "choice")})
     for i, row in enumerate(rows):
         r = header_row + 1 + i
         for col, spec in enumerate(specs, start=1):
             value = getattr(row, spec.name)
             if spec.kind in ("text", "choice"):
-                st.put_text(ws, r, col, value, fill=st.INPUT_FILL)
+                st.put_text(ws, r, col, value, fill=st.INPUT_FILL, alignment=st.INDENT)
             else:
                 st.put_value(ws, r, col, value, number_formats.get(spec.name), fill=st.INPUT_FILL)
     st.add_table(ws, name, header_row, header_row + len(rows), len(specs))

@@ -33,6 +33,9 @@ COMPUTED_FONT = Font(italic=True, color="595959")
 COMPUTED_FILL = PatternFill("solid", fgColor="E7E6E6")
 INPUT_FILL = PatternFill("solid", fgColor="FFF9E5")  # the cells an analyst is invited to edit
 WRAP = Alignment(wrap_text=True, vertical="top")
+RIGHT = Alignment(horizontal="right")
+CENTRE = Alignment(horizontal="center")
+INDENT = Alignment(horizontal="left", indent=1)  # text right after a right-aligned number column
 
 VERDICT_FILLS = {
     "gain": (PatternFill("solid", fgColor="C6EFCE"), Font(color="006100")),
@@ -110,13 +113,27 @@ def _style(cell: Any, number_format: str | None, style: dict[str, Any], quote: b
     if quote:
         cell.quotePrefix = True
     for name, value in style.items():
-        setattr(cell, name, value)
+        if value is not None:
+            setattr(cell, name, value)
     cache[key] = (copy.copy(cell._style), list(style.values()))  # keeps the objects alive, so their ids stay theirs
 
 
-def put_header_row(ws: Worksheet, row: int, labels: list[str], first_col: int = 1) -> None:
+HEADER_LEFT = Alignment(wrap_text=True, vertical="bottom")
+HEADER_RIGHT = Alignment(wrap_text=True, vertical="bottom", horizontal="right")
+HEADER_CENTRE = Alignment(wrap_text=True, vertical="bottom", horizontal="center")
+
+
+def put_header_row(ws: Worksheet, row: int, labels: list[str], first_col: int = 1,
+                   text_columns: set[str] | None = None, centred: set[str] | None = None) -> None:
+    """Headers over numbers sit right, like the numbers; over text (all, if no set is given) left."""
     for i, label in enumerate(labels):
-        put_text(ws, row, first_col + i, label, font=LABEL_FONT, alignment=Alignment(wrap_text=True, vertical="bottom"))
+        if text_columns is None or label in text_columns:
+            look = HEADER_LEFT
+        elif centred and label in centred:
+            look = HEADER_CENTRE
+        else:
+            look = HEADER_RIGHT
+        put_text(ws, row, first_col + i, label, font=LABEL_FONT, alignment=look)
 
 
 def add_table(ws: Worksheet, name: str, first_row: int, last_row: int, n_cols: int, first_col: int = 1) -> None:
