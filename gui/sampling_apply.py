@@ -1,0 +1,66 @@
+"""Measured acceptance into the workbook: match classes by name, label the source, set alpha or overrides.
+
+Qt-free on purpose (it only edits a Workbook), so the panel's Apply action is one
+`Document.apply(text, mutate)` over these functions and they can be tested alone.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from model.workbook import TaskClass, Workbook
+
+if TYPE_CHECKING:
+    from model.sampling import ClassResult, SamplingResult
+
+
+def _folder_name(folder: str) -> str:
+    path = Path(folder)
+    # the demo's folders are called draft/ and target/: the parent is the informative part
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
+def pair_label(result: SamplingResult) -> str:
+    """Which pair, K and temperature produced a result, e.g. "demo_pair/draft → demo_pair/target, K=4, T=0"."""
+    return f"{_folder_name(result.draft)} → {_folder_name(result.target)}, K={result.k}, T={result.temperature:g}"
+
+
+def pair_note(result: SamplingResult) -> str:
+    """The source_note a measured alpha gets in the workbook."""
+    return f"measured: {pair_label(result)}"
+
+
+def plan_measured(workbook: Workbook, classes: list[ClassResult], add_missing: bool
+                  ) -> tuple[list[tuple[str, ClassResult, bool]], list[str]]:
+    """Match measured classes to workbook classes by name, ignoring case.
+
+    Returns (workbook name, result, is new) for each class to set, and the names left
+    out: not in the workbook (unless add_missing) or without any stretch to measure.
+    """
+    by_lower = {c.name.lower(): c.name for c in workbook.classes}
+    todo: list[tuple[str, ClassResult, bool]] = []
+    skipped: list[str] = []
+    for c in classes:
+        if not c.stretches or not 0.0 <= c.alpha <= 1.0:  # NaN fails the range test too
+            skipped.append(f"{c.task_class} (no stretches)")
+        elif c.task_class.lower() in by_lower:
+            todo.append((by_lower[c.task_class.lower()], c, False))
+        elif add_missing:
+            todo.append((c.task_class, c, True))
+        else:
+            skipped.append(f"{c.task_class} (not in workbook)")
+    return todo, skipped
+
+
+def apply_plan(workbook: Workbook, todo: list[tuple[str, ClassResult, bool]], note: str,
+               tier: str | None) -> None:
+    """Set each class's alpha (tier None) or that tier's overrides, marked measured with the note."""
+    for name, c, is_new in todo:
+        if is_new:
+            workbook.classes.append(TaskClass(name=name, alpha=float(c.alpha), alpha_source="measured",
+                                              source_note=note))
+        if tier is None:
+            row = workbook.classes[workbook.class_index(name)]  # type: ignore[index]
+            row.alpha, row.alpha_source, row.source_note = float(c.alpha), "measured", note
+        else:
+            workbook.set_override(tier, name, float(c.alpha), "measured", note)
