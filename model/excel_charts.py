@@ -130,7 +130,9 @@ def add_charts(target: Any, curves_ws: Any, refs: CurveRefs, anchor_row: int) ->
     fill.add_data(data, titles_from_data=True)
     fill.set_categories(cats)
     _axes_visible(fill)
-    fill.width, fill.height = 17.0, 9.0
+    # wider with many classes, so 8 bars per class stay apart
+    n_classes = refs.fill_last_row - refs.fill_header_row
+    fill.width, fill.height = min(34.0, max(17.0, 17.0 + 0.8 * (n_classes - 8))), 9.0
     target.add_chart(fill, f"G{anchor_row}")
 
 
