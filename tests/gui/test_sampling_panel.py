@@ -191,3 +191,60 @@ def test_errors_are_worded_and_the_panel_stays_usable(qtbot, panel, tiny, tmp_pa
     _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
     _run(qtbot, panel)  # and it runs again afterwards
     assert panel.results_model.rowCount() == 3
+
+
+def test_selecting_a_class_redraws_its_histogram(qtbot, panel, tiny):
+    _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
+    _run(qtbot, panel)
+    shown = []
+    for row in range(panel.results_model.rowCount()):
+        panel.table.selectRow(row)
+        bars, predicted = panel.histogram.plotted()
+        c = panel.result.classes[row]
+        assert bars == pytest.approx([100 * n / c.stretches for n in c.histogram])
+        assert len(predicted) == panel.result.k + 1
+        shown.append(panel.histogram.getPlotItem().titleLabel.text)
+    assert len(set(shown)) == len(shown)  # each title names its class
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The main window on the demo workbook, with throwaway settings (no prompt can block teardown)."""
+    from PySide6.QtCore import QSettings
+
+    from gui.main_window import MainWindow
+
+    win = MainWindow(load_demo(), None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(win)
+    yield win
+    win.tasks.wait()
+    win.document.undo_stack.setClean()
+
+
+def test_in_the_window_with_its_shared_runner(qtbot, window, tiny):
+    """The integration the main window uses: its document, its runner, its status bar."""
+    panel = SamplingPanel(window.document, window, runner=window.tasks)
+    panel.provider_changed.connect(window.set_provider_text)
+    panel.status_message.connect(window.show_message)
+    qtbot.addWidget(panel)
+    _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
+    _run(qtbot, panel)
+    assert window.provider_label.text().startswith("Provider: CPU")
+    # another job on the shared runner: the panel neither starts over it nor takes its result
+    gate = threading.Event()
+
+    def other_job(cancel):
+        gate.wait(5)
+        yield 0.5
+        return "not a sampling result"
+
+    assert window.tasks.start("Export", other_job)
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert "Another long task" in panel.message_label.text() and not panel.is_running()
+    with qtbot.waitSignal(window.tasks.finished, timeout=5_000):
+        gate.set()
+    assert panel.results_model.rowCount() == 3 and panel.result.k == 3
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert window.document.undo_stack.count() == 1
+    window.document.undo_stack.undo()
+    assert window.document.workbook.classes[0].alpha_source == "assumed"
