@@ -135,10 +135,13 @@ def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type
 
     out = []
     row = header_row + 1
+    headings = {heading.lower() for heading, _ in TABLES}
     while row <= ws.max_row:
         values = [ws.cell(row, c).value for c in range(1, len(specs) + 1)]
         if all(_cell_text(v) == "" for v in values):
             break
+        if _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:]):
+            break  # rows added under a table ran into the next table's heading
         name = _cell_text(values[0]) if row_type is not Override else f"{_cell_text(values[0])}/{_cell_text(values[1])}"
         parsed: dict[str, Any] = {}
         for col, (spec, raw) in enumerate(zip(specs, values), start=1):

@@ -68,7 +68,8 @@ def write_inputs(ws: Worksheet, wb: Workbook) -> InputRefs:
     layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
     st.put_text(ws, 1, 1, "Inputs", font=st.TITLE_FONT)
     st.put_text(ws, 2, 1, "Edit the shaded cells; the Summary, Comparison and Curves sheets follow. "
-                "File > Import from Excel in SpecLedger reads this sheet back.", font=st.NOTE_FONT)
+                "File > Import from Excel in SpecLedger reads this sheet back (also rows you add right under a "
+                "table); import and export again to bring added rows into the report.", font=st.NOTE_FONT)
     st.put_text(ws, SETTINGS_TITLE_ROW, 1, "Settings", font=st.HEADING_FONT)
     s = wb.settings
     values: dict[str, Any] = {"title": wb.title, "currency": s.currency, "marginal_band": s.marginal_band,

@@ -50,6 +50,24 @@ def test_edits_made_in_excel_come_back(tmp_path):
     assert back.settings.marginal_band == 0.1
 
 
+def test_rows_added_under_the_tables_are_imported(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    new_tiers = [Tier(name=f"Added {n}", vendor="=Acme", k=3, price_out=2.0) for n in range(2)]
+    edits: dict[tuple[int, int], object] = {}
+    for n, tier in enumerate(new_tiers):  # two rows: the second one sits right above "Task classes"
+        for col, spec in enumerate(TIER_FIELDS, start=1):
+            edits[(lay.tier_row(len(wb.tiers) + n), col)] = getattr(tier, spec.name)
+    path = _edited(tmp_path, edits)
+    book = openpyxl.load_workbook(path)
+    book[INPUTS].cell(lay.tier_row(len(wb.tiers)), 2).data_type = "s"  # as Excel keeps '=Acme typed as text
+    book[INPUTS].cell(lay.tier_row(len(wb.tiers) + 1), 2).data_type = "s"
+    book.save(path)
+    back = import_report(path)
+    assert back.tiers == wb.tiers + new_tiers
+    assert back.classes == wb.classes
+
+
 def test_bad_cells_are_named_and_nothing_is_imported(tmp_path):
     wb = demo()
     lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
