@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
-                               QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout, QWidget)
+                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QProgressBar,
+                               QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout, QWidget)
 
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
@@ -110,7 +110,7 @@ class SamplingPanel(QWidget):
         self.tokens_spin = QSpinBox(minimum=1, maximum=4096, value=48, toolTip="Tokens generated per prompt")
         self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, decimals=2, value=0.0,
                                                toolTip="0 = greedy; above 0 = speculative sampling")
-        self.seed_spin = QSpinBox(minimum=0, maximum=2**31 - 1, value=0, toolTip="Same seed, same tokens")
+        self.seed_spin = QSpinBox(minimum=0, maximum=999_999, value=0, toolTip="Same seed, same tokens")
         self.provider_combo = QComboBox(toolTip="Execution provider: auto uses CUDA when it works here")
         for key, text in (("auto", "Auto (CUDA if usable)"), ("cuda", "CUDA"), ("cpu", "CPU")):
             self.provider_combo.addItem(text, key)
@@ -120,13 +120,15 @@ class SamplingPanel(QWidget):
         form.addRow("Draft model folder", draft_row)
         form.addRow("Target model folder", target_row)
         form.addRow("Prompts (JSONL)", prompts_row)
-        knobs = QHBoxLayout()
-        for text, widget in (("K", self.k_spin), ("Max new tokens", self.tokens_spin),
-                             ("Temperature", self.temperature_spin), ("Seed", self.seed_spin),
-                             ("Provider", self.provider_combo)):
-            knobs.addWidget(QLabel(text))
-            knobs.addWidget(widget)
-        knobs.addStretch(1)
+        # two rows of three, so the panel still fits a side dock about 540 px wide
+        knobs = QGridLayout()
+        for i, (text, widget) in enumerate((("K", self.k_spin), ("Max new tokens", self.tokens_spin),
+                                            ("Temperature", self.temperature_spin), ("Seed", self.seed_spin),
+                                            ("Provider", self.provider_combo))):
+            row, col = divmod(i, 3)
+            knobs.addWidget(QLabel(text), row, 2 * col, Qt.AlignmentFlag.AlignRight)
+            knobs.addWidget(widget, row, 2 * col + 1, 1, 3 if i == 4 else 1)
+        knobs.setColumnStretch(6, 1)
         form.addRow(knobs)
 
         self.run_button = QPushButton("Run")
@@ -174,11 +176,12 @@ class SamplingPanel(QWidget):
         self.apply_button = QPushButton("Apply measured acceptance", enabled=False)
         self.apply_button.setToolTip("One undoable step: sets α, marks it measured and names the pair")
         self.apply_button.clicked.connect(self._on_apply_clicked)
-        apply_row = QHBoxLayout()
-        apply_row.addWidget(QLabel("Apply to"))
-        apply_row.addWidget(self.apply_target_combo, 1)
-        apply_row.addWidget(self.add_missing_check)
-        apply_row.addWidget(self.apply_button)
+        apply_row = QGridLayout()
+        apply_row.addWidget(QLabel("Apply to"), 0, 0)
+        apply_row.addWidget(self.apply_target_combo, 0, 1, 1, 2)
+        apply_row.addWidget(self.add_missing_check, 1, 1)
+        apply_row.addWidget(self.apply_button, 1, 2)
+        apply_row.setColumnStretch(1, 1)
 
         layout = QVBoxLayout(self)
         layout.addWidget(pair)

@@ -151,6 +151,7 @@ class AcceptanceHistogram(pg.PlotWidget):
                                           name="i.i.d. prediction from α")
         plot.addItem(self._bars)
         plot.addItem(self._predicted)
+        legend.setColumnCount(2)  # one short row; show_result leaves headroom for it above the bars
         self._legend = legend
         self.clear_result()
 
@@ -173,7 +174,7 @@ class AcceptanceHistogram(pg.PlotWidget):
         top = max(float(share.max(initial=0)), float(np.nanmax(self._predicted.yData, initial=0))
                   if self._predicted.yData is not None and len(self._predicted.yData) else 0.0)
         plot.setXRange(-0.6, k + 0.6, padding=0)
-        plot.setYRange(0, max(top * 1.18, 5), padding=0)
+        plot.setYRange(0, max(top * 1.3, 5), padding=0)
         plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(k + 1)]])
         plot.setTitle(f"<span style='color:#222'><b>{result.task_class}</b>: α = {fmt_percent(result.alpha)}, "
                       f"K = {k}, {int(total):,} stretches</span>")
