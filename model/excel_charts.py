@@ -1,8 +1,8 @@
 """The report's Curves sheet (the data behind the charts) and its two native charts.
 
 Charts are plain DrawingML scatter and bar charts over cell ranges, which both
-Excel and LibreOffice draw; the trailer-fill data are formulas over the
-Comparison sheet, so that chart follows an edited acceptance as well.
+Excel and LibreOffice draw. The curve data are formulas too (over K, c, v and
+the Comparison sheet), so the charts follow an edited input.
 """
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 
 from . import excel_styles as st
-from .comparison import Comparison
+from .comparison import Comparison, TierCosts
 from .curves import alpha_curve
+from .excel_inputs import InputRefs
 from .excel_layout import COMPARISON, CURVES
-from .workbook import Workbook
+from .workbook import Tier, Workbook
 
 ALPHAS = np.linspace(0.0, 1.0, 51)
 MAX_SERIES = 8  # more lines than this and a chart stops being readable; the sheet has them all
@@ -31,41 +32,60 @@ class CurveRefs:
     fill_last_row: int
 
 
-def write_curves(ws: Any, wb: Workbook, cmp: Comparison, cmp_rows: dict[int, int], expected: dict) -> CurveRefs:
+def write_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_rows: dict[int, int],
+                 expected: dict) -> CurveRefs:
     from openpyxl.utils import get_column_letter
 
     from .excel_export import COMPARISON_COLUMNS  # one list of column names, no import cycle at load
 
     spec = [i for i in range(len(wb.tiers)) if cmp.speculative[i]]
     st.put_text(ws, 1, 1, "Curves: the data behind the charts", font=st.TITLE_FONT)
-    st.put_text(ws, 2, 1, "Speedup against acceptance: computed by SpecLedger at each tier's claim context "
-                "(values; re-export after changing K, c or v). Trailer fill: formulas over the Comparison sheet.",
-                font=st.NOTE_FONT)
+    st.put_text(ws, 2, 1, "Speedup against acceptance at each tier's claim context: formulas over K, c and v below "
+                "(K, and c and v of typed tiers, follow the Inputs sheet; grey cells are computed by SpecLedger). "
+                "Trailer fill: formulas over the Comparison sheet.", font=st.NOTE_FONT)
 
-    st.put_text(ws, SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha (computed by SpecLedger)", font=st.HEADING_FONT)
+    st.put_text(ws, SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha", font=st.HEADING_FONT)
     st.put_header_row(ws, SPEED_HEADER_ROW, ["Acceptance alpha"] + [wb.tiers[i].name for i in spec] + ["Break-even (1.0x)"],
                       text_columns=set())
     curves = [alpha_curve(wb.tiers[i], alphas=ALPHAS) for i in spec]
+    speed_last = SPEED_HEADER_ROW + len(ALPHAS)
+    be_row, ctx_row, k_row, c_row, v_row = range(speed_last + 1, speed_last + 6)
+    for label, row in (("Break-even alpha", be_row), ("At context (tokens)", ctx_row), ("K", k_row),
+                       ("c at that context", c_row), ("v at that context", v_row)):
+        st.put_text(ws, row, 1, label, font=st.LABEL_FONT)
+    for m, (i, curve) in enumerate(zip(spec, curves)):
+        col = 2 + m
+        letter = get_column_letter(col)
+        tier = wb.tiers[i]
+        if curve.break_even_alpha is None:
+            st.put_text(ws, be_row, col, "never", font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL, alignment=st.RIGHT)
+        else:
+            st.put_value(ws, be_row, col, curve.break_even_alpha, st.PERCENT, computed=True)
+        st.put_value(ws, ctx_row, col, curve.context, st.INTEGER, computed=True)
+        st.put_formula(ws, k_row, col, f"={refs.tier(i, 'k')}", "0")
+        expected[(CURVES, f"{letter}{k_row}")] = tier.k
+        if tier.cost_model == "roofline":
+            c, v = _costs_at(tier, curve.context)
+            st.put_value(ws, c_row, col, c, st.NUMBER, computed=True)
+            st.put_value(ws, v_row, col, v, st.NUMBER, computed=True)
+        else:
+            for row, name in ((c_row, "c"), (v_row, "v")):
+                st.put_formula(ws, row, col, f"={refs.tier(i, name)}", st.NUMBER)
+                expected[(CURVES, f"{letter}{row}")] = getattr(tier, name)
+        K, C, V = (f"{letter}${r}" for r in (k_row, c_row, v_row))
+        for n in range(len(ALPHAS)):
+            row = SPEED_HEADER_ROW + 1 + n
+            A = f"$A{row}"
+            # the same guarded closed form as the Comparison sheet's tokens per stretch
+            st.put_formula(ws, row, col, f"=IF(ABS(1-{A})<1E-7,({K}+1)-(1-{A})*{K}*({K}+1)/2,"
+                           f"(1-{A}^({K}+1))/(1-{A}))/({K}*{C}+{V})", st.TIMES)
+            expected[(CURVES, f"{letter}{row}")] = float(curve.speedup[n])
     for n, a in enumerate(ALPHAS):
         row = SPEED_HEADER_ROW + 1 + n
         st.put_value(ws, row, 1, float(a), st.PERCENT)
-        for m, curve in enumerate(curves):
-            st.put_value(ws, row, 2 + m, float(curve.speedup[n]), st.TIMES)
         st.put_value(ws, row, 2 + len(spec), 1.0, st.TIMES)
-    speed_last = SPEED_HEADER_ROW + len(ALPHAS)
-    be_row = speed_last + 1
-    st.put_text(ws, be_row, 1, "Break-even alpha", font=st.LABEL_FONT)
-    for m, curve in enumerate(curves):
-        if curve.break_even_alpha is None:
-            st.put_text(ws, be_row, 2 + m, "never", font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL)
-        else:
-            st.put_value(ws, be_row, 2 + m, curve.break_even_alpha, st.PERCENT, computed=True)
-    ctx_row = be_row + 1
-    st.put_text(ws, ctx_row, 1, "At context (tokens)", font=st.LABEL_FONT)
-    for m, curve in enumerate(curves):
-        st.put_value(ws, ctx_row, 2 + m, curve.context, st.INTEGER, computed=True)
 
-    fill_header = ctx_row + 4
+    fill_header = v_row + 4
     st.put_text(ws, fill_header - 1, 1, "Trailer fill per task class (share of drafted slots accepted)", font=st.HEADING_FONT)
     st.put_header_row(ws, fill_header, ["Task class"] + [wb.tiers[i].name for i in spec], text_columns={"Task class"})
     fill_col = get_column_letter(COMPARISON_COLUMNS.index("Trailer fill") + 1)
@@ -81,6 +101,13 @@ def write_curves(ws: Any, wb: Workbook, cmp: Comparison, cmp_rows: dict[int, int
     ws.freeze_panes = f"B{SPEED_HEADER_ROW + 1}"
     st.landscape(ws)
     return CurveRefs(len(spec), SPEED_HEADER_ROW, speed_last, fill_header, fill_last)
+
+
+def _costs_at(tier: Tier, context: float) -> tuple[float, float]:
+    """c and v of a roofline tier at one context (what alpha_curve drew its curve with)."""
+    costs = TierCosts([tier])
+    ctx = np.array([[context]])
+    return float(costs.c(ctx).ravel()[0]), float(costs.v(np.array([[float(tier.k)]]), ctx).ravel()[0])
 
 
 def add_charts(target: Any, curves_ws: Any, refs: CurveRefs, anchor_row: int) -> None:

@@ -105,7 +105,7 @@ def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None =
     refs = write_inputs(inputs, wb)
     cmp_rows = _write_comparison(comparison, wb, cmp, refs, expected)
     table_end = _write_summary(summary, wb, cmp, refs, cmp_rows, expected, source_name, now)
-    curve_refs = write_curves(curves, wb, cmp, cmp_rows, expected)
+    curve_refs = write_curves(curves, wb, cmp, refs, cmp_rows, expected)
     add_charts(summary, curves, curve_refs, anchor_row=table_end + 3)
     return book, expected
 
