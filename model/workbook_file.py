@@ -124,6 +124,15 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     os.close(fd)
     try:
+        # mkstemp makes the file private (0600); give it the mode a plain open() would,
+        # or keep the mode of the file it replaces
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         write(tmp)
         os.replace(tmp, target)
     except BaseException:

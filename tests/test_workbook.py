@@ -152,3 +152,16 @@ def test_rename_follows_references():
     wb.rename_class("prose", "essay")
     assert wb.overrides[0].tier == "Turbo" and wb.overrides[0].task_class == "essay"
     assert workbook_problems(wb) == []
+
+
+def test_saved_file_has_ordinary_permissions(tmp_path):
+    path = tmp_path / "w.json"
+    umask = os.umask(0o022)
+    try:
+        wf.save_workbook(small(), path)
+    finally:
+        os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o644
+    os.chmod(path, 0o640)
+    wf.save_workbook(small(), path)
+    assert path.stat().st_mode & 0o777 == 0o640  # a re-save keeps the mode the user chose
