@@ -26,7 +26,8 @@ _CUT_GRAPH_FP32 = (
     "QgRheGlzSggCAAAAAAAAAFoUCgJrdhIOCgwIARIICgAKAAoACgBaEQoDZW5kEgoKCAgHEgQKAggBYhUKA2N1dBIOCgwIARIICgAKAAoA"
     "CgBCBAoAEA0="
 )
-_CUT_GRAPH_FP16 = _CUT_GRAPH_FP32.replace("CAES", "CAoS")  # elem_type FLOAT (1) -> FLOAT16 (10)
+# the same bytes with elem_type FLOAT (1) replaced by FLOAT16 (10) in the two tensor types
+_CUT_GRAPH_FP16 = _CUT_GRAPH_FP32.replace("CgwIARII", "CgwIChII")
 
 
 @dataclass
@@ -55,17 +56,35 @@ class _Stepper:
         self.ort_seconds = 0.0
         self.ort_calls = 0
         self._ids_dtype = layout.ids_dtype
+        self._grow(1024)
+
+    def _grow(self, n: int) -> None:
+        # the mask and positions are slices of buffers made once: per-step allocation
+        # is a visible share of the step time on small models
+        self._ones = np.ones((1, n), dtype=self.layout.mask_dtype)
+        self._positions = np.arange(n, dtype=self.layout.position_dtype)[None]
+
+    def _empty_past(self) -> np.ndarray:
+        lay = self.layout
+        # a merged decoder's no-past branch ignores the past but its graph still wants
+        # one position, as Optimum's own runtime feeds it; other layouts take length 0
+        length = 1 if lay.kind == "merged" else 0
+        return np.zeros((1, lay.n_kv_heads, length, lay.head_dim), dtype=lay.kv_dtype)
 
     def _small_feeds(self, cache: KvCache, ids: list[int]) -> dict[str, np.ndarray]:
         lay = self.layout
         past = 0 if lay.kind == "plain" else cache.length
         fed = (cache.tokens + ids) if lay.kind == "plain" else ids
         total = past + len(fed)
-        feeds = {lay.ids_name: np.asarray([fed], dtype=self._ids_dtype)}
+        if total > self._ones.shape[1]:
+            self._grow(2 * total)
+        feeds = {lay.ids_name: np.array([fed], dtype=self._ids_dtype)}
         if lay.mask_name:
-            feeds[lay.mask_name] = np.ones((1, total), dtype=lay.mask_dtype)
+            feeds[lay.mask_name] = self._ones[:, :total]
         if lay.position_name:
-            feeds[lay.position_name] = np.arange(past, total, dtype=lay.position_dtype)[None]
+            feeds[lay.position_name] = self._positions[:, past:total]
+        if lay.token_type_name:
+            feeds[lay.token_type_name] = np.zeros((1, len(fed)), dtype=self._ids_dtype)
         if lay.branch_name:
             feeds[lay.branch_name] = np.array([past > 0], dtype=bool)
         return feeds
@@ -73,9 +92,7 @@ class _Stepper:
 
 class HostStepper(_Stepper):
     def empty(self) -> KvCache:
-        lay = self.layout
-        shape = (1, lay.n_kv_heads, 0, lay.head_dim)
-        return KvCache([], [np.zeros(shape, dtype=lay.kv_dtype) for _ in lay.past_names])
+        return KvCache([], [self._empty_past() for _ in self.layout.past_names])
 
     def step(self, cache: KvCache, ids: list[int]) -> np.ndarray:
         lay = self.layout
@@ -88,7 +105,7 @@ class HostStepper(_Stepper):
         cache.tokens.extend(ids)
         if lay.kind != "plain":
             cache.tensors = outs[1:]
-        return outs[0][0, -len(ids):]
+        return outs[0][0, -len(ids):].astype(np.float32, copy=False)
 
     @property
     def _outputs(self) -> list[str]:
@@ -115,9 +132,8 @@ class BoundStepper(_Stepper):
         self._cut_session = ort.InferenceSession(base64.b64decode(graph), options, providers=providers)
 
     def empty(self) -> KvCache:
-        lay = self.layout
-        zeros = np.zeros((1, lay.n_kv_heads, 0, lay.head_dim), dtype=lay.kv_dtype)
-        tensors = [self._ort.OrtValue.ortvalue_from_numpy(zeros, self.device, 0) for _ in lay.past_names]
+        zeros = self._empty_past()
+        tensors = [self._ort.OrtValue.ortvalue_from_numpy(zeros, self.device, 0) for _ in self.layout.past_names]
         return KvCache([], tensors)
 
     def step(self, cache: KvCache, ids: list[int]) -> np.ndarray:
@@ -140,7 +156,7 @@ class BoundStepper(_Stepper):
         cache.tokens.extend(ids)
         if lay.kind != "plain":
             cache.tensors = list(outs[1:])
-        return logits[0, -len(ids):]
+        return logits[0, -len(ids):].astype(np.float32, copy=False)
 
     def cut(self, cache: KvCache, length: int) -> None:
         if self.layout.kind != "plain" and length < cache.length:

@@ -54,6 +54,7 @@ class LmLayout:
     position_name: str | None
     position_dtype: type
     branch_name: str | None
+    token_type_name: str | None
     logits_name: str
     logits_size: int | None
     past_names: tuple[str, ...]
@@ -100,6 +101,11 @@ def inspect_layout(session: Any, where: str, config: dict[str, Any]) -> LmLayout
         if kv_dtype not in (np.float32, np.float16):
             raise ModelLoadError(f"{where}: KV cache type {first.type} is not supported (fp32 or fp16)")
     branch = "use_cache_branch" if "use_cache_branch" in inputs else None
+    known = {"input_ids", "attention_mask", "position_ids", "token_type_ids", "use_cache_branch", *past_names}
+    unknown = sorted(set(inputs) - known)
+    if unknown:
+        raise ModelLoadError(f"{where}: inputs {unknown} are not ones a causal LM export has; "
+                             "expected input_ids, attention_mask, position_ids and past_key_values.N.key/value")
     kind = "plain" if not n_layers else ("merged" if branch else "kv")
     mask = "attention_mask" if "attention_mask" in inputs else None
     pos = "position_ids" if "position_ids" in inputs else None
@@ -108,7 +114,8 @@ def inspect_layout(session: Any, where: str, config: dict[str, Any]) -> LmLayout
         ids_name="input_ids", ids_dtype=_TYPES.get(inputs["input_ids"].type, np.int64),
         mask_name=mask, mask_dtype=_TYPES.get(inputs[mask].type, np.int64) if mask else np.int64,
         position_name=pos, position_dtype=_TYPES.get(inputs[pos].type, np.int64) if pos else np.int64,
-        branch_name=branch, logits_name="logits", logits_size=_dim(outputs["logits"].shape[-1]),
+        branch_name=branch, token_type_name="token_type_ids" if "token_type_ids" in inputs else None,
+        logits_name="logits", logits_size=_dim(outputs["logits"].shape[-1]),
         past_names=past_names, present_names=present_names)
 
 

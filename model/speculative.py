@@ -67,7 +67,7 @@ def _draw(p: np.ndarray, rng: np.random.Generator) -> int:
 
 def _pick(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
     if temperature <= 0:
-        return int(np.argmax(logits))
+        return int(logits.argmax())
     return _draw(_probs(logits, temperature), rng)
 
 
@@ -121,7 +121,7 @@ def speculative_generate(draft: OnnxCausalLM, target: OnnxCausalLM, prompt_ids: 
                 q_rows.append(q)
                 token = _draw(q, rng)
             else:
-                token = int(np.argmax(row))
+                token = int(row.argmax())
             drafts.append(token)
             feed = [token]
         t0 = clock()
@@ -151,7 +151,7 @@ def _judge(rows: np.ndarray, drafts: list[int], q_rows: list[np.ndarray], temper
     """How many drafts the target accepts, and the token it adds after them."""
     k = len(drafts)
     if temperature <= 0:
-        best = np.argmax(rows, axis=-1)
+        best = rows.argmax(axis=-1)
         for i, token in enumerate(drafts):
             if int(best[i]) != token:
                 return i, int(best[i])

@@ -87,6 +87,11 @@ def _extraction(r: random.Random) -> str:
 
 
 def _summarisation(r: random.Random) -> str:
+    # several reports per document, so generation goes on past the first summary
+    return "\n".join(_report(r) for _ in range(r.randint(2, 4)))
+
+
+def _report(r: random.Random) -> str:
     team, day, action, topic = r.choice(_TEAMS), r.choice(_DAYS), r.choice(_ACTIONS), r.choice(_TOPICS)
     filler = (f"The meeting was held in {r.choice(_CITIES)} and {r.choice(_FIRST)} "
               f"{r.choice(['took notes', 'led it', 'joined late', 'asked questions'])}.")
@@ -105,7 +110,7 @@ def _prose(r: random.Random) -> str:
 
 def _creative(r: random.Random) -> str:
     lines = []
-    for _ in range(r.randint(6, 9)):
+    for _ in range(r.randint(14, 22)):
         words = [r.choice(r.choice([_ADJ, _NOUN, _VERB, _ADV])) for _ in range(r.randint(3, 6))]
         lines.append(" ".join(words) + r.choice([",", ";", "", ".", " -"]))
     return "\n".join(lines) + "\n"

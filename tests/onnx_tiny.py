@@ -52,7 +52,18 @@ def bigram_model(table: np.ndarray, *, layout: str = "kv", layers: int = 2, head
                 past, present = f"past_key_values.{i}.{kv}", f"present.{i}.{kv}"
                 inputs.append(helper.make_tensor_value_info(past, kv_type, ["batch", heads, "past", head_dim]))
                 outputs.append(helper.make_tensor_value_info(present, kv_type, ["batch", heads, "total", head_dim]))
-                nodes.append(helper.make_node("Concat", [past, "new_kv"], [present], axis=2))
+                if layout == "merged":
+                    # as in Optimum's merged decoders: the no-past branch ignores the dummy past
+                    with_past = helper.make_graph(
+                        [helper.make_node("Concat", [past, "new_kv"], [f"{present}_w"], axis=2)], f"w{i}{kv}", [],
+                        [helper.make_tensor_value_info(f"{present}_w", kv_type, None)])
+                    no_past = helper.make_graph(
+                        [helper.make_node("Identity", ["new_kv"], [f"{present}_n"])], f"n{i}{kv}", [],
+                        [helper.make_tensor_value_info(f"{present}_n", kv_type, None)])
+                    nodes.append(helper.make_node("If", ["use_cache_branch"], [present],
+                                                  then_branch=with_past, else_branch=no_past))
+                else:
+                    nodes.append(helper.make_node("Concat", [past, "new_kv"], [present], axis=2))
     graph = helper.make_graph(nodes, "bigram_lm", inputs, outputs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8

@@ -32,6 +32,12 @@ def test_layout_read_from_graph(tmp_path, layout, kind, fp16):
     cache = lm.new_cache()
     logits = lm.step(cache, [1, 2])
     assert logits.shape == (2, 5) and cache.length == 2
+    if kind != "plain":
+        assert all(t.shape[2] == 2 for t in cache.tensors)  # the cache holds exactly what was fed
+        lm.step(cache, [3])
+        assert cache.tensors[-1].shape[2] == 3
+        np.testing.assert_array_equal(np.asarray(cache.tensors[0], dtype=np.float32)[0, 0, :, 0], [1, 2, 3])
+        lm.cut(cache, 2)
     lm.cut(cache, 1)
     assert cache.length == 1
     if kind != "plain":

@@ -125,3 +125,20 @@ def test_cancel_between_steps(pair):
         speculative_generate(draft, target, [0], 2, 1000, cancel=cancel)
     with pytest.raises(Cancelled):
         target_generate(target, [0], 1000, cancel=lambda: True)
+
+
+@pytest.mark.parametrize("fp16", [False, True])
+def test_bound_cache_path_runs_the_loop(tmp_path, fp16):
+    """The I/O-binding path CUDA uses, exercised on CPU: same output, cache cut on the device side."""
+    # target cycles 0 1 2 3 4; the draft guesses 4 after 2, so one stretch in a few is cut short
+    t_table = np.roll(np.eye(V, dtype=np.float32), 1, axis=1) * 3
+    d_table = t_table.copy()
+    d_table[2] = np.eye(V, dtype=np.float32)[4] * 3
+    dd = write_model_folder(tmp_path / "d", d_table, fp16=fp16)
+    tt = write_model_folder(tmp_path / "t", t_table, fp16=fp16)
+    bound = (OnnxCausalLM(dd, "cpu", bind_cache=True), OnnxCausalLM(tt, "cpu", bind_cache=True))
+    host = (OnnxCausalLM(dd, "cpu"), OnnxCausalLM(tt, "cpu"))
+    a = speculative_generate(*bound, [2, 4], 3, 25)
+    b = speculative_generate(*host, [2, 4], 3, 25)
+    assert a.output_ids == b.output_ids == target_generate(host[1], [2, 4], 25).output_ids
+    assert a.accepted_counts == b.accepted_counts and min(a.accepted_counts) < 3
