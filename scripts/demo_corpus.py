@@ -127,7 +127,7 @@ def build_corpus(docs_per_class: int, seed: int = 0) -> dict[str, list[str]]:
 
 
 # Where each prompt stops inside a held-out document: a prefix that sets up the class.
-_PROMPT_CUTS = {"code": 60, "json": 70, "prose": 60, "creative": 50}
+_PROMPT_CUTS = {"code": 70, "json": 70, "prose": 60, "creative": 50}
 _PROMPT_MARKERS = {"extraction": "Exact citation:", "summarisation": "Summary:"}
 
 
@@ -143,8 +143,25 @@ def build_prompts(per_class: int, seed: int = 12345) -> list[dict[str, str]]:
                 # the continuation is the copy or the summary: the class's point
                 cut = doc.index(marker) + len(marker)
             else:
-                # cut at a line (code, json) or word boundary so the prompt ends cleanly
-                space = doc.rfind("\n" if name in ("code", "json") else " ", 0, _PROMPT_CUTS[name])
-                cut = space + (name in ("code", "json")) if space > 20 else _PROMPT_CUTS[name]
+                # end on a word, just before a space: a prompt ending in a newline or in
+                # indentation splits a BPE token the models only ever saw whole
+                limit = _PROMPT_CUTS[name]
+                cut = next((i for i in range(min(limit, len(doc) - 1), 20, -1)
+                            if doc[i] == " " and not doc[i - 1].isspace()), limit)
             rows.append({"task_class": name, "prompt": doc[:cut]})
     return rows
+
+
+def write_prompts(path: str, per_class: int = 8) -> None:
+    import json
+
+    with open(path, "w", encoding="utf-8") as f:
+        for row in build_prompts(per_class):
+            f.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    # rewrite the demo prompts alone (no torch needed): python scripts/demo_corpus.py OUT.jsonl
+    import sys
+
+    write_prompts(sys.argv[1] if len(sys.argv) > 1 else "resources/prompts/demo.jsonl")

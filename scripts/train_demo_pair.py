@@ -26,7 +26,7 @@ from torch import nn
 from torch.nn import functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from demo_corpus import EOS, build_corpus, build_prompts  # noqa: E402
+from demo_corpus import EOS, build_corpus, write_prompts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTEXT = 256
@@ -194,9 +194,7 @@ def main() -> int:
     tok_path.unlink()  # each model folder holds its own copy, as an Optimum export does
 
     args.prompts.parent.mkdir(parents=True, exist_ok=True)
-    with args.prompts.open("w", encoding="utf-8") as f:
-        for row in build_prompts(8):
-            f.write(json.dumps(row) + "\n")
+    write_prompts(str(args.prompts), per_class=8)
     print(f"wrote {args.out} and {args.prompts}")
     return 0
 
