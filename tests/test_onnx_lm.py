@@ -150,3 +150,27 @@ def test_model_package_imports_no_onnxruntime():
             "print('onnxruntime' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+OPTIMUM = ROOT / "tests" / "data" / "optimum_llama"
+
+
+def test_real_optimum_export_loads_and_runs():
+    """A Llama graph written by optimum-cli (GQA: 4 heads, 2 KV heads), not by our own exporter."""
+    from model.onnx_lm import check_same_vocabulary
+    from model.speculative import speculative_generate, target_generate
+
+    target = OnnxCausalLM(OPTIMUM, "cpu")
+    lay = target.layout
+    assert (lay.kind, lay.n_layers, lay.n_kv_heads, lay.head_dim) == ("kv", 2, 2, 8)
+    assert target.max_context == 256 and 0 in target.eos_ids
+    draft = OnnxCausalLM(DEMO_DRAFT, "cpu")
+    check_same_vocabulary(draft, target)  # same tokenizer, saved by transformers
+    ids = target.encode("def load_items(items):")
+    plain = target_generate(target, ids, 20)
+    assert speculative_generate(draft, target, ids, 3, 20).output_ids == plain.output_ids
+    # as its own draft it must accept every token: the cache, positions and cuts line up
+    self_run = speculative_generate(target, target, ids, 4, 20)
+    assert self_run.output_ids == plain.output_ids and set(self_run.accepted_counts) == {4}
+    bound = OnnxCausalLM(OPTIMUM, "cpu", bind_cache=True)
+    assert speculative_generate(draft, bound, ids, 3, 20).output_ids == plain.output_ids
