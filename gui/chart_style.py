@@ -68,6 +68,8 @@ class ChartView(pg.GraphicsLayoutWidget):
 
     def export_to(self, path: str | Path) -> Path:
         """Export plot and legend to ``path`` (.png or .svg) without asking anything."""
+        # a chart in a hidden tab has not been painted yet, so its lazy auto-range is stale
+        self.plot.getViewBox().prepareForPaint()
         return export_chart(self.ci, path)
 
     def _export_slot(self, kind: str) -> Callable[[], None]:
