@@ -12,7 +12,7 @@ from model.chart_data import AlphaCurves, alpha_curves
 from model.comparison import Comparison
 from model.workbook import Workbook
 
-from .chart_style import BREAK_EVEN, CLAIM, FAINT, INK, ChartView, class_color, html_text, resize_pool
+from .chart_style import BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool
 
 SELECTED_PEN = pg.mkPen(INK, width=2.5)
 OTHER_PEN = pg.mkPen(FAINT, width=1.2)
@@ -20,23 +20,24 @@ OTHER_PEN = pg.mkPen(FAINT, width=1.2)
 
 class AlphaChart(ChartView):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("speedup_vs_acceptance", "acceptance α (per token)", "speedup ×", legend_columns=3, parent=parent)
+        super().__init__("speedup_vs_acceptance", "acceptance α (per token)", "speedup ×", parent=parent)
         # room right of alpha = 1 so the last tick label and the claim star are not clipped
-        self.plot.setXRange(-0.02, 1.04, padding=0)
+        self.plot.setXRange(-0.02, 1.07, padding=0)
         self.plot.enableAutoRange(axis="y")
         self._unity = pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen(BREAK_EVEN, width=1, style=Qt.PenStyle.DashLine),
-                                      label="1.00x: break-even", labelOpts={"position": 0.12, "color": BREAK_EVEN, "anchors": [(0, 1), (0, 1)]})
+                                      label="1.00x: break-even", labelOpts={"position": 0.97, "color": BREAK_EVEN, "anchors": [(1, 1), (1, 1)]})
         self.plot.addItem(self._unity)
         self._curves: list[pg.PlotDataItem] = []  # one per speculative tier, in workbook order
         self._curve_names: list[str] = []
         self._selected_curve = -1
         self._be_all = pg.ScatterPlotItem(symbol="o", size=6, pen=pg.mkPen(FAINT), brush=pg.mkBrush(None))
-        self._be_sel = pg.PlotDataItem([], [], pen=None, symbol="d", symbolSize=11, symbolBrush=BREAK_EVEN, symbolPen=pg.mkPen("w"))
+        self._be_sel = pg.PlotDataItem([], [], pen=None, symbol="d", symbolSize=14, symbolBrush=BREAK_EVEN, symbolPen=pg.mkPen("w"))
         self._classes = pg.ScatterPlotItem(symbol="o", size=10, pen=pg.mkPen("w", width=1))
         self._claim = pg.PlotDataItem([], [], pen=None, symbol="star", symbolSize=15, symbolBrush=CLAIM, symbolPen=pg.mkPen("w"))
         self._be_label = pg.TextItem(anchor=(0.5, -0.25))
         self._claim_label = pg.TextItem(anchor=(1.05, 0.5))
-        for z, item in enumerate((self._be_all, self._classes, self._be_sel, self._claim, self._be_label, self._claim_label)):
+        # class markers above the break-even diamond: a class sitting at break-even stays visible
+        for z, item in enumerate((self._be_all, self._be_sel, self._classes, self._claim, self._be_label, self._claim_label)):
             item.setZValue(20 + z)
             self.plot.addItem(item)
         # the note sits in the view's corner whatever the axis ranges, so it is parented to the view box
@@ -77,7 +78,10 @@ class AlphaChart(ChartView):
         self._update_class_legend(comparison.class_names)
         valid = 0 <= tier_row < len(comparison.tier_names)
         tier_name = comparison.tier_names[tier_row] if valid else ""
-        self._selected_label.setText(f"{tier_name} (selected)" if selected >= 0 else "selected tier", color=INK.name())
+        label = f"{tier_name} (selected)" if selected >= 0 else "selected tier"
+        if label != self._selected_label.text:
+            self._selected_label.setText(label, color=INK.name())
+            self.fit_legend()
         if selected < 0:
             self._hide_selection(tier_name if valid else None, n)
             return
@@ -124,15 +128,19 @@ class AlphaChart(ChartView):
     def _update_class_legend(self, names: list[str]) -> None:
         if names == self._class_names:
             return
-        if len(names) != len(self._class_samples):
+        if len(names) != len(self._class_names):
             for sample in self._class_samples:
                 self.legend.removeItem(sample)
+            many = len(names) > MAX_CLASS_ENTRIES
             self._class_samples = [
-                pg.ScatterPlotItem(symbol="o", size=9, brush=class_color(j), pen=pg.mkPen("w")) for j in range(len(names))
+                pg.ScatterPlotItem(symbol="o", size=9, brush=class_color(j), pen=pg.mkPen("w"))
+                for j in range(1 if many else len(names))
             ]
-            for sample, name in zip(self._class_samples, names):
+            labels = [f"{len(names)} task classes, coloured as in the trailer chart"] if many else names
+            for sample, name in zip(self._class_samples, labels):
                 self.legend.addItem(sample, name)
-        else:
+            self.fit_legend()
+        elif len(names) <= MAX_CLASS_ENTRIES:
             for sample, name in zip(self._class_samples, names):
                 label = self.legend.getLabel(sample)
                 if label is not None:
@@ -171,7 +179,8 @@ class AlphaChart(ChartView):
             self._claim_label.setVisible(True)
         self._set_note(notes)
         ctx = fmt.context(float(data.context[selected]))
-        self.set_title(f"Speedup vs acceptance — {comparison.tier_names[tier_row]}, K = {k}, at {ctx}")
+        unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+        self.set_title(f"Speedup vs acceptance — {comparison.tier_names[tier_row]}, K = {k}, at {ctx}{unconfirmed}")
 
     def _hide_selection(self, tier_name: str | None, n_curves: int) -> None:
         for item in (self._be_sel, self._claim):

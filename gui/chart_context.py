@@ -13,14 +13,14 @@ from model.comparison import Comparison
 from model.curves import CONTEXT_GRID, context_curves
 from model.workbook import Workbook
 
-from .chart_style import BREAK_EVEN, CLAIM, INK, ChartView, class_color, html_text, resize_pool
+from .chart_style import BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool
 
 TICK_CONTEXTS = [1024 * 2**i for i in range(8)]  # 1K .. 128K, one tick per doubling
 
 
 class ContextChart(ChartView):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("speedup_vs_context", "context length (tokens)", "speedup ×", legend_columns=3, parent=parent)
+        super().__init__("speedup_vs_context", "context length (tokens)", "speedup ×", parent=parent)
         self.plot.setLogMode(x=True, y=False)
         # in log mode the view's x unit is log10(tokens); ticks and lines are placed in it
         self.plot.getAxis("bottom").setTicks([[(math.log10(c), fmt.context(c)) for c in TICK_CONTEXTS], []])
@@ -28,8 +28,10 @@ class ContextChart(ChartView):
         self.plot.setXRange(math.log10(CONTEXT_GRID[0]) - 0.06, math.log10(CONTEXT_GRID[-1]) + 0.12, padding=0)
         self.plot.enableAutoRange(axis="y")
         self.plot.setMouseEnabled(x=False, y=True)
-        self._unity = pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen(BREAK_EVEN, width=1, style=Qt.PenStyle.DashLine),
-                                      label="1.00x: break-even", labelOpts={"position": 0.88, "color": BREAK_EVEN, "anchors": [(1, 1), (1, 1)]})
+        # the break-even line is named in the legend: a label on it would sit on the slow classes' curves
+        unity_pen = pg.mkPen(BREAK_EVEN, width=1, style=Qt.PenStyle.DashLine)
+        self._unity = pg.InfiniteLine(pos=1.0, angle=0, pen=unity_pen)
+        self._unity_sample = pg.PlotDataItem([], [], pen=unity_pen)
         self._claim_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(CLAIM, width=1, style=Qt.PenStyle.DotLine),
                                            label="", labelOpts={"position": 0.96, "color": CLAIM, "anchors": [(-0.05, 0), (-0.05, 0)]})
         self._own = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=9, symbolPen=pg.mkPen("w"), symbolBrush=[])
@@ -43,14 +45,16 @@ class ContextChart(ChartView):
         self._curves: list[pg.PlotDataItem] = []
         self._names: list[str] = []
         self._own_sample = pg.ScatterPlotItem(symbol="o", size=9, brush=INK, pen=pg.mkPen("w"))
-        self._fixed_legend = [(self._own_sample, "class at its own context"), (self._claim, "vendor claim")]
+        self._many_sample = pg.PlotDataItem([], [], pen=pg.mkPen(class_color(0), width=2))
+        self._fixed_legend = [(self._own_sample, "class at its own context"), (self._claim, "vendor claim"),
+                              (self._unity_sample, "1.00x: break-even")]
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
         n = len(names)
         if resize_pool(self.plot, self._curves, n, self._new_curve):
             self._rebuild_legend(names)
-        elif names != self._names:
+        elif names != self._names and n <= MAX_CLASS_ENTRIES:
             for curve, name in zip(self._curves, names):
                 label = self.legend.getLabel(curve)
                 if label is not None:
@@ -77,7 +81,7 @@ class ContextChart(ChartView):
             self._claim_line.label.setFormat(f"claim {fmt.times(claimed)} at {fmt.context(claim_ctx)}")
         if comparison.speculative[tier_row]:
             self._set_note("")
-            suffix = " (speculative unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+            suffix = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
             self.set_title(f"Speedup vs context — {tier.name}, K = {tier.k}{suffix}")
         else:
             self._set_note(f"{tier.name} does not run speculative decoding:<br>1.00x at every context")
@@ -102,10 +106,14 @@ class ContextChart(ChartView):
 
     def _rebuild_legend(self, names: list[str]) -> None:
         self.legend.clear()
-        for curve, name in zip(self._curves, names):
-            self.legend.addItem(curve, name)
+        if len(names) > MAX_CLASS_ENTRIES:
+            self.legend.addItem(self._many_sample, f"{len(names)} task classes, coloured as in the trailer chart")
+        else:
+            for curve, name in zip(self._curves, names):
+                self.legend.addItem(curve, name)
         for sample, label in self._fixed_legend:
             self.legend.addItem(sample, label)
+        self.fit_legend()
 
     def _show_empty(self, text: str) -> None:
         for curve in self._curves:

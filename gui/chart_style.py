@@ -20,6 +20,9 @@ FAINT = QColor(120, 120, 120, 90)
 BREAK_EVEN = QColor("#C0392B")
 CLAIM = QColor("#6A1B9A")
 TEXT_SIZE = "9pt"
+# past this many classes a legend entry per class would crowd out the plot; the colours
+# still match the trailer chart, which names every class on its axis
+MAX_CLASS_ENTRIES = 12
 
 
 def class_color(row: int) -> QColor:
@@ -38,13 +41,15 @@ class ChartView(pg.GraphicsLayoutWidget):
     """A white plot with labelled axes, the legend in its own row below (so it never covers
     data), and "Export chart as PNG/SVG" in the plot's context menu."""
 
-    def __init__(self, export_name: str, x_label: str, y_label: str, legend_columns: int = 3,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, export_name: str, x_label: str, y_label: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setBackground("w")
         self.setMinimumSize(320, 260)
         self.export_name = export_name
-        self.plot: pg.PlotItem = self.ci.addPlot(row=0, col=0)
+        # the title sits in the layout above the plot, not in the plot: a plot's own title
+        # claims its width from the view box column and squeezes the axes out of a narrow panel
+        self.title_label: pg.LabelItem = self.ci.addLabel("", row=0, col=0, color=INK.name(), size="10pt")
+        self.plot: pg.PlotItem = self.ci.addPlot(row=1, col=0)
         self.plot.hideButtons()
         self.plot.showGrid(x=True, y=True, alpha=0.12)
         for side in ("left", "bottom"):
@@ -54,17 +59,34 @@ class ChartView(pg.GraphicsLayoutWidget):
         self.plot.setLabel("bottom", x_label, color=INK.name())
         self.plot.setLabel("left", y_label, color=INK.name())
         self.legend = pg.LegendItem(horSpacing=14, verSpacing=-6, labelTextColor=INK, labelTextSize="8pt")
-        self.legend.setColumnCount(legend_columns)
-        self.ci.addItem(self.legend, row=1, col=0)
-        self.ci.layout.setRowStretchFactor(0, 10)
+        self.ci.addItem(self.legend, row=2, col=0)
+        self.ci.layout.setRowStretchFactor(1, 10)
         menu = self.plot.getViewBox().menu
         menu.addSeparator()
         self.export_actions = {
             kind: menu.addAction(f"Export chart as {kind.upper()}…", self._export_slot(kind)) for kind in ("png", "svg")
         }
 
+    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(ev)
+        self.fit_legend()
+
+    def fit_legend(self) -> None:
+        """As many legend columns (up to 3) as fit the width, so no entry is cut off."""
+        legend = getattr(self, "legend", None)  # pyqtgraph resizes once before __init__ ends
+        if legend is None:
+            return
+        widths = [label.itemRect().width() for _, label in legend.items]
+        if not widths:
+            return
+        per_column = max(widths) + 20 + 14 + 8  # label, sample, spacing, margin
+        columns = max(1, min(3, int((self.width() - 16) // per_column)))
+        if columns != legend.columnCount:
+            legend.setColumnCount(columns)
+
     def set_title(self, text: str) -> None:
-        self.plot.setTitle(text, color=INK.name(), size="10pt")
+        if text != self.title_label.text:
+            self.title_label.setText(text, color=INK.name(), size="10pt")
 
     def export_to(self, path: str | Path) -> Path:
         """Export plot and legend to ``path`` (.png or .svg) without asking anything."""

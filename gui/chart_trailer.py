@@ -13,20 +13,26 @@ from model.chart_data import break_even_fill
 from model.comparison import Comparison
 from model.workbook import Workbook
 
-from .chart_style import BREAK_EVEN, INK, ChartView, class_color, html_text, resize_pool
+from .chart_style import BREAK_EVEN, INK, ChartView, class_color, html_text
 
 BAR_HEIGHT = 0.62
-LABEL_ROOM = 0.62  # share of K added right of the trailers for the per-class numbers
 WASTE_BRUSH = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
 TRAILER_BRUSH = QBrush(QColor(236, 236, 236))
 
 
 class TrailerChart(ChartView):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("trailer_fill", "draft slots per stretch (tokens)", "", legend_columns=2, parent=parent)
+        super().__init__("trailer_fill", "draft slots per stretch (tokens)", "", parent=parent)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.showGrid(x=False, y=False)
-        self.plot.getAxis("left").setStyle(tickLength=0)
+        # class names on the left axis, each class's numbers on the right one: axes size
+        # themselves to their labels, where text inside the plot would be cut at narrow widths
+        self.plot.showAxis("right")
+        for side in ("left", "right"):
+            axis = self.plot.getAxis(side)
+            axis.setStyle(tickLength=0)
+            axis.setPen(pg.mkPen(None))
+            axis.setTextPen(pg.mkPen(INK))
         self._trailers = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=TRAILER_BRUSH, pen=pg.mkPen(INK, width=1))
         self._waste = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=WASTE_BRUSH, pen=pg.mkPen(None))
         self._cargo = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brushes=[], pen=pg.mkPen(None))
@@ -36,7 +42,6 @@ class TrailerChart(ChartView):
         for z, item in enumerate((self._trailers, self._waste, self._cargo, self._walls, self._needed)):
             item.setZValue(z)
             self.plot.addItem(item)
-        self._labels: list[pg.TextItem] = []
         self._note = pg.TextItem(anchor=(0.5, 0.5))
         self.plot.addItem(self._note)
         # legend samples: the cargo sample stands for every class colour
@@ -46,11 +51,12 @@ class TrailerChart(ChartView):
         self.legend.addItem(self._waste_sample, "empty slots: drafted, paid for, discarded")
         self.legend.addItem(self._needed, "fill needed to break even")
         self._shown: dict[str, tuple[float, float, int]] = {}  # class -> (fill, alpha, K) as drawn
+        self._numbers: list[str] = []
+        self.fit_legend()
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
         n = len(names)
-        resize_pool(self.plot, self._labels, n, lambda _: pg.TextItem(anchor=(0.0, 0.5)))
         tier = comparison.tier_names[tier_row] if 0 <= tier_row < len(comparison.tier_names) else None
         if tier is None or not comparison.speculative[tier_row] or n == 0:
             self._show_note(tier, n)
@@ -69,24 +75,32 @@ class TrailerChart(ChartView):
         needed = break_even_fill(comparison.break_even_alpha[tier_row], k) * k
         self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
         never = comparison.break_even_kind[tier_row] == ar.NEVER
-        for j, label in enumerate(self._labels):
-            tail = " · never pays at K" if never[j] else ""
-            label.setHtml(html_text(f"α {alpha[j]:.2f} · fill {fmt.pct(fill[j], 0)} · {fmt.times(speedup[j])}{tail}", class_color(j)))
-            label.setPos(k * 1.02, rows[j])
-            label.setVisible(True)
-        left = self.plot.getAxis("left")
-        left.setTicks([[(float(rows[j]), names[j]) for j in range(n)], []])
-        # the axis does not widen for long tick labels by itself: class names would be dropped
-        left.setWidth(min(160, max(QFontMetrics(left.font()).horizontalAdvance(name) for name in names) + 14))
+        self._numbers = [
+            f"α {alpha[j]:.2f} · {fmt.pct(fill[j], 0)} full · {fmt.times(speedup[j])}" + (" · never pays" if never[j] else "")
+            for j in range(n)
+        ]
+        self._set_row_labels("left", rows, names)
+        self._set_row_labels("right", rows, self._numbers)
         self.plot.getAxis("bottom").setTicks([[(float(i), str(i)) for i in range(k + 1)], []])
-        self.plot.setXRange(0, k * (1 + LABEL_ROOM), padding=0.01)
+        self.plot.setXRange(0, k, padding=0.02)
         self.plot.setYRange(-0.6, n - 0.4, padding=0)
         self._note.setVisible(False)
         for item in (self._trailers, self._waste, self._cargo, self._walls):
             item.setVisible(True)
-        unconfirmed = " (speculative unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+        unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
         self.set_title(f"Trailer fill — {tier}, K = {k}{unconfirmed}")
         self._shown = {names[j]: (float(fill[j]), float(alpha[j]), k) for j in range(n)}
+
+    def row_labels(self) -> list[str]:
+        """The numbers printed right of each trailer, first class first."""
+        return list(self._numbers)
+
+    def _set_row_labels(self, side: str, rows: np.ndarray, labels: list[str]) -> None:
+        axis = self.plot.getAxis(side)
+        axis.setTicks([[(float(y), text) for y, text in zip(rows, labels)], []])
+        # an axis does not widen for long tick labels by itself: they would be dropped
+        metrics = QFontMetrics(axis.font())
+        axis.setWidth(min(240, max((metrics.horizontalAdvance(t) for t in labels), default=0) + 12))
 
     def fill_data(self) -> dict[str, tuple[float, float, int]]:
         """What is drawn now: class -> (trailer fill, alpha, K); empty for a non-speculative tier."""
@@ -101,7 +115,7 @@ class TrailerChart(ChartView):
         return x, y
 
     def _show_note(self, tier: str | None, n_classes: int) -> None:
-        for item in (self._trailers, self._waste, self._cargo, self._walls, *self._labels):
+        for item in (self._trailers, self._waste, self._cargo, self._walls):
             item.setVisible(False)
         # emptied rather than hidden: a hidden item shows as "switched off" in the legend
         self._needed.setData([], [])
@@ -114,8 +128,9 @@ class TrailerChart(ChartView):
         self._note.setHtml(html_text(text).replace("\n", "<br>"))
         self._note.setPos(0.5, 0.5)
         self._note.setVisible(True)
-        self.plot.getAxis("left").setTicks([[], []])
-        self.plot.getAxis("bottom").setTicks([[], []])
+        self._numbers = []
+        for side in ("left", "right", "bottom"):
+            self.plot.getAxis(side).setTicks([[], []])
         self.plot.setXRange(0, 1, padding=0)
         self.plot.setYRange(0, 1, padding=0)
         self.set_title(f"Trailer fill — {tier}" if tier else "Trailer fill")

@@ -139,7 +139,7 @@ def test_selection_moves_the_highlight(panel: ChartsPanel, demo: Workbook) -> No
     assert turbo.zValue() > helix.zValue()
     _redraw(panel, demo, 3)
     assert helix.zValue() > turbo.zValue()
-    assert "Helix Fast" in chart.plot.titleLabel.text
+    assert "Helix Fast" in chart.title_label.text
 
 
 def test_non_speculative_tier_says_so(panel: ChartsPanel, demo: Workbook) -> None:
@@ -160,7 +160,7 @@ def test_never_paying_tier_has_no_break_even_mark(panel: ChartsPanel, demo: Work
     _redraw(panel, demo, 3)
     assert panel.alpha_chart.break_even_point() is None
     assert "never pays at K = 4" in panel.alpha_chart._note.toPlainText()
-    assert "never pays at K" in panel.trailer_chart._labels[0].toPlainText()
+    assert panel.trailer_chart.row_labels()[0].endswith("never pays")
 
 
 def test_no_selection_and_empty_workbook(qtbot, demo: Workbook) -> None:
