@@ -67,7 +67,9 @@ class ContextChart(ChartView):
         alphas = comparison.alpha[tier_row]
         speedup = context_curves(tier, alphas)
         for j, curve in enumerate(self._curves):
-            curve.setData(CONTEXT_GRID, speedup[j])
+            # an edit of one class's acceptance moves one curve: leave the others alone
+            if curve.yData is None or not np.array_equal(curve.yData, speedup[j]):
+                curve.setData(CONTEXT_GRID, speedup[j])
             curve.setVisible(True)
         contexts = np.array([c.context for c in workbook.classes], dtype=np.float64)
         self._own.setData(contexts, comparison.speedup[tier_row], symbolBrush=[class_color(j) for j in range(n)])

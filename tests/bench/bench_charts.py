@@ -1,9 +1,10 @@
 """Time ChartsPanel.show_result alone on the demo and on a 100-tier x 30-class workbook.
 
 Run: QT_QPA_PLATFORM=offscreen python tests/bench/bench_charts.py [repeats]
-Each timed call follows a real edit (one tier's c or one class's alpha changes, the
+Each timed call follows a real edit (one tier's batch or one class's alpha changes, the
 comparison is recomputed outside the timer), so the charts have new data every time.
-A second series re-selects tiers, the other call the main window makes.
+Further series: an edit that moves every curve (all tiers' K), re-selecting tiers (the
+other call the main window makes), and for scale an edit with the visible chart's repaint.
 """
 from __future__ import annotations
 
@@ -63,9 +64,9 @@ def bench(label: str, wb: Workbook, repeats: int) -> None:
     app.processEvents()
     edits, selects = [], []
     for n in range(repeats):
-        # an edit: alternate between a tier's draft cost and a class's acceptance
+        # an edit: alternate between the selected tier's batch (its roofline c and v) and a class's acceptance
         if n % 2:
-            wb.tiers[row].c = 0.05 + 0.001 * (n % 50)
+            wb.tiers[row].batch = 1 + n % 16
         else:
             wb.classes[n % len(wb.classes)].alpha = 0.4 + 0.005 * (n % 100)
         cmp = compare(wb)
@@ -73,6 +74,26 @@ def bench(label: str, wb: Workbook, repeats: int) -> None:
         panel.show_result(wb, cmp, row)
         edits.append((time.perf_counter() - t0) * 1e3)
         app.processEvents()  # paint between edits, as the window would
+    every, painted = [], []
+    for n in range(repeats):
+        # worst case: every speculative tier's curve and every class curve changes
+        for t in wb.tiers:
+            t.k = 3 + n % 4
+        cmp = compare(wb)
+        t0 = time.perf_counter()
+        panel.show_result(wb, cmp, row)
+        every.append((time.perf_counter() - t0) * 1e3)
+        app.processEvents()
+    for n in range(repeats):
+        # for scale only: the same edit with the visible chart's repaint included
+        wb.classes[n % len(wb.classes)].alpha = 0.4 + 0.005 * (n % 100)
+        cmp = compare(wb)
+        panel.tabs.setCurrentIndex(n % 3)
+        app.processEvents()
+        t0 = time.perf_counter()
+        panel.show_result(wb, cmp, row)
+        panel.tabs.currentWidget().repaint()
+        painted.append((time.perf_counter() - t0) * 1e3)
     cmp = compare(wb)
     for n in range(repeats):
         sel = spec_rows[n % len(spec_rows)] if n % 3 else n % len(wb.tiers)  # some non-speculative
@@ -80,8 +101,10 @@ def bench(label: str, wb: Workbook, repeats: int) -> None:
         panel.show_result(wb, cmp, sel)
         selects.append((time.perf_counter() - t0) * 1e3)
         app.processEvents()
-    print(f"{label:<22} edit   {_stats(edits)}")
-    print(f"{label:<22} select {_stats(selects)}")
+    print(f"{label:<18} one edit        {_stats(edits)}")
+    print(f"{label:<18} all tiers edit  {_stats(every)}")
+    print(f"{label:<18} select a tier   {_stats(selects)}")
+    print(f"{label:<18} edit + repaint  {_stats(painted)}   (show_result + repaint of the visible chart)")
     panel.close()
 
 
