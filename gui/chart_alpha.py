@@ -54,11 +54,9 @@ class AlphaChart(ChartView):
         self._class_samples: list[pg.ScatterPlotItem] = []
         self._class_names: list[str] = []
         self._class_brushes: list = []
-        self._data: AlphaCurves | None = None
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         data = alpha_curves(workbook.tiers)
-        self._data = data
         n = len(data.tier_names)
         if resize_pool(self.plot, self._curves, n, lambda _: self._new_curve()):
             self._curve_names = [""] * n
@@ -78,6 +76,7 @@ class AlphaChart(ChartView):
         self._update_class_legend(comparison.class_names)
         valid = 0 <= tier_row < len(comparison.tier_names)
         tier_name = comparison.tier_names[tier_row] if valid else ""
+        self.export_subject = tier_name
         label = f"{tier_name} (selected)" if selected >= 0 else "selected tier"
         if label != self._selected_label.text:
             self._selected_label.setText(label, color=INK.name())
@@ -161,7 +160,8 @@ class AlphaChart(ChartView):
             notes.append(f"never pays at K = {k}: no α reaches 1.00x")
         else:
             self._be_sel.setData([be], [1.0])
-            self._be_label.setHtml(html_text(f"α* {be:.2f}", BREAK_EVEN))
+            text = "α* 0: always pays" if kind == ar.ALWAYS else f"α* {be:.2f}"
+            self._be_label.setHtml(html_text(text, BREAK_EVEN))
             self._be_label.setPos(be, 1.0)
             self._be_label.setVisible(True)
         claimed, claim_alpha = comparison.claimed_speedup[tier_row], comparison.claim_alpha[tier_row]

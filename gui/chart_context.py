@@ -64,6 +64,7 @@ class ContextChart(ChartView):
             self._show_empty("Select a tier to see its speedup by context." if n else "Add a task class to see its curve.")
             return
         tier = workbook.tiers[tier_row]
+        self.export_subject = tier.name
         alphas = comparison.alpha[tier_row]
         speedup = context_curves(tier, alphas)
         for j, curve in enumerate(self._curves):

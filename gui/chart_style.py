@@ -46,6 +46,7 @@ class ChartView(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.setMinimumSize(320, 260)
         self.export_name = export_name
+        self.export_subject = ""  # the selected tier, to name exported files
         # the title sits in the layout above the plot, not in the plot: a plot's own title
         # claims its width from the view box column and squeezes the axes out of a narrow panel
         self.title_label: pg.LabelItem = self.ci.addLabel("", row=0, col=0, color=INK.name(), size="10pt")
@@ -98,7 +99,8 @@ class ChartView(pg.GraphicsLayoutWidget):
         return lambda: self._on_export_requested(kind)
 
     def _on_export_requested(self, kind: str) -> None:
-        suggested = re.sub(r"[^\w.-]+", "_", self.export_name).strip("_") or "chart"
+        name = f"{self.export_name} {self.export_subject}".strip()
+        suggested = re.sub(r"[^\w.-]+", "_", name).strip("_") or "chart"
         path = ask_export_path(self, kind, suggested)
         if path is None:
             return

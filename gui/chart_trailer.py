@@ -58,6 +58,7 @@ class TrailerChart(ChartView):
         names = comparison.class_names
         n = len(names)
         tier = comparison.tier_names[tier_row] if 0 <= tier_row < len(comparison.tier_names) else None
+        self.export_subject = tier or ""
         if tier is None or not comparison.speculative[tier_row] or n == 0:
             self._show_note(tier, n)
             return

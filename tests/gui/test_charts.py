@@ -175,6 +175,13 @@ def test_no_selection_and_empty_workbook(qtbot, demo: Workbook) -> None:
     assert len(widget.trailer_chart.fill_data()) == len(demo.classes)
 
 
+def test_a_row_past_the_end_is_no_selection(panel: ChartsPanel, demo: Workbook) -> None:
+    _redraw(panel, demo, len(demo.tiers) + 3)  # e.g. rows deleted before the selection moved
+    assert panel.trailer_chart.fill_data() == {}
+    assert panel.alpha_chart.class_points() == {}
+    assert panel.context_chart.curve_data("code") is None
+
+
 def test_class_colours_agree_across_charts(panel: ChartsPanel) -> None:
     for j in range(6):
         want = class_color(j).name()
@@ -204,12 +211,19 @@ def test_export_refuses_an_unknown_format(panel: ChartsPanel, tmp_path: Path) ->
 
 def test_context_menu_exports_through_the_file_dialog(panel: ChartsPanel, tmp_path: Path, monkeypatch) -> None:
     target = tmp_path / "from_menu"  # no suffix: the action adds it
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
+    asked: list[str] = []
+
+    def fake_dialog(parent, caption, suggested, filters):
+        asked.append(suggested)
+        return str(target), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(fake_dialog))
     chart = panel.context_chart
     actions = [a.text() for a in chart.plot.getViewBox().menu.actions()]
     assert "Export chart as PNG…" in actions and "Export chart as SVG…" in actions
     chart.export_actions["svg"].trigger()
     assert (tmp_path / "from_menu.svg").exists()
+    assert asked == ["speedup_vs_context_Northwind_Turbo.svg"]
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
     chart.export_actions["png"].trigger()  # cancelled: nothing written, nothing raised
     assert not (tmp_path / "from_menu.png").exists()
