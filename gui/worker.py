@@ -34,7 +34,11 @@ class _JobThread(QThread):
                 try:
                     value = next(generator)
                 except StopIteration as stop:
-                    self.succeeded.emit(stop.value)
+                    # a job that noticed the flag and returned early was cancelled, not finished
+                    if self._cancel.is_set():
+                        self.failed.emit("cancelled")
+                    else:
+                        self.succeeded.emit(stop.value)
                     return
                 self.progressed.emit(value)
                 if self._cancel.is_set():

@@ -1,0 +1,34 @@
+"""GUI fixtures: a main window on the demo workbook with a throwaway QSettings file."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from gui.main_window import MainWindow
+from gui.refcount_guard import guard_singletons
+from model.workbook_file import load_demo
+
+guard_singletons()  # PySide6 6.12.0 on Python 3.11 would abort a long GUI run (see the module)
+
+
+@pytest.fixture
+def settings(tmp_path):
+    # a file of our own, so no test reads or writes the user's real preferences
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+def _discard_and_stop(win: MainWindow) -> None:
+    # pytest-qt closes widgets before fixtures are torn down: a dirty window would ask
+    # "save changes?" and block, so drop the changes and stop any worker first
+    win.document.undo_stack.setClean()
+    win.tasks.wait()
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    win = MainWindow(load_demo(), None, settings)
+    qtbot.addWidget(win, before_close_func=_discard_and_stop)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
