@@ -44,6 +44,7 @@ class ContextChart(ChartView):
         self._note.setPos(6, 4)
         self._curves: list[pg.PlotDataItem] = []
         self._names: list[str] = []
+        self._empty = True  # no tier shown: curves hidden by us, not by the user
         self._own_sample = pg.ScatterPlotItem(symbol="o", size=9, brush=INK, pen=pg.mkPen("w"))
         self._many_sample = pg.PlotDataItem([], [], pen=pg.mkPen(class_color(0), width=2))
         self._fixed_legend = [(self._own_sample, "class at its own context"), (self._claim, "vendor claim"),
@@ -71,7 +72,9 @@ class ContextChart(ChartView):
             # an edit of one class's acceptance moves one curve: leave the others alone
             if curve.yData is None or not np.array_equal(curve.yData, speedup[j]):
                 curve.setData(CONTEXT_GRID, speedup[j])
-            curve.setVisible(True)
+            if self._empty:  # only undo our own hiding: a curve hidden from the legend stays hidden
+                curve.setVisible(True)
+        self._empty = False
         contexts = np.array([c.context for c in workbook.classes], dtype=np.float64)
         self._own.setData(contexts, comparison.speedup[tier_row], symbolBrush=[class_color(j) for j in range(n)])
         claimed = comparison.claimed_speedup[tier_row]
@@ -93,7 +96,7 @@ class ContextChart(ChartView):
     def curve_data(self, class_name: str) -> tuple[np.ndarray, np.ndarray] | None:
         """The plotted (context in tokens, speedup) for one class on the selected tier."""
         for name, curve in zip(self._names, self._curves):
-            if name == class_name and curve.isVisible():
+            if name == class_name and not self._empty:
                 x, y = curve.getOriginalDataset()
                 return np.array(x), np.array(y)
         return None
@@ -119,6 +122,7 @@ class ContextChart(ChartView):
         self.fit_legend()
 
     def _show_empty(self, text: str) -> None:
+        self._empty = True
         for curve in self._curves:
             curve.setVisible(False)
         self._own.setData([], [])
