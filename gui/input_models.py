@@ -44,19 +44,47 @@ class WorkbookTableModel(QAbstractTableModel):
         super().__init__()
         self.document = document
         self._shape = (self.rowCount(), self.columnCount())
+        self._state = self._snapshot()
         document.changed.connect(self._on_document_changed)
 
-    def _on_document_changed(self) -> None:
+    # Repainting a table costs far more than diffing it, so each model remembers what it
+    # showed and signals only the block of cells that changed (Qt repaints just that rect).
+    def _snapshot(self) -> Any:
+        """What the cells show, cheap to take and to compare; None means always repaint all."""
+        return None
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        """(top, left, bottom, right) of the cells that differ, or None when nothing does."""
+        if old is not None and old == new:
+            return None
+        return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return True
+
+    def refresh(self) -> None:
+        """Re-read the document: a reset when the shape changed, else dataChanged on what changed."""
         shape = (self.rowCount(), self.columnCount())
+        new = self._snapshot()
+        old, self._state = self._state, new
         if shape != self._shape:
             # rows came or went: a reset is the honest signal; views restore their current cell
             self.beginResetModel()
             self._shape = shape
             self.endResetModel()
             return
-        if shape[0] and shape[1]:
-            self.dataChanged.emit(self.index(0, 0), self.index(shape[0] - 1, shape[1] - 1))
+        if not (shape[0] and shape[1]):
+            return
+        block = self._changed_block(old, new)
+        if block is not None:
+            top, left, bottom, right = block
+            self.dataChanged.emit(self.index(top, left), self.index(bottom, right))
+        if self._headers_changed(old, new):
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shape[0] - 1)
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, shape[1] - 1)
+
+    def _on_document_changed(self) -> None:
+        self.refresh()
 
     # --- editing (subclasses provide _assign and _cell_text) -----------------
     def _assign(self, wb: Workbook, row: int, col: int, text: str) -> None:
@@ -108,6 +136,21 @@ class RowTableModel(WorkbookTableModel):
 
     def rows(self, wb: Workbook | None = None) -> list[Any]:
         return getattr(wb or self.document.workbook, self.attr)
+
+    def _snapshot(self) -> Any:
+        # the rows themselves: the document never mutates a workbook in place, so old rows stay as shown
+        wb = self.document.workbook
+        return list(getattr(wb, self.attr)), wb.settings
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        (old_rows, old_settings), (new_rows, new_settings) = old, new
+        if old_settings != new_settings:
+            return 0, 0, len(new_rows) - 1, len(self.specs) - 1
+        changed = [i for i, (a, b) in enumerate(zip(old_rows, new_rows)) if a is not b and a != b]
+        return (changed[0], 0, changed[-1], len(self.specs) - 1) if changed else None
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return False  # row numbers and field labels never change
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows())
@@ -206,6 +249,14 @@ class ClassTableModel(RowTableModel):
 
 class OverrideGridModel(WorkbookTableModel):
     """Tier x class grid of acceptance on that tier's draft; blank means the class's own alpha."""
+
+    def _snapshot(self) -> Any:
+        wb = self.document.workbook
+        return (tuple(t.name for t in wb.tiers), tuple((c.name, c.alpha) for c in wb.classes),
+                tuple((o.tier, o.task_class, o.alpha, o.alpha_source, o.source_note) for o in wb.overrides))
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old[0] != new[0] or [n for n, _ in old[1]] != [n for n, _ in new[1]]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from typing import Any, Callable
 
 from PySide6.QtCore import QModelIndex, Qt
@@ -48,6 +50,34 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
 }
 
 
+# the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
+_PAIR_FIELDS = ("speedup", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
+                "optimal_k", "optimal_speedup", "cost_factor")
+_TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
+                "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict")
+
+
+def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
+    """Boolean mask of entries that differ in any of the named arrays (NaN equals NaN here)."""
+    mask: np.ndarray | None = None
+    for name in names:
+        a, b = np.asarray(getattr(old, name)), np.asarray(getattr(new, name))
+        diff = a != b
+        if a.dtype.kind == "f":
+            diff &= ~(np.isnan(a) & np.isnan(b))
+        mask = diff if mask is None else mask | diff
+    return mask if mask is not None else np.zeros(0, dtype=bool)
+
+
+def _block(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    if mask.ndim == 1:
+        mask = mask[:, None]
+    rows, cols = np.nonzero(mask)
+    if rows.size == 0:
+        return None
+    return int(rows.min()), int(cols.min()), int(rows.max()), int(cols.max())
+
+
 def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     """How the cell was computed, in the seed's terms, with the actual numbers."""
     tier, cls = cmp.tier_names[i], cmp.class_names[j]
@@ -81,7 +111,19 @@ class ResultsGridModel(WorkbookTableModel):
 
     def set_metric(self, metric: str) -> None:
         self.metric = metric
-        self._on_document_changed()
+        self._state = None  # every cell shows another number now
+        self.refresh()
+
+    def _snapshot(self) -> Any:
+        return self.document.comparison
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        if old is None or old.tier_names != new.tier_names or old.class_names != new.class_names:
+            return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+        return _block(changed_cells(old, new, _PAIR_FIELDS))
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old is None or old.tier_names != new.tier_names or old.class_names != new.class_names
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)
@@ -149,6 +191,21 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
 
 class TierSummaryModel(WorkbookTableModel):
     """One row per tier: the numbers an analyst takes into the negotiation."""
+
+    def _snapshot(self) -> Any:
+        return self.document.comparison
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
+            return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+        rows = changed_cells(old, new, _TIER_FIELDS)
+        holds = np.array([a != b for a, b in zip(old.claim_holds, new.claim_holds)], dtype=bool)
+        rows = rows | holds if rows.size else holds
+        block = _block(rows[:, None]) if rows.size else None
+        return None if block is None else (block[0], 0, block[2], self.columnCount() - 1)
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old is None or old.tier_names != new.tier_names
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)
