@@ -57,6 +57,8 @@ class ChartView(pg.GraphicsLayoutWidget):
             axis = self.plot.getAxis(side)
             axis.setPen(pg.mkPen(INK))
             axis.setTextPen(pg.mkPen(INK))
+            # major ticks only: the minor grid lines doubled the time to paint a chart
+            axis.setStyle(maxTickLevel=0)
         self.plot.setLabel("bottom", x_label, color=INK.name())
         self.plot.setLabel("left", y_label, color=INK.name())
         self.legend = pg.LegendItem(horSpacing=14, verSpacing=-6, labelTextColor=INK, labelTextSize="8pt")
