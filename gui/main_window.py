@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QProgressBar, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QProgressBar, QPushButton,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model import row_edits
@@ -33,6 +33,7 @@ class MainWindow(QMainWindow):
         self.tasks = TaskRunner(self)  # shared by long jobs (ONNX sampling, big exports)
         self._tier_row = 0 if workbook.tiers else -1
         self._help: HelpDialog | None = None
+        self._sampling_dock: QDockWidget | None = None
         self._build_models()
         self._build_views()
         self._build_status_bar()
@@ -167,6 +168,8 @@ class MainWindow(QMainWindow):
         self._action(edit, "&Add row", self.add_row, QKeySequence("Ctrl+Shift+="))
         self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D"))
         self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+Shift+-"))
+        tools = self.menuBar().addMenu("&Tools")
+        self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&Guide to the numbers", lambda: self.show_help(""), QKeySequence(QKeySequence.StandardKey.HelpContents))
 
@@ -203,6 +206,25 @@ class MainWindow(QMainWindow):
         if self._help is None:
             self._help = HelpDialog(self)
         self._help.show_section(anchor)
+
+    def show_sampling_panel(self) -> None:
+        """The sampling panel, built on first use so onnx-related modules stay out of start-up."""
+        if self._sampling_dock is None:
+            try:
+                from .sampling_panel import SamplingPanel
+            except Exception as exc:  # noqa: BLE001  (the tables must keep working without it)
+                self.show_message(f"Measuring acceptance is not available: {exc}", 15000)
+                return
+            panel = SamplingPanel(self.document, self, runner=self.tasks)
+            panel.provider_changed.connect(self.set_provider_text)
+            panel.status_message.connect(self.show_message)
+            dock = QDockWidget("Measure acceptance", self)
+            dock.setObjectName("sampling_dock")
+            dock.setWidget(panel)
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            self._sampling_dock = dock
+        self._sampling_dock.show()
+        self._sampling_dock.raise_()
 
     def show_message(self, text: str, timeout_ms: int = 8000) -> None:
         self.statusBar().showMessage(text, timeout_ms)

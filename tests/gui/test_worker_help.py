@@ -73,3 +73,22 @@ def test_results_explain_and_open_the_guide(qtbot, window):
     html = window._help.browser.toHtml()
     assert "Trailer fill" in html and "Break-even" in html
     window._help.close()
+
+
+def test_sampling_panel_docks_on_demand(qtbot, window):
+    window.show_sampling_panel()
+    dock = window._sampling_dock
+    assert dock is not None and dock.isVisible()
+    dock.widget().provider_changed.emit("CPU")
+    assert window.provider_label.text() == "Provider: CPU"
+
+
+def test_heavy_modules_stay_unloaded_at_start():
+    import subprocess
+    import sys
+    code = ("import sys; from gui.app import application, create_window; app = application(); "
+            "w, _ = create_window(None); w.show(); app.processEvents(); "
+            "print(sorted(m for m in ('openpyxl', 'onnxruntime', 'model.sampling') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}, cwd=str(__import__("pathlib").Path(__file__).parents[2]))
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
