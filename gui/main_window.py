@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QHeaderView,
 from model import row_edits
 from model.workbook import Workbook
 
+from .choice_delegate import ChoiceDelegate
 from .document import Document
 from .file_actions import FileActions, is_workbook_path
 from .help import ANCHOR_FOR_METRIC, HelpDialog
@@ -64,6 +65,9 @@ class MainWindow(QMainWindow):
     def _make_view(self, model) -> SpreadsheetView:  # noqa: ANN001
         view = SpreadsheetView(self)
         view.setModel(model)
+        if isinstance(model, RowTableModel):
+            # one delegate per view: a shared delegate's closeEditor reaches every view using it
+            view.setItemDelegate(ChoiceDelegate(view))
         view.message_posted.connect(self._on_message_posted)
         if hasattr(model, "refused"):
             model.refused.connect(self._on_edit_refused)

@@ -75,7 +75,7 @@ class SpreadsheetView(QTableView):
             QAbstractItemDelegate.EndEditHint.EditNextItem: (0, 1),
             QAbstractItemDelegate.EndEditHint.EditPreviousItem: (0, -1),
         }
-        move = moves.get(hint)
+        move = moves.get(hint) if self.isAncestorOf(editor) else None
         super().closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint if move else hint)
         if move:
             self._move_current(*move)

@@ -129,3 +129,19 @@ def test_add_row_gets_a_unique_name(qtbot, window):
     names = [c.name for c in window.document.workbook.classes]
     assert names[6:] == ["New class 2", "New class"] or set(names[6:]) == {"New class", "New class 2"}
     assert window.results_model.columnCount() == 8
+
+
+def test_choice_cell_edits_with_a_drop_down(qtbot, window):
+    from PySide6.QtWidgets import QComboBox
+    view = window.tier_view
+    col = window.tier_model.column_of("cost_model")
+    view.setFocus()
+    view.setCurrentIndex(_cell(view, 3, col))  # Helix Fast: typed
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    combo = view.findChild(QComboBox)
+    assert combo is not None and combo.count() == 2
+    combo.lineEdit().selectAll()
+    qtbot.keyClicks(combo.lineEdit(), "ROOFLINE")
+    qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.state() != view.State.EditingState, timeout=2000)
+    assert window.document.workbook.tiers[3].cost_model == "roofline"

@@ -1,12 +1,18 @@
 """The worker runner (progress, result, error, cancel, one at a time) and the in-app guide."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 
 from gui.worker import TaskRunner
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _counting(n, delay=0.0):
@@ -83,12 +89,12 @@ def test_sampling_panel_docks_on_demand(qtbot, window):
     assert window.provider_label.text() == "Provider: CPU"
 
 
+
 def test_heavy_modules_stay_unloaded_at_start():
-    import subprocess
-    import sys
+    # a fresh interpreter: this test process has long since imported everything
     code = ("import sys; from gui.app import application, create_window; app = application(); "
             "w, _ = create_window(None); w.show(); app.processEvents(); "
             "print(sorted(m for m in ('openpyxl', 'onnxruntime', 'model.sampling') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}, cwd=str(__import__("pathlib").Path(__file__).parents[2]))
+                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, cwd=str(ROOT))
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
