@@ -159,7 +159,7 @@ def test_cancel_stops_within_a_second(qtbot, panel):
 
 @pytest.mark.skipif(not HAVE_DEMO, reason="demo pair not built yet")
 def test_cancel_a_real_run_within_a_second(qtbot, panel):
-    panel.tokens_spin.setValue(400)
+    panel.tokens_spin.setValue(150)  # the demo's context is 256 tokens; 48 prompts of this take many seconds
     panel.provider_combo.setCurrentIndex(panel.provider_combo.findData("cpu"))
     with qtbot.waitSignal(panel.runner.progressed, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
@@ -248,3 +248,13 @@ def test_in_the_window_with_its_shared_runner(qtbot, window, tiny):
     assert window.document.undo_stack.count() == 1
     window.document.undo_stack.undo()
     assert window.document.workbook.classes[0].alpha_source == "assumed"
+
+
+@pytest.mark.skipif(not HAVE_DEMO, reason="demo pair not built yet")
+def test_prompt_longer_than_the_context_is_worded(qtbot, panel):
+    panel.tokens_spin.setValue(400)
+    with qtbot.waitSignal(panel.runner.errored, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    text = panel.message_label.text()
+    assert "demo.jsonl, line 1: prompt is" in text and "256-token context" in text
+    assert panel.run_button.isEnabled()
