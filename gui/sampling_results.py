@@ -165,16 +165,18 @@ class AcceptanceHistogram(pg.PlotWidget):
         total = counts.sum()
         x = np.arange(len(counts))
         share = counts / total * 100 if total else np.zeros_like(counts)
+        predicted = iid_histogram(result.alpha, k) * 100 if _finite(result.alpha) else np.zeros(0)
         self._bars.setOpts(x=x, height=share)
-        if _finite(result.alpha):
-            self._predicted.setData(x, iid_histogram(result.alpha, k) * 100)
-        else:
-            self._predicted.setData([], [])
+        self._predicted.setData(x[:len(predicted)], predicted)
         plot = self.getPlotItem()
-        top = max(float(share.max(initial=0)), float(np.nanmax(self._predicted.yData, initial=0))
-                  if self._predicted.yData is not None and len(self._predicted.yData) else 0.0)
+        top = max(float(share.max(initial=0)), float(predicted.max(initial=0)))
         plot.setXRange(-0.6, k + 0.6, padding=0)
         plot.setYRange(0, max(top * 1.3, 5), padding=0)
+        # the legend goes in the upper corner away from the tall bars (high α piles up at K)
+        half = (k + 1) // 2
+        right_heavy = share[half:].sum() + predicted[half:].sum() > share[:half].sum() + predicted[:half].sum()
+        corner = (0, 0) if right_heavy else (1, 0)
+        self._legend.anchor(itemPos=corner, parentPos=corner, offset=(8, 8) if right_heavy else (-8, 8))
         plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(k + 1)]])
         plot.setTitle(f"<span style='color:#222'><b>{result.task_class}</b>: α = {fmt_percent(result.alpha)}, "
                       f"K = {k}, {int(total):,} stretches</span>")
