@@ -158,6 +158,11 @@ class AcceptanceHistogram(pg.PlotWidget):
     def clear_result(self) -> None:
         self._bars.setOpts(x=[], height=[])
         self._predicted.setData([], [])
+        self._legend.setVisible(False)  # a key to nothing only confuses
+        plot = self.getPlotItem()
+        plot.setXRange(-0.6, 4.6, padding=0)  # the empty frame of a K = 4 run, not Qt's default 0..1
+        plot.setYRange(0, 100, padding=0)
+        plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(5)]])
         self.getPlotItem().setTitle("<span style='color:#555'>Run a measurement to see the histogram</span>")
 
     def show_result(self, result: ClassResult, k: int) -> None:
@@ -167,6 +172,7 @@ class AcceptanceHistogram(pg.PlotWidget):
         share = counts / total * 100 if total else np.zeros_like(counts)
         predicted = iid_histogram(result.alpha, k) * 100 if _finite(result.alpha) else np.zeros(0)
         self._bars.setOpts(x=x, height=share)
+        self._legend.setVisible(True)
         self._predicted.setData(x[:len(predicted)], predicted)
         plot = self.getPlotItem()
         top = max(float(share.max(initial=0)), float(predicted.max(initial=0)))
