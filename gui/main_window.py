@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QHeaderView,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model import row_edits
+from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX
 from model.workbook import Workbook
 
 from .choice_delegate import ChoiceDelegate
@@ -14,7 +15,7 @@ from .document import Document
 from .file_actions import FileActions, is_workbook_path
 from .help import ANCHOR_FOR_METRIC, HelpDialog
 from .input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
-from .result_models import METRICS, ResultsGridModel, TierSummaryModel
+from .result_models import METRICS, VERDICT_COLOURS, ResultsGridModel, TierSummaryModel
 from .spreadsheet_view import SpreadsheetView
 from .worker import TaskRunner
 
@@ -32,7 +33,8 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings("SpecLedger", "SpecLedger")
         self.document = Document(workbook, path, self)
         self.tasks = TaskRunner(self)  # shared by long jobs (ONNX sampling, big exports)
-        self._tier_row = 0 if workbook.tiers else -1
+        # open on the first tier that runs speculative decoding, so the charts have something to show
+        self._tier_row = next((i for i, t in enumerate(workbook.tiers) if t.speculative != "no"), 0 if workbook.tiers else -1)
         self._help: HelpDialog | None = None
         self._sampling_dock: QDockWidget | None = None
         self._build_models()
@@ -52,6 +54,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.fit_columns()
         self._refresh_charts()
+        self.show_message("Type into any input cell: results and charts follow on Enter. "
+                          "Hover a result for how it was computed; F1 explains every number.", 0)
 
     # --- construction ----------------------------------------------------------
     def _build_models(self) -> None:
@@ -94,10 +98,10 @@ class MainWindow(QMainWindow):
         for key, (label, _) in METRICS.items():
             self.metric_combo.addItem(label, key)
         self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
-        legend = QLabel("<span style='background:#c9e8c9'>&nbsp;gain&nbsp;</span> "
-                        "<span style='background:#ffe4b0'>&nbsp;marginal&nbsp;</span> "
-                        "<span style='background:#f6c4c4'>&nbsp;tax&nbsp;</span> "
-                        "<span style='background:#ececec'>&nbsp;not speculative&nbsp;</span>")
+        legend = QLabel(" ".join(f"<span style='background:{VERDICT_COLOURS[v].name()}'>&nbsp;{text}&nbsp;</span>"
+                                 for v, text in ((GAIN, "gain"), (MARGINAL, "marginal"), (TAX, "tax"),
+                                                 (NOT_APPLICABLE, "not speculative"))))
+        legend.setToolTip("Cell colour: the verdict for that tier on that class (see Help > Guide, Verdict)")
         head = QHBoxLayout()
         head.addWidget(QLabel("<b>Results by task class</b>  show:"))
         head.addWidget(self.metric_combo)
@@ -126,7 +130,7 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([1060, 540])
         self.setCentralWidget(self.splitter)
         if self._tier_row >= 0:
-            self.tier_view.setCurrentIndex(self.tier_model.index(0, 0))
+            self.tier_view.setCurrentIndex(self.tier_model.index(self._tier_row, 0))
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -287,6 +291,10 @@ class MainWindow(QMainWindow):
 
     def _on_metric_changed(self, _index: int) -> None:
         self.results_model.set_metric(self.metric_combo.currentData())
+        # another metric, other text widths ("K=4 (2.10x)" is wider than "2.10x")
+        self.results_view.resizeColumnsToContents()
+        for col in range(self.results_model.columnCount()):
+            self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
 
     def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
         anchor = ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view else "mix"

@@ -16,7 +16,7 @@ from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX, VERDICT_NAMES,
 from .document import Document
 from .input_models import Index, WorkbookTableModel
 
-VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#ececec")}
+VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#dedede")}
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
 HELP_HINT = "Press F1 or double-click for the guide to these numbers."

@@ -13,7 +13,7 @@ def add_screenshot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("workbook", nargs="?", help="workbook .json to show (default: the demo)")
     parser.add_argument("--size", default="1600x980", help="window size WIDTHxHEIGHT (default 1600x980)")
     parser.add_argument("--tab", type=int, default=0, help="which chart tab to show (0 trailer fill, 1 speedup vs acceptance, 2 speedup vs context)")
-    parser.add_argument("--tier", type=int, default=1, help="row of the tier to select (default 1, the demo's first fast tier)")
+    parser.add_argument("--tier", type=int, default=-1, help="row of the tier to select (default: the first speculative tier)")
 
 
 def run_screenshot(args: argparse.Namespace) -> int:
