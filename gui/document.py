@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from model.comparison import Comparison, compare
+from model.validation import ValidationError, workbook_problems
 from model.workbook import Workbook
 
 
@@ -84,11 +85,20 @@ class Document(QObject):
     def apply(self, text: str, mutate: Callable[[Workbook], None]) -> None:
         """Run `mutate` on a copy and push it as one undoable step named `text`.
 
-        If `mutate` raises (a ValidationError, typically), nothing changes and the
-        exception propagates to the caller, who owns telling the user.
+        If `mutate` raises (a ValidationError, typically), or leaves the workbook with a
+        problem it did not have before, nothing changes and a ValidationError propagates
+        to the caller, who owns telling the user.
         """
         after = self._workbook.copy()
         mutate(after)
+        # the safety net for every panel: a change may not introduce a workbook-level problem
+        # (duplicate names, a baseline or override naming nothing) that a save would then refuse
+        problems = workbook_problems(after)
+        if problems:
+            known = set(workbook_problems(self._workbook))
+            fresh = [p for p in problems if p not in known]
+            if fresh:
+                raise ValidationError(fresh[0])
         self.undo_stack.push(_SnapshotCommand(self, text, self._workbook, after))
 
     def replace(self, workbook: Workbook, path: str | None) -> None:

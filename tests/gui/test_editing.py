@@ -145,3 +145,47 @@ def test_choice_cell_edits_with_a_drop_down(qtbot, window):
     qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: view.state() != view.State.EditingState, timeout=2000)
     assert window.document.workbook.tiers[3].cost_model == "roofline"
+
+
+def test_document_refuses_a_change_that_breaks_the_workbook(window):
+    import pytest
+
+    from model.validation import ValidationError
+
+    def clash(wb):
+        wb.classes[1].name = wb.classes[0].name
+
+    with pytest.raises(ValidationError, match="already used"):
+        window.document.apply("Rename", clash)
+    assert window.document.undo_stack.count() == 0
+
+
+def test_tab_commits_and_moves_right(qtbot, window):
+    view = window.tier_view
+    col = window.tier_model.column_of("k")
+    view.setFocus()
+    view.setCurrentIndex(_cell(view, 1, col))
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    editor = view.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "6")
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    qtbot.waitUntil(lambda: view.state() != view.State.EditingState, timeout=2000)
+    assert window.document.workbook.tiers[1].k == 6
+    assert (view.currentIndex().row(), view.currentIndex().column()) == (1, col + 1)
+
+
+def test_ctrl_z_and_ctrl_y_keys(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    view = window.tier_view
+    view.setFocus()
+    model = window.tier_model
+    assert model.setData(model.index(1, model.column_of("k")), "9")
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.workbook.tiers[1].k == 5
+    qtbot.keyClick(view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.workbook.tiers[1].k == 9
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.document.workbook.tiers[1].k == 9

@@ -101,3 +101,23 @@ def test_screenshot_command_writes_a_png(qtbot, tmp_path):
     out = tmp_path / "shot.png"
     assert run_screenshot(parser.parse_args([str(out), "--size", "1000x700"])) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_recent_menu_and_geometry_persist(qtbot, window, settings, tmp_path):
+    from gui.main_window import MainWindow
+    from model.workbook_file import load_demo
+
+    paths = []
+    for name in ("a.json", "b.json"):
+        paths.append(str(tmp_path / name))
+        window.files.save_to(paths[-1])
+    menu = window.files.recent_menu
+    menu.aboutToShow.emit()
+    assert [a.toolTip() for a in menu.actions()] == [paths[1], paths[0]]
+    window.resize(1234, 777)
+    assert window.close()
+    again = MainWindow(load_demo(), None, settings)
+    qtbot.addWidget(again)
+    # offscreen, Qt clamps a restored geometry to its small virtual screen; what matters is
+    # that the saved geometry was used instead of the first-run default of 1600 x 980
+    assert again.size().width() != 1600 and again.files.recent_files()[0] == paths[1]
