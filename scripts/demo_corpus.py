@@ -100,18 +100,49 @@ def _report(r: random.Random) -> str:
             f"Summary: On {day}, the {team} team agreed to {action}.\n")
 
 
+def _zipf(n: int, exponent: float) -> list[float]:
+    return [1.0 / (rank + 1) ** exponent for rank in range(n)]
+
+
+def _affinity(keys: list[str], values: list[str], seed: int) -> dict[str, list[str]]:
+    """For each key a fixed ranking of the values: which word tends to follow which."""
+    r = random.Random(seed)
+    return {k: r.sample(values, len(values)) for k in keys}
+
+
+# Word choice in the open classes depends on context through fixed random rankings
+# with long Zipf tails: no single next word is likely, and following the context
+# takes capacity. A large model learns more of these rankings than a small one, so
+# their distributions drift apart here, as a real draft's do on open-ended text.
+_NOUN_VERB = _affinity(_NOUN, _VERB, 101)
+_VERB_NOUN = _affinity(_VERB, _NOUN, 102)
+_NOUN_ADJ = _affinity(_NOUN, _ADJ, 103)
+_THEMES = [random.Random(200 + t).sample(_ADJ + _NOUN + _VERB + _ADV, 60) for t in range(16)]
+_SOFT = 0.8
+
+
+def _after(r: random.Random, ranking: list[str]) -> str:
+    return r.choices(ranking, weights=_zipf(len(ranking), _SOFT))[0]
+
+
 def _prose(r: random.Random) -> str:
     sentences = []
     for _ in range(r.randint(5, 8)):
-        sentences.append(f"The {r.choice(_ADJ)} {r.choice(_NOUN)} {r.choice(_VERB)} the "
-                         f"{r.choice(_NOUN)} {r.choice(_PREP)} the {r.choice(_ADJ)} {r.choice(_NOUN)}.")
+        subject, obj, place = r.choice(_NOUN), None, r.choice(_NOUN)
+        verb = _after(r, _NOUN_VERB[subject])
+        obj = _after(r, _VERB_NOUN[verb])
+        sentences.append(f"The {_after(r, _NOUN_ADJ[subject])} {subject} {verb} the {obj} "
+                         f"{r.choice(_PREP)} the {_after(r, _NOUN_ADJ[place])} {place}.")
     return " ".join(sentences) + "\n"
 
 
 def _creative(r: random.Random) -> str:
+    # each poem keeps to one theme's words; which theme is only visible from the lines so far
+    theme = r.choice(_THEMES)
+    weights = _zipf(len(theme), _SOFT)
     lines = []
     for _ in range(r.randint(14, 22)):
-        words = [r.choice(r.choice([_ADJ, _NOUN, _VERB, _ADV])) for _ in range(r.randint(3, 6))]
+        words = r.choices(theme, weights=weights, k=r.randint(3, 6))
         lines.append(" ".join(words) + r.choice([",", ";", "", ".", " -"]))
     return "\n".join(lines) + "\n"
 
