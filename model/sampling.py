@@ -50,8 +50,8 @@ class ClassResult:
     mean_acceptance_length: float  # 1 + accepted / stretches (vLLM, Spec-Bench)
     histogram: list[int]  # stretches by accepted drafts, 0..K
     position_acceptance: list[float | None]  # P(draft i accepted | drafts before it were)
-    c_measured: float  # mean draft forward / mean target decode step
-    v_measured: float  # mean target verify pass (K+1 tokens) / mean target decode step
+    c_measured: float  # median draft forward / median target decode step
+    v_measured: float  # median target verify pass (K+1 tokens) / median target decode step
     speedup_measured: float  # target-only decode seconds per token / speculative ones
     speedup_predicted: float  # arithmetic S(alpha, K, c_measured, v_measured)
     tokens_per_second_speculative: float
@@ -111,9 +111,9 @@ def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
     return cancel
 
 
-def _mean(xs: Iterable[float]) -> float:
+def _median(xs: Iterable[float]) -> float:
     arr = np.fromiter(xs, dtype=np.float64)
-    return float(arr.mean()) if arr.size else float("nan")
+    return float(np.median(arr)) if arr.size else float("nan")
 
 
 def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: list[TargetRun]) -> ClassResult:
@@ -122,9 +122,10 @@ def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: 
     stretches, accepted = len(counts), int(sum(counts))
     drafted = stretches * k
     alpha = ar.histogram_alpha(hist) if stretches else float("nan")
-    step = _mean(s for r in plain for s in r.step_seconds)
-    c = _mean(s for r in spec for s in r.draft_step_seconds) / step
-    v = _mean(s for r in spec for s in r.verify_seconds) / step
+    # medians: one step preempted by another process on a busy machine would move a mean
+    step = _median(s for r in plain for s in r.step_seconds)
+    c = _median(s for r in spec for s in r.draft_step_seconds) / step
+    v = _median(s for r in spec for s in r.verify_seconds) / step
     spec_tokens = sum(len(r.output_ids) for r in spec)
     plain_tokens = sum(len(r.output_ids) for r in plain)
     spec_time = sum(r.decode_seconds for r in spec)
