@@ -216,17 +216,19 @@ def window(qtbot, tmp_path):
 
     win = MainWindow(load_demo(), None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
     yield win
     win.tasks.wait()
     win.document.undo_stack.setClean()
 
 
 def test_in_the_window_with_its_shared_runner(qtbot, window, tiny):
-    """The integration the main window uses: its document, its runner, its status bar."""
-    panel = SamplingPanel(window.document, window, runner=window.tasks)
-    panel.provider_changed.connect(window.set_provider_text)
-    panel.status_message.connect(window.show_message)
-    qtbot.addWidget(panel)
+    """The panel as Tools > Measure acceptance docks it: the window's document, runner and status bar."""
+    window.show_sampling_panel()
+    panel = window.findChild(SamplingPanel)
+    assert panel is not None and panel.document is window.document and panel.runner is window.tasks
     _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
     _run(qtbot, panel)
     assert window.provider_label.text().startswith("Provider: CPU")
