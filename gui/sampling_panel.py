@@ -9,12 +9,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QProgressBar,
-                               QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout,
+                               QWidget)
 
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
@@ -164,6 +167,13 @@ class SamplingPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        copy = QAction("Copy table", self.table, shortcut=QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)  # the window's Ctrl+C stays the sheets'
+        copy.triggered.connect(self._on_copy_triggered)
+        save = QAction("Save full result as JSON…", self.table)  # per-prompt tokens, for an audit
+        save.triggered.connect(self._on_save_json_triggered)
+        self.table.addActions([copy, save])
         self.histogram = AcceptanceHistogram()
         self.histogram.setMinimumHeight(180)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -352,6 +362,25 @@ class SamplingPanel(QWidget):
         self.show_message(" ".join(parts), error=False)
         self.status_message.emit(parts[0] + " Undo with Ctrl+Z.")
         return skipped
+
+    def _on_copy_triggered(self) -> None:
+        QApplication.clipboard().setText(self.results_model.as_tsv())
+        self.status_message.emit("Copied the measured acceptance table")
+
+    def _on_save_json_triggered(self) -> None:
+        if self.result is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save sampling result", "sampling.json", "JSON (*.json)")
+        if path:
+            self.save_json(path)
+
+    def save_json(self, path: str) -> None:
+        try:
+            Path(path).write_text(self.result.to_json(), encoding="utf-8")  # type: ignore[union-attr]
+        except OSError as exc:
+            self.show_message(f"Could not save {path}: {exc.strerror or exc}", error=True)
+            return
+        self.status_message.emit(f"Saved the sampling result to {path}")
 
     def _on_apply_clicked(self) -> None:
         self.apply_measured(self.apply_target_combo.currentData())

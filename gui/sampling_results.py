@@ -85,6 +85,13 @@ class SamplingResultsModel(QAbstractTableModel):
     def row_result(self, row: int) -> ClassResult | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
+    def as_tsv(self) -> str:
+        """The table as shown, tab-separated with a header row: what Excel takes from a paste."""
+        cols = range(self.columnCount())
+        lines = ["\t".join(str(self.headerData(c, Qt.Orientation.Horizontal)).replace("\n", " ") for c in cols)]
+        lines += ["\t".join(str(self.data(self.index(r, c))) for c in cols) for r in range(self.rowCount())]
+        return "\n".join(lines) + "\n"
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 

@@ -260,3 +260,29 @@ def test_prompt_longer_than_the_context_is_worded(qtbot, panel):
     text = panel.message_label.text()
     assert "demo.jsonl, line 1: prompt is" in text and "256-token context" in text
     assert panel.run_button.isEnabled()
+
+
+def test_copy_table_and_save_json(qtbot, panel, tiny, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
+    _run(qtbot, panel)
+    panel.table.setFocus()
+    qtbot.keyClick(panel.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = QApplication.clipboard().text().splitlines()
+    assert lines[0].startswith("Task class\tPrompts\tStretches\tα per token") and len(lines) == 4
+    assert lines[1].split("\t")[0] == "Code" and lines[3].endswith("not in workbook")
+    panel.save_json(str(tmp_path / "r.json"))
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert saved["k"] == 3 and {c["task_class"] for c in saved["classes"]} == {"Code", "prose", "poetry"}
+
+
+def test_importing_the_panel_leaves_onnxruntime_unloaded():
+    import subprocess
+    import sys
+
+    code = ("import sys, gui.sampling_panel; "
+            "print(sorted(m for m in ('onnxruntime', 'tokenizers', 'model.onnx_lm') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[2], check=True)
+    assert out.stdout.strip() == "[]"
