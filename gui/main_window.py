@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         tools = self.menuBar().addMenu("&Tools")
         self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
         help_menu = self.menuBar().addMenu("&Help")
-        self._action(help_menu, "&Guide to the numbers", lambda: self.show_help(""), QKeySequence(QKeySequence.StandardKey.HelpContents))
+        self._action(help_menu, "&Guide to the numbers", self._on_help_requested, QKeySequence(QKeySequence.StandardKey.HelpContents))
 
     # --- what the user sees --------------------------------------------------------
     def fit_columns(self) -> None:
@@ -295,6 +295,15 @@ class MainWindow(QMainWindow):
         self.results_view.resizeColumnsToContents()
         for col in range(self.results_model.columnCount()):
             self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
+
+    def _on_help_requested(self) -> None:
+        # F1 on a results cell opens the guide at that number's section
+        if self.results_view.hasFocus():
+            self.show_help(ANCHOR_FOR_METRIC.get(self.results_model.metric, ""))
+        elif self.summary_view.hasFocus():
+            self.show_help("mix")
+        else:
+            self.show_help("")
 
     def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
         anchor = ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view else "mix"
