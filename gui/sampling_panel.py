@@ -351,8 +351,12 @@ class SamplingPanel(QWidget):
             return skipped
         note = pair_note(self.result)
         where = f" to tier {tier}" if tier else ""
-        self.document.apply(f"Apply measured acceptance{where} ({len(todo)} classes)",
-                            lambda wb: apply_plan(wb, todo, note, tier))
+        try:
+            self.document.apply(f"Apply measured acceptance{where} ({len(todo)} classes)",
+                                lambda wb: apply_plan(wb, todo, note, tier))
+        except ValueError as exc:  # the document's validator refused it; nothing changed
+            self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
+            return skipped
         added = [name for name, _, is_new in todo if is_new]
         parts = [f"Applied measured α to {len(todo)} classes{where}, from {pair_label(self.result)}."]
         if added:

@@ -286,3 +286,19 @@ def test_importing_the_panel_leaves_onnxruntime_unloaded():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          cwd=Path(__file__).resolve().parents[2], check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_refused_apply_changes_nothing_and_says_why(qtbot, panel, tiny, monkeypatch):
+    from model.validation import ValidationError
+
+    _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
+    _run(qtbot, panel)
+
+    def refuse(*_args):
+        raise ValidationError("task class 'code': refused for the test")
+
+    monkeypatch.setattr("gui.sampling_panel.apply_plan", refuse)
+    before = panel.document.workbook
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert panel.document.workbook is before and panel.document.undo_stack.count() == 0
+    assert "Not applied" in panel.message_label.text() and "refused for the test" in panel.message_label.text()
