@@ -173,9 +173,14 @@ class MainWindow(QMainWindow):
             action = self._action(edit, text, slot, QKeySequence(key))
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         edit.addSeparator()
-        self._action(edit, "&Add row", self.add_row, QKeySequence("Ctrl+Shift+="))
-        self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D"))
-        self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+Shift+-"))
+        rows = [self._action(edit, "&Add row", self.add_row, [QKeySequence("Ctrl+Shift+="), QKeySequence("Ctrl++")]),
+                self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D")),
+                self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+-"))]
+        # right-click on an input table offers the same, as spreadsheets do
+        for view in (self.tier_view, self.class_view):
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+            for action in rows:
+                view.addAction(action)
         tools = self.menuBar().addMenu("&Tools")
         self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
         help_menu = self.menuBar().addMenu("&Help")
