@@ -52,7 +52,7 @@ _COLUMNS: tuple[_Column, ...] = (
      "Lower than α because a rejection ends the stretch.", lambda c: fmt_percent(c.draft_acceptance_rate)),
     ("Mean accept.\nlength", "Tokens emitted per target pass: 1 + accepted / stretches "
      "(vLLM, Spec-Bench 'mean acceptance length')", lambda c: fmt_plain(c.mean_acceptance_length)),
-    ("c\nmeasured", "Draft forward time / target decode-step time on this machine",
+    ("c\nmeasured", "Median draft forward time / median target decode-step time, on this machine",
      lambda c: fmt_plain(c.c_measured, 3)),
     ("Speedup\nmeasured", "Target-only decode time per token / speculative time per token, same prompts",
      lambda c: fmt_times(c.speedup_measured)),
