@@ -92,11 +92,17 @@ def edit_latencies(workbook, edits: int) -> list[float]:  # noqa: ANN001
     for i in range(edits):
         # alternate class-alpha and tier-K edits, on different rows, always a new value
         if i % 2 == 0:
-            model, index, value = window.class_model, window.class_model.index(i % n_classes, alpha_col), f"{40 + i % 50}%"
+            j = i % n_classes
+            alpha = 0.40 + (i % 50) / 100
+            if abs(window.document.workbook.classes[j].alpha - alpha) < 1e-9:
+                alpha += 0.005
+            model, index, value = window.class_model, window.class_model.index(j, alpha_col), f"{alpha * 100:g}%"
         else:
-            model, index, value = window.tier_model, window.tier_model.index(1 + (i % (n_tiers - 1)), k_col), str(2 + i % 7)
-        if model.data(index) == value:
-            continue
+            row = 1 + (i % (n_tiers - 1))
+            k = 2 + i % 7
+            if window.document.workbook.tiers[row].k == k:
+                k += 1
+            model, index, value = window.tier_model, window.tier_model.index(row, k_col), str(k)
         done.clear()
         start = time.perf_counter()
         if not model.setData(index, value):
