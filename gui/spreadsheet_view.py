@@ -49,6 +49,25 @@ class SpreadsheetView(QTableView):
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.horizontalHeader().setHighlightSections(True)
 
+    def setModel(self, model) -> None:  # noqa: ANN001, N802
+        super().setModel(model)
+        self._kept_cell = (-1, -1)
+        if model is not None:
+            # rows added or deleted reset the model; keep the cursor where the user was
+            model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+            model.modelReset.connect(self._on_model_reset)
+
+    def _on_model_about_to_be_reset(self) -> None:
+        current = self.currentIndex()
+        self._kept_cell = (current.row(), current.column()) if current.isValid() else (-1, -1)
+
+    def _on_model_reset(self) -> None:
+        row, col = self._kept_cell
+        model = self.model()
+        if row < 0 or not model.rowCount() or not model.columnCount():
+            return
+        self.setCurrentIndex(model.index(min(row, model.rowCount() - 1), min(col, model.columnCount() - 1)))
+
     # --- keys ----------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):

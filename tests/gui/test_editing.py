@@ -189,3 +189,12 @@ def test_ctrl_z_and_ctrl_y_keys(qtbot, window):
     qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.document.workbook.tiers[1].k == 9
+
+
+def test_cursor_stays_after_rows_go(qtbot, window):
+    view = window.tier_view
+    view.setCurrentIndex(_cell(view, 7, 2))
+    window.delete_rows()
+    window.document.flush()
+    assert (view.currentIndex().row(), view.currentIndex().column()) == (6, 2)
+    assert window.charts.trailer_chart.fill_data() == {} or window._tier_row == 6
