@@ -9,7 +9,7 @@ themselves as snapshots without copying them again.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -22,23 +22,31 @@ from model.workbook import Workbook
 class _SnapshotCommand(QUndoCommand):
     """One undo step: the whole workbook before and after (cheap: a few hundred rows at most)."""
 
-    def __init__(self, document: "Document", text: str, before: Workbook, after: Workbook) -> None:
+    def __init__(self, document: "Document", text: str, before: Workbook, after: Workbook, where: Any = None) -> None:
         super().__init__(text)
         self._document = document
         self._before = before
         self._after = after
+        self._where = where
+        self._pushed = False
 
     def redo(self) -> None:
         self._document._set_workbook(self._after)
+        # the first redo is the edit itself: the user is already there (and may have moved on)
+        if self._pushed:
+            self._document._pending_where = self._where
+        self._pushed = True
 
     def undo(self) -> None:
         self._document._set_workbook(self._before)
+        self._document._pending_where = self._where
 
 
 class Document(QObject):
     """Holds the current Workbook, its path, the dirty flag and the QUndoStack."""
 
     changed = Signal()  # coalesced: once per event-loop turn however many edits happened
+    focus_requested = Signal(object)  # after undo/redo: the `where` given to apply, to show that cell
     path_changed = Signal()
     dirty_changed = Signal(bool)
 
@@ -53,7 +61,8 @@ class Document(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self.changed.emit)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self._pending_where: Any = None
 
     # --- reading -------------------------------------------------------------
     @property
@@ -82,7 +91,7 @@ class Document(QObject):
         return self._workbook.title or "Untitled"
 
     # --- changing ------------------------------------------------------------
-    def apply(self, text: str, mutate: Callable[[Workbook], None]) -> None:
+    def apply(self, text: str, mutate: Callable[[Workbook], None], where: Any = None) -> None:
         """Run `mutate` on a copy and push it as one undoable step named `text`.
 
         If `mutate` raises (a ValidationError, typically), or leaves the workbook with a
@@ -99,7 +108,7 @@ class Document(QObject):
             fresh = [p for p in problems if p not in known]
             if fresh:
                 raise ValidationError(fresh[0])
-        self.undo_stack.push(_SnapshotCommand(self, text, self._workbook, after))
+        self.undo_stack.push(_SnapshotCommand(self, text, self._workbook, after, where))
 
     def replace(self, workbook: Workbook, path: str | None) -> None:
         """A new or opened workbook: a fresh history, clean, nothing to undo into the old file."""
@@ -119,12 +128,18 @@ class Document(QObject):
         """Deliver a pending `changed` now (tests and benchmarks; the event loop does it otherwise)."""
         if self._timer.isActive():
             self._timer.stop()
-            self.changed.emit()
+            self._on_timer_timeout()
 
     def _set_workbook(self, workbook: Workbook) -> None:
         self._workbook = workbook
         self._comparison = None
         self._timer.start()
+
+    def _on_timer_timeout(self) -> None:
+        self.changed.emit()
+        where, self._pending_where = self._pending_where, None
+        if where is not None:
+            self.focus_requested.emit(where)
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirty_changed.emit(not clean)

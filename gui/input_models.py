@@ -39,6 +39,7 @@ class WorkbookTableModel(QAbstractTableModel):
     """Shared plumbing: refresh on document change, bulk edits as one undo step."""
 
     refused = Signal(str)
+    where_key = ""  # names this table in Document.apply's `where`, for focus after undo
 
     def __init__(self, document: Document) -> None:
         super().__init__()
@@ -100,7 +101,8 @@ class WorkbookTableModel(QAbstractTableModel):
             return True  # re-committing the same text must not make an undo step
         label = self.headerData(index.column(), Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
         try:
-            self.document.apply(f"Edit {label}", lambda wb: self._assign(wb, index.row(), index.column(), value))
+            self.document.apply(f"Edit {label}", lambda wb: self._assign(wb, index.row(), index.column(), value),
+                                where=(self.where_key, index.row(), index.column()))
         except ValidationError as exc:
             self.refused.emit(str(exc))
             return False
@@ -120,7 +122,7 @@ class WorkbookTableModel(QAbstractTableModel):
                     raise ValidationError(f"cell {column_letter(col)}{row + 1}: {exc}") from None
 
         try:
-            self.document.apply(text, mutate)
+            self.document.apply(text, mutate, where=(self.where_key, min(c[0] for c in cells), min(c[1] for c in cells)))
         except ValidationError as exc:
             self.refused.emit(f"{text} refused, nothing changed. {exc}")
             return False
@@ -132,6 +134,7 @@ class RowTableModel(WorkbookTableModel):
 
     def __init__(self, document: Document, row_type: type, specs: tuple[FieldSpec, ...], attr: str, word: str) -> None:
         self.row_type, self.specs, self.attr, self.word = row_type, specs, attr, word
+        self.where_key = attr
         super().__init__(document)
 
     def rows(self, wb: Workbook | None = None) -> list[Any]:
@@ -249,6 +252,8 @@ class ClassTableModel(RowTableModel):
 
 class OverrideGridModel(WorkbookTableModel):
     """Tier x class grid of acceptance on that tier's draft; blank means the class's own alpha."""
+
+    where_key = "overrides"
 
     def _snapshot(self) -> Any:
         wb = self.document.workbook

@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_document_changed)
         self.document.dirty_changed.connect(self._on_dirty_changed)
         self.document.path_changed.connect(self._update_title)
+        self.document.focus_requested.connect(self._on_focus_requested)
         self.tasks.started.connect(self._on_task_started)
         self.tasks.progressed.connect(self._on_task_progressed)
         self.tasks.finished.connect(self._on_task_ended)
@@ -265,7 +266,7 @@ class MainWindow(QMainWindow):
     def add_row(self) -> None:
         kind, view = self._row_target()
         at = view.currentIndex().row() + 1 if view.currentIndex().isValid() else len(row_edits._rows(self.document.workbook, kind))
-        self.document.apply("Add row", lambda wb: row_edits.add_row(wb, kind, at))
+        self.document.apply("Add row", lambda wb: row_edits.add_row(wb, kind, at), where=(kind, at, 0))
         self.document.flush()
         view.setCurrentIndex(view.model().index(at, 0))
 
@@ -273,18 +274,34 @@ class MainWindow(QMainWindow):
         kind, view = self._row_target()
         rows = self._selected_rows(view)
         if rows:
-            self.document.apply(f"Duplicate {len(rows)} row(s)", lambda wb: row_edits.duplicate_rows(wb, kind, rows))
+            self.document.apply(f"Duplicate {len(rows)} row(s)", lambda wb: row_edits.duplicate_rows(wb, kind, rows),
+                                where=(kind, rows[0], 0))
 
     def delete_rows(self) -> None:
         kind, view = self._row_target()
         rows = self._selected_rows(view)
         if rows:
-            self.document.apply(f"Delete {len(rows)} row(s)", lambda wb: row_edits.delete_rows(wb, kind, rows))
+            self.document.apply(f"Delete {len(rows)} row(s)", lambda wb: row_edits.delete_rows(wb, kind, rows),
+                                where=(kind, rows[0], 0))
 
     # --- slots ------------------------------------------------------------------------
     def _on_document_changed(self) -> None:
         self._update_title()
         self._refresh_charts()
+
+    def _on_focus_requested(self, where: object) -> None:
+        # after undo/redo, show the cell that changed back, as a spreadsheet does
+        views = {"tiers": self.tier_view, "classes": self.class_view, "overrides": self.override_view}
+        if not (isinstance(where, tuple) and len(where) == 3 and where[0] in views):
+            return
+        view = views[where[0]]
+        model = view.model()
+        if not model.rowCount() or not model.columnCount():
+            return
+        self.input_tabs.setCurrentWidget(view)
+        index = model.index(min(where[1], model.rowCount() - 1), min(where[2], model.columnCount() - 1))
+        view.setCurrentIndex(index)
+        view.scrollTo(index)
 
     def _on_dirty_changed(self, _dirty: bool) -> None:
         self._update_title()

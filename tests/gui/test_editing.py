@@ -198,3 +198,15 @@ def test_cursor_stays_after_rows_go(qtbot, window):
     window.document.flush()
     assert (view.currentIndex().row(), view.currentIndex().column()) == (6, 2)
     assert window.charts.trailer_chart.fill_data() == {} or window._tier_row == 6
+
+
+def test_undo_shows_the_cell_it_changed(qtbot, window):
+    col = window.class_model.column_of("alpha")
+    window.input_tabs.setCurrentWidget(window.class_view)
+    _type_into(qtbot, window.class_view, 2, col, "50%")
+    assert window.class_view.currentIndex().row() == 3  # Enter moved on, and the edit left it there
+    window.input_tabs.setCurrentWidget(window.tier_view)
+    window.undo_action.trigger()
+    window.document.flush()
+    assert window.input_tabs.currentWidget() is window.class_view
+    assert (window.class_view.currentIndex().row(), window.class_view.currentIndex().column()) == (2, col)
