@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from model.validation import WorkbookError
 from model.workbook import Workbook
-from model.workbook_file import load_demo, load_workbook, save_workbook
+from model.workbook_file import load_workbook, save_workbook
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -204,7 +204,3 @@ class FileActions:
             box.setDetailedText("\n".join(problems))
         box.exec()
         self.window.show_message(f"{title}: {text}", 15000)
-
-
-def demo_workbook() -> Workbook:
-    return load_demo()
