@@ -11,11 +11,9 @@ from model.workbook import Workbook
 from model.workbook_file import load_demo, load_workbook
 
 from .main_window import MainWindow
-from .refcount_guard import guard_singletons
 
 
 def application() -> QApplication:
-    guard_singletons()
     app = QApplication.instance()
     if app is None:
         app = QApplication(sys.argv[:1])

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("onnx")
-from tests.onnx_tiny import log_table, write_model_folder  # noqa: E402
+from tests.onnx_tiny import write_model_folder  # noqa: E402
 
 from model.onnx_lm import load_pair  # noqa: E402
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, PromptFileError, load_prompts  # noqa: E402

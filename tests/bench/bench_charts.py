@@ -17,11 +17,6 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gui"))
-
-from none_guard import guard_none_refcount  # noqa: E402
-
-guard_none_refcount()  # PySide6 6.12.0 on Python 3.11 would otherwise abort mid-run
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 

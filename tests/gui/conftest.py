@@ -5,10 +5,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from gui.main_window import MainWindow
-from gui.refcount_guard import guard_singletons
 from model.workbook_file import load_demo
-
-guard_singletons()  # PySide6 6.12.0 on Python 3.11 would abort a long GUI run (see the module)
 
 
 @pytest.fixture

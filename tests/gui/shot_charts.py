@@ -7,11 +7,6 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from none_guard import guard_none_refcount  # noqa: E402
-
-guard_none_refcount()
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 

@@ -1,17 +1,11 @@
 """The charts panel: what it plots, that it updates in place, and that it exports."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from none_guard import guard_none_refcount  # noqa: E402
-
-guard_none_refcount()  # PySide6 6.12.0 on Python 3.11 loses refs to None/True while painting
 
 from PySide6.QtGui import QImage  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
