@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable
 
@@ -15,6 +16,13 @@ class CommandError(Exception):
 def run_command(name: str, runner: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
         return int(runner(args) or 0)
+    except BrokenPipeError:
+        # the reader went away (`specledger compare --json | head`): not an error worth a line
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except (CommandError, WorkbookError, OSError, ValueError) as exc:
         print(f"specledger {name}: {exc}", file=sys.stderr)
         return 1
