@@ -185,7 +185,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
     ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
     ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
-    ("Verdict", lambda c, i: VERDICT_NAMES[int(c.tier_verdict[i])], "Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice)."),
+    ("Verdict", lambda c, i: VERDICT_NAMES[int(c.tier_verdict[i])] + (" (unconfirmed)" if c.unconfirmed[i] else ""), "Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice). Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
 ]
 
 

@@ -1,0 +1,23 @@
+"""The per-tier summary flags a tier whose use of speculative decoding is not confirmed."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from gui.result_models import SUMMARY_COLUMNS
+
+
+def _verdicts(window) -> dict[str, str]:
+    model = window.summary_model
+    col = [c[0] for c in SUMMARY_COLUMNS].index("Verdict")
+    return {model.headerData(r, Qt.Orientation.Vertical): model.data(model.index(r, col)) for r in range(model.rowCount())}
+
+
+def test_unconfirmed_tier_is_flagged_in_the_summary(window):
+    verdicts = _verdicts(window)
+    assert verdicts["Helix Fast"].endswith("(unconfirmed)")  # marked "unknown" in the demo
+    assert verdicts["Northwind Standard"] == "n/a"
+    assert "unconfirmed" not in verdicts["Northwind Turbo"]
+    row = [t.name for t in window.document.workbook.tiers].index("Helix Fast")
+    window.document.apply("confirm", lambda wb: setattr(wb.tiers[row], "speculative", "yes"))
+    window.document.flush()
+    assert "unconfirmed" not in _verdicts(window)["Helix Fast"]
