@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from model.cancel import CancelFlag, raise_if_cancelled
 from model.onnx_kv import BoundStepper, HostStepper, KvCache
 from model.providers import ProviderChoice, choose_provider, create_session
 
@@ -154,7 +155,7 @@ class OnnxCausalLM:
     """
 
     def __init__(self, folder: str | Path, provider: ProviderChoice | str = "auto", *,
-                 bind_cache: bool | None = None) -> None:
+                 bind_cache: bool | None = None, cancel: CancelFlag = None) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise ModelLoadError(f"model folder not found: {self.folder}")
@@ -171,6 +172,8 @@ class OnnxCausalLM:
             self.session, self.provider = create_session(str(model_path), choice)
         except Exception as exc:  # onnxruntime's own exception types vary by failure
             raise ModelLoadError(f"{model_path}: onnxruntime cannot load it: {str(exc).strip()[:300]}") from None
+        # creating the session is the long, uninterruptible part; stop right after it
+        raise_if_cancelled(cancel)
         self.layout = inspect_layout(self.session, str(model_path), self.config)
         self.tokenizer = _load_tokenizer(tok_path)
         bind = (self.provider.device == "cuda") if bind_cache is None else bind_cache
@@ -229,18 +232,22 @@ def _load_tokenizer(path: Path) -> Any:
         raise ModelLoadError(f"{path}: not a usable tokenizer.json ({str(exc).strip()[:200]})") from None
 
 
-def check_same_vocabulary(draft: OnnxCausalLM, target: OnnxCausalLM) -> None:
+def check_same_vocabulary(draft: OnnxCausalLM, target: OnnxCausalLM, cancel: CancelFlag = None) -> None:
     """Refuse a pair whose token ids do not mean the same strings.
 
     Speculative decoding compares the draft's token ids with the target's, so the
-    logits must have the same width and every id must be the same token.
+    logits must have the same width and every id must be the same token. Reading
+    a large vocabulary takes a moment, so `cancel` is checked between the reads.
     """
     if draft.vocab_size != target.vocab_size:
         raise VocabularyMismatch(
             f"draft and target vocabularies differ in size: draft {draft.name} has {draft.vocab_size} "
             f"logits, target {target.name} has {target.vocab_size}; speculative decoding needs one shared vocabulary")
+    raise_if_cancelled(cancel)
     dv = draft.tokenizer.get_vocab(with_added_tokens=True)
+    raise_if_cancelled(cancel)
     tv = target.tokenizer.get_vocab(with_added_tokens=True)
+    raise_if_cancelled(cancel)
     if dv != tv:
         d_by_id = {i: t for t, i in dv.items()}
         t_by_id = {i: t for t, i in tv.items()}
@@ -252,12 +259,20 @@ def check_same_vocabulary(draft: OnnxCausalLM, target: OnnxCausalLM) -> None:
 
 
 def load_pair(draft_dir: str | Path, target_dir: str | Path, provider: str = "auto",
-              *, bind_cache: bool | None = None) -> tuple[OnnxCausalLM, OnnxCausalLM]:
-    """Load both models on one provider and check they share a vocabulary."""
+              *, bind_cache: bool | None = None, cancel: CancelFlag = None) -> tuple[OnnxCausalLM, OnnxCausalLM]:
+    """Load both models on one provider and check they share a vocabulary.
+
+    `cancel` is checked before each load, after each session creation and between
+    the vocabulary checks (raising Cancelled): a session creation cannot be
+    interrupted, so a cancel during it takes effect as soon as it returns.
+    """
+    raise_if_cancelled(cancel)
     choice = choose_provider(provider)
-    draft = OnnxCausalLM(draft_dir, choice, bind_cache=bind_cache)
-    target = OnnxCausalLM(target_dir, choice, bind_cache=bind_cache)
-    check_same_vocabulary(draft, target)
+    draft = OnnxCausalLM(draft_dir, choice, bind_cache=bind_cache, cancel=cancel)
+    raise_if_cancelled(cancel)
+    target = OnnxCausalLM(target_dir, choice, bind_cache=bind_cache, cancel=cancel)
+    raise_if_cancelled(cancel)
+    check_same_vocabulary(draft, target, cancel)
     return draft, target
 
 

@@ -3,7 +3,9 @@
 ``run_sampling(...)`` yields SamplingProgress events and returns a
 SamplingResult (the generator's return value: ``StopIteration.value``; or use
 ``run_to_end``). It checks ``cancel`` before every draft stretch and target step,
-so a GUI worker stops it within one step; a cancelled run raises ``Cancelled``.
+so a GUI worker stops it within one step; while loading the models it checks
+before and after each load (an ONNX session creation itself cannot be
+interrupted) and between the vocabulary checks. A cancelled run raises ``Cancelled``.
 Each prompt runs speculatively and then target-only, with the same seed, so the
 measured speedup compares the two on the same text.
 """
@@ -20,6 +22,7 @@ import numpy as np
 
 from model import arithmetic as ar
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, load_prompts
+from model.cancel import raise_if_cancelled
 from model.speculative import Cancelled, SpeculativeRun, TargetRun, speculative_generate, target_generate
 
 CancelCheck = Callable[[], bool] | threading.Event | None
@@ -161,16 +164,20 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     if temperature < 0:
         raise ValueError("temperature must be 0 (greedy) or more")
     check = _as_callable(cancel)
+    raise_if_cancelled(check)  # cancelled before it started: load nothing
     started = time.perf_counter()
     prompts = load_prompts(prompts_path)
     yield SamplingProgress(0, len(prompts), 0.0, None, 0.0, "loading models")
+    raise_if_cancelled(check)
     if pair is None:
         from model.onnx_lm import load_pair
 
-        pair = load_pair(draft_dir, target_dir, provider)
+        pair = load_pair(draft_dir, target_dir, provider, cancel=check)
+    raise_if_cancelled(check)
     draft, target = pair
     encoded = []
     for p in prompts:
+        raise_if_cancelled(check)  # thousands of prompts take a while to tokenize
         ids = target.encode(p.text)
         if not ids:
             raise ValueError(f"{prompts_path}, line {p.line}: the prompt encodes to no tokens")

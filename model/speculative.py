@@ -22,11 +22,8 @@ from typing import Callable
 
 import numpy as np
 
+from model.cancel import Cancelled, raise_if_cancelled  # noqa: F401  (Cancelled: callers import it from here too)
 from model.onnx_lm import OnnxCausalLM
-
-
-class Cancelled(Exception):
-    """Raised between steps when the caller's cancel check says stop."""
 
 
 @dataclass
@@ -71,9 +68,7 @@ def _pick(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> i
     return _draw(_probs(logits, temperature), rng)
 
 
-def _check(cancel: Callable[[], bool] | None) -> None:
-    if cancel is not None and cancel():
-        raise Cancelled()
+_check = raise_if_cancelled
 
 
 def _prefill(model: OnnxCausalLM, cache, ids: list[int]) -> None:

@@ -131,6 +131,74 @@ def test_cancel_stops_within_a_second(demo_pair):
     assert time.perf_counter() - start < 1.0
 
 
+def _count_loads(monkeypatch, on_session=None) -> dict[str, int]:
+    """Count session creations and tokenizer loads; on_session(n) runs inside the n-th session creation."""
+    import model.onnx_lm as onnx_lm
+
+    counts = {"sessions": 0, "tokenizers": 0}
+    real_session, real_tokenizer = onnx_lm.create_session, onnx_lm._load_tokenizer
+
+    def session(*args, **kwargs):
+        counts["sessions"] += 1
+        if on_session is not None:
+            on_session(counts["sessions"])  # e.g. the user presses Cancel while onnxruntime is busy
+        return real_session(*args, **kwargs)
+
+    def tokenizer(*args, **kwargs):
+        counts["tokenizers"] += 1
+        return real_tokenizer(*args, **kwargs)
+
+    monkeypatch.setattr(onnx_lm, "create_session", session)
+    monkeypatch.setattr(onnx_lm, "_load_tokenizer", tokenizer)
+    return counts
+
+
+def test_cancel_before_the_run_loads_nothing(tiny, monkeypatch):
+    counts = _count_loads(monkeypatch)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Cancelled):
+        run_to_end(run_sampling(tiny / "draft", tiny / "target", tiny / "prompts.jsonl", k=2, max_new_tokens=4,
+                                provider="cpu", cancel=stop))
+    assert counts == {"sessions": 0, "tokenizers": 0}
+
+
+@pytest.mark.parametrize("during", [1, 2])
+def test_cancel_during_a_model_load_stops_when_the_session_returns(tiny, monkeypatch, during):
+    stop = threading.Event()
+    counts = _count_loads(monkeypatch, lambda n: stop.set() if n == during else None)
+    events: list[SamplingProgress] = []
+    with pytest.raises(Cancelled):
+        run_to_end(run_sampling(tiny / "draft", tiny / "target", tiny / "prompts.jsonl", k=2, max_new_tokens=4,
+                                provider="cpu", cancel=stop), events.append)
+    # nothing after the interrupted session creation: not its tokenizer, not the other model
+    assert counts == {"sessions": during, "tokenizers": during - 1}
+    assert [e.message for e in events] == ["loading models"]
+
+
+def test_load_pair_honours_cancel_at_every_check(tiny):
+    """A flag that turns true at its n-th reading stops the load there, for every n until the load is done."""
+    stopped_at = []
+    for n in range(1, 20):
+        calls = 0
+
+        def cancel() -> bool:
+            nonlocal calls
+            calls += 1
+            return calls >= n
+
+        try:
+            load_pair(tiny / "draft", tiny / "target", "cpu", cancel=cancel)
+        except Cancelled:
+            assert calls == n  # raised at the very reading that said stop
+            stopped_at.append(n)
+            continue
+        break
+    # before, after the draft session, after the draft, after the target session, after the target,
+    # and between the vocabulary reads: at least that many places to stop
+    assert stopped_at == list(range(1, len(stopped_at) + 1)) and len(stopped_at) >= 7
+
+
 def _args(**kw) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_sample_arguments(parser)
