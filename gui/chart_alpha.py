@@ -12,7 +12,7 @@ from model.chart_data import AlphaCurves, alpha_curves
 from model.comparison import Comparison
 from model.workbook import Workbook
 
-from .chart_style import BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool
+from .chart_style import BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool, up_to_date
 
 SELECTED_PEN = pg.mkPen(INK, width=2.5)
 OTHER_PEN = pg.mkPen(FAINT, width=1.2)
@@ -86,6 +86,7 @@ class AlphaChart(ChartView):
             return
         self._show_selection(comparison, tier_row, selected, data)
 
+    @up_to_date
     def curve_data(self, tier_name: str) -> tuple[np.ndarray, np.ndarray] | None:
         """The plotted (alpha, speedup) of one tier's curve; None if it has none (not speculative)."""
         for name, curve in zip(self._curve_names, self._curves):
@@ -94,16 +95,19 @@ class AlphaChart(ChartView):
                 return np.array(x), np.array(y)
         return None
 
+    @up_to_date
     def class_points(self) -> dict[str, tuple[float, float]]:
         """The plotted class markers on the selected tier: class -> (alpha, speedup)."""
         x, y = self._classes.getData()
         return {name: (float(a), float(s)) for name, a, s in zip(self._class_names, x, y)} if self._classes.isVisible() else {}
 
+    @up_to_date
     def break_even_point(self) -> float | None:
         """The selected tier's marked break-even alpha; None when it never pays at K (or no tier)."""
         x, _ = self._be_sel.getData()
         return float(x[0]) if x is not None and len(x) else None
 
+    @up_to_date
     def claim_point(self) -> tuple[float, float] | None:
         x, y = self._claim.getData()
         return (float(x[0]), float(y[0])) if x is not None and len(x) else None

@@ -13,7 +13,7 @@ from model.comparison import Comparison
 from model.curves import CONTEXT_GRID, context_curves
 from model.workbook import Workbook
 
-from .chart_style import BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool
+from .chart_style import BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool, up_to_date
 
 TICK_CONTEXTS = [1024 * 2**i for i in range(8)]  # 1K .. 128K, one tick per doubling
 
@@ -93,6 +93,7 @@ class ContextChart(ChartView):
             self._set_note(f"{tier.name} does not run speculative decoding:<br>1.00x at every context")
             self.set_title(f"Speedup vs context — {tier.name}")
 
+    @up_to_date
     def curve_data(self, class_name: str) -> tuple[np.ndarray, np.ndarray] | None:
         """The plotted (context in tokens, speedup) for one class on the selected tier."""
         for name, curve in zip(self._names, self._curves):
@@ -101,6 +102,7 @@ class ContextChart(ChartView):
                 return np.array(x), np.array(y)
         return None
 
+    @up_to_date
     def claim_point(self) -> tuple[float, float] | None:
         x, y = self._claim.getOriginalDataset()
         return (float(x[0]), float(y[0])) if x is not None and len(x) else None

@@ -1,9 +1,11 @@
 """What the three charts share: colours per task class, a plot with its legend below, export actions."""
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
@@ -23,6 +25,20 @@ TEXT_SIZE = "9pt"
 # past this many classes a legend entry per class would crowd out the plot; the colours
 # still match the trailer chart, which names every class on its axis
 MAX_CLASS_ENTRIES = 12
+
+_Reader = TypeVar("_Reader", bound=Callable[..., Any])
+
+
+def up_to_date(reader: _Reader) -> _Reader:
+    """For a chart's readers (curve_data, fill_data, export_to...): apply a pending result first,
+    so what they report is what the chart would show, even while its tab is hidden."""
+
+    @functools.wraps(reader)
+    def wrapper(self: "ChartView", *args: Any, **kwargs: Any) -> Any:
+        self.bring_up_to_date()
+        return reader(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def class_color(row: int) -> QColor:
@@ -47,6 +63,9 @@ class ChartView(pg.GraphicsLayoutWidget):
         self.setMinimumSize(320, 260)
         self.export_name = export_name
         self.export_subject = ""  # the selected tier, to name exported files
+        # the latest (workbook, comparison, tier_row) not drawn yet: a chart in a hidden tab
+        # waits until it is shown, since drawing it would cost the edit time nobody sees
+        self._pending: tuple[Any, Any, int] | None = None
         # the title sits in the layout above the plot, not in the plot: a plot's own title
         # claims its width from the view box column and squeezes the axes out of a narrow panel
         self.title_label: pg.LabelItem = self.ci.addLabel("", row=0, col=0, color=INK.name(), size="10pt")
@@ -70,6 +89,22 @@ class ChartView(pg.GraphicsLayoutWidget):
             kind: menu.addAction(f"Export chart as {kind.upper()}…", self._export_slot(kind)) for kind in ("png", "svg")
         }
 
+    def update_result(self, workbook: Any, comparison: Any, tier_row: int) -> None:
+        raise NotImplementedError
+
+    def set_result(self, workbook: Any, comparison: Any, tier_row: int) -> None:
+        """Remember what to draw; bring_up_to_date() (or any reader) draws it."""
+        self._pending = (workbook, comparison, tier_row)
+
+    @property
+    def stale(self) -> bool:
+        return self._pending is not None
+
+    def bring_up_to_date(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self.update_result(*pending)
+
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(ev)
         self.fit_legend()
@@ -91,6 +126,7 @@ class ChartView(pg.GraphicsLayoutWidget):
         if text != self.title_label.text:
             self.title_label.setText(text, color=INK.name(), size="10pt")
 
+    @up_to_date
     def export_to(self, path: str | Path) -> Path:
         """Export plot and legend to ``path`` (.png or .svg) without asking anything."""
         # a chart in a hidden tab has not been painted yet, so its lazy auto-range is stale
@@ -100,6 +136,7 @@ class ChartView(pg.GraphicsLayoutWidget):
     def _export_slot(self, kind: str) -> Callable[[], None]:
         return lambda: self._on_export_requested(kind)
 
+    @up_to_date
     def _on_export_requested(self, kind: str) -> None:
         name = f"{self.export_name} {self.export_subject}".strip()
         suggested = re.sub(r"[^\w.-]+", "_", name).strip("_") or "chart"

@@ -13,7 +13,7 @@ from model.chart_data import break_even_fill
 from model.comparison import Comparison
 from model.workbook import Workbook
 
-from .chart_style import BREAK_EVEN, INK, ChartView, class_color, html_text
+from .chart_style import BREAK_EVEN, INK, ChartView, class_color, html_text, up_to_date
 
 BAR_HEIGHT = 0.62
 WASTE_BRUSH = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
@@ -92,6 +92,7 @@ class TrailerChart(ChartView):
         self.set_title(f"Trailer fill — {tier}, K = {k}{unconfirmed}")
         self._shown = {names[j]: (float(fill[j]), float(alpha[j]), k) for j in range(n)}
 
+    @up_to_date
     def row_labels(self) -> list[str]:
         """The numbers printed right of each trailer, first class first."""
         return list(self._numbers)
@@ -103,6 +104,7 @@ class TrailerChart(ChartView):
         metrics = QFontMetrics(axis.font())
         axis.setWidth(min(240, max((metrics.horizontalAdvance(t) for t in labels), default=0) + 12))
 
+    @up_to_date
     def fill_data(self) -> dict[str, tuple[float, float, int]]:
         """What is drawn now: class -> (trailer fill, alpha, K); empty for a non-speculative tier."""
         return dict(self._shown)

@@ -33,13 +33,40 @@ def panel(qtbot, demo: Workbook) -> ChartsPanel:
     widget.resize(520, 460)
     widget.show()
     widget.show_result(demo, compare(demo), TURBO)
+    widget.flush()  # these tests look at plot items of hidden tabs too
     return widget
 
 
 def _redraw(panel: ChartsPanel, wb: Workbook, row: int) -> Comparison:
     cmp = compare(wb)
     panel.show_result(wb, cmp, row)
+    panel.flush()
     return cmp
+
+
+def test_only_the_visible_chart_redraws_and_a_shown_tab_catches_up(qtbot, demo: Workbook) -> None:
+    widget = ChartsPanel()
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.show_result(demo, compare(demo), TURBO)
+    assert not widget.trailer_chart.stale
+    assert widget.alpha_chart.stale and widget.context_chart.stale
+    assert widget.alpha_chart._curves == []  # not drawn while hidden
+    widget.tabs.setCurrentWidget(widget.alpha_chart)
+    assert not widget.alpha_chart.stale
+    assert len(widget.alpha_chart._curves) == sum(t.speculative != "no" for t in demo.tiers)
+    assert widget.context_chart.stale
+
+    edited = demo.copy()
+    edited.classes[0].alpha = 0.95
+    widget.show_result(edited, compare(edited), TURBO)
+    assert widget.trailer_chart.stale and not widget.alpha_chart.stale
+    assert widget.alpha_chart.class_points()["code"][0] == pytest.approx(0.95)
+    # a reader of a hidden chart draws the pending result first, so it never reports stale data
+    assert widget.trailer_chart.fill_data()["code"][1] == pytest.approx(0.95)
+    assert not widget.trailer_chart.stale
+    x, _ = widget.context_chart.curve_data("code")
+    assert len(x) and not widget.context_chart.stale
 
 
 def test_trailers_show_the_comparison_fill(panel: ChartsPanel, demo: Workbook) -> None:
