@@ -22,6 +22,7 @@ import numpy as np
 from . import excel_styles as st
 from .comparison import BREAK_EVEN_NAMES, VERDICT_NAMES, Comparison, TierCosts, compare
 from .excel_charts import add_charts, write_curves
+from .excel_context import add_context_charts, write_context_curves
 from .excel_inputs import InputRefs, write_inputs
 from .excel_layout import COMPARISON, CURVES, INPUTS, SUMMARY
 from .validation import WorkbookError, check_workbook
@@ -107,6 +108,8 @@ def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None =
     table_end = _write_summary(summary, wb, cmp, refs, cmp_rows, expected, source_name, now)
     curve_refs = write_curves(curves, wb, cmp, refs, cmp_rows, expected)
     add_charts(summary, curves, curve_refs, anchor_row=table_end + 3)
+    blocks = write_context_curves(curves, wb, cmp, refs, cmp_rows, expected, curve_refs.fill_last_row + 3)
+    add_context_charts(curves, blocks, len(wb.classes))
     return book, expected
 
 

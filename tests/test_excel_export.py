@@ -10,6 +10,10 @@ import pytest
 
 openpyxl = pytest.importorskip("openpyxl")
 
+import numpy as np  # noqa: E402
+
+from model.comparison import compare  # noqa: E402
+from model.curves import CONTEXT_GRID, context_curves  # noqa: E402
 from model.excel_export import build_report, export_report  # noqa: E402
 from model.excel_layout import COMPARISON, CURVES, INPUTS, SUMMARY  # noqa: E402
 from model.validation import WorkbookError  # noqa: E402
@@ -55,12 +59,51 @@ def test_number_formats_and_verdict_colours(demo_report):
 
 
 def test_native_charts_reference_cells(demo_report):
+    n_spec = sum(t.speculative != "no" for t in demo().tiers)
     with zipfile.ZipFile(demo_report) as z:
         charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
-        assert len(charts) == 2
+        assert len(charts) == 2 + n_spec  # acceptance and trailer fill on Summary, one context chart per tier
         xml = "".join(z.read(n).decode() for n in charts)
     assert "<scatterChart>" in xml and "<barChart>" in xml
     assert "'Curves'!$" in xml  # series are ranges on the Curves sheet, not pasted numbers
+    assert xml.count('<logBase val="2"') == n_spec  # context on a log axis, as in the app
+
+
+def _context_blocks(ws) -> dict[str, int]:
+    """Tier name -> header row of its block in the Curves sheet's context section."""
+    return {ws.cell(r - 1, 1).value: r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Context (tokens)"}
+
+
+def test_curves_sheet_has_speedup_against_context_per_tier(demo_report):
+    """One block per speculative tier: the app's context grid down, classes across, what the app draws."""
+    wb = demo()
+    cmp = compare(wb)
+    ws = openpyxl.load_workbook(demo_report)[CURVES]
+    _, expected = build_report(wb)
+    blocks = _context_blocks(ws)
+    spec = [i for i, t in enumerate(wb.tiers) if t.speculative != "no"]
+    assert list(blocks) == [wb.tiers[i].name for i in spec]
+    for i in spec:
+        tier, header = wb.tiers[i], blocks[wb.tiers[i].name]
+        assert [ws.cell(header, 4 + j).value for j in range(len(wb.classes))] == [c.name for c in wb.classes]
+        grid = [ws.cell(header + 1 + n, 1).value for n in range(len(CONTEXT_GRID))]
+        np.testing.assert_allclose(grid, CONTEXT_GRID, rtol=1e-15)  # as written to XML
+        assert ws.cell(header + 1 + len(CONTEXT_GRID), 1).value is None  # the block ends with the grid
+        want = context_curves(tier, cmp.alpha[i])
+        got = np.array([[expected[(CURVES, ws.cell(header + 1 + n, 4 + j).coordinate)] for n in range(len(CONTEXT_GRID))]
+                        for j in range(len(wb.classes))])
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+        first = ws.cell(header + 1, 4)
+        assert first.data_type == "f" and first.value.startswith(f"={COMPARISON}!") and first.number_format == '0.00"x"'
+        c_cell = ws.cell(header + 1, 2)
+        if tier.cost_model == "roofline":  # no closed form: SpecLedger's number, grey
+            assert isinstance(c_cell.value, float) and c_cell.fill.fgColor.rgb.endswith("E7E6E6")
+            assert "SpecLedger" in ws.cell(header - 1, 5).value
+            assert want[0, 0] > want[0, -1]  # the roofline's point: longer context, less speedup
+        else:  # typed c and v follow Inputs and do not move with the context
+            assert c_cell.data_type == "f" and c_cell.value.startswith(f"={INPUTS}!")
+            np.testing.assert_allclose(want, want[:, :1] * np.ones_like(want))
+        assert ws.cell(header - 1, 3).value.startswith(f"={INPUTS}!")  # K
 
 
 def test_every_formula_has_a_checked_value_and_no_user_text():

@@ -23,7 +23,8 @@ from tests.excel_cases import demo, edge_workbook  # noqa: E402
 from model.comparison import VERDICT_NAMES, compare  # noqa: E402
 from model.excel_export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
 from model.excel_import import import_report  # noqa: E402
-from model.excel_layout import COMPARISON, INPUTS, SUMMARY, InputsLayout, column_of  # noqa: E402
+from model.curves import CONTEXT_GRID, context_curves  # noqa: E402
+from model.excel_layout import COMPARISON, CURVES, INPUTS, SUMMARY, InputsLayout, column_of  # noqa: E402
 from model.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
 from model.workbook import Workbook  # noqa: E402
 
@@ -175,6 +176,27 @@ def test_report_follows_edited_inputs(recalculated):
             assert math.isclose(ws.cell(row, heads["Premium over baseline"]).value, cmp.premium[i], rel_tol=REL_TOL)
     before = compare(demo())
     assert not np.allclose(before.mix_speedup, cmp.mix_speedup), "the edits should have moved the report"
+
+
+def test_context_curves_follow_edited_inputs(recalculated):
+    """The speedup-against-context blocks, recalculated after the edits, are what the app draws for the edited workbook.
+
+    The edits change a class's acceptance (every tier's curves) and a typed tier's K and c
+    (that tier's whole block); roofline c(L), v(L) are SpecLedger's and were not edited.
+    """
+    c = recalculated["edited"]
+    wb, cmp = c.workbook, compare(c.workbook)
+    ws = openpyxl.load_workbook(c.recalculated, data_only=True)[CURVES]
+    headers = {ws.cell(r - 1, 1).value: r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Context (tokens)"}
+    spec = [i for i, t in enumerate(wb.tiers) if t.speculative != "no"]
+    assert list(headers) == [wb.tiers[i].name for i in spec]
+    before = compare(demo())
+    for i in spec:
+        h = headers[wb.tiers[i].name]
+        got = np.array([[ws.cell(h + 1 + n, 4 + j).value for n in range(len(CONTEXT_GRID))]
+                        for j in range(len(wb.classes))], dtype=np.float64)
+        np.testing.assert_allclose(got, context_curves(wb.tiers[i], cmp.alpha[i]), rtol=REL_TOL)
+        assert not np.allclose(got, context_curves(demo().tiers[i], before.alpha[i]), rtol=1e-6)
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
