@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QProgressBar, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QProgressBar, QPushButton,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model import row_edits
@@ -178,6 +178,8 @@ class MainWindow(QMainWindow):
                 self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D")),
                 self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+-"))]
         # right-click on an input table offers the same, as spreadsheets do
+        edit.addSeparator()
+        self._action(edit, "Workbook &settings…", self.edit_settings)
         for view in (self.tier_view, self.class_view):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
             for action in rows:
@@ -239,6 +241,14 @@ class MainWindow(QMainWindow):
             self._sampling_dock = dock
         self._sampling_dock.show()
         self._sampling_dock.raise_()
+
+    def edit_settings(self) -> QDialog:
+        from .settings_dialog import SettingsDialog  # a rarely used dialog: built when asked for
+
+        dialog = SettingsDialog(self.document, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()  # window-modal, without a nested event loop
+        return dialog
 
     def show_message(self, text: str, timeout_ms: int = 8000) -> None:
         self.statusBar().showMessage(text, timeout_ms)

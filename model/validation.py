@@ -6,13 +6,15 @@ the field and says what would be accepted.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import roofline
-from .workbook import ALPHA_SOURCES, COST_MODELS, SPECULATIVE_CHOICES, Override, TaskClass, Tier, Workbook
+from .workbook import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
+                       Workbook)
 
 
 class ValidationError(ValueError):
@@ -63,6 +65,7 @@ class FieldSpec:
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
     required: bool = False
     context: bool = False  # number is a context length (K = 1024)
+    below_maximum: bool = False  # the maximum itself is refused (a tolerance of 100% would accept anything)
 
     def choice_list(self) -> tuple[str, ...]:
         return self.choices() if callable(self.choices) else self.choices
@@ -77,7 +80,7 @@ class FieldSpec:
         if self.kind == "optional_float":
             what = "blank or a number"
         if lo is not None and hi is not None:
-            return f"{what} from {_fmt(lo)} to {_fmt(hi)}"
+            return f"{what} from {_fmt(lo)} to {'below ' if self.below_maximum else ''}{_fmt(hi)}"
         if lo is not None:
             return f"{what} of at least {_fmt(lo)}"
         return what
@@ -109,7 +112,8 @@ class FieldSpec:
             if abs(number - round(number)) > 1e-9:
                 raise ValidationError(f"must be {self.describe()} (got {value!r})")
             number = int(round(number))
-        if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
+        too_high = self.maximum is not None and (number >= self.maximum if self.below_maximum else number > self.maximum)
+        if (self.minimum is not None and number < self.minimum) or too_high:
             raise ValidationError(f"must be {self.describe()} (got {value!r})")
         return number
 
@@ -155,12 +159,24 @@ OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("source_note", "Source note", "text"),
 )
 
+# the workbook-wide settings: one "row" of its own, checked like the others
+SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("marginal_band", "Marginal band", "percent", 0.0, 1.0),
+    FieldSpec("claim_tolerance", "Claim tolerance", "percent", 0.0, 1.0, below_maximum=True),
+    FieldSpec("k_max", "K max", "int", 1, 64),
+    FieldSpec("currency", "Currency", "choice", choices=CURRENCIES),
+)
+
 SPECS: dict[type, dict[str, FieldSpec]] = {
     Tier: {f.name: f for f in TIER_FIELDS},
     TaskClass: {f.name: f for f in CLASS_FIELDS},
     Override: {f.name: f for f in OVERRIDE_FIELDS},
+    Settings: {f.name: f for f in SETTINGS_FIELDS},
 }
-_ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override"}
+_ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
+
+
+_NUMBER_KINDS = ("int", "float", "percent", "optional_float")
 
 
 def row_label(row: Any, index: int | None = None) -> str:
@@ -179,16 +195,32 @@ def parse_field(row_type: type, field_name: str, value: Any, row_name: str = "")
     try:
         return spec.parse(value)
     except ValidationError as exc:
-        where = f"{_ROW_WORD[row_type]} {row_name!r}, " if row_name else ""
+        where = f"{_ROW_WORD[row_type]} {row_name!r}, " if row_name else ("Settings, " if row_type is Settings else "")
         raise ValidationError(f"{where}{spec.label}: {exc}") from None
+
+
+def parse_settings(values: dict[str, Any], base: Settings | None = None) -> Settings:
+    """`base` (default settings if None) with `values` (field name -> text or number) validated.
+
+    Raises ValidationError for the first refused value, e.g. "Settings, K max: must be ...".
+    """
+    out = dataclasses.replace(base) if base is not None else Settings()
+    for name, value in values.items():
+        setattr(out, name, parse_field(Settings, name, value, ""))
+    return out
 
 
 def check_row(row: Any, index: int | None = None) -> list[str]:
     """Every field of one row through its spec; returns messages (empty when valid)."""
     problems = []
     for name, spec in SPECS[type(row)].items():
+        value = getattr(row, name)
         try:
-            spec.parse(getattr(row, name))
+            # a stored number must be a number already: text such as "16" parses, but would break the arithmetic
+            if spec.kind in _NUMBER_KINDS and value is not None and (
+                    isinstance(value, bool) or not isinstance(value, int if spec.kind == "int" else (int, float))):
+                raise ValidationError(f"must be {spec.describe()} (got {value!r})")
+            spec.parse(value)
         except ValidationError as exc:
             problems.append(f"{row_label(row, index)}, {spec.label}: {exc}")
     return problems
@@ -223,13 +255,7 @@ def workbook_problems(wb: Workbook) -> list[str]:
         if (o.tier, o.task_class) in seen_pairs:
             problems.append(f"{row_label(o)}: given twice")
         seen_pairs.add((o.tier, o.task_class))
-    s = wb.settings
-    if not (0.0 <= s.marginal_band <= 1.0):
-        problems.append(f"Settings, marginal band: must be from 0 to 1 (got {s.marginal_band!r})")
-    if not (0.0 <= s.claim_tolerance < 1.0):
-        problems.append(f"Settings, claim tolerance: must be from 0 to below 1 (got {s.claim_tolerance!r})")
-    if not (isinstance(s.k_max, int) and 1 <= s.k_max <= 64):
-        problems.append(f"Settings, K max: must be a whole number from 1 to 64 (got {s.k_max!r})")
+    problems.extend(check_row(wb.settings))
     return problems
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 SPECULATIVE_CHOICES = ("yes", "no", "unknown")
 COST_MODELS = ("typed", "roofline")
 ALPHA_SOURCES = ("assumed", "measured", "imported")
+# ISO codes the reports format; the first four print with their symbol ($1,000), the rest as "1,000 CHF"
+CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "KRW", "SEK", "NOK", "DKK", "SGD")
 
 
 @dataclass
