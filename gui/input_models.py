@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from model import row_edits
 from model.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
 from model.workbook import Override, TaskClass, Tier, Workbook
 
@@ -108,14 +109,24 @@ class WorkbookTableModel(QAbstractTableModel):
             return False
         return True
 
-    def set_cells(self, cells: list[Cell], text: str) -> bool:
-        """Several cells as one undo step; refused whole, naming the first bad cell."""
-        cells = [c for c in cells if self.flags(self.index(c[0], c[1])) & Qt.ItemFlag.ItemIsEditable]
+    def set_cells(self, cells: list[Cell], text: str, add_rows: int = 0) -> bool:
+        """Several cells as one undo step; refused whole, naming the first bad cell.
+
+        With `add_rows` (tables that can grow), that many rows are appended first in the
+        same step, so a paste running past the bottom edge behaves as in Excel.
+        """
+        if add_rows and not self.can_add_rows:
+            raise ValueError(f"{type(self).__name__} cannot add rows")
+        first_new = self.rowCount()
+        # cells in rows still to be added are editable: only growing tables accept add_rows
+        cells = [c for c in cells
+                 if c[0] >= first_new or self.flags(self.index(c[0], c[1])) & Qt.ItemFlag.ItemIsEditable]
         if not cells:
             return False
 
         def mutate(wb: Workbook) -> None:
-            for row, col, value in cells:
+            todo = self._add_rows(wb, add_rows, cells) if add_rows else cells
+            for row, col, value in todo:
                 try:
                     self._assign(wb, row, col, value)
                 except ValidationError as exc:
@@ -126,7 +137,16 @@ class WorkbookTableModel(QAbstractTableModel):
         except ValidationError as exc:
             self.refused.emit(f"{text} refused, nothing changed. {exc}")
             return False
+        if add_rows:
+            # the view selects the pasted block next: it must know about the new rows by then
+            self.document.flush()
         return True
+
+    can_add_rows = False
+
+    def _add_rows(self, wb: Workbook, count: int, cells: list[Cell]) -> list[Cell]:
+        """Append `count` rows for `cells`; returns the cells still to assign."""
+        raise NotImplementedError
 
 
 class RowTableModel(WorkbookTableModel):
@@ -214,6 +234,34 @@ class RowTableModel(WorkbookTableModel):
 
     def cleared_text(self, col: int) -> str:
         return cleared_text(self.specs[col], self.row_type)
+
+    can_add_rows = True
+
+    def _add_rows(self, wb: Workbook, count: int, cells: list[Cell]) -> list[Cell]:
+        rows = self.rows(wb)
+        first_new = len(rows)
+        name_col = self.column_of("name")
+        # a blank pasted name gets a default, as if the name column had not been pasted
+        pasted_names = {r: v for r, c, v in cells if c == name_col and r >= first_new and str(v).strip()}
+        for r in range(first_new, first_new + count):
+            row = self.row_type()
+            if r in pasted_names:
+                # a new row takes its pasted name directly: renaming a placeholder could clash
+                # with another new row's placeholder and refuse a paste that is fine
+                try:
+                    row.name = parse_field(self.row_type, "name", pasted_names[r])
+                except ValidationError as exc:
+                    raise ValidationError(f"cell {column_letter(name_col)}{r + 1}: {exc}") from None
+                for i, other in enumerate(rows):
+                    if other.name.strip().lower() == row.name.lower():
+                        raise ValidationError(f"cell {column_letter(name_col)}{r + 1}: {self.word} {row.name!r}: "
+                                              f"the name is already used in row {i + 1}")
+            else:
+                # default names that no pasted name will take ("New tier 3", ...)
+                taken = [o.name for o in rows] + list(pasted_names.values())
+                row.name = row_edits.unique_name(row.name, taken)
+            rows.append(row)
+        return [c for c in cells if not (c[1] == name_col and c[0] >= first_new)]
 
     def _assign(self, wb: Workbook, row: int, col: int, text: str) -> None:
         rows = self.rows(wb)

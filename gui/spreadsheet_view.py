@@ -3,7 +3,9 @@
 Enter commits and moves down, Tab commits and moves right, F2 or typing edits,
 Delete clears, Ctrl+C / Ctrl+V copy and paste rectangular blocks as
 tab-separated text (what Excel puts on the clipboard). Bulk edits go through
-the model's set_cells, so a paste is one undo step and is refused whole.
+the model's set_cells, so a paste is one undo step and is refused whole; a
+paste running past the bottom of the tiers or classes adds the rows it needs
+in that same step.
 """
 from __future__ import annotations
 
@@ -160,13 +162,17 @@ class SpreadsheetView(QTableView):
             self.message_posted.emit("Nothing to paste.")
             return False
         top, left, bottom, right = anchor
+        add_rows = 0
         if len(block) == 1 and len(block[0]) == 1:
             # one value into a selected range fills the range, as in Excel
             value = block[0][0]
             cells = [(r, c, value) for r in range(top, bottom + 1) for c in range(left, right + 1)]
         else:
             height, width = len(block), max(len(r) for r in block)
-            if top + height > model.rowCount() or left + width > model.columnCount():
+            # past the bottom edge a growing table (tiers, classes) adds rows, as Excel does;
+            # past the right edge there is no column to add, and the grid's rows are the tiers
+            add_rows = max(0, top + height - model.rowCount()) if getattr(model, "can_add_rows", False) else 0
+            if top + height > model.rowCount() + add_rows or left + width > model.columnCount():
                 self.message_posted.emit(
                     f"Paste refused, nothing changed: the block is {height} x {width} cells and does not fit "
                     f"from cell {column_letter(left)}{top + 1} (the table is {model.rowCount()} x {model.columnCount()}).")
@@ -174,13 +180,15 @@ class SpreadsheetView(QTableView):
             cells = [(top + r, left + c, value) for r, row in enumerate(block) for c, value in enumerate(row)]
         n_rows = max(c[0] for c in cells) - top + 1
         n_cols = max(c[1] for c in cells) - left + 1
-        ok = model.set_cells(cells, f"Paste {n_rows} x {n_cols} cells")
+        text = f"Paste {n_rows} x {n_cols} cells" + (f", adding {add_rows} row{'s' if add_rows != 1 else ''}" if add_rows else "")
+        ok = model.set_cells(cells, text, add_rows=add_rows) if add_rows else model.set_cells(cells, text)
         if ok:
             selection = self.selectionModel()
             selection.select(
                 QItemSelection(model.index(top, left), model.index(top + n_rows - 1, left + n_cols - 1)),
                 QItemSelectionModel.SelectionFlag.ClearAndSelect)
-            self.message_posted.emit(f"Pasted {len(cells)} cell{'s' if len(cells) != 1 else ''}.")
+            added = f", adding {add_rows} row{'s' if add_rows != 1 else ''}" if add_rows else ""
+            self.message_posted.emit(f"Pasted {len(cells)} cell{'s' if len(cells) != 1 else ''}{added}.")
         return ok
 
     def clear_selection_cells(self) -> bool:

@@ -97,3 +97,71 @@ def test_results_copy_but_refuse_paste(qtbot, window):
     text = view.copy_selection()
     assert text.strip().split("\t")[0].endswith("x")
     assert not view.paste()
+
+
+def _paste(qtbot, view, text, row, col):
+    QGuiApplication.clipboard().setText(text)
+    view.setFocus()
+    _select(view, row, col, row, col)
+    qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+
+
+def test_paste_past_the_bottom_adds_named_rows_in_one_undo_step(qtbot, window):
+    view, doc = window.class_view, window.document
+    n = len(doc.workbook.classes)
+    col = window.class_model.column_of("tokens_out")
+    _paste(qtbot, view, "1000\t2000\n3000\t4000\n5000\t6000\n", n - 1, col)  # last row and two more
+    wb = doc.workbook
+    assert len(wb.classes) == n + 2 and window.class_model.rowCount() == n + 2
+    assert [c.name for c in wb.classes[n:]] == ["New class", "New class 2"]
+    assert [(c.tokens_out, c.tokens_in) for c in wb.classes[n - 1:]] == [(1000, 2000), (3000, 4000), (5000, 6000)]
+    assert doc.undo_stack.count() == 1
+    assert "adding 2 rows" in doc.undo_stack.undoText()
+    # the pasted block is selected, new rows included, and the results grew a column per class
+    assert view.selectionModel().isSelected(window.class_model.index(n + 1, col + 1))
+    doc.flush()
+    assert window.results_model.columnCount() == n + 2
+    doc.undo_stack.undo()
+    doc.flush()
+    assert len(doc.workbook.classes) == n and window.class_model.rowCount() == n
+    doc.undo_stack.redo()
+    assert len(doc.workbook.classes) == n + 2
+
+
+def test_pasted_names_name_the_new_rows(qtbot, window):
+    view, doc = window.tier_view, window.document
+    n = len(doc.workbook.tiers)
+    k = window.tier_model.column_of("k")
+    assert k == 3  # name, vendor, speculative, K: the block below spans them
+    old_last = doc.workbook.tiers[-1].name
+    # names that default names would take: the new rows get exactly the pasted ones
+    _paste(qtbot, view, "Renamed\tAcme\tyes\t5\nNew tier 2\tAcme\tyes\t6\nNew tier\tAcme\tno\t2\n", n - 1, 0)
+    tiers = doc.workbook.tiers
+    assert [(t.name, t.vendor, t.speculative, t.k) for t in tiers[n - 1:]] == [
+        ("Renamed", "Acme", "yes", 5), ("New tier 2", "Acme", "yes", 6), ("New tier", "Acme", "no", 2)]
+    assert old_last not in [t.name for t in tiers]
+    assert doc.undo_stack.count() == 1
+
+
+def test_paste_past_the_bottom_is_refused_whole_on_a_bad_value(qtbot, window):
+    view, doc = window.class_view, window.document
+    n = len(doc.workbook.classes)
+    alpha = window.class_model.column_of("alpha")
+    _paste(qtbot, view, "0.5\n0.6\n1.7\n", n - 1, alpha)
+    assert len(doc.workbook.classes) == n and doc.undo_stack.count() == 0
+    message = window.statusBar().currentMessage()
+    assert "refused" in message and f"cell E{n + 2}" in message and "1.7" in message
+    # a pasted name that is already taken is refused too, naming the name cell
+    _paste(qtbot, view, "x\ncode\n", n - 1, 0)
+    assert len(doc.workbook.classes) == n and doc.undo_stack.count() == 0
+    assert f"cell A{n + 1}" in window.statusBar().currentMessage()
+
+
+def test_the_override_grid_does_not_grow(qtbot, window):
+    view, doc = window.override_view, window.document
+    n = len(doc.workbook.tiers)
+    QGuiApplication.clipboard().setText("0.5\n0.6\n")
+    _select(view, n - 1, 0, n - 1, 0)
+    assert not view.paste()
+    assert "does not fit" in window.statusBar().currentMessage()
+    assert len(doc.workbook.tiers) == n
