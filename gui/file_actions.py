@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 MAX_RECENT = 8
 WORKBOOK_FILTER = "SpecLedger workbooks (*.json);;All files (*)"
 EXCEL_FILTER = "Excel workbooks (*.xlsx);;All files (*)"
+PRICE_LIST_FILTER = "Price lists (*.csv *.xlsx *.xlsm *.txt);;CSV (*.csv *.txt);;Excel workbooks (*.xlsx *.xlsm);;All files (*)"
+_ROW_WORDS = {"tiers": ("tier", "tiers"), "classes": ("task class", "task classes")}
 
 
 def is_workbook_path(path: str) -> bool:
@@ -45,7 +47,9 @@ class FileActions:
         self.recent_menu = menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_shown)
         menu.addSeparator()
-        for text, slot in (("&Export to Excel…", self.export_excel), ("&Import from Excel…", self.import_excel)):
+        for text, slot in (("&Export to Excel…", self.export_excel), ("&Import from Excel…", self.import_excel),
+                           ("Import &tiers from CSV/xlsx…", lambda: self.import_rows("tiers")),
+                           ("Import task &classes from CSV/xlsx…", lambda: self.import_rows("classes"))):
             action = QAction(text, w)
             action.triggered.connect(lambda _checked=False, s=slot: s())
             menu.addAction(action)
@@ -187,6 +191,55 @@ class FileActions:
         wb.title = wb.title or Path(path).stem
         self._show(wb, None)
         self.window.show_message(f"Imported {path}; save it as a workbook to keep it.", 8000)
+        return True
+
+    # --- price lists: rows merged into the open workbook ------------------------------------
+    def import_rows(self, kind: str) -> bool:
+        """Ask for a CSV/xlsx of tiers or task classes and merge it into the workbook (one undo step)."""
+        start = os.path.dirname(self.document.path) if self.document.path else ""
+        title = f"Import {_ROW_WORDS[kind][1]} from CSV or Excel"
+        path, _ = QFileDialog.getOpenFileName(self.window, title, start, PRICE_LIST_FILTER)
+        return bool(path) and self.import_rows_path(path, kind)
+
+    def import_rows_path(self, path: str, kind: str) -> bool:
+        """Rows named like existing ones replace them, others are appended; any problem keeps the workbook as it was."""
+        one, many = _ROW_WORDS[kind]
+        try:
+            from model.excel_import import import_rows, merge_rows  # openpyxl stays out of start-up
+        except Exception as exc:  # noqa: BLE001
+            self._error("Importing from CSV/xlsx is not available", exc)
+            return False
+        try:
+            rows = import_rows(path, kind)
+        except (WorkbookError, ValueError, OSError) as exc:
+            self._error(f"Cannot import {many}", exc)
+            return False
+        if not rows:
+            self.window.show_message(f"{Path(path).name} has no {many} under its header row; nothing changed.", 8000)
+            return False
+        old = self.document.workbook.tiers if kind == "tiers" else self.document.workbook.classes
+        existing = {r.name.lower(): i for i, r in enumerate(old)}
+        replaced = sum(r.name.lower() in existing for r in rows)
+        first = min((existing.get(r.name.lower(), len(old)) for r in rows), default=0)
+
+        def mutate(wb: Workbook) -> None:
+            merged = merge_rows(wb, rows)  # a checked copy: raises if the result has any problem
+            wb.tiers, wb.classes, wb.overrides = merged.tiers, merged.classes, merged.overrides
+
+        name = Path(path).name
+        try:
+            self.document.apply(f"Import {len(rows)} {one if len(rows) == 1 else many} from {name}", mutate,
+                                where=(kind, first, 0))
+        except (WorkbookError, ValueError) as exc:
+            self._error(f"Cannot import {many} from {name}", exc)
+            return False
+        added = len(rows) - replaced
+        self.document.flush()
+        view = self.window.tier_view if kind == "tiers" else self.window.class_view
+        self.window.input_tabs.setCurrentWidget(view)
+        view.setCurrentIndex(view.model().index(first, 0))
+        self.window.show_message(f"Imported {len(rows)} {one if len(rows) == 1 else many} from {name}: "
+                                 f"{added} added, {replaced} replaced. Ctrl+Z undoes it.", 8000)
         return True
 
     # --- helpers -----------------------------------------------------------------------
