@@ -149,7 +149,9 @@ def test_implied_alpha_reproduces_claim(claim, k, c, v):
         assert float(ar.speedup(1.0, k, c, v)) < claim + 1e-9
 
 
-@given(st.lists(st.tuples(st.floats(0.2, 5.0), st.floats(0.0, 1e6)), min_size=1, max_size=8))
+# weights are monthly token counts, never subnormal: with one (hypothesis found 5e-324)
+# w / s underflows to 0 and the blend comes out infinite, a limit of floats, not of the formula
+@given(st.lists(st.tuples(st.floats(0.2, 5.0), st.floats(0.0, 1e6, allow_subnormal=False)), min_size=1, max_size=8))
 def test_blend_is_total_time(rows):
     s = np.array([r[0] for r in rows])
     w = np.array([r[1] for r in rows])
