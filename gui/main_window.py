@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QProgressBar, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model import row_edits
@@ -17,6 +17,7 @@ from .help import ANCHOR_FOR_METRIC, HelpDialog
 from .input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
 from .result_models import METRICS, VERDICT_COLOURS, ResultsGridModel, TierSummaryModel
 from .spreadsheet_view import SpreadsheetView
+from .task_status import TaskStatus
 from .worker import TaskRunner
 
 try:  # the charts are another module; the tables must work even if it fails to import
@@ -47,10 +48,6 @@ class MainWindow(QMainWindow):
         self.document.dirty_changed.connect(self._on_dirty_changed)
         self.document.path_changed.connect(self._update_title)
         self.document.focus_requested.connect(self._on_focus_requested)
-        self.tasks.started.connect(self._on_task_started)
-        self.tasks.progressed.connect(self._on_task_progressed)
-        self.tasks.finished.connect(self._on_task_ended)
-        self.tasks.errored.connect(self._on_task_errored)
         self._restore_geometry()
         self._update_title()
         self.fit_columns()
@@ -135,15 +132,11 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.progress_label = QLabel()
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setMaximumWidth(180)
-        self.progress_bar.setRange(0, 1000)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.tasks.cancel)
-        for w in (self.progress_label, self.progress_bar, self.cancel_button):
-            w.setVisible(False)
-            bar.addPermanentWidget(w)
+        self.task_status = TaskStatus(bar, self.tasks, self.show_message)
+        # kept as window attributes: what the status bar shows of the running task
+        self.progress_label = self.task_status.label
+        self.progress_bar = self.task_status.progress_bar
+        self.cancel_button = self.task_status.cancel_button
         # the sampling panel sets this to the ONNX execution provider it ends up using
         self.provider_label = QLabel("Provider: –")
         self.provider_label.setToolTip("ONNX Runtime execution provider used to measure acceptance")
@@ -231,7 +224,7 @@ class MainWindow(QMainWindow):
             except Exception as exc:  # noqa: BLE001  (the tables must keep working without it)
                 self.show_message(f"Measuring acceptance is not available: {exc}", 15000)
                 return
-            panel = SamplingPanel(self.document, self, runner=self.tasks)
+            panel = SamplingPanel(self.document, self, runner=self.tasks, settings=self.settings)
             panel.provider_changed.connect(self.set_provider_text)
             panel.status_message.connect(self.show_message)
             dock = QDockWidget("Measure acceptance", self)
@@ -346,28 +339,6 @@ class MainWindow(QMainWindow):
 
     def _on_message_posted(self, message: str) -> None:
         self.show_message(message, 15000 if "refused" in message.lower() else 5000)
-
-    def _on_task_started(self, label: str) -> None:
-        self.progress_label.setText(label)
-        self.progress_bar.setValue(0)
-        for w in (self.progress_label, self.progress_bar, self.cancel_button):
-            w.setVisible(True)
-
-    def _on_task_progressed(self, value: object) -> None:
-        if isinstance(value, tuple) and len(value) == 2 and value[1]:
-            value = value[0] / value[1]
-        if isinstance(value, (int, float)):
-            self.progress_bar.setValue(int(max(0.0, min(1.0, float(value))) * 1000))
-        elif isinstance(value, str):
-            self.progress_label.setText(f"{self.tasks.label}: {value}")
-
-    def _on_task_ended(self, _result: object = None) -> None:
-        for w in (self.progress_label, self.progress_bar, self.cancel_button):
-            w.setVisible(False)
-
-    def _on_task_errored(self, message: str) -> None:
-        self._on_task_ended()
-        self.show_message(f"{self.tasks.label}: {message}", 15000)
 
     # --- window events -------------------------------------------------------------------
     def _restore_geometry(self) -> None:

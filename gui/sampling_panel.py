@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Generator
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
                                QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout,
                                QWidget)
 
+from model.measured_apply import apply_plan, pair_label, pair_note, plan_measured
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
 from .document import Document
-from .sampling_apply import apply_plan, pair_label, pair_note, plan_measured
+from .sampling_form import RunParams, load_params, save_params, start_sampling
 from .sampling_results import AcceptanceHistogram, SamplingResultsModel
 from .worker import TaskRunner
 
@@ -35,27 +35,6 @@ TASK_LABEL = "Measuring acceptance"
 _WORDED_ERRORS = ("ModelLoadError", "VocabularyMismatch", "PromptFileError", "ValueError", "FileNotFoundError")
 _ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
 _INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
-
-
-@dataclass(frozen=True)
-class RunParams:
-    """The arguments of one run, exactly as run_sampling takes them."""
-
-    draft_dir: str
-    target_dir: str
-    prompts_path: str
-    k: int
-    max_new_tokens: int
-    temperature: float
-    seed: int
-    provider: str
-
-
-def start_sampling(params: RunParams, cancel: threading.Event) -> Generator[Any, None, Any]:
-    """The worker's job. The import is here so onnxruntime loads on first run, not at window start."""
-    from model.sampling import run_sampling
-
-    return run_sampling(cancel=cancel, **asdict(params))
 
 
 def worded_error(message: str) -> str:
@@ -74,7 +53,8 @@ class SamplingPanel(QWidget):
     provider_changed = Signal(str)  # the execution provider in words, for the status bar
     status_message = Signal(str)
 
-    def __init__(self, document: Document, parent: QWidget | None = None, runner: TaskRunner | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None, runner: TaskRunner | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.document = document
         # share the window's runner when given, so one long job runs at a time and close waits for it
@@ -83,6 +63,15 @@ class SamplingPanel(QWidget):
         self.result: SamplingResult | None = None
         self._running = False
         self._build()
+        # the form is remembered between sessions in the window's settings, when it has them
+        self._settings = settings
+        if settings is not None:
+            self.set_params(load_params(settings, self.params()))
+            for edit in (self.draft_edit, self.target_edit, self.prompts_edit):
+                edit.textChanged.connect(self._on_form_changed)
+            for spin in (self.k_spin, self.tokens_spin, self.temperature_spin, self.seed_spin):
+                spin.valueChanged.connect(self._on_form_changed)
+            self.provider_combo.currentIndexChanged.connect(self._on_form_changed)
         self.runner.progressed.connect(self._on_run_progressed)
         self.runner.finished.connect(self._on_run_finished)
         self.runner.errored.connect(self._on_run_errored)
@@ -207,6 +196,20 @@ class SamplingPanel(QWidget):
         return RunParams(self.draft_edit.text().strip(), self.target_edit.text().strip(),
                          self.prompts_edit.text().strip(), self.k_spin.value(), self.tokens_spin.value(),
                          self.temperature_spin.value(), self.seed_spin.value(), self.provider_combo.currentData())
+
+    def set_params(self, params: RunParams) -> None:
+        self.draft_edit.setText(params.draft_dir)
+        self.target_edit.setText(params.target_dir)
+        self.prompts_edit.setText(params.prompts_path)
+        self.k_spin.setValue(params.k)  # spin boxes clamp what is out of their range
+        self.tokens_spin.setValue(params.max_new_tokens)
+        self.temperature_spin.setValue(params.temperature)
+        self.seed_spin.setValue(params.seed)
+        self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(params.provider)))
+
+    def _on_form_changed(self, *_args: object) -> None:
+        if self._settings is not None:
+            save_params(self._settings, self.params())
 
     def is_running(self) -> bool:
         return self._running

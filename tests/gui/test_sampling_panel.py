@@ -207,23 +207,6 @@ def test_selecting_a_class_redraws_its_histogram(qtbot, panel, tiny):
     assert len(set(shown)) == len(shown)  # each title names its class
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    """The main window on the demo workbook, with throwaway settings (no prompt can block teardown)."""
-    from PySide6.QtCore import QSettings
-
-    from gui.main_window import MainWindow
-
-    win = MainWindow(load_demo(), None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.tasks.wait()
-    win.document.undo_stack.setClean()
-
-
 def test_in_the_window_with_its_shared_runner(qtbot, window, tiny):
     """The panel as Tools > Measure acceptance docks it: the window's document, runner and status bar."""
     window.show_sampling_panel()

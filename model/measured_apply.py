@@ -1,17 +1,17 @@
 """Measured acceptance into the workbook: match classes by name, label the source, set alpha or overrides.
 
-Qt-free on purpose (it only edits a Workbook), so the panel's Apply action is one
-`Document.apply(text, mutate)` over these functions and they can be tested alone.
+Qt-free (it only edits a Workbook), so it lives in model/: the sampling panel's Apply
+action is one `Document.apply(text, mutate)` over these functions, and they are tested alone.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from model.workbook import TaskClass, Workbook
+from .workbook import TaskClass, Workbook
 
-if TYPE_CHECKING:
-    from model.sampling import ClassResult, SamplingResult
+if TYPE_CHECKING:  # model.sampling pulls in onnxruntime; only its types are needed here
+    from .sampling import ClassResult, SamplingResult
 
 
 def _folder_name(folder: str) -> str:
