@@ -189,3 +189,29 @@ def test_empty_workbook_exports(tmp_path):
 
     export_report(Workbook(), tmp_path / "empty.xlsx")
     assert openpyxl.load_workbook(tmp_path / "empty.xlsx").sheetnames[0] == SUMMARY
+
+
+def test_direct_cell_writes_equal_openpyxl_public_api():
+    """put_value and put_formula skip openpyxl's setter for speed; the cells must be what the setter makes."""
+    from openpyxl import Workbook as Book
+
+    from model import excel_styles as st
+
+    ours, theirs = Book().active, Book().active
+    values = [0.25, 3, -1e300, float("nan"), None, True, np.float64(0.5), "=A1*2"]
+    for col, value in enumerate(values, start=1):
+        if isinstance(value, str):
+            st.put_formula(ours, 7, col, value, st.TIMES)
+        else:
+            st.put_value(ours, 7, col, value, st.PERCENT, computed=True)
+        theirs.cell(7, col).value = value
+    assert ours.max_row == theirs.max_row == 7 and ours.max_column == theirs.max_column
+    for col in range(1, len(values) + 1):
+        a, b = ours.cell(7, col), theirs.cell(7, col)
+        assert (a.data_type, type(a.value)) == (b.data_type, type(b.value)), col
+        assert a.value == b.value or (a.value != a.value and b.value != b.value), col  # NaN equals NaN here
+    first = ours.cell(7, 1)
+    st.put_value(ours, 7, 1, 0.75)  # writing again reuses the cell and keeps its look
+    assert ours.cell(7, 1) is first and first.value == 0.75 and first.number_format == st.PERCENT
+    first.font = st.LABEL_FONT  # a later restyle of one cell leaves the cells that shared its look alone
+    assert ours.cell(7, 2).font.b is not True and ours.cell(7, 2).font.i
