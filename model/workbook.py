@@ -8,7 +8,10 @@ SPECULATIVE_CHOICES = ("yes", "no", "unknown")
 COST_MODELS = ("typed", "roofline")
 ALPHA_SOURCES = ("assumed", "measured", "imported")
 # ISO codes the reports format; the first four print with their symbol ($1,000), the rest as "1,000 CHF"
-CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "KRW", "SEK", "NOK", "DKK", "SGD")
+# (a choice, so a typo cannot end up in a report; wide, so a workbook priced elsewhere still opens)
+CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "CNY", "HKD", "TWD", "SGD", "KRW", "INR",
+              "IDR", "MYR", "THB", "PHP", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "TRY", "ILS", "AED", "SAR",
+              "ZAR", "BRL", "MXN", "ARS", "CLP", "COP")
 
 
 @dataclass
