@@ -40,10 +40,12 @@ def write_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_ro
 
     spec = [i for i in range(len(wb.tiers)) if cmp.speculative[i]]
     st.put_text(ws, 1, 1, "Curves: the data behind the charts", font=st.TITLE_FONT)
+    # two short lines rather than one long one, which would spill far right and shrink the printed page
     st.put_text(ws, 2, 1, "Speedup against acceptance at each tier's claim context: formulas over K, c and v below "
-                "(K, and c and v of typed tiers, follow the Inputs sheet; grey cells are computed by SpecLedger). "
-                "Trailer fill: formulas over the Comparison sheet. Speedup against context: one block per tier, "
-                "further down.", font=st.NOTE_FONT)
+                "(K, and c and v of typed tiers, follow the Inputs sheet; grey cells are computed by SpecLedger).",
+                font=st.NOTE_FONT)
+    st.put_text(ws, 3, 1, "Trailer fill: formulas over the Comparison sheet. Speedup against context: one block per "
+                "tier, further down.", font=st.NOTE_FONT)
 
     st.put_text(ws, SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha", font=st.HEADING_FONT)
     st.put_header_row(ws, SPEED_HEADER_ROW, ["Acceptance alpha"] + [wb.tiers[i].name for i in spec] + ["Break-even (1.0x)"],

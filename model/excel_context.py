@@ -24,7 +24,8 @@ from .workbook import Workbook
 
 MAX_CHARTS = 8  # one chart per tier beside its block; past this the sheet's data stands alone
 MAX_CLASS_LINES = 8  # more lines than this and a chart stops being readable
-FIRST_CLASS_COL = 4  # A context, B c, C v, then one column per class
+FIRST_CLASS_COL = 4  # A context, B c, C v, then one column per class, then the break-even line
+BREAK_EVEN = "Break-even (1.0x)"
 
 
 @dataclass(frozen=True)
@@ -45,20 +46,23 @@ def write_context_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs
     n_c = len(wb.classes)
     st.put_text(ws, title_row, 1, "Speedup against context length (1K to 128K tokens), each task class at its "
                 "acceptance on the tier", font=st.HEADING_FONT)
-    st.put_text(ws, title_row + 1, 1, "Speedup = E / (K c + v). E (tokens per stretch) comes from the Comparison "
-                "sheet and K from Inputs, so both follow an edited acceptance or K. c and v: typed tiers follow "
-                "Inputs (the same at every context, so their lines are flat); roofline tiers' c and v at each "
-                "context are computed by SpecLedger (grey) and do not follow edits: re-export after changing them.",
-                font=st.NOTE_FONT)
+    # short lines: a long note spills far right on screen and shrinks the printed page
+    notes = ["Speedup = E / (K c + v). E, tokens per stretch, is the Comparison sheet's and K the Inputs sheet's:",
+             "both follow an edited acceptance or K. Typed tiers' c and v follow Inputs and do not change with context.",
+             "Roofline tiers' c and v at each context are computed by SpecLedger (grey): re-export after changing them."]
+    for n, note in enumerate(notes):
+        st.put_text(ws, title_row + 1 + n, 1, note, font=st.NOTE_FONT)
     if not spec or not n_c:
-        st.put_text(ws, title_row + 2, 1, "No speculative tier or no task class: nothing to draw.", font=st.NOTE_FONT)
+        st.put_text(ws, title_row + 1 + len(notes), 1, "No speculative tier or no task class: nothing to draw.",
+                    font=st.NOTE_FONT)
         return []
 
     e_col = get_column_letter(COMPARISON_COLUMNS.index("Tokens per stretch E") + 1)
     contexts = [float(x) for x in CONTEXT_GRID]
-    labels = ["Context (tokens)", "c (draft / target)", "v (verify / step)"] + [c.name for c in wb.classes]
+    labels = ["Context (tokens)", "c (draft / target)", "v (verify / step)"] + [c.name for c in wb.classes] + [BREAK_EVEN]
+    be_col = FIRST_CLASS_COL + n_c
     blocks: list[ContextBlock] = []
-    row = title_row + 3
+    row = title_row + len(notes) + 2
     ctx = CONTEXT_GRID[None, :]
     for i in spec:
         tier = wb.tiers[i]
@@ -73,6 +77,7 @@ def write_context_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs
         st.put_text(ws, row, 5, "c, v: roofline model at each context (SpecLedger)" if roof
                     else "c, v: typed on Inputs, the same at every context", font=st.NOTE_FONT)
         st.put_header_row(ws, header, labels, text_columns=set())  # every column is numbers
+        ws.row_dimensions[header].height = 30  # room for long class names to wrap instead of running together
         if roof:
             costs = TierCosts([tier])
             c_at = np.broadcast_to(costs.c(ctx), ctx.shape).ravel()
@@ -94,10 +99,11 @@ def write_context_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs
                 col = FIRST_CLASS_COL + j
                 st.put_formula(ws, r, col, f"={e_ref}/({k_ref}*$B{r}+$C{r})", st.TIMES)
                 expected[(CURVES, f"{get_column_letter(col)}{r}")] = float(speedup[j, n])
+            st.put_value(ws, r, be_col, 1.0, st.TIMES)  # the chart's break-even line, as in the app
         blocks.append(ContextBlock(tier.name, header, last))
         row = last + 3
     # the sections above set the widths of columns B to one past their tiers; the classes may reach further
-    st.set_widths(ws, {col: 16 for col in range(len(spec) + 3, FIRST_CLASS_COL + n_c)})
+    st.set_widths(ws, {col: 16 for col in range(len(spec) + 3, be_col + 1)})
     return blocks
 
 
@@ -110,7 +116,8 @@ def add_context_charts(ws: Any, blocks: list[ContextBlock], n_classes: int) -> N
 
     shown = min(n_classes, MAX_CLASS_LINES)
     more = f" (first {MAX_CLASS_LINES} of {n_classes} classes)" if n_classes > MAX_CLASS_LINES else ""
-    anchor_col = get_column_letter(FIRST_CLASS_COL + n_classes + 1)
+    be_col = FIRST_CLASS_COL + n_classes
+    anchor_col = get_column_letter(be_col + 2)
     for block in blocks[:MAX_CHARTS]:
         chart = ScatterChart()
         chart.title = f"Speedup against context: {block.tier}{more}"
@@ -124,12 +131,15 @@ def add_context_charts(ws: Any, blocks: list[ContextBlock], n_classes: int) -> N
         chart.x_axis.number_format = "#,##0"
         chart.y_axis.number_format = '0.0"x"'
         xs = Reference(ws, min_col=1, min_row=block.header_row + 1, max_row=block.last_row)
-        for j in range(shown):
-            ys = Reference(ws, min_col=FIRST_CLASS_COL + j, min_row=block.header_row, max_row=block.last_row)
+        for col in [FIRST_CLASS_COL + j for j in range(shown)] + [be_col]:
+            ys = Reference(ws, min_col=col, min_row=block.header_row, max_row=block.last_row)
             series = Series(ys, xs, title_from_data=True)
             series.marker.symbol = "none"
             series.smooth = False
             series.graphicalProperties.line.width = 22000  # EMU, about 1.75 pt
+            if col == be_col:  # below it the tier is a tax on that class
+                series.graphicalProperties.line.dashStyle = "dash"
+                series.graphicalProperties.line.solidFill = "7F7F7F"
             chart.series.append(series)
         chart.x_axis.delete = False
         chart.y_axis.delete = False

@@ -85,7 +85,9 @@ def test_curves_sheet_has_speedup_against_context_per_tier(demo_report):
     assert list(blocks) == [wb.tiers[i].name for i in spec]
     for i in spec:
         tier, header = wb.tiers[i], blocks[wb.tiers[i].name]
-        assert [ws.cell(header, 4 + j).value for j in range(len(wb.classes))] == [c.name for c in wb.classes]
+        n_c = len(wb.classes)
+        assert [ws.cell(header, 4 + j).value for j in range(n_c + 1)] == [c.name for c in wb.classes] + ["Break-even (1.0x)"]
+        assert {ws.cell(header + 1 + n, 4 + n_c).value for n in range(len(CONTEXT_GRID))} == {1.0}
         grid = [ws.cell(header + 1 + n, 1).value for n in range(len(CONTEXT_GRID))]
         np.testing.assert_allclose(grid, CONTEXT_GRID, rtol=1e-15)  # as written to XML
         assert ws.cell(header + 1 + len(CONTEXT_GRID), 1).value is None  # the block ends with the grid
