@@ -219,6 +219,8 @@ _ASSUMPTIONS = [
      "Cost factor = compute per emitted token vs plain decoding, (K c + K + 1) / E."),
     ("Verdict", "tax if S < 1; marginal if 1 <= S < 1 + the marginal band; gain otherwise; "
      "n/a for tiers that do not run speculative decoding."),
+    ("Unconfirmed", "a tier whose use of speculative decoding the vendor has not confirmed (speculative = unknown) is "
+     "computed as if it ran it; confirm it, since the answer changes what the throughput claim measures."),
     ("Claim holds", "mix speedup >= claimed speedup x (1 - claim tolerance); tolerance and band are on the Inputs sheet."),
     ("Grey cells", "computed by SpecLedger (break-even and claim-implied alpha, roofline c and v, optimal K); they do "
      "not follow edits in the spreadsheet. Everything else is a live formula over the Inputs sheet."),
@@ -263,7 +265,8 @@ def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_
 
         st.put_text(ws, row, _SCOL["Tier"], tier.name)
         st.put_text(ws, row, _SCOL["Vendor"], tier.vendor)
-        st.put_text(ws, row, _SCOL["Speculative"], tier.speculative, alignment=st.CENTRE)
+        shown = "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative
+        st.put_text(ws, row, _SCOL["Speculative"], shown, alignment=st.CENTRE)
         st.put_text(ws, row, _SCOL["Baseline"], tier.baseline or DASH)
         if tier.claimed_speedup is None:
             dash("Claimed speedup")
@@ -320,7 +323,7 @@ def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_
     holds_col = col["Claim holds"]
     st.colour_verdicts_words(ws, f"{holds_col}{first}:{holds_col}{last}")
     ws.freeze_panes = f"B{first}"
-    st.set_widths(ws, {1: 24, 2: 16, 3: 11, 4: 20, 5: 10, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 12, 12: 13,
+    st.set_widths(ws, {1: 24, 2: 16, 3: 21, 4: 20, 5: 10, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 12, 12: 13,
                        13: 8, 14: 10})
     st.landscape(ws)
     return last

@@ -217,3 +217,11 @@ def test_direct_cell_writes_equal_openpyxl_public_api():
     assert ours.cell(7, 1) is first and first.value == 0.75 and first.number_format == st.PERCENT
     first.font = st.LABEL_FONT  # a later restyle of one cell leaves the cells that shared its look alone
     assert ours.cell(7, 2).font.b is not True and ours.cell(7, 2).font.i
+
+
+def test_unconfirmed_tier_is_flagged_on_the_summary(demo_report):
+    ws = openpyxl.load_workbook(demo_report)[SUMMARY]
+    rows = {r[0]: r for r in ws.iter_rows(values_only=True) if r and isinstance(r[0], str)}
+    assert rows["Helix Fast"][2] == "unknown (unconfirmed)"  # the demo marks it unknown
+    assert rows["Northwind Turbo"][2] == "yes"
+    assert any(r[0] == "Unconfirmed" for r in ws.iter_rows(min_row=1, max_row=20, values_only=True))
