@@ -69,6 +69,7 @@ class PromptResult:
     accepted_counts: list[int]
     target_output_ids: list[int]
     output_text: str
+    drafted_counts: list[int] = field(default_factory=list)  # per stretch: K, or fewer at the end
 
 
 @dataclass
@@ -120,7 +121,16 @@ def _median(xs: Iterable[float]) -> float:
 
 
 def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: list[TargetRun]) -> ClassResult:
-    counts = [a for r in spec for a in r.accepted_counts]
+    """Acceptance from the stretches that drafted all K; speed from all the work.
+
+    A stretch shortened at the end of a generation (the token budget, a drafted stop
+    token) is left out of the counts, the histogram and alpha: put in the histogram,
+    its early end would read as a rejection and bias alpha down. Whether a stretch
+    is shortened is settled before the target judges it, so leaving it out does not
+    bias alpha under the i.i.d. model. Its tokens and time still count in the speed.
+    """
+    counts = [a for r in spec for a, d in zip(r.accepted_counts, r.drafted_counts) if d == k]
+    full_verify = [s for r in spec for s, d in zip(r.verify_seconds, r.drafted_counts) if d == k]
     hist = np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1)[: k + 1]
     stretches, accepted = len(counts), int(sum(counts))
     drafted = stretches * k
@@ -128,7 +138,7 @@ def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: 
     # medians: one step preempted by another process on a busy machine would move a mean
     step = _median(s for r in plain for s in r.step_seconds)
     c = _median(s for r in spec for s in r.draft_step_seconds) / step
-    v = _median(s for r in spec for s in r.verify_seconds) / step
+    v = _median(full_verify) / step  # a verify pass over K + 1 tokens
     spec_tokens = sum(len(r.output_ids) for r in spec)
     plain_tokens = sum(len(r.output_ids) for r in plain)
     spec_time = sum(r.decode_seconds for r in spec)
@@ -203,7 +213,8 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
         runs[0].append(spec)
         runs[1].append(plain)
         result.prompts.append(PromptResult(p.task_class, p.line, spec.output_ids, spec.accepted_counts,
-                                           plain.output_ids, target.decode(spec.output_ids)))
+                                           plain.output_ids, target.decode(spec.output_ids),
+                                           spec.drafted_counts))
         emitted += len(spec.output_ids)
         elapsed = time.perf_counter() - loop_start
         done = index + 1

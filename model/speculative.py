@@ -11,6 +11,12 @@ prefix of it (one or two tokens short). A stretch:
    the target's token (argmax, or a draw from the normalised max(0, p - q)), and
    if all K pass the target adds a bonus token from the last row;
 4. both caches are cut back to the accepted prefix.
+A stretch drafts fewer than K tokens only at the end of a generation: never more
+than the token budget has room for (so nothing is generated past max_new_tokens),
+and never past a stop token the draft proposed (so no acceptance is counted on
+text after the end). Each stretch records how many it drafted; a short stretch
+is not a K-stretch observation, and the statistics leave it out rather than read
+its early end as a rejection (see sampling.summarise_class).
 With temperature 0 the output is the target's greedy output token for token;
 with temperature > 0 every emitted token is distributed as the target's own.
 """
@@ -32,6 +38,7 @@ class SpeculativeRun:
 
     output_ids: list[int]
     accepted_counts: list[int]
+    drafted_counts: list[int] = field(default_factory=list)  # per stretch: K, or fewer at the end
     draft_step_seconds: list[float] = field(default_factory=list)  # one entry per single-token draft forward
     verify_seconds: list[float] = field(default_factory=list)  # one entry per target verify pass
     decode_seconds: float = 0.0  # wall time of the stretches (prefill excluded)
@@ -83,8 +90,10 @@ def speculative_generate(draft: OnnxCausalLM, target: OnnxCausalLM, prompt_ids: 
                          stop_ids: frozenset[int] = frozenset()) -> SpeculativeRun:
     """Generate up to ``max_new_tokens`` tokens with K drafts per stretch.
 
-    The last stretch may overshoot; its surplus tokens are dropped from the
-    output (the stretch's accepted count stays as measured).
+    Near the end a stretch drafts only what the budget has room for (a stretch
+    emits at most its drafts plus one), and drafting stops at a proposed stop
+    token, so the counts never run past the output. Only a bonus token drawn
+    after an accepted stop token is dropped.
     """
     if k < 1:
         raise ValueError("k must be at least 1")
@@ -107,7 +116,9 @@ def speculative_generate(draft: OnnxCausalLM, target: OnnxCausalLM, prompt_ids: 
         drafts: list[int] = []
         q_rows: list[np.ndarray] = []
         feed = seq[dcache.length:]  # 1 token, or 2 after a stretch that accepted all K
-        for _ in range(k):
+        # room for the drafts plus the target's token; 0 drafts is one plain target step
+        k_stretch = min(k, max_new_tokens - (base - n_prompt) - 1)
+        for _ in range(k_stretch):
             t0 = clock()
             row = draft.step(dcache, feed)[-1]
             run.draft_step_seconds.append(clock() - t0)
@@ -119,11 +130,14 @@ def speculative_generate(draft: OnnxCausalLM, target: OnnxCausalLM, prompt_ids: 
                 token = int(row.argmax())
             drafts.append(token)
             feed = [token]
+            if token in stop_ids:
+                break
         t0 = clock()
         rows = target.step(tcache, seq[tcache.length:] + drafts)
         run.verify_seconds.append(clock() - t0)
         accepted, new_token = _judge(rows, drafts, q_rows, temperature, rng)
         run.accepted_counts.append(accepted)
+        run.drafted_counts.append(len(drafts))
         seq.extend(drafts[:accepted])
         seq.append(new_token)
         # keep only what is now in seq minus its last token (the next stretch feeds it)
