@@ -37,7 +37,10 @@ def parse_number(value: Any, *, percent: bool = False, context: bool = False) ->
     if isinstance(value, bool):
         raise ValueError("a yes/no value is not a number")
     if isinstance(value, (int, float)):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an int from a JSON file too large for a float
+            raise ValueError("too large") from None
     text = _strip_currency(str(value))
     m = _NUMBER.match(text)
     if not m:
@@ -87,6 +90,8 @@ class FieldSpec:
 
     def parse(self, value: Any) -> Any:
         """The stored value for `value`, or ValidationError naming what is expected."""
+        if isinstance(value, (list, tuple, dict, set)):  # only a file can give these; str() would accept them
+            raise ValidationError(f"must be {self.describe()} (got a {type(value).__name__})")
         if self.kind == "text":
             text = "" if value is None else str(value).strip()
             if self.required and not text:

@@ -73,8 +73,8 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
     if data.get("format", FORMAT_NAME) != FORMAT_NAME:
         raise WorkbookError([f"not a SpecLedger workbook (format {data.get('format')!r})"], source)
     version = data.get("schema_version")
-    if not isinstance(version, int):
-        raise WorkbookError(["schema_version is missing or not a whole number"], source)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise WorkbookError(["schema_version is missing or not a whole number of at least 1"], source)
     if version > SCHEMA_VERSION:
         raise WorkbookError([f"schema version {version} is newer than this SpecLedger reads ({SCHEMA_VERSION}); update SpecLedger"], source)
     problems: list[str] = []
@@ -107,6 +107,8 @@ def load_workbook(path: str | os.PathLike[str]) -> Workbook:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise WorkbookError([f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"], str(p)) from None
+    except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit; nesting too deep
+        raise WorkbookError([f"not valid JSON for SpecLedger ({str(exc)[:120] or exc.__class__.__name__})"], str(p)) from None
     return workbook_from_dict(data, str(p))
 
 

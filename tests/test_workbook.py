@@ -165,3 +165,25 @@ def test_saved_file_has_ordinary_permissions(tmp_path):
     os.chmod(path, 0o640)
     wf.save_workbook(small(), path)
     assert path.stat().st_mode & 0o777 == 0o640  # a re-save keeps the mode the user chose
+
+
+def test_hostile_files_are_refused_with_a_workbook_error(tmp_path):
+    """Numbers too large for a float, JSON too deep or too long to parse, names that are not text:
+    each a WorkbookError naming the place (the window catches only that), never another exception."""
+    p = tmp_path / "hostile.json"
+    head = '{"format": "specledger-workbook", "schema_version": 1, '
+    cases = {
+        head + '"tiers": [{"name": "A", "k": 1' + "0" * 400 + '}]}': "tiers[0] (A), k: must be a whole number",
+        head + '"settings": {"k_max": 1' + "0" * 400 + '}}': "K max: must be a whole number",
+        head + '"tiers": [{"name": "A", "price_out": 1' + "0" * 5000 + '}]}': "not valid JSON",
+        "[" * 100_000 + "]" * 100_000: "not valid JSON",
+        head + '"tiers": [{"name": ["A"]}]}': "tiers[0]",
+        head + '"task_classes": [{"name": "x", "alpha_source": {"a": 1}}]}': "alpha_source",
+        '{"format": "specledger-workbook", "schema_version": true}': "schema_version",
+        '{"format": "specledger-workbook", "schema_version": 0}': "schema_version",
+    }
+    for text, words in cases.items():
+        p.write_text(text)
+        with pytest.raises(WorkbookError) as exc:
+            wf.load_workbook(p)
+        assert str(p) in str(exc.value) and words in str(exc.value), str(exc.value)[:300]
