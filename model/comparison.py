@@ -130,7 +130,8 @@ def _num(x: Any) -> float | None:
 
 def _verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float) -> NDArray[np.int8]:
     v = np.where(s < 1.0, TAX, np.where(s < 1.0 + band, MARGINAL, GAIN))
-    return np.where(applicable, v, NOT_APPLICABLE).astype(np.int8)
+    # NaN (a tier with no task classes has no mix speedup) is no verdict, not a gain
+    return np.where(applicable & ~np.isnan(s), v, NOT_APPLICABLE).astype(np.int8)
 
 
 def compare(wb: Workbook) -> Comparison:
@@ -199,7 +200,8 @@ def compare(wb: Workbook) -> Comparison:
     claim = ar.implied_alpha(np.nan_to_num(claimed, nan=1.0), k, c_claim, v_claim)
     has_claim = ~np.isnan(claimed) & spec
     claim_alpha = np.where(has_claim, claim.alpha, np.nan)
-    holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] else None for i in range(n_t)]
+    holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix[i]) else None
+             for i in range(n_t)]
 
     return Comparison(
         tier_names=[t.name for t in tiers], class_names=[c.name for c in classes], currency=s.currency,

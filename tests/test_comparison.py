@@ -103,3 +103,11 @@ def test_large_workbook_shapes():
     cmp = compare(wb)
     assert cmp.speedup.shape == (100, 30)
     assert np.isfinite(cmp.speedup).all()
+
+
+def test_tier_without_task_classes_has_no_verdict_and_no_claim_outcome():
+    # a new workbook with a tier but no classes yet: no workload, so nothing can be judged
+    cmp = compare(Workbook(tiers=[Tier("A", claimed_speedup=2.0)]))
+    rec = cmp.tier_records()[0]
+    assert rec["mix_speedup"] is None
+    assert rec["verdict"] == "n/a" and rec["claim_holds"] is None
