@@ -5,6 +5,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 # command: (module, function adding its arguments, function running it, help)
 COMMANDS: dict[str, tuple[str, str, str, str]] = {
@@ -17,8 +18,16 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
 }
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a refused argument is one line on stderr, as every other bad input is."""
+
+    def error(self, message: str) -> NoReturn:
+        # argparse prints its whole usage block first; scripts and analysts read only the first line
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
 def _gui_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _OneLineParser(
         prog="specledger", description=__doc__,
         epilog="headless commands: " + "; ".join(f"{name}: {spec[3]}" for name, spec in COMMANDS.items())
         + ". Run `specledger COMMAND --help` for one.")
@@ -33,7 +42,7 @@ def _run_subcommand(name: str, argv: list[str]) -> int:
     except ImportError as exc:
         print(f"specledger {name}: not available ({exc})", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog=f"specledger {name}", description=help_text)
+    parser = _OneLineParser(prog=f"specledger {name}", description=help_text)
     getattr(module, add_name)(parser)
     args = parser.parse_args(argv)
     args.command = name

@@ -49,6 +49,13 @@ def test_compare_text_and_csv(tmp_path):
     (("calc", "--k", "0", "--c", "0.1"), "--k must be"),
     (("calc", "--k", "3", "--c", "0.1", "--alpha", "1.5"), "--alpha must be"),
     (("compare", "nope.json"), "no such file"),
+    # argparse's own refusals: one line too, not a usage block above the error
+    (("calc", "--k", "abc", "--c", "0.1"), "--k: invalid int value: 'abc'"),
+    (("calc", "--c", "0.1"), "required: --k"),
+    (("compare", "--json", "--csv"), "not allowed with argument --json"),
+    (("sample", "--provider", "gpu"), "invalid choice: 'gpu'"),
+    (("export",), "required"),
+    (("--no-such-option",), "unrecognized arguments"),
 ])
 def test_bad_input_is_one_line(args, words):
     r = run(*args)
