@@ -8,12 +8,13 @@ Errors come out as one line on stderr with exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import TextIO
 
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
-from model.providers import PROVIDER_CHOICES
+from model.providers import PROVIDER_CHOICES, choose_provider
 from model.sampling import Cancelled, SamplingProgress, SamplingResult, run_sampling, run_to_end
 
 
@@ -48,6 +49,12 @@ def _progress_printer(stream: TextIO):
     return show
 
 
+def _fig(x: float, spec: str, width: int, suffix: str = "") -> str:
+    """One right-aligned figure; a dash where nothing was measured (no full stretch gives no alpha)."""
+    text = f"{x:{spec}}{suffix}" if math.isfinite(x) else "–"
+    return f"{text:>{width}}"
+
+
 def format_table(result: SamplingResult) -> str:
     head = (f"{'class':<14}{'prompts':>8}{'stretch':>8}{'alpha':>7}{'accept':>8}{'E':>6}"
             f"{'c':>7}{'v':>6}{'S meas':>8}{'S pred':>8}  histogram 0..K")
@@ -56,16 +63,31 @@ def format_table(result: SamplingResult) -> str:
              "alpha: per-token (ML, i.i.d.); accept: draft acceptance rate (accepted/drafted); "
              "E: mean acceptance length (tokens per stretch)", head, "-" * len(head)]
     for c in result.classes:
-        lines.append(f"{c.task_class:<14}{c.prompts:>8}{c.stretches:>8}{c.alpha:>7.2f}"
-                     f"{c.draft_acceptance_rate:>8.0%}{c.mean_acceptance_length:>6.2f}{c.c_measured:>7.2f}"
-                     f"{c.v_measured:>6.2f}{c.speedup_measured:>7.2f}x{c.speedup_predicted:>7.2f}x  "
+        lines.append(f"{c.task_class:<14}{c.prompts:>8}{c.stretches:>8}{_fig(c.alpha, '.2f', 7)}"
+                     f"{_fig(c.draft_acceptance_rate, '.0%', 8)}{_fig(c.mean_acceptance_length, '.2f', 6)}"
+                     f"{_fig(c.c_measured, '.2f', 7)}{_fig(c.v_measured, '.2f', 6)}"
+                     f"{_fig(c.speedup_measured, '.2f', 8, 'x')}{_fig(c.speedup_predicted, '.2f', 8, 'x')}  "
                      f"{' '.join(str(h) for h in c.histogram)}")
     return "\n".join(lines)
+
+
+def _check_request(args: argparse.Namespace) -> None:
+    """Refusals worth making before minutes of sampling, not after."""
+    if args.json is not None and args.json.is_dir():
+        raise ValueError(f"--json {args.json}: is a folder, not a file")
+    if args.provider == "cuda":
+        # a forced CUDA that cannot work would quietly measure CPU timings (c, speedup) under a GPU request
+        choice = choose_provider("cuda")
+        if choice.device != "cuda":
+            reason = choice.description.split(": ", 1)[-1].rstrip(")")
+            raise ValueError(f"--provider cuda: CUDA is not usable here ({reason}); "
+                             "use --provider auto or --provider cpu")
 
 
 def run_sample_command(args: argparse.Namespace) -> int:
     err = sys.stderr
     try:
+        _check_request(args)
         gen = run_sampling(args.draft, args.target, args.prompts, k=args.k, max_new_tokens=args.max_new_tokens,
                            temperature=args.temperature, seed=args.seed, provider=args.provider)
         result = run_to_end(gen, _progress_printer(err))

@@ -14,6 +14,7 @@ from tests.onnx_tiny import write_model_folder  # noqa: E402
 
 from model.onnx_lm import load_pair  # noqa: E402
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, PromptFileError, load_prompts  # noqa: E402
+from model.providers import choose_provider  # noqa: E402
 from model.sample_command import add_sample_arguments, run_sample_command  # noqa: E402
 from model.sampling import Cancelled, SamplingProgress, run_sampling, run_to_end  # noqa: E402
 from model.speculative import speculative_generate, target_generate  # noqa: E402
@@ -211,7 +212,7 @@ def _args(**kw) -> argparse.Namespace:
 def test_sample_command_writes_table_and_json(tiny, tmp_path, capsys):
     out = tmp_path / "out" / "r.json"
     code = run_sample_command(_args(draft=tiny / "draft", target=tiny / "target", prompts=tiny / "prompts.jsonl",
-                                    k=2, max_new_tokens=6, provider="cuda", json=out))
+                                    k=2, max_new_tokens=6, provider="auto", json=out))
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "code" in captured.out and "prose" in captured.out and "alpha" in captured.out
@@ -226,3 +227,43 @@ def test_sample_command_errors_are_one_line(tiny, tmp_path, capsys):
         err = capsys.readouterr().err
         assert code == 2
         assert err.startswith("sample: error:") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_sample_table_shows_a_dash_where_nothing_was_measured(tiny):
+    # a class whose generations all stop before a full K-stretch has no alpha: the table must not say "nan"
+    from model.sample_command import format_table
+
+    gen = run_sampling(tiny / "draft", tiny / "target", tiny / "prompts.jsonl", k=2, max_new_tokens=4, provider="cpu")
+    result = run_to_end(gen)
+    row = result.classes[0]
+    for name in ("alpha", "draft_acceptance_rate", "mean_acceptance_length", "v_measured", "speedup_predicted"):
+        setattr(row, name, float("nan"))
+    text = format_table(result)
+    assert "nan" not in text.lower() and "–" in text
+    head, rows = text.splitlines()[2], text.splitlines()[4:]
+    width = head.index("  histogram")
+    assert all(line[width:width + 2] == "  " and line[width - 1] in "x–" for line in rows)  # columns line up
+
+
+def test_sample_json_into_a_folder_fails_before_the_run(tiny, tmp_path, capsys, monkeypatch):
+    import model.sample_command as sc
+
+    def never_called(*_a, **_k):
+        raise AssertionError("the run started although its output cannot be written")
+    monkeypatch.setattr(sc, "run_sampling", never_called)
+    code = run_sample_command(_args(draft=tiny / "draft", target=tiny / "target", prompts=tiny / "prompts.jsonl",
+                                    k=2, max_new_tokens=4, provider="cpu", json=tmp_path))
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "is a folder" in err and str(tmp_path) in err
+
+
+@pytest.mark.skipif(choose_provider("auto").device == "cuda", reason="this machine has a usable GPU")
+def test_forced_cuda_without_a_gpu_is_refused_in_one_line(tiny, tmp_path, capsys):
+    # a script that asks for CUDA wants GPU timings; CPU figures under that name would mislead
+    out = tmp_path / "r.json"
+    code = run_sample_command(_args(draft=tiny / "draft", target=tiny / "target", prompts=tiny / "prompts.jsonl",
+                                    k=2, max_new_tokens=4, provider="cuda", json=out))
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == "" and not out.exists()
+    assert captured.err.startswith("sample: error: --provider cuda") and captured.err.count("\n") == 1
+    assert "--provider auto" in captured.err
