@@ -171,6 +171,10 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     """
     if k < 1 or max_new_tokens < 1:
         raise ValueError("k and max_new_tokens must be at least 1")
+    if max_new_tokens <= k:
+        # only stretches that draft all K measure acceptance, and one emits up to K + 1 tokens
+        raise ValueError(f"max_new_tokens ({max_new_tokens}) must be more than K ({k}): a full stretch emits "
+                         f"up to K + 1 tokens, and only full stretches measure acceptance")
     if temperature < 0:
         raise ValueError("temperature must be 0 (greedy) or more")
     check = _as_callable(cancel)

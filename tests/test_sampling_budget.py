@@ -75,3 +75,10 @@ def test_no_drafting_past_a_stop_token(self_pair):
     assert run.drafted_counts == [4] and run.accepted_counts == [4]
     summary = summarise_class("chain", 6, [run], [plain])
     assert summary.stretches == 0 and summary.generated_tokens == 4
+
+
+def test_run_refuses_a_budget_with_no_room_for_a_full_stretch(tmp_path):
+    from model.sampling import run_sampling, run_to_end
+
+    with pytest.raises(ValueError, match=r"max_new_tokens \(4\) must be more than K \(4\)"):
+        run_to_end(run_sampling(k=4, max_new_tokens=4, provider="cpu"))
