@@ -48,21 +48,32 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
     problems: list[str] = []
     settings, title = _read_settings(ws, problems)
     rows: dict[str, list[Any]] = {}
+    sheet_rows: dict[str, list[int]] = {}  # the sheet row each parsed row came from
     header_rows = _find_headers(ws)
     for heading, specs in TABLES:
         if heading not in header_rows:
             problems.append(f"sheet {INPUTS}: the {heading.split(' (')[0].lower()} table's header row "
                             f"({', '.join(header_labels(specs)[:3])}, ...) was not found")
-            rows[heading] = []
+            rows[heading], sheet_rows[heading] = [], []
             continue
-        rows[heading] = _read_table(ws, header_rows[heading], specs, _ROW_TYPES[heading], problems)
+        rows[heading], sheet_rows[heading] = _read_table(ws, header_rows[heading], specs, _ROW_TYPES[heading], problems)
     if problems:
         raise WorkbookError(problems, str(p))
     wb = Workbook(tiers=rows[TIERS_HEADING], classes=rows[CLASSES_HEADING], overrides=rows[OVERRIDES_HEADING],
                   settings=settings, title=title)
-    late = workbook_problems(wb)
-    if late:  # names that clash or point nowhere: these concern rows, not single cells
-        raise WorkbookError([f"sheet {INPUTS}: {msg}" for msg in late], str(p))
+    from openpyxl.utils import get_column_letter
+
+    tables = {"tiers": TIERS_HEADING, "classes": CLASSES_HEADING, "overrides": OVERRIDES_HEADING}
+    columns = {heading: {spec.name: get_column_letter(i) for i, spec in enumerate(specs, start=1)}
+               for heading, specs in TABLES}
+
+    def place(table: str, i: int, field_name: str) -> str:
+        heading = tables[table]
+        return f"sheet {INPUTS}, cell {columns[heading][field_name]}{sheet_rows[heading][i]}"
+
+    late = workbook_problems(wb, place)
+    if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
+        raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))
     return wb
 
 
@@ -129,11 +140,14 @@ def _find_headers(ws: Any) -> dict[str, int]:
     return out
 
 
-def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type: type, problems: list[str]) -> list[Any]:
-    """Rows under a header until the first blank row (the blank row a table keeps when empty counts too)."""
+def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,
+                problems: list[str]) -> tuple[list[Any], list[int]]:
+    """Rows under a header until the first blank row (the blank row a table keeps when empty counts too),
+    and the sheet row of each."""
     from openpyxl.utils import get_column_letter
 
     out = []
+    at_rows: list[int] = []
     row = header_row + 1
     headings = {heading.lower() for heading, _ in TABLES}
     while row <= ws.max_row:
@@ -152,8 +166,9 @@ def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {what}{spec.label}: {exc}")
         if len(parsed) == len(specs):
             out.append(row_type(**parsed))
+            at_rows.append(row)
         row += 1
-    return out
+    return out, at_rows
 
 
 # --- plain price lists ------------------------------------------------------------------

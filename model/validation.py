@@ -231,34 +231,49 @@ def check_row(row: Any, index: int | None = None) -> list[str]:
     return problems
 
 
-def workbook_problems(wb: Workbook) -> list[str]:
-    """All that is wrong with a workbook as a whole, each message naming row and field."""
+# (table, row index, field name) -> where that cell is in a file, e.g. "sheet Inputs, cell N16"
+Place = Callable[[str, int, str], str]
+
+
+def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
+    """All that is wrong with a workbook as a whole, each message naming row and field.
+
+    With `place`, the problems that concern several rows (names, references) say
+    where in the file they are, instead of counting rows inside a table.
+    """
+    def at(table: str, i: int, field_name: str) -> str:
+        return f"{place(table, i, field_name)}: " if place else ""
+
     problems: list[str] = []
     for rows in (wb.tiers, wb.classes, wb.overrides):
         for i, row in enumerate(rows):
             problems.extend(check_row(row, i))
-    for rows, word in ((wb.tiers, "Tier"), (wb.classes, "Task class")):
+    for rows, word, table in ((wb.tiers, "Tier", "tiers"), (wb.classes, "Task class", "classes")):
         seen: dict[str, int] = {}
         for i, row in enumerate(rows):
             key = row.name.strip().lower()
             if key and key in seen:
-                problems.append(f"{word} {row.name!r} in row {i + 1}: the name is already used in row {seen[key] + 1}")
+                if place:
+                    problems.append(f"{at(table, i, 'name')}{word} {row.name!r}: the name is already used in "
+                                    f"{place(table, seen[key], 'name').rsplit(', ', 1)[-1]}")
+                else:
+                    problems.append(f"{word} {row.name!r} in row {i + 1}: the name is already used in row {seen[key] + 1}")
             seen.setdefault(key, i)
     tier_names = {t.name for t in wb.tiers}
     class_names = {c.name for c in wb.classes}
-    for t in wb.tiers:
+    for i, t in enumerate(wb.tiers):
         if t.baseline and t.baseline not in tier_names:
-            problems.append(f"Tier {t.name!r}, Baseline: no tier is named {t.baseline!r}")
+            problems.append(f"{at('tiers', i, 'baseline')}Tier {t.name!r}, Baseline: no tier is named {t.baseline!r}")
         elif t.baseline == t.name and t.name:
-            problems.append(f"Tier {t.name!r}, Baseline: a tier cannot be its own baseline")
+            problems.append(f"{at('tiers', i, 'baseline')}Tier {t.name!r}, Baseline: a tier cannot be its own baseline")
     seen_pairs: set[tuple[str, str]] = set()
-    for o in wb.overrides:
+    for i, o in enumerate(wb.overrides):
         if o.tier not in tier_names:
-            problems.append(f"{row_label(o)}, Tier: no tier is named {o.tier!r}")
+            problems.append(f"{at('overrides', i, 'tier')}{row_label(o)}, Tier: no tier is named {o.tier!r}")
         if o.task_class not in class_names:
-            problems.append(f"{row_label(o)}, Task class: no task class is named {o.task_class!r}")
+            problems.append(f"{at('overrides', i, 'task_class')}{row_label(o)}, Task class: no task class is named {o.task_class!r}")
         if (o.tier, o.task_class) in seen_pairs:
-            problems.append(f"{row_label(o)}: given twice")
+            problems.append(f"{at('overrides', i, 'tier')}{row_label(o)}: given twice")
         seen_pairs.add((o.tier, o.task_class))
     problems.extend(check_row(wb.settings))
     return problems

@@ -86,12 +86,28 @@ def test_bad_cells_are_named_and_nothing_is_imported(tmp_path):
     assert "\n" not in msg
 
 
-def test_cross_row_problems_name_the_sheet(tmp_path):
+def test_cross_row_problems_name_the_cell(tmp_path):
     wb = demo()
     lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
-    path = _edited(tmp_path, {(lay.tier_row(1), column_of(TIER_FIELDS, "baseline")): "Nobody"})
-    with pytest.raises(WorkbookError, match=r"sheet Inputs: Tier 'Northwind Turbo', Baseline: no tier is named 'Nobody'"):
+    col = column_of(TIER_FIELDS, "baseline")
+    path = _edited(tmp_path, {(lay.tier_row(1), col): "Nobody"})
+    cell = f"{openpyxl.utils.get_column_letter(col)}{lay.tier_row(1)}"
+    with pytest.raises(WorkbookError, match=rf"sheet Inputs, cell {cell}: Tier 'Northwind Turbo', Baseline: no tier is named 'Nobody'"):
         import_report(path)
+
+
+def test_a_duplicate_name_names_both_cells_not_table_rows(tmp_path):
+    # before: "Tier 'Northwind Turbo' in row 3: the name is already used in row 2", counted inside the table
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    path = _edited(tmp_path, {(lay.tier_row(2), 1): "Northwind Turbo", (lay.override_row(0), 2): "poetry"})
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    assert (f"sheet Inputs, cell A{lay.tier_row(2)}: Tier 'Northwind Turbo': the name is already used in "
+            f"cell A{lay.tier_row(1)}") in msg
+    assert f"sheet Inputs, cell B{lay.override_row(0)}: " in msg and "no task class is named 'poetry'" in msg
+    assert "in row 3" not in msg
 
 
 def test_not_a_report(tmp_path):
