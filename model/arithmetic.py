@@ -102,8 +102,9 @@ def solve_alpha_for_tokens(target_e: ArrayLike, k: ArrayLike, iterations: int = 
     power = kk + 1.0
     for _ in range(iterations):
         mid = 0.5 * (lo + hi)
-        # E(mid) < t, multiplied through by (1 - mid) > 0: no division, no loss near alpha = 1
-        below = 1.0 - mid ** power < t * (1.0 - mid)
+        # E(mid) < t, multiplied through by (1 - mid) > 0: no division. 1 - mid^(k+1) as
+        # -expm1((k+1) log mid), since the plain difference loses ~8 digits near alpha = 1
+        below = -np.expm1(power * np.log(mid)) < t * (1.0 - mid)
         np.copyto(lo, mid, where=below)
         np.copyto(hi, mid, where=~below)
     alpha = 0.5 * (lo + hi)
