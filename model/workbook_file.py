@@ -8,7 +8,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, Callable
 
-from .validation import SPECS, ValidationError, WorkbookError, check_workbook
+from .validation import SPECS, ValidationError, WorkbookError, check_workbook, parse_field
 from .workbook import Override, Settings, TaskClass, Tier, Workbook
 
 SCHEMA_VERSION = 1
@@ -83,11 +83,17 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
     if not isinstance(settings_raw, dict) or set(settings_raw) - known:
         problems.append(f"settings: must be an object with fields {', '.join(sorted(known))}")
         settings_raw = {}
+    settings = Settings()
+    for fname, value in settings_raw.items():  # through the same specs as the rows: "eur" -> "EUR", 16.0 -> 16
+        try:
+            setattr(settings, fname, parse_field(Settings, fname, value))
+        except ValidationError as exc:
+            problems.append(str(exc))
     wb = Workbook(
         tiers=_rows(data, "tiers", Tier, problems),
         classes=_rows(data, "task_classes", TaskClass, problems),
         overrides=_rows(data, "overrides", Override, problems),
-        settings=Settings(**settings_raw),
+        settings=settings,
         title=str(data.get("title", "")),
     )
     if problems:

@@ -187,3 +187,17 @@ def test_hostile_files_are_refused_with_a_workbook_error(tmp_path):
         with pytest.raises(WorkbookError) as exc:
             wf.load_workbook(p)
         assert str(p) in str(exc.value) and words in str(exc.value), str(exc.value)[:300]
+
+
+def test_settings_in_a_file_are_parsed_like_rows(tmp_path):
+    # the same validator as the rows: a currency in lower case is stored as its code, 16.0 is the whole number 16
+    p = tmp_path / "s.json"
+    data = wf.workbook_to_dict(wf.load_demo())
+    data["settings"] = {"currency": "eur", "k_max": 16.0, "marginal_band": "10%"}
+    p.write_text(json.dumps(data))
+    s = wf.load_workbook(p).settings
+    assert (s.currency, s.k_max, s.marginal_band) == ("EUR", 16, 0.10) and isinstance(s.k_max, int)
+    data["settings"] = {"k_max": 0}
+    p.write_text(json.dumps(data))
+    with pytest.raises(WorkbookError, match="Settings, K max: must be a whole number"):
+        wf.load_workbook(p)
