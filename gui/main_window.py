@@ -26,6 +26,7 @@ except Exception:  # noqa: BLE001
     ChartsPanel = None  # type: ignore[assignment,misc]
 
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
+_REFUSED = "Refused, value kept: "
 
 
 class MainWindow(QMainWindow):
@@ -289,6 +290,9 @@ class MainWindow(QMainWindow):
 
     # --- slots ------------------------------------------------------------------------
     def _on_document_changed(self) -> None:
+        # a refusal is about the value typed before; once an edit lands it would read as refusing that one
+        if self.statusBar().currentMessage().startswith(_REFUSED):
+            self.statusBar().clearMessage()
         self._update_title()
         self._refresh_charts()
 
@@ -335,7 +339,7 @@ class MainWindow(QMainWindow):
         self.show_help(anchor)
 
     def _on_edit_refused(self, message: str) -> None:
-        self.show_message(f"Refused, value kept: {message}", 15000)
+        self.show_message(f"{_REFUSED}{message}", 15000)
 
     def _on_message_posted(self, message: str) -> None:
         self.show_message(message, 15000 if "refused" in message.lower() else 5000)

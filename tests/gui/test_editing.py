@@ -68,6 +68,18 @@ def test_refused_value_keeps_old_and_says_why(qtbot, window):
     assert window.document.undo_stack.count() == 0
 
 
+def test_an_accepted_edit_clears_the_last_refusal(qtbot, window):
+    # before: "Refused, value kept: ... (got 'lots')" stayed 15 s after the next, accepted value
+    col = window.tier_model.column_of("k")
+    _type_into(qtbot, window.tier_view, 1, col, "lots")
+    qtbot.wait(1)
+    assert window.statusBar().currentMessage().startswith("Refused")
+    _type_into(qtbot, window.tier_view, 1, col, "3")
+    qtbot.wait(1)
+    assert window.document.workbook.tiers[1].k == 3
+    assert "Refused" not in window.statusBar().currentMessage()
+
+
 def test_rename_tier_carries_baselines_and_overrides(qtbot, window):
     wb = window.document.workbook
     assert wb.tiers[1].baseline == "Northwind Standard"
