@@ -44,7 +44,8 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     "break_even": ("Break-even alpha*", break_even_text),
     "margin": ("Margin (alpha - alpha*)", _margin_text),
     "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
-    "alpha": ("Acceptance used", lambda c, i, j: fmt.pct(c.alpha[i, j])),
+    # a tier that drafts nothing accepts nothing: the class's alpha would read as if it were used
+    "alpha": ("Acceptance used", lambda c, i, j: fmt.pct(c.alpha[i, j]) if c.speculative[i] else "n/a"),
     "optimal_k": ("Best K (speedup)", lambda c, i, j: f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})" if c.speculative[i] else "n/a"),
     "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cost_factor[i, j])),
 }

@@ -21,3 +21,13 @@ def test_unconfirmed_tier_is_flagged_in_the_summary(window):
     window.document.apply("confirm", lambda wb: setattr(wb.tiers[row], "speculative", "yes"))
     window.document.flush()
     assert "unconfirmed" not in _verdicts(window)["Helix Fast"]
+
+
+def test_a_tier_without_speculative_decoding_uses_no_acceptance(window):
+    # before: "Acceptance used" showed the class's 80.0% on Northwind Standard, which drafts nothing
+    from gui.result_models import METRICS
+
+    cmp = window.document.comparison
+    text = METRICS["alpha"][1]
+    assert text(cmp, 0, 0) == "n/a"  # Northwind Standard, speculative = no
+    assert text(cmp, 1, 0) == "80.0%"  # Northwind Turbo on code
