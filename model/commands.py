@@ -57,7 +57,8 @@ def calc_result(k: int, c: float, v: float = 1.0, alpha: float | None = None, k_
     return out
 
 
-def run_calc(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_calc(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
     if args.k < 1 or args.k > 64:
         raise CommandError(f"--k must be a whole number from 1 to 64 (got {args.k})")
     if not (0.0 <= args.c <= 10.0) or math.isnan(args.c):
@@ -91,7 +92,8 @@ def load_or_demo(path: str | None):
     return load_demo() if path is None else load_workbook(path)
 
 
-def run_compare(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
     wb = load_or_demo(args.workbook)
     cmp = compare(wb)
     if args.json:

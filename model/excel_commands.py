@@ -16,7 +16,8 @@ def add_export_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", required=True, help="report .xlsx to write (replaced atomically)")
 
 
-def run_export(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
     from .excel_export import export_report
 
     target = Path(args.output)
@@ -29,6 +30,9 @@ def run_export(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0
 
 
+_SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
+
+
 def add_import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", help="a SpecLedger report .xlsx, or with --tiers/--classes a .csv or .xlsx list")
     p.add_argument("-o", "--output", required=True, help="workbook .json to write")
@@ -39,11 +43,17 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
                    "default: an empty workbook)")
 
 
-def run_import(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
     from .excel_import import import_report, import_rows, merge_rows
 
     if args.into and not (args.tiers or args.classes):
         raise CommandError("--into only goes with --tiers or --classes")
+    target = Path(args.output)
+    # -o names the workbook .json to write: a slip of the keys must never put JSON over the report or list
+    if target.suffix.lower() in _SPREADSHEET_SUFFIXES or target.resolve() == Path(args.source).resolve():
+        raise CommandError(f"{target}: -o is the workbook .json to write, not a spreadsheet; "
+                           "nothing was written")
     if args.tiers or args.classes:
         kind = "tiers" if args.tiers else "classes"
         rows = import_rows(args.source, kind)

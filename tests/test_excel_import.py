@@ -192,3 +192,19 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert main.main(["import", str(tmp_path / "missing.xlsx"), "-o", str(tmp_path / "w.json")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and err[0].startswith("specledger export:") and "no such file" in err[1]
+
+
+@pytest.mark.parametrize("args", [("import", "{r}", "-o", "{r}"), ("import", "{r}", "-o", "{d}/copy.xlsx"),
+                                  ("import", "{c}", "--tiers", "-o", "{c}")])
+def test_cli_import_never_writes_a_workbook_over_a_spreadsheet(tmp_path, capsys, args):
+    # before: `import r.xlsx -o r.xlsx` replaced the report with JSON text under its .xlsx name
+    report, prices = tmp_path / "r.xlsx", tmp_path / "p.csv"
+    assert main.main(["export", "-o", str(report)]) == 0
+    prices.write_text("name,price_out\nNew tier,4\n", encoding="utf-8")
+    before = report.read_bytes(), prices.read_bytes()
+    capsys.readouterr()
+    argv = [a.format(r=report, d=tmp_path, c=prices) for a in args]
+    assert main.main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the workbook .json to write" in err[0]
+    assert (report.read_bytes(), prices.read_bytes()) == before and not (tmp_path / "copy.xlsx").exists()
