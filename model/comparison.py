@@ -162,7 +162,9 @@ def compare(wb: Workbook) -> Comparison:
     be = ar.break_even(kk, c, v)
     e = ar.expected_tokens(alpha, kk)
     sp = e / ar.stretch_cost(kk, c, v)
-    ks = np.arange(1, s.k_max + 1, dtype=np.float64)[:, None, None]
+    # search at least up to the largest K in use, so "optimal K" is never worse than the tier's own
+    k_top = max(s.k_max, int(k.max()) if n_t else 1)
+    ks = np.arange(1, k_top + 1, dtype=np.float64)[:, None, None]
     s_all = ar.speedup(alpha[None], ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
     best = np.argmax(s_all, axis=0) if s.k_max and n_t and n_c else np.zeros((n_t, n_c), dtype=np.int64)
     opt_k = best + 1

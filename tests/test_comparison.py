@@ -111,3 +111,10 @@ def test_tier_without_task_classes_has_no_verdict_and_no_claim_outcome():
     rec = cmp.tier_records()[0]
     assert rec["mix_speedup"] is None
     assert rec["verdict"] == "n/a" and rec["claim_holds"] is None
+
+
+def test_optimal_k_is_never_worse_than_the_tiers_own_k():
+    wb = Workbook([Tier("Wide", k=32, c=0.01, v=1.0)], [TaskClass("json", 1, 0, 4096, 0.97)])
+    assert wb.settings.k_max < 32
+    cmp = compare(wb)
+    assert cmp.optimal_speedup[0, 0] >= cmp.speedup[0, 0] - 1e-12
