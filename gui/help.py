@@ -45,12 +45,13 @@ SECTIONS: list[tuple[str, str, str]] = [
      "<span style='background:#f6c4c4'>&nbsp;tax&nbsp;</span> S &lt; 1: half-empty trailers, the draft's cost is "
      "on the invoice and the speed is not delivered. Grey: the tier does not run speculative decoding."),
     ("optimal_k", "Best K",
-     "The whole K from 1 to K max that maximises S for this class, and the speedup it would give; "
+     "The whole K from 1 to K max (or the tier's own K, if larger) that maximises S for this class, and the speedup it would give; "
      "a lower K wastes fewer slots when acceptance is low."),
     ("cost_factor", "FLOPs per token: the cost including the draft",
      "(K c<sub>flops</sub> + K + 1) / E: arithmetic per emitted token relative to plain decoding. When the GPU is "
      "memory-bound the vendor pays roughly 1/S of the time per token; when compute-bound it tends to this factor. "
-     "It is what the speed costs the vendor, next to what they charge you for it."),
+     "It is what the speed costs the vendor, next to what they charge you for it. c<sub>flops</sub> is the draft's "
+     "parameter count over the target's for a roofline tier; for a typed tier the typed time ratio c stands in for it."),
     ("mix", "Mix speedup",
      "Over the workload, time adds up, not speed: with monthly output-token shares w<sub>i</sub>, "
      "mix S = sum(w<sub>i</sub>) / sum(w<sub>i</sub> / S<sub>i</sub>), a weighted harmonic mean. "
