@@ -13,6 +13,7 @@ the cache keeps the graph's dtype and logits are read as float32.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -136,7 +137,10 @@ def _config_head_dim(config: dict[str, Any]) -> int | None:
 
 
 def _read_config(folder: Path) -> dict[str, Any]:
-    path = folder / "config.json"
+    return _read_json_object(folder / "config.json")
+
+
+def _read_json_object(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
@@ -203,12 +207,17 @@ class OnnxCausalLM:
                 return self.config[key]
         return None
 
-    @property
+    @functools.cached_property
     def eos_ids(self) -> frozenset[int]:
-        eos = self.config.get("eos_token_id")
-        if isinstance(eos, int):
-            return frozenset([eos])
-        return frozenset(e for e in eos if isinstance(e, int)) if isinstance(eos, list) else frozenset()
+        # chat models often list their end-of-turn tokens only in generation_config.json
+        ids: set[int] = set()
+        for config in (self.config, _read_json_object(self.folder / "generation_config.json")):
+            eos = config.get("eos_token_id")
+            if isinstance(eos, int) and not isinstance(eos, bool):
+                ids.add(eos)
+            elif isinstance(eos, list):
+                ids.update(e for e in eos if isinstance(e, int) and not isinstance(e, bool))
+        return frozenset(ids)
 
     def encode(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=True).ids)

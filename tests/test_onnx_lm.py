@@ -174,3 +174,15 @@ def test_real_optimum_export_loads_and_runs():
     assert self_run.output_ids == plain.output_ids and set(self_run.accepted_counts) == {4}
     bound = OnnxCausalLM(OPTIMUM, "cpu", bind_cache=True)
     assert speculative_generate(draft, bound, ids, 3, 20).output_ids == plain.output_ids
+
+
+def test_stop_tokens_come_from_config_and_generation_config(tmp_path):
+    import json
+
+    folder = write_model_folder(tmp_path / "m", TABLE)
+    config = json.loads((folder / "config.json").read_text())
+    config["eos_token_id"] = 1
+    (folder / "config.json").write_text(json.dumps(config))
+    assert OnnxCausalLM(folder, "cpu").eos_ids == frozenset({1})
+    (folder / "generation_config.json").write_text(json.dumps({"eos_token_id": [1, 2, True]}))
+    assert OnnxCausalLM(folder, "cpu").eos_ids == frozenset({1, 2})
