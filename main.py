@@ -31,7 +31,7 @@ def _gui_parser() -> argparse.ArgumentParser:
         prog="specledger", description=__doc__,
         epilog="headless commands: " + "; ".join(f"{name}: {spec[3]}" for name, spec in COMMANDS.items())
         + ". Run `specledger COMMAND --help` for one.")
-    p.add_argument("workbook", nargs="?", help="workbook .json to open (default: the built-in demo)")
+    p.add_argument("workbook", nargs="?", help="workbook .json, or a report .xlsx to import, to open (default: the built-in demo)")
     return p
 
 

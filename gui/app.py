@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -27,6 +28,13 @@ def first_workbook(path: str | None) -> tuple[Workbook, str | None, str]:
     if not path:
         return load_demo(), None, ""
     try:
+        if path.lower().endswith(".xlsx"):
+            # as File > Open does: a report's inputs become a new, unsaved workbook (Save never writes over it)
+            from model.excel_import import import_report  # openpyxl only when a report is opened
+
+            wb = import_report(path)
+            wb.title = wb.title or Path(path).stem
+            return wb, None, ""
         return load_workbook(path), path, ""
     except WorkbookError as exc:
         return load_demo(), None, str(exc)

@@ -121,3 +121,20 @@ def test_recent_menu_and_geometry_persist(qtbot, window, settings, tmp_path):
     # offscreen, Qt clamps a restored geometry to its small virtual screen; what matters is
     # that the saved geometry was used instead of the first-run default of 1600 x 980
     assert again.size().width() != 1600 and again.files.recent_files()[0] == paths[1]
+
+
+def test_launching_on_a_report_imports_it_as_open_does(tmp_path):
+    # `specledger report.xlsx` (and screenshot) went through the JSON loader: "cannot be read (UnicodeDecodeError ...)"
+    from gui.app import first_workbook
+    from model.excel_export import export_report
+    from model.workbook_file import load_demo
+
+    report = tmp_path / "report.xlsx"
+    export_report(load_demo(), report)
+    wb, opened, error = first_workbook(str(report))
+    assert error == "" and wb.tiers == load_demo().tiers
+    assert opened is None  # a new, unsaved workbook: Save asks where, never writes JSON over the report
+    bad = tmp_path / "bad.xlsx"
+    bad.write_bytes(b"not a zip")
+    _wb, opened, error = first_workbook(str(bad))
+    assert opened is None and "is not an Excel .xlsx file" in error
