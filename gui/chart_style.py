@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pyqtgraph as pg
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -121,6 +122,9 @@ class ChartView(pg.GraphicsLayoutWidget):
         columns = max(1, min(3, int((self.width() - 16) // per_column)))
         if columns != legend.columnCount:
             legend.setColumnCount(columns)
+            # the layout was last fitted to the view while the legend had its old columns, and a
+            # layout never goes below its minimum: fit it again, or the right edge stays cut off
+            self.ci.setGeometry(QRectF(0, 0, self.width(), self.height()))
 
     def set_title(self, text: str) -> None:
         if text != self.title_label.text:

@@ -31,3 +31,15 @@ def test_a_tier_without_speculative_decoding_uses_no_acceptance(window):
     text = METRICS["alpha"][1]
     assert text(cmp, 0, 0) == "n/a"  # Northwind Standard, speculative = no
     assert text(cmp, 1, 0) == "80.0%"  # Northwind Turbo on code
+
+
+def test_each_chart_is_laid_out_inside_its_panel(qtbot, window):
+    # before: at 1400 px the plot kept a layout wider than its panel (set while the legend still had
+    # more columns), so the numbers right of each trailer, speedup last, were cut off at the edge
+    for size in ((1400, 900), (1366, 768), (1600, 980)):
+        window.resize(*size)
+        for i in range(window.charts.tabs.count()):
+            window.charts.tabs.setCurrentIndex(i)
+            qtbot.wait(20)
+            chart = window.charts.tabs.currentWidget()
+            assert chart.ci.geometry().width() <= chart.viewport().width() + 0.5, (size, i)
