@@ -25,6 +25,8 @@ class TrailerChart(ChartView):
         super().__init__("trailer_fill", "draft slots per stretch (tokens)", "", parent=parent)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.showGrid(x=False, y=False)
+        # 0 and K sit on the plot's edges; pyqtgraph would drop them as overlapping at laptop widths
+        self.plot.getAxis("bottom").setStyle(hideOverlappingLabels=False)
         # class names on the left axis, each class's numbers on the right one: axes size
         # themselves to their labels, where text inside the plot would be cut at narrow widths
         self.plot.showAxis("right")

@@ -248,3 +248,18 @@ def test_context_menu_exports_through_the_file_dialog(panel: ChartsPanel, tmp_pa
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
     chart.export_actions["png"].trigger()  # cancelled: nothing written, nothing raised
     assert not (tmp_path / "from_menu.png").exists()
+
+
+def test_trailer_axis_shows_both_ends_at_a_laptop_width(qtbot, window) -> None:
+    # before: at 1366 px pyqtgraph dropped the "0" and "K" labels as overlapping the axis ends,
+    # so the trailer's capacity could not be read off the chart
+    from PySide6.QtGui import QImage, QPainter
+
+    window.resize(1366, 768)
+    qtbot.wait(20)
+    axis = window.charts.trailer_chart.plot.getAxis("bottom")
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    texts = [spec[2] for spec in axis.generateDrawSpecs(painter)[2]]
+    painter.end()
+    assert texts == ["0", "1", "2", "3", "4", "5"]  # Northwind Turbo, K = 5
