@@ -142,19 +142,31 @@ def _find_headers(ws: Any) -> dict[str, int]:
 
 def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,
                 problems: list[str]) -> tuple[list[Any], list[int]]:
-    """Rows under a header until the first blank row (the blank row a table keeps when empty counts too),
-    and the sheet row of each."""
+    """Rows under a header until two blank rows or the next heading (the blank row a table keeps when
+    empty counts too), and the sheet row of each."""
     from openpyxl.utils import get_column_letter
 
     out = []
     at_rows: list[int] = []
     row = header_row + 1
     headings = {heading.lower() for heading, _ in TABLES}
+    def blank(r: int) -> bool:
+        return all(_cell_text(ws.cell(r, c).value) == "" for c in range(1, len(specs) + 1))
+
+    def heading(values: list[Any]) -> bool:
+        return _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:])
+
     while row <= ws.max_row:
         values = [ws.cell(row, c).value for c in range(1, len(specs) + 1)]
         if all(_cell_text(v) == "" for v in values):
-            break
-        if _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:]):
+            # one cleared row is how analysts delete a row in Excel: skip it. Two blank rows, or a
+            # heading next, end the table (the report leaves two blank rows between tables)
+            after = row + 1
+            if after > ws.max_row or blank(after) or heading([ws.cell(after, c).value for c in range(1, len(specs) + 1)]):
+                break
+            row += 1
+            continue
+        if heading(values):
             break  # rows added under a table ran into the next table's heading
         name = _cell_text(values[0]) if row_type is not Override else f"{_cell_text(values[0])}/{_cell_text(values[1])}"
         parsed: dict[str, Any] = {}

@@ -208,3 +208,15 @@ def test_cli_import_never_writes_a_workbook_over_a_spreadsheet(tmp_path, capsys,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the workbook .json to write" in err[0]
     assert (report.read_bytes(), prices.read_bytes()) == before and not (tmp_path / "copy.xlsx").exists()
+
+
+def test_a_row_cleared_in_excel_drops_that_row_only(tmp_path):
+    # clearing a row's cells is how many analysts delete it; before, the import stopped there and
+    # silently dropped every row below it (here Orbital Standard and Orbital Rapid)
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    row = lay.tier_row(5)  # Apex Express
+    path = _edited(tmp_path, {(row, col): None for col in range(1, len(TIER_FIELDS) + 1)})
+    back = import_report(path)
+    assert [t.name for t in back.tiers] == [t.name for t in wb.tiers if t.name != "Apex Express"]
+    assert back.classes == wb.classes and back.overrides == wb.overrides
