@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import zipfile
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,6 +20,7 @@ from .validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, 
 from .workbook import Override, Settings, TaskClass, Tier, Workbook
 
 _ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
+_CELL_IN_MESSAGE = re.compile(rf"sheet {re.escape(INPUTS)}, cell ([A-Z]+[0-9]+)[: ]")
 KINDS = {"tiers": (Tier, TIER_FIELDS), "classes": (TaskClass, CLASS_FIELDS)}
 
 
@@ -58,7 +60,7 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
             continue
         rows[heading], sheet_rows[heading] = _read_table(ws, header_rows[heading], specs, _ROW_TYPES[heading], problems)
     if problems:
-        raise WorkbookError(problems, str(p))
+        raise WorkbookError(_explain_unsaved_formulas(p, problems), str(p))
     wb = Workbook(tiers=rows[TIERS_HEADING], classes=rows[CLASSES_HEADING], overrides=rows[OVERRIDES_HEADING],
                   settings=settings, title=title)
     from openpyxl.utils import get_column_letter
@@ -75,6 +77,29 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
     if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
         raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))
     return wb
+
+
+def _explain_unsaved_formulas(path: Path, problems: list[str]) -> list[str]:
+    """Say so where a refused cell holds a formula with no saved result (it reads as empty).
+
+    Excel and LibreOffice save each formula's value; scripts and some converters do not.
+    Only on the error path: loading the formulas too costs a second read of the file.
+    """
+    cells = {m.group(1) for m in map(_CELL_IN_MESSAGE.match, problems) if m}
+    if not cells:
+        return problems
+    ws = _open_xlsx(path, data_only=False)[INPUTS]
+    formulas = {cell: ws[cell].value for cell in cells
+                if isinstance(ws[cell].value, str) and ws[cell].value.startswith("=")}
+    out = []
+    for msg in problems:
+        m = _CELL_IN_MESSAGE.match(msg)
+        if m and m.group(1) in formulas:
+            msg = (f"sheet {INPUTS}, cell {m.group(1)}: holds the formula {formulas[m.group(1)]} but no computed "
+                   "value (the file was saved by a program that does not calculate); open and save it in "
+                   "Excel or LibreOffice, then import again")
+        out.append(msg)
+    return out
 
 
 def _cell_text(value: Any) -> str:

@@ -220,3 +220,17 @@ def test_a_row_cleared_in_excel_drops_that_row_only(tmp_path):
     back = import_report(path)
     assert [t.name for t in back.tiers] == [t.name for t in wb.tiers if t.name != "Apex Express"]
     assert back.classes == wb.classes and back.overrides == wb.overrides
+
+
+def test_a_formula_with_no_saved_result_is_named_as_such(tmp_path):
+    # openpyxl and other writers store a formula without its value; before, the message said "(got None)"
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    col = column_of(CLASS_FIELDS, "alpha")
+    path = _edited(tmp_path, {(lay.class_row(0), col): "=0.5+0.2"})
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    cell = f"{openpyxl.utils.get_column_letter(col)}{lay.class_row(0)}"
+    assert f"sheet Inputs, cell {cell}: " in msg and "=0.5+0.2" in msg and "no computed value" in msg
+    assert "got None" not in msg
