@@ -51,6 +51,10 @@ class AlphaChart(ChartView):
         self.legend.addItem(pg.PlotDataItem([], [], pen=OTHER_PEN), "other speculative tiers")
         self.legend.addItem(self._be_sel, "break-even α*")
         self.legend.addItem(self._claim, "vendor claim")
+        # the curve is at the claim's context (in the title), each class's dot at the class's own context
+        # (its speedup in the results grid): a roofline tier's dots sit off the curve, and this says why
+        self.legend.addItem(pg.ScatterPlotItem(symbol="o", size=9, brush=INK, pen=pg.mkPen("w")),
+                            "class at its own context")
         self._class_samples: list[pg.ScatterPlotItem] = []
         self._class_names: list[str] = []
         self._class_brushes: list = []

@@ -263,3 +263,15 @@ def test_trailer_axis_shows_both_ends_at_a_laptop_width(qtbot, window) -> None:
     texts = [spec[2] for spec in axis.generateDrawSpecs(painter)[2]]
     painter.end()
     assert texts == ["0", "1", "2", "3", "4", "5"]  # Northwind Turbo, K = 5
+
+
+def test_alpha_chart_says_its_class_dots_are_at_their_own_context(panel: ChartsPanel, demo: Workbook) -> None:
+    # the curve is at the claim's context (4K), each class's dot at its own (code at 16K sits below
+    # the curve); before, nothing on the chart said so and the dots read as misplaced
+    chart = panel.alpha_chart
+    labels = [label.text for _, label in chart.legend.items]
+    assert "class at its own context" in labels
+    assert chart.title_label.text.endswith("at 4K")
+    x, y = chart.curve_data("Northwind Turbo")
+    a, s = chart.class_points()["code"]
+    assert s < float(np.interp(a, x, y))  # really off the curve: the legend is needed
