@@ -273,6 +273,13 @@ def _rows_from_table(table: list[list[Any]], row_type: type, specs: tuple[FieldS
         columns[c] = spec
     if specs[0] not in columns.values():
         return [], problems + [f"{sheet}row {start + 1}: no {specs[0].label!r} (name) column among the headers"]
+    others = [_cell_text(h) for c, h in enumerate(table[start]) if c not in columns and _cell_text(h)]
+    if len(columns) == 1 and others:
+        # unknown columns are fine next to known ones (price lists carry extra), but a file where
+        # only the name matches is almost surely the other kind: rows with every value defaulted
+        what = "tier" if row_type is Tier else "task class"
+        return [], problems + [f"{sheet}row {start + 1}: only the name column matches a {what} field "
+                               f"(the others: {', '.join(others)}); is this the other kind of list?"]
     rows = []
     seen: dict[str, int] = {}
     for r in range(start + 1, len(table)):

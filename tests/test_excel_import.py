@@ -234,3 +234,16 @@ def test_a_formula_with_no_saved_result_is_named_as_such(tmp_path):
     cell = f"{openpyxl.utils.get_column_letter(col)}{lay.class_row(0)}"
     assert f"sheet Inputs, cell {cell}: " in msg and "=0.5+0.2" in msg and "no computed value" in msg
     assert "got None" not in msg
+
+
+def test_a_tier_list_read_as_task_classes_is_refused(tmp_path):
+    # before: only the name column matched, so two tiers came in as task classes with default
+    # tokens and alpha, silently (and the same for classes read as tiers)
+    tiers = tmp_path / "tiers.csv"
+    tiers.write_text("Name,Vendor,Price out /1M,K,Baseline\nFast A,Acme,12,5,Std A\nStd A,Acme,8,4,\n", encoding="utf-8")
+    with pytest.raises(WorkbookError, match=r"only the name column .* Vendor, Price out /1M, K, Baseline"):
+        import_rows(tiers, "classes")
+    assert [t.name for t in import_rows(tiers, "tiers")] == ["Fast A", "Std A"]
+    names = tmp_path / "names.csv"  # a bare list of names is fine: there is nothing else to match
+    names.write_text("name\ncode\nprose\n", encoding="utf-8")
+    assert [c.name for c in import_rows(names, "classes")] == ["code", "prose"]
