@@ -107,7 +107,15 @@ def load_workbook(path: str | os.PathLike[str]) -> Workbook:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise WorkbookError(["no such file"], str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except IsADirectoryError:
+        raise WorkbookError(["is a folder, not a workbook file"], str(p)) from None
+    except UnicodeDecodeError:
+        # say what the file is: the usual slip is a report (.xlsx, a zip) given where a workbook goes
+        if _starts_with(p, b"PK\x03\x04"):
+            raise WorkbookError(["is an Excel file, not a workbook .json; read it with `specledger import` "
+                                 "or File > Open"], str(p)) from None
+        raise WorkbookError(["not a workbook .json (not UTF-8 text)"], str(p)) from None
+    except OSError as exc:
         raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
     try:
         data = json.loads(text)
@@ -116,6 +124,14 @@ def load_workbook(path: str | os.PathLike[str]) -> Workbook:
     except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit; nesting too deep
         raise WorkbookError([f"not valid JSON for SpecLedger ({str(exc)[:120] or exc.__class__.__name__})"], str(p)) from None
     return workbook_from_dict(data, str(p))
+
+
+def _starts_with(path: Path, magic: bytes) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.read(len(magic)) == magic
+    except OSError:
+        return False
 
 
 def load_demo() -> Workbook:

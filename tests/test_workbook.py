@@ -201,3 +201,23 @@ def test_settings_in_a_file_are_parsed_like_rows(tmp_path):
     p.write_text(json.dumps(data))
     with pytest.raises(WorkbookError, match="Settings, K max: must be a whole number"):
         wf.load_workbook(p)
+
+
+def test_a_report_or_binary_file_is_named_for_what_it_is(tmp_path):
+    # before: "cannot be read (UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc7 ...)"
+    from model.excel_export import export_report
+
+    report = tmp_path / "r.xlsx"
+    export_report(wf.load_demo(), report)
+    with pytest.raises(WorkbookError) as err:
+        wf.load_workbook(report)
+    assert "an Excel file, not a workbook .json" in str(err.value) and "specledger import" in str(err.value)
+    assert "UnicodeDecodeError" not in str(err.value)
+    blob = tmp_path / "w.json"
+    blob.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(WorkbookError, match=r"w.json: not a workbook .json \(not UTF-8 text\)"):
+        wf.load_workbook(blob)
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    with pytest.raises(WorkbookError, match=r"folder.json: is a folder, not a workbook file"):
+        wf.load_workbook(folder)
