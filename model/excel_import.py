@@ -30,6 +30,8 @@ def _open_xlsx(path: Path, data_only: bool = True) -> Any:
 
     if not path.exists():
         raise WorkbookError(["no such file"], str(path))
+    if path.is_dir():
+        raise WorkbookError(["is a folder, not an Excel file"], str(path))
     try:
         # data_only: a cell an analyst turned into a formula is read as the value the
         # spreadsheet last computed for it

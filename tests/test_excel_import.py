@@ -247,3 +247,13 @@ def test_a_tier_list_read_as_task_classes_is_refused(tmp_path):
     names = tmp_path / "names.csv"  # a bare list of names is fine: there is nothing else to match
     names.write_text("name\ncode\nprose\n", encoding="utf-8")
     assert [c.name for c in import_rows(names, "classes")] == ["code", "prose"]
+
+
+def test_a_folder_is_named_as_a_folder(tmp_path):
+    # before: "is not an Excel .xlsx file (InvalidFileException)"
+    folder = tmp_path / "report.xlsx"
+    folder.mkdir()
+    with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
+        import_report(folder)
+    with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
+        import_rows(folder, "tiers")
