@@ -39,7 +39,8 @@ def calc_result(k: int, c: float, v: float = 1.0, alpha: float | None = None, k_
         "break_even_alpha": None if int(be.kind) == ar.NEVER else float(be.alpha),
     }
     if alpha is not None:
-        best_k, best_s = ar.optimal_k(alpha, c, v, k_max)
+        # search at least up to the K given, as the comparison does: "optimal" never worse than it
+        best_k, best_s = ar.optimal_k(alpha, c, v, max(k_max, k))
         out.update({
             "expected_tokens": float(ar.expected_tokens(alpha, k)),
             "accepted_per_stretch": float(ar.accepted_per_stretch(alpha, k)),
@@ -84,7 +85,7 @@ def run_calc(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(
             f"at alpha={args.alpha:g}: tokens/stretch {r['expected_tokens']:.3f}, trailer fill {fmt.pct(r['trailer_fill'])}, "
             f"speedup {fmt.times(r['speedup'])}, FLOPs factor {fmt.times(r['flops_factor'])}\n"
-            f"optimal K in 1..16: {r['optimal_k']} ({fmt.times(r['optimal_speedup'])})\n")
+            f"optimal K in 1..{max(16, r['k'])}: {r['optimal_k']} ({fmt.times(r['optimal_speedup'])})\n")
     return 0
 
 

@@ -86,3 +86,11 @@ def test_model_never_imports_qt():
             "print(bad); sys.exit(1 if bad else 0)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_calc_optimal_k_is_never_worse_than_the_k_given():
+    # before: the search stopped at 16, so K=32 at 24.3x was "beaten" by an "optimal" K=16 at 14.5x
+    d = json.loads(run("calc", "--k", "32", "--c", "0.005", "--alpha", "0.99", "--json").stdout)
+    assert d["optimal_speedup"] >= d["speedup"] and d["optimal_k"] >= 32
+    text = run("calc", "--k", "32", "--c", "0.005", "--alpha", "0.99").stdout
+    assert "optimal K in 1..32" in text
