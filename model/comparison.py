@@ -162,11 +162,14 @@ def compare(wb: Workbook) -> Comparison:
     be = ar.break_even(kk, c, v)
     e = ar.expected_tokens(alpha, kk)
     sp = e / ar.stretch_cost(kk, c, v)
-    # search at least up to the largest K in use, so "optimal K" is never worse than the tier's own
+    # search at least up to the tier's own K, so "optimal K" is never worse than it
     k_top = max(s.k_max, int(k.max()) if n_t else 1)
     ks = np.arange(1, k_top + 1, dtype=np.float64)[:, None, None]
     s_all = ar.speedup(alpha[None], ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
-    best = np.argmax(s_all, axis=0) if s.k_max and n_t and n_c else np.zeros((n_t, n_c), dtype=np.int64)
+    # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
+    allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
+    best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
+            else np.zeros((n_t, n_c), dtype=np.int64))
     opt_k = best + 1
     opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
     cf = ar.flops_factor(alpha, kk, costs.c_flops)

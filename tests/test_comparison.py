@@ -118,3 +118,15 @@ def test_optimal_k_is_never_worse_than_the_tiers_own_k():
     assert wb.settings.k_max < 32
     cmp = compare(wb)
     assert cmp.optimal_speedup[0, 0] >= cmp.speedup[0, 0] - 1e-12
+
+
+def test_optimal_k_search_stops_at_k_max_or_the_tiers_own_k():
+    # before: every tier searched up to the largest K of any tier, so with K max = 2 Orbital Rapid
+    # (K = 4) was told its best K was 6, a K only Apex Express uses
+    wb = load_demo()
+    wb.settings.k_max = 2
+    cmp = compare(wb)
+    for i, tier in enumerate(wb.tiers):
+        if tier.speculative != "no":
+            assert cmp.optimal_k[i].max() <= max(2, tier.k), tier.name
+            assert (cmp.optimal_speedup[i] >= cmp.speedup[i] - 1e-12).all(), tier.name
