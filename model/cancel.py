@@ -7,7 +7,10 @@ without importing each other.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Generator
+from typing import Any, Callable, TypeVar
+
+Result = TypeVar("Result")
 
 CancelFlag = Callable[[], bool] | None
 
@@ -19,3 +22,14 @@ class Cancelled(Exception):
 def raise_if_cancelled(cancel: CancelFlag) -> None:
     if cancel is not None and cancel():
         raise Cancelled()
+
+
+def run_to_end(gen: Generator[Any, None, Result], on_progress: Callable[[Any], None] | None = None) -> Result:
+    """Drive a long-work generator to its return value, passing each progress event on."""
+    while True:
+        try:
+            event = next(gen)
+        except StopIteration as stop:
+            return stop.value
+        if on_progress is not None:
+            on_progress(event)

@@ -15,6 +15,7 @@ import datetime as _dt
 import math
 import os
 from pathlib import Path
+from collections.abc import Generator
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from .excel_charts import add_charts, write_curves
 from .excel_context import add_context_charts, write_context_curves
 from .excel_inputs import InputRefs, write_inputs
 from .excel_layout import COMPARISON, CURVES, INPUTS, SUMMARY
+from .cancel import run_to_end
 from .validation import WorkbookError, check_workbook
 from .workbook import Workbook
 from .workbook_file import atomic_write
@@ -65,15 +67,25 @@ def _letter(col: int) -> str:
 
 def export_report(wb: Workbook, path: str | os.PathLike[str], source_name: str = "") -> None:
     """Write the report for `wb` to `path` atomically; any failure leaves an existing file as it was."""
+    run_to_end(export_steps(wb, path, source_name))
+
+
+def export_steps(wb: Workbook, path: str | os.PathLike[str], source_name: str = "") -> Generator[tuple[int, int], None, Path]:
+    """export_report() as long work for a worker thread: yields (steps done, steps in all), returns the path.
+
+    Closing it between steps (a cancel) writes nothing; the save itself is one atomic step.
+    """
     target = Path(path)
     check_workbook(wb, source_name or str(target))
     _refuse_if_open_elsewhere(target)
-    book, _ = build_report(wb, source_name)
+    book, _ = yield from _build_steps(wb, source_name, None)
     try:
         atomic_write(target, book.save)
     except OSError as exc:
         raise WorkbookError([f"cannot be written ({exc.strerror or exc}); any existing file was left as it was"],
                             str(target)) from None
+    yield _STEPS, _STEPS
+    return target
 
 
 def _refuse_if_open_elsewhere(target: Path) -> None:
@@ -92,6 +104,14 @@ def _refuse_if_open_elsewhere(target: Path) -> None:
 
 def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None = None) -> tuple[Any, Expected]:
     """The report as an openpyxl workbook, and SpecLedger's value for each formula cell."""
+    return run_to_end(_build_steps(wb, source_name, now))
+
+
+_STEPS = 7  # six parts built, then the save
+
+
+def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None) -> Generator[tuple[int, int], None, tuple[Any, Expected]]:
+    """Builds the report part by part, yielding (parts done, _STEPS) after each."""
     from openpyxl import Workbook as Book
 
     cmp = compare(wb)
@@ -104,12 +124,18 @@ def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None =
     expected: Expected = {}
 
     refs = write_inputs(inputs, wb)
+    yield 1, _STEPS
     cmp_rows = _write_comparison(comparison, wb, cmp, refs, expected)
+    yield 2, _STEPS
     table_end = _write_summary(summary, wb, cmp, refs, cmp_rows, expected, source_name, now)
+    yield 3, _STEPS
     curve_refs = write_curves(curves, wb, cmp, refs, cmp_rows, expected)
     add_charts(summary, curves, curve_refs, anchor_row=table_end + 3)
+    yield 4, _STEPS
     blocks = write_context_curves(curves, wb, cmp, refs, cmp_rows, expected, curve_refs.fill_last_row + 3)
+    yield 5, _STEPS
     add_context_charts(curves, blocks, len(wb.classes))
+    yield 6, _STEPS
     return book, expected
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from model import arithmetic as ar
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, load_prompts
-from model.cancel import raise_if_cancelled
+from model.cancel import raise_if_cancelled, run_to_end
 from model.speculative import Cancelled, SpeculativeRun, TargetRun, speculative_generate, target_generate
 
 CancelCheck = Callable[[], bool] | threading.Event | None
@@ -229,18 +229,6 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     result.wall_seconds = time.perf_counter() - loop_start
     result.ort_seconds = draft.ort_seconds + target.ort_seconds - ort_before
     return result
-
-
-def run_to_end(gen: Generator[SamplingProgress, None, SamplingResult],
-               on_progress: Callable[[SamplingProgress], None] | None = None) -> SamplingResult:
-    """Drive a run_sampling generator to its result, passing each event on."""
-    while True:
-        try:
-            event = next(gen)
-        except StopIteration as stop:
-            return stop.value
-        if on_progress is not None:
-            on_progress(event)
 
 
 __all__ = ["Cancelled", "ClassResult", "Prompt", "PromptResult", "SamplingProgress", "SamplingResult",

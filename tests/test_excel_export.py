@@ -225,3 +225,16 @@ def test_unconfirmed_tier_is_flagged_on_the_summary(demo_report):
     assert rows["Helix Fast"][2] == "unknown (unconfirmed)"  # the demo marks it unknown
     assert rows["Northwind Turbo"][2] == "yes"
     assert any(r[0] == "Unconfirmed" for r in ws.iter_rows(min_row=1, max_row=20, values_only=True))
+
+
+def test_export_steps_report_progress_and_a_cancel_writes_nothing(tmp_path):
+    from model.excel_export import export_steps
+
+    out = tmp_path / "r.xlsx"
+    steps = export_steps(demo(), out)
+    first = next(steps)
+    assert first[0] == 1 and first[1] > 1
+    steps.close()  # what a worker does on cancel
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    events = list(export_steps(demo(), out))
+    assert [e[0] for e in events] == list(range(1, events[0][1] + 1)) and out.exists()
