@@ -12,6 +12,8 @@ from model.validation import WorkbookError
 from model.workbook import Workbook
 from model.workbook_file import load_workbook, save_workbook
 
+from .worker import worded_error
+
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
@@ -33,6 +35,7 @@ class FileActions:
         self.window = window
         self.document = window.document
         self.recent_menu: QMenu | None = None
+        self._export_path: str | None = None  # set while an export runs on the worker
 
     def build_menu(self, menu: QMenu) -> None:
         w = self.window
@@ -151,10 +154,14 @@ class FileActions:
 
     # --- Excel (openpyxl loads only here, never at start-up) ------------------------------
     def export_excel(self) -> bool:
+        """Ask for a file, then write the report on the shared worker (a 100 x 30 report takes seconds)."""
         try:
-            from model.excel_export import export_report
+            from model.excel_export import export_steps
         except Exception as exc:  # noqa: BLE001  (a missing openpyxl or module must not crash the window)
             self._error("Excel export is not available", exc)
+            return False
+        if self.window.tasks.is_busy():
+            self.window.show_message(f"Wait for '{self.window.tasks.label}' to finish (or cancel it), then export.", 8000)
             return False
         stem = Path(self.document.path).stem if self.document.path else self.document.display_name()
         path, _ = QFileDialog.getSaveFileName(self.window, "Export report to Excel", f"{stem}.xlsx", EXCEL_FILTER)
@@ -162,13 +169,33 @@ class FileActions:
             return False
         if not path.lower().endswith(".xlsx"):
             path += ".xlsx"
-        try:
-            export_report(self.document.workbook, path, source_name=self.document.display_name())
-        except (WorkbookError, ValueError, OSError) as exc:
-            self._error("Cannot export to Excel", exc)
+        # the worker gets its own copy: edits made while it runs must not race with it
+        workbook, name = self.document.workbook.copy(), self.document.display_name()
+        tasks = self.window.tasks
+        self._export_path = path
+        tasks.finished.connect(self._on_export_finished)
+        tasks.errored.connect(self._on_export_errored)
+        if not tasks.start("Exporting to Excel", lambda _cancel: export_steps(workbook, path, source_name=name)):
+            self._disconnect_export()
             return False
-        self.window.show_message(f"Exported report to {path}", 5000)
         return True
+
+    def _disconnect_export(self) -> None:
+        self._export_path = None
+        self.window.tasks.finished.disconnect(self._on_export_finished)
+        self.window.tasks.errored.disconnect(self._on_export_errored)
+
+    def _on_export_finished(self, _result: object) -> None:
+        path = self._export_path
+        self._disconnect_export()
+        self.window.show_message(f"Exported report to {path}", 8000)
+
+    def _on_export_errored(self, message: str) -> None:
+        self._disconnect_export()
+        if message.lower().startswith("cancelled"):
+            self.window.show_message("Excel export cancelled; nothing was written", 8000)
+        else:
+            self._error("Cannot export to Excel", RuntimeError(worded_error(message)))
 
     def import_excel(self) -> bool:
         if not self.maybe_save():

@@ -24,7 +24,7 @@ from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from .document import Document
 from .sampling_form import RunParams, load_params, save_params, start_sampling
 from .sampling_results import AcceptanceHistogram, SamplingResultsModel
-from .worker import TaskRunner
+from .worker import TaskRunner, worded_error
 
 if TYPE_CHECKING:  # model.sampling is imported on the worker thread, with the models
     from model.sampling import SamplingProgress, SamplingResult
@@ -32,14 +32,8 @@ if TYPE_CHECKING:  # model.sampling is imported on the worker thread, with the m
 TASK_LABEL = "Measuring acceptance"
 # the model side's own error types; their messages already name the file and line, so the
 # class name in front only adds noise. Anything else keeps its type: it is unexpected.
-_WORDED_ERRORS = ("ModelLoadError", "VocabularyMismatch", "PromptFileError", "ValueError", "FileNotFoundError")
 _ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
 _INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
-
-
-def worded_error(message: str) -> str:
-    kind, sep, rest = message.partition(": ")
-    return rest if sep and kind in _WORDED_ERRORS else message
 
 
 def duration_words(seconds: float | None) -> str:

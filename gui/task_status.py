@@ -11,7 +11,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
-from .worker import TaskRunner
+from .worker import TaskRunner, worded_error
 
 _FRACTION_STEPS = 1000
 
@@ -75,6 +75,5 @@ class TaskStatus(QObject):
         if message.lower().startswith("cancelled"):
             self._show_message(f"{self.tasks.label}: cancelled", 8000)
             return
-        from .sampling_panel import worded_error  # the panel's module is loaded only once it is used
 
         self._show_message(f"{self.tasks.label} failed: {worded_error(message)}", 15000)

@@ -16,6 +16,16 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 Job = Callable[[threading.Event], Generator[Any, None, Any]]
 
+# errors whose own message is already written for the user: the class name adds nothing
+_WORDED_ERRORS = ("ModelLoadError", "VocabularyMismatch", "PromptFileError", "WorkbookError", "ValueError",
+                  "FileNotFoundError")
+
+
+def worded_error(message: str) -> str:
+    """A worker's "ClassName: message" without the class name, where the message speaks for itself."""
+    kind, sep, rest = message.partition(": ")
+    return rest if sep and kind in _WORDED_ERRORS else message
+
 
 class _JobThread(QThread):
     progressed = Signal(object)

@@ -9,7 +9,7 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gui.screenshot import add_screenshot_arguments, run_screenshot
-from model.workbook_file import load_workbook
+from model.workbook_file import load_demo, load_workbook
 
 
 def _edit_k(window, value="7"):
@@ -88,7 +88,9 @@ def test_excel_export_import_round_trip_or_clear_message(qtbot, window, tmp_path
     errors = []
     monkeypatch.setattr(window.files, "_error", lambda title, exc: errors.append(f"{title}: {exc}"))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
-    assert window.files.export_excel(), errors
+    with qtbot.waitSignal(window.tasks.finished, timeout=60_000):
+        assert window.files.export_excel(), errors
+    assert out.exists() and not errors
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(out), ""))
     assert window.files.import_excel(), errors
     assert [t.name for t in window.document.workbook.tiers][:2] == ["Northwind Standard", "Northwind Turbo"]
@@ -138,3 +140,25 @@ def test_launching_on_a_report_imports_it_as_open_does(tmp_path):
     bad.write_bytes(b"not a zip")
     _wb, opened, error = first_workbook(str(bad))
     assert opened is None and "is not an Excel .xlsx file" in error
+
+
+def test_excel_export_runs_on_the_worker_and_a_cancel_writes_nothing(qtbot, window, tmp_path, monkeypatch):
+    from tests.bench.workbooks import large_workbook
+
+    out = tmp_path / "big.xlsx"
+    errors = []
+    monkeypatch.setattr(window.files, "_error", lambda title, exc: errors.append(f"{title}: {exc}"))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    window.document.replace(large_workbook(100, 30), None)
+    with qtbot.waitSignal(window.tasks.errored, timeout=60_000) as blocker:
+        assert window.files.export_excel()
+        assert window.tasks.is_busy()  # the window is not frozen while the report is built
+        window.tasks.cancel()
+    assert blocker.args == ["cancelled"]
+    assert not out.exists() and list(tmp_path.iterdir()) == [] and not errors
+    # the worker is free again, and a failing export says why without a class name
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "dir" / "r.xlsx"), ""))
+    window.document.replace(load_demo(), None)
+    with qtbot.waitSignal(window.tasks.errored, timeout=60_000):
+        assert window.files.export_excel()
+    assert errors and errors[0].startswith("Cannot export to Excel:") and "WorkbookError" not in errors[0]
