@@ -27,6 +27,9 @@ except Exception:  # noqa: BLE001
 
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
 _REFUSED = "Refused, value kept: "
+_SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
+_EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
+                  "in the mix</span>")
 
 
 class MainWindow(QMainWindow):
@@ -114,7 +117,8 @@ class MainWindow(QMainWindow):
         summary_box = QWidget()
         box = QVBoxLayout(summary_box)
         box.setContentsMargins(0, 4, 0, 0)
-        box.addWidget(QLabel("<b>Per tier</b> (mix over the workload, priced)"))
+        self.summary_title = QLabel(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if self.document.comparison.equal_weights else ""))
+        box.addWidget(self.summary_title)
         box.addWidget(self.summary_view)
 
         left = QSplitter(Qt.Orientation.Vertical)
@@ -295,6 +299,8 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
         self._update_title()
         self._refresh_charts()
+        equal = self.document.comparison.equal_weights
+        self.summary_title.setText(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if equal else ""))
 
     def _on_focus_requested(self, where: object) -> None:
         # after undo/redo, show the cell that changed back, as a spreadsheet does

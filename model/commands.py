@@ -100,6 +100,7 @@ def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.json:
         json.dump({"workbook": args.workbook or "demo", "currency": cmp.currency,
                    "acceptance_convention": "per-token alpha (i.i.d.)",
+                   "mix_weights": "equal (no output tokens entered)" if cmp.equal_weights else "monthly output tokens",
                    "pairs": cmp.pair_records(), "tiers": cmp.tier_records()}, out, indent=2)
         out.write("\n")
         return 0

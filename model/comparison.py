@@ -85,6 +85,7 @@ class Comparison:
     claim_kind: NDArray[np.int8]  # NEVER: the claim is out of reach at any acceptance
     claim_holds: list[bool | None]
     tier_verdict: NDArray[np.int8]
+    equal_weights: bool = False  # no output tokens entered: the mix weighs every class the same
 
     def pair_records(self) -> list[dict[str, Any]]:
         out = []
@@ -221,4 +222,5 @@ def compare(wb: Workbook) -> Comparison:
         claimed_speedup=claimed, claim_context=claim_ctx, claim_alpha=claim_alpha,
         claim_kind=claim.kind, claim_holds=holds,
         tier_verdict=_verdicts(mix, spec, s.marginal_band),
+        equal_weights=bool(n_c) and not tokens_out.sum() > 0,
     )

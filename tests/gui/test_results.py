@@ -43,3 +43,18 @@ def test_each_chart_is_laid_out_inside_its_panel(qtbot, window):
             qtbot.wait(20)
             chart = window.charts.tabs.currentWidget()
             assert chart.ci.geometry().width() <= chart.viewport().width() + 0.5, (size, i)
+
+
+def test_summary_says_when_the_mix_weighs_classes_equally(window):
+    assert "weighs the same" not in window.summary_title.text()
+
+    def no_tokens(wb):
+        for c in wb.classes:
+            c.tokens_out = 0.0
+
+    window.document.apply("no tokens", no_tokens)
+    window.document.flush()
+    assert "weighs the same" in window.summary_title.text()
+    window.document.undo_stack.undo()
+    window.document.flush()
+    assert "weighs the same" not in window.summary_title.text()
