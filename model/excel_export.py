@@ -240,7 +240,8 @@ _ASSUMPTIONS = [
      "(vLLM's draft acceptance rate); tokens per stretch E = mean acceptance length."),
     ("Speedup", "S = E / (K c + v), E = (1 - alpha^(K+1)) / (1 - alpha). c = draft forward / target step, "
      "v = verify pass / target step: typed per tier, or from the roofline model at each class's context."),
-    ("Mix speedup", "weighted by monthly output tokens, harmonic mean over task classes (time adds up, speed does not)."),
+    ("Mix speedup", "weighted by monthly output tokens, harmonic mean over task classes (time adds up, speed does not); "
+     "with no output tokens entered at all, every class weighs the same."),
     ("Cost model", "monthly cost = list prices x monthly tokens; the draft's cost is inside the fast tier's price. "
      "Cost factor = compute per emitted token vs plain decoding, (K c + K + 1) / E."),
     ("Verdict", "tax if S < 1; marginal if 1 <= S < 1 + the marginal band; gain otherwise; "
