@@ -13,6 +13,7 @@ from . import arithmetic as ar
 from . import formatting as fmt
 from .command_runner import CommandError
 from .comparison import compare
+from .validation import parse_number
 from .workbook_file import load_demo, load_workbook
 
 
@@ -20,8 +21,16 @@ def add_calc_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, required=True, help="draft tokens per stretch")
     p.add_argument("--c", type=float, required=True, help="one draft forward / one target decode step")
     p.add_argument("--verify", type=float, default=1.0, help="target verify pass / one decode step (default 1)")
-    p.add_argument("--alpha", type=float, help="per-token acceptance")
+    p.add_argument("--alpha", type=_share, help="per-token acceptance, 0.78 or 78%%")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _share(text: str) -> float:
+    """argparse type for an acceptance typed as an analyst would: 0.78 or 78%."""
+    try:
+        return parse_number(text, percent=True)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a share: {text!r} (use 0.78 or 78%)") from None
 
 
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:

@@ -94,3 +94,9 @@ def test_calc_optimal_k_is_never_worse_than_the_k_given():
     assert d["optimal_speedup"] >= d["speedup"] and d["optimal_k"] >= 32
     text = run("calc", "--k", "32", "--c", "0.005", "--alpha", "0.99").stdout
     assert "optimal K in 1..32" in text
+
+
+def test_calc_takes_alpha_as_a_percentage():
+    a = json.loads(run("calc", "--k", "5", "--c", "0.1", "--alpha", "78%", "--json").stdout)
+    b = json.loads(run("calc", "--k", "5", "--c", "0.1", "--alpha", "0.78", "--json").stdout)
+    assert a["speedup"] == pytest.approx(b["speedup"]) and a["alpha"] == pytest.approx(0.78)
