@@ -33,7 +33,14 @@ class ChoiceDelegate(QStyledItemDelegate):
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:
         if isinstance(editor, QComboBox):
-            editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+            text = str(index.data(Qt.ItemDataRole.EditRole) or "")
+            # setCurrentText alone only fills the line edit and leaves item 0 current, so the arrow
+            # keys and the open list would start from the first choice, not from the cell's value
+            found = editor.findText(text, Qt.MatchFlag.MatchFixedString)
+            if found >= 0:
+                editor.setCurrentIndex(found)
+            else:
+                editor.setCurrentText(text)
             editor.lineEdit().selectAll()
             return
         super().setEditorData(editor, index)

@@ -74,6 +74,15 @@ class FileActions:
         recent = [p for p in self.recent_files() if p != path]
         self.window.settings.setValue("recent_files", [path, *recent][:MAX_RECENT])
 
+    def _forget(self, path: str) -> bool:
+        """Drop `path` from the recent files; True if it was there."""
+        path = os.path.abspath(path)
+        recent = self.recent_files()
+        if path not in recent:
+            return False
+        self.window.settings.setValue("recent_files", [p for p in recent if p != path])
+        return True
+
     def _on_recent_menu_shown(self) -> None:
         menu = self.recent_menu
         assert menu is not None
@@ -102,6 +111,12 @@ class FileActions:
 
     def open_path(self, path: str, ask: bool = True) -> bool:
         """Open a workbook (.json) or import a report (.xlsx); a bad file leaves the current one as it was."""
+        if not os.path.exists(path) and self._forget(path):
+            # a recent file moved or deleted since: say so plainly (before any save prompt, as
+            # nothing will replace the open workbook), and stop offering it
+            self._error("Cannot open workbook", FileNotFoundError(
+                f"{path} no longer exists (moved or deleted); it has been removed from the recent files."))
+            return False
         if ask and not self.maybe_save():
             return False
         if path.lower().endswith(".xlsx"):

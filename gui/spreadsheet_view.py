@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QTableView, QWidget
 
@@ -54,6 +54,7 @@ class SpreadsheetView(QTableView):
     def setModel(self, model) -> None:  # noqa: ANN001, N802
         super().setModel(model)
         self._kept_cell = (-1, -1)
+        self._enter_goes_up = False
         if model is not None:
             # rows added or deleted reset the model; keep the cursor where the user was
             model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
@@ -88,6 +89,23 @@ class SpreadsheetView(QTableView):
             return
         super().keyPressEvent(event)
 
+    def edit(self, index: QModelIndex | QPersistentModelIndex,  # noqa: D102
+             trigger: QAbstractItemView.EditTrigger = QAbstractItemView.EditTrigger.AllEditTriggers,
+             event: QEvent | None = None) -> bool:
+        opened = super().edit(index, trigger, event)
+        editor = self.indexWidget(index) if opened else None
+        if editor is not None:
+            # filters run newest first: this sees Enter before the delegate turns it into a bare
+            # SubmitModelCache hint, which no longer says whether Shift was held
+            editor.installEventFilter(self)
+        return opened
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._enter_goes_up = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        return super().eventFilter(watched, event)
+
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         # Qt's delegate reports Enter as SubmitModelCache and Tab as EditNextItem (which
         # would open the next editor); a spreadsheet commits and just moves instead.
@@ -97,6 +115,9 @@ class SpreadsheetView(QTableView):
             QAbstractItemDelegate.EndEditHint.EditPreviousItem: (0, -1),
         }
         move = moves.get(hint) if self.isAncestorOf(editor) else None
+        if move == (1, 0) and self._enter_goes_up:
+            move = (-1, 0)  # Shift+Enter commits and goes back up, as in Excel
+        self._enter_goes_up = False
         super().closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint if move else hint)
         if move:
             self._move_current(*move)
