@@ -133,7 +133,9 @@ class WorkbookTableModel(QAbstractTableModel):
                     raise ValidationError(f"cell {column_letter(col)}{row + 1}: {exc}") from None
 
         try:
-            self.document.apply(text, mutate, where=(self.where_key, min(c[0] for c in cells), min(c[1] for c in cells)))
+            rows, cols = [c[0] for c in cells], [c[1] for c in cells]
+            # the block, so undo/redo selects all the cells it changed back, not just one
+            self.document.apply(text, mutate, where=(self.where_key, min(rows), min(cols), max(rows), max(cols)))
         except ValidationError as exc:
             self.refused.emit(f"{text} refused, nothing changed. {exc}")
             return False

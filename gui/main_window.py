@@ -305,16 +305,12 @@ class MainWindow(QMainWindow):
     def _on_focus_requested(self, where: object) -> None:
         # after undo/redo, show the cell that changed back, as a spreadsheet does
         views = {"tiers": self.tier_view, "classes": self.class_view, "overrides": self.override_view}
-        if not (isinstance(where, tuple) and len(where) == 3 and where[0] in views):
+        if not (isinstance(where, tuple) and len(where) in (3, 5) and where[0] in views):
             return
         view = views[where[0]]
-        model = view.model()
-        if not model.rowCount() or not model.columnCount():
-            return
-        self.input_tabs.setCurrentWidget(view)
-        index = model.index(min(where[1], model.rowCount() - 1), min(where[2], model.columnCount() - 1))
-        view.setCurrentIndex(index)
-        view.scrollTo(index)
+        if view.model().rowCount() and view.model().columnCount():
+            self.input_tabs.setCurrentWidget(view)
+            view.select_block(*where[1:3], *(where[3:] or where[1:3]))
 
     def _on_dirty_changed(self, _dirty: bool) -> None:
         self._update_title()

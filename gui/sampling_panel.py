@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout,
                                QWidget)
 
-from model.measured_apply import apply_plan, pair_label, pair_note, plan_measured
+from model.measured_apply import apply_plan, changed_block, pair_label, pair_note, plan_measured
 from model.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
 from .document import Document
@@ -350,7 +350,8 @@ class SamplingPanel(QWidget):
         where = f" to tier {tier}" if tier else ""
         try:
             self.document.apply(f"Apply measured acceptance{where} ({len(todo)} classes)",
-                                lambda wb: apply_plan(wb, todo, note, tier))
+                                lambda wb: apply_plan(wb, todo, note, tier),
+                                where=changed_block(self.document.workbook, todo, tier))
         except ValueError as exc:  # the document's validator refused it; nothing changed
             self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
             return skipped

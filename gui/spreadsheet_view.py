@@ -132,6 +132,20 @@ class SpreadsheetView(QTableView):
         self.setCurrentIndex(model.index(row, col))
 
     # --- blocks ----------------------------------------------------------------
+    def select_block(self, top: int, left: int, bottom: int, right: int) -> None:
+        """Make the block (clipped to the table) the whole selection, current at its top-left."""
+        model = self.model()
+        last_row, last_col = model.rowCount() - 1, model.columnCount() - 1
+        top, left = min(top, last_row), min(left, last_col)
+        bottom, right = min(max(bottom, top), last_row), min(max(right, left), last_col)
+        selection = self.selectionModel()
+        # explicit flags: setCurrentIndex would read the keyboard, and with Ctrl still held from
+        # Ctrl+Z it toggled the cell out of a selection that kept the old block and stray cells
+        selection.setCurrentIndex(model.index(top, left), QItemSelectionModel.SelectionFlag.NoUpdate)
+        selection.select(QItemSelection(model.index(top, left), model.index(bottom, right)),
+                         QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.scrollTo(model.index(top, left))
+
     def selected_block(self) -> tuple[int, int, int, int] | None:
         """Bounding rectangle (top, left, bottom, right) of the selection, or of the current cell."""
         indexes = self.selectionModel().selectedIndexes() if self.selectionModel() else []

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .validation import CLASS_FIELDS
 from .workbook import TaskClass, Workbook
 
 if TYPE_CHECKING:  # model.sampling pulls in onnxruntime; only its types are needed here
@@ -64,3 +65,25 @@ def apply_plan(workbook: Workbook, todo: list[tuple[str, ClassResult, bool]], no
             row.alpha, row.alpha_source, row.source_note = float(c.alpha), "measured", note
         else:
             workbook.set_override(tier, name, float(c.alpha), "measured", note)
+
+
+def changed_block(workbook: Workbook, todo: list[tuple[str, ClassResult, bool]], tier: str | None
+                  ) -> tuple[str, int, int, int, int] | None:
+    """Where apply_plan(workbook, todo, ...) changes the inputs, as (table, top, left, bottom, right).
+
+    The table is "classes" (rows, alpha column) or "overrides" (the tier's row, class columns),
+    so undo and redo can show the cells that the measured acceptance changed.
+    """
+    names = [c.name for c in workbook.classes]
+    new = [name for name, _, is_new in todo if is_new]
+    positions = [names.index(name) for name, _, is_new in todo if not is_new]
+    positions += range(len(names), len(names) + len(new))
+    if not positions:
+        return None
+    if tier is None:
+        alpha_col = next(i for i, spec in enumerate(CLASS_FIELDS) if spec.name == "alpha")
+        return "classes", min(positions), alpha_col, max(positions), alpha_col
+    row = workbook.tier_index(tier)
+    if row is None:
+        return None
+    return "overrides", row, min(positions), row, max(positions)

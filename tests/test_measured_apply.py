@@ -38,3 +38,18 @@ def test_apply_sets_class_alpha_or_one_tiers_overrides_marked_measured() -> None
     override = wb.override_for(tier, "json")
     assert override is not None and (override.alpha, override.alpha_source) == (0.7, "measured")
     assert wb.classes[1].alpha != 0.7  # the class's own alpha is left alone
+
+
+def test_changed_block_names_the_cells_an_apply_sets():
+    from types import SimpleNamespace
+
+    from model.measured_apply import changed_block
+    from model.workbook_file import load_demo
+
+    wb = load_demo()
+    result = SimpleNamespace(alpha=0.5)
+    todo = [("prose", result, False), ("code", result, False), ("poetry", result, True)]
+    assert changed_block(wb, todo, None) == ("classes", 0, 4, 6, 4)  # alpha column, code .. the new row
+    row = wb.tier_index("Helix Fast")
+    assert changed_block(wb, todo, "Helix Fast") == ("overrides", row, 0, row, 6)
+    assert changed_block(wb, [], None) is None

@@ -285,3 +285,32 @@ def test_a_refused_apply_changes_nothing_and_says_why(qtbot, panel, tiny, monkey
     qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
     assert panel.document.workbook is before and panel.document.undo_stack.count() == 0
     assert "Not applied" in panel.message_label.text() and "refused for the test" in panel.message_label.text()
+
+
+def test_undoing_an_apply_shows_the_cells_it_changed(qtbot, window, tiny):
+    # before: the apply had no place to show, so Ctrl+Z left the view wherever it was
+    window.show_sampling_panel()
+    panel = window._sampling_dock.widget()
+    _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
+    _run(qtbot, panel)
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    window.document.flush()
+    window.input_tabs.setCurrentWidget(window.tier_view)
+    window.undo_action.trigger()
+    window.document.flush()
+    view, alpha = window.class_view, window.class_model.column_of("alpha")
+    assert window.input_tabs.currentWidget() is view
+    assert (view.currentIndex().row(), view.currentIndex().column()) == (0, alpha)  # code
+    selected = {(i.row(), i.column()) for i in view.selectionModel().selectedIndexes()}
+    assert selected == {(r, alpha) for r in range(5)}  # code .. prose, the measured classes
+    # to one tier: the tier's row of the override grid
+    panel.apply_target_combo.setCurrentIndex(panel.apply_target_combo.findData("Helix Fast"))
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    window.document.flush()
+    window.input_tabs.setCurrentWidget(window.tier_view)
+    window.undo_action.trigger()
+    window.document.flush()
+    grid = window.override_view
+    assert window.input_tabs.currentWidget() is grid
+    row = window.document.workbook.tier_index("Helix Fast")
+    assert {(i.row(), i.column()) for i in grid.selectionModel().selectedIndexes()} == {(row, c) for c in range(5)}

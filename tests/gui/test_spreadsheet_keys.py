@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox
 
@@ -99,3 +99,46 @@ def test_a_deleted_recent_file_is_named_and_dropped_from_the_list(qtbot, window,
     assert [a.toolTip() for a in menu.actions()] == [str(kept)]
     next(a for a in menu.actions() if a.toolTip() == str(kept)).trigger()
     assert window.document.path == str(kept) and not errors[1:]
+
+
+def _selected(view) -> set[tuple[int, int]]:
+    return {(i.row(), i.column()) for i in view.selectionModel().selectedIndexes()}
+
+
+def test_ctrl_z_of_a_paste_selects_the_pasted_block_again(qtbot, window):
+    # before: undo only set the current cell, reading the keyboard: with Ctrl still held from
+    # Ctrl+Z that toggled it, leaving the old selection plus stray cells and not the block
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    view, doc = window.class_view, window.document
+    window.input_tabs.setCurrentWidget(view)
+    alpha = window.class_model.column_of("alpha")
+    QGuiApplication.clipboard().setText("50%\r\n60%\r\n")
+    view.setFocus()
+    view.setCurrentIndex(view.model().index(2, alpha))
+    qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    doc.flush()
+    assert [c.alpha for c in doc.workbook.classes[2:4]] == [0.5, 0.6]
+    view.setCurrentIndex(view.model().index(0, 0))
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    doc.flush()
+    assert [c.alpha for c in doc.workbook.classes[2:4]] == [0.78, 0.65]
+    assert _current(view) == (2, alpha) and _selected(view) == {(2, alpha), (3, alpha)}
+    view.setCurrentIndex(view.model().index(5, 0))
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    doc.flush()
+    assert [c.alpha for c in doc.workbook.classes[2:4]] == [0.5, 0.6]
+    assert _selected(view) == {(2, alpha), (3, alpha)}
+    # Delete of a block: one undo step, and undo selects the block
+    model = view.model()
+    view.selectionModel().setCurrentIndex(model.index(0, 1), QItemSelectionModel.SelectionFlag.NoUpdate)
+    view.selectionModel().select(QItemSelection(model.index(0, 1), model.index(1, 2)),
+                                 QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    doc.flush()
+    assert doc.undo_stack.count() == 2
+    view.setCurrentIndex(view.model().index(5, 5))
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    doc.flush()
+    assert doc.workbook.classes[0].tokens_out == 120_000_000
+    assert _current(view) == (0, 1) and _selected(view) == {(0, 1), (0, 2), (1, 1), (1, 2)}
