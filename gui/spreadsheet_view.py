@@ -232,5 +232,19 @@ class SpreadsheetView(QTableView):
             return False
         indexes = self.selectionModel().selectedIndexes() or [self.currentIndex()]
         cells = [(i.row(), i.column(), model.cleared_text(i.column())) for i in indexes if i.isValid()]
-        return bool(cells) and model.set_cells(cells, "Clear cells")
+        if not (cells and model.set_cells(cells, "Clear cells")):
+            return False
+        # a cell that cannot be blank (alpha, K, context...) takes its default: say which, or
+        # Delete on an acceptance would quietly turn it into 60%
+        defaults = {}
+        for _, col, text in cells:
+            if text:
+                label = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+                defaults.setdefault(f"{label} = {text}", None)
+        n = len(cells)
+        message = f"Cleared {n} cell{'s' if n != 1 else ''}."
+        if defaults:
+            message += " Cells that cannot be blank took their default: " + ", ".join(defaults) + ". Ctrl+Z undoes it."
+        self.message_posted.emit(message)
+        return True
 

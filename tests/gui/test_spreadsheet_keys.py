@@ -142,3 +142,23 @@ def test_ctrl_z_of_a_paste_selects_the_pasted_block_again(qtbot, window):
     doc.flush()
     assert doc.workbook.classes[0].tokens_out == 120_000_000
     assert _current(view) == (0, 1) and _selected(view) == {(0, 1), (0, 2), (1, 1), (1, 2)}
+
+
+def test_delete_says_which_cells_took_a_default(qtbot, window):
+    # before: Delete on an acceptance silently made it 60% (the field's default), with no word
+    view, doc = window.class_view, window.document
+    window.input_tabs.setCurrentWidget(view)
+    alpha = window.class_model.column_of("alpha")
+    notes = window.class_model.column_of("source_note")
+    view.setFocus()
+    view.setCurrentIndex(view.model().index(0, alpha))
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    doc.flush()
+    assert doc.workbook.classes[0].alpha == 0.6
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Cleared 1 cell.") and "Acceptance alpha = 60%" in message
+    view.setCurrentIndex(view.model().index(1, notes))
+    qtbot.keyClick(view, Qt.Key.Key_Delete)  # a note can be blank: nothing to explain
+    doc.flush()
+    assert doc.workbook.classes[1].source_note == ""
+    assert window.statusBar().currentMessage() == "Cleared 1 cell."
