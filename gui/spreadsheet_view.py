@@ -235,10 +235,10 @@ class SpreadsheetView(QTableView):
         if not (cells and model.set_cells(cells, "Clear cells")):
             return False
         # a cell that cannot be blank (alpha, K, context...) takes its default: say which, or
-        # Delete on an acceptance would quietly turn it into 60%
+        # Delete on an acceptance would quietly turn it into 60%; 0 is what Excel reads a blank as
         defaults = {}
         for _, col, text in cells:
-            if text:
+            if text and text != "0":
                 label = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
                 defaults.setdefault(f"{label} = {text}", None)
         n = len(cells)
