@@ -186,9 +186,17 @@ class SpreadsheetView(QTableView):
         self.message_posted.emit(f"Copied {n} cell{'s' if n != 1 else ''}.")
         return text
 
-    def paste(self) -> bool:
+    def _computed(self) -> bool:
+        """A results table: read-only cells (its model has set_cells too, but no cell takes it)."""
         model = self.model()
         if model is None or not hasattr(model, "set_cells"):
+            return True
+        index = self.currentIndex()
+        return index.isValid() and not model.flags(index) & Qt.ItemFlag.ItemIsEditable
+
+    def paste(self) -> bool:
+        model = self.model()
+        if self._computed():
             self.message_posted.emit("This table is computed; it cannot be pasted into.")
             return False
         block = parse_tsv(QGuiApplication.clipboard().text())
@@ -228,7 +236,8 @@ class SpreadsheetView(QTableView):
 
     def clear_selection_cells(self) -> bool:
         model = self.model()
-        if model is None or not hasattr(model, "set_cells"):
+        if self._computed():
+            self.message_posted.emit("This table is computed; it cannot be cleared.")
             return False
         indexes = self.selectionModel().selectedIndexes() or [self.currentIndex()]
         cells = [(i.row(), i.column(), model.cleared_text(i.column())) for i in indexes if i.isValid()]

@@ -162,3 +162,17 @@ def test_delete_says_which_cells_took_a_default(qtbot, window):
     doc.flush()
     assert doc.workbook.classes[1].source_note == ""
     assert window.statusBar().currentMessage() == "Cleared 1 cell."
+
+
+def test_delete_or_paste_on_a_computed_table_says_why_nothing_happened(qtbot, window):
+    # before: Delete and Ctrl+V on the results or the summary did nothing and said nothing
+    QGuiApplication.clipboard().setText("1.5\n")
+    for view in (window.results_view, window.summary_view):
+        window.statusBar().clearMessage()
+        view.setFocus()
+        view.setCurrentIndex(view.model().index(1, 1))
+        qtbot.keyClick(view, Qt.Key.Key_Delete)
+        assert window.statusBar().currentMessage() == "This table is computed; it cannot be cleared."
+        qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+        assert window.statusBar().currentMessage() == "This table is computed; it cannot be pasted into."
+    assert window.document.undo_stack.count() == 0
