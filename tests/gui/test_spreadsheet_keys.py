@@ -176,3 +176,30 @@ def test_delete_or_paste_on_a_computed_table_says_why_nothing_happened(qtbot, wi
         qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
         assert window.statusBar().currentMessage() == "This table is computed; it cannot be pasted into."
     assert window.document.undo_stack.count() == 0
+
+
+def test_a_typed_edit_and_its_undo_move_results_summary_and_chart(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    view, doc = window.tier_view, window.document
+    window.charts.tabs.setCurrentWidget(window.charts.alpha_chart)
+    tier = doc.workbook.tiers[1].name  # Northwind Turbo, the tier the window opens on
+
+    def shown():
+        results = [window.results_model.data(window.results_model.index(1, c)) for c in range(6)]
+        summary = [window.summary_model.data(window.summary_model.index(1, c)) for c in range(3)]
+        return results, summary, window.charts.alpha_chart.curve_data(tier)[1].tolist()
+
+    before = shown()
+    k = window.tier_model.column_of("k")
+    view.setFocus()
+    view.setCurrentIndex(window.tier_model.index(1, k))
+    qtbot.keyClick(view, Qt.Key.Key_8)  # typing over the cell starts the edit
+    qtbot.keyClick(QGuiApplication.focusObject(), Qt.Key.Key_Tab)
+    _wait_closed(qtbot, view)
+    assert doc.workbook.tiers[1].k == 8 and _current(view) == (1, k + 1)
+    after = shown()
+    assert all(a != b for a, b in zip(after, before))
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    doc.flush()
+    assert shown() == before and _current(view) == (1, k)
