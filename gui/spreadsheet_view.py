@@ -23,9 +23,14 @@ def parse_tsv(text: str) -> list[list[str]]:
     """Excel's clipboard format: rows by newline, cells by tab, quotes around cells holding either."""
     if not text:
         return []
-    rows = list(csv.reader(io.StringIO(text), delimiter="\t", quotechar='"'))
-    while rows and rows[-1] in ([], [""]):
-        rows.pop()  # Excel ends a copied block with a newline
+    # Excel ends a copied block with one newline: drop that one only, so a copied blank cell
+    # ("\r\n", or '""' from our own copy) still pastes as a blank that clears the target
+    body = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text
+    # csv counts lines, not line ends: the "\n" makes an empty last line a row of its own
+    rows = [row or [""] for row in csv.reader(io.StringIO(body + "\n"), delimiter="\t", quotechar='"')]
+    if any(cell.strip() for row in rows for cell in row):
+        while rows[-1] == [""]:
+            rows.pop()  # extra blank lines after the values, as text editors leave them
     return rows
 
 

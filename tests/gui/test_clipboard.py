@@ -165,3 +165,26 @@ def test_the_override_grid_does_not_grow(qtbot, window):
     assert not view.paste()
     assert "does not fit" in window.statusBar().currentMessage()
     assert len(doc.workbook.tiers) == n
+
+
+def test_a_copied_blank_cell_pastes_as_a_blank(qtbot, window):
+    # before: a blank cell on the clipboard ('""' from our copy, a bare newline from Excel)
+    # was read as no block at all: 'Nothing to paste.', and the target kept its value
+    view, doc = window.tier_view, window.document
+    col = window.tier_model.column_of("baseline")
+    assert doc.workbook.tiers[0].baseline == "" and doc.workbook.tiers[1].baseline == "Northwind Standard"
+    view.setFocus()
+    _select(view, 0, col, 0, col)
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    _select(view, 1, col, 1, col)
+    qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    doc.flush()
+    assert doc.workbook.tiers[1].baseline == ""
+    doc.undo_stack.undo()
+    QGuiApplication.clipboard().setText("\r\n")  # one empty cell copied in Excel
+    _select(view, 1, col, 1, col)
+    qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    doc.flush()
+    assert doc.workbook.tiers[1].baseline == ""
+    assert parse_tsv("\r\n\r\n") == [[""], [""]]  # two empty cells in a column
+    assert parse_tsv("0.7\n0.6\n\n") == [["0.7"], ["0.6"]]  # a text editor's extra line is not a row
