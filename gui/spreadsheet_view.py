@@ -1,7 +1,7 @@
 """A QTableView that behaves like a spreadsheet for people who live in Excel.
 
 Enter commits and moves down, Tab commits and moves right, F2 or typing edits,
-Delete clears, Ctrl+C / Ctrl+V copy and paste rectangular blocks as
+Backspace edits the cell emptied, Delete clears, Ctrl+C / Ctrl+V copy and paste rectangular blocks as
 tab-separated text (what Excel puts on the clipboard). Bulk edits go through
 the model's set_cells, so a paste is one undo step and is refused whole; a
 paste running past the bottom of the tiers or classes adds the rows it needs
@@ -14,7 +14,7 @@ import io
 
 from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
 
 from .input_models import column_letter
 
@@ -85,6 +85,8 @@ class SpreadsheetView(QTableView):
             self.paste()
             return
         editing = self.state() == QAbstractItemView.State.EditingState
+        if not editing and event.key() == Qt.Key.Key_Backspace and self._edit_blank():
+            return
         if not editing and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             self.clear_selection_cells()
             return
@@ -93,6 +95,17 @@ class SpreadsheetView(QTableView):
             self._move_current(step, 0)
             return
         super().keyPressEvent(event)
+
+    def _edit_blank(self) -> bool:
+        """Backspace as in Excel: open the current cell's editor emptied; Escape still keeps the value."""
+        current = self.currentIndex()
+        if not current.isValid() or not self.edit(current, QAbstractItemView.EditTrigger.EditKeyPressed, None):
+            return False
+        editor = self.indexWidget(current)
+        line = editor.lineEdit() if isinstance(editor, QComboBox) else editor
+        if isinstance(line, QLineEdit):
+            line.clear()
+        return True
 
     def edit(self, index: QModelIndex | QPersistentModelIndex,  # noqa: D102
              trigger: QAbstractItemView.EditTrigger = QAbstractItemView.EditTrigger.AllEditTriggers,

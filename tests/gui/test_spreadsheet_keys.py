@@ -203,3 +203,34 @@ def test_a_typed_edit_and_its_undo_move_results_summary_and_chart(qtbot, window)
     qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     doc.flush()
     assert shown() == before and _current(view) == (1, k)
+
+
+def test_backspace_opens_the_cell_emptied_as_in_excel(qtbot, window):
+    # before: Backspace cleared at once, committing the field's default (alpha 60%) as an undo
+    # step, so 'Backspace, type 0.7, Enter' left two steps and Escape could not take it back
+    view, doc = window.class_view, window.document
+    window.input_tabs.setCurrentWidget(view)
+    alpha = window.class_model.column_of("alpha")
+    view.setFocus()
+    view.setCurrentIndex(view.model().index(0, alpha))
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    editor = QGuiApplication.focusObject()
+    assert view.state() == view.State.EditingState and editor.text() == ""
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    _wait_closed(qtbot, view)
+    assert doc.workbook.classes[0].alpha == 0.8 and doc.undo_stack.count() == 0
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    editor = QGuiApplication.focusObject()
+    qtbot.keyClicks(editor, "0.7")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    _wait_closed(qtbot, view)
+    assert doc.workbook.classes[0].alpha == 0.7 and doc.undo_stack.count() == 1
+    assert _current(view) == (1, alpha)
+    # a drop-down cell opens emptied too
+    source = window.class_model.column_of("alpha_source")
+    view.setCurrentIndex(view.model().index(0, source))
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    combo = QGuiApplication.focusObject()
+    assert isinstance(combo, QComboBox) and combo.currentText() == ""
+    qtbot.keyClick(combo, Qt.Key.Key_Escape)
+    _wait_closed(qtbot, view)
