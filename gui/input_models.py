@@ -41,6 +41,7 @@ class WorkbookTableModel(QAbstractTableModel):
 
     refused = Signal(str)
     where_key = ""  # names this table in Document.apply's `where`, for focus after undo
+    editable = False  # input tables say True; computed tables stay read-only
 
     def __init__(self, document: Document) -> None:
         super().__init__()
@@ -48,6 +49,10 @@ class WorkbookTableModel(QAbstractTableModel):
         self._shape = (self.rowCount(), self.columnCount())
         self._state = self._snapshot()
         document.changed.connect(self._on_document_changed)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        base = super().flags(index)
+        return base | Qt.ItemFlag.ItemIsEditable if self.editable and index.isValid() else base
 
     # Repainting a table costs far more than diffing it, so each model remembers what it
     # showed and signals only the block of cells that changed (Qt repaints just that rect).
@@ -154,6 +159,8 @@ class WorkbookTableModel(QAbstractTableModel):
 class RowTableModel(WorkbookTableModel):
     """One row per dataclass in a workbook list, one column per FieldSpec."""
 
+    editable = True
+
     def __init__(self, document: Document, row_type: type, specs: tuple[FieldSpec, ...], attr: str, word: str) -> None:
         self.row_type, self.specs, self.attr, self.word = row_type, specs, attr, word
         self.where_key = attr
@@ -195,10 +202,6 @@ class RowTableModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{spec.label}: {spec.describe()}"
         return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        base = super().flags(index)
-        return base | Qt.ItemFlag.ItemIsEditable if index.isValid() else base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -304,6 +307,7 @@ class OverrideGridModel(WorkbookTableModel):
     """Tier x class grid of acceptance on that tier's draft; blank means the class's own alpha."""
 
     where_key = "overrides"
+    editable = True
 
     def _snapshot(self) -> Any:
         wb = self.document.workbook
@@ -326,10 +330,6 @@ class OverrideGridModel(WorkbookTableModel):
         if orientation == Qt.Orientation.Horizontal:
             return wb.classes[section].name if section < len(wb.classes) else None
         return wb.tiers[section].name if section < len(wb.tiers) else None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        base = super().flags(index)
-        return base | Qt.ItemFlag.ItemIsEditable if index.isValid() else base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
