@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from . import arithmetic as ar
 from .comparison import TierCosts
@@ -24,15 +24,22 @@ class AlphaCurve:
     break_even_kind: str
 
 
+def costs_at(tier: Tier, contexts: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """c and v of one tier at each context (typed tiers: the same at all), shaped like `contexts`."""
+    ctx = np.asarray(contexts, dtype=np.float64)
+    flat = ctx.reshape(1, -1)
+    costs = TierCosts([tier])
+    c = np.broadcast_to(costs.c(flat), flat.shape)
+    v = np.broadcast_to(costs.v(np.array([[float(tier.k)]]), flat), flat.shape)
+    return np.array(c).reshape(ctx.shape), np.array(v).reshape(ctx.shape)
+
+
 def alpha_curve(tier: Tier, context: float | None = None, alphas: NDArray[np.float64] = ALPHA_GRID) -> AlphaCurve:
     """Speedup over acceptance for one tier at one context (default: the context of its claim)."""
     ctx = float(tier.claim_context if context is None else context)
     if tier.speculative == "no":
         return AlphaCurve(tier.name, ctx, alphas, np.ones_like(alphas), None, "n/a")
-    costs = TierCosts([tier])
-    ctx_arr = np.array([[ctx]])
-    c = float(costs.c(ctx_arr).ravel()[0])
-    v = float(costs.v(np.array([[float(tier.k)]]), ctx_arr).ravel()[0])
+    c, v = (float(x) for x in costs_at(tier, ctx))
     be = ar.break_even(tier.k, c, v)
     kind = be.kind_name()
     return AlphaCurve(tier.name, ctx, alphas, ar.speedup(alphas, tier.k, c, v),
@@ -44,8 +51,5 @@ def context_curves(tier: Tier, alphas: NDArray[np.float64], contexts: NDArray[np
     a = np.asarray(alphas, dtype=np.float64)[:, None]
     if tier.speculative == "no":
         return np.ones((a.shape[0], contexts.size))
-    costs = TierCosts([tier])
-    ctx = np.asarray(contexts, dtype=np.float64)[None, :]
-    c = costs.c(ctx)  # (1, n_contexts)
-    v = costs.v(np.array([[float(tier.k)]]), ctx)
-    return np.asarray(ar.speedup(a, tier.k, c, v))
+    c, v = costs_at(tier, contexts)
+    return np.asarray(ar.speedup(a, tier.k, c[None, :], v[None, :]))

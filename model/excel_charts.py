@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 
 from . import excel_styles as st
-from .comparison import Comparison, TierCosts
-from .curves import alpha_curve
+from .comparison import Comparison
+from .curves import alpha_curve, costs_at
 from .excel_inputs import InputRefs
 from .excel_layout import COMPARISON, CURVES
-from .workbook import Tier, Workbook
+from .workbook import Workbook
 
 ALPHAS = np.linspace(0.0, 1.0, 51)
 MAX_SERIES = 8  # more lines than this and a chart stops being readable; the sheet has them all
@@ -68,7 +68,7 @@ def write_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_ro
         st.put_formula(ws, k_row, col, f"={refs.tier(i, 'k')}", "0")
         expected[(CURVES, f"{letter}{k_row}")] = tier.k
         if tier.cost_model == "roofline":
-            c, v = _costs_at(tier, curve.context)
+            c, v = (float(x) for x in costs_at(tier, curve.context))
             st.put_value(ws, c_row, col, c, st.NUMBER, computed=True)
             st.put_value(ws, v_row, col, v, st.NUMBER, computed=True)
         else:
@@ -104,13 +104,6 @@ def write_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_ro
     ws.freeze_panes = f"B{SPEED_HEADER_ROW + 1}"
     st.landscape(ws)
     return CurveRefs(len(spec), SPEED_HEADER_ROW, speed_last, fill_header, fill_last)
-
-
-def _costs_at(tier: Tier, context: float) -> tuple[float, float]:
-    """c and v of a roofline tier at one context (what alpha_curve drew its curve with)."""
-    costs = TierCosts([tier])
-    ctx = np.array([[context]])
-    return float(costs.c(ctx).ravel()[0]), float(costs.v(np.array([[float(tier.k)]]), ctx).ravel()[0])
 
 
 def add_charts(target: Any, curves_ws: Any, refs: CurveRefs, anchor_row: int) -> None:

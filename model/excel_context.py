@@ -13,11 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from . import excel_styles as st
-from .comparison import Comparison, TierCosts
-from .curves import CONTEXT_GRID, context_curves
+from .comparison import Comparison
+from .curves import CONTEXT_GRID, context_curves, costs_at
 from .excel_inputs import InputRefs
 from .excel_layout import COMPARISON, CURVES
 from .workbook import Workbook
@@ -79,9 +77,7 @@ def write_context_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs
         st.put_header_row(ws, header, labels, text_columns=set())  # every column is numbers
         ws.row_dimensions[header].height = 30  # room for long class names to wrap instead of running together
         if roof:
-            costs = TierCosts([tier])
-            c_at = np.broadcast_to(costs.c(ctx), ctx.shape).ravel()
-            v_at = np.broadcast_to(costs.v(np.array([[float(tier.k)]]), ctx), ctx.shape).ravel()
+            c_at, v_at = (x.ravel() for x in costs_at(tier, ctx))
         c_ref, v_ref, k_ref = refs.tier(i, "c"), refs.tier(i, "v"), f"$C${row}"
         e_refs = [f"{COMPARISON}!${e_col}${cmp_rows[i] + j}" for j in range(n_c)]
         for n, context in enumerate(contexts):
