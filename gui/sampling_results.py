@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from model import formatting as fmt
 from model.arithmetic import iid_histogram
 
 if TYPE_CHECKING:  # the real import pulls in the sampler; the GUI must start without it
@@ -27,18 +28,6 @@ def _finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
-def fmt_percent(x: float | None) -> str:
-    return f"{x * 100:.1f}%" if _finite(x) else "–"
-
-
-def fmt_times(x: float | None) -> str:
-    return f"{x:.2f}x" if _finite(x) else "–"
-
-
-def fmt_plain(x: float | None, digits: int = 2) -> str:
-    return f"{x:.{digits}f}" if _finite(x) else "–"
-
-
 # (header, tooltip, text of a ClassResult, raw value for sorting/tests)
 _Column = tuple[str, str, Callable[["ClassResult"], str]]
 _COLUMNS: tuple[_Column, ...] = (
@@ -47,17 +36,17 @@ _COLUMNS: tuple[_Column, ...] = (
     ("Stretches", "Draft stretches: each drafts K tokens and has the target verify them once",
      lambda c: f"{c.stretches:,}"),
     ("α\nper token", "Per-token acceptance α: the maximum-likelihood fit of the i.i.d. model to the "
-     "histogram. This is the number the workbook's arithmetic uses.", lambda c: fmt_percent(c.alpha)),
+     "histogram. This is the number the workbook's arithmetic uses.", lambda c: fmt.pct(c.alpha)),
     ("Draft\nacceptance", "Accepted drafts / drafted tokens (vLLM's 'draft acceptance rate'). "
-     "Lower than α because a rejection ends the stretch.", lambda c: fmt_percent(c.draft_acceptance_rate)),
+     "Lower than α because a rejection ends the stretch.", lambda c: fmt.pct(c.draft_acceptance_rate)),
     ("Mean accept.\nlength", "Tokens emitted per target pass: 1 + accepted / stretches "
-     "(vLLM, Spec-Bench 'mean acceptance length')", lambda c: fmt_plain(c.mean_acceptance_length)),
+     "(vLLM, Spec-Bench 'mean acceptance length')", lambda c: fmt.fixed(c.mean_acceptance_length)),
     ("c\nmeasured", "Median draft forward time / median target decode-step time, on this machine",
-     lambda c: fmt_plain(c.c_measured, 3)),
+     lambda c: fmt.fixed(c.c_measured, 3)),
     ("Speedup\nmeasured", "Target-only decode time per token / speculative time per token, same prompts",
-     lambda c: fmt_times(c.speedup_measured)),
+     lambda c: fmt.times(c.speedup_measured)),
     ("Speedup\npredicted", "What the arithmetic predicts from the measured α, K, c and v",
-     lambda c: fmt_times(c.speedup_predicted)),
+     lambda c: fmt.times(c.speedup_predicted)),
 )
 WORKBOOK_COLUMN = len(_COLUMNS)
 _WORKBOOK_TIP = "The class's current α in the workbook, matched by name ignoring case"
@@ -106,7 +95,7 @@ class SamplingResultsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if col < len(_COLUMNS):
                 return _COLUMNS[col][2](row)
-            return NOT_IN_WORKBOOK if in_book is None else f"{fmt_percent(in_book[0])} ({in_book[1]})"
+            return NOT_IN_WORKBOOK if in_book is None else f"{fmt.pct(in_book[0])} ({in_book[1]})"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             left = col == 0 or col == WORKBOOK_COLUMN
             horizontal = Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight
@@ -191,7 +180,7 @@ class AcceptanceHistogram(pg.PlotWidget):
         corner = (0, 0) if right_heavy else (1, 0)
         self._legend.anchor(itemPos=corner, parentPos=corner, offset=(8, 8) if right_heavy else (-8, 8))
         plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(k + 1)]])
-        plot.setTitle(f"<span style='color:#222'><b>{result.task_class}</b>: α = {fmt_percent(result.alpha)}, "
+        plot.setTitle(f"<span style='color:#222'><b>{result.task_class}</b>: α = {fmt.pct(result.alpha)}, "
                       f"K = {k}, {int(total):,} stretches</span>")
 
     def plotted(self) -> tuple[list[float], list[float]]:

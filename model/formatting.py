@@ -7,7 +7,7 @@ CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
 
 def _missing(x: float | None) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
+    return x is None or (isinstance(x, float) and not math.isfinite(x))
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -52,3 +52,7 @@ def context(x: float | None) -> str:
 
 def number(x: float | None, digits: int = 3) -> str:
     return "–" if _missing(x) else f"{x:.{digits}g}"
+
+
+def fixed(x: float | None, digits: int = 2) -> str:
+    return "–" if _missing(x) else f"{x:.{digits}f}"
