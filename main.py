@@ -9,12 +9,12 @@ from typing import NoReturn
 
 # command: (module, function adding its arguments, function running it, help)
 COMMANDS: dict[str, tuple[str, str, str, str]] = {
-    "calc": ("model.commands", "add_calc_arguments", "run_calc", "the arithmetic for one setting of K, c, v and alpha"),
-    "compare": ("model.commands", "add_compare_arguments", "run_compare", "the priced comparison of a workbook (the demo without one)"),
-    "export": ("model.excel_commands", "add_export_arguments", "run_export", "write the priced comparison as an Excel report"),
-    "import": ("model.excel_commands", "add_import_arguments", "run_import", "read a report's inputs (or a CSV/xlsx price list) into a workbook"),
-    "sample": ("model.sample_command", "add_sample_arguments", "run_sample_command", "measure acceptance per task class with an ONNX draft/target pair"),
-    "screenshot": ("gui.screenshot", "add_screenshot_arguments", "run_screenshot", "render the main window offscreen to a PNG"),
+    "calc": ("commands.calc_compare", "add_calc_arguments", "run_calc", "the arithmetic for one setting of K, c, v and alpha"),
+    "compare": ("commands.calc_compare", "add_compare_arguments", "run_compare", "the priced comparison of a workbook (the demo without one)"),
+    "export": ("commands.excel", "add_export_arguments", "run_export", "write the priced comparison as an Excel report"),
+    "import": ("commands.excel", "add_import_arguments", "run_import", "read a report's inputs (or a CSV/xlsx price list) into a workbook"),
+    "sample": ("commands.sample", "add_sample_arguments", "run_sample_command", "measure acceptance per task class with an ONNX draft/target pair"),
+    "screenshot": ("commands.screenshot", "add_screenshot_arguments", "run_screenshot", "render the main window offscreen to a PNG"),
 }
 
 
@@ -46,7 +46,7 @@ def _run_subcommand(name: str, argv: list[str]) -> int:
     getattr(module, add_name)(parser)
     args = parser.parse_args(argv)
     args.command = name
-    from model.command_runner import run_command
+    from commands.runner import run_command
     return run_command(name, getattr(module, run_name), args)
 
 
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
               "use the headless commands instead, e.g. `specledger compare` or `specledger screenshot out.png`",
               file=sys.stderr)
         return 2
-    from gui.app import run_app
+    from gui.window.app import run_app
     return run_app(args.workbook)
 
 

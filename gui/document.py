@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from model.comparison import Comparison, compare
-from model.validation import ValidationError, workbook_problems
-from model.workbook import Workbook
+from model.workbook.validation import ValidationError, workbook_problems
+from model.workbook.rows import Workbook
 
 
 class _SnapshotCommand(QUndoCommand):

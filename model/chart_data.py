@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import arithmetic as ar
-from .comparison import TierCosts
-from .curves import ALPHA_GRID
-from .workbook import Tier
+from model import arithmetic as ar
+from model.comparison import TierCosts
+from model.curves import ALPHA_GRID
+from model.workbook.rows import Tier
 
 
 @dataclass

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from . import arithmetic as ar
-from . import roofline
-from .workbook import Tier, Workbook
+from model import arithmetic as ar
+from model import roofline
+from model.workbook.rows import Tier, Workbook
 
 GAIN, MARGINAL, TAX, NOT_APPLICABLE = 0, 1, 2, 3
 VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a"}

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import arithmetic as ar
-from .comparison import TierCosts
-from .workbook import Tier
+from model import arithmetic as ar
+from model.comparison import TierCosts
+from model.workbook.rows import Tier
 
 ALPHA_GRID = np.linspace(0.0, 1.0, 101)
 CONTEXT_GRID = np.geomspace(1024.0, 131072.0, 57)  # 1K to 128K, 8 points per doubling

@@ -6,8 +6,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from model.workbook import Override, TaskClass, Tier, Workbook  # noqa: E402
-from model.workbook_file import DEMO_WORKBOOK, save_workbook  # noqa: E402
+from model.workbook.rows import Override, TaskClass, Tier, Workbook  # noqa: E402
+from model.workbook.json_file import DEMO_WORKBOOK, save_workbook  # noqa: E402
 
 LIT = ("assumed, inside the per-task ranges reported in the literature "
        "(Leviathan et al. 2023; Chen et al. 2023; Spec-Bench, Xia et al. 2024)")

@@ -1,8 +1,8 @@
 """Workbooks shared by the Excel tests: the demo, and one that walks every edge of the formulas."""
 from __future__ import annotations
 
-from model.workbook import Override, Settings, TaskClass, Tier, Workbook
-from model.workbook_file import load_demo
+from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
+from model.workbook.json_file import load_demo
 
 # user text a spreadsheet would run as a formula if it were written carelessly
 INJECTIONS = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1:A2)", "=cmd|' /C calc'!A0"]

@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from gui.charts import ChartsPanel  # noqa: E402
+from gui.charts.panel import ChartsPanel  # noqa: E402
 from model.comparison import compare  # noqa: E402
-from model.workbook import Workbook  # noqa: E402
-from model.workbook_file import load_demo  # noqa: E402
+from model.workbook.rows import Workbook  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
 
 
 def big_workbook(n_tiers: int = 100, n_classes: int = 30) -> Workbook:

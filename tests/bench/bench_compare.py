@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from model import arithmetic as ar  # noqa: E402
 from model.comparison import compare  # noqa: E402
-from model.validation import workbook_problems  # noqa: E402
-from model.workbook_file import load_demo  # noqa: E402
+from model.workbook.validation import workbook_problems  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
 from tests.bench.workbooks import large_workbook  # noqa: E402
 
 

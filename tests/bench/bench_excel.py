@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model.workbook import Workbook  # noqa: E402
-from model.workbook_file import load_demo  # noqa: E402
+from model.workbook.rows import Workbook  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
 from tests.bench.workbooks import large_workbook  # noqa: E402
 
 
@@ -31,7 +31,7 @@ def _time(fn, repeats: int) -> list[float]:
 
 def bench(name: str, wb: Workbook, repeats: int, folder: Path) -> None:
     target = folder / f"{name}.xlsx"
-    from model.excel_export import build_report, export_report
+    from model.report.export import build_report, export_report
 
     export_report(wb, target)  # warm-up: imports openpyxl, fills caches
     full = _time(lambda: export_report(wb, target), repeats)
@@ -46,7 +46,7 @@ def bench(name: str, wb: Workbook, repeats: int, folder: Path) -> None:
 def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     t0 = time.perf_counter()
-    import model.excel_export  # noqa: F401  (and openpyxl with it)
+    import model.report.export  # noqa: F401  (and openpyxl with it)
     print(f"import of the export modules and openpyxl: {(time.perf_counter() - t0) * 1e3:.0f} ms (paid once, on first export)")
     with tempfile.TemporaryDirectory() as tmp:
         bench("demo", load_demo(), repeats, Path(tmp))

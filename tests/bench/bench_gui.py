@@ -29,7 +29,7 @@ _CHILD = r"""
 import sys, time
 sys.path.insert(0, {root!r})
 from PySide6.QtCore import QEvent, QObject, QTimer
-from gui.app import application, create_window
+from gui.window.app import application, create_window
 app = application()
 window, _ = create_window(None)
 class FirstPaint(QObject):
@@ -71,8 +71,8 @@ def edit_latencies(workbook, edits: int) -> list[float]:  # noqa: ANN001
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from gui.app import application
-    from gui.main_window import MainWindow
+    from gui.window.app import application
+    from gui.window.main_window import MainWindow
 
     app = application()
     settings = QSettings(os.path.join(tempfile.mkdtemp(prefix="specledger-bench-"), "s.ini"), QSettings.Format.IniFormat)
@@ -134,7 +134,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT / "tests" / "bench"))
     from workbooks import large_workbook
 
-    from model.workbook_file import load_demo
+    from model.workbook.json_file import load_demo
 
     _report("edit -> all updated, demo (8x6)", edit_latencies(load_demo(), edits), 16.0)
     _report("edit -> all updated, 100 x 30", edit_latencies(large_workbook(100, 30), max(40, edits // 2)), 50.0)

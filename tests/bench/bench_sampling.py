@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model.sampling import run_sampling, run_to_end  # noqa: E402
+from model.sampling.run import run_sampling, run_to_end  # noqa: E402
 
 
 def main() -> int:

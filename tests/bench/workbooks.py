@@ -5,8 +5,8 @@ import dataclasses
 
 import numpy as np
 
-from model.workbook import Override, Workbook
-from model.workbook_file import load_demo
+from model.workbook.rows import Override, Workbook
+from model.workbook.json_file import load_demo
 
 
 def large_workbook(n_tiers: int = 100, n_classes: int = 30, seed: int = 0) -> Workbook:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-from gui.main_window import MainWindow
-from model.workbook_file import load_demo
+from gui.window.main_window import MainWindow
+from model.workbook.json_file import load_demo
 
 
 @pytest.fixture

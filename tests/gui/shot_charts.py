@@ -10,9 +10,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from gui.charts import ChartsPanel  # noqa: E402
+from gui.charts.panel import ChartsPanel  # noqa: E402
 from model.comparison import compare  # noqa: E402
-from model.workbook_file import load_demo  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
 
 
 def main(out_dir: str = "/tmp", tier_row: int = 1, width: int = 520, height: int = 460) -> None:

@@ -1,0 +1,144 @@
+"""The headless subcommands' work: compute, then print text, JSON or CSV. main.py only parses."""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import sys
+from typing import Any, TextIO
+
+from model import arithmetic as ar
+from model import formatting as fmt
+from commands.runner import CommandError
+from model.comparison import compare
+from model.workbook.validation import parse_number
+from model.workbook.json_file import load_demo, load_workbook
+
+
+def add_calc_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k", type=int, required=True, help="draft tokens per stretch")
+    p.add_argument("--c", type=float, required=True, help="one draft forward / one target decode step")
+    p.add_argument("--verify", type=float, default=1.0, help="target verify pass / one decode step (default 1)")
+    p.add_argument("--alpha", type=_share, help="per-token acceptance, 0.78 or 78%%")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _share(text: str) -> float:
+    """argparse type for an acceptance typed as an analyst would: 0.78 or 78%."""
+    try:
+        return parse_number(text, percent=True)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a share: {text!r} (use 0.78 or 78%)") from None
+
+
+def add_compare_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("workbook", nargs="?", help="workbook .json (default: the built-in demo)")
+    fmt_group = p.add_mutually_exclusive_group()
+    fmt_group.add_argument("--json", action="store_true", help="print JSON")
+    fmt_group.add_argument("--csv", action="store_true", help="print the (tier, class) rows as CSV")
+
+
+def calc_result(k: int, c: float, v: float = 1.0, alpha: float | None = None, k_max: int = 16) -> dict[str, Any]:
+    be = ar.break_even(k, c, v)
+    out: dict[str, Any] = {
+        "k": k, "c": c, "v": v, "alpha": alpha,
+        "break_even": be.kind_name(),
+        "break_even_alpha": None if int(be.kind) == ar.NEVER else float(be.alpha),
+    }
+    if alpha is not None:
+        # search at least up to the K given, as the comparison does: "optimal" never worse than it
+        best_k, best_s = ar.optimal_k(alpha, c, v, max(k_max, k))
+        out.update({
+            "expected_tokens": float(ar.expected_tokens(alpha, k)),
+            "accepted_per_stretch": float(ar.accepted_per_stretch(alpha, k)),
+            "trailer_fill": float(ar.trailer_fill(alpha, k)),
+            "speedup": float(ar.speedup(alpha, k, c, v)),
+            "optimal_k": int(best_k), "optimal_speedup": float(best_s),
+            "flops_factor": float(ar.flops_factor(alpha, k, c)),
+            "draft_acceptance_rate": float(ar.alpha_to_draft_acceptance_rate(alpha, k)),
+            "mean_acceptance_length": float(ar.alpha_to_mean_acceptance_length(alpha, k)),
+        })
+    else:
+        for key in ("expected_tokens", "accepted_per_stretch", "trailer_fill", "speedup", "optimal_k",
+                    "optimal_speedup", "flops_factor", "draft_acceptance_rate", "mean_acceptance_length"):
+            out[key] = None
+    return out
+
+
+def run_calc(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
+    if args.k < 1 or args.k > 64:
+        raise CommandError(f"--k must be a whole number from 1 to 64 (got {args.k})")
+    if not (0.0 <= args.c <= 10.0) or math.isnan(args.c):
+        raise CommandError(f"--c must be from 0 to 10 (got {args.c})")
+    if not (0.0 < args.verify <= 100.0):
+        raise CommandError(f"--verify must be above 0 and at most 100 (got {args.verify})")
+    if args.alpha is not None and not (0.0 <= args.alpha <= 1.0):
+        raise CommandError(f"--alpha must be from 0 to 1 (got {args.alpha})")
+    r = calc_result(args.k, args.c, args.verify, args.alpha)
+    if args.json:
+        json.dump(r, out, indent=2)
+        out.write("\n")
+        return 0
+    kind = r["break_even"]
+    if kind == "always":
+        be_text = "always pays (K c + v <= 1)"
+    elif kind == "never":
+        be_text = f"never pays at K={args.k} (K c + v >= K + 1)"
+    else:
+        be_text = f"alpha* = {r['break_even_alpha']:.4f}"
+    out.write(f"K={args.k}  c={args.c:g}  v={args.verify:g}\nbreak-even: {be_text}\n")
+    if args.alpha is not None:
+        out.write(
+            f"at alpha={args.alpha:g}: tokens/stretch {r['expected_tokens']:.3f}, trailer fill {fmt.pct(r['trailer_fill'])}, "
+            f"speedup {fmt.times(r['speedup'])}, FLOPs factor {fmt.times(r['flops_factor'])}\n"
+            f"optimal K in 1..{max(16, r['k'])}: {r['optimal_k']} ({fmt.times(r['optimal_speedup'])})\n")
+    return 0
+
+
+def load_or_demo(path: str | None):
+    return load_demo() if path is None else load_workbook(path)
+
+
+def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
+    wb = load_or_demo(args.workbook)
+    cmp = compare(wb)
+    if args.json:
+        json.dump({"workbook": args.workbook or "demo", "currency": cmp.currency,
+                   "acceptance_convention": "per-token alpha (i.i.d.)",
+                   "mix_weights": "equal (no output tokens entered)" if cmp.equal_weights else "monthly output tokens",
+                   "pairs": cmp.pair_records(), "tiers": cmp.tier_records()}, out, indent=2)
+        out.write("\n")
+        return 0
+    if args.csv:
+        rows = cmp.pair_records()
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["tier", "task_class"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        out.write(buf.getvalue())
+        return 0
+    out.write(comparison_text(cmp))
+    return 0
+
+
+def comparison_text(cmp) -> str:
+    lines = [f"{'tier':<22}{'mix':>8}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  verdict"]
+    for r in cmp.tier_records():
+        flag = " (unconfirmed)" if r["unconfirmed"] else ""
+        holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
+        lines.append(f"{r['tier'][:21]:<22}{fmt.times(r['mix_speedup']):>8}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
+                     f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
+                     f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['verdict']}{flag}")
+    lines.append("")
+    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>9}  verdict")
+    for r in cmp.pair_records():
+        if r["verdict"] == "n/a":
+            continue
+        be = fmt.pct(r["break_even_alpha"], 0) if r["break_even"] != "never" else "never"
+        lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{fmt.pct(r['alpha'], 0):>7}{be:>8}"
+                     f"{fmt.pct(r['trailer_fill'], 0):>7}{fmt.times(r['speedup']):>9}  {r['verdict']}")
+    return "\n".join(lines) + "\n"

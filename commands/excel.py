@@ -1,0 +1,68 @@
+"""The `export` and `import` subcommands: a workbook to an Excel report, and inputs back into a workbook."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from commands.runner import CommandError
+from model.workbook.rows import Workbook
+from model.workbook.json_file import load_demo, load_workbook, save_workbook
+
+
+def add_export_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("workbook", nargs="?", help="workbook .json (default: the built-in demo)")
+    p.add_argument("-o", "--output", required=True, help="report .xlsx to write (replaced atomically)")
+
+
+def run_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
+    from model.report.export import export_report
+
+    target = Path(args.output)
+    if target.suffix.lower() != ".xlsx":
+        raise CommandError(f"{target}: the report must be an .xlsx file")
+    wb = load_demo() if args.workbook is None else load_workbook(args.workbook)
+    source = Path(args.workbook).name if args.workbook else "built-in demo"
+    export_report(wb, target, source)
+    out.write(f"wrote {target} ({len(wb.tiers)} tiers x {len(wb.classes)} task classes)\n")
+    return 0
+
+
+_SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
+
+
+def add_import_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", help="a SpecLedger report .xlsx, or with --tiers/--classes a .csv or .xlsx list")
+    p.add_argument("-o", "--output", required=True, help="workbook .json to write")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--tiers", action="store_true", help="SOURCE is a list of tiers (header row; names case-insensitive)")
+    kind.add_argument("--classes", action="store_true", help="SOURCE is a list of task classes (header row)")
+    p.add_argument("--into", help="with --tiers/--classes: workbook .json to merge into (same names are replaced; "
+                   "default: an empty workbook)")
+
+
+def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
+    from model.report.importer import import_report, import_rows, merge_rows
+
+    if args.into and not (args.tiers or args.classes):
+        raise CommandError("--into only goes with --tiers or --classes")
+    target = Path(args.output)
+    # -o names the workbook .json to write: a slip of the keys must never put JSON over the report or list
+    if target.suffix.lower() in _SPREADSHEET_SUFFIXES or target.resolve() == Path(args.source).resolve():
+        raise CommandError(f"{target}: -o is the workbook .json to write, not a spreadsheet; "
+                           "nothing was written")
+    if args.tiers or args.classes:
+        kind = "tiers" if args.tiers else "classes"
+        rows = import_rows(args.source, kind)
+        base = load_workbook(args.into) if args.into else Workbook()
+        wb = merge_rows(base, rows)
+        what = f"{len(rows)} {kind}"
+    else:
+        wb = import_report(args.source)
+        what = f"{len(wb.tiers)} tiers, {len(wb.classes)} task classes, {len(wb.overrides)} overrides"
+    save_workbook(wb, args.output)
+    out.write(f"wrote {args.output} ({what})\n")
+    return 0

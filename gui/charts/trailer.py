@@ -1,0 +1,142 @@
+"""Trailer fill: each task class as a trailer of K draft slots, cargo coloured, empty slots hatched."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetrics
+from PySide6.QtWidgets import QWidget
+
+from model import arithmetic as ar
+from model import formatting as fmt
+from model.chart_data import break_even_fill
+from model.comparison import Comparison
+from model.workbook.rows import Workbook
+
+from gui.charts.style import BREAK_EVEN, INK, ChartView, class_color, html_text, up_to_date
+
+BAR_HEIGHT = 0.62
+WASTE_BRUSH = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
+TRAILER_BRUSH = QBrush(QColor(236, 236, 236))
+
+
+class TrailerChart(ChartView):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("trailer_fill", "draft slots per stretch (tokens)", "", parent=parent)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.showGrid(x=False, y=False)
+        # 0 and K sit on the plot's edges; pyqtgraph would drop them as overlapping at laptop widths
+        self.plot.getAxis("bottom").setStyle(hideOverlappingLabels=False)
+        # class names on the left axis, each class's numbers on the right one: axes size
+        # themselves to their labels, where text inside the plot would be cut at narrow widths
+        self.plot.showAxis("right")
+        for side in ("left", "right"):
+            axis = self.plot.getAxis(side)
+            axis.setStyle(tickLength=0)
+            axis.setPen(pg.mkPen(None))
+            axis.setTextPen(pg.mkPen(INK))
+        self._trailers = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=TRAILER_BRUSH, pen=pg.mkPen(INK, width=1))
+        self._waste = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=WASTE_BRUSH, pen=pg.mkPen(None))
+        self._cargo = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brushes=[], pen=pg.mkPen(None))
+        # slot walls and break-even ticks are many short segments: one item each, drawn as pairs
+        self._walls = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(INK, width=1))
+        self._needed = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(BREAK_EVEN, width=3), name="fill needed to break even")
+        for z, item in enumerate((self._trailers, self._waste, self._cargo, self._walls, self._needed)):
+            item.setZValue(z)
+            self.plot.addItem(item)
+        self._note = pg.TextItem(anchor=(0.5, 0.5))
+        self.plot.addItem(self._note)
+        # legend samples: the cargo sample stands for every class colour
+        self._cargo_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=class_color(0), pen=pg.mkPen(None))
+        self._waste_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=WASTE_BRUSH, pen=pg.mkPen(INK))
+        self.legend.addItem(self._cargo_sample, "cargo: accepted draft tokens")
+        self.legend.addItem(self._waste_sample, "empty slots: drafted, paid for, discarded")
+        self.legend.addItem(self._needed, "fill needed to break even")
+        self._shown: dict[str, tuple[float, float, int]] = {}  # class -> (fill, alpha, K) as drawn
+        self._numbers: list[str] = []
+        self.fit_legend()
+
+    def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
+        names = comparison.class_names
+        n = len(names)
+        tier = comparison.tier_names[tier_row] if 0 <= tier_row < len(comparison.tier_names) else None
+        self.export_subject = tier or ""
+        if tier is None or not comparison.speculative[tier_row] or n == 0:
+            self._show_note(tier, n)
+            return
+        k = int(comparison.k[tier_row])
+        fill = comparison.trailer_fill[tier_row]
+        alpha = comparison.alpha[tier_row]
+        speedup = comparison.speedup[tier_row]
+        rows = np.arange(n - 1, -1, -1, dtype=np.float64)  # first class on top, as in the table
+        cargo = fill * k
+        self._trailers.setOpts(x0=np.zeros(n), width=np.full(n, float(k)), y=rows, height=BAR_HEIGHT)
+        self._waste.setOpts(x0=cargo, width=k - cargo, y=rows, height=BAR_HEIGHT)
+        self._cargo.setOpts(x0=np.zeros(n), width=cargo, y=rows, height=BAR_HEIGHT,
+                            brushes=[class_color(j) for j in range(n)])
+        self._walls.setData(*self._wall_segments(rows, k))
+        needed = break_even_fill(comparison.break_even_alpha[tier_row], k) * k
+        self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
+        never = comparison.break_even_kind[tier_row] == ar.NEVER
+        self._numbers = [
+            f"α {alpha[j]:.2f} · {fmt.pct(fill[j], 0)} full · {fmt.times(speedup[j])}" + (" · never pays" if never[j] else "")
+            for j in range(n)
+        ]
+        self._set_row_labels("left", rows, names)
+        self._set_row_labels("right", rows, self._numbers)
+        self.plot.getAxis("bottom").setTicks([[(float(i), str(i)) for i in range(k + 1)], []])
+        self.plot.setXRange(0, k, padding=0.02)
+        self.plot.setYRange(-0.6, n - 0.4, padding=0)
+        self._note.setVisible(False)
+        for item in (self._trailers, self._waste, self._cargo, self._walls):
+            item.setVisible(True)
+        unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+        self.set_title(f"Trailer fill — {tier}, K = {k}{unconfirmed}")
+        self._shown = {names[j]: (float(fill[j]), float(alpha[j]), k) for j in range(n)}
+
+    @up_to_date
+    def row_labels(self) -> list[str]:
+        """The numbers printed right of each trailer, first class first."""
+        return list(self._numbers)
+
+    def _set_row_labels(self, side: str, rows: np.ndarray, labels: list[str]) -> None:
+        axis = self.plot.getAxis(side)
+        axis.setTicks([[(float(y), text) for y, text in zip(rows, labels)], []])
+        # an axis does not widen for long tick labels by itself: they would be dropped
+        metrics = QFontMetrics(axis.font())
+        axis.setWidth(min(240, max((metrics.horizontalAdvance(t) for t in labels), default=0) + 12))
+
+    @up_to_date
+    def fill_data(self) -> dict[str, tuple[float, float, int]]:
+        """What is drawn now: class -> (trailer fill, alpha, K); empty for a non-speculative tier."""
+        return dict(self._shown)
+
+    @staticmethod
+    def _wall_segments(rows: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Vertical walls between the K slots of every trailer, as (x, y) pairs."""
+        xs = np.arange(1, k, dtype=np.float64)
+        x = np.repeat(np.tile(xs, rows.size), 2)
+        y = np.column_stack((np.repeat(rows, xs.size) - BAR_HEIGHT / 2, np.repeat(rows, xs.size) + BAR_HEIGHT / 2)).ravel()
+        return x, y
+
+    def _show_note(self, tier: str | None, n_classes: int) -> None:
+        for item in (self._trailers, self._waste, self._cargo, self._walls):
+            item.setVisible(False)
+        # emptied rather than hidden: a hidden item shows as "switched off" in the legend
+        self._needed.setData([], [])
+        if tier is None:
+            text = "Select a tier to see its trailers."
+        elif n_classes == 0:
+            text = "Add a task class to see its trailer."
+        else:
+            text = f"{tier} does not run speculative decoding:\nno draft, no trailers — every class runs at 1.00x."
+        self._note.setHtml(html_text(text).replace("\n", "<br>"))
+        self._note.setPos(0.5, 0.5)
+        self._note.setVisible(True)
+        self._numbers = []
+        for side in ("left", "right", "bottom"):
+            self.plot.getAxis(side).setTicks([[], []])
+        self.plot.setXRange(0, 1, padding=0)
+        self.plot.setYRange(0, 1, padding=0)
+        self.set_title(f"Trailer fill — {tier}" if tier else "Trailer fill")
+        self._shown = {}

@@ -1,0 +1,389 @@
+"""Measure acceptance on a real draft/target pair and apply it to the workbook, from the window.
+
+The run itself is `model.sampling.run.run_sampling`, a cancellable generator; this panel
+only collects its arguments, drives it through a TaskRunner on a worker thread, shows
+progress and results, and turns "Apply measured acceptance" into one undo step.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QItemSelection, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from model.sampling.labels import pair_label, pair_note
+from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
+from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
+
+from gui.document import Document
+from gui.sampling.form import RunParams, load_params, save_params, start_sampling
+from gui.sampling.results import AcceptanceHistogram, SamplingResultsModel
+from gui.worker import TaskRunner, worded_error
+
+if TYPE_CHECKING:  # model.sampling.run is imported on the worker thread, with the models
+    from model.sampling.run import SamplingProgress, SamplingResult
+
+TASK_LABEL = "Measuring acceptance"
+# the model side's own error types; their messages already name the file and line, so the
+# class name in front only adds noise. Anything else keeps its type: it is unexpected.
+_ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
+_INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
+
+
+def duration_words(seconds: float | None) -> str:
+    if seconds is None:
+        return "estimating time left"
+    seconds = max(0, round(seconds))
+    return f"{seconds} s left" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s left"
+
+
+class SamplingPanel(QWidget):
+    provider_changed = Signal(str)  # the execution provider in words, for the status bar
+    status_message = Signal(str)
+
+    def __init__(self, document: Document, parent: QWidget | None = None, runner: TaskRunner | None = None,
+                 settings: QSettings | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        # share the window's runner when given, so one long job runs at a time and close waits for it
+        self.runner = runner if runner is not None else TaskRunner(self)
+        self.job_factory: Callable[[RunParams, threading.Event], Generator[Any, None, Any]] = start_sampling
+        self.result: SamplingResult | None = None
+        self._running = False
+        self._build()
+        # the form is remembered between sessions in the window's settings, when it has them
+        self._settings = settings
+        if settings is not None:
+            self.set_params(load_params(settings, self.params()))
+            for edit in (self.draft_edit, self.target_edit, self.prompts_edit):
+                edit.textChanged.connect(self._on_form_changed)
+            for spin in (self.k_spin, self.tokens_spin, self.temperature_spin, self.seed_spin):
+                spin.valueChanged.connect(self._on_form_changed)
+            self.provider_combo.currentIndexChanged.connect(self._on_form_changed)
+        self.runner.progressed.connect(self._on_run_progressed)
+        self.runner.finished.connect(self._on_run_finished)
+        self.runner.errored.connect(self._on_run_errored)
+        self.document.changed.connect(self._on_document_changed)
+        self._on_document_changed()
+
+    # --- construction ----------------------------------------------------------
+    def _path_row(self, text: str, pick: Callable[[], None]) -> tuple[QLineEdit, QWidget]:
+        edit = QLineEdit(text)
+        edit.setToolTip(text)
+        edit.textChanged.connect(edit.setToolTip)  # long paths: the whole path on hover
+        button = QToolButton()
+        button.setText("…")
+        button.setToolTip("Browse")
+        button.clicked.connect(pick)
+        row = QWidget()
+        box = QHBoxLayout(row)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(edit, 1)
+        box.addWidget(button)
+        return edit, row
+
+    def _build(self) -> None:
+        self.draft_edit, draft_row = self._path_row(str(DEMO_DRAFT), self._on_draft_browse_clicked)
+        self.target_edit, target_row = self._path_row(str(DEMO_TARGET), self._on_target_browse_clicked)
+        self.prompts_edit, prompts_row = self._path_row(str(DEMO_PROMPTS), self._on_prompts_browse_clicked)
+        self.k_spin = QSpinBox(minimum=1, maximum=16, value=4, toolTip="Draft tokens per stretch")
+        self.tokens_spin = QSpinBox(minimum=1, maximum=4096, value=48, toolTip="Tokens generated per prompt")
+        self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, decimals=2, value=0.0,
+                                               toolTip="0 = greedy; above 0 = speculative sampling")
+        self.seed_spin = QSpinBox(minimum=0, maximum=999_999, value=0, toolTip="Same seed, same tokens")
+        self.provider_combo = QComboBox(toolTip="Execution provider: auto uses CUDA when it works here")
+        for key, text in (("auto", "Auto (CUDA if usable)"), ("cuda", "CUDA"), ("cpu", "CPU")):
+            self.provider_combo.addItem(text, key)
+
+        pair = QGroupBox("Draft/target pair and prompts")
+        form = QFormLayout(pair)
+        form.addRow("Draft model folder", draft_row)
+        form.addRow("Target model folder", target_row)
+        form.addRow("Prompts (JSONL)", prompts_row)
+        # two rows of three, so the panel still fits a side dock about 540 px wide
+        knobs = QGridLayout()
+        for i, (text, widget) in enumerate((("K", self.k_spin), ("Max new tokens", self.tokens_spin),
+                                            ("Temperature", self.temperature_spin), ("Seed", self.seed_spin),
+                                            ("Provider", self.provider_combo))):
+            row, col = divmod(i, 3)
+            knobs.addWidget(QLabel(text), row, 2 * col, Qt.AlignmentFlag.AlignRight)
+            knobs.addWidget(widget, row, 2 * col + 1, 1, 3 if i == 4 else 1)
+        knobs.setColumnStretch(6, 1)
+        form.addRow(knobs)
+
+        self.run_button = QPushButton("Run")
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.cancel_button = QPushButton("Cancel", enabled=False)
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.progress_bar = QProgressBar(textVisible=True)
+        self.progress_bar.setFormat("%v of %m prompts")
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.rate_label = QLabel("")
+        run_row = QHBoxLayout()
+        for w in (self.run_button, self.cancel_button):
+            run_row.addWidget(w)
+        run_row.addWidget(self.progress_bar, 1)
+        run_row.addWidget(self.rate_label)
+
+        self.message_label = QLabel("", wordWrap=True, visible=False)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.heading_label = QLabel("<b>No measurement yet.</b> Run the demo pair, or pick your own "
+                                    "Optimum ONNX export.", wordWrap=True)
+
+        self.results_model = SamplingResultsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.results_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)  # six classes fit
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        copy = QAction("Copy table", self.table, shortcut=QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)  # the window's Ctrl+C stays the sheets'
+        copy.triggered.connect(self._on_copy_triggered)
+        save = QAction("Save full result as JSON…", self.table)  # per-prompt tokens, for an audit
+        save.triggered.connect(self._on_save_json_triggered)
+        self.table.addActions([copy, save])
+        self.histogram = AcceptanceHistogram()
+        self.histogram.setMinimumHeight(180)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.histogram)
+        split.setSizes([220, 260])
+
+        self.apply_target_combo = QComboBox(toolTip="Where the measured α goes")
+        self.add_missing_check = QCheckBox("Add classes missing from the workbook")
+        self.add_missing_check.setToolTip("Otherwise measured classes with no matching name are listed, not added")
+        self.apply_button = QPushButton("Apply measured acceptance", enabled=False)
+        self.apply_button.setToolTip("One undoable step: sets α, marks it measured and names the pair")
+        self.apply_button.clicked.connect(self._on_apply_clicked)
+        apply_row = QGridLayout()
+        apply_row.addWidget(QLabel("Apply to"), 0, 0)
+        apply_row.addWidget(self.apply_target_combo, 0, 1, 1, 2)
+        apply_row.addWidget(self.add_missing_check, 1, 1)
+        apply_row.addWidget(self.apply_button, 1, 2)
+        apply_row.setColumnStretch(1, 1)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(pair)
+        layout.addLayout(run_row)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self.heading_label)
+        layout.addWidget(split, 1)
+        layout.addLayout(apply_row)
+
+    # --- reading the form --------------------------------------------------------
+    def params(self) -> RunParams:
+        return RunParams(self.draft_edit.text().strip(), self.target_edit.text().strip(),
+                         self.prompts_edit.text().strip(), self.k_spin.value(), self.tokens_spin.value(),
+                         self.temperature_spin.value(), self.seed_spin.value(), self.provider_combo.currentData())
+
+    def set_params(self, params: RunParams) -> None:
+        self.draft_edit.setText(params.draft_dir)
+        self.target_edit.setText(params.target_dir)
+        self.prompts_edit.setText(params.prompts_path)
+        self.k_spin.setValue(params.k)  # spin boxes clamp what is out of their range
+        self.tokens_spin.setValue(params.max_new_tokens)
+        self.temperature_spin.setValue(params.temperature)
+        self.seed_spin.setValue(params.seed)
+        self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(params.provider)))
+
+    def _on_form_changed(self, *_args: object) -> None:
+        if self._settings is not None:
+            save_params(self._settings, self.params())
+
+    def is_running(self) -> bool:
+        return self._running
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.message_label.setStyleSheet(_ERROR_STYLE if error else _INFO_STYLE)
+        self.message_label.setText(text)
+        self.message_label.setVisible(bool(text))
+
+    def _set_running(self, running: bool) -> None:
+        self._running = running
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.apply_button.setEnabled(not running and self.result is not None)
+
+    # --- slots: the form ----------------------------------------------------------
+    def _on_draft_browse_clicked(self) -> None:
+        self._pick_folder(self.draft_edit, "Draft model folder (ONNX export)")
+
+    def _on_target_browse_clicked(self) -> None:
+        self._pick_folder(self.target_edit, "Target model folder (ONNX export)")
+
+    def _pick_folder(self, edit: QLineEdit, title: str) -> None:
+        folder = QFileDialog.getExistingDirectory(self, title, edit.text())
+        if folder:
+            edit.setText(folder)
+
+    def _on_prompts_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Prompt set", self.prompts_edit.text(),
+                                              "Prompt sets (*.jsonl);;All files (*)")
+        if path:
+            self.prompts_edit.setText(path)
+
+    # --- slots: running --------------------------------------------------------------
+    def _on_run_clicked(self) -> None:
+        params = self.params()
+        blank = [label for label, value in (("draft folder", params.draft_dir), ("target folder", params.target_dir),
+                                            ("prompt file", params.prompts_path)) if not value]
+        if blank:
+            self.show_message(f"Choose a {', '.join(blank)} first.", error=True)
+            return
+        factory = self.job_factory
+        if not self.runner.start(TASK_LABEL, lambda cancel: factory(params, cancel)):
+            self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
+            return
+        self._set_running(True)
+        self.progress_bar.setRange(0, 0)  # busy until the first count arrives (model loading)
+        self.rate_label.setText("loading models…")
+        self.show_message("")
+        self.status_message.emit(f"{TASK_LABEL}…")
+
+    def _on_cancel_clicked(self) -> None:
+        if self._running:
+            self.runner.cancel()
+            self.rate_label.setText("cancelling…")
+            self.cancel_button.setEnabled(False)
+
+    def _on_run_progressed(self, event: object) -> None:
+        if not self._running or not hasattr(event, "prompts_total"):
+            return
+        progress: SamplingProgress = event  # type: ignore[assignment]
+        self.progress_bar.setRange(0, max(1, progress.prompts_total))
+        self.progress_bar.setValue(progress.prompts_done)
+        if progress.prompts_done == 0:
+            self.rate_label.setText(progress.message or "starting…")
+        else:
+            self.rate_label.setText(f"{progress.tokens_per_second:,.0f} tokens/s · "
+                                    f"{duration_words(progress.seconds_left)}")
+
+    def _on_run_finished(self, result: object) -> None:
+        if not self._running:
+            return  # another panel's or the window's job on a shared runner
+        self.result = result  # type: ignore[assignment]
+        self._set_running(False)
+        self.rate_label.setText(f"done in {self.result.wall_seconds:.1f} s")
+        self.progress_bar.setRange(0, max(1, len(self.result.prompts)))
+        self.progress_bar.setValue(len(self.result.prompts))
+        self._show_result(self.result)
+        self.provider_changed.emit(self.result.provider)
+        self.status_message.emit(f"Measured acceptance for {len(self.result.classes)} task classes "
+                                 f"on {self.result.provider}")
+
+    def _on_run_errored(self, message: str) -> None:
+        if not self._running:
+            return
+        self._set_running(False)
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.rate_label.setText("")
+        if message.lower().startswith("cancelled"):
+            kept = " The previous results are still shown." if self.result is not None else ""
+            self.show_message(f"Cancelled.{kept}")
+            self.status_message.emit("Measurement cancelled")
+        else:
+            text = worded_error(message)
+            self.show_message(f"The measurement could not run: {text}", error=True)
+            self.status_message.emit(f"Measurement failed: {text}")
+
+    # --- results ---------------------------------------------------------------------
+    def _show_result(self, result: SamplingResult) -> None:
+        self.heading_label.setText(
+            f"<b>{pair_label(result)}</b>, seed {result.seed}, {len(result.prompts)} prompts, "
+            f"{result.max_new_tokens} new tokens each · provider: {result.provider}")
+        self.results_model.set_results(result.classes)
+        self._on_document_changed()
+        if result.classes:
+            self.table.selectRow(0)
+        else:
+            self.histogram.clear_result()
+
+    def _on_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        chosen = self.results_model.row_result(rows[0].row()) if rows else None
+        if chosen is not None and self.result is not None:
+            self.histogram.show_result(chosen, self.result.k)
+
+    def _on_document_changed(self) -> None:
+        wb = self.document.workbook
+        self.results_model.set_workbook_alphas({c.name.lower(): (c.alpha, c.alpha_source) for c in wb.classes})
+        # keep the chosen target across edits, by tier name
+        chosen = self.apply_target_combo.currentData()
+        self.apply_target_combo.blockSignals(True)
+        self.apply_target_combo.clear()
+        self.apply_target_combo.addItem("Task classes' α (all tiers without an override)", None)
+        for tier in wb.tiers:
+            self.apply_target_combo.addItem(f"Overrides of tier “{tier.name}”", tier.name)
+        index = self.apply_target_combo.findData(chosen) if chosen is not None else 0
+        self.apply_target_combo.setCurrentIndex(max(0, index))
+        self.apply_target_combo.blockSignals(False)
+
+    def apply_measured(self, tier: str | None = None, add_missing: bool | None = None) -> list[str]:
+        """Apply the last result as one undo step; returns the names it skipped. Also the button's action."""
+        if self.result is None:
+            return []
+        if tier is not None and self.document.workbook.tier_index(tier) is None:
+            self.show_message(f"No tier named {tier!r} in the workbook.", error=True)
+            return []
+        add = self.add_missing_check.isChecked() if add_missing is None else add_missing
+        todo, skipped = plan_measured(self.document.workbook, self.result.classes, add)
+        if not todo:
+            self.show_message("Nothing applied: " + (", ".join(skipped) or "no measured classes") + ".", error=True)
+            return skipped
+        note = pair_note(self.result)
+        where = f" to tier {tier}" if tier else ""
+        try:
+            self.document.apply(f"Apply measured acceptance{where} ({len(todo)} classes)",
+                                lambda wb: apply_plan(wb, todo, note, tier),
+                                where=changed_block(self.document.workbook, todo, tier))
+        except ValueError as exc:  # the document's validator refused it; nothing changed
+            self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
+            return skipped
+        added = [name for name, _, is_new in todo if is_new]
+        parts = [f"Applied measured α to {len(todo)} classes{where}, from {pair_label(self.result)}."]
+        if added:
+            parts.append(f"Added: {', '.join(added)}.")
+        if skipped:
+            parts.append(f"Skipped: {', '.join(skipped)}.")
+        self.show_message(" ".join(parts), error=False)
+        self.status_message.emit(parts[0] + " Undo with Ctrl+Z.")
+        return skipped
+
+    def _on_copy_triggered(self) -> None:
+        QApplication.clipboard().setText(self.results_model.as_tsv())
+        self.status_message.emit("Copied the measured acceptance table")
+
+    def _on_save_json_triggered(self) -> None:
+        if self.result is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save sampling result", "sampling.json", "JSON (*.json)")
+        if path:
+            self.save_json(path)
+
+    def save_json(self, path: str) -> None:
+        try:
+            Path(path).write_text(self.result.to_json(), encoding="utf-8")  # type: ignore[union-attr]
+        except OSError as exc:
+            self.show_message(f"Could not save {path}: {exc.strerror or exc}", error=True)
+            return
+        self.status_message.emit(f"Saved the sampling result to {path}")
+
+    def _on_apply_clicked(self) -> None:
+        self.apply_measured(self.apply_target_combo.currentData())

@@ -1,0 +1,57 @@
+"""How one input cell is shown and how it is offered for editing/copying, per field.
+
+Display text is for reading (78.0%, $20.00, 120M, 16K); edit text is what the
+validator reads back without loss (78%, 20, 120000000, 16384), so a copy/paste
+round trip through Excel changes nothing.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from model import formatting as fmt
+from model.workbook.validation import FieldSpec
+
+# fields whose display gets a special format beyond what their kind implies
+_MONEY = {"price_out", "price_in"}
+_TOKENS = {"tokens_out", "tokens_in"}
+_CONTEXT = {"context", "claim_context"}
+NUMERIC_KINDS = {"int", "float", "percent", "optional_float"}
+
+
+def display_text(spec: FieldSpec, value: Any, currency: str = "USD") -> str:
+    if value is None:
+        return ""
+    if spec.kind == "percent":
+        return fmt.pct(value, 1)
+    if spec.name in _MONEY:
+        return fmt.money(value, currency, 2)
+    if spec.name in _TOKENS:
+        return fmt.tokens(value)
+    if spec.name in _CONTEXT:
+        return fmt.context(value)
+    if spec.name == "claimed_speedup":
+        return fmt.times(value, 2)
+    if spec.kind == "float":
+        return f"{value:.4g}"
+    return str(value)
+
+
+def edit_text(spec: FieldSpec, value: Any) -> str:
+    if value is None:
+        return ""
+    if spec.kind == "percent":
+        return f"{value * 100:.10g}%"
+    if spec.kind in ("float", "optional_float"):
+        return f"{value:.12g}"
+    return str(value)
+
+
+def cleared_text(spec: FieldSpec, row_type: type) -> str:
+    """What Delete puts in a cell: blank where blank is allowed, else the field's default."""
+    if spec.kind in ("text", "optional_float"):
+        return ""
+    for f in dataclasses.fields(row_type):
+        if f.name == spec.name and f.default is not dataclasses.MISSING:
+            return edit_text(spec, f.default)
+    return ""

@@ -1,0 +1,372 @@
+"""Editable table models over the workbook's inputs: tiers, task classes, acceptance overrides.
+
+Every change goes through Document.apply, so it is one undo step; every value
+goes through model/validation, so a refused value leaves the workbook as it
+was and `refused` carries the reason for the status bar.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from model.workbook import row_edits
+from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
+from model.workbook.rows import Override, TaskClass, Tier, Workbook
+
+from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text
+from gui.document import Document
+
+Index = QModelIndex | QPersistentModelIndex
+Cell = tuple[int, int, str]  # row, column, text as typed or pasted
+
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+_OVERRIDE_COLOUR = QColor("#1f4e9e")
+
+
+def column_letter(col: int) -> str:
+    """Spreadsheet-style column name, so messages can say 'cell C4' as Excel users expect."""
+    out = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+class WorkbookTableModel(QAbstractTableModel):
+    """Shared plumbing: refresh on document change, bulk edits as one undo step."""
+
+    refused = Signal(str)
+    where_key = ""  # names this table in Document.apply's `where`, for focus after undo
+    editable = False  # input tables say True; computed tables stay read-only
+
+    def __init__(self, document: Document) -> None:
+        super().__init__()
+        self.document = document
+        self._shape = (self.rowCount(), self.columnCount())
+        self._state = self._snapshot()
+        document.changed.connect(self._on_document_changed)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        base = super().flags(index)
+        return base | Qt.ItemFlag.ItemIsEditable if self.editable and index.isValid() else base
+
+    # Repainting a table costs far more than diffing it, so each model remembers what it
+    # showed and signals only the block of cells that changed (Qt repaints just that rect).
+    def _snapshot(self) -> Any:
+        """What the cells show, cheap to take and to compare; None means always repaint all."""
+        return None
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        """(top, left, bottom, right) of the cells that differ, or None when nothing does."""
+        if old is not None and old == new:
+            return None
+        return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return True
+
+    def refresh(self) -> None:
+        """Re-read the document: a reset when the shape changed, else dataChanged on what changed."""
+        shape = (self.rowCount(), self.columnCount())
+        new = self._snapshot()
+        old, self._state = self._state, new
+        if shape != self._shape:
+            # rows came or went: a reset is the honest signal; views restore their current cell
+            self.beginResetModel()
+            self._shape = shape
+            self.endResetModel()
+            return
+        if not (shape[0] and shape[1]):
+            return
+        block = self._changed_block(old, new)
+        if block is not None:
+            top, left, bottom, right = block
+            self.dataChanged.emit(self.index(top, left), self.index(bottom, right))
+        if self._headers_changed(old, new):
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shape[0] - 1)
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, shape[1] - 1)
+
+    def _on_document_changed(self) -> None:
+        self.refresh()
+
+    # --- editing (subclasses provide _assign and _cell_text) -----------------
+    def _assign(self, wb: Workbook, row: int, col: int, text: str) -> None:
+        raise NotImplementedError
+
+    def cleared_text(self, col: int) -> str:
+        return ""
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        if str(value) == self.data(index, Qt.ItemDataRole.EditRole):
+            return True  # re-committing the same text must not make an undo step
+        label = self.headerData(index.column(), Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+        try:
+            self.document.apply(f"Edit {label}", lambda wb: self._assign(wb, index.row(), index.column(), value),
+                                where=(self.where_key, index.row(), index.column()))
+        except ValidationError as exc:
+            self.refused.emit(str(exc))
+            return False
+        return True
+
+    def set_cells(self, cells: list[Cell], text: str, add_rows: int = 0) -> bool:
+        """Several cells as one undo step; refused whole, naming the first bad cell.
+
+        With `add_rows` (tables that can grow), that many rows are appended first in the
+        same step, so a paste running past the bottom edge behaves as in Excel.
+        """
+        if add_rows and not self.can_add_rows:
+            raise ValueError(f"{type(self).__name__} cannot add rows")
+        first_new = self.rowCount()
+        # cells in rows still to be added are editable: only growing tables accept add_rows
+        cells = [c for c in cells
+                 if c[0] >= first_new or self.flags(self.index(c[0], c[1])) & Qt.ItemFlag.ItemIsEditable]
+        if not cells:
+            return False
+
+        def mutate(wb: Workbook) -> None:
+            todo = self._add_rows(wb, add_rows, cells) if add_rows else cells
+            for row, col, value in todo:
+                try:
+                    self._assign(wb, row, col, value)
+                except ValidationError as exc:
+                    raise ValidationError(f"cell {column_letter(col)}{row + 1}: {exc}") from None
+
+        try:
+            rows, cols = [c[0] for c in cells], [c[1] for c in cells]
+            # the block, so undo/redo selects all the cells it changed back, not just one
+            self.document.apply(text, mutate, where=(self.where_key, min(rows), min(cols), max(rows), max(cols)))
+        except ValidationError as exc:
+            self.refused.emit(f"{text} refused, nothing changed. {exc}")
+            return False
+        if add_rows:
+            # the view selects the pasted block next: it must know about the new rows by then
+            self.document.flush()
+        return True
+
+    can_add_rows = False
+
+    def _add_rows(self, wb: Workbook, count: int, cells: list[Cell]) -> list[Cell]:
+        """Append `count` rows for `cells`; returns the cells still to assign."""
+        raise NotImplementedError
+
+
+class RowTableModel(WorkbookTableModel):
+    """One row per dataclass in a workbook list, one column per FieldSpec."""
+
+    editable = True
+
+    def __init__(self, document: Document, row_type: type, specs: tuple[FieldSpec, ...], attr: str, word: str) -> None:
+        self.row_type, self.specs, self.attr, self.word = row_type, specs, attr, word
+        self.where_key = attr
+        super().__init__(document)
+
+    def rows(self, wb: Workbook | None = None) -> list[Any]:
+        return getattr(wb or self.document.workbook, self.attr)
+
+    def _snapshot(self) -> Any:
+        # the rows themselves: the document never mutates a workbook in place, so old rows stay as shown
+        wb = self.document.workbook
+        return list(getattr(wb, self.attr)), wb.settings
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        (old_rows, old_settings), (new_rows, new_settings) = old, new
+        if old_settings != new_settings:
+            return 0, 0, len(new_rows) - 1, len(self.specs) - 1
+        changed = [i for i, (a, b) in enumerate(zip(old_rows, new_rows)) if a is not b and a != b]
+        return (changed[0], 0, changed[-1], len(self.specs) - 1) if changed else None
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return False  # row numbers and field labels never change
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows())
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.specs)
+
+    def column_of(self, field_name: str) -> int:
+        return next(i for i, s in enumerate(self.specs) if s.name == field_name)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            return str(section + 1) if role == Qt.ItemDataRole.DisplayRole else None
+        spec = self.specs[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return spec.label
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{spec.label}: {spec.describe()}"
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        spec = self.specs[index.column()]
+        row = self.rows()[index.row()]
+        value = getattr(row, spec.name)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return display_text(spec, value, self.document.workbook.settings.currency)
+        if role == Qt.ItemDataRole.EditRole:
+            return edit_text(spec, value)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if spec.kind in NUMERIC_KINDS else _LEFT
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, spec, value)
+        if role == Qt.ItemDataRole.ForegroundRole and self._greyed(row, spec):
+            return QBrush(QColor("#9a9a9a"))
+        return None
+
+    def _tooltip(self, row: Any, spec: FieldSpec, value: Any) -> str:
+        text = f"{self.word} {row.name!r}, {spec.label}: {display_text(spec, value) or '(blank)'}\nAccepts {spec.describe()}."
+        if self._greyed(row, spec):
+            text += "\nNot used by this row's settings (see Cost model / Speculative)."
+        return text
+
+    def _greyed(self, row: Any, spec: FieldSpec) -> bool:
+        """Cells the computation ignores for this row; greyed so nobody tunes a dead number."""
+        if not isinstance(row, Tier):
+            return False
+        if row.speculative == "no" and spec.name in ("k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup", "claim_context"):
+            return True
+        if row.cost_model == "roofline" and spec.name in ("c", "v"):
+            return True
+        return row.cost_model == "typed" and spec.name in ("gpu", "pair", "batch")
+
+    def cleared_text(self, col: int) -> str:
+        return cleared_text(self.specs[col], self.row_type)
+
+    can_add_rows = True
+
+    def _add_rows(self, wb: Workbook, count: int, cells: list[Cell]) -> list[Cell]:
+        rows = self.rows(wb)
+        first_new = len(rows)
+        name_col = self.column_of("name")
+        # a blank pasted name gets a default, as if the name column had not been pasted
+        pasted_names = {r: v for r, c, v in cells if c == name_col and r >= first_new and str(v).strip()}
+        for r in range(first_new, first_new + count):
+            row = self.row_type()
+            if r in pasted_names:
+                # a new row takes its pasted name directly: renaming a placeholder could clash
+                # with another new row's placeholder and refuse a paste that is fine
+                try:
+                    row.name = parse_field(self.row_type, "name", pasted_names[r])
+                except ValidationError as exc:
+                    raise ValidationError(f"cell {column_letter(name_col)}{r + 1}: {exc}") from None
+                for i, other in enumerate(rows):
+                    if other.name.strip().lower() == row.name.lower():
+                        raise ValidationError(f"cell {column_letter(name_col)}{r + 1}: {self.word} {row.name!r}: "
+                                              f"the name is already used in row {i + 1}")
+            else:
+                # default names that no pasted name will take ("New tier 3", ...)
+                taken = [o.name for o in rows] + list(pasted_names.values())
+                row.name = row_edits.unique_name(row.name, taken)
+            rows.append(row)
+        return [c for c in cells if not (c[1] == name_col and c[0] >= first_new)]
+
+    def _assign(self, wb: Workbook, row: int, col: int, text: str) -> None:
+        rows = self.rows(wb)
+        target = rows[row]
+        spec = self.specs[col]
+        value = parse_field(self.row_type, spec.name, text, target.name)
+        if spec.name == "name":
+            if value == target.name:
+                return
+            for i, other in enumerate(rows):
+                if i != row and other.name.strip().lower() == value.lower():
+                    raise ValidationError(f"{self.word} {target.name!r}, {spec.label}: {value!r} is already the name of row {i + 1}")
+            # renames go through the workbook so baselines and overrides follow the new name
+            (wb.rename_tier if self.row_type is Tier else wb.rename_class)(target.name, value)
+            return
+        if spec.name == "baseline" and value:
+            names = [t.name for t in wb.tiers]
+            match = next((n for n in names if n.lower() == value.lower()), None)
+            if match is None:
+                raise ValidationError(f"Tier {target.name!r}, Baseline: no tier is named {value!r}")
+            if match == target.name:
+                raise ValidationError(f"Tier {target.name!r}, Baseline: a tier cannot be its own baseline")
+            value = match
+        setattr(target, spec.name, value)
+
+
+class TierTableModel(RowTableModel):
+    def __init__(self, document: Document) -> None:
+        super().__init__(document, Tier, TIER_FIELDS, "tiers", "Tier")
+
+
+class ClassTableModel(RowTableModel):
+    def __init__(self, document: Document) -> None:
+        super().__init__(document, TaskClass, CLASS_FIELDS, "classes", "Task class")
+
+
+class OverrideGridModel(WorkbookTableModel):
+    """Tier x class grid of acceptance on that tier's draft; blank means the class's own alpha."""
+
+    where_key = "overrides"
+    editable = True
+
+    def _snapshot(self) -> Any:
+        wb = self.document.workbook
+        return (tuple(t.name for t in wb.tiers), tuple((c.name, c.alpha) for c in wb.classes),
+                tuple((o.tier, o.task_class, o.alpha, o.alpha_source, o.source_note) for o in wb.overrides))
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old[0] != new[0] or [n for n, _ in old[1]] != [n for n, _ in new[1]]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.document.workbook.tiers)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.document.workbook.classes)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        wb = self.document.workbook
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return wb.classes[section].name if section < len(wb.classes) else None
+        return wb.tiers[section].name if section < len(wb.tiers) else None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        wb = self.document.workbook
+        tier, cls = wb.tiers[index.row()], wb.classes[index.column()]
+        override = wb.override_for(tier.name, cls.name)
+        if role == Qt.ItemDataRole.DisplayRole:
+            # blank cells show the class alpha in grey brackets so the grid reads as the alpha in use
+            return f"{override.alpha * 100:.1f}%" if override else f"({cls.alpha * 100:.1f}%)"
+        if role == Qt.ItemDataRole.EditRole:
+            return f"{override.alpha * 100:.10g}%" if override else ""
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(_OVERRIDE_COLOUR if override else QColor("#9a9a9a"))
+        if role == Qt.ItemDataRole.FontRole and override:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if override:
+                note = f"; {override.source_note}" if override.source_note else ""
+                return (f"{cls.name} on {tier.name}'s draft: alpha {override.alpha * 100:.1f}% ({override.alpha_source}{note}).\n"
+                        f"Clear the cell (Delete) to use the class's alpha, {cls.alpha * 100:.1f}%.")
+            return f"Blank: {tier.name} uses {cls.name}'s own alpha, {cls.alpha * 100:.1f}%. Type a share (0.78 or 78%) to override."
+        return None
+
+    def _assign(self, wb: Workbook, row: int, col: int, text: str) -> None:
+        tier, cls = wb.tiers[row], wb.classes[col]
+        if text is None or not str(text).strip():
+            wb.set_override(tier.name, cls.name, None)
+            return
+        alpha = parse_field(Override, "alpha", text, f"{tier.name} / {cls.name}")
+        old = wb.override_for(tier.name, cls.name)
+        # retyping a measured number keeps its provenance only if the number is unchanged
+        if old is not None and abs(old.alpha - alpha) < 1e-12:
+            return
+        wb.set_override(tier.name, cls.name, alpha, "assumed")
+

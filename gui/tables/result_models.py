@@ -1,0 +1,243 @@
+"""Read-only models over the comparison: the tier x class results grid and the per-tier summary."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from typing import Any, Callable
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from model import arithmetic as ar
+from model import formatting as fmt
+from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX, VERDICT_NAMES, Comparison
+
+from gui.document import Document
+from gui.tables.input_models import Index, WorkbookTableModel
+
+VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#dedede")}
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_CENTER = Qt.AlignmentFlag.AlignCenter
+HELP_HINT = "Press F1 or double-click for the guide to these numbers."
+
+
+def break_even_text(cmp: Comparison, i: int, j: int) -> str:
+    kind = int(cmp.break_even_kind[i, j])
+    if kind == -1:
+        return "n/a"
+    if kind == ar.ALWAYS:
+        return "0% (always pays)"
+    if kind == ar.NEVER:
+        return f"none at K={int(cmp.k[i])}"
+    return fmt.pct(cmp.break_even_alpha[i, j])
+
+
+def _margin_text(cmp: Comparison, i: int, j: int) -> str:
+    m = cmp.margin[i, j]
+    return "–" if math.isnan(m) else f"{m * 100:+.1f} pts"
+
+
+# metric key -> (menu label, cell text)
+METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
+    "speedup": ("Speedup", lambda c, i, j: fmt.times(c.speedup[i, j])),
+    "break_even": ("Break-even alpha*", break_even_text),
+    "margin": ("Margin (alpha - alpha*)", _margin_text),
+    "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
+    # a tier that drafts nothing accepts nothing: the class's alpha would read as if it were used
+    "alpha": ("Acceptance used", lambda c, i, j: fmt.pct(c.alpha[i, j]) if c.speculative[i] else "n/a"),
+    "optimal_k": ("Best K (speedup)", lambda c, i, j: f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})" if c.speculative[i] else "n/a"),
+    "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cost_factor[i, j])),
+}
+
+
+# the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
+_PAIR_FIELDS = ("speedup", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
+                "optimal_k", "optimal_speedup", "cost_factor")
+_TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
+                "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict")
+
+
+def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
+    """Boolean mask of entries that differ in any of the named arrays (NaN equals NaN here)."""
+    mask: np.ndarray | None = None
+    for name in names:
+        a, b = np.asarray(getattr(old, name)), np.asarray(getattr(new, name))
+        diff = a != b
+        if a.dtype.kind == "f":
+            diff &= ~(np.isnan(a) & np.isnan(b))
+        mask = diff if mask is None else mask | diff
+    return mask if mask is not None else np.zeros(0, dtype=bool)
+
+
+def _block(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    if mask.ndim == 1:
+        mask = mask[:, None]
+    rows, cols = np.nonzero(mask)
+    if rows.size == 0:
+        return None
+    return int(rows.min()), int(cols.min()), int(rows.max()), int(cols.max())
+
+
+def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
+    """How the cell was computed, in the seed's terms, with the actual numbers."""
+    tier, cls = cmp.tier_names[i], cmp.class_names[j]
+    if not cmp.speculative[i]:
+        return f"{tier} on {cls}: plain decoding (Speculative = no), so speedup 1.00x by definition.\n{HELP_HINT}"
+    k, a, c, v = int(cmp.k[i]), cmp.alpha[i, j], cmp.c[i, j], cmp.v[i, j]
+    e = cmp.tokens_per_stretch[i, j]
+    lines = [
+        f"{tier} on {cls}" + ("  (speculative decoding not confirmed)" if cmp.unconfirmed[i] else ""),
+        f"K = {k} draft tokens per stretch; c = {c:.3f} (draft pass / target step); v = {v:.3f} (verify pass / target step)",
+        f"alpha = {fmt.pct(a)} per token, source: {cmp.alpha_source[i][j]}",
+        f"Tokens per stretch E = (1 - alpha^(K+1)) / (1 - alpha) = {e:.2f}",
+        f"Trailer fill F = (E - 1) / K = {fmt.pct(cmp.trailer_fill[i, j])}",
+        f"Stretch cost K*c + v = {k * c + v:.2f} target steps",
+        f"Speedup S = E / (K*c + v) = {fmt.times(cmp.speedup[i, j])}",
+        f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}",
+        f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",
+        f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cost_factor[i, j])}",
+        f"Verdict: {VERDICT_NAMES[int(cmp.verdict[i, j])]}",
+        HELP_HINT,
+    ]
+    return "\n".join(lines)
+
+
+class ResultsGridModel(WorkbookTableModel):
+    """Tier x class; one chosen metric as text, the verdict as the cell colour."""
+
+    def __init__(self, document: Document) -> None:
+        self.metric = "speedup"
+        super().__init__(document)
+
+    def set_metric(self, metric: str) -> None:
+        self.metric = metric
+        self._state = None  # every cell shows another number now
+        self.refresh()
+
+    def _snapshot(self) -> Any:
+        return self.document.comparison
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        if old is None or old.tier_names != new.tier_names or old.class_names != new.class_names:
+            return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+        return _block(changed_cells(old, new, _PAIR_FIELDS))
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old is None or old.tier_names != new.tier_names or old.class_names != new.class_names
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.document.workbook.tiers)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.document.workbook.classes)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        wb = self.document.workbook
+        names = [c.name for c in wb.classes] if orientation == Qt.Orientation.Horizontal else [t.name for t in wb.tiers]
+        return names[section] if section < len(names) else None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        cmp = self.document.comparison
+        i, j = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return METRICS[self.metric][1](cmp, i, j)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(VERDICT_COLOURS[int(cmp.verdict[i, j])])
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor("#202020"))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return pair_tooltip(cmp, i, j)
+        return None
+
+
+def _claim_text(cmp: Comparison, i: int) -> str:
+    claimed = cmp.claimed_speedup[i]
+    return "" if math.isnan(claimed) else f"{fmt.times(claimed)} at {fmt.context(cmp.claim_context[i])}"
+
+
+def _implied_text(cmp: Comparison, i: int) -> str:
+    if math.isnan(cmp.claimed_speedup[i]) or not cmp.speculative[i]:
+        return ""
+    if int(cmp.claim_kind[i]) == ar.NEVER:
+        return "unreachable"
+    return fmt.pct(cmp.claim_alpha[i])
+
+
+def _holds_text(cmp: Comparison, i: int) -> str:
+    holds = cmp.claim_holds[i]
+    return "" if holds is None else ("holds" if holds else "does not hold")
+
+
+# (header, cell text, tooltip explaining the column)
+SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
+    ("Mix speedup", lambda c, i: fmt.times(c.mix_speedup[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed."),
+    ("vs baseline", lambda c, i: fmt.times(c.speedup_vs_baseline[i]), "Mix speedup divided by the baseline tier's mix speedup."),
+    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
+    ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
+    ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you."),
+    ("FLOPs/token", lambda c, i: fmt.times(c.mix_cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
+    ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
+    ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
+    ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
+    ("Verdict", lambda c, i: VERDICT_NAMES[int(c.tier_verdict[i])] + (" (unconfirmed)" if c.unconfirmed[i] else ""), "Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice). Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
+]
+
+
+class TierSummaryModel(WorkbookTableModel):
+    """One row per tier: the numbers an analyst takes into the negotiation."""
+
+    def _snapshot(self) -> Any:
+        return self.document.comparison
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
+            return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+        rows = changed_cells(old, new, _TIER_FIELDS)
+        holds = np.array([a != b for a, b in zip(old.claim_holds, new.claim_holds)], dtype=bool)
+        rows = rows | holds if rows.size else holds
+        block = _block(rows[:, None]) if rows.size else None
+        return None if block is None else (block[0], 0, block[2], self.columnCount() - 1)
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old is None or old.tier_names != new.tier_names
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.document.workbook.tiers)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(SUMMARY_COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            tiers = self.document.workbook.tiers
+            return tiers[section].name if role == Qt.ItemDataRole.DisplayRole and section < len(tiers) else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return SUMMARY_COLUMNS[section][0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return SUMMARY_COLUMNS[section][2]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        cmp = self.document.comparison
+        i, col = index.row(), index.column()
+        header, text, explain = SUMMARY_COLUMNS[col]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return text(cmp, i)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _CENTER if header == "Verdict" else _RIGHT
+        if role == Qt.ItemDataRole.BackgroundRole and header == "Verdict":
+            return QBrush(VERDICT_COLOURS[int(cmp.tier_verdict[i])])
+        if role == Qt.ItemDataRole.ForegroundRole and header == "Claim holds" and cmp.claim_holds[i] is False:
+            return QBrush(QColor("#b00020"))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}\n{explain}\n{HELP_HINT}"
+        return None

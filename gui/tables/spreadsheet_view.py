@@ -1,0 +1,277 @@
+"""A QTableView that behaves like a spreadsheet for people who live in Excel.
+
+Enter commits and moves down, Tab commits and moves right, F2 or typing edits,
+Backspace edits the cell emptied, Delete clears, Ctrl+C / Ctrl+V copy and paste rectangular blocks as
+tab-separated text (what Excel puts on the clipboard). Bulk edits go through
+the model's set_cells, so a paste is one undo step and is refused whole; a
+paste running past the bottom of the tiers or classes adds the rows it needs
+in that same step.
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
+
+from gui.tables.input_models import column_letter
+
+
+def parse_tsv(text: str) -> list[list[str]]:
+    """Excel's clipboard format: rows by newline, cells by tab, quotes around cells holding either."""
+    if not text:
+        return []
+    # Excel ends a copied block with one newline: drop that one only, so a copied blank cell
+    # ("\r\n", or '""' from our own copy) still pastes as a blank that clears the target
+    body = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text
+    # csv counts lines, not line ends: the "\n" makes an empty last line a row of its own
+    rows = [row or [""] for row in csv.reader(io.StringIO(body + "\n"), delimiter="\t", quotechar='"')]
+    if any(cell.strip() for row in rows for cell in row):
+        while rows[-1] == [""]:
+            rows.pop()  # extra blank lines after the values, as text editors leave them
+    return rows
+
+
+def to_tsv(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t", quotechar='"', lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+class SpreadsheetView(QTableView):
+    message_posted = Signal(str)  # for the status bar: why a paste or clear was refused
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.setTabKeyNavigation(True)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.horizontalHeader().setHighlightSections(True)
+
+    def setModel(self, model) -> None:  # noqa: ANN001, N802
+        super().setModel(model)
+        self._kept_cell = (-1, -1)
+        self._enter_goes_up = False
+        if model is not None:
+            # rows added or deleted reset the model; keep the cursor where the user was
+            model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+            model.modelReset.connect(self._on_model_reset)
+
+    def _on_model_about_to_be_reset(self) -> None:
+        current = self.currentIndex()
+        self._kept_cell = (current.row(), current.column()) if current.isValid() else (-1, -1)
+
+    def _on_model_reset(self) -> None:
+        row, col = self._kept_cell
+        model = self.model()
+        if row < 0 or not model.rowCount() or not model.columnCount():
+            return
+        self.setCurrentIndex(model.index(min(row, model.rowCount() - 1), min(col, model.columnCount() - 1)))
+
+    # --- keys ----------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_selection()
+            return
+        if event.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+            return
+        editing = self.state() == QAbstractItemView.State.EditingState
+        if not editing and event.key() == Qt.Key.Key_Backspace and self._edit_blank():
+            return
+        if not editing and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.clear_selection_cells()
+            return
+        if not editing and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            step = -1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1
+            self._move_current(step, 0)
+            return
+        super().keyPressEvent(event)
+
+    def _edit_blank(self) -> bool:
+        """Backspace as in Excel: open the current cell's editor emptied; Escape still keeps the value."""
+        current = self.currentIndex()
+        if not current.isValid() or not self.edit(current, QAbstractItemView.EditTrigger.EditKeyPressed, None):
+            return False
+        editor = self.indexWidget(current)
+        line = editor.lineEdit() if isinstance(editor, QComboBox) else editor
+        if isinstance(line, QLineEdit):
+            line.clear()
+        return True
+
+    def edit(self, index: QModelIndex | QPersistentModelIndex,  # noqa: D102
+             trigger: QAbstractItemView.EditTrigger = QAbstractItemView.EditTrigger.AllEditTriggers,
+             event: QEvent | None = None) -> bool:
+        opened = super().edit(index, trigger, event)
+        editor = self.indexWidget(index) if opened else None
+        if editor is not None:
+            # filters run newest first: this sees Enter before the delegate turns it into a bare
+            # SubmitModelCache hint, which no longer says whether Shift was held
+            editor.installEventFilter(self)
+        return opened
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._enter_goes_up = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        return super().eventFilter(watched, event)
+
+    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
+        # Qt's delegate reports Enter as SubmitModelCache and Tab as EditNextItem (which
+        # would open the next editor); a spreadsheet commits and just moves instead.
+        moves = {
+            QAbstractItemDelegate.EndEditHint.SubmitModelCache: (1, 0),
+            QAbstractItemDelegate.EndEditHint.EditNextItem: (0, 1),
+            QAbstractItemDelegate.EndEditHint.EditPreviousItem: (0, -1),
+        }
+        move = moves.get(hint) if self.isAncestorOf(editor) else None
+        if move == (1, 0) and self._enter_goes_up:
+            move = (-1, 0)  # Shift+Enter commits and goes back up, as in Excel
+        self._enter_goes_up = False
+        super().closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint if move else hint)
+        if move:
+            self._move_current(*move)
+
+    def _move_current(self, d_row: int, d_col: int) -> None:
+        model = self.model()
+        current = self.currentIndex()
+        if model is None or not current.isValid():
+            return
+        row = min(max(current.row() + d_row, 0), model.rowCount() - 1)
+        col = min(max(current.column() + d_col, 0), model.columnCount() - 1)
+        self.setCurrentIndex(model.index(row, col))
+
+    # --- blocks ----------------------------------------------------------------
+    def select_block(self, top: int, left: int, bottom: int, right: int) -> None:
+        """Make the block (clipped to the table) the whole selection, current at its top-left."""
+        model = self.model()
+        last_row, last_col = model.rowCount() - 1, model.columnCount() - 1
+        top, left = min(top, last_row), min(left, last_col)
+        bottom, right = min(max(bottom, top), last_row), min(max(right, left), last_col)
+        selection = self.selectionModel()
+        # explicit flags: setCurrentIndex would read the keyboard, and with Ctrl still held from
+        # Ctrl+Z it toggled the cell out of a selection that kept the old block and stray cells
+        selection.setCurrentIndex(model.index(top, left), QItemSelectionModel.SelectionFlag.NoUpdate)
+        selection.select(QItemSelection(model.index(top, left), model.index(bottom, right)),
+                         QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.scrollTo(model.index(top, left))
+
+    def selected_block(self) -> tuple[int, int, int, int] | None:
+        """Bounding rectangle (top, left, bottom, right) of the selection, or of the current cell."""
+        indexes = self.selectionModel().selectedIndexes() if self.selectionModel() else []
+        if not indexes:
+            current = self.currentIndex()
+            if not current.isValid():
+                return None
+            indexes = [current]
+        rows = [i.row() for i in indexes]
+        cols = [i.column() for i in indexes]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    def copy_selection(self) -> str:
+        """Put the selected block on the clipboard as Excel-style text; returns it (for tests)."""
+        block = self.selected_block()
+        model = self.model()
+        if block is None or model is None:
+            return ""
+        top, left, bottom, right = block
+        selection = self.selectionModel()
+        rows = []
+        for r in range(top, bottom + 1):
+            cells = []
+            for c in range(left, right + 1):
+                index = model.index(r, c)
+                if selection.hasSelection() and not selection.isSelected(index):
+                    cells.append("")
+                    continue
+                # edit text round-trips exactly (78%, 120000000); results have display text only
+                value = model.data(index, Qt.ItemDataRole.EditRole)
+                if value is None:
+                    value = model.data(index, Qt.ItemDataRole.DisplayRole)
+                cells.append("" if value is None else str(value))
+            rows.append(cells)
+        text = to_tsv(rows)
+        QGuiApplication.clipboard().setText(text)
+        n = (bottom - top + 1) * (right - left + 1)
+        self.message_posted.emit(f"Copied {n} cell{'s' if n != 1 else ''}.")
+        return text
+
+    def _computed(self) -> bool:
+        """A results table: read-only cells (its model has set_cells too, but no cell takes it)."""
+        model = self.model()
+        if model is None or not hasattr(model, "set_cells"):
+            return True
+        index = self.currentIndex()
+        return index.isValid() and not model.flags(index) & Qt.ItemFlag.ItemIsEditable
+
+    def paste(self) -> bool:
+        model = self.model()
+        if self._computed():
+            self.message_posted.emit("This table is computed; it cannot be pasted into.")
+            return False
+        block = parse_tsv(QGuiApplication.clipboard().text())
+        anchor = self.selected_block()
+        if not block or anchor is None:
+            self.message_posted.emit("Nothing to paste.")
+            return False
+        top, left, bottom, right = anchor
+        add_rows = 0
+        if len(block) == 1 and len(block[0]) == 1:
+            # one value into a selected range fills the range, as in Excel
+            value = block[0][0]
+            cells = [(r, c, value) for r in range(top, bottom + 1) for c in range(left, right + 1)]
+        else:
+            height, width = len(block), max(len(r) for r in block)
+            # past the bottom edge a growing table (tiers, classes) adds rows, as Excel does;
+            # past the right edge there is no column to add, and the grid's rows are the tiers
+            add_rows = max(0, top + height - model.rowCount()) if getattr(model, "can_add_rows", False) else 0
+            if top + height > model.rowCount() + add_rows or left + width > model.columnCount():
+                self.message_posted.emit(
+                    f"Paste refused, nothing changed: the block is {height} x {width} cells and does not fit "
+                    f"from cell {column_letter(left)}{top + 1} (the table is {model.rowCount()} x {model.columnCount()}).")
+                return False
+            cells = [(top + r, left + c, value) for r, row in enumerate(block) for c, value in enumerate(row)]
+        n_rows = max(c[0] for c in cells) - top + 1
+        n_cols = max(c[1] for c in cells) - left + 1
+        text = f"Paste {n_rows} x {n_cols} cells" + (f", adding {add_rows} row{'s' if add_rows != 1 else ''}" if add_rows else "")
+        ok = model.set_cells(cells, text, add_rows=add_rows) if add_rows else model.set_cells(cells, text)
+        if ok:
+            selection = self.selectionModel()
+            selection.select(
+                QItemSelection(model.index(top, left), model.index(top + n_rows - 1, left + n_cols - 1)),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            added = f", adding {add_rows} row{'s' if add_rows != 1 else ''}" if add_rows else ""
+            self.message_posted.emit(f"Pasted {len(cells)} cell{'s' if len(cells) != 1 else ''}{added}.")
+        return ok
+
+    def clear_selection_cells(self) -> bool:
+        model = self.model()
+        if self._computed():
+            self.message_posted.emit("This table is computed; it cannot be cleared.")
+            return False
+        indexes = self.selectionModel().selectedIndexes() or [self.currentIndex()]
+        cells = [(i.row(), i.column(), model.cleared_text(i.column())) for i in indexes if i.isValid()]
+        if not (cells and model.set_cells(cells, "Clear cells")):
+            return False
+        # a cell that cannot be blank (alpha, K, context...) takes its default: say which, or
+        # Delete on an acceptance would quietly turn it into 60%; 0 is what Excel reads a blank as
+        defaults = {}
+        for _, col, text in cells:
+            if text and text != "0":
+                label = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+                defaults.setdefault(f"{label} = {text}", None)
+        n = len(cells)
+        message = f"Cleared {n} cell{'s' if n != 1 else ''}."
+        if defaults:
+            message += " Cells that cannot be blank took their default: " + ", ".join(defaults) + ". Ctrl+Z undoes it."
+        self.message_posted.emit(message)
+        return True
+

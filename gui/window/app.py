@@ -1,0 +1,58 @@
+"""Starting the window: the QApplication, the first workbook (a file or the demo), the event loop."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from model.workbook.validation import WorkbookError
+from model.workbook.rows import Workbook
+from model.workbook.json_file import load_demo, load_workbook
+
+from gui.window.main_window import MainWindow
+
+
+def application() -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("SpecLedger")
+    app.setOrganizationName("SpecLedger")
+    return app  # type: ignore[return-value]
+
+
+def first_workbook(path: str | None) -> tuple[Workbook, str | None, str]:
+    """The workbook to open with; a bad file falls back to the demo and says why (third item)."""
+    if not path:
+        return load_demo(), None, ""
+    try:
+        if path.lower().endswith(".xlsx"):
+            # as File > Open does: a report's inputs become a new, unsaved workbook (Save never writes over it)
+            from model.report.importer import import_report  # openpyxl only when a report is opened
+
+            wb = import_report(path)
+            wb.title = wb.title or Path(path).stem
+            return wb, None, ""
+        return load_workbook(path), path, ""
+    except WorkbookError as exc:
+        return load_demo(), None, str(exc)
+
+
+def create_window(path: str | None) -> tuple[MainWindow, str]:
+    workbook, opened, error = first_workbook(path)
+    window = MainWindow(workbook, opened)
+    if opened:
+        window.files._remember(opened)
+    return window, error
+
+
+def run_app(path: str | None) -> int:
+    app = application()
+    window, error = create_window(path)
+    window.show()
+    if error:
+        # after the window is up, so the message has a parent and the demo is visible behind it
+        QTimer.singleShot(0, lambda: QMessageBox.warning(window, "Cannot open workbook", f"{error}\n\nShowing the demo workbook instead."))
+    return app.exec()

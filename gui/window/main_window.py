@@ -1,0 +1,375 @@
+"""The main window: input tables on top, results below, charts beside, all following one document."""
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
+                               QSplitter, QTabWidget, QVBoxLayout, QWidget)
+
+from model.workbook import row_edits
+from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX
+from model.workbook.rows import Workbook
+
+from gui.tables.choice_delegate import ChoiceDelegate
+from gui.document import Document
+from gui.window.file_actions import FileActions, is_workbook_path
+from gui.window.help import ANCHOR_FOR_METRIC, HelpDialog
+from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
+from gui.tables.result_models import METRICS, VERDICT_COLOURS, ResultsGridModel, TierSummaryModel
+from gui.tables.spreadsheet_view import SpreadsheetView
+from gui.window.task_status import TaskStatus
+from gui.worker import TaskRunner
+
+try:  # the charts are another module; the tables must work even if it fails to import
+    from gui.charts.panel import ChartsPanel
+except Exception:  # noqa: BLE001
+    ChartsPanel = None  # type: ignore[assignment,misc]
+
+_WIDE_FIELDS = {"notes": 260, "source_note": 260}
+_REFUSED = "Refused, value kept: "
+_SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
+_EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
+                  "in the mix</span>")
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, workbook: Workbook, path: str | None = None, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else QSettings("SpecLedger", "SpecLedger")
+        self.document = Document(workbook, path, self)
+        self.tasks = TaskRunner(self)  # shared by long jobs (ONNX sampling, big exports)
+        # open on the first tier that runs speculative decoding, so the charts have something to show
+        self._tier_row = next((i for i, t in enumerate(workbook.tiers) if t.speculative != "no"), 0 if workbook.tiers else -1)
+        self._help: HelpDialog | None = None
+        self._sampling_dock: QDockWidget | None = None
+        self._build_models()
+        self._build_views()
+        self._build_status_bar()
+        self.files = FileActions(self)
+        self._build_menus()
+        self.setAcceptDrops(True)
+        self.document.changed.connect(self._on_document_changed)
+        self.document.dirty_changed.connect(self._on_dirty_changed)
+        self.document.path_changed.connect(self._update_title)
+        self.document.focus_requested.connect(self._on_focus_requested)
+        self._restore_geometry()
+        self._update_title()
+        self.fit_columns()
+        self._refresh_charts()
+        self.show_message("Type into any input cell: results and charts follow on Enter. "
+                          "Hover a result for how it was computed; F1 explains every number.", 0)
+
+    # --- construction ----------------------------------------------------------
+    def _build_models(self) -> None:
+        doc = self.document
+        self.tier_model = TierTableModel(doc)
+        self.class_model = ClassTableModel(doc)
+        self.override_model = OverrideGridModel(doc)
+        self.results_model = ResultsGridModel(doc)
+        self.summary_model = TierSummaryModel(doc)
+
+    def _make_view(self, model) -> SpreadsheetView:  # noqa: ANN001
+        view = SpreadsheetView(self)
+        view.setModel(model)
+        if isinstance(model, RowTableModel):
+            # one delegate per view: a shared delegate's closeEditor reaches every view using it
+            view.setItemDelegate(ChoiceDelegate(view))
+        view.message_posted.connect(self._on_message_posted)
+        if hasattr(model, "refused"):
+            model.refused.connect(self._on_edit_refused)
+        return view
+
+    def _build_views(self) -> None:
+        self.tier_view = self._make_view(self.tier_model)
+        self.class_view = self._make_view(self.class_model)
+        self.override_view = self._make_view(self.override_model)
+        self.results_view = self._make_view(self.results_model)
+        self.summary_view = self._make_view(self.summary_model)
+        for view in (self.results_view, self.summary_view):
+            view.doubleClicked.connect(self._on_result_double_clicked)
+        for view in (self.tier_view, self.override_view, self.results_view, self.summary_view):
+            view.selectionModel().currentRowChanged.connect(self._on_current_tier_changed)
+
+        self.input_tabs = QTabWidget()
+        self.input_tabs.setDocumentMode(True)
+        self.input_tabs.addTab(self.tier_view, "Tiers")
+        self.input_tabs.addTab(self.class_view, "Task classes")
+        self.input_tabs.addTab(self.override_view, "Acceptance on each tier's draft")
+
+        self.metric_combo = QComboBox()
+        for key, (label, _) in METRICS.items():
+            self.metric_combo.addItem(label, key)
+        self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
+        legend = QLabel(" ".join(f"<span style='background:{VERDICT_COLOURS[v].name()}'>&nbsp;{text}&nbsp;</span>"
+                                 for v, text in ((GAIN, "gain"), (MARGINAL, "marginal"), (TAX, "tax"),
+                                                 (NOT_APPLICABLE, "not speculative"))))
+        legend.setToolTip("Cell colour: the verdict for that tier on that class (see Help > Guide, Verdict)")
+        head = QHBoxLayout()
+        head.addWidget(QLabel("<b>Results by task class</b>  show:"))
+        head.addWidget(self.metric_combo)
+        head.addStretch(1)
+        head.addWidget(legend)
+        results_box = QWidget()
+        box = QVBoxLayout(results_box)
+        box.setContentsMargins(0, 4, 0, 0)
+        box.addLayout(head)
+        box.addWidget(self.results_view)
+        summary_box = QWidget()
+        box = QVBoxLayout(summary_box)
+        box.setContentsMargins(0, 4, 0, 0)
+        self.summary_title = QLabel(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if self.document.comparison.equal_weights else ""))
+        box.addWidget(self.summary_title)
+        box.addWidget(self.summary_view)
+
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.input_tabs)
+        left.addWidget(results_box)
+        left.addWidget(summary_box)
+        left.setSizes([340, 300, 300])
+        self.charts = ChartsPanel() if ChartsPanel is not None else QLabel("Charts are not available.")
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.charts)
+        self.splitter.setSizes([1060, 540])
+        self.setCentralWidget(self.splitter)
+        if self._tier_row >= 0:
+            self.tier_view.setCurrentIndex(self.tier_model.index(self._tier_row, 0))
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.task_status = TaskStatus(bar, self.tasks, self.show_message)
+        # kept as window attributes: what the status bar shows of the running task
+        self.progress_label = self.task_status.label
+        self.progress_bar = self.task_status.progress_bar
+        self.cancel_button = self.task_status.cancel_button
+        # the sampling panel sets this to the ONNX execution provider it ends up using
+        self.provider_label = QLabel("Provider: –")
+        self.provider_label.setToolTip("ONNX Runtime execution provider used to measure acceptance")
+        bar.addPermanentWidget(self.provider_label)
+
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:  # noqa: ANN001
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        self.files.build_menu(self.menuBar().addMenu("&File"))
+        edit = self.menuBar().addMenu("&Edit")
+        self.undo_action = self.document.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
+        self.redo_action = self.document.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
+        edit.addSeparator()
+        # the views handle these keys themselves; WidgetShortcut on a menu action only shows the key
+        for text, key, slot in (("&Copy", QKeySequence.StandardKey.Copy, lambda: self._focused_view().copy_selection()),
+                                ("&Paste", QKeySequence.StandardKey.Paste, lambda: self._focused_view().paste()),
+                                ("C&lear", QKeySequence(Qt.Key.Key_Delete), lambda: self._focused_view().clear_selection_cells())):
+            action = self._action(edit, text, slot, QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        edit.addSeparator()
+        rows = [self._action(edit, "&Add row", self.add_row, [QKeySequence("Ctrl+Shift+="), QKeySequence("Ctrl++")]),
+                self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D")),
+                self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+-"))]
+        # right-click on an input table offers the same, as spreadsheets do
+        edit.addSeparator()
+        self._action(edit, "Workbook &settings…", self.edit_settings)
+        for view in (self.tier_view, self.class_view):
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+            for action in rows:
+                view.addAction(action)
+        tools = self.menuBar().addMenu("&Tools")
+        self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&Guide to the numbers", self._on_help_requested, QKeySequence(QKeySequence.StandardKey.HelpContents))
+
+    # --- what the user sees --------------------------------------------------------
+    def fit_columns(self) -> None:
+        """Widths to contents, with long free-text columns capped (run on load, not per edit)."""
+        for view in (self.tier_view, self.class_view, self.override_view, self.results_view, self.summary_view):
+            view.resizeColumnsToContents()
+            model = view.model()
+            if isinstance(model, RowTableModel):
+                for col, spec in enumerate(model.specs):
+                    if spec.name in _WIDE_FIELDS:
+                        view.setColumnWidth(col, min(view.columnWidth(col), _WIDE_FIELDS[spec.name]))
+            header = view.horizontalHeader()
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+            header.setStretchLastSection(False)
+            if not isinstance(model, RowTableModel):
+                # grids of classes: equal, readable widths rather than one huge last column
+                for col in range(model.columnCount()):
+                    view.setColumnWidth(col, max(view.columnWidth(col), 84))
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.display_name()}[*] — SpecLedger")
+        self.setWindowModified(self.document.dirty)
+
+    def _refresh_charts(self) -> None:
+        if ChartsPanel is None:
+            return
+        wb = self.document.workbook
+        row = self._tier_row if 0 <= self._tier_row < len(wb.tiers) else (0 if wb.tiers else -1)
+        self.charts.show_result(wb, self.document.comparison, row)
+
+    def show_help(self, anchor: str = "") -> None:
+        if self._help is None:
+            self._help = HelpDialog(self)
+        self._help.show_section(anchor)
+
+    def show_sampling_panel(self) -> None:
+        """The sampling panel, built on first use so onnx-related modules stay out of start-up."""
+        if self._sampling_dock is None:
+            try:
+                from gui.sampling.panel import SamplingPanel
+            except Exception as exc:  # noqa: BLE001  (the tables must keep working without it)
+                self.show_message(f"Measuring acceptance is not available: {exc}", 15000)
+                return
+            panel = SamplingPanel(self.document, self, runner=self.tasks, settings=self.settings)
+            panel.provider_changed.connect(self.set_provider_text)
+            panel.status_message.connect(self.show_message)
+            dock = QDockWidget("Measure acceptance", self)
+            dock.setObjectName("sampling_dock")
+            dock.setWidget(panel)
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            self._sampling_dock = dock
+        self._sampling_dock.show()
+        self._sampling_dock.raise_()
+
+    def edit_settings(self) -> QDialog:
+        from gui.window.settings_dialog import SettingsDialog  # a rarely used dialog: built when asked for
+
+        dialog = SettingsDialog(self.document, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()  # window-modal, without a nested event loop
+        return dialog
+
+    def show_message(self, text: str, timeout_ms: int = 8000) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    def set_provider_text(self, text: str) -> None:
+        self.provider_label.setText(f"Provider: {text}")
+
+    def _focused_view(self) -> SpreadsheetView:
+        for view in (self.tier_view, self.class_view, self.override_view, self.results_view, self.summary_view):
+            if view.hasFocus():
+                return view
+        return self.input_tabs.currentWidget()  # type: ignore[return-value]
+
+    # --- rows ------------------------------------------------------------------------
+    def _row_target(self) -> tuple[str, SpreadsheetView]:
+        view = self.input_tabs.currentWidget()
+        return ("classes", self.class_view) if view is self.class_view else ("tiers", view)  # type: ignore[return-value]
+
+    def _selected_rows(self, view: SpreadsheetView) -> list[int]:
+        rows = {i.row() for i in view.selectionModel().selectedIndexes()}
+        if not rows and view.currentIndex().isValid():
+            rows = {view.currentIndex().row()}
+        return sorted(rows)
+
+    def add_row(self) -> None:
+        kind, view = self._row_target()
+        at = view.currentIndex().row() + 1 if view.currentIndex().isValid() else len(row_edits._rows(self.document.workbook, kind))
+        self.document.apply("Add row", lambda wb: row_edits.add_row(wb, kind, at), where=(kind, at, 0))
+        self.document.flush()
+        view.setCurrentIndex(view.model().index(at, 0))
+
+    def duplicate_rows(self) -> None:
+        kind, view = self._row_target()
+        rows = self._selected_rows(view)
+        if rows:
+            self.document.apply(f"Duplicate {len(rows)} row(s)", lambda wb: row_edits.duplicate_rows(wb, kind, rows),
+                                where=(kind, rows[0], 0))
+
+    def delete_rows(self) -> None:
+        kind, view = self._row_target()
+        rows = self._selected_rows(view)
+        if rows:
+            self.document.apply(f"Delete {len(rows)} row(s)", lambda wb: row_edits.delete_rows(wb, kind, rows),
+                                where=(kind, rows[0], 0))
+
+    # --- slots ------------------------------------------------------------------------
+    def _on_document_changed(self) -> None:
+        # a refusal is about the value typed before; once an edit lands it would read as refusing that one
+        if self.statusBar().currentMessage().startswith(_REFUSED):
+            self.statusBar().clearMessage()
+        self._update_title()
+        self._refresh_charts()
+        equal = self.document.comparison.equal_weights
+        self.summary_title.setText(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if equal else ""))
+
+    def _on_focus_requested(self, where: object) -> None:
+        # after undo/redo, show the cell that changed back, as a spreadsheet does
+        views = {"tiers": self.tier_view, "classes": self.class_view, "overrides": self.override_view}
+        if not (isinstance(where, tuple) and len(where) in (3, 5) and where[0] in views):
+            return
+        view = views[where[0]]
+        if view.model().rowCount() and view.model().columnCount():
+            self.input_tabs.setCurrentWidget(view)
+            view.select_block(*where[1:3], *(where[3:] or where[1:3]))
+
+    def _on_dirty_changed(self, _dirty: bool) -> None:
+        self._update_title()
+
+    def _on_current_tier_changed(self, current, _previous) -> None:  # noqa: ANN001
+        if current.isValid() and current.row() != self._tier_row:
+            self._tier_row = current.row()
+            self._refresh_charts()
+
+    def _on_metric_changed(self, _index: int) -> None:
+        self.results_model.set_metric(self.metric_combo.currentData())
+        # another metric, other text widths ("K=4 (2.10x)" is wider than "2.10x")
+        self.results_view.resizeColumnsToContents()
+        for col in range(self.results_model.columnCount()):
+            self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
+
+    def _on_help_requested(self) -> None:
+        # F1 on a results cell opens the guide at that number's section
+        if self.results_view.hasFocus():
+            self.show_help(ANCHOR_FOR_METRIC.get(self.results_model.metric, ""))
+        elif self.summary_view.hasFocus():
+            self.show_help("mix")
+        else:
+            self.show_help("")
+
+    def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
+        anchor = ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view else "mix"
+        self.show_help(anchor)
+
+    def _on_edit_refused(self, message: str) -> None:
+        self.show_message(f"{_REFUSED}{message}", 15000)
+
+    def _on_message_posted(self, message: str) -> None:
+        self.show_message(message, 15000 if "refused" in message.lower() else 5000)
+
+    # --- window events -------------------------------------------------------------------
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1600, 980)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        self.tasks.wait()
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.sync()
+        event.accept()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and is_workbook_path(urls[0].toLocalFile()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            self.files.open_path(urls[0].toLocalFile())

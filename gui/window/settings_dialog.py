@@ -1,0 +1,106 @@
+"""Edit > Workbook settings…: marginal band, claim tolerance, K max and currency, applied as one undo step.
+
+The dialog only shows and collects text; model/validation (SETTINGS_FIELDS) decides
+what is accepted, and a refused value keeps the dialog open with the reason shown.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout,
+                               QWidget)
+
+from model.workbook.validation import SETTINGS_FIELDS, ValidationError, parse_field
+from model.workbook.rows import Settings, Workbook
+
+from gui.tables.cell_format import edit_text
+from gui.document import Document
+
+_SPECS = {spec.name: spec for spec in SETTINGS_FIELDS}
+# why each number matters, in the analyst's terms (shown as tooltips)
+_HINTS = {
+    "marginal_band": "A speedup from 1.00x up to 1 + this band is 'marginal' rather than a gain.",
+    "claim_tolerance": "A vendor's claim holds if the mix speedup is at least the claim x (1 - tolerance).",
+    "k_max": "The largest draft length K searched when the results show the optimal K.",
+    "currency": "The currency of the tiers' prices, used wherever money is shown.",
+}
+
+
+class SettingsDialog(QDialog):
+    """Shows the document's current settings; OK applies them through Document.apply."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Workbook settings")
+        self.document = document
+        settings = document.workbook.settings
+        self.marginal_edit = QLineEdit(edit_text(_SPECS["marginal_band"], settings.marginal_band))
+        self.tolerance_edit = QLineEdit(edit_text(_SPECS["claim_tolerance"], settings.claim_tolerance))
+        self.k_max_edit = QLineEdit(str(settings.k_max))
+        self.currency_combo = QComboBox()
+        self.currency_combo.addItems(list(_SPECS["currency"].choice_list()))
+        self.currency_combo.setCurrentText(settings.currency)
+        self._fields: dict[str, QLineEdit | QComboBox] = {
+            "marginal_band": self.marginal_edit, "claim_tolerance": self.tolerance_edit,
+            "k_max": self.k_max_edit, "currency": self.currency_combo,
+        }
+        form = QFormLayout()
+        for name, widget in self._fields.items():
+            spec = _SPECS[name]
+            widget.setToolTip(f"{_HINTS[name]}\nAccepts {spec.describe()}.")
+            if isinstance(widget, QLineEdit):
+                widget.setPlaceholderText(spec.describe())
+                widget.textEdited.connect(self._on_text_edited)
+            label = f"{spec.label} (%)" if spec.kind == "percent" else spec.label
+            form.addRow(label, widget)
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #b00020")
+        self.error_label.setVisible(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error_label)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(380)
+
+    def values(self) -> dict[str, str]:
+        """What the dialog holds now, as typed."""
+        return {name: (w.currentText() if isinstance(w, QComboBox) else w.text()) for name, w in self._fields.items()}
+
+    def accept(self) -> None:
+        """Validate and apply; on a refused value stay open, say why and put the cursor on it."""
+        parsed: dict[str, Any] = {}
+        for name, text in self.values().items():
+            try:
+                parsed[name] = parse_field(Settings, name, text)
+            except ValidationError as exc:
+                self._refuse(name, str(exc))
+                return
+        current = self.document.workbook.settings
+        if any(getattr(current, name) != value for name, value in parsed.items()):
+            def mutate(wb: Workbook) -> None:
+                for name, value in parsed.items():
+                    setattr(wb.settings, name, value)
+
+            try:
+                self.document.apply("Edit workbook settings", mutate)
+            except ValidationError as exc:
+                self._refuse("", str(exc))
+                return
+        super().accept()
+
+    def _refuse(self, name: str, message: str) -> None:
+        self.error_label.setText(f"Not applied: {message}")
+        self.error_label.setVisible(True)
+        widget = self._fields.get(name)
+        if widget is not None:
+            widget.setFocus()
+            if isinstance(widget, QLineEdit):
+                widget.selectAll()
+
+    def _on_text_edited(self, _text: str) -> None:
+        # the message is about the value that was refused; once the user retypes it is stale
+        self.error_label.setVisible(False)

@@ -1,0 +1,324 @@
+"""Reading inputs back: a report's Inputs sheet into a Workbook, or tiers/classes from a CSV or simple xlsx.
+
+Every cell goes through the one validator; errors name the sheet and cell; a
+file with any problem raises before anything is returned, so nothing is ever
+half-imported.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import re
+import zipfile
+from pathlib import Path
+from typing import Any, Iterable
+
+from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
+                           header_labels)
+from model.workbook.validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError, check_workbook,
+                         parse_number, workbook_problems)
+from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
+
+_ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
+_CELL_IN_MESSAGE = re.compile(rf"sheet {re.escape(INPUTS)}, cell ([A-Z]+[0-9]+)[: ]")
+KINDS = {"tiers": (Tier, TIER_FIELDS), "classes": (TaskClass, CLASS_FIELDS)}
+
+
+def _open_xlsx(path: Path, data_only: bool = True) -> Any:
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    if not path.exists():
+        raise WorkbookError(["no such file"], str(path))
+    if path.is_dir():
+        raise WorkbookError(["is a folder, not an Excel file"], str(path))
+    try:
+        # data_only: a cell an analyst turned into a formula is read as the value the
+        # spreadsheet last computed for it
+        return load_workbook(path, data_only=data_only, read_only=False)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise WorkbookError([f"is not an Excel .xlsx file ({exc.__class__.__name__})"], str(path)) from None
+    except OSError as exc:
+        raise WorkbookError([f"cannot be read ({exc.strerror or exc})"], str(path)) from None
+
+
+def import_report(path: str | os.PathLike[str]) -> Workbook:
+    """The workbook held by a report's Inputs sheet (as written by export_report, possibly edited)."""
+    p = Path(path)
+    book = _open_xlsx(p)
+    if INPUTS not in book.sheetnames:
+        raise WorkbookError([f"has no sheet named {INPUTS!r}; is it a SpecLedger report?"], str(p))
+    ws = book[INPUTS]
+    problems: list[str] = []
+    settings, title = _read_settings(ws, problems)
+    rows: dict[str, list[Any]] = {}
+    sheet_rows: dict[str, list[int]] = {}  # the sheet row each parsed row came from
+    header_rows = _find_headers(ws)
+    for heading, specs in TABLES:
+        if heading not in header_rows:
+            problems.append(f"sheet {INPUTS}: the {heading.split(' (')[0].lower()} table's header row "
+                            f"({', '.join(header_labels(specs)[:3])}, ...) was not found")
+            rows[heading], sheet_rows[heading] = [], []
+            continue
+        rows[heading], sheet_rows[heading] = _read_table(ws, header_rows[heading], specs, _ROW_TYPES[heading], problems)
+    if problems:
+        raise WorkbookError(_explain_unsaved_formulas(p, problems), str(p))
+    wb = Workbook(tiers=rows[TIERS_HEADING], classes=rows[CLASSES_HEADING], overrides=rows[OVERRIDES_HEADING],
+                  settings=settings, title=title)
+    from openpyxl.utils import get_column_letter
+
+    tables = {"tiers": TIERS_HEADING, "classes": CLASSES_HEADING, "overrides": OVERRIDES_HEADING}
+    columns = {heading: {spec.name: get_column_letter(i) for i, spec in enumerate(specs, start=1)}
+               for heading, specs in TABLES}
+
+    def place(table: str, i: int, field_name: str) -> str:
+        heading = tables[table]
+        return f"sheet {INPUTS}, cell {columns[heading][field_name]}{sheet_rows[heading][i]}"
+
+    late = workbook_problems(wb, place)
+    if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
+        raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))
+    return wb
+
+
+def _explain_unsaved_formulas(path: Path, problems: list[str]) -> list[str]:
+    """Say so where a refused cell holds a formula with no saved result (it reads as empty).
+
+    Excel and LibreOffice save each formula's value; scripts and some converters do not.
+    Only on the error path: loading the formulas too costs a second read of the file.
+    """
+    cells = {m.group(1) for m in map(_CELL_IN_MESSAGE.match, problems) if m}
+    if not cells:
+        return problems
+    ws = _open_xlsx(path, data_only=False)[INPUTS]
+    formulas = {cell: ws[cell].value for cell in cells
+                if isinstance(ws[cell].value, str) and ws[cell].value.startswith("=")}
+    out = []
+    for msg in problems:
+        m = _CELL_IN_MESSAGE.match(msg)
+        if m and m.group(1) in formulas:
+            msg = (f"sheet {INPUTS}, cell {m.group(1)}: holds the formula {formulas[m.group(1)]} but no computed "
+                   "value (the file was saved by a program that does not calculate); open and save it in "
+                   "Excel or LibreOffice, then import again")
+        out.append(msg)
+    return out
+
+
+def _cell_text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _read_settings(ws: Any, problems: list[str]) -> tuple[Settings, str]:
+    found: dict[str, Any] = {}
+    where: dict[str, str] = {}
+    wanted = {label.lower(): key for key, label in SETTING_LABELS.items()}
+    for row in range(1, min(ws.max_row, 40) + 1):
+        key = wanted.get(_cell_text(ws.cell(row, 1).value).lower())
+        if key and key not in found:
+            found[key] = ws.cell(row, 2).value
+            where[key] = f"B{row}"
+    defaults = Settings()
+    values: dict[str, Any] = {}
+    for key, label in SETTING_LABELS.items():
+        if key not in found:
+            if key != "title":
+                problems.append(f"sheet {INPUTS}: no {label!r} row in the settings block")
+            continue
+        raw = found[key]
+        cell = f"sheet {INPUTS}, cell {where[key]} ({label})"
+        if key in ("title", "currency"):
+            values[key] = _cell_text(raw)
+            if key == "currency" and not values[key]:
+                problems.append(f"{cell}: must not be empty")
+            continue
+        try:
+            number = parse_number(raw if raw is not None else "")
+        except ValueError:
+            problems.append(f"{cell}: must be a number (got {raw!r})")
+            continue
+        if key == "k_max":
+            if abs(number - round(number)) > 1e-9 or not 1 <= number <= 64:
+                problems.append(f"{cell}: must be a whole number from 1 to 64 (got {raw!r})")
+                continue
+            number = int(round(number))
+        elif not 0.0 <= number < 1.0 or (key == "marginal_band" and number > 1.0):
+            problems.append(f"{cell}: must be a share from 0% to below 100% (got {raw!r})")
+            continue
+        values[key] = number
+    settings = Settings(
+        marginal_band=values.get("marginal_band", defaults.marginal_band),
+        claim_tolerance=values.get("claim_tolerance", defaults.claim_tolerance),
+        k_max=values.get("k_max", defaults.k_max),
+        currency=values.get("currency", defaults.currency),
+    )
+    return settings, values.get("title", "")
+
+
+def _find_headers(ws: Any) -> dict[str, int]:
+    """Header rows, found by their labels so that rows an analyst inserted above do not matter."""
+    targets = {heading: [lab.lower() for lab in header_labels(specs)] for heading, specs in TABLES}
+    out: dict[str, int] = {}
+    width = max(len(t) for t in targets.values())
+    for row in range(1, ws.max_row + 1):
+        cells = [_cell_text(ws.cell(row, c).value).lower() for c in range(1, width + 1)]
+        for heading, labels in targets.items():
+            if heading not in out and cells[:len(labels)] == labels:
+                out[heading] = row
+    return out
+
+
+def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,
+                problems: list[str]) -> tuple[list[Any], list[int]]:
+    """Rows under a header until two blank rows or the next heading (the blank row a table keeps when
+    empty counts too), and the sheet row of each."""
+    from openpyxl.utils import get_column_letter
+
+    out = []
+    at_rows: list[int] = []
+    row = header_row + 1
+    headings = {heading.lower() for heading, _ in TABLES}
+    def blank(r: int) -> bool:
+        return all(_cell_text(ws.cell(r, c).value) == "" for c in range(1, len(specs) + 1))
+
+    def heading(values: list[Any]) -> bool:
+        return _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:])
+
+    while row <= ws.max_row:
+        values = [ws.cell(row, c).value for c in range(1, len(specs) + 1)]
+        if all(_cell_text(v) == "" for v in values):
+            # one cleared row is how analysts delete a row in Excel: skip it. Two blank rows, or a
+            # heading next, end the table (the report leaves two blank rows between tables)
+            after = row + 1
+            if after > ws.max_row or blank(after) or heading([ws.cell(after, c).value for c in range(1, len(specs) + 1)]):
+                break
+            row += 1
+            continue
+        if heading(values):
+            break  # rows added under a table ran into the next table's heading
+        name = _cell_text(values[0]) if row_type is not Override else f"{_cell_text(values[0])}/{_cell_text(values[1])}"
+        parsed: dict[str, Any] = {}
+        for col, (spec, raw) in enumerate(zip(specs, values), start=1):
+            try:
+                parsed[spec.name] = spec.parse(raw)
+            except ValidationError as exc:
+                what = f"{row_type.__name__ if row_type is not TaskClass else 'Task class'} {name!r}, " if name.strip("/") else ""
+                problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {what}{spec.label}: {exc}")
+        if len(parsed) == len(specs):
+            out.append(row_type(**parsed))
+            at_rows.append(row)
+        row += 1
+    return out, at_rows
+
+
+# --- plain price lists ------------------------------------------------------------------
+
+def import_rows(path: str | os.PathLike[str], kind: str) -> list[Any]:
+    """Tiers or task classes from a CSV or a simple xlsx (first sheet) with a header row.
+
+    Headers match a field's label or name, case-insensitive ("Price out /1M" or
+    "price_out"); unknown columns are ignored (price lists carry more than we
+    need); missing ones take the defaults of a new row. A name column is required.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    row_type, specs = KINDS[kind]
+    p = Path(path)
+    if p.suffix.lower() in (".xlsx", ".xlsm"):
+        book = _open_xlsx(p)
+        ws = book.worksheets[0]
+        sheet = f"sheet {ws.title}, "
+        table = [[ws.cell(r, c).value for c in range(1, ws.max_column + 1)] for r in range(1, ws.max_row + 1)]
+    else:
+        sheet = ""
+        table = _read_csv(p)
+    rows, problems = _rows_from_table(table, row_type, specs, sheet)
+    if problems:
+        raise WorkbookError(problems, str(p))
+    return rows
+
+
+def _read_csv(p: Path) -> list[list[Any]]:
+    try:
+        text = p.read_text(encoding="utf-8-sig")  # Excel writes a BOM in "CSV UTF-8"
+    except FileNotFoundError:
+        raise WorkbookError(["no such file"], str(p)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    return [list(r) for r in csv.reader(text.splitlines(), dialect)]
+
+
+def _rows_from_table(table: list[list[Any]], row_type: type, specs: tuple[FieldSpec, ...],
+                     sheet: str) -> tuple[list[Any], list[str]]:
+    from openpyxl.utils import get_column_letter
+
+    start = next((i for i, r in enumerate(table) if any(_cell_text(v) for v in r)), None)
+    if start is None:
+        return [], [f"{sheet}no header row: the file is empty"]
+    lookup: dict[str, FieldSpec] = {}
+    for spec in specs:
+        lookup[spec.label.lower()] = spec
+        lookup[spec.name.lower()] = spec
+        lookup[spec.name.replace("_", " ").lower()] = spec
+    lookup.setdefault("name", specs[0])
+    columns: dict[int, FieldSpec] = {}
+    problems: list[str] = []
+    for c, head in enumerate(table[start]):
+        spec = lookup.get(_cell_text(head).lower())
+        if spec is None:
+            continue
+        if spec in columns.values():
+            problems.append(f"{sheet}cell {get_column_letter(c + 1)}{start + 1}: column {spec.label!r} appears twice")
+        columns[c] = spec
+    if specs[0] not in columns.values():
+        return [], problems + [f"{sheet}row {start + 1}: no {specs[0].label!r} (name) column among the headers"]
+    others = [_cell_text(h) for c, h in enumerate(table[start]) if c not in columns and _cell_text(h)]
+    if len(columns) == 1 and others:
+        # unknown columns are fine next to known ones (price lists carry extra), but a file where
+        # only the name matches is almost surely the other kind: rows with every value defaulted
+        what = "tier" if row_type is Tier else "task class"
+        return [], problems + [f"{sheet}row {start + 1}: only the name column matches a {what} field "
+                               f"(the others: {', '.join(others)}); is this the other kind of list?"]
+    rows = []
+    seen: dict[str, int] = {}
+    for r in range(start + 1, len(table)):
+        values = table[r]
+        if all(_cell_text(v) == "" for v in values):
+            continue
+        parsed: dict[str, Any] = {}
+        name = next((_cell_text(values[c]) for c, s in columns.items() if s is specs[0] and c < len(values)), "")
+        for c, spec in columns.items():
+            raw = values[c] if c < len(values) else None
+            try:
+                parsed[spec.name] = spec.parse(raw)
+            except ValidationError as exc:
+                who = f"{name!r}, " if name else ""
+                problems.append(f"{sheet}cell {get_column_letter(c + 1)}{r + 1}: {who}{spec.label}: {exc}")
+        if len(parsed) != len(columns):
+            continue
+        key = parsed[specs[0].name].lower()
+        if key in seen:
+            problems.append(f"{sheet}row {r + 1}: the name {parsed[specs[0].name]!r} is already used in row {seen[key]}")
+            continue
+        seen[key] = r + 1
+        rows.append(row_type(**parsed))
+    return rows, problems
+
+
+def merge_rows(wb: Workbook, rows: Iterable[Any]) -> Workbook:
+    """A copy of `wb` with imported rows replacing same-named ones (case-insensitive) or appended."""
+    out = wb.copy()
+    for row in rows:
+        target = out.tiers if isinstance(row, Tier) else out.classes
+        for i, old in enumerate(target):
+            if old.name.lower() == row.name.lower():
+                if old.name != row.name:  # keep baselines and overrides pointing at it
+                    (out.rename_tier if isinstance(row, Tier) else out.rename_class)(old.name, row.name)
+                target[i] = row
+                break
+        else:
+            target.append(row)
+    return check_workbook(out)

@@ -1,0 +1,235 @@
+"""Measure acceptance per task class on a draft/target pair: a cancellable generator.
+
+``run_sampling(...)`` yields SamplingProgress events and returns a
+SamplingResult (the generator's return value: ``StopIteration.value``; or use
+``run_to_end``). It checks ``cancel`` before every draft stretch and target step,
+so a GUI worker stops it within one step; while loading the models it checks
+before and after each load (an ONNX session creation itself cannot be
+interrupted) and between the vocabulary checks. A cancelled run raises ``Cancelled``.
+Each prompt runs speculatively and then target-only, with the same seed, so the
+measured speedup compares the two on the same text.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Generator, Iterable
+
+import numpy as np
+
+from model import arithmetic as ar
+from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, load_prompts
+from model.cancel import raise_if_cancelled, run_to_end
+from model.sampling.speculative import Cancelled, SpeculativeRun, TargetRun, speculative_generate, target_generate
+
+CancelCheck = Callable[[], bool] | threading.Event | None
+
+
+@dataclass(frozen=True)
+class SamplingProgress:
+    prompts_done: int
+    prompts_total: int
+    tokens_per_second: float  # speculative tokens emitted per second of wall time so far
+    seconds_left: float | None  # None until one prompt is done
+    elapsed_seconds: float
+    message: str = ""
+
+
+@dataclass
+class ClassResult:
+    """Acceptance and speed for one task class; the three acceptance conventions labelled."""
+
+    task_class: str
+    prompts: int
+    stretches: int
+    drafted_tokens: int
+    accepted_tokens: int
+    generated_tokens: int
+    alpha: float  # per-token, maximum likelihood under the i.i.d. model
+    draft_acceptance_rate: float  # accepted / drafted (vLLM)
+    mean_acceptance_length: float  # 1 + accepted / stretches (vLLM, Spec-Bench)
+    histogram: list[int]  # stretches by accepted drafts, 0..K
+    position_acceptance: list[float | None]  # P(draft i accepted | drafts before it were)
+    c_measured: float  # median draft forward / median target decode step
+    v_measured: float  # median target verify pass (K+1 tokens) / median target decode step
+    speedup_measured: float  # target-only decode seconds per token / speculative ones
+    speedup_predicted: float  # arithmetic S(alpha, K, c_measured, v_measured)
+    tokens_per_second_speculative: float
+    tokens_per_second_target: float
+
+
+@dataclass
+class PromptResult:
+    task_class: str
+    line: int
+    output_ids: list[int]
+    accepted_counts: list[int]
+    target_output_ids: list[int]
+    output_text: str
+    drafted_counts: list[int] = field(default_factory=list)  # per stretch: K, or fewer at the end
+
+
+@dataclass
+class SamplingResult:
+    provider: str
+    k: int
+    temperature: float
+    seed: int
+    max_new_tokens: int
+    draft: str
+    target: str
+    classes: list[ClassResult] = field(default_factory=list)
+    prompts: list[PromptResult] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    ort_seconds: float = 0.0  # time inside onnxruntime calls, both models
+
+    def class_result(self, task_class: str) -> ClassResult:
+        return next(c for c in self.classes if c.task_class == task_class)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(asdict(self))
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+
+def _clean(value: Any) -> Any:
+    """NaN is not JSON: write null where a figure does not exist."""
+    if isinstance(value, float):
+        return None if not np.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
+    if cancel is None:
+        return None
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set
+    return cancel
+
+
+def _median(xs: Iterable[float]) -> float:
+    arr = np.fromiter(xs, dtype=np.float64)
+    return float(np.median(arr)) if arr.size else float("nan")
+
+
+def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: list[TargetRun]) -> ClassResult:
+    """Acceptance from the stretches that drafted all K; speed from all the work.
+
+    A stretch shortened at the end of a generation (the token budget, a drafted stop
+    token) is left out of the counts, the histogram and alpha: put in the histogram,
+    its early end would read as a rejection and bias alpha down. Whether a stretch
+    is shortened is settled before the target judges it, so leaving it out does not
+    bias alpha under the i.i.d. model. Its tokens and time still count in the speed.
+    """
+    counts = [a for r in spec for a, d in zip(r.accepted_counts, r.drafted_counts) if d == k]
+    full_verify = [s for r in spec for s, d in zip(r.verify_seconds, r.drafted_counts) if d == k]
+    hist = np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1)[: k + 1]
+    stretches, accepted = len(counts), int(sum(counts))
+    drafted = stretches * k
+    alpha = ar.histogram_alpha(hist) if stretches else float("nan")
+    # medians: one step preempted by another process on a busy machine would move a mean
+    step = _median(s for r in plain for s in r.step_seconds)
+    c = _median(s for r in spec for s in r.draft_step_seconds) / step
+    v = _median(full_verify) / step  # a verify pass over K + 1 tokens
+    spec_tokens = sum(len(r.output_ids) for r in spec)
+    plain_tokens = sum(len(r.output_ids) for r in plain)
+    spec_time = sum(r.decode_seconds for r in spec)
+    plain_time = sum(r.decode_seconds for r in plain)
+    tps_spec = spec_tokens / spec_time if spec_time > 0 else float("nan")
+    tps_plain = plain_tokens / plain_time if plain_time > 0 else float("nan")
+    pos = ar.histogram_position_acceptance(hist) if stretches else np.full(k, np.nan)
+    return ClassResult(
+        task_class=task_class, prompts=len(spec), stretches=stretches, drafted_tokens=drafted,
+        accepted_tokens=accepted, generated_tokens=spec_tokens, alpha=float(alpha),
+        draft_acceptance_rate=accepted / drafted if drafted else float("nan"),
+        mean_acceptance_length=1.0 + accepted / stretches if stretches else float("nan"),
+        histogram=[int(x) for x in hist],
+        position_acceptance=[None if not np.isfinite(x) else float(x) for x in pos],
+        c_measured=c, v_measured=v, speedup_measured=tps_spec / tps_plain,
+        speedup_predicted=float(ar.speedup(alpha, k, c, v)),
+        tokens_per_second_speculative=tps_spec, tokens_per_second_target=tps_plain)
+
+
+def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DEMO_TARGET,
+                 prompts_path: str | Path = DEMO_PROMPTS, k: int = 4, max_new_tokens: int = 48,
+                 temperature: float = 0.0, seed: int = 0, provider: str = "auto",
+                 cancel: CancelCheck = None, *, pair: tuple[Any, Any] | None = None,
+                 ) -> Generator[SamplingProgress, None, SamplingResult]:
+    """Run the pair over every prompt; yield progress, return the per-class result.
+
+    Errors (missing files, not a causal LM, vocabulary mismatch, bad prompt file,
+    a prompt longer than the context) raise ValueError subclasses with one-line
+    messages before any generation starts. ``pair`` passes models already loaded.
+    """
+    if k < 1 or max_new_tokens < 1:
+        raise ValueError("k and max_new_tokens must be at least 1")
+    if max_new_tokens <= k:
+        # only stretches that draft all K measure acceptance, and one emits up to K + 1 tokens
+        raise ValueError(f"max_new_tokens ({max_new_tokens}) must be more than K ({k}): a full stretch emits "
+                         f"up to K + 1 tokens, and only full stretches measure acceptance")
+    if temperature < 0:
+        raise ValueError("temperature must be 0 (greedy) or more")
+    check = _as_callable(cancel)
+    raise_if_cancelled(check)  # cancelled before it started: load nothing
+    started = time.perf_counter()
+    prompts = load_prompts(prompts_path)
+    yield SamplingProgress(0, len(prompts), 0.0, None, 0.0, "loading models")
+    raise_if_cancelled(check)
+    if pair is None:
+        from model.sampling.onnx_lm import load_pair
+
+        pair = load_pair(draft_dir, target_dir, provider, cancel=check)
+    raise_if_cancelled(check)
+    draft, target = pair
+    encoded = []
+    for p in prompts:
+        raise_if_cancelled(check)  # thousands of prompts take a while to tokenize
+        ids = target.encode(p.text)
+        if not ids:
+            raise ValueError(f"{prompts_path}, line {p.line}: the prompt encodes to no tokens")
+        for model in (draft, target):
+            check_prompt_fits(prompts_path, p, len(ids), max_new_tokens + k + 1, model.max_context, model.name)
+        encoded.append(ids)
+    stop = target.eos_ids
+    # one short untimed run so first-call allocations do not land in the first class
+    speculative_generate(draft, target, encoded[0], k, min(4, max_new_tokens), 0.0, cancel=check)
+    ort_before = draft.ort_seconds + target.ort_seconds
+    by_class: dict[str, tuple[list[SpeculativeRun], list[TargetRun]]] = {}
+    result = SamplingResult(provider=target.provider.description, k=k, temperature=temperature, seed=seed,
+                            max_new_tokens=max_new_tokens, draft=str(draft.folder), target=str(target.folder))
+    loop_start = time.perf_counter()
+    emitted = 0
+    for index, (p, ids) in enumerate(zip(prompts, encoded)):
+        rng_seed = [seed, index]  # per prompt, so a result does not depend on the prompts before it
+        spec = speculative_generate(draft, target, ids, k, max_new_tokens, temperature,
+                                    np.random.default_rng(rng_seed), check, stop)
+        plain = target_generate(target, ids, max_new_tokens, temperature,
+                                np.random.default_rng(rng_seed), check, stop)
+        runs = by_class.setdefault(p.task_class, ([], []))
+        runs[0].append(spec)
+        runs[1].append(plain)
+        result.prompts.append(PromptResult(p.task_class, p.line, spec.output_ids, spec.accepted_counts,
+                                           plain.output_ids, target.decode(spec.output_ids),
+                                           spec.drafted_counts))
+        emitted += len(spec.output_ids)
+        elapsed = time.perf_counter() - loop_start
+        done = index + 1
+        yield SamplingProgress(done, len(prompts), emitted / elapsed if elapsed > 0 else 0.0,
+                               elapsed / done * (len(prompts) - done), time.perf_counter() - started,
+                               p.task_class)
+    result.classes = [summarise_class(name, k, spec, plain) for name, (spec, plain) in by_class.items()]
+    result.wall_seconds = time.perf_counter() - loop_start
+    result.ort_seconds = draft.ort_seconds + target.ort_seconds - ort_before
+    return result
+
+
+__all__ = ["Cancelled", "ClassResult", "Prompt", "PromptResult", "SamplingProgress", "SamplingResult",
+           "run_sampling", "run_to_end", "summarise_class"]

@@ -1,0 +1,183 @@
+"""The workbook's JSON file: a schema version, atomic saves, loads that never half-load."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any, Callable
+
+from model.workbook.validation import SPECS, ValidationError, WorkbookError, check_workbook, parse_field
+from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
+
+SCHEMA_VERSION = 1
+FORMAT_NAME = "specledger-workbook"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+DEMO_WORKBOOK = RESOURCES / "demo_workbook.json"
+
+
+def workbook_to_dict(wb: Workbook) -> dict[str, Any]:
+    return {
+        "format": FORMAT_NAME,
+        "schema_version": SCHEMA_VERSION,
+        "title": wb.title,
+        "settings": asdict(wb.settings),
+        "tiers": [asdict(t) for t in wb.tiers],
+        "task_classes": [asdict(c) for c in wb.classes],
+        "overrides": [asdict(o) for o in wb.overrides],
+    }
+
+
+_REQUIRED: dict[type, tuple[str, ...]] = {Tier: ("name",), TaskClass: ("name",), Override: ("tier", "task_class", "alpha")}
+
+
+def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -> list[Any]:
+    raw = data.get(key, [])
+    if not isinstance(raw, list):
+        problems.append(f"{key}: must be a list")
+        return []
+    specs = SPECS[row_type]
+    rows = []
+    for i, item in enumerate(raw):
+        where = f"{key}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: must be an object")
+            continue
+        name = item.get("name") or (f"{item.get('tier')}/{item.get('task_class')}" if row_type is Override else "")
+        if name:
+            where += f" ({name})"
+        unknown = set(item) - set(specs)
+        if unknown:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        values = {}
+        for fname, spec in specs.items():
+            if fname not in item:
+                if fname in _REQUIRED[row_type]:
+                    problems.append(f"{where}, {fname}: missing")
+                continue
+            try:
+                values[fname] = spec.parse(item[fname])
+            except ValidationError as exc:
+                problems.append(f"{where}, {fname}: {exc}")
+        if any(f not in values for f in _REQUIRED[row_type]):
+            continue
+        rows.append(row_type(**values))
+    return rows
+
+
+def workbook_from_dict(data: Any, source: str = "") -> Workbook:
+    """Build and check a workbook; raises WorkbookError listing every problem, before anything is kept."""
+    if not isinstance(data, dict):
+        raise WorkbookError(["the file does not hold a workbook object"], source)
+    if data.get("format", FORMAT_NAME) != FORMAT_NAME:
+        raise WorkbookError([f"not a SpecLedger workbook (format {data.get('format')!r})"], source)
+    version = data.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise WorkbookError(["schema_version is missing or not a whole number of at least 1"], source)
+    if version > SCHEMA_VERSION:
+        raise WorkbookError([f"schema version {version} is newer than this SpecLedger reads ({SCHEMA_VERSION}); update SpecLedger"], source)
+    problems: list[str] = []
+    settings_raw = data.get("settings", {})
+    known = {f.name for f in fields(Settings)}
+    if not isinstance(settings_raw, dict) or set(settings_raw) - known:
+        problems.append(f"settings: must be an object with fields {', '.join(sorted(known))}")
+        settings_raw = {}
+    settings = Settings()
+    for fname, value in settings_raw.items():  # through the same specs as the rows: "eur" -> "EUR", 16.0 -> 16
+        try:
+            setattr(settings, fname, parse_field(Settings, fname, value))
+        except ValidationError as exc:
+            problems.append(str(exc))
+    wb = Workbook(
+        tiers=_rows(data, "tiers", Tier, problems),
+        classes=_rows(data, "task_classes", TaskClass, problems),
+        overrides=_rows(data, "overrides", Override, problems),
+        settings=settings,
+        title=str(data.get("title", "")),
+    )
+    if problems:
+        raise WorkbookError(problems, source)
+    return check_workbook(wb, source)
+
+
+def load_workbook(path: str | os.PathLike[str]) -> Workbook:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WorkbookError(["no such file"], str(p)) from None
+    except IsADirectoryError:
+        raise WorkbookError(["is a folder, not a workbook file"], str(p)) from None
+    except UnicodeDecodeError:
+        # say what the file is: the usual slip is a report (.xlsx, a zip) given where a workbook goes
+        if _starts_with(p, b"PK\x03\x04"):
+            raise WorkbookError(["is an Excel file, not a workbook .json; read it with `specledger import` "
+                                 "or File > Open"], str(p)) from None
+        raise WorkbookError(["not a workbook .json (not UTF-8 text)"], str(p)) from None
+    except OSError as exc:
+        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise WorkbookError([f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"], str(p)) from None
+    except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit; nesting too deep
+        raise WorkbookError([f"not valid JSON for SpecLedger ({str(exc)[:120] or exc.__class__.__name__})"], str(p)) from None
+    return workbook_from_dict(data, str(p))
+
+
+def _starts_with(path: Path, magic: bytes) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.read(len(magic)) == magic
+    except OSError:
+        return False
+
+
+def load_demo() -> Workbook:
+    return load_workbook(DEMO_WORKBOOK)
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """Write through `write(tmp_path)` to a file beside `path`, then rename over it.
+
+    A crash or error at any point leaves the old file as it was.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    try:
+        # mkstemp makes the file private (0600); give it the mode a plain open() would,
+        # or keep the mode of the file it replaces
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        write(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_workbook(wb: Workbook, path: str | os.PathLike[str]) -> None:
+    check_workbook(wb, str(path))
+    text = json.dumps(workbook_to_dict(wb), indent=2, ensure_ascii=False) + "\n"
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        raise WorkbookError([f"cannot be written ({exc.strerror or exc})"], str(path)) from None

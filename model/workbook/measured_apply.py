@@ -1,0 +1,81 @@
+"""Measured acceptance into the workbook: match classes by name, label the source, set alpha or overrides.
+
+Qt-free (it only edits a Workbook), so it lives in model/: every Apply action (a sampling run,
+a probe, imported engine metrics) is one `Document.apply(text, mutate)` over these functions,
+and they are tested alone. A measurement is anything with a `task_class` name and an `alpha`;
+NaN or out-of-range alpha means the class had nothing to measure.
+"""
+from __future__ import annotations
+
+from typing import Protocol, Sequence, TypeVar
+
+from model.workbook.rows import TaskClass, Workbook
+from model.workbook.validation import CLASS_FIELDS
+
+
+class MeasuredClass(Protocol):
+    @property
+    def task_class(self) -> str: ...
+    @property
+    def alpha(self) -> float: ...
+
+
+M = TypeVar("M", bound=MeasuredClass)
+
+
+def plan_measured(workbook: Workbook, classes: Sequence[M], add_missing: bool
+                  ) -> tuple[list[tuple[str, M, bool]], list[str]]:
+    """Match measured classes to workbook classes by name, ignoring case.
+
+    Returns (workbook name, result, is new) for each class to set, and the names left
+    out: not in the workbook (unless add_missing) or without any stretch to measure.
+    """
+    by_lower = {c.name.lower(): c.name for c in workbook.classes}
+    todo: list[tuple[str, M, bool]] = []
+    skipped: list[str] = []
+    for c in classes:
+        if not 0.0 <= c.alpha <= 1.0 or not getattr(c, "stretches", 1):  # NaN fails the range test too
+            skipped.append(f"{c.task_class} (no stretches)")
+        elif c.task_class.lower() in by_lower:
+            todo.append((by_lower[c.task_class.lower()], c, False))
+        elif add_missing:
+            todo.append((c.task_class, c, True))
+        else:
+            skipped.append(f"{c.task_class} (not in workbook)")
+    return todo, skipped
+
+
+def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool]], note: str,
+               tier: str | None, source: str = "measured") -> None:
+    """Set each class's alpha (tier None) or that tier's overrides, marked with the source and the note."""
+    for name, c, is_new in todo:
+        if is_new:
+            workbook.classes.append(TaskClass(name=name, alpha=float(c.alpha), alpha_source=source,
+                                              source_note=note))
+        if tier is None:
+            row = workbook.classes[workbook.class_index(name)]  # type: ignore[index]
+            row.alpha, row.alpha_source, row.source_note = float(c.alpha), source, note
+        else:
+            workbook.set_override(tier, name, float(c.alpha), source, note)
+
+
+def changed_block(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool]], tier: str | None
+                  ) -> tuple[str, int, int, int, int] | None:
+    """Where apply_plan(workbook, todo, ...) changes the inputs, as (table, top, left, bottom, right).
+
+    The table is "classes" (rows, alpha column) or "overrides" (the tier's row, class columns),
+    so undo and redo can show the cells that the measured acceptance changed.
+    """
+    names = [c.name for c in workbook.classes]
+    new = [name for name, _, is_new in todo if is_new]
+    positions = [names.index(name) for name, _, is_new in todo if not is_new]
+    positions += range(len(names), len(names) + len(new))
+    if not positions:
+        return None
+    if tier is None:
+        alpha_col = next(i for i, spec in enumerate(CLASS_FIELDS) if spec.name == "alpha")
+        return "classes", min(positions), alpha_col, max(positions), alpha_col
+    row = workbook.tier_index(tier)
+    if row is None:
+        return None
+    return "overrides", row, min(positions), row, max(positions)

@@ -1,0 +1,72 @@
+"""Adding, duplicating and deleting workbook rows so names stay unique and references stay valid.
+
+Pure functions on a Workbook (the GUI calls them inside one undoable step).
+"""
+from __future__ import annotations
+
+import copy
+
+from model.workbook.rows import TaskClass, Tier, Workbook
+
+
+def unique_name(base: str, taken: list[str]) -> str:
+    lowered = {t.strip().lower() for t in taken}
+    if base.lower() not in lowered:
+        return base
+    n = 2
+    while f"{base} {n}".lower() in lowered:
+        n += 1
+    return f"{base} {n}"
+
+
+def _rows(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
+    if kind not in ("tiers", "classes"):
+        raise ValueError(f"unknown row kind {kind!r}")
+    return wb.tiers if kind == "tiers" else wb.classes
+
+
+def add_row(wb: Workbook, kind: str, at: int) -> int:
+    """Insert a default row at position `at` (clamped); returns its index."""
+    rows = _rows(wb, kind)
+    row = Tier() if kind == "tiers" else TaskClass()
+    row.name = unique_name(row.name, [r.name for r in rows])
+    at = max(0, min(at, len(rows)))
+    rows.insert(at, row)  # type: ignore[arg-type]
+    return at
+
+
+def duplicate_rows(wb: Workbook, kind: str, indexes: list[int]) -> list[int]:
+    """Copy rows (with their overrides) right after the last of them; returns the new indexes."""
+    rows = _rows(wb, kind)
+    indexes = sorted(i for i in set(indexes) if 0 <= i < len(rows))
+    if not indexes:
+        return []
+    at = indexes[-1] + 1
+    new_indexes = []
+    for offset, i in enumerate(indexes):
+        row = copy.deepcopy(rows[i])
+        row.name = unique_name(f"{rows[i].name} (copy)", [r.name for r in rows])
+        rows.insert(at + offset, row)  # type: ignore[arg-type]
+        new_indexes.append(at + offset)
+        for o in list(wb.overrides):
+            if kind == "tiers" and o.tier == rows[i].name:
+                wb.set_override(row.name, o.task_class, o.alpha, o.alpha_source, o.source_note)
+            elif kind == "classes" and o.task_class == rows[i].name:
+                wb.set_override(o.tier, row.name, o.alpha, o.alpha_source, o.source_note)
+    return new_indexes
+
+
+def delete_rows(wb: Workbook, kind: str, indexes: list[int]) -> int:
+    """Remove rows, their overrides, and baselines naming a removed tier; returns how many went."""
+    rows = _rows(wb, kind)
+    doomed = {i for i in indexes if 0 <= i < len(rows)}
+    names = {rows[i].name for i in doomed}
+    rows[:] = [r for i, r in enumerate(rows) if i not in doomed]  # type: ignore[index]
+    if kind == "tiers":
+        wb.overrides = [o for o in wb.overrides if o.tier not in names]
+        for t in wb.tiers:
+            if t.baseline in names:
+                t.baseline = ""
+    else:
+        wb.overrides = [o for o in wb.overrides if o.task_class not in names]
+    return len(doomed)

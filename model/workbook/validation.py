@@ -1,0 +1,296 @@
+"""The one validator: every entry point (GUI cells, CLI, JSON and Excel import) goes through it.
+
+A field spec turns what a user typed (text, or a number from a file) into the
+stored value, or raises ValidationError with a message that names the row and
+the field and says what would be accepted.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from model import roofline
+from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
+                       Workbook)
+
+
+class ValidationError(ValueError):
+    """A value was refused; the message is meant for the user as it stands."""
+
+
+_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9}
+_NUMBER = re.compile(r"^\s*([-+]?(?:\d[\d_,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([kKmMbBgG%x]?)\s*$")
+
+
+def _strip_currency(text: str) -> str:
+    return re.sub(r"^\s*[$€£¥]\s*|\s*(USD|EUR|GBP)\s*$", "", text, flags=re.IGNORECASE)
+
+
+def parse_number(value: Any, *, percent: bool = False, context: bool = False) -> float:
+    """A number from a float, int or text such as '78%', '1.5M', '$2.50', '32K', '2.4x'.
+
+    For context lengths a K suffix means 1024 tokens, as in '128K context'.
+    """
+    if isinstance(value, bool):
+        raise ValueError("a yes/no value is not a number")
+    if isinstance(value, (int, float)):
+        try:
+            return float(value)
+        except OverflowError:  # an int from a JSON file too large for a float
+            raise ValueError("too large") from None
+    text = _strip_currency(str(value))
+    m = _NUMBER.match(text)
+    if not m:
+        raise ValueError("not a number")
+    number = float(m.group(1).replace(",", "").replace("_", ""))
+    suffix = m.group(2).lower()
+    if suffix == "%":
+        return number / 100.0
+    if suffix == "x":
+        return number
+    if suffix:
+        if context and suffix == "k":
+            return number * 1024.0
+        return number * _SUFFIX[suffix]
+    return number
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    label: str
+    kind: str  # text, int, float, percent, choice, optional_float
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
+    required: bool = False
+    context: bool = False  # number is a context length (K = 1024)
+    below_maximum: bool = False  # the maximum itself is refused (a tolerance of 100% would accept anything)
+
+    def choice_list(self) -> tuple[str, ...]:
+        return self.choices() if callable(self.choices) else self.choices
+
+    def describe(self) -> str:
+        if self.kind in ("choice",):
+            return "one of " + ", ".join(self.choice_list())
+        if self.kind == "text":
+            return "a non-empty text" if self.required else "any text"
+        what = {"int": "a whole number", "percent": "a share (0.78 or 78%)"}.get(self.kind, "a number")
+        lo, hi = self.minimum, self.maximum
+        if self.kind == "optional_float":
+            what = "blank or a number"
+        if lo is not None and hi is not None:
+            return f"{what} from {_fmt(lo)} to {'below ' if self.below_maximum else ''}{_fmt(hi)}"
+        if lo is not None:
+            return f"{what} of at least {_fmt(lo)}"
+        return what
+
+    def parse(self, value: Any) -> Any:
+        """The stored value for `value`, or ValidationError naming what is expected."""
+        if isinstance(value, (list, tuple, dict, set)):  # only a file can give these; str() would accept them
+            raise ValidationError(f"must be {self.describe()} (got a {type(value).__name__})")
+        if self.kind == "text":
+            text = "" if value is None else str(value).strip()
+            if self.required and not text:
+                raise ValidationError("must not be empty")
+            if len(text) > 200:
+                raise ValidationError("is longer than 200 characters")
+            return text
+        if self.kind == "choice":
+            text = "" if value is None else str(value).strip()
+            for choice in self.choice_list():
+                if text.lower() == choice.lower():
+                    return choice
+            raise ValidationError(f"must be {self.describe()} (got {text!r})")
+        if self.kind == "optional_float" and (value is None or (isinstance(value, str) and not value.strip())):
+            return None
+        try:
+            number = parse_number(value, context=self.context) if self.kind != "percent" else parse_number(value, percent=True)
+        except ValueError:
+            raise ValidationError(f"must be {self.describe()} (got {value!r})") from None
+        if not math.isfinite(number):
+            raise ValidationError(f"must be {self.describe()} (got {value!r})")
+        if self.kind == "int":
+            if abs(number - round(number)) > 1e-9:
+                raise ValidationError(f"must be {self.describe()} (got {value!r})")
+            number = int(round(number))
+        too_high = self.maximum is not None and (number >= self.maximum if self.below_maximum else number > self.maximum)
+        if (self.minimum is not None and number < self.minimum) or too_high:
+            raise ValidationError(f"must be {self.describe()} (got {value!r})")
+        return number
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+TIER_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("name", "Tier", "text", required=True),
+    FieldSpec("vendor", "Vendor", "text"),
+    FieldSpec("speculative", "Speculative", "choice", choices=SPECULATIVE_CHOICES),
+    FieldSpec("k", "K", "int", 1, 32),
+    FieldSpec("cost_model", "Cost model", "choice", choices=COST_MODELS),
+    FieldSpec("c", "c (draft/target)", "float", 0.0, 10.0),
+    FieldSpec("v", "v (verify/step)", "float", 0.01, 100.0),
+    FieldSpec("gpu", "GPU", "choice", choices=lambda: tuple(roofline.GPUS)),
+    FieldSpec("pair", "Draft -> target", "choice", choices=lambda: tuple(roofline.PAIRS)),
+    FieldSpec("batch", "Batch", "int", 1, 4096),
+    FieldSpec("claimed_speedup", "Claimed speedup", "optional_float", 0.01, 100.0),
+    FieldSpec("claim_context", "Claim context", "int", 1, 10_000_000, context=True),
+    FieldSpec("price_out", "Price out /1M", "float", 0.0, 1e6),
+    FieldSpec("price_in", "Price in /1M", "float", 0.0, 1e6),
+    FieldSpec("baseline", "Baseline", "text"),
+    FieldSpec("notes", "Notes", "text"),
+)
+
+CLASS_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("name", "Task class", "text", required=True),
+    FieldSpec("tokens_out", "Output tokens/month", "float", 0.0, 1e15),
+    FieldSpec("tokens_in", "Input tokens/month", "float", 0.0, 1e15),
+    FieldSpec("context", "Context", "int", 1, 10_000_000, context=True),
+    FieldSpec("alpha", "Acceptance alpha", "percent", 0.0, 1.0),
+    FieldSpec("alpha_source", "Source", "choice", choices=ALPHA_SOURCES),
+    FieldSpec("source_note", "Source note", "text"),
+)
+
+OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("tier", "Tier", "text", required=True),
+    FieldSpec("task_class", "Task class", "text", required=True),
+    FieldSpec("alpha", "Acceptance alpha", "percent", 0.0, 1.0),
+    FieldSpec("alpha_source", "Source", "choice", choices=ALPHA_SOURCES),
+    FieldSpec("source_note", "Source note", "text"),
+)
+
+# the workbook-wide settings: one "row" of its own, checked like the others
+SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("marginal_band", "Marginal band", "percent", 0.0, 1.0),
+    FieldSpec("claim_tolerance", "Claim tolerance", "percent", 0.0, 1.0, below_maximum=True),
+    FieldSpec("k_max", "K max", "int", 1, 64),
+    FieldSpec("currency", "Currency", "choice", choices=CURRENCIES),
+)
+
+SPECS: dict[type, dict[str, FieldSpec]] = {
+    Tier: {f.name: f for f in TIER_FIELDS},
+    TaskClass: {f.name: f for f in CLASS_FIELDS},
+    Override: {f.name: f for f in OVERRIDE_FIELDS},
+    Settings: {f.name: f for f in SETTINGS_FIELDS},
+}
+_ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
+
+
+_NUMBER_KINDS = ("int", "float", "percent", "optional_float")
+
+
+def row_label(row: Any, index: int | None = None) -> str:
+    word = _ROW_WORD[type(row)]
+    if isinstance(row, Override):
+        return f"{word} ({row.tier!r}, {row.task_class!r})"
+    name = getattr(row, "name", "")
+    if name:
+        return f"{word} {name!r}"
+    return f"{word} in row {index + 1}" if index is not None else word
+
+
+def parse_field(row_type: type, field_name: str, value: Any, row_name: str = "") -> Any:
+    """Validate one cell; the error names the row and field, e.g. "Tier 'Fast', K: must be ..."."""
+    spec = SPECS[row_type][field_name]
+    try:
+        return spec.parse(value)
+    except ValidationError as exc:
+        where = f"{_ROW_WORD[row_type]} {row_name!r}, " if row_name else ("Settings, " if row_type is Settings else "")
+        raise ValidationError(f"{where}{spec.label}: {exc}") from None
+
+
+def parse_settings(values: dict[str, Any], base: Settings | None = None) -> Settings:
+    """`base` (default settings if None) with `values` (field name -> text or number) validated.
+
+    Raises ValidationError for the first refused value, e.g. "Settings, K max: must be ...".
+    """
+    out = dataclasses.replace(base) if base is not None else Settings()
+    for name, value in values.items():
+        setattr(out, name, parse_field(Settings, name, value, ""))
+    return out
+
+
+def check_row(row: Any, index: int | None = None) -> list[str]:
+    """Every field of one row through its spec; returns messages (empty when valid)."""
+    problems = []
+    for name, spec in SPECS[type(row)].items():
+        value = getattr(row, name)
+        try:
+            # a stored number must be a number already: text such as "16" parses, but would break the arithmetic
+            if spec.kind in _NUMBER_KINDS and value is not None and (
+                    isinstance(value, bool) or not isinstance(value, int if spec.kind == "int" else (int, float))):
+                raise ValidationError(f"must be {spec.describe()} (got {value!r})")
+            spec.parse(value)
+        except ValidationError as exc:
+            problems.append(f"{row_label(row, index)}, {spec.label}: {exc}")
+    return problems
+
+
+# (table, row index, field name) -> where that cell is in a file, e.g. "sheet Inputs, cell N16"
+Place = Callable[[str, int, str], str]
+
+
+def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
+    """All that is wrong with a workbook as a whole, each message naming row and field.
+
+    With `place`, the problems that concern several rows (names, references) say
+    where in the file they are, instead of counting rows inside a table.
+    """
+    def at(table: str, i: int, field_name: str) -> str:
+        return f"{place(table, i, field_name)}: " if place else ""
+
+    problems: list[str] = []
+    for rows in (wb.tiers, wb.classes, wb.overrides):
+        for i, row in enumerate(rows):
+            problems.extend(check_row(row, i))
+    for rows, word, table in ((wb.tiers, "Tier", "tiers"), (wb.classes, "Task class", "classes")):
+        seen: dict[str, int] = {}
+        for i, row in enumerate(rows):
+            key = row.name.strip().lower()
+            if key and key in seen:
+                if place:
+                    problems.append(f"{at(table, i, 'name')}{word} {row.name!r}: the name is already used in "
+                                    f"{place(table, seen[key], 'name').rsplit(', ', 1)[-1]}")
+                else:
+                    problems.append(f"{word} {row.name!r} in row {i + 1}: the name is already used in row {seen[key] + 1}")
+            seen.setdefault(key, i)
+    tier_names = {t.name for t in wb.tiers}
+    class_names = {c.name for c in wb.classes}
+    for i, t in enumerate(wb.tiers):
+        if t.baseline and t.baseline not in tier_names:
+            problems.append(f"{at('tiers', i, 'baseline')}Tier {t.name!r}, Baseline: no tier is named {t.baseline!r}")
+        elif t.baseline == t.name and t.name:
+            problems.append(f"{at('tiers', i, 'baseline')}Tier {t.name!r}, Baseline: a tier cannot be its own baseline")
+    seen_pairs: set[tuple[str, str]] = set()
+    for i, o in enumerate(wb.overrides):
+        if o.tier not in tier_names:
+            problems.append(f"{at('overrides', i, 'tier')}{row_label(o)}, Tier: no tier is named {o.tier!r}")
+        if o.task_class not in class_names:
+            problems.append(f"{at('overrides', i, 'task_class')}{row_label(o)}, Task class: no task class is named {o.task_class!r}")
+        if (o.tier, o.task_class) in seen_pairs:
+            problems.append(f"{at('overrides', i, 'tier')}{row_label(o)}: given twice")
+        seen_pairs.add((o.tier, o.task_class))
+    problems.extend(check_row(wb.settings))
+    return problems
+
+
+class WorkbookError(ValueError):
+    """A workbook (file) that cannot be used; the message lists every problem found."""
+
+    def __init__(self, problems: list[str], source: str = "") -> None:
+        self.problems = problems
+        head = f"{source}: " if source else ""
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        super().__init__(head + shown)
+
+
+def check_workbook(wb: Workbook, source: str = "") -> Workbook:
+    problems = workbook_problems(wb)
+    if problems:
+        raise WorkbookError(problems, source)
+    return wb

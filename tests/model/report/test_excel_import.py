@@ -1,0 +1,259 @@
+"""Reading inputs back: the report round trip, errors that name sheet and cell, CSV/xlsx price lists, the CLI."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+openpyxl = pytest.importorskip("openpyxl")
+
+import main  # noqa: E402
+from model.report.export import export_report  # noqa: E402
+from model.report.importer import import_report, import_rows, merge_rows  # noqa: E402
+from model.report.layout import INPUTS, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
+from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
+from model.workbook.rows import TaskClass, Tier, Workbook  # noqa: E402
+from model.workbook.json_file import load_workbook  # noqa: E402
+from tests.excel_cases import demo, edge_workbook  # noqa: E402
+
+
+@pytest.mark.parametrize("make", [demo, edge_workbook, Workbook], ids=["demo", "edge", "empty"])
+def test_export_then_import_gives_the_same_workbook(tmp_path, make):
+    wb = make()
+    export_report(wb, tmp_path / "r.xlsx")
+    assert import_report(tmp_path / "r.xlsx") == wb
+
+
+def _edited(tmp_path: Path, edits: dict[tuple[int, int], object], wb: Workbook | None = None) -> Path:
+    wb = wb or demo()
+    export_report(wb, tmp_path / "r.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "r.xlsx")
+    for (row, col), value in edits.items():
+        book[INPUTS].cell(row, col).value = value
+    book.save(tmp_path / "edited.xlsx")
+    return tmp_path / "edited.xlsx"
+
+
+def test_edits_made_in_excel_come_back(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    path = _edited(tmp_path, {
+        (lay.class_row(0), column_of(CLASS_FIELDS, "alpha")): "72%",  # typed as text in a cell
+        (lay.tier_row(1), column_of(TIER_FIELDS, "price_out")): 18,
+        (lay.tier_row(1), column_of(TIER_FIELDS, "speculative")): "Unknown",
+        (SETTING_ROWS["marginal_band"], 2): 0.1,
+    })
+    back = import_report(path)
+    assert back.classes[0].alpha == pytest.approx(0.72)
+    assert back.tiers[1].price_out == 18.0 and back.tiers[1].speculative == "unknown"
+    assert back.settings.marginal_band == 0.1
+
+
+def test_rows_added_under_the_tables_are_imported(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    new_tiers = [Tier(name=f"Added {n}", vendor="=Acme", k=3, price_out=2.0) for n in range(2)]
+    edits: dict[tuple[int, int], object] = {}
+    for n, tier in enumerate(new_tiers):  # two rows: the second one sits right above "Task classes"
+        for col, spec in enumerate(TIER_FIELDS, start=1):
+            edits[(lay.tier_row(len(wb.tiers) + n), col)] = getattr(tier, spec.name)
+    path = _edited(tmp_path, edits)
+    book = openpyxl.load_workbook(path)
+    book[INPUTS].cell(lay.tier_row(len(wb.tiers)), 2).data_type = "s"  # as Excel keeps '=Acme typed as text
+    book[INPUTS].cell(lay.tier_row(len(wb.tiers) + 1), 2).data_type = "s"
+    book.save(path)
+    back = import_report(path)
+    assert back.tiers == wb.tiers + new_tiers
+    assert back.classes == wb.classes
+
+
+def test_bad_cells_are_named_and_nothing_is_imported(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    k_col, alpha_col = column_of(TIER_FIELDS, "k"), column_of(CLASS_FIELDS, "alpha")
+    path = _edited(tmp_path, {
+        (lay.tier_row(1), k_col): "five",
+        (lay.class_row(2), alpha_col): 1.7,
+    })
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    k_cell = f"{openpyxl.utils.get_column_letter(k_col)}{lay.tier_row(1)}"
+    a_cell = f"{openpyxl.utils.get_column_letter(alpha_col)}{lay.class_row(2)}"
+    assert f"sheet Inputs, cell {k_cell}: Tier 'Northwind Turbo', K: must be a whole number" in msg
+    assert f"sheet Inputs, cell {a_cell}: Task class 'extraction', Acceptance alpha: must be" in msg
+    assert "\n" not in msg
+
+
+def test_cross_row_problems_name_the_cell(tmp_path):
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    col = column_of(TIER_FIELDS, "baseline")
+    path = _edited(tmp_path, {(lay.tier_row(1), col): "Nobody"})
+    cell = f"{openpyxl.utils.get_column_letter(col)}{lay.tier_row(1)}"
+    with pytest.raises(WorkbookError, match=rf"sheet Inputs, cell {cell}: Tier 'Northwind Turbo', Baseline: no tier is named 'Nobody'"):
+        import_report(path)
+
+
+def test_a_duplicate_name_names_both_cells_not_table_rows(tmp_path):
+    # before: "Tier 'Northwind Turbo' in row 3: the name is already used in row 2", counted inside the table
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    path = _edited(tmp_path, {(lay.tier_row(2), 1): "Northwind Turbo", (lay.override_row(0), 2): "poetry"})
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    assert (f"sheet Inputs, cell A{lay.tier_row(2)}: Tier 'Northwind Turbo': the name is already used in "
+            f"cell A{lay.tier_row(1)}") in msg
+    assert f"sheet Inputs, cell B{lay.override_row(0)}: " in msg and "no task class is named 'poetry'" in msg
+    assert "in row 3" not in msg
+
+
+def test_not_a_report(tmp_path):
+    plain = tmp_path / "plain.xlsx"
+    openpyxl.Workbook().save(plain)
+    with pytest.raises(WorkbookError, match="no sheet named 'Inputs'"):
+        import_report(plain)
+    junk = tmp_path / "junk.xlsx"
+    junk.write_text("not a zip")
+    with pytest.raises(WorkbookError, match="not an Excel .xlsx file"):
+        import_report(junk)
+    with pytest.raises(WorkbookError, match="no such file"):
+        import_report(tmp_path / "missing.xlsx")
+
+
+def test_tiers_from_csv_with_loose_headers(tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text("TIER,vendor,Price Out /1M,price_in,k,Region\n"
+                    "Fast,Acme,$12.50,3,5,eu\n"
+                    "Slow,Acme,8,2,4,us\n", encoding="utf-8")
+    rows = import_rows(path, "tiers")
+    assert rows == [Tier(name="Fast", vendor="Acme", price_out=12.5, price_in=3.0, k=5),
+                    Tier(name="Slow", vendor="Acme", price_out=8.0, price_in=2.0, k=4)]
+
+
+def test_classes_from_simple_xlsx(tmp_path):
+    path = tmp_path / "classes.xlsx"
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append([])
+    ws.append(["Task class", "Output tokens/month", "CONTEXT", "alpha"])
+    ws.append(["code", 1.2e8, "16K", 0.8])
+    ws.append(["=chat", 5e7, 4096, "55%"])
+    ws["A4"].data_type = "s"  # a name that looks like a formula, stored as text the way Excel stores '=chat
+    book.save(path)
+    rows = import_rows(path, "classes")
+    assert rows == [TaskClass(name="code", tokens_out=1.2e8, context=16384, alpha=0.8),
+                    TaskClass(name="=chat", tokens_out=5e7, context=4096, alpha=0.55)]
+
+
+def test_list_errors_name_the_cell(tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text("name;price_out;k\nFast;cheap;5\nfast;1;40\n", encoding="utf-8")
+    with pytest.raises(WorkbookError) as err:
+        import_rows(path, "tiers")
+    msg = str(err.value)
+    assert "cell B2: 'Fast', Price out /1M: must be a number" in msg
+    assert "cell C3: 'fast', K: must be a whole number from 1 to 32" in msg
+    nameless = tmp_path / "nameless.csv"
+    nameless.write_text("vendor,price_out\nAcme,3\n", encoding="utf-8")
+    with pytest.raises(WorkbookError, match="no 'Tier' \\(name\\) column"):
+        import_rows(nameless, "tiers")
+    with pytest.raises(ValueError, match="kind must be"):
+        import_rows(path, "vendors")
+
+
+def test_merge_replaces_same_names_and_keeps_references():
+    wb = demo()
+    merged = merge_rows(wb, [Tier(name="helix fast", price_out=1.0), Tier(name="Brand new")])
+    assert merged.tier_index("helix fast") is not None and merged.tier_index("Helix Fast") is None
+    assert merged.override_for("helix fast", "creative") is not None
+    assert merged.tiers[-1].name == "Brand new"
+    assert wb == demo()  # the original is untouched
+
+
+def test_cli_export_import_round_trip(tmp_path, capsys):
+    report, back = tmp_path / "demo.xlsx", tmp_path / "back.json"
+    assert main.main(["export", "-o", str(report)]) == 0
+    assert main.main(["import", str(report), "-o", str(back)]) == 0
+    assert load_workbook(back) == demo()
+    prices = tmp_path / "p.csv"
+    prices.write_text("name,price_out\nNew tier,4\n", encoding="utf-8")
+    merged = tmp_path / "merged.json"
+    assert main.main(["import", str(prices), "--tiers", "--into", str(back), "-o", str(merged)]) == 0
+    assert json.loads(merged.read_text())["tiers"][-1]["name"] == "New tier"
+    out = capsys.readouterr().out
+    assert "wrote" in out
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    assert main.main(["export", "-o", str(tmp_path / "r.csv")]) == 1
+    assert main.main(["import", str(tmp_path / "missing.xlsx"), "-o", str(tmp_path / "w.json")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and err[0].startswith("specledger export:") and "no such file" in err[1]
+
+
+@pytest.mark.parametrize("args", [("import", "{r}", "-o", "{r}"), ("import", "{r}", "-o", "{d}/copy.xlsx"),
+                                  ("import", "{c}", "--tiers", "-o", "{c}")])
+def test_cli_import_never_writes_a_workbook_over_a_spreadsheet(tmp_path, capsys, args):
+    # before: `import r.xlsx -o r.xlsx` replaced the report with JSON text under its .xlsx name
+    report, prices = tmp_path / "r.xlsx", tmp_path / "p.csv"
+    assert main.main(["export", "-o", str(report)]) == 0
+    prices.write_text("name,price_out\nNew tier,4\n", encoding="utf-8")
+    before = report.read_bytes(), prices.read_bytes()
+    capsys.readouterr()
+    argv = [a.format(r=report, d=tmp_path, c=prices) for a in args]
+    assert main.main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the workbook .json to write" in err[0]
+    assert (report.read_bytes(), prices.read_bytes()) == before and not (tmp_path / "copy.xlsx").exists()
+
+
+def test_a_row_cleared_in_excel_drops_that_row_only(tmp_path):
+    # clearing a row's cells is how many analysts delete it; before, the import stopped there and
+    # silently dropped every row below it (here Orbital Standard and Orbital Rapid)
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    row = lay.tier_row(5)  # Apex Express
+    path = _edited(tmp_path, {(row, col): None for col in range(1, len(TIER_FIELDS) + 1)})
+    back = import_report(path)
+    assert [t.name for t in back.tiers] == [t.name for t in wb.tiers if t.name != "Apex Express"]
+    assert back.classes == wb.classes and back.overrides == wb.overrides
+
+
+def test_a_formula_with_no_saved_result_is_named_as_such(tmp_path):
+    # openpyxl and other writers store a formula without its value; before, the message said "(got None)"
+    wb = demo()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    col = column_of(CLASS_FIELDS, "alpha")
+    path = _edited(tmp_path, {(lay.class_row(0), col): "=0.5+0.2"})
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    cell = f"{openpyxl.utils.get_column_letter(col)}{lay.class_row(0)}"
+    assert f"sheet Inputs, cell {cell}: " in msg and "=0.5+0.2" in msg and "no computed value" in msg
+    assert "got None" not in msg
+
+
+def test_a_tier_list_read_as_task_classes_is_refused(tmp_path):
+    # before: only the name column matched, so two tiers came in as task classes with default
+    # tokens and alpha, silently (and the same for classes read as tiers)
+    tiers = tmp_path / "tiers.csv"
+    tiers.write_text("Name,Vendor,Price out /1M,K,Baseline\nFast A,Acme,12,5,Std A\nStd A,Acme,8,4,\n", encoding="utf-8")
+    with pytest.raises(WorkbookError, match=r"only the name column .* Vendor, Price out /1M, K, Baseline"):
+        import_rows(tiers, "classes")
+    assert [t.name for t in import_rows(tiers, "tiers")] == ["Fast A", "Std A"]
+    names = tmp_path / "names.csv"  # a bare list of names is fine: there is nothing else to match
+    names.write_text("name\ncode\nprose\n", encoding="utf-8")
+    assert [c.name for c in import_rows(names, "classes")] == ["code", "prose"]
+
+
+def test_a_folder_is_named_as_a_folder(tmp_path):
+    # before: "is not an Excel .xlsx file (InvalidFileException)"
+    folder = tmp_path / "report.xlsx"
+    folder.mkdir()
+    with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
+        import_report(folder)
+    with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
+        import_rows(folder, "tiers")
