@@ -125,20 +125,34 @@ def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def _alpha_text(kind: str, alpha: float | None) -> str:
+    return {"never": "never", "n/a": "–"}.get(kind) or fmt.pct(alpha, 0)
+
+
 def comparison_text(cmp) -> str:
-    lines = [f"{'tier':<22}{'mix':>8}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  verdict"]
+    # speed verdict: against plain decoding; value verdict: speed over the baseline against price over it
+    lines = [f"{'tier':<22}{'mix':>8}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  "
+             f"{'verdict':<22}{'pays a':>7}  value"]
     for r in cmp.tier_records():
         flag = " (unconfirmed)" if r["unconfirmed"] else ""
         holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
         lines.append(f"{r['tier'][:21]:<22}{fmt.times(r['mix_speedup']):>8}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
-                     f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['verdict']}{flag}")
+                     f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['verdict'] + flag:<22}"
+                     f"{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}  {r['value_verdict']}")
     lines.append("")
-    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>9}  verdict")
+    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>9}  {'verdict':<9}"
+                 f"{'price':>7}{'pays a':>8}  value")
     for r in cmp.pair_records():
         if r["verdict"] == "n/a":
             continue
-        be = fmt.pct(r["break_even_alpha"], 0) if r["break_even"] != "never" else "never"
+        be = _alpha_text(r["break_even"], r["break_even_alpha"])
+        ratio = "–" if r["value_verdict"] == "n/a" else ("free" if r["price_ratio"] is None else fmt.times(r["price_ratio"]))
         lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{fmt.pct(r['alpha'], 0):>7}{be:>8}"
-                     f"{fmt.pct(r['trailer_fill'], 0):>7}{fmt.times(r['speedup']):>9}  {r['verdict']}")
+                     f"{fmt.pct(r['trailer_fill'], 0):>7}{fmt.times(r['speedup']):>9}  {r['verdict']:<9}"
+                     f"{ratio:>7}{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>8}  {r['value_verdict']}")
+    lines.append("")
+    lines.append("verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"
+                 " (tier / baseline); 'pays a' is the acceptance at which they are equal (for a tier: the one"
+                 " acceptance every class would need).")
     return "\n".join(lines) + "\n"

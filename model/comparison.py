@@ -15,6 +15,9 @@ from model.workbook.rows import Tier, Workbook
 GAIN, MARGINAL, TAX, NOT_APPLICABLE = 0, 1, 2, 3
 VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a"}
 BREAK_EVEN_NAMES = {**ar.KIND_NAMES, -1: "n/a"}
+# the value verdict: does the speed over the baseline pay for the price over the baseline?
+WORTH, NOT_WORTH = 0, 1
+VALUE_NAMES = {WORTH: "worth the premium", NOT_WORTH: "not worth it", NOT_APPLICABLE: "n/a"}
 
 
 class TierCosts:
@@ -85,6 +88,18 @@ class Comparison:
     claim_kind: NDArray[np.int8]  # NEVER: the claim is out of reach at any acceptance
     claim_holds: list[bool | None]
     tier_verdict: NDArray[np.int8]
+    # the value verdict, per (tier, class) and per tier; n/a without a baseline or for a non-speculative tier
+    price_ratio: NDArray[np.float64]  # this class's traffic priced on the tier / on its baseline
+    price_break_even_alpha: NDArray[np.float64]  # where speedup over the baseline = price_ratio
+    price_break_even_kind: NDArray[np.int8]  # ar.ALWAYS / ROOT / NEVER, -1 for n/a
+    value_verdict: NDArray[np.int8]  # WORTH / NOT_WORTH / NOT_APPLICABLE
+    mix_price_ratio: NDArray[np.float64]  # per tier: monthly cost / baseline's monthly cost
+    # per tier: the one acceptance that, held by every class, makes the mix's speedup over the
+    # baseline equal mix_price_ratio; next to it the uniform acceptance the workload runs like now
+    mix_price_break_even_alpha: NDArray[np.float64]
+    mix_price_break_even_kind: NDArray[np.int8]
+    effective_alpha: NDArray[np.float64]
+    tier_value_verdict: NDArray[np.int8]
     equal_weights: bool = False  # no output tokens entered: the mix weighs every class the same
 
     def pair_records(self) -> list[dict[str, Any]]:
@@ -103,6 +118,10 @@ class Comparison:
                     "optimal_speedup": _num(self.optimal_speedup[i, j]),
                     "cost_factor": _num(self.cost_factor[i, j]),
                     "verdict": VERDICT_NAMES[int(self.verdict[i, j])],
+                    "price_ratio": _num(self.price_ratio[i, j]),
+                    "price_break_even": BREAK_EVEN_NAMES[int(self.price_break_even_kind[i, j])],
+                    "price_break_even_alpha": _num(self.price_break_even_alpha[i, j]),
+                    "value_verdict": VALUE_NAMES[int(self.value_verdict[i, j])],
                 })
         return out
 
@@ -120,19 +139,49 @@ class Comparison:
                 "claim_implied_alpha": _num(self.claim_alpha[i]),
                 "claim_reachable": None if math.isnan(self.claimed_speedup[i]) or not self.speculative[i] else bool(self.claim_kind[i] != ar.NEVER),
                 "claim_holds": self.claim_holds[i], "verdict": VERDICT_NAMES[int(self.tier_verdict[i])],
+                "price_ratio": _num(self.mix_price_ratio[i]),
+                "price_break_even": BREAK_EVEN_NAMES[int(self.mix_price_break_even_kind[i])],
+                "price_break_even_alpha": _num(self.mix_price_break_even_alpha[i]),
+                "effective_alpha": _num(self.effective_alpha[i]),
+                "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
             })
         return out
 
 
 def _num(x: Any) -> float | None:
     x = float(x)
-    return None if math.isnan(x) else x
+    # JSON has no infinity either: a free baseline's infinite price ratio is said by its verdict
+    return x if math.isfinite(x) else None
 
 
 def _verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float) -> NDArray[np.int8]:
     v = np.where(s < 1.0, TAX, np.where(s < 1.0 + band, MARGINAL, GAIN))
     # NaN (a tier with no task classes has no mix speedup) is no verdict, not a gain
     return np.where(applicable & ~np.isnan(s), v, NOT_APPLICABLE).astype(np.int8)
+
+
+def _ratio(cost: NDArray[np.float64], base_cost: NDArray[np.float64]) -> NDArray[np.float64]:
+    """cost / base_cost, where a free baseline makes any price infinitely dear and two free tiers no ratio."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(base_cost > 0, cost / np.where(base_cost > 0, base_cost, 1.0),
+                        np.where(cost > 0, np.inf, np.nan))
+
+
+def _price_solve(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: NDArray[np.float64],
+                 applicable: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
+    """The acceptance at which E / stretch reaches the speedup ``needed``: the claim's solver, kinds kept."""
+    # an infinite need (free baseline) is out of reach: capped above K + 1, which the solver calls NEVER
+    tokens = np.minimum(np.where(applicable, needed, 1.0) * stretch, k + 2.0)
+    solve = ar.solve_alpha_for_tokens(tokens, k)
+    kind = np.where(applicable, solve.kind, -1).astype(np.int8)
+    return np.where(applicable, solve.alpha, np.nan), kind
+
+
+def _value_verdicts(speedup: NDArray[np.float64], needed: NDArray[np.float64],
+                    applicable: NDArray[np.bool_]) -> NDArray[np.int8]:
+    with np.errstate(invalid="ignore"):
+        worth = speedup >= needed
+    return np.where(applicable, np.where(worth, WORTH, NOT_WORTH), NOT_APPLICABLE).astype(np.int8)
 
 
 def compare(wb: Workbook) -> Comparison:
@@ -199,6 +248,40 @@ def compare(wb: Workbook) -> Comparison:
         per_speed = monthly / mix
         mix_cf = np.where(spec, (np.where(sp_row, cf, 1.0) * weights).sum(axis=1) / weights.sum(), 1.0) if n_c else np.full(n_t, np.nan)
 
+    # the value verdict. Price ratio per class: that class's traffic (input and output) priced on the
+    # tier over the same traffic on its baseline; a class with no tokens entered is priced per output
+    # token, which is what the speed buys. Worth the premium where speedup over the baseline >= price
+    # ratio, i.e. the price per 1x of speed is no higher than the baseline's. The baseline's own speedup
+    # (1 unless it is speculative too) is held at its value while the tier's acceptance moves.
+    price_out = np.array([t.price_out for t in tiers], dtype=np.float64)
+    price_in = np.array([t.price_in for t in tiers], dtype=np.float64)
+    b0 = np.maximum(base, 0)
+    no_tokens = (tokens_out + tokens_in) == 0
+    class_cost = np.where(no_tokens[None, :], price_out[:, None],
+                          tokens_out[None, :] * price_out[:, None] + tokens_in[None, :] * price_in[:, None])
+    ratio = np.where(has_base[:, None], _ratio(class_cost, class_cost[b0]), np.nan)
+    base_speed = speedup[b0]
+    pair_ok = sp_row & has_base[:, None] & ~np.isnan(ratio)
+    needed = ratio * base_speed
+    stretch = ar.stretch_cost(kk, c, v)
+    p_alpha, p_kind = _price_solve(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
+    value = _value_verdicts(speedup, needed, pair_ok)
+
+    # the mix: monthly cost over the baseline's; with no tokens at all, the output price as per class.
+    # One alpha cannot describe a workload whose classes differ, so the mix's break-even is the uniform
+    # acceptance that would do it: with every class at one alpha the mix speedup is E(alpha) / (the
+    # token-weighted mean stretch cost), so the same solver applies. effective_alpha is the uniform
+    # acceptance giving the mix speedup the workload has now: worth it where it clears the break-even.
+    all_empty = bool(no_tokens.all()) if n_c else False
+    mix_ratio = np.where(has_base, _ratio(price_out, price_out[b0]) if all_empty else _ratio(monthly, monthly[b0]), np.nan)
+    mix_needed = mix_ratio * mix[b0]
+    mean_stretch = (stretch * weights[None, :]).sum(axis=1) / weights.sum() if n_c else np.full(n_t, np.nan)
+    tier_ok = spec & has_base & ~np.isnan(mix_ratio) & ~np.isnan(mix) & ~np.isnan(mix_needed)
+    mix_p_alpha, mix_p_kind = _price_solve(mix_needed, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok)
+    eff = ar.solve_alpha_for_tokens(np.nan_to_num(mix * mean_stretch, nan=1.0), k)
+    eff_alpha = np.where(spec & ~np.isnan(mix), np.where(eff.kind == ar.NEVER, 1.0, eff.alpha), np.nan)
+    tier_value = _value_verdicts(mix, mix_needed, tier_ok)
+
     claimed = np.array([np.nan if t.claimed_speedup is None else t.claimed_speedup for t in tiers], dtype=np.float64)
     claim_ctx = np.array([t.claim_context for t in tiers], dtype=np.float64)
     c_claim = np.asarray(costs.c(claim_ctx[:, None]), dtype=np.float64).reshape(n_t)
@@ -222,5 +305,8 @@ def compare(wb: Workbook) -> Comparison:
         claimed_speedup=claimed, claim_context=claim_ctx, claim_alpha=claim_alpha,
         claim_kind=claim.kind, claim_holds=holds,
         tier_verdict=_verdicts(mix, spec, s.marginal_band),
+        price_ratio=ratio, price_break_even_alpha=p_alpha, price_break_even_kind=p_kind, value_verdict=value,
+        mix_price_ratio=mix_ratio, mix_price_break_even_alpha=mix_p_alpha, mix_price_break_even_kind=mix_p_kind,
+        effective_alpha=eff_alpha, tier_value_verdict=tier_value,
         equal_weights=bool(n_c) and not tokens_out.sum() > 0,
     )

@@ -39,8 +39,22 @@ def test_compare_demo_json():
     assert {"gain", "tax", "n/a"} <= verdicts  # the demo shows both sides of the break-even
 
 
+def test_compare_json_carries_the_value_verdict():
+    d = json.loads(run("compare", "--json").stdout)
+    pairs, tiers = d["pairs"], {t["tier"]: t for t in d["tiers"]}
+    assert {"price_ratio", "price_break_even", "price_break_even_alpha", "value_verdict"} <= set(pairs[0])
+    assert {"price_ratio", "price_break_even", "price_break_even_alpha", "effective_alpha", "value_verdict"} <= set(d["tiers"][0])
+    # the demo has faster classes that do not pay for their premium
+    assert {"worth the premium", "not worth it", "n/a"} <= {p["value_verdict"] for p in pairs}
+    for p in pairs:
+        if p["value_verdict"] != "n/a":
+            worth = p["speedup"] / tiers[tiers[p["tier"]]["baseline"]]["mix_speedup"] >= p["price_ratio"]
+            assert (p["value_verdict"] == "worth the premium") is worth, p
+
+
 def test_compare_text_and_csv(tmp_path):
-    assert "mix" in run("compare").stdout
+    text = run("compare").stdout
+    assert "mix" in text and "worth the premium" in text and "not worth it" in text
     lines = run("compare", "--csv").stdout.splitlines()
     assert lines[0].startswith("tier,task_class") and len(lines) == 1 + 8 * 6
 
