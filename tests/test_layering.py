@@ -34,6 +34,7 @@ VIOLATIONS = [
     ("model/arithmetic.py", "import PySide6.QtCore", "model is plain Python: no Qt, no front end"),
     ("model/workbook/rows.py", "import gui.document", "model is plain Python: no Qt, no front end"),
     ("model/comparison.py", "import model.report.layout", "the core of model imports none of its wings"),
+    ("model/safe_files.py", "import model.sampling.prompts", "the core of model imports none of its wings"),
     ("model/workbook/validation.py", "import model.sampling.prompts", "the workbook (the inputs) imports none of the wings"),
     ("model/report/export.py", "import model.sampling.labels", "the wings meet only through the core and the workbook"),
     ("gui/document.py", "import commands.runner", "the window does not import the headless commands"),

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from model.safe_files import LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, read_bytes_limited
 from model.workbook.validation import SPECS, ValidationError, WorkbookError, check_workbook, parse_field
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
@@ -104,67 +104,28 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
 def load_workbook(path: str | os.PathLike[str]) -> Workbook:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise WorkbookError(["no such file"], str(p)) from None
-    except IsADirectoryError:
-        raise WorkbookError(["is a folder, not a workbook file"], str(p)) from None
+        data = read_bytes_limited(p, limit_bytes=LIMIT_WORKBOOK_JSON, what="workbook file")
+    except FileRefused as exc:
+        raise WorkbookError([exc.reason], str(p)) from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         # say what the file is: the usual slip is a report (.xlsx, a zip) given where a workbook goes
-        if _starts_with(p, b"PK\x03\x04"):
+        if data.startswith(b"PK\x03\x04"):
             raise WorkbookError(["is an Excel file, not a workbook .json; read it with `specledger import` "
                                  "or File > Open"], str(p)) from None
         raise WorkbookError(["not a workbook .json (not UTF-8 text)"], str(p)) from None
-    except OSError as exc:
-        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
     try:
-        data = json.loads(text)
+        parsed = json.loads(text)
     except json.JSONDecodeError as exc:
         raise WorkbookError([f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"], str(p)) from None
     except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit; nesting too deep
         raise WorkbookError([f"not valid JSON for SpecLedger ({str(exc)[:120] or exc.__class__.__name__})"], str(p)) from None
-    return workbook_from_dict(data, str(p))
-
-
-def _starts_with(path: Path, magic: bytes) -> bool:
-    try:
-        with path.open("rb") as f:
-            return f.read(len(magic)) == magic
-    except OSError:
-        return False
+    return workbook_from_dict(parsed, str(p))
 
 
 def load_demo() -> Workbook:
     return load_workbook(DEMO_WORKBOOK)
-
-
-def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Write through `write(tmp_path)` to a file beside `path`, then rename over it.
-
-    A crash or error at any point leaves the old file as it was.
-    """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
-        # mkstemp makes the file private (0600); give it the mode a plain open() would,
-        # or keep the mode of the file it replaces
-        try:
-            mode = os.stat(target).st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        write(tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def save_workbook(wb: Workbook, path: str | os.PathLike[str]) -> None:
