@@ -248,8 +248,10 @@ class RowTableModel(WorkbookTableModel):
         name_col = self.column_of("name")
         # a blank pasted name gets a default, as if the name column had not been pasted
         pasted_names = {r: v for r, c, v in cells if c == name_col and r >= first_new and str(v).strip()}
+        kind = "tiers" if self.row_type is Tier else "classes"
         for r in range(first_new, first_new + count):
-            row = self.row_type()
+            # filled from the row above, as Add row does (model/workbook/row_edits.py says why)
+            row = row_edits.new_row(wb, kind, first_new, taken=list(pasted_names.values()))
             if r in pasted_names:
                 # a new row takes its pasted name directly: renaming a placeholder could clash
                 # with another new row's placeholder and refuse a paste that is fine
@@ -261,10 +263,6 @@ class RowTableModel(WorkbookTableModel):
                     if other.name.strip().lower() == row.name.lower():
                         raise ValidationError(f"cell {column_letter(name_col)}{r + 1}: {self.word} {row.name!r}: "
                                               f"the name is already used in row {i + 1}")
-            else:
-                # default names that no pasted name will take ("New tier 3", ...)
-                taken = [o.name for o in rows] + list(pasted_names.values())
-                row.name = row_edits.unique_name(row.name, taken)
             rows.append(row)
         return [c for c in cells if not (c[1] == name_col and c[0] >= first_new)]
 

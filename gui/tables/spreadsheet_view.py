@@ -41,6 +41,11 @@ def to_tsv(rows: list[list[str]]) -> str:
     return out.getvalue()
 
 
+def _editor_text(editor: QWidget) -> str | None:
+    line = editor.lineEdit() if isinstance(editor, QComboBox) else editor
+    return line.text() if isinstance(line, QLineEdit) else None
+
+
 class SpreadsheetView(QTableView):
     message_posted = Signal(str)  # for the status bar: why a paste or clear was refused
 
@@ -60,10 +65,18 @@ class SpreadsheetView(QTableView):
         super().setModel(model)
         self._kept_cell = (-1, -1)
         self._enter_goes_up = False
+        self._refusals = 0
+        self._typed_back: tuple[QPersistentModelIndex, str] | None = None
+        self._editor_index: tuple[QWidget, QPersistentModelIndex] | None = None
+        if model is not None and hasattr(model, "refused"):
+            model.refused.connect(self._on_model_refused)
         if model is not None:
             # rows added or deleted reset the model; keep the cursor where the user was
             model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
             model.modelReset.connect(self._on_model_reset)
+
+    def _on_model_refused(self, _message: str) -> None:
+        self._refusals += 1
 
     def _on_model_about_to_be_reset(self) -> None:
         current = self.currentIndex()
@@ -113,6 +126,7 @@ class SpreadsheetView(QTableView):
         opened = super().edit(index, trigger, event)
         editor = self.indexWidget(index) if opened else None
         if editor is not None:
+            self._editor_index = (editor, QPersistentModelIndex(index))
             # filters run newest first: this sees Enter before the delegate turns it into a bare
             # SubmitModelCache hint, which no longer says whether Shift was held
             editor.installEventFilter(self)
@@ -124,7 +138,27 @@ class SpreadsheetView(QTableView):
             self._enter_goes_up = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         return super().eventFilter(watched, event)
 
+    def commitData(self, editor: QWidget) -> None:
+        # a refused value must not cost the user what they typed: remember it, and closeEditor
+        # opens the cell again with that text in it (the status bar says why it was refused)
+        refusals = self._refusals
+        typed = _editor_text(editor)
+        # the editor's own cell: Tab in a drop-down moves the cursor before the commit arrives
+        index = self._editor_index[1] if self._editor_index and self._editor_index[0] is editor \
+            else QPersistentModelIndex(self.currentIndex())
+        super().commitData(editor)
+        if self._refusals != refusals and typed is not None and index.isValid():
+            self._typed_back = (index, typed)
+
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
+        if self._typed_back is not None:
+            index, typed = self._typed_back
+            self._typed_back = None
+            self._enter_goes_up = False
+            super().closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+            if index.isValid():
+                self.reopen_with(self.model().index(index.row(), index.column()), typed)
+            return
         # Qt's delegate reports Enter as SubmitModelCache and Tab as EditNextItem (which
         # would open the next editor); a spreadsheet commits and just moves instead.
         moves = {
@@ -139,6 +173,19 @@ class SpreadsheetView(QTableView):
         super().closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint if move else hint)
         if move:
             self._move_current(*move)
+
+    def reopen_with(self, index: QModelIndex, text: str) -> bool:
+        """Open the cell's editor holding `text` (what was typed), cursor at its end; Escape drops it."""
+        self.setCurrentIndex(index)
+        if not self.edit(index, QAbstractItemView.EditTrigger.EditKeyPressed, None):
+            return False
+        editor = self.indexWidget(index)
+        line = editor.lineEdit() if isinstance(editor, QComboBox) else editor
+        if not isinstance(line, QLineEdit):
+            return False
+        line.setText(text)
+        line.setCursorPosition(len(text))
+        return True
 
     def _move_current(self, d_row: int, d_col: int) -> None:
         model = self.model()
@@ -219,6 +266,11 @@ class SpreadsheetView(QTableView):
             return False
         block = parse_tsv(QGuiApplication.clipboard().text())
         anchor = self.selected_block()
+        current = self.currentIndex()
+        if current.isValid() and not self.selectionModel().isSelected(current):
+            # a selection left behind (the cursor moved without selecting): the paste goes where
+            # the cursor is, never over rows the user has left
+            anchor = (current.row(), current.column(), current.row(), current.column())
         if not block or anchor is None:
             self.message_posted.emit("Nothing to paste.")
             return False

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
+from model.workbook.row_edits import NEW_ROW_POLICY
+
 # anchor -> (title, body html); the order is the reading order of the guide
 SECTIONS: list[tuple[str, str, str]] = [
     ("stretch", "Stretch and K",
@@ -67,6 +69,17 @@ SECTIONS: list[tuple[str, str, str]] = [
     ("context", "Context length",
      "Longer context makes every pass read more KV cache, so c and v change and the gain shrinks: "
      "a 3x claim at 4K is not a 3x claim at 64K. The <i>Speedup vs context</i> chart shows it per class."),
+    ("editing", "Editing the tables",
+     "The inputs edit like a spreadsheet: type or F2 to edit, Enter and Tab commit and move, Delete clears, "
+     "Ctrl+C / Ctrl+V copy and paste blocks in Excel's tab-separated format, Ctrl+Z / Ctrl+Y undo and redo "
+     "every edit, one step per action. A paste starts at the current cell. "
+     "A refused value names the cell and the rule in the status bar and stays in the cell's editor, so a typo "
+     "can be fixed where it is; Escape gives the old value back. "
+     f"<b>New rows</b> (Edit &gt; Add row, Ctrl++, or a paste running past the last row) are {NEW_ROW_POLICY}: "
+     "a new task class weighs in the mix at once with the copied tokens and acceptance, marked <i>assumed</i> "
+     "and <i>filled from</i> that row, so replace them with its own. After Add row only the new row is selected. "
+     "<b>Delete rows</b> (Ctrl+-) removes the selected rows with their overrides; deleting more than one asks "
+     "first and names them."),
 ]
 
 ANCHOR_FOR_METRIC = {"speedup": "speedup", "break_even": "break_even", "margin": "break_even",

@@ -6,13 +6,13 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
-from model.workbook import row_edits
 from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX
 from model.workbook.rows import Workbook
 
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.document import Document
 from gui.window.file_actions import FileActions, is_workbook_path
+from gui.window.row_actions import RowActions
 from gui.window.help import ANCHOR_FOR_METRIC, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
 from gui.tables.result_models import METRICS, VERDICT_COLOURS, ResultsGridModel, TierSummaryModel
@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
         self._build_views()
         self._build_status_bar()
         self.files = FileActions(self)
+        self.rows = RowActions(self, self)
         self._build_menus()
         self.setAcceptDrops(True)
         self.document.changed.connect(self._on_document_changed)
@@ -172,7 +173,9 @@ class MainWindow(QMainWindow):
             action = self._action(edit, text, slot, QKeySequence(key))
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         edit.addSeparator()
-        rows = [self._action(edit, "&Add row", self.add_row, [QKeySequence("Ctrl+Shift+="), QKeySequence("Ctrl++")]),
+        # one key sequence: Qt reads Ctrl+Shift+= on a US keyboard as Ctrl++ already, and listing
+        # both made Qt find two matches ("Ambiguous shortcut overload") and run neither
+        rows = [self._action(edit, "&Add row", self.add_row, QKeySequence("Ctrl++")),
                 self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D")),
                 self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+-"))]
         # right-click on an input table offers the same, as spreadsheets do
@@ -260,37 +263,15 @@ class MainWindow(QMainWindow):
                 return view
         return self.input_tabs.currentWidget()  # type: ignore[return-value]
 
-    # --- rows ------------------------------------------------------------------------
-    def _row_target(self) -> tuple[str, SpreadsheetView]:
-        view = self.input_tabs.currentWidget()
-        return ("classes", self.class_view) if view is self.class_view else ("tiers", view)  # type: ignore[return-value]
-
-    def _selected_rows(self, view: SpreadsheetView) -> list[int]:
-        rows = {i.row() for i in view.selectionModel().selectedIndexes()}
-        if not rows and view.currentIndex().isValid():
-            rows = {view.currentIndex().row()}
-        return sorted(rows)
-
+    # --- rows (gui/window/row_actions.py) ------------------------------------------------
     def add_row(self) -> None:
-        kind, view = self._row_target()
-        at = view.currentIndex().row() + 1 if view.currentIndex().isValid() else len(row_edits._rows(self.document.workbook, kind))
-        self.document.apply("Add row", lambda wb: row_edits.add_row(wb, kind, at), where=(kind, at, 0))
-        self.document.flush()
-        view.setCurrentIndex(view.model().index(at, 0))
+        self.rows.add_row()
 
     def duplicate_rows(self) -> None:
-        kind, view = self._row_target()
-        rows = self._selected_rows(view)
-        if rows:
-            self.document.apply(f"Duplicate {len(rows)} row(s)", lambda wb: row_edits.duplicate_rows(wb, kind, rows),
-                                where=(kind, rows[0], 0))
+        self.rows.duplicate_rows()
 
     def delete_rows(self) -> None:
-        kind, view = self._row_target()
-        rows = self._selected_rows(view)
-        if rows:
-            self.document.apply(f"Delete {len(rows)} row(s)", lambda wb: row_edits.delete_rows(wb, kind, rows),
-                                where=(kind, rows[0], 0))
+        self.rows.delete_rows()
 
     # --- slots ------------------------------------------------------------------------
     def _on_document_changed(self) -> None:

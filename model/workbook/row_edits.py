@@ -1,6 +1,11 @@
 """Adding, duplicating and deleting workbook rows so names stay unique and references stay valid.
 
 Pure functions on a Workbook (the GUI calls them inside one undoable step).
+
+New rows (Edit > Add row, or a paste running past the last row) are filled from the row above,
+as a spreadsheet user expects, never from invented numbers: all its values but the name, the
+notes and its per-draft overrides; a copied acceptance is marked "assumed" and says where it
+came from. The first row of an empty table has nothing above it and takes the field defaults.
 """
 from __future__ import annotations
 
@@ -19,25 +24,51 @@ def unique_name(base: str, taken: list[str]) -> str:
     return f"{base} {n}"
 
 
-def _rows(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
+# said wherever a row is added (status bar, help), so the policy has one wording
+NEW_ROW_POLICY = "filled from the row above (all but its name and notes)"
+
+
+def rows_of(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
+    """The workbook's list of `kind` rows: "tiers" or "classes"."""
     if kind not in ("tiers", "classes"):
         raise ValueError(f"unknown row kind {kind!r}")
     return wb.tiers if kind == "tiers" else wb.classes
 
 
-def add_row(wb: Workbook, kind: str, at: int) -> int:
-    """Insert a default row at position `at` (clamped); returns its index."""
-    rows = _rows(wb, kind)
-    row = Tier() if kind == "tiers" else TaskClass()
-    row.name = unique_name(row.name, [r.name for r in rows])
+def new_row(wb: Workbook, kind: str, at: int, taken: list[str] | None = None) -> Tier | TaskClass:
+    """The row Add row would insert at `at`: a copy of the row above (or below, at the top), renamed.
+
+    `taken` adds names the new row must not take (rows a paste is about to add).
+    """
+    rows = rows_of(wb, kind)
     at = max(0, min(at, len(rows)))
-    rows.insert(at, row)  # type: ignore[arg-type]
+    template = rows[at - 1] if at > 0 else (rows[0] if rows else None)
+    fresh: Tier | TaskClass = Tier() if kind == "tiers" else TaskClass()
+    if template is not None:
+        row = copy.deepcopy(template)
+        if isinstance(row, Tier):
+            row.notes = ""
+        else:
+            # the acceptance was measured (or assumed) for another class: keep the number, not the claim
+            row.alpha_source = "assumed"
+            row.source_note = f"filled from {template.name!r}"
+    else:
+        row = fresh
+    row.name = unique_name(fresh.name, [r.name for r in rows] + list(taken or []))
+    return row
+
+
+def add_row(wb: Workbook, kind: str, at: int) -> int:
+    """Insert a new row (see new_row) at position `at` (clamped); returns its index."""
+    rows = rows_of(wb, kind)
+    at = max(0, min(at, len(rows)))
+    rows.insert(at, new_row(wb, kind, at))  # type: ignore[arg-type]
     return at
 
 
 def duplicate_rows(wb: Workbook, kind: str, indexes: list[int]) -> list[int]:
     """Copy rows (with their overrides) right after the last of them; returns the new indexes."""
-    rows = _rows(wb, kind)
+    rows = rows_of(wb, kind)
     indexes = sorted(i for i in set(indexes) if 0 <= i < len(rows))
     if not indexes:
         return []
@@ -58,7 +89,7 @@ def duplicate_rows(wb: Workbook, kind: str, indexes: list[int]) -> list[int]:
 
 def delete_rows(wb: Workbook, kind: str, indexes: list[int]) -> int:
     """Remove rows, their overrides, and baselines naming a removed tier; returns how many went."""
-    rows = _rows(wb, kind)
+    rows = rows_of(wb, kind)
     doomed = {i for i in indexes if 0 <= i < len(rows)}
     names = {rows[i].name for i in doomed}
     rows[:] = [r for i, r in enumerate(rows) if i not in doomed]  # type: ignore[index]

@@ -24,3 +24,29 @@ def test_add_duplicate_delete_keep_the_workbook_valid():
     duplicate_rows(wb, "classes", [0, 1])
     delete_rows(wb, "classes", [5])
     assert workbook_problems(wb) == []
+
+
+def test_a_new_row_is_filled_from_the_row_above_never_invented():
+    wb = load_demo()
+    above = wb.tiers[1]
+    at = add_row(wb, "tiers", 2)
+    new = wb.tiers[at]
+    assert new.name == "New tier" and new.notes == ""
+    for field in ("vendor", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch",
+                  "claimed_speedup", "claim_context", "price_out", "price_in", "baseline"):
+        assert getattr(new, field) == getattr(above, field), field
+    assert not any(o.tier == new.name for o in wb.overrides)  # acceptance on another draft is not this one's
+    # at the top there is nothing above: the row below is the one copied
+    at = add_row(wb, "classes", 0)
+    first, below = wb.classes[0], wb.classes[1]
+    assert (first.alpha, first.context, first.tokens_out) == (below.alpha, below.context, below.tokens_out)
+    assert (first.alpha_source, first.source_note) == ("assumed", f"filled from {below.name!r}")
+    assert workbook_problems(wb) == []
+
+
+def test_an_empty_table_gets_the_field_defaults():
+    from model.workbook.rows import TaskClass, Workbook
+
+    wb = Workbook()
+    add_row(wb, "classes", 0)
+    assert wb.classes == [TaskClass()]
