@@ -26,19 +26,26 @@ def write_tokenizer(folder: Path, tokens: list[str] = TOKENS) -> None:
 
 
 def bigram_model(table: np.ndarray, *, layout: str = "kv", layers: int = 2, heads: int = 2, head_dim: int = 3,
-                 fp16: bool = False) -> onnx.ModelProto:
-    """logits[t] = table[input_ids[t]]; layout is "kv", "merged" or "plain"."""
+                 fp16: bool = False, flat_logits: str = "") -> onnx.ModelProto:
+    """logits[t] = table[input_ids[t]]; layout is "kv", "merged" or "plain".
+
+    flat_logits "declared" drops the batch axis: logits [seq, vocab], as the graph says.
+    """
     vocab = table.shape[0]
     kv_type = TensorProto.FLOAT16 if fp16 else TensorProto.FLOAT
     inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
               helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "total"])]
     if layout != "plain":
         inputs.append(helper.make_tensor_value_info("position_ids", TensorProto.INT64, ["batch", "seq"]))
-    outputs = [helper.make_tensor_value_info("logits", kv_type, ["batch", "seq", vocab])]
+    logits_shape = {"": ["batch", "seq", vocab], "declared": ["seq", vocab]}[flat_logits]
+    outputs = [helper.make_tensor_value_info("logits", kv_type, logits_shape)]
     inits = [numpy_helper.from_array(table.astype(np.float32), "table"),
              numpy_helper.from_array(np.array([1, heads, 1, head_dim], dtype=np.int64), "kv_shape")]
     nodes = [helper.make_node("Gather", ["table", "input_ids"], ["logits32"], axis=0),
-             helper.make_node("Cast", ["logits32"], ["logits"], to=kv_type)]
+             helper.make_node("Cast", ["logits32"], ["logits_b" if flat_logits else "logits"], to=kv_type)]
+    if flat_logits:
+        nodes.append(helper.make_node("Squeeze", ["logits_b", "axis0"], ["logits"]))
+        inits.append(numpy_helper.from_array(np.array([0], dtype=np.int64), "axis0"))
     if layout == "merged":
         inputs.append(helper.make_tensor_value_info("use_cache_branch", TensorProto.BOOL, [1]))
     if layout != "plain":

@@ -30,6 +30,19 @@ _CUT_GRAPH_FP32 = (
 _CUT_GRAPH_FP16 = _CUT_GRAPH_FP32.replace("CgwIARII", "CgwIChII")
 
 
+class LogitsShapeError(ValueError):
+    """Logits that are not [batch, sequence, vocab]."""
+
+
+def _last_rows(logits: np.ndarray, n: int) -> np.ndarray:
+    """The last n rows of the first sequence's logits, as float32."""
+    if logits.ndim != 3 or logits.shape[1] < n:
+        shape = "[" + ", ".join(str(d) for d in logits.shape) + "]"
+        raise LogitsShapeError(f"logits have shape {shape} for {n} token(s) fed; "
+                               "a causal LM gives [batch, sequence, vocab]")
+    return logits[0, -n:].astype(np.float32, copy=False)
+
+
 @dataclass
 class KvCache:
     """What one model has seen of one sequence.
@@ -105,7 +118,7 @@ class HostStepper(_Stepper):
         cache.tokens.extend(ids)
         if lay.kind != "plain":
             cache.tensors = outs[1:]
-        return outs[0][0, -len(ids):].astype(np.float32, copy=False)
+        return _last_rows(outs[0], len(ids))
 
     @property
     def _outputs(self) -> list[str]:
@@ -128,7 +141,7 @@ class BoundStepper(_Stepper):
         self.device = device
         graph = _CUT_GRAPH_FP16 if np.dtype(layout.kv_dtype) == np.float16 else _CUT_GRAPH_FP32
         options = ort.SessionOptions()
-        options.log_severity_level = 3
+        options.log_severity_level = 4  # errors raise; onnxruntime's own log line would only repeat them
         self._cut_session = ort.InferenceSession(base64.b64decode(graph), options, providers=providers)
 
     def empty(self) -> KvCache:
@@ -156,7 +169,7 @@ class BoundStepper(_Stepper):
         cache.tokens.extend(ids)
         if lay.kind != "plain":
             cache.tensors = list(outs[1:])
-        return logits[0, -len(ids):].astype(np.float32, copy=False)
+        return _last_rows(logits, len(ids))
 
     def cut(self, cache: KvCache, length: int) -> None:
         if self.layout.kind != "plain" and length < cache.length:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from model.cancel import CancelFlag, raise_if_cancelled
-from model.sampling.kv_cache import BoundStepper, HostStepper, KvCache
+from model.sampling.kv_cache import BoundStepper, HostStepper, KvCache, LogitsShapeError
 from model.sampling.layout import LmLayout
 from model.sampling.providers import ProviderChoice, choose_provider, create_session
 
@@ -53,6 +53,10 @@ def inspect_layout(session: Any, where: str, config: dict[str, Any]) -> LmLayout
         raise ModelLoadError(
             f"{where} is not a causal language model: expected an input 'input_ids' and an output "
             f"'logits', found inputs {sorted(inputs)} and outputs {sorted(outputs)}")
+    logits_shape = outputs["logits"].shape
+    if logits_shape and len(logits_shape) != 3:
+        raise ModelLoadError(f"{where}: output 'logits' has {len(logits_shape)} dimensions {list(logits_shape)}; "
+                             "a causal LM gives [batch, sequence, vocab]")
     layers: dict[int, set[str]] = {}
     for name in inputs:
         m = _PAST.match(name)
@@ -118,14 +122,34 @@ def _read_config(folder: Path) -> dict[str, Any]:
     return _read_json_object(folder / "config.json")
 
 
+# a model's config.json is a few KB; a bigger one is not a config
+CONFIG_LIMIT = 4 * 1024 * 1024
+
+
 def _read_json_object(path: Path) -> dict[str, Any]:
+    from model.safe_files import FileRefused, read_bytes_limited
+
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ModelLoadError(f"{path}: not readable JSON ({exc})") from None
+        raw = read_bytes_limited(path, limit_bytes=CONFIG_LIMIT, what=path.name)
+    except FileRefused as exc:
+        raise ModelLoadError(str(exc)) from None
+    except OSError as exc:
+        raise ModelLoadError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ModelLoadError(f"{path}: not UTF-8 text (byte {exc.start + 1} is 0x{raw[exc.start]:02x})") from None
+    except json.JSONDecodeError as exc:
+        raise ModelLoadError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise ModelLoadError(f"{path}: JSON nested too deeply") from None
     return data if isinstance(data, dict) else {}
+
+
+class ModelOutputError(ValueError):
+    """A model that ran but gave logits no token can be chosen from; the message names the model."""
 
 
 class OnnxCausalLM:
@@ -162,9 +186,24 @@ class OnnxCausalLM:
         self._stepper: HostStepper | BoundStepper = (
             BoundStepper(self.session, self.layout, self.provider.device, self.provider.ort_providers)
             if bind else HostStepper(self.session, self.layout))
-        self.step = self._stepper.step
         self.cut = self._stepper.cut
         self.new_cache = self._stepper.empty
+
+    def step(self, cache: KvCache, ids: list[int]) -> np.ndarray:
+        """Feed `ids` after what the cache holds; their logits [len(ids), vocab], checked usable."""
+        try:
+            logits = self._stepper.step(cache, ids)
+        except LogitsShapeError as exc:
+            raise ModelOutputError(f"{self.name}: {exc}") from None
+        except Exception as exc:  # onnxruntime's own types; a graph failing mid-run
+            raise ModelOutputError(f"{self.model_path}: onnxruntime failed on a step: {_first_line(exc)}") from None
+        # max is NaN if any logit is NaN, +inf if any is, -inf only if all are: one pass tells all three
+        worst = logits.max(axis=-1)
+        if not np.isfinite(worst).all():
+            bad = "NaN" if np.isnan(worst).any() else "infinite"
+            raise ModelOutputError(f"{self.name}: the model gives {bad} logits (at position {cache.length}); "
+                                   "no token can be chosen from them (a broken or wrongly converted export)")
+        return logits
 
     @property
     def name(self) -> str:
@@ -208,6 +247,13 @@ class OnnxCausalLM:
         dtype = "fp16" if lay.kv_dtype == np.float16 else "fp32"
         return (f"{self.name}: {self.model_path.name}, {lay.kind} layout, {lay.n_layers} layers, "
                 f"{lay.n_kv_heads} KV heads x {lay.head_dim}, {dtype}, vocab {self.vocab_size}")
+
+
+def _first_line(exc: BaseException) -> str:
+    # onnxruntime prefixes "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : " and may run over lines
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    return text.rsplit(" : ", 1)[-1][:300]
 
 
 def _load_tokenizer(path: Path) -> Any:
@@ -263,5 +309,5 @@ def load_pair(draft_dir: str | Path, target_dir: str | Path, provider: str = "au
     return draft, target
 
 
-__all__ = ["KvCache", "LmLayout", "ModelLoadError", "OnnxCausalLM", "VocabularyMismatch",
+__all__ = ["KvCache", "LmLayout", "ModelLoadError", "ModelOutputError", "OnnxCausalLM", "VocabularyMismatch",
            "check_same_vocabulary", "inspect_layout", "load_pair"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 DEMO_PROMPTS = RESOURCES / "prompts" / "demo.jsonl"
@@ -22,31 +23,66 @@ class Prompt:
     line: int  # 1-based line in its file, for messages
 
 
+# a prompt set of thousands of prompts is a few MB; past this it is the wrong file (or /dev/zero)
+PROMPT_FILE_LIMIT = 16 * 1024 * 1024
+
+
 def load_prompts(path: str | Path) -> list[Prompt]:
+    from model.safe_files import FileRefused, read_bytes_limited
+
     path = Path(path)
     if not path.exists():
         raise PromptFileError(f"prompt file not found: {path}")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PromptFileError(f"{path}: cannot read it as UTF-8 text ({exc})") from None
+        # refuses a FIFO or device before opening it, and stops reading at the limit
+        data = read_bytes_limited(path, limit_bytes=PROMPT_FILE_LIMIT, what="prompt file")
+    except FileRefused as exc:
+        raise PromptFileError(str(exc)) from None
+    except OSError as exc:
+        raise PromptFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     prompts: list[Prompt] = []
-    for number, raw in enumerate(lines, start=1):
+    for number, raw_bytes in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw = raw_bytes.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PromptFileError(f"{path}, line {number}: not UTF-8 text (byte {exc.start + 1} of the line "
+                                  f"is 0x{raw_bytes[exc.start]:02x})") from None
         if not raw.strip():
             continue
         try:
             row = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise PromptFileError(f"{path}, line {number}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+        except RecursionError:
+            raise PromptFileError(f"{path}, line {number}: JSON nested too deeply") from None
         if not isinstance(row, dict):
             raise PromptFileError(f"{path}, line {number}: expected an object with task_class and prompt")
         for key in ("task_class", "prompt"):
             if not isinstance(row.get(key), str) or not row[key].strip():
                 raise PromptFileError(f"{path}, line {number}: field {key!r} is missing or not a non-empty string")
+            _refuse_surrogates(path, number, key, row[key])
         prompts.append(Prompt(row["task_class"].strip(), row["prompt"], number))
     if not prompts:
         raise PromptFileError(f"{path}: the file has no prompts")
     return prompts
+
+
+def _refuse_surrogates(path: Path, number: int, key: str, text: str) -> None:
+    # JSON's \ud800 escapes decode to a lone surrogate, which no tokenizer can encode
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise PromptFileError(f"{path}, line {number}: field {key!r} holds a lone surrogate "
+                              f"(U+{ord(text[exc.start]):04X} at character {exc.start + 1}), not text") from None
+
+
+def check_token_ids(path: str | Path, prompt: Prompt, ids: list[int], model: Any) -> None:
+    """Refuse token ids the model has no logits row for: its graph would fail with a raw runtime error."""
+    vocab = model.vocab_size
+    bad = next((i for i in ids if not 0 <= i < vocab), None)
+    if bad is not None:
+        raise PromptFileError(f"{path}, line {prompt.line}: the tokenizer gives token id {bad}, outside the "
+                              f"{vocab}-token vocabulary of {model.name}; tokenizer.json does not match model.onnx")
 
 
 def check_prompt_fits(path: str | Path, prompt: Prompt, n_tokens: int, room: int, context: int | None,

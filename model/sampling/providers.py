@@ -96,7 +96,9 @@ def create_session(model: str | bytes, choice: ProviderChoice) -> tuple[Any, Pro
     import onnxruntime as ort
 
     options = ort.SessionOptions()
-    options.log_severity_level = 3
+    # fatal only: a failing run (a token id past the vocabulary) still raises, worded by the caller,
+    # but without onnxruntime's own red line on stderr first
+    options.log_severity_level = _QUIET
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     ort.set_default_logger_severity(_QUIET)
     try:

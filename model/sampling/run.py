@@ -12,6 +12,7 @@ measured speedup compares the two on the same text.
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -21,7 +22,8 @@ from typing import Any, Callable, Generator, Iterable
 import numpy as np
 
 from model import arithmetic as ar
-from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, load_prompts
+from model.sampling.prompts import (DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, check_token_ids,
+                                    load_prompts)
 from model.cancel import raise_if_cancelled, run_to_end
 from model.sampling.speculative import Cancelled, SpeculativeRun, TargetRun, speculative_generate, target_generate
 
@@ -158,6 +160,39 @@ def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: 
         tokens_per_second_speculative=tps_spec, tokens_per_second_target=tps_plain)
 
 
+# no causal LM has a context this long: a bigger request is a typo, and would only fail after the models load
+MAX_NEW_TOKENS = 1 << 20
+MAX_K = 64
+MAX_SEED = 2**63 - 1
+# tokens (prompt room aside) a model may be asked for when its config.json states no context length
+UNKNOWN_CONTEXT_BUDGET = 8192
+
+
+def check_request(k: int, max_new_tokens: int, temperature: float, seed: int) -> None:
+    """Refuse a request that cannot run, before anything is read or loaded."""
+    if not 1 <= k <= MAX_K:
+        raise ValueError(f"K must be from 1 to {MAX_K} (got {k})")
+    if not 1 <= max_new_tokens <= MAX_NEW_TOKENS:
+        raise ValueError(f"max_new_tokens must be from 1 to {MAX_NEW_TOKENS:,} (got {max_new_tokens})")
+    if max_new_tokens <= k:
+        # only stretches that draft all K measure acceptance, and one emits up to K + 1 tokens
+        raise ValueError(f"max_new_tokens ({max_new_tokens}) must be more than K ({k}): a full stretch emits "
+                         f"up to K + 1 tokens, and only full stretches measure acceptance")
+    if not math.isfinite(temperature) or temperature < 0:
+        raise ValueError(f"temperature must be a finite number, 0 (greedy) or more (got {temperature})")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to {MAX_SEED} (got {seed})")
+
+
+def check_budget_fits(model: Any, max_new_tokens: int, k: int) -> None:
+    """A model whose config states no context length gets a bounded budget instead of an unbounded one."""
+    if model.max_context is None and max_new_tokens + k + 1 > UNKNOWN_CONTEXT_BUDGET:
+        raise ValueError(
+            f"{model.name}: config.json states no context length (max_position_embeddings, n_positions, "
+            f"n_ctx or seq_length), so max_new_tokens is limited to {UNKNOWN_CONTEXT_BUDGET - k - 1} at K = {k} "
+            f"(got {max_new_tokens})")
+
+
 def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DEMO_TARGET,
                  prompts_path: str | Path = DEMO_PROMPTS, k: int = 4, max_new_tokens: int = 48,
                  temperature: float = 0.0, seed: int = 0, provider: str = "auto",
@@ -169,14 +204,7 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     a prompt longer than the context) raise ValueError subclasses with one-line
     messages before any generation starts. ``pair`` passes models already loaded.
     """
-    if k < 1 or max_new_tokens < 1:
-        raise ValueError("k and max_new_tokens must be at least 1")
-    if max_new_tokens <= k:
-        # only stretches that draft all K measure acceptance, and one emits up to K + 1 tokens
-        raise ValueError(f"max_new_tokens ({max_new_tokens}) must be more than K ({k}): a full stretch emits "
-                         f"up to K + 1 tokens, and only full stretches measure acceptance")
-    if temperature < 0:
-        raise ValueError("temperature must be 0 (greedy) or more")
+    check_request(k, max_new_tokens, temperature, seed)
     check = _as_callable(cancel)
     raise_if_cancelled(check)  # cancelled before it started: load nothing
     started = time.perf_counter()
@@ -189,12 +217,16 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
         pair = load_pair(draft_dir, target_dir, provider, cancel=check)
     raise_if_cancelled(check)
     draft, target = pair
+    for model in (draft, target):
+        check_budget_fits(model, max_new_tokens, k)
     encoded = []
     for p in prompts:
         raise_if_cancelled(check)  # thousands of prompts take a while to tokenize
         ids = target.encode(p.text)
         if not ids:
             raise ValueError(f"{prompts_path}, line {p.line}: the prompt encodes to no tokens")
+        for model in (draft, target):
+            check_token_ids(prompts_path, p, ids, model)
         for model in (draft, target):
             check_prompt_fits(prompts_path, p, len(ids), max_new_tokens + k + 1, model.max_context, model.name)
         encoded.append(ids)
@@ -231,5 +263,5 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     return result
 
 
-__all__ = ["Cancelled", "ClassResult", "Prompt", "PromptResult", "SamplingProgress", "SamplingResult",
+__all__ = ["MAX_NEW_TOKENS", "check_request", "Cancelled", "ClassResult", "Prompt", "PromptResult", "SamplingProgress", "SamplingResult",
            "run_sampling", "run_to_end", "summarise_class"]
