@@ -23,7 +23,9 @@ class _OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # argparse prints its whole usage block first; scripts and analysts read only the first line
-        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+        from commands.runner import one_line
+
+        self.exit(2, f"{self.prog}: {one_line(message)} (see `{self.prog} --help`)\n")
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -58,11 +60,49 @@ def _has_display() -> bool:
     return True
 
 
+def _not_a_command(word: str) -> str | None:
+    """The refusal for a mistyped subcommand, or None when `word` may be a workbook to open."""
+    if os.path.exists(word) or os.path.islink(word) or word.lower().endswith((".json", ".xlsx")) \
+            or os.sep in word or (os.altsep and os.altsep in word):
+        return None
+    import difflib
+
+    from commands.runner import one_line
+
+    close = difflib.get_close_matches(word, list(COMMANDS), n=1)
+    hint = f"did you mean `specledger {close[0]}`? " if close else ""
+    return one_line(f"specledger: {word!r} is not a command and not a workbook file; {hint}"
+                    f"the commands are {', '.join(COMMANDS)} (a workbook to open ends in .json or .xlsx)")
+
+
+def _check_workbook_argument(path: str) -> str | None:
+    """A one-line refusal for a workbook argument that could not be read at all (a FIFO would hang the
+    start, /dev/zero fill the memory), said before any window appears; None when it is worth opening."""
+    from commands.runner import one_line
+    from model.safe_files import FileRefused, check_input_file
+
+    try:
+        check_input_file(path, "workbook")
+    except FileNotFoundError:
+        return None  # the window says so, and opens the demo instead
+    except (FileRefused, OSError) as exc:
+        from commands.runner import worded
+
+        return one_line(f"specledger: {worded(exc)}")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
         return _run_subcommand(argv[0], argv[1:])
+    if argv and not argv[0].startswith("-") and (refusal := _not_a_command(argv[0])):
+        print(refusal, file=sys.stderr)
+        return 2
     args = _gui_parser().parse_args(argv)
+    if args.workbook and (refusal := _check_workbook_argument(args.workbook)):
+        print(refusal, file=sys.stderr)
+        return 2
     if not _has_display():
         print("specledger: no display available, so the window cannot open; "
               "use the headless commands instead, e.g. `specledger compare` or `specledger screenshot out.png`",

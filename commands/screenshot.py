@@ -3,52 +3,109 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import tempfile
+from pathlib import Path
 
 from commands.runner import CommandError
+
+# what a screen can be: an 8K display is 7680 x 4320 (33 Mpx); past these Qt's painter fails or the
+# process runs out of memory rendering (65535 x 65535 segfaulted after 11.7 GB)
+MAX_SIDE = 16384
+MAX_PIXELS = 64 * 1024 * 1024
+_SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
 
 
 def add_screenshot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", help="PNG file to write")
     parser.add_argument("workbook", nargs="?", help="workbook .json to show (default: the demo)")
-    parser.add_argument("--size", default="1600x980", help="window size WIDTHxHEIGHT (default 1600x980)")
+    parser.add_argument("--size", default="1600x980",
+                        help=f"window size WIDTHxHEIGHT (default 1600x980; at most {MAX_SIDE} a side and "
+                             f"{MAX_PIXELS // (1024 * 1024)} Mpx)")
     parser.add_argument("--tab", type=int, default=0, help="which chart tab to show (0 trailer fill, 1 speedup vs acceptance, 2 speedup vs context)")
     parser.add_argument("--tier", type=int, default=-1, help="row of the tier to select (default: the first speculative tier)")
 
 
+def parse_size(text: str) -> tuple[int, int]:
+    """WIDTHxHEIGHT within what a screen can be, or a CommandError saying the bounds."""
+    m = _SIZE.fullmatch(text)
+    if not m:
+        raise CommandError(f"--size must look like 1600x980 (got {text!r})")
+    if max(len(m.group(1)), len(m.group(2))) > 6:  # no int() of a 5,000-digit side
+        raise CommandError(f"--size: each side must be from 1 to {MAX_SIDE} pixels")
+    width, height = int(m.group(1)), int(m.group(2))
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise CommandError(f"--size {width}x{height}: each side must be from 1 to {MAX_SIDE} pixels")
+    if width * height > MAX_PIXELS:
+        raise CommandError(f"--size {width}x{height}: {width * height / 1e6:.0f} Mpx is more than a screen can be "
+                           f"(at most {MAX_PIXELS // (1024 * 1024)} Mpx)")
+    return width, height
+
+
+def check_target(out: str) -> Path:
+    """Refuse an output PNG that cannot be written, before a window is built for it."""
+    from model.safe_files import check_output_target
+
+    if not out.strip():
+        raise CommandError("OUT is empty: give the PNG file to write")
+    path = check_output_target(out, "screenshot")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CommandError(f"{out}: the folder {folder} does not exist")
+    if path.is_dir():
+        raise CommandError(f"{out}: is a folder, not a file")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CommandError(f"{out}: not writable (permission denied)")
+    return path
+
+
 def run_screenshot(args: argparse.Namespace) -> int:
+    width, height = parse_size(args.size)
+    target = check_target(args.out)
     # a screenshot needs no screen; never let Qt abort for want of a display
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, qInstallMessageHandler
 
     from gui.window.app import application, first_workbook
     from gui.window.main_window import MainWindow
 
-    try:
-        width, height = (int(x) for x in args.size.lower().split("x"))
-    except ValueError:
-        raise CommandError(f"--size must look like 1600x980 (got {args.size!r})") from None
     workbook, opened, error = first_workbook(args.workbook)
     if error:
         raise CommandError(error)
-    app = application()
-    # a throwaway settings file: a screenshot must neither read nor change the user's window geometry
+    # Qt's own chatter (the offscreen plugin's size hints, a painter that cannot start) would come out
+    # before our one line; what matters is whether the image came out, and that is checked below
+    previous = qInstallMessageHandler(lambda *_args: None)
     settings_dir = tempfile.mkdtemp(prefix="specledger-shot-")
-    settings = QSettings(os.path.join(settings_dir, "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(workbook, opened, settings)
-    window.resize(width, height)
-    if 0 <= args.tier < len(workbook.tiers):
-        window.tier_view.setCurrentIndex(window.tier_model.index(args.tier, 0))
-    tabs = getattr(window.charts, "tabs", None)
-    if tabs is not None and 0 <= args.tab < tabs.count():
-        tabs.setCurrentIndex(args.tab)
-    window.show()
-    for _ in range(5):
-        app.processEvents()
-    ok = window.grab().save(args.out, "PNG")
-    window.document.undo_stack.setClean()  # nothing to ask about on close
-    window.close()
+    try:
+        app = application()
+        # a throwaway settings file: a screenshot must neither read nor change the user's window geometry
+        settings = QSettings(os.path.join(settings_dir, "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(workbook, opened, settings)
+        window.resize(width, height)
+        if 0 <= args.tier < len(workbook.tiers):
+            window.tier_view.setCurrentIndex(window.tier_model.index(args.tier, 0))
+        tabs = getattr(window.charts, "tabs", None)
+        if tabs is not None and 0 <= args.tab < tabs.count():
+            tabs.setCurrentIndex(args.tab)
+        window.show()
+        for _ in range(5):
+            app.processEvents()
+        image = window.grab()
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        ok = not image.isNull() and image.save(buffer, "PNG")
+        buffer.close()
+        window.document.undo_stack.setClean()  # nothing to ask about on close
+        window.close()
+        settings.sync()
+    finally:
+        qInstallMessageHandler(previous)
+        shutil.rmtree(settings_dir, ignore_errors=True)
     if not ok:
-        raise CommandError(f"cannot write {args.out}")
+        raise CommandError(f"cannot render the window at {width}x{height} (out of graphics memory?)")
+    # Python writes the file, so a failure is an OSError worded with its path, not a Qt warning
+    target.write_bytes(bytes(data))
     print(args.out)
     return 0
