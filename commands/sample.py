@@ -15,7 +15,8 @@ from typing import TextIO
 
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from model.sampling.providers import PROVIDER_CHOICES, choose_provider
-from model.sampling.run import Cancelled, SamplingProgress, SamplingResult, run_sampling, run_to_end
+from commands.runner import one_line, worded
+from model.sampling.run import Cancelled, check_request, SamplingProgress, SamplingResult, run_sampling, run_to_end
 
 
 def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +76,11 @@ def _check_request(args: argparse.Namespace) -> None:
     """Refusals worth making before minutes of sampling, not after."""
     if args.json is not None and args.json.is_dir():
         raise ValueError(f"--json {args.json}: is a folder, not a file")
+    if args.json is not None:
+        from model.safe_files import check_output_target
+
+        check_output_target(args.json, "--json")
+    check_request(args.k, args.max_new_tokens, args.temperature, args.seed)
     if args.provider == "cuda":
         # a forced CUDA that cannot work would quietly measure CPU timings (c, speedup) under a GPU request
         choice = choose_provider("cuda")
@@ -103,11 +109,10 @@ def run_sample_command(args: argparse.Namespace) -> int:
         err.write("sample: cancelled\n")
         return 130
     except (ValueError, OSError) as exc:  # our loaders raise ValueError subclasses with worded messages
-        err.write(f"sample: error: {exc}\n")
+        err.write(f"sample: error: {one_line(worded(exc))}\n")
         return 2
     except Exception as exc:  # onnxruntime failing mid-run: still one line, no traceback
-        first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
-        err.write(f"sample: error: {type(exc).__name__}: {first}\n")
+        err.write(f"sample: error: {type(exc).__name__}: {one_line(worded(exc))}\n")
         return 1
     print(format_table(result))
     if args.json is not None:
