@@ -7,6 +7,7 @@ import subprocess
 import sys
 import zipfile
 import zlib
+from xml.etree import ElementTree
 
 import pytest
 
@@ -77,6 +78,8 @@ def test_one_line_joins_lines_and_cuts_words():
     (OverflowError("cannot convert float infinity to integer"), "a number too large to use"),
     (RecursionError("maximum recursion depth exceeded"), "nested too deeply"),
     (FileNotFoundError(errno.ENOENT, "No such file or directory", "x.json"), "x.json: no such file or directory"),
+    (KeyError("There is no item named 'xl/styles.xml' in the archive"), "a damaged xlsx: a part is missing"),
+    (ElementTree.ParseError("not well-formed (invalid token): line 1, column 5"), "its XML does not parse"),
 ])
 def test_failures_are_worded_not_unexpected(capsys, exc, words):
     def fail(_args):
@@ -118,3 +121,11 @@ def test_screenshot_leaves_no_settings_folder_behind(tmp_path):
     assert r.stderr == ""  # no Qt chatter either
     assert (tmp_path / "out.png").read_bytes().startswith(b"\x89PNG")
     assert not list(tmp_path.glob("specledger-shot-*"))
+
+
+def test_a_bug_still_says_unexpected(capsys):
+    def fail(_args):
+        raise KeyError("tiers")
+
+    assert run_command("compare", fail, None) == 1
+    assert "unexpected error (KeyError" in capsys.readouterr().err
