@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from model.messages import is_worded, one_line, worded
 from model.workbook.validation import WorkbookError
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_demo, load_workbook
@@ -38,6 +39,9 @@ def first_workbook(path: str | None) -> tuple[Workbook, str | None, str]:
         return load_workbook(path), path, ""
     except WorkbookError as exc:
         return load_demo(), None, str(exc)
+    except Exception as exc:  # noqa: BLE001  (a damaged file must not stop the window from opening)
+        text = one_line(worded(exc))
+        return load_demo(), None, text if is_worded(exc) else f"{exc.__class__.__name__}: {text}"
 
 
 def create_window(path: str | None) -> tuple[MainWindow, str]:

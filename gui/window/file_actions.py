@@ -1,14 +1,16 @@
 """The File menu: new, open, save, save as, recent files, Excel export/import, and the unsaved-changes prompt."""
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QTabWidget, QWidget
 
+from model.messages import one_line, worded
 from model.workbook.validation import WorkbookError
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_workbook, save_workbook
@@ -38,6 +40,28 @@ WORKBOOK_FILTER = "SpecLedger workbooks (*.json);;All files (*)"
 EXCEL_FILTER = "Excel workbooks (*.xlsx);;All files (*)"
 PRICE_LIST_FILTER = "Price lists (*.csv *.xlsx *.xlsm *.txt);;CSV (*.csv *.txt);;Excel workbooks (*.xlsx *.xlsm);;All files (*)"
 _ROW_WORDS = {"tiers": ("tier", "tiers"), "classes": ("task class", "task classes")}
+
+
+_Action = TypeVar("_Action", bound=Callable[..., Any])
+
+
+def guarded(title: str) -> Callable[[_Action], _Action]:
+    """A file action whose every failure becomes the one-line dialog, returning False.
+
+    Readers word what they expect; a damaged file can still fail deeper (a zip, an XML parser, the csv
+    module). Out of a slot that would be a traceback on stderr and no word to the user; here it is the
+    dialog, and the open workbook stays as it was (nothing is replaced until a read has succeeded).
+    """
+    def wrap(action: _Action) -> _Action:
+        @functools.wraps(action)
+        def run(self: "FileActions", *args: Any, **kwargs: Any) -> Any:
+            try:
+                return action(self, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001  (the point: nothing escapes a file action)
+                self._error(title, exc)
+                return False
+        return run  # type: ignore[return-value]
+    return wrap
 
 
 def is_workbook_path(path: str) -> bool:
@@ -117,6 +141,7 @@ class FileActions:
         if self.maybe_save():
             self._show(Workbook(title="Untitled"), None)
 
+    @guarded("Cannot open workbook")
     def open(self) -> None:
         if not self.maybe_save():
             return
@@ -125,6 +150,7 @@ class FileActions:
         if path:
             self.open_path(path, ask=False)
 
+    @guarded("Cannot open workbook")
     def open_path(self, path: str, ask: bool = True) -> bool:
         """Open a workbook (.json) or import a report (.xlsx); a bad file leaves the current one as it was."""
         if not os.path.exists(path) and self._forget(path):
@@ -160,6 +186,7 @@ class FileActions:
             path += ".json"
         return self.save_to(path)
 
+    @guarded("Cannot save workbook")
     def save_to(self, path: str) -> bool:
         try:
             save_workbook(self.document.workbook, path)
@@ -184,6 +211,7 @@ class FileActions:
         return answer == QMessageBox.StandardButton.Discard
 
     # --- Excel (openpyxl loads only here, never at start-up) ------------------------------
+    @guarded("Cannot export to Excel")
     def export_excel(self) -> bool:
         """Ask for a file, then write the report on the shared worker (a 100 x 30 report takes seconds)."""
         try:
@@ -228,12 +256,14 @@ class FileActions:
         else:
             self._error("Cannot export to Excel", RuntimeError(worded_error(message)))
 
+    @guarded("Cannot import from Excel")
     def import_excel(self) -> bool:
         if not self.maybe_save():
             return False
         path, _ = QFileDialog.getOpenFileName(self.window, "Import report from Excel", "", EXCEL_FILTER)
         return bool(path) and self._import_excel_path(path)
 
+    @guarded("Cannot import from Excel")
     def _import_excel_path(self, path: str) -> bool:
         try:
             from model.report.importer import import_report
@@ -252,6 +282,7 @@ class FileActions:
         return True
 
     # --- price lists: rows merged into the open workbook ------------------------------------
+    @guarded("Cannot import rows")
     def import_rows(self, kind: str) -> bool:
         """Ask for a CSV/xlsx of tiers or task classes and merge it into the workbook (one undo step)."""
         start = os.path.dirname(self.document.path) if self.document.path else ""
@@ -259,6 +290,7 @@ class FileActions:
         path, _ = QFileDialog.getOpenFileName(self.window, title, start, PRICE_LIST_FILTER)
         return bool(path) and self.import_rows_path(path, kind)
 
+    @guarded("Cannot import rows")
     def import_rows_path(self, path: str, kind: str) -> bool:
         """Rows named like existing ones replace them, others are appended; any problem keeps the workbook as it was."""
         one, many = _ROW_WORDS[kind]
@@ -307,7 +339,7 @@ class FileActions:
         self.window.fit_columns()
 
     def _error(self, title: str, exc: BaseException) -> None:
-        text = str(exc) or exc.__class__.__name__
+        text = one_line(worded(exc))
         problems = getattr(exc, "problems", None)
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self.window)
         if problems and len(problems) > 1:

@@ -1,0 +1,132 @@
+"""Damaged files given to every file action: one line in a dialog, the open workbook kept, nothing out of a slot."""
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QFileDialog
+
+from gui.window.app import first_workbook
+from model.report.export import export_report
+from model.workbook.json_file import load_demo
+
+
+@pytest.fixture(scope="module")
+def good_xlsx(tmp_path_factory):
+    path = tmp_path_factory.mktemp("xlsx") / "good.xlsx"
+    export_report(load_demo(), path)
+    return path
+
+
+def _rezip(src, dst, change):
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = change(item.filename, zin.read(item.filename))
+            if data is not None:
+                zout.writestr(item, data)
+    return dst
+
+
+def _damaged(kind: str, good, tmp_path):
+    if kind == "bit-flipped zip":
+        data = bytearray(good.read_bytes())
+        for i in range(len(data) // 3, len(data) // 3 + 64):
+            data[i] ^= 0xFF
+        path = tmp_path / "flipped.xlsx"
+        path.write_bytes(bytes(data))
+        return path
+    if kind == "missing styles.xml":
+        return _rezip(good, tmp_path / "nostyles.xlsx", lambda name, data: None if name == "xl/styles.xml" else data)
+    if kind == "bad XML":
+        return _rezip(good, tmp_path / "badxml.xlsx",
+                      lambda name, data: b"<workbook><sheets" if name == "xl/workbook.xml" else data)
+    if kind == "not a zip":
+        path = tmp_path / "text.xlsx"
+        path.write_text("Tier,K\nA,4\n")
+        return path
+    raise AssertionError(kind)
+
+
+KINDS = ["bit-flipped zip", "missing styles.xml", "bad XML", "not a zip"]
+
+
+@pytest.fixture
+def shown(window, monkeypatch):
+    # the dialog itself (a modal QMessageBox) would block; what it would say is recorded instead
+    said: list[tuple[str, str]] = []
+    real = window.files._error
+
+    def record(title, exc):
+        from model.messages import one_line, worded
+
+        said.append((title, one_line(worded(exc))))
+    monkeypatch.setattr(window.files, "_error", record)
+    assert real  # the real one is exercised by test_error_dialog_text_is_one_line
+    return said
+
+
+def _assert_refused(window, shown, before, result):
+    assert result is False
+    assert window.document.workbook is before
+    assert len(shown) == 1
+    title, text = shown[0]
+    assert title.startswith("Cannot") and text and "\n" not in text
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_open_keeps_the_workbook(window, shown, good_xlsx, tmp_path, kind):
+    before = window.document.workbook
+    _assert_refused(window, shown, before, window.files.open_path(str(_damaged(kind, good_xlsx, tmp_path)), ask=False))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_import_from_excel_keeps_the_workbook(window, shown, good_xlsx, tmp_path, monkeypatch, kind):
+    path = _damaged(kind, good_xlsx, tmp_path)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    before = window.document.workbook
+    _assert_refused(window, shown, before, window.files.import_excel())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_import_tiers_keeps_the_workbook(window, shown, good_xlsx, tmp_path, monkeypatch, kind):
+    path = _damaged(kind, good_xlsx, tmp_path)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    before = window.document.workbook
+    _assert_refused(window, shown, before, window.files.import_rows("tiers"))
+    assert window.document.undo_stack.count() == 0
+
+
+def test_csv_field_over_128_kb_is_refused_in_one_line(window, shown, tmp_path):
+    path = tmp_path / "huge.csv"
+    path.write_text("Tier,K\n\"" + "x" * 200_000 + "\",4\n")
+    before = window.document.workbook
+    _assert_refused(window, shown, before, window.files.import_rows_path(str(path), "classes"))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_dropped_damaged_file_keeps_the_workbook(qtbot, window, shown, good_xlsx, tmp_path, kind):
+    path = _damaged(kind, good_xlsx, tmp_path)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    before = window.document.workbook
+    window.dropEvent(event)
+    assert window.document.workbook is before and len(shown) == 1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_damaged_first_workbook_opens_the_demo_and_says_why(good_xlsx, tmp_path, kind):
+    workbook, opened, error = first_workbook(str(_damaged(kind, good_xlsx, tmp_path)))
+    assert opened is None and workbook.tiers and error and "\n" not in error
+
+
+def test_error_dialog_text_is_one_line(window, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    texts = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: texts.append(box.text()) or 0)
+    window.files._error("Cannot open workbook", OSError(40, "Too many levels of symbolic links", "loop.json"))
+    assert texts == ["loop.json: a symbolic link loop (the link points back to itself)"]
