@@ -12,6 +12,8 @@ from typing import Callable, Protocol
 from PySide6.QtWidgets import QMessageBox, QTabWidget, QWidget
 
 from model.workbook import row_edits
+from model.workbook.rows import Workbook
+from model.workbook.validation import ValidationError
 
 from gui.document import Document
 from gui.tables.spreadsheet_view import SpreadsheetView
@@ -48,6 +50,15 @@ class RowActions:
                                       QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 
+    def _apply(self, text: str, mutate: Callable[[Workbook], object], where: tuple[str, int, int]) -> bool:
+        # a row edit the validator refuses is a message in the status bar, never an exception out of a slot
+        try:
+            self.host.document.apply(text, mutate, where=where)
+        except (ValidationError, ValueError) as exc:
+            self.host.show_message(f"Refused, nothing changed: {text}: {exc}", 15000)
+            return False
+        return True
+
     def target(self) -> tuple[str, SpreadsheetView]:
         """The table the row commands act on: the task classes if shown, else the tiers."""
         h = self.host
@@ -66,7 +77,8 @@ class RowActions:
         doc = self.host.document
         current = view.currentIndex()
         at = current.row() + 1 if current.isValid() else len(row_edits.rows_of(doc.workbook, kind))
-        doc.apply("Add row", lambda wb: row_edits.add_row(wb, kind, at), where=(kind, at, 0))
+        if not self._apply("Add row", lambda wb: row_edits.add_row(wb, kind, at), (kind, at, 0)):
+            return -1
         doc.flush()
         self.host.input_tabs.setCurrentWidget(view)
         # explicit selection, not setCurrentIndex: with Ctrl still held from the shortcut that
@@ -90,7 +102,8 @@ class RowActions:
         def mutate(wb) -> None:  # noqa: ANN001
             made[:] = row_edits.duplicate_rows(wb, kind, rows)
 
-        doc.apply(f"Duplicate {len(rows)} row(s)", mutate, where=(kind, rows[0], 0))
+        if not self._apply(f"Duplicate {len(rows)} row(s)", mutate, (kind, rows[0], 0)):
+            return []
         doc.flush()
         view.select_block(made[0], 0, made[-1], view.model().columnCount() - 1)
         return made
@@ -113,8 +126,9 @@ class RowActions:
                 "their baseline. Edit > Undo brings everything back."):
             self.host.show_message(f"Nothing deleted: {len(rows)} {many} were selected.", 5000)
             return 0
-        doc.apply(f"Delete {len(rows)} {one if len(rows) == 1 else many}",
-                  lambda wb: row_edits.delete_rows(wb, kind, rows), where=(kind, rows[0], 0))
+        if not self._apply(f"Delete {len(rows)} {one if len(rows) == 1 else many}",
+                           lambda wb: row_edits.delete_rows(wb, kind, rows), (kind, rows[0], 0)):
+            return 0
         doc.flush()
         left = len(row_edits.rows_of(doc.workbook, kind))
         if left:

@@ -14,14 +14,20 @@ import copy
 from model.workbook.rows import TaskClass, Tier, Workbook
 
 
-def unique_name(base: str, taken: list[str]) -> str:
+# the validator's limit on any text field: a generated name must pass it too
+NAME_LIMIT = 200
+
+
+def unique_name(base: str, taken: list[str], suffix: str = "") -> str:
+    """`base` + `suffix`, numbered if taken ("X (copy) 2"), with `base` cut so the whole fits NAME_LIMIT."""
     lowered = {t.strip().lower() for t in taken}
-    if base.lower() not in lowered:
-        return base
-    n = 2
-    while f"{base} {n}".lower() in lowered:
+    n = 1
+    while True:
+        tail = suffix + (f" {n}" if n > 1 else "")
+        name = base[:NAME_LIMIT - len(tail)].rstrip() + tail
+        if name.lower() not in lowered:
+            return name
         n += 1
-    return f"{base} {n}"
 
 
 # said wherever a row is added (status bar, help), so the policy has one wording
@@ -76,7 +82,7 @@ def duplicate_rows(wb: Workbook, kind: str, indexes: list[int]) -> list[int]:
     new_indexes = []
     for offset, i in enumerate(indexes):
         row = copy.deepcopy(rows[i])
-        row.name = unique_name(f"{rows[i].name} (copy)", [r.name for r in rows])
+        row.name = unique_name(rows[i].name, [r.name for r in rows], " (copy)")
         rows.insert(at + offset, row)  # type: ignore[arg-type]
         new_indexes.append(at + offset)
         for o in list(wb.overrides):

@@ -130,3 +130,41 @@ def test_error_dialog_text_is_one_line(window, monkeypatch):
     monkeypatch.setattr(QMessageBox, "exec", lambda box: texts.append(box.text()) or 0)
     window.files._error("Cannot open workbook", OSError(40, "Too many levels of symbolic links", "loop.json"))
     assert texts == ["loop.json: a symbolic link loop (the link points back to itself)"]
+
+
+def test_ctrl_d_on_a_tier_with_a_long_name_duplicates_with_a_valid_name(qtbot, window):
+    from model.workbook.validation import check_workbook
+
+    model = window.tier_model
+    long_name = "N" * 199
+    assert model.setData(model.index(0, model.column_of("name")), long_name)
+    window.document.flush()
+    window.input_tabs.setCurrentWidget(window.tier_view)
+    window.tier_view.setCurrentIndex(model.index(0, 0))
+    window.tier_view.setFocus()
+    n = len(window.document.workbook.tiers)
+    for _ in range(2):  # the second copy needs a number as well
+        qtbot.keyClick(window.tier_view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+        window.document.flush()
+        window.tier_view.setCurrentIndex(model.index(0, 0))
+    tiers = window.document.workbook.tiers
+    assert len(tiers) == n + 2
+    copies = [t.name for t in tiers if t.name != long_name and t.name.startswith("NNN")]
+    assert len(copies) == 2 and all(len(c) <= 200 for c in copies)
+    assert copies[0].endswith("(copy)") or copies[1].endswith("(copy)")
+    check_workbook(window.document.workbook)  # the one validator takes the result whole
+
+
+def test_a_refused_row_edit_is_a_message_not_an_exception(window, monkeypatch):
+    from model.workbook import row_edits
+    from model.workbook.validation import ValidationError
+
+    def refuse(*_a):
+        raise ValidationError("Tier 'X': Name is longer than 200 characters")
+
+    monkeypatch.setattr(row_edits, "duplicate_rows", refuse)
+    before = window.document.workbook
+    window.tier_view.setCurrentIndex(window.tier_model.index(0, 0))
+    window.duplicate_rows()
+    assert window.document.workbook is before
+    assert "longer than 200" in window.statusBar().currentMessage()
