@@ -1,6 +1,8 @@
 """The main window: input tables on top, results below, charts beside, all following one document."""
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
@@ -27,6 +29,7 @@ except Exception:  # noqa: BLE001
 
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
 _REFUSED = "Refused, value kept: "
+CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
 _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
                   "in the mix</span>")
@@ -339,7 +342,11 @@ class MainWindow(QMainWindow):
         if not self.files.maybe_save():
             event.ignore()
             return
-        self.tasks.wait()
+        if not self.tasks.wait(CLOSE_WAIT_MS):
+            # closing never hangs on a stuck job (a read that blocks, a session being created); the thread is
+            # a daemon and ends with the process; the window is gone, so stderr is where this can be said
+            print(f"specledger: '{self.tasks.label}' did not stop within {CLOSE_WAIT_MS // 1000} s of closing; "
+                  "it was abandoned", file=sys.stderr)
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         event.accept()
