@@ -79,16 +79,14 @@ def _check_workbook_argument(path: str) -> str | None:
     """A one-line refusal for a workbook argument that could not be read at all (a FIFO would hang the
     start, /dev/zero fill the memory), said before any window appears; None when it is worth opening."""
     from commands.runner import one_line
-    from model.safe_files import FileRefused, check_input_file
+    from model.safe_files import FileRefused, check_regular_input
 
-    try:
-        check_input_file(path, "workbook")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None  # the window says so, and opens the demo instead
-    except (FileRefused, OSError) as exc:
-        from commands.runner import worded
-
-        return one_line(f"specledger: {worded(exc)}")
+    try:
+        check_regular_input(path, "workbook")
+    except FileRefused as exc:
+        return one_line(f"specledger: {exc}")
     return None
 
 

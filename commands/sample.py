@@ -76,10 +76,10 @@ def _check_request(args: argparse.Namespace) -> None:
     """Refusals worth making before minutes of sampling, not after."""
     if args.json is not None and args.json.is_dir():
         raise ValueError(f"--json {args.json}: is a folder, not a file")
-    if args.json is not None:
+    if args.json is not None and args.json.parent.is_dir():  # a missing folder is made at the end
         from model.safe_files import check_output_target
 
-        check_output_target(args.json, "--json")
+        args.json = check_output_target(args.json, "--json result")
     check_request(args.k, args.max_new_tokens, args.temperature, args.seed)
     if args.provider == "cuda":
         # a forced CUDA that cannot work would quietly measure CPU timings (c, speedup) under a GPU request
@@ -101,7 +101,10 @@ def run_sample_command(args: argparse.Namespace) -> int:
             err.write("\n")
         if args.json is not None:
             args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(result.to_json() + "\n", encoding="utf-8")
+            from model.safe_files import atomic_write
+
+            text = result.to_json() + "\n"
+            atomic_write(args.json, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     except KeyboardInterrupt:
         err.write("\nsample: interrupted\n")
         return 130

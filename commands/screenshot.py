@@ -49,14 +49,11 @@ def check_target(out: str) -> Path:
 
     if not out.strip():
         raise CommandError("OUT is empty: give the PNG file to write")
-    path = check_output_target(out, "screenshot")
+    path = check_output_target(out, "screenshot")  # a FIFO, a device, a folder, a missing folder
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise CommandError(f"{out}: the folder {folder} does not exist")
-    if path.is_dir():
-        raise CommandError(f"{out}: is a folder, not a file")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CommandError(f"{out}: not writable (permission denied)")
+    # the PNG is written by rename from a file beside it: the folder must take a new file
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CommandError(f"{out}: the folder {folder} is not writable (permission denied)")
     return path
 
 
@@ -106,6 +103,12 @@ def run_screenshot(args: argparse.Namespace) -> int:
     if not ok:
         raise CommandError(f"cannot render the window at {width}x{height} (out of graphics memory?)")
     # Python writes the file, so a failure is an OSError worded with its path, not a Qt warning
-    target.write_bytes(bytes(data))
+    from model.safe_files import atomic_write, symlink_note
+
+    png = bytes(data)
+    atomic_write(target, lambda tmp: Path(tmp).write_bytes(png))
+    note = symlink_note(args.out, target)
+    if note:
+        print(note)
     print(args.out)
     return 0

@@ -122,17 +122,13 @@ def _read_config(folder: Path) -> dict[str, Any]:
     return _read_json_object(folder / "config.json")
 
 
-# a model's config.json is a few KB; a bigger one is not a config
-CONFIG_LIMIT = 4 * 1024 * 1024
-
-
 def _read_json_object(path: Path) -> dict[str, Any]:
-    from model.safe_files import FileRefused, read_bytes_limited
+    from model.safe_files import LIMIT_MODEL_CONFIG, FileRefused, read_bytes_limited
 
     if not path.exists():
         return {}
     try:
-        raw = read_bytes_limited(path, limit_bytes=CONFIG_LIMIT, what=path.name)
+        raw = read_bytes_limited(path, limit_bytes=LIMIT_MODEL_CONFIG, what=path.name)
     except FileRefused as exc:
         raise ModelLoadError(str(exc)) from None
     except OSError as exc:
@@ -172,6 +168,14 @@ class OnnxCausalLM:
         if not tok_path.exists():
             raise ModelLoadError(f"{self.folder}: tokenizer.json not found")
         self.model_path = model_path
+        # onnxruntime and tokenizers open these themselves: a FIFO would block them for good
+        from model.safe_files import FileRefused, check_regular_input
+
+        try:
+            for path, what in ((model_path, "ONNX model"), (tok_path, "tokenizer")):
+                check_regular_input(path, what)
+        except FileRefused as exc:
+            raise ModelLoadError(str(exc)) from None
         self.config = _read_config(self.folder)
         choice = provider if isinstance(provider, ProviderChoice) else choose_provider(provider)
         try:

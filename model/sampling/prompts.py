@@ -23,19 +23,15 @@ class Prompt:
     line: int  # 1-based line in its file, for messages
 
 
-# a prompt set of thousands of prompts is a few MB; past this it is the wrong file (or /dev/zero)
-PROMPT_FILE_LIMIT = 16 * 1024 * 1024
-
-
 def load_prompts(path: str | Path) -> list[Prompt]:
-    from model.safe_files import FileRefused, read_bytes_limited
+    from model.safe_files import LIMIT_PROMPT_FILE, FileRefused, read_bytes_limited
 
     path = Path(path)
     if not path.exists():
         raise PromptFileError(f"prompt file not found: {path}")
     try:
         # refuses a FIFO or device before opening it, and stops reading at the limit
-        data = read_bytes_limited(path, limit_bytes=PROMPT_FILE_LIMIT, what="prompt file")
+        data = read_bytes_limited(path, limit_bytes=LIMIT_PROMPT_FILE, what="prompt file")
     except FileRefused as exc:
         raise PromptFileError(str(exc)) from None
     except OSError as exc:

@@ -53,9 +53,9 @@ def test_fifo_prompt_file_is_refused_without_blocking(tmp_path):
 
 
 def test_oversized_prompt_file_is_refused(tmp_path, monkeypatch):
-    import model.sampling.prompts as prompts
+    import model.safe_files as safe_files
 
-    monkeypatch.setattr(prompts, "PROMPT_FILE_LIMIT", 100)
+    monkeypatch.setattr(safe_files, "LIMIT_PROMPT_FILE", 100)
     path = tmp_path / "big.jsonl"
     path.write_text(GOOD * 10)
     with pytest.raises(PromptFileError, match="big.jsonl"):
@@ -110,6 +110,16 @@ def test_budget_bounded_when_config_states_no_context(tmp_path, capsys):
                         "--max-new-tokens", "1000000")
     assert code != 0 and err.count("\n") == 1
     assert "states no context length" in err and "draft" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("name", ["model.onnx", "tokenizer.json", "config.json"])
+def test_fifo_in_a_model_folder_is_refused_without_blocking(tmp_path, name):
+    draft, _target, _prompts = _pair(tmp_path)
+    (draft / name).unlink()
+    os.mkfifo(draft / name)
+    with pytest.raises(ModelLoadError, match=name.replace(".", r"\.")):
+        OnnxCausalLM(draft, "cpu")
 
 
 def test_non_utf8_config_is_named(tmp_path):
