@@ -140,13 +140,12 @@ def test_ctrl_d_on_a_tier_with_a_long_name_duplicates_with_a_valid_name(qtbot, w
     assert model.setData(model.index(0, model.column_of("name")), long_name)
     window.document.flush()
     window.input_tabs.setCurrentWidget(window.tier_view)
-    window.tier_view.setCurrentIndex(model.index(0, 0))
     window.tier_view.setFocus()
     n = len(window.document.workbook.tiers)
     for _ in range(2):  # the second copy needs a number as well
+        window.tier_view.select_block(0, 0, 0, 0)
         qtbot.keyClick(window.tier_view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
         window.document.flush()
-        window.tier_view.setCurrentIndex(model.index(0, 0))
     tiers = window.document.workbook.tiers
     assert len(tiers) == n + 2
     copies = [t.name for t in tiers if t.name != long_name and t.name.startswith("NNN")]
