@@ -39,13 +39,14 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--tiers", action="store_true", help="SOURCE is a list of tiers (header row; names case-insensitive)")
     kind.add_argument("--classes", action="store_true", help="SOURCE is a list of task classes (header row)")
-    p.add_argument("--into", help="with --tiers/--classes: workbook .json to merge into (same names are replaced; "
+    p.add_argument("--into", help="with --tiers/--classes: workbook .json to merge into (a row of the same name takes only the columns the file has; "
                    "default: an empty workbook)")
 
 
 def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
-    from model.report.importer import import_report, import_rows, merge_rows
+    from model.report.importer import import_report
+    from model.report.price_list import merge_rows, read_price_list
 
     if args.into and not (args.tiers or args.classes):
         raise CommandError("--into only goes with --tiers or --classes")
@@ -56,10 +57,10 @@ def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
                            "nothing was written")
     if args.tiers or args.classes:
         kind = "tiers" if args.tiers else "classes"
-        rows = import_rows(args.source, kind)
         base = load_workbook(args.into) if args.into else Workbook()
-        wb = merge_rows(base, rows)
-        what = f"{len(rows)} {kind}"
+        merged = merge_rows(base, read_price_list(args.source, kind))
+        wb = merged.workbook
+        what = merged.summary().rstrip(".")
     else:
         wb = import_report(args.source)
         what = f"{len(wb.tiers)} tiers, {len(wb.classes)} task classes, {len(wb.overrides)} overrides"

@@ -292,44 +292,45 @@ class FileActions:
 
     @guarded("Cannot import rows")
     def import_rows_path(self, path: str, kind: str) -> bool:
-        """Rows named like existing ones replace them, others are appended; any problem keeps the workbook as it was."""
+        """Merge a price list: rows named like existing ones take only the file's columns, others are
+        appended; any problem (a price in another currency included) keeps the workbook as it was."""
         one, many = _ROW_WORDS[kind]
         try:
-            from model.report.importer import import_rows, merge_rows  # openpyxl stays out of start-up
+            from model.report.price_list import merge_rows, read_price_list  # openpyxl stays out of start-up
         except Exception as exc:  # noqa: BLE001
             self._error("Importing from CSV/xlsx is not available", exc)
             return False
+        name = Path(path).name
         try:
-            rows = import_rows(path, kind)
+            prices = read_price_list(path, kind)
         except (WorkbookError, ValueError, OSError) as exc:
             self._error(f"Cannot import {many}", exc)
             return False
-        if not rows:
-            self.window.show_message(f"{Path(path).name} has no {many} under its header row; nothing changed.", 8000)
+        if not prices.rows:
+            self.window.show_message(f"{name} has no {many} under its header row; nothing changed.", 8000)
             return False
         old = self.document.workbook.tiers if kind == "tiers" else self.document.workbook.classes
         existing = {r.name.lower(): i for i, r in enumerate(old)}
-        replaced = sum(r.name.lower() in existing for r in rows)
-        first = min((existing.get(r.name.lower(), len(old)) for r in rows), default=0)
+        first = min((existing.get(r["name"].lower(), len(old)) for r in prices.rows), default=0)
+        merged: list = []
 
         def mutate(wb: Workbook) -> None:
-            merged = merge_rows(wb, rows)  # a checked copy: raises if the result has any problem
-            wb.tiers, wb.classes, wb.overrides = merged.tiers, merged.classes, merged.overrides
+            result = merge_rows(wb, prices)  # a checked copy: raises if the result has any problem
+            wb.tiers, wb.classes, wb.overrides = result.workbook.tiers, result.workbook.classes, result.workbook.overrides
+            wb.settings = result.workbook.settings  # an empty workbook takes the list's currency
+            merged.append(result)
 
-        name = Path(path).name
+        n = len(prices.rows)
         try:
-            self.document.apply(f"Import {len(rows)} {one if len(rows) == 1 else many} from {name}", mutate,
-                                where=(kind, first, 0))
+            self.document.apply(f"Import {n} {one if n == 1 else many} from {name}", mutate, where=(kind, first, 0))
         except (WorkbookError, ValueError) as exc:
             self._error(f"Cannot import {many} from {name}", exc)
             return False
-        added = len(rows) - replaced
         self.document.flush()
         view = self.window.tier_view if kind == "tiers" else self.window.class_view
         self.window.input_tabs.setCurrentWidget(view)
         view.setCurrentIndex(view.model().index(first, 0))
-        self.window.show_message(f"Imported {len(rows)} {one if len(rows) == 1 else many} from {name}: "
-                                 f"{added} added, {replaced} replaced. Ctrl+Z undoes it.", 8000)
+        self.window.show_message(f"Imported {name}: {merged[-1].summary()} Ctrl+Z undoes it.", 20000)
         return True
 
     # --- helpers -----------------------------------------------------------------------

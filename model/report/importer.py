@@ -1,4 +1,4 @@
-"""Reading inputs back: a report's Inputs sheet into a Workbook, or tiers/classes from a CSV or simple xlsx.
+"""Reading inputs back: a report's Inputs sheet into a Workbook (price lists: model/report/price_list.py).
 
 Every cell goes through the one validator; errors name the sheet and cell; a
 file with any problem raises before anything is returned, so nothing is ever
@@ -6,22 +6,20 @@ half-imported.
 """
 from __future__ import annotations
 
-import csv
 import os
 import re
 import zipfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
                            header_labels)
-from model.workbook.validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError, check_workbook,
+from model.workbook.validation import (FieldSpec, ValidationError, WorkbookError,
                          parse_number, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
 _ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
 _CELL_IN_MESSAGE = re.compile(rf"sheet {re.escape(INPUTS)}, cell ([A-Z]+[0-9]+)[: ]")
-KINDS = {"tiers": (Tier, TIER_FIELDS), "classes": (TaskClass, CLASS_FIELDS)}
 
 
 def _open_xlsx(path: Path, data_only: bool = True) -> Any:
@@ -208,117 +206,3 @@ def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type
             at_rows.append(row)
         row += 1
     return out, at_rows
-
-
-# --- plain price lists ------------------------------------------------------------------
-
-def import_rows(path: str | os.PathLike[str], kind: str) -> list[Any]:
-    """Tiers or task classes from a CSV or a simple xlsx (first sheet) with a header row.
-
-    Headers match a field's label or name, case-insensitive ("Price out /1M" or
-    "price_out"); unknown columns are ignored (price lists carry more than we
-    need); missing ones take the defaults of a new row. A name column is required.
-    """
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
-    row_type, specs = KINDS[kind]
-    p = Path(path)
-    if p.suffix.lower() in (".xlsx", ".xlsm"):
-        book = _open_xlsx(p)
-        ws = book.worksheets[0]
-        sheet = f"sheet {ws.title}, "
-        table = [[ws.cell(r, c).value for c in range(1, ws.max_column + 1)] for r in range(1, ws.max_row + 1)]
-    else:
-        sheet = ""
-        table = _read_csv(p)
-    rows, problems = _rows_from_table(table, row_type, specs, sheet)
-    if problems:
-        raise WorkbookError(problems, str(p))
-    return rows
-
-
-def _read_csv(p: Path) -> list[list[Any]]:
-    try:
-        text = p.read_text(encoding="utf-8-sig")  # Excel writes a BOM in "CSV UTF-8"
-    except FileNotFoundError:
-        raise WorkbookError(["no such file"], str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    return [list(r) for r in csv.reader(text.splitlines(), dialect)]
-
-
-def _rows_from_table(table: list[list[Any]], row_type: type, specs: tuple[FieldSpec, ...],
-                     sheet: str) -> tuple[list[Any], list[str]]:
-    from openpyxl.utils import get_column_letter
-
-    start = next((i for i, r in enumerate(table) if any(_cell_text(v) for v in r)), None)
-    if start is None:
-        return [], [f"{sheet}no header row: the file is empty"]
-    lookup: dict[str, FieldSpec] = {}
-    for spec in specs:
-        lookup[spec.label.lower()] = spec
-        lookup[spec.name.lower()] = spec
-        lookup[spec.name.replace("_", " ").lower()] = spec
-    lookup.setdefault("name", specs[0])
-    columns: dict[int, FieldSpec] = {}
-    problems: list[str] = []
-    for c, head in enumerate(table[start]):
-        spec = lookup.get(_cell_text(head).lower())
-        if spec is None:
-            continue
-        if spec in columns.values():
-            problems.append(f"{sheet}cell {get_column_letter(c + 1)}{start + 1}: column {spec.label!r} appears twice")
-        columns[c] = spec
-    if specs[0] not in columns.values():
-        return [], problems + [f"{sheet}row {start + 1}: no {specs[0].label!r} (name) column among the headers"]
-    others = [_cell_text(h) for c, h in enumerate(table[start]) if c not in columns and _cell_text(h)]
-    if len(columns) == 1 and others:
-        # unknown columns are fine next to known ones (price lists carry extra), but a file where
-        # only the name matches is almost surely the other kind: rows with every value defaulted
-        what = "tier" if row_type is Tier else "task class"
-        return [], problems + [f"{sheet}row {start + 1}: only the name column matches a {what} field "
-                               f"(the others: {', '.join(others)}); is this the other kind of list?"]
-    rows = []
-    seen: dict[str, int] = {}
-    for r in range(start + 1, len(table)):
-        values = table[r]
-        if all(_cell_text(v) == "" for v in values):
-            continue
-        parsed: dict[str, Any] = {}
-        name = next((_cell_text(values[c]) for c, s in columns.items() if s is specs[0] and c < len(values)), "")
-        for c, spec in columns.items():
-            raw = values[c] if c < len(values) else None
-            try:
-                parsed[spec.name] = spec.parse(raw)
-            except ValidationError as exc:
-                who = f"{name!r}, " if name else ""
-                problems.append(f"{sheet}cell {get_column_letter(c + 1)}{r + 1}: {who}{spec.label}: {exc}")
-        if len(parsed) != len(columns):
-            continue
-        key = parsed[specs[0].name].lower()
-        if key in seen:
-            problems.append(f"{sheet}row {r + 1}: the name {parsed[specs[0].name]!r} is already used in row {seen[key]}")
-            continue
-        seen[key] = r + 1
-        rows.append(row_type(**parsed))
-    return rows, problems
-
-
-def merge_rows(wb: Workbook, rows: Iterable[Any]) -> Workbook:
-    """A copy of `wb` with imported rows replacing same-named ones (case-insensitive) or appended."""
-    out = wb.copy()
-    for row in rows:
-        target = out.tiers if isinstance(row, Tier) else out.classes
-        for i, old in enumerate(target):
-            if old.name.lower() == row.name.lower():
-                if old.name != row.name:  # keep baselines and overrides pointing at it
-                    (out.rename_tier if isinstance(row, Tier) else out.rename_class)(old.name, row.name)
-                target[i] = row
-                break
-        else:
-            target.append(row)
-    return check_workbook(out)

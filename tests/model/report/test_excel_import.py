@@ -10,7 +10,8 @@ openpyxl = pytest.importorskip("openpyxl")
 
 import main  # noqa: E402
 from model.report.export import export_report  # noqa: E402
-from model.report.importer import import_report, import_rows, merge_rows  # noqa: E402
+from model.report.importer import import_report  # noqa: E402
+from model.report.price_list import merge_rows, read_price_list  # noqa: E402
 from model.report.layout import INPUTS, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import TaskClass, Tier, Workbook  # noqa: E402
@@ -128,7 +129,7 @@ def test_tiers_from_csv_with_loose_headers(tmp_path):
     path.write_text("TIER,vendor,Price Out /1M,price_in,k,Region\n"
                     "Fast,Acme,$12.50,3,5,eu\n"
                     "Slow,Acme,8,2,4,us\n", encoding="utf-8")
-    rows = import_rows(path, "tiers")
+    rows = _import_rows(path, "tiers")
     assert rows == [Tier(name="Fast", vendor="Acme", price_out=12.5, price_in=3.0, k=5),
                     Tier(name="Slow", vendor="Acme", price_out=8.0, price_in=2.0, k=4)]
 
@@ -143,7 +144,7 @@ def test_classes_from_simple_xlsx(tmp_path):
     ws.append(["=chat", 5e7, 4096, "55%"])
     ws["A4"].data_type = "s"  # a name that looks like a formula, stored as text the way Excel stores '=chat
     book.save(path)
-    rows = import_rows(path, "classes")
+    rows = _import_rows(path, "classes")
     assert rows == [TaskClass(name="code", tokens_out=1.2e8, context=16384, alpha=0.8),
                     TaskClass(name="=chat", tokens_out=5e7, context=4096, alpha=0.55)]
 
@@ -152,25 +153,20 @@ def test_list_errors_name_the_cell(tmp_path):
     path = tmp_path / "prices.csv"
     path.write_text("name;price_out;k\nFast;cheap;5\nfast;1;40\n", encoding="utf-8")
     with pytest.raises(WorkbookError) as err:
-        import_rows(path, "tiers")
+        _import_rows(path, "tiers")
     msg = str(err.value)
     assert "cell B2: 'Fast', Price out /1M: must be a number" in msg
     assert "cell C3: 'fast', K: must be a whole number from 1 to 32" in msg
     nameless = tmp_path / "nameless.csv"
     nameless.write_text("vendor,price_out\nAcme,3\n", encoding="utf-8")
     with pytest.raises(WorkbookError, match="no 'Tier' \\(name\\) column"):
-        import_rows(nameless, "tiers")
+        _import_rows(nameless, "tiers")
     with pytest.raises(ValueError, match="kind must be"):
-        import_rows(path, "vendors")
+        _import_rows(path, "vendors")
 
 
-def test_merge_replaces_same_names_and_keeps_references():
-    wb = demo()
-    merged = merge_rows(wb, [Tier(name="helix fast", price_out=1.0), Tier(name="Brand new")])
-    assert merged.tier_index("helix fast") is not None and merged.tier_index("Helix Fast") is None
-    assert merged.override_for("helix fast", "creative") is not None
-    assert merged.tiers[-1].name == "Brand new"
-    assert wb == demo()  # the original is untouched
+def _import_rows(path, kind):
+    return read_price_list(path, kind).new_rows()
 
 
 def test_cli_export_import_round_trip(tmp_path, capsys):
@@ -242,11 +238,11 @@ def test_a_tier_list_read_as_task_classes_is_refused(tmp_path):
     tiers = tmp_path / "tiers.csv"
     tiers.write_text("Name,Vendor,Price out /1M,K,Baseline\nFast A,Acme,12,5,Std A\nStd A,Acme,8,4,\n", encoding="utf-8")
     with pytest.raises(WorkbookError, match=r"only the name column .* Vendor, Price out /1M, K, Baseline"):
-        import_rows(tiers, "classes")
-    assert [t.name for t in import_rows(tiers, "tiers")] == ["Fast A", "Std A"]
+        _import_rows(tiers, "classes")
+    assert [t.name for t in _import_rows(tiers, "tiers")] == ["Fast A", "Std A"]
     names = tmp_path / "names.csv"  # a bare list of names is fine: there is nothing else to match
     names.write_text("name\ncode\nprose\n", encoding="utf-8")
-    assert [c.name for c in import_rows(names, "classes")] == ["code", "prose"]
+    assert [c.name for c in _import_rows(names, "classes")] == ["code", "prose"]
 
 
 def test_a_folder_is_named_as_a_folder(tmp_path):
@@ -256,4 +252,4 @@ def test_a_folder_is_named_as_a_folder(tmp_path):
     with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
         import_report(folder)
     with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
-        import_rows(folder, "tiers")
+        _import_rows(folder, "tiers")

@@ -1,0 +1,312 @@
+"""A vendor's price list (tiers or task classes in a CSV or simple xlsx) merged into a workbook.
+
+What the file does not say, the workbook keeps: a row whose name is already in the workbook
+(case-insensitive) takes only the columns the file has, and every other field stays as it was.
+Rows with new names are appended; for the columns the file lacks they take a blank row's
+defaults, and the summary says so. Prices are taken only in the workbook's currency: a price the
+file marks as another ("$9.50" in a EUR workbook, a "Price out (USD)" header, a Currency column)
+refuses the whole import with the cell named; nothing is converted behind the analyst's back.
+A workbook with no tiers yet adopts the file's one currency instead.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from model.report.importer import _cell_text, _open_xlsx
+from model.safe_files import LIMIT_PRICE_LIST_CSV, FileRefused, read_text_limited
+from model.workbook.rows import CURRENCIES, TaskClass, Tier, Workbook
+from model.workbook.validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError,
+                                       check_workbook)
+
+KINDS: dict[str, tuple[type, tuple[FieldSpec, ...]]] = {"tiers": (Tier, TIER_FIELDS), "classes": (TaskClass, CLASS_FIELDS)}
+_WORDS = {"tiers": ("tier", "tiers"), "classes": ("task class", "task classes")}
+_MONEY = ("price_out", "price_in")
+# how prices mark their currency; "$" alone is the US dollar (other dollars write C$, A$ or the code)
+_SYMBOLS = {"US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "HK$": "HKD",
+            "S$": "SGD", "NT$": "TWD", "R$": "BRL", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
+            "₩": "KRW", "₪": "ILS"}
+_TOKEN = re.compile(
+    "(" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True)) + r"|(?<![A-Za-z])(?:"
+    + "|".join(CURRENCIES) + r")(?![A-Za-z]))", re.IGNORECASE)
+
+
+def currency_in(text: str) -> tuple[str | None, str]:
+    """(ISO code, text without it) for a price or header that names a currency; (None, text) otherwise."""
+    m = _TOKEN.search(text)
+    if m is None:
+        return None, text
+    token = m.group(1)
+    code = _SYMBOLS.get(token) or _SYMBOLS.get(token.upper()) or token.upper()
+    return code, (text[:m.start()] + text[m.end():]).strip()
+
+
+@dataclass(frozen=True)
+class PricedCell:
+    """A money cell of the file with the currency it names (by itself, its column or its row)."""
+
+    place: str  # "cell D2" or "sheet Prices, cell D2"
+    row_name: str
+    label: str
+    raw: str
+    currency: str
+
+
+@dataclass
+class PriceList:
+    kind: str
+    source: str
+    fields: tuple[str, ...]  # field names the file has a column for, the name first
+    rows: list[dict[str, Any]]  # per data row: field name -> parsed value, for those fields only
+    priced: list[PricedCell] = field(default_factory=list)
+
+    def new_rows(self) -> list[Any]:
+        """The rows as a blank workbook would take them: the file's values over the field defaults."""
+        row_type = KINDS[self.kind][0]
+        return [row_type(**values) for values in self.rows]
+
+
+@dataclass
+class MergeResult:
+    workbook: Workbook
+    kind: str
+    added: list[str]
+    updated: list[str]  # rows the file changed
+    unchanged: list[str]  # rows the file names with values the workbook already had
+    changed_columns: list[str]  # labels of the fields that changed in some updated row
+    kept_columns: list[str]  # labels of the fields the file lacks (kept on updated rows)
+    currency_note: str
+
+    def summary(self) -> str:
+        """One line for the status bar or the terminal: rows added, rows updated and which columns."""
+        one, many = _WORDS[self.kind]
+
+        def count(names: list[str], verb: str) -> str:
+            shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            return f"{len(names)} {verb}" + (f" ({shown})" if names else "")
+
+        parts = [count(self.added, "added"), count(self.updated, "updated")]
+        if self.unchanged:
+            parts.append(count(self.unchanged, "already as in the file"))
+        text = "; ".join(parts)
+        if self.updated:
+            text += f". Columns changed: {', '.join(self.changed_columns) or 'none'}"
+        if self.kept_columns and (self.updated or self.unchanged):
+            kept = self.kept_columns
+            text += (f". Not in the file, so kept: {', '.join(kept)}" if len(kept) <= 4 else
+                     f". The {len(kept)} columns the file lacks were kept")
+        if self.kept_columns and self.added:
+            text += f". New {many} take a blank {one}'s values for the columns the file lacks"
+        return text + (f". {self.currency_note}" if self.currency_note else "") + "."
+
+
+def read_price_list(path: str | os.PathLike[str], kind: str) -> PriceList:
+    """The file's header and rows, each cell through the one validator; errors name the cell.
+
+    Headers match a field's label or name, case-insensitive ("Price out /1M" or "price_out"),
+    with or without a currency ("Price out (EUR)"); unknown columns are ignored (price lists
+    carry more than we need). A name column is required.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    p = Path(path)
+    if p.suffix.lower() in (".xlsx", ".xlsm"):
+        ws = _open_xlsx(p).worksheets[0]
+        sheet = f"sheet {ws.title}, "
+        cells = [[ws.cell(r, c) for c in range(1, ws.max_column + 1)] for r in range(1, ws.max_row + 1)]
+        table = [[cell.value for cell in row] for row in cells]
+        formats = [[str(cell.number_format or "") for cell in row] for row in cells]
+    else:
+        sheet = ""
+        table = _read_csv(p)
+        formats = None
+    out, problems = _from_table(table, formats, kind, sheet, str(p))
+    if problems:
+        raise WorkbookError(problems, str(p))
+    return out
+
+
+def _read_csv(p: Path) -> list[list[Any]]:
+    try:
+        text = read_text_limited(p, limit_bytes=LIMIT_PRICE_LIST_CSV, what="price list")
+    except FileRefused as exc:
+        raise WorkbookError([exc.reason], str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
+    text = text.removeprefix("\ufeff")  # Excel writes a BOM in "CSV UTF-8"
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    return [list(r) for r in csv.reader(text.splitlines(), dialect)]
+
+
+def _format_currency(value: Any, number_format: str) -> Any:
+    """An xlsx number formatted as money keeps its currency: 9.5 shown as "$9.50" is read as "USD 9.5"."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        # "[$€-407]", "\"$\"#,##0.00", "[$USD] #,##0": the currency is quoted or bracketed
+        for m in re.finditer(r"\[\$([^\]-]*)|\"([^\"]+)\"", number_format):
+            code, _ = currency_in(m.group(1) or m.group(2) or "")
+            if code is not None:
+                return f"{code} {value!r}"
+    return value
+
+
+def _from_table(table: list[list[Any]], formats: list[list[str]] | None, kind: str, sheet: str,
+                source: str) -> tuple[PriceList, list[str]]:
+    from openpyxl.utils import get_column_letter
+
+    row_type, specs = KINDS[kind]
+    empty = PriceList(kind, source, (), [])
+    start = next((i for i, r in enumerate(table) if any(_cell_text(v) for v in r)), None)
+    if start is None:
+        return empty, [f"{sheet}no header row: the file is empty"]
+    lookup: dict[str, FieldSpec] = {}
+    for spec in specs:
+        for key in (spec.label, spec.name, spec.name.replace("_", " ")):
+            lookup[key.lower()] = spec
+    lookup.setdefault("name", specs[0])
+    columns: dict[int, FieldSpec] = {}
+    column_currency: dict[int, str] = {}
+    currency_col: int | None = None
+    problems: list[str] = []
+    for c, head in enumerate(table[start]):
+        text = _cell_text(head)
+        spec = lookup.get(text.lower())
+        if spec is None and kind == "tiers":
+            code, rest = currency_in(text)
+            spec = lookup.get(rest.strip(" ()[]_-/").lower()) if code else None
+            if spec is not None and spec.name in _MONEY:
+                column_currency[c] = code  # type: ignore[assignment]
+            elif text.lower() == "currency":
+                currency_col = c
+                continue
+        if spec is None:
+            continue
+        if spec in columns.values():
+            problems.append(f"{sheet}cell {get_column_letter(c + 1)}{start + 1}: column {spec.label!r} appears twice")
+        columns[c] = spec
+    if specs[0] not in columns.values():
+        return empty, problems + [f"{sheet}row {start + 1}: no {specs[0].label!r} (name) column among the headers"]
+    others = [_cell_text(h) for c, h in enumerate(table[start]) if c not in columns and c != currency_col and _cell_text(h)]
+    if len(columns) == 1 and others:
+        # unknown columns are fine next to known ones (price lists carry extra), but a file where
+        # only the name matches is almost surely the other kind: rows with every value defaulted
+        return empty, problems + [f"{sheet}row {start + 1}: only the name column matches a {_WORDS[kind][0]} field "
+                                  f"(the others: {', '.join(others)}); is this the other kind of list?"]
+    name_col = next(c for c, s in columns.items() if s is specs[0])
+    rows: list[dict[str, Any]] = []
+    priced: list[PricedCell] = []
+    seen: dict[str, int] = {}
+    for r in range(start + 1, len(table)):
+        values = table[r]
+        if all(_cell_text(v) == "" for v in values):
+            continue
+        name = _cell_text(values[name_col]) if name_col < len(values) else ""
+        who = f"{name!r}, " if name else ""
+        row_currency = None
+        if currency_col is not None and currency_col < len(values) and _cell_text(values[currency_col]):
+            row_currency, rest = currency_in(_cell_text(values[currency_col]))
+            if row_currency is None or rest:
+                problems.append(f"{sheet}cell {get_column_letter(currency_col + 1)}{r + 1}: {who}Currency: "
+                                f"{_cell_text(values[currency_col])!r} is not a currency code such as USD or EUR")
+                continue
+        parsed: dict[str, Any] = {}
+        for c, spec in columns.items():
+            raw = values[c] if c < len(values) else None
+            place = f"{sheet}cell {get_column_letter(c + 1)}{r + 1}"
+            if spec.name in _MONEY and raw is not None and _cell_text(raw):
+                if formats is not None:
+                    raw = _format_currency(raw, formats[r][c])
+                code, raw = _money_currency(raw, column_currency.get(c), row_currency)
+                if code == "conflict":
+                    problems.append(f"{place}: {who}{spec.label}: {raw!r} names another currency than its "
+                                    "column or row")
+                    continue
+                if code is not None:
+                    shown = values[c] if isinstance(values[c], str) else f"{values[c]!r} formatted as {code}"
+                    priced.append(PricedCell(place, name, spec.label, shown, code))
+            try:
+                parsed[spec.name] = spec.parse(raw)
+            except ValidationError as exc:
+                problems.append(f"{place}: {who}{spec.label}: {exc}")
+        if len(parsed) != len(columns):
+            continue
+        key = parsed[specs[0].name].lower()
+        if key in seen:
+            problems.append(f"{sheet}row {r + 1}: the name {parsed[specs[0].name]!r} is already used in row {seen[key]}")
+            continue
+        seen[key] = r + 1
+        rows.append(parsed)
+    fields = tuple(s.name for s in specs if s in columns.values())
+    return PriceList(kind, source, fields, rows, priced), problems
+
+
+def _money_currency(raw: Any, column: str | None, row: str | None) -> tuple[str | None, Any]:
+    """(currency, the number without it) for one price cell; ("conflict", raw) when they disagree."""
+    own, rest = currency_in(raw) if isinstance(raw, str) else (None, raw)
+    named = {c for c in (own, column, row) if c is not None}
+    if len(named) > 1:
+        return "conflict", raw
+    return (named.pop() if named else None), rest
+
+
+def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
+    """A checked copy of `wb` with the file's rows merged in; raises WorkbookError, changing nothing, on any problem."""
+    row_type, specs = KINDS[prices.kind]
+    labels = {s.name: s.label for s in specs}
+    out = wb.copy()
+    currency = out.settings.currency
+    marked = {p.currency for p in prices.priced}
+    note = ""
+    if not out.tiers and prices.kind == "tiers" and len(marked) == 1:
+        currency = out.settings.currency = marked.pop()
+        note = f"Prices in {currency}, as the file says; the workbook now counts in {currency}"
+    else:
+        wrong = [p for p in prices.priced if p.currency != currency]
+        if wrong:
+            p = wrong[0]
+            more = f" (and {len(wrong) - 1} more price{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
+            raise WorkbookError([f"{p.place}: {p.row_name!r}, {p.label}: {p.raw!r} is in {p.currency}{more}, but this "
+                                 f"workbook's prices are in {currency}; nothing imported. Convert the list to "
+                                 f"{currency}, or change the workbook's currency in Edit > Workbook settings if "
+                                 "that is what is wrong"])
+        if any(f in _MONEY for f in prices.fields):
+            note = (f"Prices in {currency}, as the file says" if prices.priced else
+                    f"The file names no currency: prices taken as the workbook's {currency}")
+    target = out.tiers if prices.kind == "tiers" else out.classes
+    by_name = {row.name.lower(): i for i, row in enumerate(target)}
+    added: list[str] = []
+    updated: list[str] = []
+    unchanged: list[str] = []
+    changed_fields: set[str] = set()
+    # a baseline typed in another case still names the tier it means (one of the file's own, too)
+    exact = {n.lower(): n for n in [t.name for t in out.tiers] + [r["name"] for r in prices.rows]}
+    for values in prices.rows:
+        values = dict(values)
+        if values.get("baseline"):
+            values["baseline"] = exact.get(values["baseline"].lower(), values["baseline"])
+        i = by_name.get(values["name"].lower())
+        if i is None:
+            target.append(row_type(**values))  # type: ignore[arg-type]
+            added.append(values["name"])
+            continue
+        old = target[i]
+        values.pop("name")  # the key, matched case-insensitively: the workbook's spelling stays
+        new = dataclasses.replace(old, **values)
+        diff = [f for f in values if getattr(old, f) != getattr(new, f)]
+        if diff:
+            target[i] = new  # type: ignore[call-overload]
+            updated.append(old.name)
+            changed_fields.update(diff)
+        else:
+            unchanged.append(old.name)
+    check_workbook(out)  # the caller names the file: its cells are named already
+    kept = [labels[s.name] for s in specs if s.name not in prices.fields]
+    changed = [labels[s.name] for s in specs if s.name in changed_fields]
+    return MergeResult(out, prices.kind, added, updated, unchanged, changed, kept, note)

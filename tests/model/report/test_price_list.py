@@ -1,0 +1,123 @@
+"""Price lists merged into a workbook: only the file's columns change, prices only in the workbook's currency."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from model.report.price_list import currency_in, merge_rows, read_price_list
+from model.workbook.json_file import load_demo
+from model.workbook.rows import Tier, Workbook
+from model.workbook.validation import WorkbookError
+
+
+def _csv(tmp_path: Path, text: str, name: str = "prices.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_matching_row_takes_only_the_columns_the_file_has(tmp_path: Path) -> None:
+    # the issue's file: it names Northwind Turbo (roofline, batch 4, a claim and notes) without those columns
+    path = _csv(tmp_path, "Tier,Vendor,Speculative,K,Price out /1M,Price in /1M,Baseline\n"
+                          "northwind turbo,Northwind AI,yes,6,22,4,northwind standard\n"
+                          "Zeta Fast,Zeta,yes,3,9.5,2,\n")
+    wb = load_demo()
+    before = wb.tiers[1]
+    result = merge_rows(wb, read_price_list(path, "tiers"))
+    after = result.workbook.tiers[1]
+    assert dataclasses.replace(before, k=6, price_out=22.0, price_in=4.0) == after  # nothing else moved
+    assert after.name == "Northwind Turbo" and after.cost_model == "roofline" and after.notes == before.notes
+    assert result.workbook.overrides == wb.overrides
+    assert (result.added, result.updated, result.unchanged) == (["Zeta Fast"], ["Northwind Turbo"], [])
+    assert result.changed_columns == ["K", "Price out /1M", "Price in /1M"]
+    assert "Cost model" in result.kept_columns and "Vendor" not in result.kept_columns
+    line = result.summary()
+    assert "1 added (Zeta Fast)" in line and "1 updated (Northwind Turbo)" in line
+    assert "Columns changed: K, Price out /1M, Price in /1M" in line and "The 9 columns the file lacks were kept" in line
+    assert "\n" not in line
+    assert wb == load_demo()  # the original is untouched
+
+
+def test_rows_the_file_repeats_unchanged_are_said_as_such(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "Tier,K\nHelix Fast,4\n")
+    wb = load_demo()
+    assert wb.tiers[3].k == 4
+    result = merge_rows(wb, read_price_list(path, "tiers"))
+    assert result.updated == [] and result.unchanged == ["Helix Fast"] and result.workbook == wb
+
+
+@pytest.mark.parametrize("header, cell", [
+    ("Price out /1M", "$9.50"),
+    ("Price out /1M", "9.50 USD"),
+    ("Price out /1M (USD)", "9.50"),
+    ("price_out_usd", "9.5"),
+])
+def test_a_price_in_another_currency_is_refused_naming_the_cell(tmp_path: Path, header: str, cell: str) -> None:
+    path = _csv(tmp_path, f"Tier,{header}\nZeta Fast,{cell}\n")
+    wb = load_demo()
+    wb.settings.currency = "EUR"
+    with pytest.raises(WorkbookError) as err:
+        merge_rows(wb, read_price_list(path, "tiers"))
+    message = str(err.value)
+    assert "cell B2" in message and "'Zeta Fast'" in message and "USD" in message and "EUR" in message
+    assert "nothing imported" in message and "\n" not in message
+
+
+def test_a_currency_column_and_matching_prices_are_taken(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "Tier,Currency,Price out /1M\nZeta Fast,EUR,€9.50\nZeta Std,eur,4\n")
+    wb = load_demo()
+    wb.settings.currency = "EUR"
+    result = merge_rows(wb, read_price_list(path, "tiers"))
+    assert [t.price_out for t in result.workbook.tiers[-2:]] == [9.5, 4.0]
+    assert "Prices in EUR, as the file says" in result.summary()
+    wb.settings.currency = "USD"
+    with pytest.raises(WorkbookError, match="cell C2: 'Zeta Fast', Price out /1M: '€9.50' is in EUR"):
+        merge_rows(wb, read_price_list(path, "tiers"))
+
+
+def test_a_cell_that_contradicts_its_column_is_refused(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "Tier,Price out (EUR)\nZeta Fast,$9.50\n")
+    with pytest.raises(WorkbookError, match="cell B2: 'Zeta Fast', Price out /1M: '\\$9.50' names another currency"):
+        read_price_list(path, "tiers")
+
+
+def test_unmarked_prices_are_read_as_the_workbooks_and_it_says_so(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "Tier,Price out /1M\nZeta Fast,9.5\n")
+    wb = load_demo()
+    wb.settings.currency = "CHF"
+    result = merge_rows(wb, read_price_list(path, "tiers"))
+    assert result.workbook.tiers[-1].price_out == 9.5
+    assert "names no currency: prices taken as the workbook's CHF" in result.summary()
+
+
+def test_an_empty_workbook_adopts_the_lists_currency(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "Tier,Price out /1M\nZeta Fast,€9.50\n")
+    result = merge_rows(Workbook(), read_price_list(path, "tiers"))
+    assert result.workbook.settings.currency == "EUR" and result.workbook.tiers == [Tier(name="Zeta Fast", price_out=9.5)]
+
+
+def test_an_xlsx_price_formatted_as_money_keeps_its_currency(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Tier", "Price out /1M"])
+    ws.append(["Zeta Fast", 9.5])
+    ws["B2"].number_format = '"$"#,##0.00'
+    path = tmp_path / "prices.xlsx"
+    book.save(path)
+    wb = load_demo()
+    wb.settings.currency = "EUR"
+    with pytest.raises(WorkbookError, match="9.5 formatted as USD"):
+        merge_rows(wb, read_price_list(path, "tiers"))
+    wb.settings.currency = "USD"
+    assert merge_rows(wb, read_price_list(path, "tiers")).workbook.tiers[-1].price_out == 9.5
+
+
+def test_currency_marks() -> None:
+    assert currency_in("$12.50") == ("USD", "12.50")
+    assert currency_in("12 chf") == ("CHF", "12")
+    assert currency_in("C$3") == ("CAD", "3")
+    assert currency_in("Price out /1M") == (None, "Price out /1M")
+    assert currency_in("1.5M") == (None, "1.5M")
