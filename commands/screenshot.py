@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,16 @@ def add_screenshot_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{MAX_PIXELS // (1024 * 1024)} Mpx)")
     parser.add_argument("--tab", type=int, default=0, help="which chart tab to show (0 trailer fill, 1 speedup vs acceptance, 2 speedup vs context)")
     parser.add_argument("--tier", type=int, default=-1, help="row of the tier to select (default: the first speculative tier)")
+    parser.add_argument("--panel", action="store_true", help="open the Measure acceptance panel, as on a screen of --size")
+
+
+def _offscreen_screen(width: int, height: int, folder: str) -> str:
+    """The offscreen platform with one screen of the window's size, so the window is laid out as on that screen."""
+    path = os.path.join(folder, "screen.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"screens": [{"name": "shot", "x": 0, "y": 0, "width": width, "height": height,
+                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}, f)
+    return f"offscreen:configfile={path}"
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -75,6 +86,9 @@ def run_screenshot(args: argparse.Namespace) -> int:
     previous = qInstallMessageHandler(lambda *_args: None)
     settings_dir = tempfile.mkdtemp(prefix="specledger-shot-")
     try:
+        if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+            # a screen of the asked size: the window (and a panel it opens) is fitted to it as on a laptop
+            os.environ["QT_QPA_PLATFORM"] = _offscreen_screen(width, height, settings_dir)
         app = application()
         # a throwaway settings file: a screenshot must neither read nor change the user's window geometry
         settings = QSettings(os.path.join(settings_dir, "settings.ini"), QSettings.Format.IniFormat)
@@ -86,6 +100,8 @@ def run_screenshot(args: argparse.Namespace) -> int:
         if tabs is not None and 0 <= args.tab < tabs.count():
             tabs.setCurrentIndex(args.tab)
         window.show()
+        if args.panel:
+            window.show_sampling_panel()
         for _ in range(5):
             app.processEvents()
         image = window.grab()

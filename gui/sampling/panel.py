@@ -124,9 +124,7 @@ class SamplingPanel(QWidget):
         self.cancel_button = QPushButton("Cancel", enabled=False)
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.progress_bar = QProgressBar(textVisible=True)
-        self.progress_bar.setFormat("%v of %m prompts")
-        self.progress_bar.setRange(0, 1)
-        self.progress_bar.setValue(0)
+        self._set_progress_idle("no run yet")
         self.rate_label = QLabel("")
         run_row = QHBoxLayout()
         for w in (self.run_button, self.cancel_button):
@@ -238,6 +236,12 @@ class SamplingPanel(QWidget):
         if path:
             self.prompts_edit.setText(path)
 
+    def _set_progress_idle(self, words: str) -> None:
+        # no run in progress: words, not a count ("0 of 1 prompts" read as a run of one prompt)
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setFormat(words)
+
     # --- slots: running --------------------------------------------------------------
     def _on_run_clicked(self) -> None:
         params = self.params()
@@ -251,6 +255,7 @@ class SamplingPanel(QWidget):
             self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
             return
         self._set_running(True)
+        self.progress_bar.setFormat("%v of %m prompts")
         self.progress_bar.setRange(0, 0)  # busy until the first count arrives (model loading)
         self.rate_label.setText("loading models…")
         self.show_message("")
@@ -280,8 +285,10 @@ class SamplingPanel(QWidget):
         self.result = result  # type: ignore[assignment]
         self._set_running(False)
         self.rate_label.setText(f"done in {self.result.wall_seconds:.1f} s")
-        self.progress_bar.setRange(0, max(1, len(self.result.prompts)))
-        self.progress_bar.setValue(len(self.result.prompts))
+        n = len(self.result.prompts)
+        self.progress_bar.setRange(0, max(1, n))
+        self.progress_bar.setValue(max(1, n))
+        self.progress_bar.setFormat(f"{n} of {n} prompts")
         self._show_result(self.result)
         self.provider_changed.emit(self.result.provider)
         self.status_message.emit(f"Measured acceptance for {len(self.result.classes)} task classes "
@@ -291,8 +298,8 @@ class SamplingPanel(QWidget):
         if not self._running:
             return
         self._set_running(False)
-        self.progress_bar.setRange(0, 1)
-        self.progress_bar.setValue(0)
+        cancelled = message.lower().startswith("cancelled")
+        self._set_progress_idle("cancelled" if cancelled else "not run")
         self.rate_label.setText("")
         if message.lower().startswith("cancelled"):
             kept = " The previous results are still shown." if self.result is not None else ""

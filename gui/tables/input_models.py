@@ -15,6 +15,7 @@ from model.workbook import row_edits
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
 from model.workbook.rows import Override, TaskClass, Tier, Workbook
 
+from gui.tables import used_costs
 from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text
 from gui.document import Document
 
@@ -292,8 +293,39 @@ class RowTableModel(WorkbookTableModel):
 
 
 class TierTableModel(RowTableModel):
+    """Tiers; a roofline tier's c and v cells show the values it uses, not the typed ones it ignores."""
+
     def __init__(self, document: Document) -> None:
         super().__init__(document, Tier, TIER_FIELDS, "tiers", "Tier")
+
+    def _snapshot(self) -> Any:
+        rows, settings = super()._snapshot()
+        return rows, settings, used_costs.used_snapshot(self.document.comparison, rows)
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+        block = super()._changed_block(old[:2], new[:2])
+        used = [i for i, (a, b) in enumerate(zip(old[2], new[2])) if a != b]
+        if not used:
+            return block
+        top, bottom = min(used + ([block[0]] if block else [])), max(used + ([block[2]] if block else []))
+        return top, 0, bottom, len(self.specs) - 1
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if index.isValid() and self.specs[index.column()].name in used_costs.COST_FIELDS:
+            tiers = self.rows()
+            if used_costs.uses_roofline(tiers[index.row()]):
+                name = self.specs[index.column()].name
+                if role == Qt.ItemDataRole.DisplayRole:
+                    return used_costs.used_text(self.document.comparison, tiers, index.row(), name)
+                if role == Qt.ItemDataRole.ToolTipRole:
+                    return used_costs.used_tooltip(self.document.comparison, self.document.workbook, index.row(), name)
+                if role == Qt.ItemDataRole.FontRole:
+                    font = QFont()
+                    font.setItalic(True)  # computed, not typed
+                    return font
+                if role == Qt.ItemDataRole.ForegroundRole:
+                    return None  # used numbers read as numbers, not greyed
+        return super().data(index, role)
 
 
 class ClassTableModel(RowTableModel):

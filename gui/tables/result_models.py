@@ -11,12 +11,22 @@ from PySide6.QtGui import QBrush, QColor
 
 from model import arithmetic as ar
 from model import formatting as fmt
-from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX, VERDICT_NAMES, Comparison
+from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, VALUE_NAMES, VERDICT_NAMES, WORTH,
+                              Comparison)
 
 from gui.document import Document
 from gui.tables.input_models import Index, WorkbookTableModel
 
 VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#dedede")}
+# the value verdict in its own hues, so a glance tells which verdict colours the grid
+VALUE_COLOURS = {WORTH: QColor("#b9dcf2"), NOT_WORTH: QColor("#f2c6de"), NOT_APPLICABLE: QColor("#dedede")}
+# what the colours mean, for the legend beside the grid: (colour, words)
+LEGENDS = {
+    "speed": [(VERDICT_COLOURS[GAIN], "gain"), (VERDICT_COLOURS[MARGINAL], "marginal"), (VERDICT_COLOURS[TAX], "tax"),
+              (VERDICT_COLOURS[NOT_APPLICABLE], "not speculative")],
+    "value": [(VALUE_COLOURS[WORTH], "worth the premium"), (VALUE_COLOURS[NOT_WORTH], "not worth it"),
+              (VALUE_COLOURS[NOT_APPLICABLE], "no baseline / not speculative")],
+}
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
 HELP_HINT = "Press F1 or double-click for the guide to these numbers."
@@ -38,9 +48,39 @@ def _margin_text(cmp: Comparison, i: int, j: int) -> str:
     return "–" if math.isnan(m) else f"{m * 100:+.1f} pts"
 
 
+def price_break_even_text(cmp: Comparison, i: int, j: int) -> str:
+    kind = int(cmp.price_break_even_kind[i, j])
+    if kind == -1:
+        return "n/a"
+    if kind == ar.ALWAYS:
+        return "0% (always)"
+    if kind == ar.NEVER:
+        return f"none at K={int(cmp.k[i])}"
+    return fmt.pct(cmp.price_break_even_alpha[i, j])
+
+
+def _ratio_text(ratio: float, applicable: bool) -> str:
+    if not applicable:
+        return "n/a"
+    return "free baseline" if math.isinf(ratio) else fmt.times(ratio)
+
+
+def _speed_verdict_text(cmp: Comparison, i: int, j: int) -> str:
+    return VERDICT_NAMES[int(cmp.verdict[i, j])]
+
+
+def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
+    return VALUE_NAMES[int(cmp.value_verdict[i, j])]
+
+
 # metric key -> (menu label, cell text)
 METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     "speedup": ("Speedup", lambda c, i, j: fmt.times(c.speedup[i, j])),
+    "speed_verdict": ("Speed verdict (vs plain decoding)", _speed_verdict_text),
+    "value_verdict": ("Value verdict (speed vs price)", _value_verdict_text),
+    "price_break_even": ("Price break-even alpha", price_break_even_text),
+    "price_ratio": ("Price ratio (tier / baseline)",
+                    lambda c, i, j: _ratio_text(c.price_ratio[i, j], int(c.value_verdict[i, j]) != NOT_APPLICABLE)),
     "break_even": ("Break-even alpha*", break_even_text),
     "margin": ("Margin (alpha - alpha*)", _margin_text),
     "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
@@ -49,13 +89,22 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     "optimal_k": ("Best K (speedup)", lambda c, i, j: f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})" if c.speculative[i] else "n/a"),
     "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cost_factor[i, j])),
 }
+# metrics about the price are coloured by the value verdict, the rest by the speed verdict
+VALUE_METRICS = {"value_verdict", "price_break_even", "price_ratio"}
+
+
+def colour_scheme(metric: str) -> str:
+    return "value" if metric in VALUE_METRICS else "speed"
 
 
 # the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
 _PAIR_FIELDS = ("speedup", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
-                "optimal_k", "optimal_speedup", "cost_factor")
+                "optimal_k", "optimal_speedup", "cost_factor", "price_ratio", "price_break_even_alpha",
+                "price_break_even_kind", "value_verdict")
 _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
-                "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict")
+                "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict",
+                "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
+                "tier_value_verdict")
 
 
 def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
@@ -97,10 +146,28 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
         f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}",
         f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",
         f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cost_factor[i, j])}",
-        f"Verdict: {VERDICT_NAMES[int(cmp.verdict[i, j])]}",
+        f"Speed verdict: {VERDICT_NAMES[int(cmp.verdict[i, j])]} (against plain decoding)",
+        *value_lines(cmp, i, j),
         HELP_HINT,
     ]
     return "\n".join(lines)
+
+
+def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
+    """The value verdict's working for one (tier, class), in words."""
+    b = int(cmp.baseline_index[i])
+    if b < 0:
+        return ["Value verdict: n/a (no baseline tier to price against)"]
+    if math.isnan(cmp.price_ratio[i, j]):
+        return ["Value verdict: n/a (neither tier has a price for this traffic)"]
+    base, ratio = cmp.tier_names[b], cmp.price_ratio[i, j]
+    over = cmp.speedup[i, j] / cmp.speedup[b, j]
+    return [
+        f"Price ratio: this class's traffic on {cmp.tier_names[i]} / on {base} = {_ratio_text(ratio, True)}",
+        f"Speedup over {base}: {fmt.times(over)}; price break-even alpha (speedup over {base} = price ratio): "
+        f"{price_break_even_text(cmp, i, j)}",
+        f"Value verdict: {VALUE_NAMES[int(cmp.value_verdict[i, j])]}",
+    ]
 
 
 class ResultsGridModel(WorkbookTableModel):
@@ -147,11 +214,13 @@ class ResultsGridModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return METRICS[self.metric][1](cmp, i, j)
         if role == Qt.ItemDataRole.BackgroundRole:
+            if colour_scheme(self.metric) == "value":
+                return QBrush(VALUE_COLOURS[int(cmp.value_verdict[i, j])])
             return QBrush(VERDICT_COLOURS[int(cmp.verdict[i, j])])
         if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor("#202020"))
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _RIGHT
+            return _CENTER if self.metric in ("speed_verdict", "value_verdict") else _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
             return pair_tooltip(cmp, i, j)
         return None
@@ -175,19 +244,43 @@ def _holds_text(cmp: Comparison, i: int) -> str:
     return "" if holds is None else ("holds" if holds else "does not hold")
 
 
-# (header, cell text, tooltip explaining the column)
+def _mix_break_even_text(cmp: Comparison, i: int) -> str:
+    kind = int(cmp.mix_price_break_even_kind[i])
+    if kind == -1:
+        return ""
+    if kind == ar.ALWAYS:
+        return "0% (always)"
+    if kind == ar.NEVER:
+        return f"none at K={int(cmp.k[i])}"
+    return fmt.pct(cmp.mix_price_break_even_alpha[i])
+
+
+def _speed_verdict(cmp: Comparison, i: int) -> str:
+    return VERDICT_NAMES[int(cmp.tier_verdict[i])] + (" (unconfirmed)" if cmp.unconfirmed[i] else "")
+
+
+def _value_verdict(cmp: Comparison, i: int) -> str:
+    return VALUE_NAMES[int(cmp.tier_value_verdict[i])]
+
+
+# (header, cell text, tooltip explaining the column); the verdicts first, so a laptop screen shows them
 SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
+    ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice). Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
+    ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline. n/a without a baseline or for a tier that does not run speculative decoding."),
+    ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
     ("Mix speedup", lambda c, i: fmt.times(c.mix_speedup[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed."),
     ("vs baseline", lambda c, i: fmt.times(c.speedup_vs_baseline[i]), "Mix speedup divided by the baseline tier's mix speedup."),
-    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
+    ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
+    ("Value needs alpha", _mix_break_even_text, "The one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha)."),
+    ("Runs like alpha", lambda c, i: fmt.pct(c.effective_alpha[i]) if int(c.mix_price_break_even_kind[i]) != -1 else "", "The one acceptance that, held by every class, gives the mix speedup the workload has now. Worth the premium when it is at least 'Value needs alpha'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
-    ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you."),
+    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
+    ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
     ("FLOPs/token", lambda c, i: fmt.times(c.mix_cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
     ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
     ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
-    ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
-    ("Verdict", lambda c, i: VERDICT_NAMES[int(c.tier_verdict[i])] + (" (unconfirmed)" if c.unconfirmed[i] else ""), "Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice). Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
 ]
+_VERDICT_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds"}
 
 
 class TierSummaryModel(WorkbookTableModel):
@@ -233,9 +326,11 @@ class TierSummaryModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return text(cmp, i)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _CENTER if header == "Verdict" else _RIGHT
-        if role == Qt.ItemDataRole.BackgroundRole and header == "Verdict":
+            return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
+        if role == Qt.ItemDataRole.BackgroundRole and header == "Speed verdict":
             return QBrush(VERDICT_COLOURS[int(cmp.tier_verdict[i])])
+        if role == Qt.ItemDataRole.BackgroundRole and header == "Value verdict":
+            return QBrush(VALUE_COLOURS[int(cmp.tier_value_verdict[i])])
         if role == Qt.ItemDataRole.ForegroundRole and header == "Claim holds" and cmp.claim_holds[i] is False:
             return QBrush(QColor("#b00020"))
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -45,7 +45,27 @@ SECTIONS: list[tuple[str, str, str]] = [
      "<span style='background:#c9e8c9'>&nbsp;gain&nbsp;</span> S &ge; 1 + marginal band (Settings, default 5%); "
      "<span style='background:#ffe4b0'>&nbsp;marginal&nbsp;</span> 1 &le; S &lt; 1 + band; "
      "<span style='background:#f6c4c4'>&nbsp;tax&nbsp;</span> S &lt; 1: half-empty trailers, the draft's cost is "
-     "on the invoice and the speed is not delivered. Grey: the tier does not run speculative decoding."),
+     "on the invoice and the speed is not delivered. Grey: the tier does not run speculative decoding. "
+     "This is the <b>speed verdict</b>: it says whether the tier is faster than plain decoding, not whether the "
+     "speed is worth what it costs; the value verdict below says that."),
+    ("value", "Value verdict: is the speed worth the premium?",
+     "The speed verdict compares a tier with plain decoding; the <b>value verdict</b> compares its speed with its "
+     "price, both against the tier it is priced against (its baseline). "
+     "<b>Price ratio</b> = the traffic priced on the tier / the same traffic priced on the baseline: per class, that "
+     "class's input and output tokens (a class with no tokens entered is priced per output token); for the mix, "
+     "monthly cost / the baseline's monthly cost (the premium + 1). "
+     "<span style='background:#b9dcf2'>&nbsp;worth the premium&nbsp;</span> when the speedup over the baseline is "
+     "at least the price ratio, so one unit of speed costs no more than on the baseline (Cost per 1x no higher); "
+     "<span style='background:#f2c6de'>&nbsp;not worth it&nbsp;</span> otherwise: faster, perhaps, but you pay "
+     "more for the speed than it gives. A tier can be a <i>gain</i> and <i>not worth it</i> at once. "
+     "<b>Price break-even alpha</b>: the acceptance at which the speedup over the baseline equals the price ratio, "
+     "solved like a claim's alpha (0% when even alpha = 0 pays; <i>none</i> when not even alpha = 1 does). "
+     "The baseline's own speedup is held where it is (1 for plain decoding). "
+     "For the mix one alpha cannot describe classes that differ: <i>Value needs alpha</i> is the one acceptance "
+     "that, held by every class, would make the mix break even on price, and <i>Runs like alpha</i> is the one "
+     "acceptance that gives the mix speedup you have now. n/a: no baseline, or the tier does not run speculative "
+     "decoding. The results grid shows either verdict (show: Speed verdict / Value verdict) and colours its cells "
+     "by the verdict that goes with the number shown."),
     ("optimal_k", "Best K",
      "The whole K from 1 to K max (or the tier's own K, if larger) that maximises S for this class, and the speedup it would give; "
      "a lower K wastes fewer slots when acceptance is low."),
@@ -83,6 +103,8 @@ SECTIONS: list[tuple[str, str, str]] = [
 ]
 
 ANCHOR_FOR_METRIC = {"speedup": "speedup", "break_even": "break_even", "margin": "break_even",
+                     "speed_verdict": "verdict", "value_verdict": "value", "price_break_even": "value",
+                     "price_ratio": "value",
                      "trailer_fill": "fill", "alpha": "alpha", "optimal_k": "optimal_k", "cost_factor": "cost_factor"}
 
 

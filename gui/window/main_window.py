@@ -3,21 +3,21 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
-                               QSplitter, QTabWidget, QVBoxLayout, QWidget)
+                               QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
-from model.comparison import GAIN, MARGINAL, NOT_APPLICABLE, TAX
 from model.workbook.rows import Workbook
 
 from gui.tables.choice_delegate import ChoiceDelegate
+from gui.tables.frozen_column import FrozenColumn
 from gui.document import Document
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
 from gui.window.help import ANCHOR_FOR_METRIC, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
-from gui.tables.result_models import METRICS, VERDICT_COLOURS, ResultsGridModel, TierSummaryModel
+from gui.tables.result_models import LEGENDS, METRICS, ResultsGridModel, TierSummaryModel, colour_scheme
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner
@@ -30,6 +30,7 @@ except Exception:  # noqa: BLE001
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
 _REFUSED = "Refused, value kept: "
 CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
+_NARROW_TABLES = 560  # below this the tables show too little to read beside the charts and a panel
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
 _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
                   "in the mix</span>")
@@ -45,6 +46,7 @@ class MainWindow(QMainWindow):
         self._tier_row = next((i for i, t in enumerate(workbook.tiers) if t.speculative != "no"), 0 if workbook.tiers else -1)
         self._help: HelpDialog | None = None
         self._sampling_dock: QDockWidget | None = None
+        self.sampling_panel = None  # built on first use (Tools > Measure acceptance)
         self._build_models()
         self._build_views()
         self._build_status_bar()
@@ -104,15 +106,15 @@ class MainWindow(QMainWindow):
         for key, (label, _) in METRICS.items():
             self.metric_combo.addItem(label, key)
         self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
-        legend = QLabel(" ".join(f"<span style='background:{VERDICT_COLOURS[v].name()}'>&nbsp;{text}&nbsp;</span>"
-                                 for v, text in ((GAIN, "gain"), (MARGINAL, "marginal"), (TAX, "tax"),
-                                                 (NOT_APPLICABLE, "not speculative"))))
-        legend.setToolTip("Cell colour: the verdict for that tier on that class (see Help > Guide, Verdict)")
+        self.legend = QLabel()
+        # the legend gives way on a narrow screen (its tooltip still says it) rather than widen the window
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._update_legend()
         head = QHBoxLayout()
         head.addWidget(QLabel("<b>Results by task class</b>  show:"))
         head.addWidget(self.metric_combo)
-        head.addStretch(1)
-        head.addWidget(legend)
+        head.addWidget(self.legend, 1)
         results_box = QWidget()
         box = QVBoxLayout(results_box)
         box.setContentsMargins(0, 4, 0, 0)
@@ -135,6 +137,11 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.charts)
         self.splitter.setSizes([1060, 540])
+        # the charts give way on a laptop screen (View > Charts, or drag the handle to the edge); the tables never
+        self.splitter.setCollapsible(0, False)
+        self.splitter.setCollapsible(1, True)
+        self.splitter.splitterMoved.connect(self._on_splitter_moved)
+        self._chart_width = 540
         self.setCentralWidget(self.splitter)
         if self._tier_row >= 0:
             self.tier_view.setCurrentIndex(self.tier_model.index(self._tier_row, 0))
@@ -188,6 +195,15 @@ class MainWindow(QMainWindow):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
             for action in rows:
                 view.addAction(action)
+        view_menu = self.menuBar().addMenu("&View")
+        self.charts_action = self._action(view_menu, "&Charts", self.set_charts_visible)
+        self.charts_action.setCheckable(True)
+        self.charts_action.setChecked(True)
+        self.charts_action.setToolTip("Show or hide the chart pane; the tables take its room")
+        # names stay in sight when the input tables scroll right (results and summary name rows in their headers)
+        self.frozen_columns = [FrozenColumn(view) for view in (self.tier_view, self.class_view)]
+        for frozen in self.frozen_columns:
+            frozen.sync_actions()
         tools = self.menuBar().addMenu("&Tools")
         self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
         help_menu = self.menuBar().addMenu("&Help")
@@ -238,13 +254,67 @@ class MainWindow(QMainWindow):
             panel = SamplingPanel(self.document, self, runner=self.tasks, settings=self.settings)
             panel.provider_changed.connect(self.set_provider_text)
             panel.status_message.connect(self.show_message)
+            # in a scroll area, so its form never sets a minimum width that pushes the window off screen
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setWidget(panel)
+            scroll.setMinimumWidth(260)
             dock = QDockWidget("Measure acceptance", self)
             dock.setObjectName("sampling_dock")
-            dock.setWidget(panel)
+            dock.setWidget(scroll)
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            self.resizeDocks([dock], [panel.sizeHint().width()], Qt.Orientation.Horizontal)
             self._sampling_dock = dock
+            self.sampling_panel = panel
         self._sampling_dock.show()
         self._sampling_dock.raise_()
+        self._make_room_for_dock()
+        QTimer.singleShot(0, self.fit_to_screen)  # once more after the dock's deferred layout
+
+    def _make_room_for_dock(self) -> None:
+        self.fit_to_screen()
+        left = self.splitter.sizes()[0]
+        if self.splitter.sizes()[1] > 0 and left < _NARROW_TABLES:
+            # a laptop screen cannot hold tables, charts and the panel side by side: the charts step aside
+            self.set_charts_visible(False)
+            self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
+
+    def set_charts_visible(self, visible: bool) -> None:
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if visible:
+            width = min(self._chart_width, max(total // 2, 1))
+            self.splitter.setSizes([total - width, width])
+        else:
+            if sizes[1] > 0:
+                self._chart_width = sizes[1]
+            self.splitter.setSizes([total, 0])
+        self.charts_action.setChecked(visible)
+
+    def fit_to_screen(self) -> None:
+        """Keep the whole window on its screen: a dock opened at its own width must not push it past the edge."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        self.layout().activate()
+        avail = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        max_w, max_h = avail.width() - extra_w, avail.height() - extra_h
+        dock = self._sampling_dock
+        if dock is not None and dock.isVisible() and not dock.isFloating() and self.width() > max_w:
+            # the dock gives up what the window cannot have, down to its own minimum
+            room = max_w - self.centralWidget().minimumSizeHint().width() - 8
+            self.resizeDocks([dock], [max(dock.minimumSizeHint().width(), min(dock.width(), room))], Qt.Orientation.Horizontal)
+            self.layout().activate()
+        if self.width() > max_w or self.height() > max_h:
+            self.resize(min(self.width(), max_w), min(self.height(), max_h))
+        frame = self.frameGeometry()
+        dx = min(0, avail.right() - frame.right()) or max(0, avail.left() - frame.left())
+        dy = min(0, avail.bottom() - frame.bottom()) or max(0, avail.top() - frame.top())
+        if dx or dy:
+            self.move(frame.left() + dx, frame.top() + dy)
 
     def edit_settings(self) -> QDialog:
         from gui.window.settings_dialog import SettingsDialog  # a rarely used dialog: built when asked for
@@ -304,12 +374,27 @@ class MainWindow(QMainWindow):
             self._tier_row = current.row()
             self._refresh_charts()
 
+    def _update_legend(self) -> None:
+        scheme = colour_scheme(self.metric_combo.currentData())
+        self.legend.setText(" ".join(f"<span style='background:{colour.name()}'>&nbsp;{text}&nbsp;</span>"
+                                     for colour, text in LEGENDS[scheme]))
+        self.legend.setToolTip("Cell colour: the " + ("value verdict (is the speed worth the price?)" if scheme == "value"
+                                                      else "speed verdict (against plain decoding)")
+                               + " for that tier on that class (Help > Guide to the numbers)")
+
     def _on_metric_changed(self, _index: int) -> None:
         self.results_model.set_metric(self.metric_combo.currentData())
+        self._update_legend()
         # another metric, other text widths ("K=4 (2.10x)" is wider than "2.10x")
         self.results_view.resizeColumnsToContents()
         for col in range(self.results_model.columnCount()):
             self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        shown = self.splitter.sizes()[1] > 0
+        if shown:
+            self._chart_width = self.splitter.sizes()[1]
+        self.charts_action.setChecked(shown)
 
     def _on_help_requested(self) -> None:
         # F1 on a results cell opens the guide at that number's section
@@ -337,6 +422,10 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1600, 980)
+        panes = self.settings.value("window/panes")
+        if isinstance(panes, QByteArray) and not panes.isEmpty():
+            self.splitter.restoreState(panes)
+            self.charts_action.setChecked(self.splitter.sizes()[1] > 0)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_save():
@@ -348,6 +437,7 @@ class MainWindow(QMainWindow):
             print(f"specledger: '{self.tasks.label}' did not stop within {CLOSE_WAIT_MS // 1000} s of closing; "
                   "it was abandoned", file=sys.stderr)
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/panes", self.splitter.saveState())
         self.settings.sync()
         event.accept()
 

@@ -291,7 +291,7 @@ def test_a_refused_apply_changes_nothing_and_says_why(qtbot, panel, tiny, monkey
 def test_undoing_an_apply_shows_the_cells_it_changed(qtbot, window, tiny):
     # before: the apply had no place to show, so Ctrl+Z left the view wherever it was
     window.show_sampling_panel()
-    panel = window._sampling_dock.widget()
+    panel = window.sampling_panel
     _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
     _run(qtbot, panel)
     qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)

@@ -8,7 +8,7 @@ from gui.tables.result_models import SUMMARY_COLUMNS
 
 def _verdicts(window) -> dict[str, str]:
     model = window.summary_model
-    col = [c[0] for c in SUMMARY_COLUMNS].index("Verdict")
+    col = [c[0] for c in SUMMARY_COLUMNS].index("Speed verdict")
     return {model.headerData(r, Qt.Orientation.Vertical): model.data(model.index(r, col)) for r in range(model.rowCount())}
 
 

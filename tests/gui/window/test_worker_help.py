@@ -85,7 +85,7 @@ def test_sampling_panel_docks_on_demand(qtbot, window):
     window.show_sampling_panel()
     dock = window._sampling_dock
     assert dock is not None and dock.isVisible()
-    dock.widget().provider_changed.emit("CPU")
+    window.sampling_panel.provider_changed.emit("CPU")
     assert window.provider_label.text() == "Provider: CPU"
 
 

@@ -1,0 +1,120 @@
+"""A frozen first column for a spreadsheet view: the row's name stays in sight when the table scrolls right.
+
+A second view of the same kind lies over the table's first column, sharing its model and selection,
+and scrolls with it vertically only. Whichever of the two holds the current cell takes the keyboard,
+so typing, Enter, Tab and copy/paste behave the same on a name as on any other cell, and the table
+never scrolls a cell it makes current under the frozen column.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtWidgets import QAbstractItemView, QFrame, QTableView
+
+
+class FrozenColumn(QObject):
+    """Freezes column 0 of ``view``; keep a reference (the window does) for as long as the view lives."""
+
+    def __init__(self, view: QTableView) -> None:
+        super().__init__(view)
+        self.view = view
+        frozen = type(view)(view)  # same class: same keys, same copy/paste, same messages
+        self.frozen = frozen
+        frozen.setObjectName("frozen_column")
+        frozen.setModel(view.model())
+        frozen.setSelectionModel(view.selectionModel())
+        delegate = view.itemDelegate()
+        try:  # its own delegate (a shared one's closeEditor would reach both views), of the same kind
+            frozen.setItemDelegate(type(delegate)(frozen))
+        except TypeError:
+            frozen.setItemDelegate(delegate)
+        frozen.verticalHeader().hide()
+        frozen.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        frozen.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        frozen.setVerticalScrollMode(view.verticalScrollMode())
+        frozen.horizontalHeader().setSectionResizeMode(view.horizontalHeader().sectionResizeMode(0))
+        frozen.setFrameShape(QFrame.Shape.NoFrame)
+        # a thin rule on its right edge says where the frozen part ends
+        frozen.setStyleSheet("QTableView#frozen_column { border-right: 1px solid #9a9a9a; }")
+        frozen.setContextMenuPolicy(view.contextMenuPolicy())
+        if hasattr(view, "message_posted"):
+            frozen.message_posted.connect(view.message_posted)
+        view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        view.viewport().stackUnder(frozen)
+
+        view.horizontalHeader().sectionResized.connect(self._on_section_resized)
+        view.verticalHeader().sectionResized.connect(self._on_row_resized)
+        view.verticalScrollBar().valueChanged.connect(frozen.verticalScrollBar().setValue)
+        frozen.verticalScrollBar().valueChanged.connect(view.verticalScrollBar().setValue)
+        frozen.horizontalHeader().sectionResized.connect(self._on_frozen_section_resized)
+        view.selectionModel().currentChanged.connect(self._on_current_changed)
+        model = view.model()
+        for signal in (model.modelReset, model.columnsInserted, model.columnsRemoved, model.layoutChanged):
+            signal.connect(self._on_columns_changed)
+        view.installEventFilter(self)
+        self._on_columns_changed()
+
+    def sync_actions(self) -> None:
+        """The view's context-menu actions (Add row, Delete rows…) on the frozen column too."""
+        self.frozen.setContextMenuPolicy(self.view.contextMenuPolicy())
+        for action in self.view.actions():
+            if action not in self.frozen.actions():
+                self.frozen.addAction(action)
+
+    # --- geometry -------------------------------------------------------------------
+    def _on_columns_changed(self, *_args: object) -> None:
+        model = self.view.model()
+        for col in range(model.columnCount()):
+            self.frozen.setColumnHidden(col, col != 0)
+        self.frozen.setColumnWidth(0, self.view.columnWidth(0))
+        for row in range(model.rowCount()):
+            self.frozen.setRowHeight(row, self.view.rowHeight(row))
+        self.frozen.setVisible(model.columnCount() > 0)
+        self.update_geometry()
+
+    def update_geometry(self) -> None:
+        view = self.view
+        frame = view.frameWidth()
+        self.frozen.setGeometry(view.verticalHeader().width() + frame, frame, view.columnWidth(0),
+                                view.viewport().height() + view.horizontalHeader().height())
+        self.frozen.verticalScrollBar().setValue(view.verticalScrollBar().value())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show):
+            self.update_geometry()
+        return False
+
+    def _on_section_resized(self, section: int, _old: int, new: int) -> None:
+        if section == 0 and self.frozen.columnWidth(0) != new:
+            self.frozen.setColumnWidth(0, new)
+        self.update_geometry()
+
+    def _on_frozen_section_resized(self, section: int, _old: int, new: int) -> None:
+        # dragging the frozen header's edge resizes the real column too
+        if section == 0 and self.view.columnWidth(0) != new:
+            self.view.setColumnWidth(0, new)
+
+    def _on_row_resized(self, row: int, _old: int, new: int) -> None:
+        self.frozen.setRowHeight(row, new)
+
+    # --- the keyboard follows the current cell ------------------------------------------
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        view, frozen = self.view, self.frozen
+        if current.column() == 0:
+            if view.hasFocus():
+                frozen.setFocus(Qt.FocusReason.OtherFocusReason)
+            frozen.scrollTo(current)
+            return
+        if frozen.hasFocus():
+            view.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.reveal(current)
+
+    def reveal(self, index: QModelIndex) -> None:
+        """Scroll so the cell is not under the frozen column (QTableView knows nothing of it)."""
+        view = self.view
+        view.scrollTo(index)
+        hidden = view.columnWidth(0) - view.visualRect(index).left()
+        if index.column() > 0 and hidden > 0:
+            bar = view.horizontalScrollBar()
+            bar.setValue(bar.value() - hidden)
