@@ -46,6 +46,8 @@ class TrailerChart(ChartView):
             self.plot.addItem(item)
         self._note = pg.TextItem(anchor=(0.5, 0.5))
         self.plot.addItem(self._note)
+        # the note wraps to the plot's width: at a laptop's chart width one line was cut on both sides
+        self.plot.vb.sigResized.connect(self._on_view_resized)
         # legend samples: the cargo sample stands for every class colour
         self._cargo_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=class_color(0), pen=pg.mkPen(None))
         self._waste_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=WASTE_BRUSH, pen=pg.mkPen(INK))
@@ -88,11 +90,17 @@ class TrailerChart(ChartView):
         self.plot.setXRange(0, k, padding=0.02)
         self.plot.setYRange(-0.6, n - 0.4, padding=0)
         self._note.setVisible(False)
+        for side in ("left", "right", "bottom"):
+            self.plot.showAxis(side)
         for item in (self._trailers, self._waste, self._cargo, self._walls):
             item.setVisible(True)
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
         self.set_title(f"Trailer fill — {tier}, K = {k}{unconfirmed}")
         self._shown = {names[j]: (float(fill[j]), float(alpha[j]), k) for j in range(n)}
+
+    def _on_view_resized(self, *_args: object) -> None:
+        if self._note.isVisible():
+            self._note.setTextWidth(max(80.0, self.plot.vb.width() - 16.0))
 
     @up_to_date
     def row_labels(self) -> list[str]:
@@ -130,12 +138,15 @@ class TrailerChart(ChartView):
             text = "Add a task class to see its trailer."
         else:
             text = f"{tier} does not run speculative decoding:\nno draft, no trailers — every class runs at 1.00x."
-        self._note.setHtml(html_text(text).replace("\n", "<br>"))
+        self._note.setHtml(f'<div style="text-align:center">{html_text(text).replace(chr(10), "<br>")}</div>')
         self._note.setPos(0.5, 0.5)
         self._note.setVisible(True)
         self._numbers = []
         for side in ("left", "right", "bottom"):
             self.plot.getAxis(side).setTicks([[], []])
+            # no axes to label: the note gets the plot's whole width
+            self.plot.hideAxis(side)
+        self._on_view_resized()
         self.plot.setXRange(0, 1, padding=0)
         self.plot.setYRange(0, 1, padding=0)
         self.set_title(f"Trailer fill — {tier}" if tier else "Trailer fill")

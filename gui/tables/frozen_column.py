@@ -8,6 +8,7 @@ never scrolls a cell it makes current under the frozen column.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QTableView
 
 
@@ -51,6 +52,7 @@ class FrozenColumn(QObject):
         for signal in (model.modelReset, model.columnsInserted, model.columnsRemoved, model.layoutChanged):
             signal.connect(self._on_columns_changed)
         view.installEventFilter(self)
+        frozen.installEventFilter(self)
         self._on_columns_changed()
 
     def sync_actions(self) -> None:
@@ -81,7 +83,20 @@ class FrozenColumn(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show):
             self.update_geometry()
+        elif watched is self.frozen and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            return self._frozen_key(event)
         return False
+
+    def _frozen_key(self, event: QKeyEvent) -> bool:
+        """Tab and Right leave the name for the next cell, which only the table shows."""
+        moving = event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Right) and not (
+            event.modifiers() & (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier))
+        current = self.frozen.currentIndex()
+        if not moving or self.frozen.state() == QAbstractItemView.State.EditingState or not current.isValid() \
+                or self.view.model().columnCount() < 2:
+            return False
+        self.view.setCurrentIndex(current.siblingAtColumn(1))
+        return True
 
     def _on_section_resized(self, section: int, _old: int, new: int) -> None:
         if section == 0 and self.frozen.columnWidth(0) != new:

@@ -275,38 +275,51 @@ class MainWindow(QMainWindow):
     def _make_room_for_dock(self) -> None:
         self.fit_to_screen()
         left = self.splitter.sizes()[0]
-        if self.splitter.sizes()[1] > 0 and left < _NARROW_TABLES:
+        if self._charts_shown() and left < _NARROW_TABLES:
             # a laptop screen cannot hold tables, charts and the panel side by side: the charts step aside
             self.set_charts_visible(False)
             self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
 
     def set_charts_visible(self, visible: bool) -> None:
+        """View > Charts: hidden, not just squeezed, so the tables may take the whole width of a small screen."""
         sizes = self.splitter.sizes()
         total = sum(sizes)
         if visible:
             width = min(self._chart_width, max(total // 2, 1))
-            self.splitter.setSizes([total - width, width])
+            self.charts.show()
+            self.splitter.setSizes([max(total - width, 1), width])
         else:
             if sizes[1] > 0:
                 self._chart_width = sizes[1]
-            self.splitter.setSizes([total, 0])
+            self.charts.hide()
         self.charts_action.setChecked(visible)
+
+    def _charts_shown(self) -> bool:
+        return self.charts.isVisibleTo(self) and self.splitter.sizes()[1] > 0
 
     def fit_to_screen(self) -> None:
         """Keep the whole window on its screen: a dock opened at its own width must not push it past the edge."""
         screen = self.screen() or QGuiApplication.primaryScreen()
         if screen is None or self.isMaximized() or self.isFullScreen():
             return
-        self.layout().activate()
         avail = screen.availableGeometry()
         frame = self.frameGeometry()
-        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
-        max_w, max_h = avail.width() - extra_w, avail.height() - extra_h
+        max_w = avail.width() - (frame.width() - self.width())
+        max_h = avail.height() - (frame.height() - self.height())
         dock = self._sampling_dock
-        if dock is not None and dock.isVisible() and not dock.isFloating() and self.width() > max_w:
+        docked = dock is not None and dock.isVisible() and not dock.isFloating()
+        self.layout().activate()
+        for charts_may_go in (False, True):
+            if self.width() <= max_w or not docked:
+                break
+            if charts_may_go and self._charts_shown():
+                # the tables, the charts and the panel do not fit side by side: the charts step aside
+                self.set_charts_visible(False)
+                self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
             # the dock gives up what the window cannot have, down to its own minimum
             room = max_w - self.centralWidget().minimumSizeHint().width() - 8
-            self.resizeDocks([dock], [max(dock.minimumSizeHint().width(), min(dock.width(), room))], Qt.Orientation.Horizontal)
+            self.resizeDocks([dock], [max(dock.minimumSizeHint().width(), min(dock.width(), room))],
+                             Qt.Orientation.Horizontal)
             self.layout().activate()
         if self.width() > max_w or self.height() > max_h:
             self.resize(min(self.width(), max_w), min(self.height(), max_h))
@@ -391,7 +404,7 @@ class MainWindow(QMainWindow):
             self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
 
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
-        shown = self.splitter.sizes()[1] > 0
+        shown = self._charts_shown()
         if shown:
             self._chart_width = self.splitter.sizes()[1]
         self.charts_action.setChecked(shown)
@@ -425,7 +438,7 @@ class MainWindow(QMainWindow):
         panes = self.settings.value("window/panes")
         if isinstance(panes, QByteArray) and not panes.isEmpty():
             self.splitter.restoreState(panes)
-            self.charts_action.setChecked(self.splitter.sizes()[1] > 0)
+            self.charts_action.setChecked(self._charts_shown())
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_save():

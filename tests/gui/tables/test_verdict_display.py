@@ -1,0 +1,102 @@
+"""The results grid's show choice, the summary's two verdicts, and the c and v a roofline tier uses."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from gui.tables.result_models import SUMMARY_COLUMNS, VALUE_COLOURS, VERDICT_COLOURS
+from model import formatting as fmt
+from model.comparison import NOT_WORTH, VALUE_NAMES, VERDICT_NAMES
+
+
+def _choose(window, key: str) -> None:
+    window.metric_combo.setCurrentIndex(window.metric_combo.findData(key))
+
+
+def _cell(window, tier: str, cls: str, role=Qt.ItemDataRole.DisplayRole):
+    cmp = window.document.comparison
+    model = window.results_model
+    return model.data(model.index(cmp.tier_names.index(tier), cmp.class_names.index(cls)), role)
+
+
+def test_the_grid_shows_either_verdict_coloured_by_it(window):
+    cmp = window.document.comparison
+    i, j = cmp.tier_names.index("Northwind Turbo"), cmp.class_names.index("prose")
+    # prose on Northwind Turbo is faster than plain decoding but not by its price ratio
+    assert VALUE_NAMES[int(cmp.value_verdict[i, j])] == "not worth it"
+    _choose(window, "speed_verdict")
+    assert _cell(window, "Northwind Turbo", "prose") == VERDICT_NAMES[int(cmp.verdict[i, j])]
+    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VERDICT_COLOURS[int(cmp.verdict[i, j])]
+    assert "gain" in window.legend.text() and "worth" not in window.legend.text()
+
+    _choose(window, "value_verdict")
+    assert _cell(window, "Northwind Turbo", "prose") == "not worth it"
+    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VALUE_COLOURS[NOT_WORTH]
+    assert _cell(window, "Northwind Standard", "prose") == "n/a"  # no baseline, no speculation
+    assert "worth the premium" in window.legend.text()
+
+    _choose(window, "price_break_even")
+    assert _cell(window, "Northwind Turbo", "prose") == fmt.pct(cmp.price_break_even_alpha[i, j])
+    tip = _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.ToolTipRole)
+    assert "Price ratio" in tip and "Value verdict: not worth it" in tip
+
+    _choose(window, "speedup")  # back to the speed colours
+    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VERDICT_COLOURS[int(cmp.verdict[i, j])]
+
+
+def test_the_grid_follows_an_edit_in_value_mode(window):
+    _choose(window, "value_verdict")
+    assert _cell(window, "Northwind Turbo", "code") == "worth the premium"
+    row = [t.name for t in window.document.workbook.tiers].index("Northwind Turbo")
+    # ten times the price: no acceptance pays for that
+    window.document.apply("price", lambda wb: setattr(wb.tiers[row], "price_out", wb.tiers[row].price_out * 10))
+    window.document.flush()
+    assert _cell(window, "Northwind Turbo", "code") == "not worth it"
+
+
+def test_the_summary_leads_with_both_verdicts(window):
+    heads = [c[0] for c in SUMMARY_COLUMNS]
+    assert heads[:3] == ["Speed verdict", "Value verdict", "Claim holds"]
+    model, cmp = window.summary_model, window.document.comparison
+    for i, name in enumerate(cmp.tier_names):
+        value = model.data(model.index(i, heads.index("Value verdict")))
+        assert value == VALUE_NAMES[int(cmp.tier_value_verdict[i])], name
+    i = cmp.tier_names.index("Northwind Turbo")
+    assert model.data(model.index(i, heads.index("Value needs alpha"))) == fmt.pct(cmp.mix_price_break_even_alpha[i])
+
+
+def test_help_explains_both_verdicts(window):
+    from gui.window.help import ANCHOR_FOR_METRIC, guide_html
+
+    html = guide_html()
+    assert "speed verdict" in html and "value verdict" in html and "Price break-even alpha" in html
+    assert ANCHOR_FOR_METRIC["value_verdict"] == "value" and "name='value'" in html
+
+
+def test_roofline_tiers_show_the_c_and_v_they_use(qtbot, window):
+    model, wb, cmp = window.tier_model, window.document.workbook, window.document.comparison
+    row = [t.name for t in wb.tiers].index("Northwind Turbo")
+    assert wb.tiers[row].cost_model == "roofline"
+    c_col, v_col = model.column_of("c"), model.column_of("v")
+    c_used = cmp.c[row]
+    shown = model.data(model.index(row, c_col))
+    assert shown == f"{fmt.number(c_used.min())}–{fmt.number(c_used.max())}"
+    assert shown != fmt.number(wb.tiers[row].c)  # not the typed 0.1 it ignores
+    assert model.data(model.index(row, c_col), Qt.ItemDataRole.ForegroundRole) is None  # not greyed as unused
+    tip = model.data(model.index(row, c_col), Qt.ItemDataRole.ToolTipRole)
+    for j, cls in enumerate(cmp.class_names):
+        assert f"{cls} (" in tip and fmt.number(c_used[j]) in tip
+    assert "claim's context" in tip
+    assert model.data(model.index(row, v_col)).startswith(fmt.fixed(cmp.v[row].min(), 3))
+    # a typed tier still shows its typed value
+    typed = [t.name for t in wb.tiers].index("Helix Fast")
+    assert model.data(model.index(typed, c_col)) == "0.08"
+
+    # a class's context is not on the tier's row, yet the used c follows it
+    j = cmp.class_names.index("code")
+    with qtbot.waitSignal(model.dataChanged, timeout=2000):
+        window.document.apply("context", lambda w: setattr(w.classes[j], "context", 131072))
+        window.document.flush()
+    new_c = window.document.comparison.c[row]
+    assert not np.allclose(new_c, c_used)
+    assert model.data(model.index(row, c_col)) == f"{fmt.number(new_c.min())}–{fmt.number(new_c.max())}"

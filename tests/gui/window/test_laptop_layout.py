@@ -1,0 +1,131 @@
+"""At 1366 x 768 the names and verdicts stay on screen, the charts give way, and no panel pushes the window off it."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+
+from gui.tables.result_models import SUMMARY_COLUMNS
+
+
+def _scroll_right(view) -> None:
+    bar = view.horizontalScrollBar()
+    bar.setValue(bar.maximum())
+
+
+def test_tier_names_stay_visible_when_the_table_scrolls_right(qtbot, window):
+    window.resize(1366, 768)
+    qtbot.wait(50)
+    view = window.tier_view
+    frozen = window.frozen_columns[0].frozen
+    assert view.horizontalScrollBar().maximum() > 0  # the table is wider than its pane at 1366
+    _scroll_right(view)
+    qtbot.wait(20)
+    # the table's own name column has scrolled out of its viewport...
+    assert view.visualRect(window.tier_model.index(0, 0)).right() < 0
+    # ...while the frozen column still shows every name, at the left edge of the table
+    assert frozen.isVisible()
+    assert frozen.geometry().left() <= view.verticalHeader().width() + view.frameWidth()
+    for row, tier in enumerate(window.document.workbook.tiers):
+        rect = frozen.visualRect(window.tier_model.index(row, 0))
+        if rect.bottom() > frozen.viewport().height():
+            break
+        assert frozen.viewport().rect().contains(rect.center())
+        assert frozen.indexAt(rect.center()).data() == tier.name
+    # and what sits under the frozen column on screen is a name, not another column's cell
+    point = frozen.mapTo(view, QPoint(5, frozen.horizontalHeader().height() + 5))
+    assert window.childAt(view.mapTo(window, point)) in (frozen.viewport(), frozen)
+
+
+def test_the_frozen_names_follow_scrolling_down_and_hand_over_the_keyboard(qtbot, window):
+    window.resize(1366, 768)
+    view = window.class_view
+    window.input_tabs.setCurrentWidget(view)
+    frozen = window.frozen_columns[1].frozen
+    qtbot.wait(20)
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+    assert frozen.verticalScrollBar().value() == view.verticalScrollBar().value()
+    # the name cell takes the keyboard in the frozen column; the next cell goes back to the table,
+    # scrolled so that it is not hidden under the frozen column
+    _scroll_right(view)
+    frozen.setFocus()
+    view.setCurrentIndex(window.class_model.index(0, 0))
+    qtbot.keyClick(frozen, Qt.Key.Key_Tab)
+    assert view.currentIndex().column() == 1 and view.hasFocus()
+    assert view.visualRect(view.currentIndex()).left() >= view.columnWidth(0)
+
+
+def test_verdict_columns_are_in_view_at_1366(qtbot, window):
+    window.resize(1366, 768)
+    qtbot.wait(50)
+    view = window.summary_view
+    heads = [c[0] for c in SUMMARY_COLUMNS]
+    for name in ("Speed verdict", "Value verdict", "Claim holds"):
+        rect = view.visualRect(window.summary_model.index(0, heads.index(name)))
+        assert 0 <= rect.left() and rect.right() <= view.viewport().width(), name
+    # "gain (unconfirmed)" fits its column
+    col = heads.index("Speed verdict")
+    text = "gain (unconfirmed)"
+    assert view.columnWidth(col) >= view.fontMetrics().horizontalAdvance(text)
+
+
+def test_the_chart_pane_collapses_and_comes_back(qtbot, window):
+    left = window.splitter.widget(0)
+    assert window.charts_action.isChecked() and window.charts.isVisible()
+    narrow = left.width()
+    window.charts_action.trigger()
+    qtbot.wait(20)
+    assert not window.charts.isVisible() and not window.charts_action.isChecked()
+    assert left.width() > narrow  # the tables take the room
+    window.charts_action.trigger()
+    qtbot.wait(20)
+    assert window.charts.isVisible() and window.splitter.sizes()[1] > 0 and window.charts_action.isChecked()
+    # dragging the handle to the edge collapses it too, and the View menu says so
+    window.splitter.moveSplitter(window.splitter.width(), 1)
+    assert window.splitter.sizes()[1] == 0 and not window.charts_action.isChecked()
+
+
+def test_the_measure_panel_never_pushes_the_window_past_the_screen(qtbot, window):
+    avail = window.screen().availableGeometry()
+    # a window that just fits its screen, as a maximised-by-hand laptop window does
+    frame_w = window.frameGeometry().width() - window.width()
+    frame_h = window.frameGeometry().height() - window.height()
+    window.move(avail.topLeft())
+    window.resize(avail.width() - frame_w, avail.height() - frame_h)
+    qtbot.wait(20)
+    window.show_sampling_panel()
+    qtbot.wait(50)
+    assert window._sampling_dock.isVisible()
+    frame = window.frameGeometry()
+    assert avail.contains(frame), (avail, frame)
+    # the panel's Apply button can be reached inside the dock (it scrolls), not beyond the screen's edge
+    panel = window.sampling_panel
+    window._sampling_dock.widget().ensureWidgetVisible(panel.apply_button)
+    qtbot.wait(20)
+    centre = panel.apply_button.mapToGlobal(panel.apply_button.rect().center())
+    assert avail.contains(centre), (avail, centre)
+
+
+def test_the_measure_panel_progress_says_no_run_rather_than_zero_of_one(window):
+    window.show_sampling_panel()
+    bar = window.sampling_panel.progress_bar
+    assert bar.text() == "no run yet"
+
+
+def test_the_trailer_note_for_a_plain_tier_fits_the_chart(qtbot, window):
+    # before: one long line centred in a plot squeezed by the last tier's axis labels, cut on both sides
+    window.resize(1366, 768)
+    chart = window.charts.trailer_chart
+    window.charts.tabs.setCurrentWidget(chart)
+    window.tier_view.setCurrentIndex(window.tier_model.index(0, 0))  # Northwind Standard, plain decoding
+    qtbot.wait(50)
+    note = chart._note
+    assert note.isVisible() and "does not run speculative decoding" in note.toPlainText()
+
+    def inside() -> bool:
+        shown, view = note.textItem.sceneBoundingRect(), chart.plot.vb.sceneBoundingRect()
+        return view.left() <= shown.left() and shown.right() <= view.right()
+
+    qtbot.waitUntil(inside, timeout=3000)  # pyqtgraph places text items on its next layout pass
+    # and the next speculative tier gets its axes back
+    window.tier_view.setCurrentIndex(window.tier_model.index(1, 0))
+    qtbot.wait(20)
+    assert chart.plot.getAxis("left").isVisible() and chart.row_labels()
