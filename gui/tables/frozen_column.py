@@ -83,6 +83,9 @@ class FrozenColumn(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show):
             self.update_geometry()
+        elif watched is self.view and event.type() == QEvent.Type.FocusIn and self.view.currentIndex().column() == 0:
+            # typing on a name must open its editor where the name is seen, not under the frozen column
+            self.frozen.setFocus(Qt.FocusReason.OtherFocusReason)
         elif watched is self.frozen and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             return self._frozen_key(event)
         return False

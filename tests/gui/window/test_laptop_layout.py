@@ -51,6 +51,10 @@ def test_the_frozen_names_follow_scrolling_down_and_hand_over_the_keyboard(qtbot
     qtbot.keyClick(frozen, Qt.Key.Key_Tab)
     assert view.currentIndex().column() == 1 and view.hasFocus()
     assert view.visualRect(view.currentIndex()).left() >= view.columnWidth(0)
+    # back on a name, the keyboard goes to the frozen column, where its editor can be seen
+    view.setCurrentIndex(window.class_model.index(0, 0))
+    view.setFocus()
+    assert frozen.hasFocus()
 
 
 def test_verdict_columns_are_in_view_at_1366(qtbot, window):
