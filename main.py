@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "export": ("commands.excel", "add_export_arguments", "run_export", "write the priced comparison as an Excel report"),
     "import": ("commands.excel", "add_import_arguments", "run_import", "read a report's inputs (or a CSV/xlsx price list) into a workbook"),
     "sample": ("commands.sample", "add_sample_arguments", "run_sample_command", "measure acceptance per task class with an ONNX draft/target pair"),
+    "import-metrics": ("commands.import_metrics", "add_import_metrics_arguments", "run_import_metrics", "read acceptance from inference servers' metrics, logs and records, in all three conventions"),
     "screenshot": ("commands.screenshot", "add_screenshot_arguments", "run_screenshot", "render the main window offscreen to a PNG"),
 }
 

@@ -7,4 +7,5 @@ each a package of its own, meet only through the core and the workbook:
 - workbook/  the inputs: rows as dataclasses, the one validator, the JSON file, row edits, applying measured α
 - sampling/  acceptance measured on a local ONNX draft/target pair (KV cache, speculative loop, prompts)
 - report/    the Excel report out and its inputs back in, price-list import
+- metrics/   acceptance that inference engines measured (scrapes, logs, records), in the three conventions
 """

@@ -1,0 +1,237 @@
+"""Prometheus text scraped from an engine's /metrics, parsed with prometheus_client's parser.
+
+Engines and their families (the definitions, and the source each was read from):
+- vLLM (vllm/v1/spec_decode/metrics.py, SpecDecodingProm; v0.9 to v0.11 and main): counters
+  vllm:spec_decode_num_drafts_total (verify steps that drafted), ..._num_draft_tokens_total,
+  ..._num_accepted_tokens_total (bonus excluded) and ..._num_accepted_tokens_per_pos_total with a
+  `position` label 0..K-1, cumulative; labels model_name and engine (one per data-parallel engine).
+- SGLang (scheduler metrics collector): gauges sglang:spec_accept_length (tokens per verify step, bonus
+  included) and sglang:spec_accept_rate (accepted / proposed drafts), for the last logging interval.
+- TensorRT-LLM (tensorrt_llm/metrics/collector.py, trtllm-serve): counters
+  trtllm_spec_decode_num_draft_tokens_total, trtllm_spec_decode_num_accepted_tokens_total, gauge
+  trtllm_spec_decode_acceptance_length (last iteration, bonus included); no step counter.
+- TGI (router, send_responses): histogram tgi_request_skipped_tokens, one observation per decode step of
+  n - 1 (the speculated tokens accepted), buckets 0..speculate; each request's first (prefill) step
+  records 0 too, so tgi_request_success is taken off bucket 0 where the scrape has it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from model.engine_reports import SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
+from model.metrics.result import MetricsError
+
+TGI_NOTE = ("TGI: tgi_request_skipped_tokens = speculated tokens accepted per decode step (n - 1), a histogram "
+            "with buckets 0..speculate; K = the top bucket")
+
+# family name (as the parser reports it) -> the type it must have
+VLLM_COUNTERS = {"vllm:spec_decode_num_drafts": "drafts", "vllm:spec_decode_num_draft_tokens": "draft_tokens",
+                 "vllm:spec_decode_num_accepted_tokens": "accepted", "vllm:spec_decode_num_accepted_tokens_per_pos": "per_pos"}
+SGLANG_GAUGES = {"sglang:spec_accept_length": "length", "sglang:spec_accept_rate": "rate"}
+TRTLLM_COUNTERS = {"trtllm_spec_decode_num_draft_tokens": "draft_tokens", "trtllm_spec_decode_num_accepted_tokens": "accepted"}
+TRTLLM_GAUGES = {"trtllm_spec_decode_acceptance_length": "length"}
+TGI_HISTOGRAM = "tgi_request_skipped_tokens"
+ENGINE_PREFIXES = {"vllm": "vllm:spec_decode_", "sglang": "sglang:spec_", "trtllm": "trtllm_spec_decode_", "tgi": TGI_HISTOGRAM}
+_MODEL_LABELS = ("model_name", "model", "served_model_name")
+
+
+@dataclass
+class Scrape:
+    """One scrape reduced to what speculation needs: per model, named series (label sets kept for messages)."""
+
+    file: str
+    engine: str
+    values: dict[str | None, dict[tuple[str, str], float]] = field(default_factory=dict)  # model -> (what, sub) -> v
+    kinds: dict[str, str] = field(default_factory=dict)  # what -> counter / gauge / histogram
+    k_hint: int | None = None
+
+
+def _parse(text: str, file: str) -> list:
+    from prometheus_client.parser import text_string_to_metric_families
+    try:
+        return list(text_string_to_metric_families(text))
+    except (ValueError, TypeError, IndexError) as exc:
+        # the parser names no line: find the first line it refuses on its own
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip() and not line.startswith("#"):
+                try:
+                    list(text_string_to_metric_families(line + "\n"))
+                except (ValueError, TypeError, IndexError):
+                    raise MetricsError(f"{file}:{number}: not Prometheus text: {line[:80]!r}") from None
+        raise MetricsError(f"{file}: not Prometheus text ({exc})") from None
+
+
+def engine_of(text_families: Iterable) -> str | None:
+    names = [f.name for f in text_families]
+    for engine, prefix in ENGINE_PREFIXES.items():
+        if any(n.startswith(prefix) for n in names):
+            return engine
+    return None
+
+
+def _check_type(family, expected: str, file: str) -> None:
+    # a scrape without TYPE lines reads as "unknown": taken as what the name says
+    if family.type not in (expected, "unknown"):
+        raise MetricsError(f"{file}: {family.name} is a {family.type}, but {expected} was expected "
+                           f"(not this engine's metric, or a changed exporter)")
+
+
+def _model(labels: dict[str, str]) -> str | None:
+    return next((labels[k] for k in _MODEL_LABELS if k in labels), None)
+
+
+def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
+    families = _parse(text, file)
+    found = engine_of(families)
+    if engine == "auto":
+        if found is None:
+            raise MetricsError(f"{file}: Prometheus text without speculative-decoding metrics of vLLM, SGLang, "
+                               "TensorRT-LLM or TGI (was speculative decoding on?)")
+        engine = found
+    elif found != engine:
+        raise MetricsError(f"{file}: no {engine} speculative-decoding metrics in this scrape"
+                           + (f" (it has {found}'s)" if found else ""))
+    scrape = Scrape(file=file, engine=engine)
+    wanted: dict[str, tuple[str, str]] = {}
+    if engine == "vllm":
+        wanted = {name: (what, "counter") for name, what in VLLM_COUNTERS.items()}
+    elif engine == "sglang":
+        wanted = {name: (what, "gauge") for name, what in SGLANG_GAUGES.items()}
+    elif engine == "trtllm":
+        wanted = {name: (what, "counter") for name, what in TRTLLM_COUNTERS.items()}
+        wanted.update({name: (what, "gauge") for name, what in TRTLLM_GAUGES.items()})
+    for family in families:
+        name = family.name[:-6] if family.name.endswith("_total") and family.type == "unknown" else family.name
+        if engine == "tgi" and name == TGI_HISTOGRAM:
+            _check_type(family, "histogram", file)
+            scrape.kinds["skipped"] = "histogram"
+            for s in family.samples:
+                if s.name.endswith("_bucket"):
+                    scrape.values.setdefault(_model(s.labels), {})[("bucket", s.labels.get("le", ""))] = s.value
+        elif engine == "tgi" and name == "tgi_request_success":
+            for s in family.samples:
+                if s.name.endswith(("_total", "success")):
+                    bucket = scrape.values.setdefault(_model(s.labels), {})
+                    bucket[("success", "")] = bucket.get(("success", ""), 0.0) + s.value
+        elif engine == "trtllm" and name == "trtllm_speculative_config_info":
+            for s in family.samples:
+                for label in ("max_draft_len", "num_nextn_predict_layers", "max_draft_tokens"):
+                    if s.labels.get(label, "").isdigit():
+                        scrape.k_hint = int(s.labels[label])
+        elif name in wanted:
+            what, expected = wanted[name]
+            _check_type(family, expected, file)
+            scrape.kinds[what] = expected
+            for s in family.samples:
+                if s.name.endswith(("_created", "_gcount", "_gsum")):
+                    continue
+                sub = s.labels.get("position", "") if what == "per_pos" else ""
+                series = scrape.values.setdefault(_model(s.labels), {})
+                series[(what, sub)] = series.get((what, sub), 0.0) + s.value  # summed over engine / rank labels
+    if not scrape.values:
+        raise MetricsError(f"{file}: the {engine} speculative-decoding metrics have no samples (no request drafted yet?)")
+    return scrape
+
+
+def difference(before: Scrape, after: Scrape) -> Scrape:
+    """after - before for counters; gauges keep the after value. A counter that went down means a restart."""
+    out = Scrape(file=after.file, engine=after.engine, kinds=dict(after.kinds), k_hint=after.k_hint)
+    for model, series in after.values.items():
+        old = before.values.get(model)
+        if old is None:
+            raise MetricsError(f"{before.file}: has no series for model {model!r} that {after.file} has; "
+                               "give two scrapes of the same server, before and after the run")
+        diff: dict[tuple[str, str], float] = {}
+        for key, value in series.items():
+            kind = "histogram" if key[0] in ("bucket", "success") else after.kinds.get(key[0], "counter")
+            if kind == "gauge":
+                diff[key] = value
+                continue
+            base = old.get(key, 0.0)
+            if value < base:
+                label = f"{key[0]}{'[' + key[1] + ']' if key[1] else ''}"
+                raise MetricsError(f"{after.file}: {label} went down from {base:g} (in {before.file}) to {value:g}: "
+                                   "the server restarted between the scrapes; scrape before and after a run without a restart")
+            diff[key] = value - base
+        out.values[model] = diff
+    return out
+
+
+def counts_of(scrape: Scrape, model: str | None) -> tuple[SpecCounts, bool, list[str]]:
+    """The counts of one model's series; (counts, whether they are counts rather than rates, notes)."""
+    v = scrape.values[model]
+    file = scrape.file
+    if scrape.engine == "vllm":
+        positions = sorted((int(sub), value) for (what, sub), value in v.items() if what == "per_pos" and sub.isdigit())
+        per_pos = None
+        if positions:
+            if [p for p, _ in positions] != list(range(len(positions))):
+                raise MetricsError(f"{file}: vllm:spec_decode_num_accepted_tokens_per_pos has positions "
+                                   f"{[p for p, _ in positions]}, not 0..K-1")
+            per_pos = tuple(value for _, value in positions)
+        counts = SpecCounts(engine="vllm", k=len(positions) or None, drafts=v.get(("drafts", "")),
+                            draft_tokens=v.get(("draft_tokens", "")), accepted_tokens=v.get(("accepted", "")),
+                            per_position_accepted=per_pos, convention_note=VLLM_NOTE)
+        return counts, True, []
+    if scrape.engine == "trtllm":
+        own = {"acceptance_length (gauge, last iteration)": v[("length", "")]} if ("length", "") in v else {}
+        counts = SpecCounts(engine="trtllm", k=scrape.k_hint, draft_tokens=v.get(("draft_tokens", "")),
+                            accepted_tokens=v.get(("accepted", "")), convention_note=TRTLLM_NOTE, engine_values=own)
+        return counts, True, ["TensorRT-LLM counts no verify steps: steps = draft tokens / K, assuming full drafts"]
+    if scrape.engine == "sglang":
+        return _sglang_gauges(v, file)
+    return _tgi_histogram(v, file)
+
+
+def _sglang_gauges(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCounts, bool, list[str]]:
+    length, rate = v.get(("length", "")), v.get(("rate", ""))
+    if length is None:
+        raise MetricsError(f"{file}: sglang:spec_accept_length is missing")
+    notes = ["SGLang exports gauges for the last logging interval, not counts for the run: "
+             "two scrapes give the later interval, not a difference"]
+    k = None
+    if rate:
+        guess = (length - 1.0) / rate
+        if abs(guess - round(guess)) < 0.02 and round(guess) >= 1:
+            k = int(round(guess))
+            notes.append(f"K = {k} read from (accept length - 1) / accept rate")
+    # one notional step carries the rates through the conversions; has_counts False keeps it out of the counts
+    counts = SpecCounts(engine="sglang", k=k, drafts=1.0, accepted_tokens=length - 1.0,
+                        draft_tokens=(length - 1.0) / rate if rate else None, convention_note=SGLANG_NOTE,
+                        engine_values={"spec_accept_length": length, **({"spec_accept_rate": rate} if rate is not None else {})})
+    return counts, False, notes
+
+
+def _tgi_histogram(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCounts, bool, list[str]]:
+    buckets: list[tuple[int, float]] = []
+    for (what, le), value in v.items():
+        if what != "bucket" or le in ("+Inf", "Inf"):
+            continue
+        try:
+            bound = float(le)
+        except ValueError:
+            raise MetricsError(f"{file}: tgi_request_skipped_tokens has a bucket le={le!r}") from None
+        if bound != int(bound) or bound < 0:
+            raise MetricsError(f"{file}: tgi_request_skipped_tokens buckets are not whole token counts "
+                               f"(le={le}); TGI sets them to 0..speculate")
+        buckets.append((int(bound), value))
+    buckets.sort()
+    if not buckets or [b for b, _ in buckets] != list(range(len(buckets))) or len(buckets) < 2:
+        raise MetricsError(f"{file}: tgi_request_skipped_tokens buckets are {[b for b, _ in buckets]}, not 0..K "
+                           "(speculation off, or not TGI's buckets)")
+    cumulative = [value for _, value in buckets]
+    hist = [cumulative[0]] + [cumulative[i] - cumulative[i - 1] for i in range(1, len(cumulative))]
+    if any(h < 0 for h in hist):
+        raise MetricsError(f"{file}: tgi_request_skipped_tokens buckets are not cumulative (a bucket below the one before)")
+    notes = []
+    success = v.get(("success", ""))
+    if success:
+        taken = min(success, hist[0])
+        hist[0] -= taken
+        notes.append(f"{taken:g} prefill steps (one per successful request) taken off bucket 0")
+    else:
+        notes.append("bucket 0 still holds each request's prefill step (no tgi_request_success in the scrape)")
+    k = len(hist) - 1
+    counts = SpecCounts(engine="tgi", k=k, histogram=tuple(hist), convention_note=TGI_NOTE)
+    return counts, True, notes

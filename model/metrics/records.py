@@ -1,0 +1,137 @@
+"""JSON sources: per-request records (JSON lines, or a JSON array such as trtllm-serve's /perf_metrics),
+`vllm bench serve --save-result` output, and SpecLedger's own `sample --json` result.
+
+- Per-request records go through model.engine_reports.speculation_from_response, one record per line:
+  the response body itself, or {"task_class": ..., "response": {...}, "headers": {...}}; a top-level
+  `task_class` is read either way. Records are added up per task class.
+- vllm bench serve (vllm/benchmarks/serve.py, from the /metrics counters before and after the run):
+  spec_decode_num_drafts, spec_decode_draft_tokens, spec_decode_accepted_tokens,
+  spec_decode_acceptance_rate (a percentage: accepted / draft tokens x 100), spec_decode_acceptance_length
+  (1 + accepted / drafts), spec_decode_per_position_acceptance_rates (cumulative, one per position: K).
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine, speculation_from_response
+from model.metrics.result import MetricsError
+
+SAMPLE_NOTE = ("SpecLedger sample: stretches that drafted all K; alpha by maximum likelihood on the histogram; "
+               "draft acceptance rate = accepted / drafted; mean acceptance length = 1 + accepted / stretches")
+
+
+def _finite(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise MetricsError(f"{where}: expected a non-negative number, got {value!r}")
+    return float(value)
+
+
+def is_vllm_bench(obj: Any) -> bool:
+    return isinstance(obj, Mapping) and any(str(key).startswith("spec_decode_") for key in obj)
+
+
+def is_sample_result(obj: Any) -> bool:
+    return (isinstance(obj, Mapping) and isinstance(obj.get("classes"), list) and "k" in obj
+            and "draft" in obj and "target" in obj)
+
+
+def read_vllm_bench(obj: Mapping[str, Any], file: str) -> tuple[SpecCounts, list[str]]:
+    if "spec_decode_num_drafts" not in obj:
+        raise MetricsError(f"{file}: a vllm bench serve result without spec_decode_num_drafts (run with a newer vLLM, "
+                           "or import the /metrics scrapes instead)")
+    drafts = _finite(obj["spec_decode_num_drafts"], f"{file}: spec_decode_num_drafts")
+    rates = obj.get("spec_decode_per_position_acceptance_rates") or []
+    if not isinstance(rates, list):
+        raise MetricsError(f"{file}: spec_decode_per_position_acceptance_rates is not a list")
+    pos = tuple(_finite(r, f"{file}: spec_decode_per_position_acceptance_rates[{i}]") * drafts for i, r in enumerate(rates))
+    own = {key: obj[key] for key in ("spec_decode_acceptance_rate", "spec_decode_acceptance_length") if key in obj}
+    counts = SpecCounts(
+        engine="vllm", k=len(pos) or None, drafts=drafts,
+        draft_tokens=_finite(obj.get("spec_decode_draft_tokens", 0), f"{file}: spec_decode_draft_tokens"),
+        accepted_tokens=_finite(obj.get("spec_decode_accepted_tokens", 0), f"{file}: spec_decode_accepted_tokens"),
+        per_position_accepted=pos or None, convention_note=VLLM_NOTE + " (vllm bench serve prints the rate in percent)",
+        engine_values=own)
+    return counts, [f"vllm bench serve result ({obj.get('model_id') or obj.get('model') or 'model not named'})"]
+
+
+def read_sample_result(obj: Mapping[str, Any], file: str) -> list[tuple[str, SpecCounts, list[str]]]:
+    k = obj.get("k")
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise MetricsError(f"{file}: k must be a whole number >= 1, got {k!r}")
+    note = f"measured by specledger sample ({obj.get('provider')}; draft {obj.get('draft')}, target {obj.get('target')})"
+    out = []
+    for i, c in enumerate(obj["classes"]):
+        where = f"{file}: classes[{i}]"
+        if not isinstance(c, Mapping) or not isinstance(c.get("task_class"), str):
+            raise MetricsError(f"{where}: expected an object with a task_class name")
+        hist = c.get("histogram")
+        if not isinstance(hist, list) or len(hist) != k + 1:
+            raise MetricsError(f"{where}.histogram: expected K + 1 = {k + 1} counts")
+        hist_t = tuple(_finite(h, f"{where}.histogram") for h in hist)
+        counts = SpecCounts(engine="specledger-sample", k=k, drafts=_finite(c.get("stretches", sum(hist_t)), f"{where}.stretches"),
+                            draft_tokens=_finite(c.get("drafted_tokens", sum(hist_t) * k), f"{where}.drafted_tokens"),
+                            accepted_tokens=_finite(c.get("accepted_tokens", 0), f"{where}.accepted_tokens"),
+                            histogram=hist_t, convention_note=SAMPLE_NOTE)
+        out.append((c["task_class"], counts, [note]))
+    if not out:
+        raise MetricsError(f"{file}: a sample result without classes")
+    return out
+
+
+def read_records(items: list[tuple[int, Any]], file: str, engine: str) -> list[tuple[str | None, SpecCounts, list[str]]]:
+    """Per-request records, as (line, parsed JSON) pairs; added up per task class."""
+    by_class: dict[str | None, list[SpecCounts]] = {}
+    without: list[int] = []
+    seen_engine: tuple[str, int] | None = None
+    for line, obj in items:
+        if not isinstance(obj, Mapping):
+            raise MetricsError(f"{file}:{line}: a record must be a JSON object")
+        body = obj.get("response") if isinstance(obj.get("response"), Mapping) else obj
+        headers = obj.get("headers") if isinstance(obj.get("headers"), Mapping) else None
+        task_class = obj.get("task_class", body.get("task_class"))
+        if task_class is not None and (not isinstance(task_class, str) or not task_class.strip()):
+            raise MetricsError(f"{file}:{line}: task_class must be a name, got {task_class!r}")
+        try:
+            counts = speculation_from_response(body, headers)
+        except ReportError as exc:
+            raise MetricsError(f"{file}:{line}: {exc}") from None
+        if counts is None:
+            without.append(line)
+            continue
+        usage = counts.engine in ("openai-predicted-outputs", "fireworks")
+        if engine != "auto" and (counts.engine != engine if engine != "usage" else not usage):
+            raise MetricsError(f"{file}:{line}: a {counts.engine} record, but --engine {engine} was given")
+        if seen_engine is not None and counts.engine != seen_engine[0]:
+            raise MetricsError(f"{file}:{line}: a {counts.engine} record after {seen_engine[0]} records "
+                               f"(line {seen_engine[1]}); import one engine's records per file")
+        seen_engine = seen_engine or (counts.engine, line)
+        by_class.setdefault(task_class.strip() if task_class else None, []).append(counts)
+    if not by_class:
+        raise MetricsError(f"{file}: none of its {len(items)} records reports speculative decoding "
+                           "(no metrics.speculative_decoding, meta_info spec fields, timings.draft_n, ...)")
+    out = []
+    for task_class, parts in by_class.items():
+        try:
+            total = combine(parts)
+        except ReportError as exc:
+            raise MetricsError(f"{file}: class {task_class or '(none)'}: {exc}") from None
+        notes = [f"{len(parts)} requests added up"]
+        if without:
+            shown = ", ".join(str(n) for n in without[:5]) + (" ..." if len(without) > 5 else "")
+            notes.append(f"{len(without)} records without speculation fields left out (lines {shown})")
+        out.append((task_class, total, notes))
+    return out
+
+
+def json_lines(text: str, file: str) -> list[tuple[int, Any]]:
+    items = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            items.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise MetricsError(f"{file}:{number}: not JSON ({exc.msg})") from None
+    return items

@@ -1,0 +1,129 @@
+"""One imported source: the counts, all three conventions labelled, and what alpha reaches the comparison.
+
+Where the conditional per-position rates fall along the stretch the i.i.d. alpha is only a summary. The comparison
+computes every speedup as E(alpha, K) / (K c + v), and E of the maximum-likelihood alpha then misstates the
+tokens per step (by how much, and which way, depends on the shape), so the class receives the alpha that reproduces the
+measured mean acceptance length at the measured K (`alpha_e_matched`), and the note says so; at
+another K that alpha is again an i.i.d. summary. Where the rates hold, the class receives the
+maximum-likelihood alpha (DESIGN.md section 2).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from model.engine_reports import SpecCounts
+
+# how far the first and last conditional rates must lie apart, beyond two standard errors, to call it falling
+_FALL_MARGIN = 0.02
+
+
+class MetricsError(ValueError):
+    """A metrics file that cannot be imported; the message is one line naming the file (and line)."""
+
+
+@dataclass
+class SourceResult:
+    file: str
+    engine: str
+    counts: SpecCounts
+    task_class: str | None = None
+    model: str | None = None  # model_name label of a multi-model scrape
+    kind: str = ""  # prometheus, prometheus-difference, log, jsonl, vllm-bench, specledger-sample
+    has_counts: bool = True  # False where the source gives only rates (gauges, SGLang log lines)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rates_fall(self) -> bool | None:
+        """True where the conditional acceptance at the last position is clearly below the first;
+        None where the source has no per-position counts to tell."""
+        c = self.counts
+        cond, steps = c.per_position_conditional, c.steps
+        rates = c.per_position_rates
+        if cond is None or rates is None or not steps or len(cond) < 2 or not self.has_counts:
+            return None
+        reached = [steps] + [r * steps for r in rates]  # steps that reached each position
+        first, last = cond[0], cond[-1]
+        n_first, n_last = reached[0], reached[len(cond) - 1]
+        if not (n_first > 0 and n_last > 0) or math.isnan(first) or math.isnan(last):
+            return None
+        se = math.sqrt(first * (1 - first) / n_first + last * (1 - last) / n_last)
+        return first - last > max(2.0 * se, _FALL_MARGIN)
+
+    @property
+    def alpha_applied(self) -> float | None:
+        c = self.counts
+        if self.rates_fall and c.alpha_e_matched is not None:
+            return c.alpha_e_matched
+        return c.alpha
+
+    @property
+    def alpha_rule(self) -> str:
+        c = self.counts
+        if c.predicted_outputs:
+            return "none: Predicted Outputs measure the caller's prediction, not a draft model"
+        if c.k is None:
+            return "none: K unknown (pass --k)"
+        if c.alpha is None:
+            return "none: the counts do not fit K (more tokens per step than K + 1)"
+        if self.rates_fall and c.alpha_e_matched is not None:
+            return (f"E-matched: per-position rates fall along the stretch, so the i.i.d. alpha is a summary; "
+                    f"applied is the alpha whose E at K = {c.k} equals the measured mean acceptance length")
+        if c.stretch_histogram is not None:
+            return "maximum likelihood on the histogram (i.i.d. model)"
+        return f"from the mean acceptance length at K = {c.k} (i.i.d. model)"
+
+    @property
+    def stretches(self) -> float:
+        """For measured_apply: a source with no steps (or no K) has nothing to apply."""
+        return (self.counts.steps or 0.0) if self.alpha_applied is not None else 0.0
+
+    @property
+    def alpha(self) -> float:
+        """What measured_apply sets: the applied alpha, NaN where there is none."""
+        value = self.alpha_applied
+        return math.nan if value is None else value
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.counts
+        notes = list(self.notes)
+        if self.rates_fall:
+            notes.append("per-position acceptance falls along the stretch: the i.i.d. alpha is a summary; "
+                         "the class's speedup uses the empirical mean acceptance length")
+        elif self.rates_fall is None and not c.predicted_outputs:
+            notes.append("no per-position counts: whether acceptance falls along the stretch cannot be told")
+        hist = c.stretch_histogram
+        return {
+            "file": self.file, "engine": self.engine, "kind": self.kind, "model": self.model,
+            "task_class": self.task_class, "k": c.k,
+            "drafts": _num(c.steps) if self.has_counts else None,
+            "draft_tokens": _num(c.draft_tokens if c.draft_tokens is not None else
+                                 (c.steps * c.k if c.steps is not None and c.k else None)) if self.has_counts else None,
+            "accepted_tokens": _num(c.accepted) if self.has_counts else None,
+            "alpha": _num(c.alpha), "alpha_convention": "per-token alpha (i.i.d. model)",
+            "draft_acceptance_rate": _num(c.draft_acceptance_rate),
+            "draft_acceptance_rate_convention": "accepted / drafted tokens (vLLM); equals the trailer fill",
+            "mean_acceptance_length": _num(c.mean_acceptance_length),
+            "mean_acceptance_length_convention": "1 + accepted / verify steps, bonus token included (vLLM, Spec-Bench); equals E",
+            "alpha_e_matched": _num(c.alpha_e_matched),
+            "alpha_applied": _num(self.alpha_applied), "alpha_applied_rule": self.alpha_rule,
+            "per_position": _nums(c.per_position_conditional),
+            "per_position_engine": _nums(c.per_position_rates),
+            "per_position_engine_convention": "accepted at position i / verify steps (cumulative)",
+            "per_position_falls": self.rates_fall,
+            "histogram": _nums(hist) if hist is not None and self.has_counts else None,
+            "engine_values": dict(c.engine_values),
+            "convention_note": c.convention_note,
+            "notes": notes,
+        }
+
+
+def _num(x: float | None) -> float | None:
+    if x is None or not math.isfinite(x):
+        return None
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
+
+
+def _nums(xs: tuple[float, ...] | None) -> list[float | None] | None:
+    return None if xs is None else [_num(x) for x in xs]

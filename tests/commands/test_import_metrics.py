@@ -1,0 +1,74 @@
+"""`specledger import-metrics`: the JSON keys the issue lists, K asked for, bad files one line, --apply in one write."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from model.workbook.json_file import load_demo, load_workbook, save_workbook
+from tests.model.metrics.engine_files import iid_steps, trtllm_scrape, vllm_scrape
+from tests.paths import ROOT
+
+KEYS = {"file", "engine", "task_class", "k", "drafts", "draft_tokens", "accepted_tokens", "alpha",
+        "draft_acceptance_rate", "mean_acceptance_length", "per_position", "convention_note"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), "import-metrics", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_json_sources_have_the_listed_keys(tmp_path: Path) -> None:
+    scrape = tmp_path / "metrics.prom"
+    scrape.write_text(vllm_scrape({"llama": iid_steps(0.8, 4, 20_000)}))
+    r = run(str(scrape), "--json")
+    assert r.returncode == 0, r.stderr
+    [source] = json.loads(r.stdout)["sources"]
+    assert KEYS <= set(source)
+    assert source["task_class"] is None and source["k"] == 4 and source["alpha"] == pytest.approx(0.8, abs=1e-3)
+
+
+def test_unknown_k_is_asked_for_in_one_line(tmp_path: Path) -> None:
+    scrape = tmp_path / "trt.prom"
+    scrape.write_text(trtllm_scrape(3000, 1800))
+    r = run(str(scrape), "--json")
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "pass --k K" in r.stderr and "trt.prom" in r.stderr
+    ok = run(str(scrape), "--k", "3")
+    assert ok.returncode == 0, ok.stderr
+    assert "per-token alpha" in ok.stdout and "draft acceptance rate 60.0%" in ok.stdout
+
+
+def test_a_restart_between_scrapes_is_one_line(tmp_path: Path) -> None:
+    before, after = tmp_path / "before.prom", tmp_path / "after.prom"
+    before.write_text(vllm_scrape({"m": iid_steps(0.7, 3, 9_000)}))
+    after.write_text(vllm_scrape({"m": iid_steps(0.7, 3, 100)}))
+    r = run(str(before), str(after))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "restarted" in r.stderr
+
+
+def test_apply_sets_the_class_with_the_imported_source(tmp_path: Path) -> None:
+    wb_path, out = tmp_path / "wb.json", tmp_path / "out.json"
+    save_workbook(load_demo(), wb_path)
+    scrape = tmp_path / "code.prom"
+    scrape.write_text(vllm_scrape({"llama": iid_steps(0.9, 4, 20_000)}))
+    r = run(str(scrape), "--task-class", "code", "--apply", str(wb_path), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    wb = load_workbook(out)
+    code = wb.classes[wb.class_index("code")]
+    assert code.alpha == pytest.approx(0.9, abs=1e-3) and code.alpha_source == "imported"
+    assert code.source_note == f"imported: vllm code.prom {date.today().isoformat()}"
+    assert load_workbook(wb_path).classes[wb.class_index("code")].alpha != code.alpha  # the input is untouched
+
+
+def test_apply_to_a_missing_tier_writes_nothing(tmp_path: Path) -> None:
+    wb_path, out = tmp_path / "wb.json", tmp_path / "out.json"
+    save_workbook(load_demo(), wb_path)
+    scrape = tmp_path / "code.prom"
+    scrape.write_text(vllm_scrape({"llama": iid_steps(0.9, 4, 20_000)}))
+    r = run(str(scrape), "--task-class", "code", "--apply", str(wb_path), "--tier", "Nope", "-o", str(out))
+    assert r.returncode == 1 and "no such tier" in r.stderr and not out.exists()
