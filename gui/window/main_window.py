@@ -13,6 +13,7 @@ from model.workbook.rows import Workbook
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.tables.frozen_column import FrozenColumn
 from gui.document import Document
+from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dialog
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
 from gui.window.help import ANCHOR_FOR_METRIC, HelpDialog
@@ -167,7 +168,9 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_menus(self) -> None:
-        self.files.build_menu(self.menuBar().addMenu("&File"))
+        file_menu = self.menuBar().addMenu("&File")
+        self.files.build_menu(file_menu)
+        add_menu_action(self, file_menu, self.import_metrics)
         edit = self.menuBar().addMenu("&Edit")
         self.undo_action = self.document.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
@@ -456,11 +459,19 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile() and is_workbook_path(urls[0].toLocalFile()):
+        if urls and urls[0].isLocalFile() and (is_workbook_path(urls[0].toLocalFile()) or is_metrics_drop(urls[0].toLocalFile())):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
-            self.files.open_path(urls[0].toLocalFile())
+            paths = [u.toLocalFile() for u in urls if u.isLocalFile()]
+            if is_metrics_drop(paths[0]):
+                self.import_metrics(paths)
+            else:
+                self.files.open_path(paths[0])
+
+    def import_metrics(self, paths: list[str] | None = None) -> object:
+        """File > Import measured acceptance…, or metrics files dropped on the window."""
+        return open_import_dialog(self, self.document, paths or [], self.show_message)

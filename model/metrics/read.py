@@ -22,9 +22,18 @@ LIMIT_METRICS_FILE = 64 * MB  # a day of server logs fits; a runaway log is refu
 SUFFIXES = (".prom", ".txt", ".log", ".jsonl", ".json", ".metrics")
 
 
-def looks_like_metrics_file(path: str | Path) -> bool:
-    """For the window's drop handler: a metrics file by its name (a workbook .json is checked by its content)."""
-    return Path(path).suffix.lower() in SUFFIXES
+def is_metrics_path(path: str | Path) -> bool:
+    """For the window's drop handler: a metrics file by its name; a .json only when it is not a workbook."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        return False
+    if suffix != ".json":
+        return True
+    try:
+        obj = json.loads(read_text_limited(path, limit_bytes=LIMIT_METRICS_FILE, what="metrics file"))
+    except (ValueError, OSError):
+        return False  # let the workbook reader say what is wrong with it
+    return not (isinstance(obj, dict) and ("tiers" in obj or "settings" in obj))
 
 
 def _kind(text: str) -> str:

@@ -193,3 +193,12 @@ def test_two_sources_for_one_class_are_not_applied_together(tmp_path: Path) -> N
     b = _write(tmp_path, "b.log", sglang_log_line(0.7, 3) + "\n")
     with pytest.raises(MetricsError, match="two sources for task class 'code'"):
         applicable(read_sources([a, b], task_class="code"))
+
+
+def test_a_dropped_workbook_json_is_not_taken_for_metrics(tmp_path: Path) -> None:
+    from model.metrics.read import is_metrics_path
+    from model.workbook.json_file import load_demo, save_workbook
+    save_workbook(load_demo(), tmp_path / "wb.json")
+    bench = _write(tmp_path, "bench.json", json.dumps({"spec_decode_num_drafts": 3}))
+    assert not is_metrics_path(tmp_path / "wb.json") and is_metrics_path(bench)
+    assert is_metrics_path(_write(tmp_path, "a.prom", "x 1\n")) and not is_metrics_path(tmp_path / "r.xlsx")

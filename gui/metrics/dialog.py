@@ -1,0 +1,272 @@
+"""The import dialog: choose files, engine, K and task class; see every source in the three conventions; apply.
+
+Reading is model.metrics.read.read_sources (files within a size limit, so it runs here on the GUI thread);
+applying is model.workbook.measured_apply in one Document.apply, source "imported", note
+`imported: <engine> <file> <date>` per source.
+"""
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Callable, Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QListWidget, QMenu, QPlainTextEdit, QPushButton, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from model import formatting as fmt
+from model.metrics.read import ENGINES, applicable, is_metrics_path, missing_k, read_sources, source_note
+from model.metrics.result import MetricsError, SourceResult
+from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
+
+from gui.document import Document
+
+FILE_FILTER = ("Engine metrics (*.prom *.txt *.log *.jsonl *.json *.metrics);;All files (*)")
+COLUMNS = ("File", "Engine", "Model", "Class", "K", "Steps", "α per token", "Draft acceptance rate",
+           "Mean acceptance length", "α applied", "Per position (conditional)")
+_ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
+_INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
+
+
+class ImportMetricsDialog(QDialog):
+    """Shows what the files hold before anything changes; Apply is the only edit, and it is one undo step."""
+
+    applied = Signal(str)  # the status line
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.sources: list[SourceResult] = []
+        self.setWindowTitle("Import measured acceptance")
+        self.resize(980, 560)
+        self.file_list = QListWidget()
+        self.file_list.setMaximumHeight(90)
+        self.file_list.setToolTip("Two Prometheus scrapes of one server, in the order taken, give the run between them")
+        add_button = QPushButton("Add files…")
+        add_button.clicked.connect(self._on_add_clicked)
+        clear_button = QPushButton("Clear")
+        clear_button.clicked.connect(self._on_clear_clicked)
+        self.engine_combo = QComboBox()
+        self.engine_combo.addItems(ENGINES)
+        self.k_spin = QSpinBox()
+        self.k_spin.setRange(0, 64)
+        self.k_spin.setSpecialValueText("from the file")
+        self.k_spin.setToolTip("Draft tokens per step, where the file does not say (TensorRT-LLM, llama.cpp, ...)")
+        self.class_combo = QComboBox()
+        self.class_combo.setEditable(True)
+        self.class_combo.setToolTip("Task class for sources that name none")
+        for widget in (self.engine_combo, self.class_combo):
+            widget.currentTextChanged.connect(self._on_form_changed)
+        self.k_spin.valueChanged.connect(self._on_form_changed)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.itemSelectionChanged.connect(self._on_selection_changed)
+        self.notes = QPlainTextEdit()
+        self.notes.setReadOnly(True)
+        self.notes.setMaximumHeight(140)
+        self.message_label = QLabel()
+        self.message_label.setWordWrap(True)
+        self.message_label.setVisible(False)
+
+        self.target_combo = QComboBox()
+        self.add_missing_check = QCheckBox("Add classes the workbook lacks")
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.clicked.connect(self._on_apply_clicked)
+        close_button = QPushButton("Close")
+        close_button.clicked.connect(self.reject)
+
+        files_row = QHBoxLayout()
+        files_row.addWidget(self.file_list, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(add_button)
+        buttons.addWidget(clear_button)
+        buttons.addStretch(1)
+        files_row.addLayout(buttons)
+        form = QFormLayout()
+        form.addRow("Engine", self.engine_combo)
+        form.addRow("K (draft tokens per step)", self.k_spin)
+        form.addRow("Task class", self.class_combo)
+        apply_row = QHBoxLayout()
+        apply_row.addWidget(QLabel("Apply to"))
+        apply_row.addWidget(self.target_combo, 1)
+        apply_row.addWidget(self.add_missing_check)
+        apply_row.addWidget(self.apply_button)
+        apply_row.addWidget(close_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(files_row)
+        layout.addLayout(form)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.notes)
+        layout.addLayout(apply_row)
+        self._fill_targets()
+        self._refresh()
+
+    # --- what the dialog shows -----------------------------------------------------
+    def files(self) -> list[str]:
+        return [self.file_list.item(i).text() for i in range(self.file_list.count())]
+
+    def add_files(self, paths: Sequence[str]) -> None:
+        for path in paths:
+            if path and path not in self.files():
+                self.file_list.addItem(path)
+        self._refresh()
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.message_label.setStyleSheet(_ERROR_STYLE if error else _INFO_STYLE)
+        self.message_label.setText(text)
+        self.message_label.setVisible(bool(text))
+
+    def _fill_targets(self) -> None:
+        wb = self.document.workbook
+        self.target_combo.clear()
+        self.target_combo.addItem("Task classes' α (all tiers without an override)", None)
+        for tier in wb.tiers:
+            self.target_combo.addItem(f"Overrides of tier “{tier.name}”", tier.name)
+        current = self.class_combo.currentText()
+        self.class_combo.blockSignals(True)
+        self.class_combo.clear()
+        self.class_combo.addItem("")
+        self.class_combo.addItems([c.name for c in wb.classes])
+        self.class_combo.setCurrentText(current)
+        self.class_combo.blockSignals(False)
+
+    def _refresh(self) -> None:
+        """Read every file again with the form's engine, K and class; nothing half-read is shown."""
+        self.sources = []
+        self.table.setRowCount(0)
+        self.notes.clear()
+        self.apply_button.setEnabled(False)
+        files = self.files()
+        if not files:
+            self.show_message("Add an engine's /metrics scrape(s), a log, JSON lines, a vllm bench result or a "
+                              "`specledger sample --json` result.")
+            return
+        try:
+            sources = read_sources(files, engine=self.engine_combo.currentText(), k=self.k_spin.value() or None,
+                                   task_class=self.class_combo.currentText().strip() or None)
+        except MetricsError as exc:
+            self.show_message(str(exc), error=True)
+            return
+        self.sources = sources
+        for row, source in enumerate(sources):
+            self._show_row(row, source)
+        unknown = missing_k(sources)
+        if unknown:
+            self.show_message(f"K is not in {', '.join(sorted({Path(s.file).name for s in unknown}))}: "
+                              "enter K (draft tokens per step) to get α.", error=True)
+            self.k_spin.setFocus()
+        else:
+            self.show_message(f"{len(sources)} source{'s' if len(sources) != 1 else ''} read. Select a row for its notes.")
+        self.apply_button.setEnabled(any(s.task_class and s.alpha_applied is not None for s in sources))
+        if sources:
+            self.table.selectRow(0)
+
+    def _show_row(self, row: int, source: SourceResult) -> None:
+        c = source.counts
+        cond = c.per_position_conditional
+        cells = (Path(source.file).name, source.engine, source.model or "", source.task_class or "",
+                 str(c.k) if c.k else "?", f"{c.steps:,.0f}" if source.has_counts and c.steps else "–",
+                 fmt.pct(c.alpha, 1), fmt.pct(c.draft_acceptance_rate, 1), fmt.fixed(c.mean_acceptance_length, 2),
+                 fmt.pct(source.alpha_applied, 1), ", ".join(fmt.pct(x, 0) for x in cond) if cond else "–")
+        self.table.insertRow(row)
+        for col, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            if col >= 4:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(row, col, item)
+        self.table.item(row, 0).setToolTip(source.file)
+
+    def _notes_for(self, source: SourceResult) -> str:
+        row = source.to_dict()
+        lines = [f"{Path(source.file).name} [{source.engine}]: {source.counts.convention_note}",
+                 f"α applied: {source.alpha_rule}"]
+        if row["per_position_engine"]:
+            lines.append("Engine's per-position rate (cumulative): "
+                         + ", ".join(fmt.pct(x, 1) for x in row["per_position_engine"]))
+        if row["histogram"]:
+            lines.append("Histogram (steps by accepted drafts 0..K): " + ", ".join(f"{h:,.0f}" for h in row["histogram"]))
+        lines += [f"• {n}" for n in row["notes"]]
+        return "\n".join(lines)
+
+    # --- slots -----------------------------------------------------------------------
+    def _on_add_clicked(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Import measured acceptance", "", FILE_FILTER)
+        self.add_files(paths)
+
+    def _on_clear_clicked(self) -> None:
+        self.file_list.clear()
+        self._refresh()
+
+    def _on_form_changed(self) -> None:
+        self._refresh()
+
+    def _on_selection_changed(self) -> None:
+        rows = {index.row() for index in self.table.selectedIndexes()}
+        self.notes.setPlainText("\n\n".join(self._notes_for(self.sources[r]) for r in sorted(rows) if r < len(self.sources)))
+
+    def _on_apply_clicked(self) -> None:
+        self.apply(self.target_combo.currentData(), self.add_missing_check.isChecked())
+
+    def apply(self, tier: str | None = None, add_missing: bool = False) -> bool:
+        """Apply every source that has a class and an α, as one undo step; False (and a message) if nothing changed."""
+        try:
+            chosen = applicable(self.sources)
+        except MetricsError as exc:
+            self.show_message(str(exc), error=True)
+            return False
+        todo, skipped = plan_measured(self.document.workbook, chosen, add_missing)
+        if not todo:
+            self.show_message("Nothing applied: " + (", ".join(skipped) or "no source has a task class and an α")
+                              + ".", error=True)
+            return False
+        today = date.today()
+
+        def mutate(wb) -> None:  # noqa: ANN001
+            for item in todo:  # each source keeps its own note: engine, file, date
+                apply_plan(wb, [item], source_note(item[1], today), tier, source="imported")
+
+        where = f" to tier {tier}" if tier else ""
+        try:
+            self.document.apply(f"Import measured acceptance{where} ({len(todo)} classes)", mutate,
+                                where=changed_block(self.document.workbook, todo, tier))
+        except ValueError as exc:
+            self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
+            return False
+        text = f"Imported measured α into {len(todo)} classes{where}." + (f" Skipped: {', '.join(skipped)}." if skipped else "")
+        self.show_message(text)
+        self.applied.emit(text + " Undo with Ctrl+Z.")
+        return True
+
+
+def open_import_dialog(parent: QWidget, document: Document, paths: Sequence[str] = (),
+                       status: Callable[[str], None] | None = None) -> ImportMetricsDialog:
+    dialog = ImportMetricsDialog(document, parent)
+    if status is not None:
+        dialog.applied.connect(status)
+    dialog.add_files(list(paths))
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
+
+
+def add_menu_action(window: QWidget, menu: QMenu, open_dialog: Callable[[], object]) -> QAction:
+    """File > Import measured acceptance…, placed before the menu's last separator (the one above Quit)."""
+    action = QAction("Import &measured acceptance…", window)
+    action.setToolTip("Acceptance from vLLM, SGLang, TensorRT-LLM, TGI, llama.cpp metrics, logs and records")
+    action.triggered.connect(lambda _checked=False: open_dialog())
+    separators = [a for a in menu.actions() if a.isSeparator()]
+    if separators:
+        menu.insertAction(separators[-1], action)
+    else:
+        menu.addAction(action)
+    return action
+
+
+def is_metrics_drop(path: str) -> bool:
+    return is_metrics_path(path)

@@ -1,0 +1,84 @@
+"""File > Import measured acceptance…: the dialog shows every source, asks for K, and applies in one undo step."""
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from gui.metrics.dialog import ImportMetricsDialog
+from tests.model.metrics.engine_files import iid_steps, trtllm_scrape, vllm_scrape
+
+
+def _scrape(tmp_path: Path, name: str, alpha: float, k: int = 4) -> str:
+    path = tmp_path / name
+    path.write_text(vllm_scrape({"llama": iid_steps(alpha, k, 20_000)}))
+    return str(path)
+
+
+def _dialog(window, qtbot) -> ImportMetricsDialog:  # noqa: ANN001
+    action = next(a for a in window.menuBar().actions()[0].menu().actions() if "measured acceptance" in a.text())
+    action.trigger()
+    dialog = window.findChild(ImportMetricsDialog)
+    assert dialog is not None
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_the_file_menu_opens_it_and_apply_is_one_undo_step(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    dialog = _dialog(window, qtbot)
+    dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)])
+    dialog.class_combo.setCurrentText("code")
+    assert dialog.table.rowCount() == 1 and dialog.table.item(0, 3).text() == "code"
+    assert dialog.table.item(0, 6).text() == "90.0%"  # α per token, next to the other two conventions
+    assert "Mean acceptance length" in [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())]
+    before = window.document.workbook.classes[window.document.workbook.class_index("code")].alpha
+    depth = window.document.undo_stack.count()
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    code = window.document.workbook.classes[window.document.workbook.class_index("code")]
+    assert code.alpha == pytest.approx(0.9, abs=1e-3) and code.alpha_source == "imported"
+    assert code.source_note == f"imported: vllm code.prom {date.today().isoformat()}"
+    assert window.document.undo_stack.count() == depth + 1
+    window.document.undo_stack.undo()
+    assert window.document.workbook.classes[window.document.workbook.class_index("code")].alpha == before
+
+
+def test_k_is_asked_for_and_a_tier_override_can_be_the_target(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    dialog = _dialog(window, qtbot)
+    path = tmp_path / "trt.prom"
+    path.write_text(trtllm_scrape(30_000, 18_000))
+    dialog.class_combo.setCurrentText("prose")
+    dialog.add_files([str(path)])
+    assert "enter K" in dialog.message_label.text() and not dialog.apply_button.isEnabled()
+    dialog.k_spin.setValue(3)
+    assert dialog.apply_button.isEnabled()
+    tier = window.document.workbook.tiers[1].name
+    assert dialog.apply(tier=tier)
+    override = window.document.workbook.override_for(tier, "prose")
+    assert override is not None and override.alpha_source == "imported"
+
+
+def test_a_bad_file_is_one_line_and_nothing_applies(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    dialog = _dialog(window, qtbot)
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not metrics at all\n")
+    depth = window.document.undo_stack.count()
+    dialog.add_files([_scrape(tmp_path, "ok.prom", 0.7), str(bad)])
+    assert "notes.txt:1" in dialog.message_label.text() and dialog.table.rowCount() == 0
+    assert not dialog.apply(None) and window.document.undo_stack.count() == depth
+
+
+def test_dropping_a_scrape_opens_the_dialog_with_it(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    path = _scrape(tmp_path, "dropped.prom", 0.8)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(path)])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    dialog = window.findChild(ImportMetricsDialog)
+    assert dialog is not None
+    qtbot.addWidget(dialog)
+    assert dialog.files() == [path] and dialog.table.rowCount() == 1
+    assert window.document.path is None or not window.document.path.endswith(".prom")  # not opened as a workbook
