@@ -61,6 +61,30 @@ def _has_display() -> bool:
     return True
 
 
+# Qt 6.5+ loads its X11 plugin only with this library, which many desktops lack; without it Qt aborts
+# with a many-line plugin message and a core dump, so it is looked for first
+_XCB_CURSOR = "libxcb-cursor.so.0"
+
+
+def _missing_system_library() -> str | None:
+    """One line naming the missing system package the X11 window needs, or None."""
+    if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
+        return None
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0]
+    wayland = os.environ.get("WAYLAND_DISPLAY") and os.environ.get("XDG_SESSION_TYPE") == "wayland"
+    if platform not in ("", "xcb") or (platform == "" and wayland):
+        return None
+    import ctypes
+
+    try:
+        ctypes.CDLL(_XCB_CURSOR)
+    except OSError:
+        return ("specledger: the window needs the system library libxcb-cursor0, which is not installed: "
+                "`sudo apt install libxcb-cursor0` (Fedora: `sudo dnf install xcb-util-cursor`); "
+                "meanwhile the headless commands work, e.g. `specledger compare`")
+    return None
+
+
 def _not_a_command(word: str) -> str | None:
     """The refusal for a mistyped subcommand, or None when `word` may be a workbook to open."""
     if os.path.exists(word) or os.path.islink(word) or word.lower().endswith((".json", ".xlsx")) \
@@ -106,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         print("specledger: no display available, so the window cannot open; "
               "use the headless commands instead, e.g. `specledger compare` or `specledger screenshot out.png`",
               file=sys.stderr)
+        return 2
+    if missing := _missing_system_library():
+        print(missing, file=sys.stderr)
         return 2
     from gui.window.app import run_app
     return run_app(args.workbook)

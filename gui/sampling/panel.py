@@ -314,7 +314,9 @@ class SamplingPanel(QWidget):
     def _show_result(self, result: SamplingResult) -> None:
         self.heading_label.setText(
             f"<b>{pair_label(result)}</b>, seed {result.seed}, {len(result.prompts)} prompts, "
-            f"{result.max_new_tokens} new tokens each · provider: {result.provider}")
+            f"{result.max_new_tokens} new tokens each · provider: {result.provider}<br>"
+            "<span style='color:#555'>The acceptance α is the measurement. Measured speed on small models is "
+            "mostly timing noise (spread over prompts in brackets); the predicted speedup is what α implies.</span>")
         self.results_model.set_results(result.classes)
         self._on_document_changed()
         if result.classes:

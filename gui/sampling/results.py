@@ -28,6 +28,12 @@ def _finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
+def _measured_speedup_text(c: "ClassResult") -> str:
+    low, high = getattr(c, "speedup_measured_low", None), getattr(c, "speedup_measured_high", None)
+    spread = f" ({fmt.fixed(low)}–{fmt.fixed(high)})" if _finite(low) and _finite(high) else ""
+    return fmt.times(c.speedup_measured) + spread
+
+
 # (header, tooltip, text of a ClassResult, raw value for sorting/tests)
 _Column = tuple[str, str, Callable[["ClassResult"], str]]
 _COLUMNS: tuple[_Column, ...] = (
@@ -43,8 +49,11 @@ _COLUMNS: tuple[_Column, ...] = (
      "(vLLM, Spec-Bench 'mean acceptance length')", lambda c: fmt.fixed(c.mean_acceptance_length)),
     ("c\nmeasured", "Median draft forward time / median target decode-step time, on this machine",
      lambda c: fmt.fixed(c.c_measured, 3)),
-    ("Speedup\nmeasured", "Target-only decode time per token / speculative time per token, same prompts",
-     lambda c: fmt.times(c.speedup_measured)),
+    ("Speedup\nmeasured", "Target-only decode time per token / speculative time per token, same prompts, "
+     "timed interleaved prompt by prompt. In brackets the spread over prompts (25th to 75th percentile). "
+     "On tiny models and a shared CPU these timings are mostly noise (Python and scheduling, not the "
+     "models): runs of the same seed differ. The acceptance α is the measurement; the predicted speedup "
+     "is what it implies.", _measured_speedup_text),
     ("Speedup\npredicted", "What the arithmetic predicts from the measured α, K, c and v",
      lambda c: fmt.times(c.speedup_predicted)),
 )

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHe
                                QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model.workbook.rows import Workbook
+from model.workbook.validation import FieldSpec
 
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.tables.frozen_column import FrozenColumn
@@ -18,7 +19,8 @@ from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
 from gui.window.help import ANCHOR_FOR_METRIC, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
-from gui.tables.result_models import LEGENDS, METRICS, ResultsGridModel, TierSummaryModel, colour_scheme
+from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, ResultsGridModel, TierSummaryModel,
+                                      colour_scheme)
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner
@@ -31,10 +33,21 @@ except Exception:  # noqa: BLE001
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
 _REFUSED = "Refused, value kept: "
 CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
+_SUMMARY_WIDEST = {"Speed verdict": "gain (unconfirmed)", "Value verdict": "worth the premium",
+                   "Claim holds": "does not hold"}
 _NARROW_TABLES = 560  # below this the tables show too little to read beside the charts and a panel
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
 _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
                   "in the mix</span>")
+
+
+def _sample_text(spec: FieldSpec) -> str:
+    """A typical value of a field, to size its column before the table holds any."""
+    if spec.kind == "choice":
+        return max(spec.choice_list(), key=len, default="")
+    if spec.kind == "text":
+        return "Northwind Standard" if spec.name in ("name", "baseline", "tier", "task_class") else "Apex Inference"
+    return {"percent": "100.0%", "float": "$10,000.00", "optional_float": "10.00x"}.get(spec.kind, "")
 
 
 class MainWindow(QMainWindow):
@@ -219,13 +232,25 @@ class MainWindow(QMainWindow):
             view.resizeColumnsToContents()
             model = view.model()
             if isinstance(model, RowTableModel):
+                metrics = view.fontMetrics()
                 for col, spec in enumerate(model.specs):
+                    # an empty or new workbook has nothing to size to: a floor fit for typical values
+                    # ("Northwind Standard", "assumed", "$1,000.00") rather than "A…" and "assu…"
+                    floor = metrics.horizontalAdvance(_sample_text(spec)) + 18
+                    width = max(view.columnWidth(col), floor)
                     if spec.name in _WIDE_FIELDS:
-                        view.setColumnWidth(col, min(view.columnWidth(col), _WIDE_FIELDS[spec.name]))
+                        width = min(width, _WIDE_FIELDS[spec.name])
+                    view.setColumnWidth(col, width)
             header = view.horizontalHeader()
             header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
             header.setStretchLastSection(False)
-            if not isinstance(model, RowTableModel):
+            if model is self.summary_model:
+                # the verdicts' longest words, whatever the rows hold now
+                for col, (head, _, _) in enumerate(SUMMARY_COLUMNS):
+                    if head in _SUMMARY_WIDEST:
+                        floor = view.fontMetrics().horizontalAdvance(_SUMMARY_WIDEST[head]) + 18
+                        view.setColumnWidth(col, max(view.columnWidth(col), floor))
+            elif not isinstance(model, RowTableModel):
                 # grids of classes: equal, readable widths rather than one huge last column
                 for col in range(model.columnCount()):
                     view.setColumnWidth(col, max(view.columnWidth(col), 84))

@@ -61,6 +61,10 @@ class ClassResult:
     speedup_predicted: float  # arithmetic S(alpha, K, c_measured, v_measured)
     tokens_per_second_speculative: float
     tokens_per_second_target: float
+    # the spread of the same ratio prompt by prompt (25th and 75th percentiles): wall-clock timings of
+    # tiny models on a shared CPU are noise next to the acceptance, and the spread says how much
+    speedup_measured_low: float = float("nan")
+    speedup_measured_high: float = float("nan")
 
 
 @dataclass
@@ -148,6 +152,11 @@ def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: 
     tps_spec = spec_tokens / spec_time if spec_time > 0 else float("nan")
     tps_plain = plain_tokens / plain_time if plain_time > 0 else float("nan")
     pos = ar.histogram_position_acceptance(hist) if stretches else np.full(k, np.nan)
+    # spec and plain ran interleaved, prompt by prompt, so each pair met the same machine load
+    per_prompt = [(len(a.output_ids) / a.decode_seconds) / (len(b.output_ids) / b.decode_seconds)
+                  for a, b in zip(spec, plain)
+                  if a.decode_seconds > 0 and b.decode_seconds > 0 and a.output_ids and b.output_ids]
+    low, high = (float(x) for x in np.percentile(per_prompt, [25, 75])) if per_prompt else (float("nan"),) * 2
     return ClassResult(
         task_class=task_class, prompts=len(spec), stretches=stretches, drafted_tokens=drafted,
         accepted_tokens=accepted, generated_tokens=spec_tokens, alpha=float(alpha),
@@ -157,7 +166,8 @@ def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: 
         position_acceptance=[None if not np.isfinite(x) else float(x) for x in pos],
         c_measured=c, v_measured=v, speedup_measured=tps_spec / tps_plain,
         speedup_predicted=float(ar.speedup(alpha, k, c, v)),
-        tokens_per_second_speculative=tps_spec, tokens_per_second_target=tps_plain)
+        tokens_per_second_speculative=tps_spec, tokens_per_second_target=tps_plain,
+        speedup_measured_low=low, speedup_measured_high=high)
 
 
 # no causal LM has a context this long: a bigger request is a typo, and would only fail after the models load

@@ -114,3 +114,20 @@ def test_calc_takes_alpha_as_a_percentage():
     a = json.loads(run("calc", "--k", "5", "--c", "0.1", "--alpha", "78%", "--json").stdout)
     b = json.loads(run("calc", "--k", "5", "--c", "0.1", "--alpha", "0.78", "--json").stdout)
     assert a["speedup"] == pytest.approx(b["speedup"]) and a["alpha"] == pytest.approx(0.78)
+
+
+def test_a_missing_xcb_cursor_library_is_named_in_one_line(monkeypatch, capsys):
+    # Qt's own abort here is a many-line plugin message and a core dump; the package to install is the news
+    import main
+
+    monkeypatch.setattr(main, "_XCB_CURSOR", "libspecledger-test-missing.so.0")
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert main.main([]) == 2
+    err = capsys.readouterr().err
+    assert "libxcb-cursor0" in err and "apt install" in err and len(err.strip().splitlines()) == 1
+    # with the library there, nothing is said (the window would start; not started here)
+    monkeypatch.setattr(main, "_XCB_CURSOR", "libc.so.6")
+    assert main._missing_system_library() is None

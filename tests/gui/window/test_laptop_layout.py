@@ -133,3 +133,26 @@ def test_the_trailer_note_for_a_plain_tier_fits_the_chart(qtbot, window):
     window.tier_view.setCurrentIndex(window.tier_model.index(1, 0))
     qtbot.wait(20)
     assert chart.plot.getAxis("left").isVisible() and chart.row_labels()
+
+
+def test_a_new_workbook_has_columns_wide_enough_to_read(qtbot, window):
+    # before: columns sized to an empty table cut the first values typed ("A…", "assu…")
+    window.document.undo_stack.setClean()
+    window.files.new()
+    for view in (window.tier_view, window.class_view):
+        window.input_tabs.setCurrentWidget(view)
+        window.add_row()
+    window.document.flush()
+    for view, model in ((window.tier_view, window.tier_model), (window.class_view, window.class_model)):
+        metrics = view.fontMetrics()
+        for col, spec in enumerate(model.specs):
+            samples = [model.data(model.index(0, col))]
+            if spec.kind == "choice":
+                samples += list(spec.choice_list())
+            if spec.name in ("name", "vendor"):
+                samples.append("Apex Inference")
+            for text in samples:
+                assert view.columnWidth(col) >= metrics.horizontalAdvance(text or ""), (spec.name, text)
+    col = [c[0] for c in SUMMARY_COLUMNS].index("Speed verdict")
+    view = window.summary_view
+    assert view.columnWidth(col) >= view.fontMetrics().horizontalAdvance("gain (unconfirmed)")
