@@ -19,6 +19,9 @@ from model.workbook.validation import ValidationError, workbook_problems
 from model.workbook.rows import Workbook
 
 
+UNDO_LIMIT = 500  # undo steps kept (as QUndoStack.setUndoLimit); said in the README and the guide
+
+
 class _SnapshotCommand(QUndoCommand):
     """One undo step: the whole workbook before and after (cheap: a few hundred rows at most)."""
 
@@ -56,6 +59,9 @@ class Document(QObject):
         self._path: str | None = path
         self._comparison: Comparison | None = None
         self.undo_stack = QUndoStack(self)
+        # each step keeps a whole workbook snapshot (tens of KB for the demo, MBs for a big one):
+        # a long session must not grow without bound; the oldest steps go first
+        self.undo_stack.setUndoLimit(UNDO_LIMIT)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         # zero-delay single shot: a paste of 200 cells or a burst of undos recomputes once
         self._timer = QTimer(self)
@@ -91,15 +97,18 @@ class Document(QObject):
         return self._workbook.title or "Untitled"
 
     # --- changing ------------------------------------------------------------
-    def apply(self, text: str, mutate: Callable[[Workbook], None], where: Any = None) -> None:
-        """Run `mutate` on a copy and push it as one undoable step named `text`.
+    def apply(self, text: str, mutate: Callable[[Workbook], None], where: Any = None) -> bool:
+        """Run `mutate` on a copy and push it as one undoable step named `text`; False if nothing changed.
 
         If `mutate` raises (a ValidationError, typically), or leaves the workbook with a
         problem it did not have before, nothing changes and a ValidationError propagates
-        to the caller, who owns telling the user.
+        to the caller, who owns telling the user. A mutation that leaves the workbook equal
+        (a paste of the values already there) is no step at all: nothing to undo, not dirty.
         """
         after = self._workbook.copy()
         mutate(after)
+        if after == self._workbook:
+            return False
         # the safety net for every panel: a change may not introduce a workbook-level problem
         # (duplicate names, a baseline or override naming nothing) that a save would then refuse
         problems = workbook_problems(after)
@@ -109,6 +118,7 @@ class Document(QObject):
             if fresh:
                 raise ValidationError(fresh[0])
         self.undo_stack.push(_SnapshotCommand(self, text, self._workbook, after, where))
+        return True
 
     def replace(self, workbook: Workbook, path: str | None) -> None:
         """A new or opened workbook: a fresh history, clean, nothing to undo into the old file."""

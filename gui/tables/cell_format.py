@@ -37,13 +37,37 @@ def display_text(spec: FieldSpec, value: Any, currency: str = "USD") -> str:
     return str(value)
 
 
+def percent_edit_text(value: float) -> str:
+    """The shortest 'NN.N%' that reads back as exactly `value` (0.8723404255319149 keeps every digit).
+
+    Ten digits read well; more are added only where the value needs them. A share no percent text
+    reads back exactly (the /100 rounds) is given as the plain fraction, which always does.
+    """
+    for digits in range(10, 18):
+        text = f"{value * 100:.{digits}g}"
+        if float(text) / 100.0 == value:
+            return text + "%"
+    return repr(float(value))
+
+
+def float_edit_text(value: float) -> str:
+    """The shortest text (12 significant digits or more) that reads back as exactly `value`."""
+    for digits in range(12, 18):
+        text = f"{value:.{digits}g}"
+        if float(text) == value:
+            return text
+    return repr(float(value))
+
+
 def edit_text(spec: FieldSpec, value: Any) -> str:
+    # what the editor and Ctrl+C offer: it must read back as the same value, or a copy and paste
+    # onto the same cell would change it (and make an undo step)
     if value is None:
         return ""
     if spec.kind == "percent":
-        return f"{value * 100:.10g}%"
+        return percent_edit_text(value)
     if spec.kind in ("float", "optional_float"):
-        return f"{value:.12g}"
+        return float_edit_text(value)
     return str(value)
 
 

@@ -16,7 +16,7 @@ from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, Vali
 from model.workbook.rows import Override, TaskClass, Tier, Workbook
 
 from gui.tables import used_costs
-from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text
+from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text, percent_edit_text
 from gui.document import Document
 
 Index = QModelIndex | QPersistentModelIndex
@@ -371,7 +371,7 @@ class OverrideGridModel(WorkbookTableModel):
             # blank cells show the class alpha in grey brackets so the grid reads as the alpha in use
             return f"{override.alpha * 100:.1f}%" if override else f"({cls.alpha * 100:.1f}%)"
         if role == Qt.ItemDataRole.EditRole:
-            return f"{override.alpha * 100:.10g}%" if override else ""
+            return percent_edit_text(override.alpha) if override else ""
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:

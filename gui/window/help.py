@@ -92,7 +92,10 @@ SECTIONS: list[tuple[str, str, str]] = [
     ("editing", "Editing the tables",
      "The inputs edit like a spreadsheet: type or F2 to edit, Enter and Tab commit and move, Delete clears, "
      "Ctrl+C / Ctrl+V copy and paste blocks in Excel's tab-separated format, Ctrl+Z / Ctrl+Y undo and redo "
-     "every edit, one step per action. A paste starts at the current cell. "
+     "every edit, one step per action; the last 500 steps are kept, the oldest dropped first. "
+     "Ctrl+C copies every digit, so a value pasted back where it came from changes nothing and makes no "
+     "undo step; text a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a line break) "
+     "is copied with a leading apostrophe, while numbers stay numbers. A paste starts at the current cell. "
      "A refused value names the cell and the rule in the status bar and stays in the cell's editor, so a typo "
      "can be fixed where it is; Escape gives the old value back. "
      f"<b>New rows</b> (Edit &gt; Add row, Ctrl++, or a paste running past the last row) are {NEW_ROW_POLICY}: "
