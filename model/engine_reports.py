@@ -371,12 +371,12 @@ def with_k(counts: SpecCounts, k: int | None) -> SpecCounts:
     """The counts with K given by the user; ReportError when the source's own K says otherwise."""
     if k is None:
         return counts
-    if counts.k is not None and counts.k != k:
-        raise ReportError(f"K = {k} was given but the {counts.engine} source reports K = {counts.k}")
-    if counts.histogram is not None and len(counts.histogram) > k + 1:
-        raise ReportError(f"K = {k} was given but the histogram has {len(counts.histogram)} entries (K + 1 expected)")
     if counts.per_position_accepted is not None and len(counts.per_position_accepted) != k:
         raise ReportError(f"K = {k} was given but the source has {len(counts.per_position_accepted)} draft positions")
+    if counts.histogram is not None and len(counts.histogram) > k + 1:
+        raise ReportError(f"K = {k} was given but the histogram has {len(counts.histogram)} entries (K + 1 expected)")
+    if counts.k is not None and counts.k != k:
+        raise ReportError(f"K = {k} was given but the {counts.engine} source reports K = {counts.k}")
     hist = counts.histogram
     if hist is not None and len(hist) < k + 1:
         hist = hist + (0.0,) * (k + 1 - len(hist))

@@ -202,3 +202,24 @@ def test_a_dropped_workbook_json_is_not_taken_for_metrics(tmp_path: Path) -> Non
     bench = _write(tmp_path, "bench.json", json.dumps({"spec_decode_num_drafts": 3}))
     assert not is_metrics_path(tmp_path / "wb.json") and is_metrics_path(bench)
     assert is_metrics_path(_write(tmp_path, "a.prom", "x 1\n")) and not is_metrics_path(tmp_path / "r.xlsx")
+
+
+def test_a_given_k_that_disagrees_with_the_position_labels_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path, "metrics.prom", vllm_scrape({"m": iid_steps(0.7, 4, 5_000)}))
+    with pytest.raises(MetricsError, match=r"metrics\.prom: K = 3 was given but the source has 4 draft positions"):
+        read_sources([path], k=3)
+
+
+def test_position_labels_with_a_gap_are_refused(tmp_path: Path) -> None:
+    text = vllm_scrape({"m": iid_steps(0.7, 3, 5_000)}).replace('position="1"', 'position="5"')
+    with pytest.raises(MetricsError, match=r"positions \[0, 2, 5\], not 0\.\.K-1"):
+        read_sources([_write(tmp_path, "metrics.prom", text)])
+
+
+def test_an_old_sglang_log_without_accept_rate_needs_k(tmp_path: Path) -> None:
+    line = ("[2025-03-01 10:00:00 TP0] Decode batch. #running-req: 4, #token: 900, token usage: 0.01, "
+            "accept len: 2.44, gen throughput (token/s): 210.3, #queue-req: 0")
+    path = _write(tmp_path, "sglang.log", line + "\n")
+    assert missing_k(read_sources([path]))
+    [source] = read_sources([path], k=2)
+    assert source.counts.alpha == pytest.approx(0.8, abs=0.005)  # E(0.8, 2) = 2.44 (Leviathan et al., Table 1)
