@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from model.safe_files import LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, read_bytes_limited
-from model.workbook.validation import SPECS, ValidationError, WorkbookError, check_workbook, parse_field
+from model.workbook.validation import (SPECS, ValidationError, WorkbookError, check_workbook, parse_field,
+                                       required_fields)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
 SCHEMA_VERSION = 1
@@ -29,7 +30,6 @@ def workbook_to_dict(wb: Workbook) -> dict[str, Any]:
     }
 
 
-_REQUIRED: dict[type, tuple[str, ...]] = {Tier: ("name",), TaskClass: ("name",), Override: ("tier", "task_class", "alpha")}
 
 
 def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -> list[Any]:
@@ -51,16 +51,21 @@ def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -
         if unknown:
             problems.append(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         values = {}
+        refused = False
         for fname, spec in specs.items():
             if fname not in item:
-                if fname in _REQUIRED[row_type]:
-                    problems.append(f"{where}, {fname}: missing")
                 continue
             try:
                 values[fname] = spec.parse(item[fname])
             except ValidationError as exc:
                 problems.append(f"{where}, {fname}: {exc}")
-        if any(f not in values for f in _REQUIRED[row_type]):
+                refused = True
+        # a missing field is refused like a bad one: its default would quietly change the numbers
+        missing = [f for f in required_fields(row_type, values) if f not in item]
+        for fname in missing:
+            problems.append(f"{where}, {fname}: missing ({specs[fname].label}, {specs[fname].describe()}); "
+                            "a workbook file must give it")
+        if refused or missing:
             continue
         rows.append(row_type(**values))
     return rows

@@ -180,6 +180,31 @@ SPECS: dict[type, dict[str, FieldSpec]] = {
 }
 _ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
 
+# What a row in a file must say because no default would be true: a missing price is not 0 and
+# a missing acceptance is not 60%. The rest is optional: its default is what a blank cell means
+# (no vendor, no claim, no baseline, no notes, acceptance source "assumed"). Fields that only
+# matter under another field's value are required only then (c and v for a typed cost model).
+REQUIRED_FIELDS: dict[type, tuple[str, ...]] = {
+    Tier: ("name", "speculative", "price_out", "price_in"),
+    TaskClass: ("name", "tokens_out", "tokens_in", "context", "alpha"),
+    Override: ("tier", "task_class", "alpha"),
+    Settings: (),
+}
+
+
+def required_fields(row_type: type, given: dict[str, Any]) -> tuple[str, ...]:
+    """The fields a row of `row_type` must give, once `given` (its parsed values so far) is known."""
+    out = list(REQUIRED_FIELDS[row_type])
+    if row_type is Tier and given.get("speculative") != "no":
+        out += ["k", "cost_model"]
+        if given.get("cost_model") == "typed":
+            out += ["c", "v"]
+        elif given.get("cost_model") == "roofline":
+            out += ["gpu", "pair", "batch"]
+        if given.get("claimed_speedup") is not None:
+            out.append("claim_context")
+    return tuple(out)
+
 
 _NUMBER_KINDS = ("int", "float", "percent", "optional_float")
 

@@ -221,3 +221,82 @@ def test_a_report_or_binary_file_is_named_for_what_it_is(tmp_path):
     folder.mkdir()
     with pytest.raises(WorkbookError, match=r"folder.json: is a folder, not a workbook file"):
         wf.load_workbook(folder)
+
+
+def _demo_dict():
+    import model.workbook.json_file as wf
+
+    return wf.workbook_to_dict(wf.load_demo())
+
+
+@pytest.mark.parametrize("table, index, field, name", [
+    ("tiers", 1, "price_out", "Northwind Turbo"),
+    ("tiers", 0, "price_in", "Northwind Standard"),
+    ("tiers", 3, "c", "Helix Fast"),  # typed cost model: c is used
+    ("tiers", 1, "batch", "Northwind Turbo"),  # roofline: batch is used
+    ("task_classes", 0, "alpha", "code"),
+    ("task_classes", 2, "tokens_out", "extraction"),
+])
+def test_a_missing_required_field_is_refused_naming_row_and_field(tmp_path, table, index, field, name):
+    data = _demo_dict()
+    del data[table][index][field]
+    p = tmp_path / "hand-edited.json"
+    p.write_text(json.dumps(data))
+    from model.workbook.json_file import load_workbook
+    from model.workbook.validation import WorkbookError
+
+    with pytest.raises(WorkbookError) as err:
+        load_workbook(p)
+    assert err.value.problems == [f"{table}[{index}] ({name}), {field}: " + err.value.problems[0].split(": ", 1)[1]]
+    assert "missing" in err.value.problems[0] and "hand-edited.json" in str(err.value)
+
+
+def test_optional_fields_may_be_left_out(tmp_path):
+    """What a blank cell means is what a missing optional field means: no claim, no baseline, no notes."""
+    from model.workbook.json_file import load_workbook
+
+    data = _demo_dict()
+    for tier in data["tiers"]:
+        for f in ("vendor", "claimed_speedup", "claim_context", "baseline", "notes"):
+            tier.pop(f, None)
+        if tier["speculative"] == "no":  # K and the cost model of a plain tier are never used
+            for f in ("k", "cost_model", "c", "v", "gpu", "pair", "batch"):
+                tier.pop(f)
+        elif tier["cost_model"] == "roofline":
+            tier.pop("c"), tier.pop("v")
+        else:
+            tier.pop("gpu"), tier.pop("pair"), tier.pop("batch")
+    for c in data["task_classes"]:
+        c.pop("alpha_source"), c.pop("source_note")
+    for o in data["overrides"]:
+        o.pop("alpha_source"), o.pop("source_note")
+    data.pop("settings"), data.pop("title")
+    p = tmp_path / "lean.json"
+    p.write_text(json.dumps(data))
+    wb = load_workbook(p)
+    assert [t.name for t in wb.tiers] == [t["name"] for t in data["tiers"]]
+    assert all(t.claimed_speedup is None and t.baseline == "" for t in wb.tiers)
+
+
+def test_files_written_by_specledger_still_load(tmp_path):
+    """The demo (written by scripts/make_demo_workbook.py) and every save give every field."""
+    from model.workbook.json_file import DEMO_WORKBOOK, load_workbook, save_workbook
+    from model.workbook.rows import TaskClass, Tier, Workbook
+
+    wb = load_workbook(DEMO_WORKBOOK)
+    blank = Workbook(tiers=[Tier(speculative="no"), Tier(name="T2")], classes=[TaskClass()])
+    for i, book in enumerate((wb, blank)):
+        save_workbook(book, tmp_path / f"{i}.json")
+        assert load_workbook(tmp_path / f"{i}.json") == book
+
+
+def test_the_readme_names_every_required_field():
+    from pathlib import Path
+
+    from model.workbook.validation import REQUIRED_FIELDS
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The workbook file", 1)[1].split("\n## ", 1)[0]
+    for fields in REQUIRED_FIELDS.values():
+        for name in fields:
+            assert f"`{name}`" in section, name
