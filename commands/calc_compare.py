@@ -13,7 +13,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
-from model.workbook.validation import parse_number
+from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
 
 
@@ -69,8 +69,8 @@ def calc_result(k: int, c: float, v: float = 1.0, alpha: float | None = None, k_
 
 def run_calc(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out  # looked up per call: a default bound at import outlives a replaced stdout
-    if args.k < 1 or args.k > 64:
-        raise CommandError(f"--k must be a whole number from 1 to 64 (got {args.k})")
+    if not K_LIMITS[0] <= args.k <= K_LIMITS[1]:
+        raise CommandError(f"--k must be a whole number from {K_LIMITS[0]} to {K_LIMITS[1]} (got {args.k})")
     if not (0.0 <= args.c <= 10.0) or math.isnan(args.c):
         raise CommandError(f"--c must be from 0 to 10 (got {args.c})")
     if not (0.0 < args.verify <= 100.0):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
                                QWidget)
 
 from model.sampling.labels import pair_label, pair_note
-from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
+from model.workbook.measured_apply import apply_plan, changed_block, plan_measured, unused_acceptance_note
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
 from gui.document import Document
@@ -339,7 +339,8 @@ class SamplingPanel(QWidget):
         self.apply_target_combo.clear()
         self.apply_target_combo.addItem("Task classes' α (all tiers without an override)", None)
         for tier in wb.tiers:
-            self.apply_target_combo.addItem(f"Overrides of tier “{tier.name}”", tier.name)
+            plain = " (not speculative: not used)" if tier.speculative == "no" else ""
+            self.apply_target_combo.addItem(f"Overrides of tier “{tier.name}”{plain}", tier.name)
         index = self.apply_target_combo.findData(chosen) if chosen is not None else 0
         self.apply_target_combo.setCurrentIndex(max(0, index))
         self.apply_target_combo.blockSignals(False)
@@ -371,8 +372,11 @@ class SamplingPanel(QWidget):
             parts.append(f"Added: {', '.join(added)}.")
         if skipped:
             parts.append(f"Skipped: {', '.join(skipped)}.")
+        unused = unused_acceptance_note(self.document.workbook, [tier] if tier else [])
+        if unused:
+            parts.append(unused)
         self.show_message(" ".join(parts), error=False)
-        self.status_message.emit(parts[0] + " Undo with Ctrl+Z.")
+        self.status_message.emit(parts[0] + (f" {unused}" if unused else "") + " Undo with Ctrl+Z.")
         return skipped
 
     def _on_copy_triggered(self) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from model.workbook import row_edits
+from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
 from model.workbook.rows import Override, TaskClass, Tier, Workbook
 
@@ -338,6 +339,25 @@ class OverrideGridModel(WorkbookTableModel):
 
     where_key = "overrides"
     editable = True
+    noticed = Signal(str)  # an accepted edit worth a word: acceptance set on a tier that runs no draft
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        ok = super().setData(index, value, role)
+        if ok and index.isValid() and str(value).strip():
+            self._notice_unused([index.row()])
+        return ok
+
+    def set_cells(self, cells: list[Cell], text: str, add_rows: int = 0) -> bool:
+        ok = super().set_cells(cells, text, add_rows)
+        if ok:
+            self._notice_unused([r for r, _, value in cells if str(value).strip()])
+        return ok
+
+    def _notice_unused(self, rows: list[int]) -> None:
+        wb = self.document.workbook
+        note = unused_acceptance_note(wb, [wb.tiers[r].name for r in set(rows) if r < len(wb.tiers)])
+        if note:
+            self.noticed.emit(note)
 
     def _snapshot(self) -> Any:
         wb = self.document.workbook
@@ -375,11 +395,15 @@ class OverrideGridModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(_OVERRIDE_COLOUR if override else QColor("#9a9a9a"))
+            plain = tier.speculative == "no"
+            return QBrush(_OVERRIDE_COLOUR if override and not plain else QColor("#9a9a9a"))
         if role == Qt.ItemDataRole.FontRole and override:
             font = QFont()
             font.setBold(True)
             return font
+        if role == Qt.ItemDataRole.ToolTipRole and tier.speculative == "no":
+            kept = f" The {override.alpha * 100:.1f}% here is kept but not used." if override else ""
+            return f"{tier.name} does not run speculative decoding (Speculative = no): no draft, no acceptance.{kept}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if override:
                 note = f"; {override.source_note}" if override.source_note else ""

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QTabWidget, QWidg
 from model.messages import one_line, worded
 from model.workbook.validation import WorkbookError
 from model.workbook.rows import Workbook
-from model.workbook.json_file import load_workbook, save_workbook
+from model.workbook.json_file import load_workbook, save_workbook, suggested_stem
 
 from gui.worker import worded_error
 
@@ -111,6 +111,7 @@ class FileActions:
 
     def _remember(self, path: str) -> None:
         path = os.path.abspath(path)
+        self.window.settings.setValue("last_folder", os.path.dirname(path))
         recent = [p for p in self.recent_files() if p != path]
         self.window.settings.setValue("recent_files", [path, *recent][:MAX_RECENT])
 
@@ -177,8 +178,18 @@ class FileActions:
             return self.save_as()
         return self.save_to(self.document.path)
 
+    def suggested_path(self, suffix: str) -> str:
+        """Where a Save As or an export dialog starts: the workbook's folder (else the last folder used,
+        else home, never the folder the app was launched from), named after the workbook's title."""
+        path = self.document.path
+        folder = os.path.dirname(os.path.abspath(path)) if path else str(
+            self.window.settings.value("last_folder", "") or Path.home())
+        title = self.document.workbook.title
+        stem = suggested_stem(title) if title else (Path(path).stem if path else "Untitled")
+        return os.path.join(folder, stem + suffix)
+
     def save_as(self) -> bool:
-        start = self.document.path or f"{self.document.display_name()}.json"
+        start = self.suggested_path(".json")
         path, _ = QFileDialog.getSaveFileName(self.window, "Save workbook as", start, WORKBOOK_FILTER)
         if not path:
             return False
@@ -222,8 +233,8 @@ class FileActions:
         if self.window.tasks.is_busy():
             self.window.show_message(f"Wait for '{self.window.tasks.label}' to finish (or cancel it), then export.", 8000)
             return False
-        stem = Path(self.document.path).stem if self.document.path else self.document.display_name()
-        path, _ = QFileDialog.getSaveFileName(self.window, "Export report to Excel", f"{stem}.xlsx", EXCEL_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export report to Excel", self.suggested_path(".xlsx"),
+                                              EXCEL_FILTER)
         if not path:
             return False
         if not path.lower().endswith(".xlsx"):

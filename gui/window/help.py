@@ -105,6 +105,15 @@ SECTIONS: list[tuple[str, str, str]] = [
      "first and names them."),
 ]
 
+# F1 on an input cell: the section that says what that field does to the numbers
+ANCHOR_FOR_FIELD = {
+    "name": "editing", "vendor": "editing", "notes": "editing", "speculative": "verdict", "k": "stretch",
+    "cost_model": "cost", "c": "cost", "v": "cost", "gpu": "cost", "pair": "cost", "batch": "cost",
+    "claimed_speedup": "claim", "claim_context": "claim", "price_out": "pricing", "price_in": "pricing",
+    "baseline": "pricing", "tokens_out": "mix", "tokens_in": "pricing", "context": "context", "alpha": "alpha",
+    "alpha_source": "alpha", "source_note": "alpha",
+}
+
 ANCHOR_FOR_METRIC = {"speedup": "speedup", "break_even": "break_even", "margin": "break_even",
                      "speed_verdict": "verdict", "value_verdict": "value", "price_break_even": "value",
                      "price_ratio": "value",
@@ -132,7 +141,9 @@ class HelpDialog(QDialog):
         layout.addWidget(buttons)
 
     def show_section(self, anchor: str = "") -> None:
+        self.show()
         if anchor:
             self.browser.scrollToAnchor(anchor)
-        self.show()
+        else:
+            self.browser.verticalScrollBar().setValue(0)
         self.raise_()

@@ -17,7 +17,7 @@ from gui.document import Document
 from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dialog
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
-from gui.window.help import ANCHOR_FOR_METRIC, HelpDialog
+from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
 from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, ResultsGridModel, TierSummaryModel,
                                       colour_scheme)
@@ -97,6 +97,8 @@ class MainWindow(QMainWindow):
         view.message_posted.connect(self._on_message_posted)
         if hasattr(model, "refused"):
             model.refused.connect(self._on_edit_refused)
+        if hasattr(model, "noticed"):
+            model.noticed.connect(self._on_message_posted)
         return view
 
     def _build_views(self) -> None:
@@ -256,7 +258,10 @@ class MainWindow(QMainWindow):
                     view.setColumnWidth(col, max(view.columnWidth(col), 84))
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.display_name()}[*] — SpecLedger")
+        # the file, then the workbook's own title (Edit > Workbook settings) when it says more
+        name, title = self.document.display_name(), self.document.workbook.title
+        shown = f"{name} — {title}" if self.document.path and title and title != name.rsplit(".", 1)[0] else name
+        self.setWindowTitle(f"{shown}[*] — SpecLedger")
         self.setWindowModified(self.document.dirty)
 
     def _refresh_charts(self) -> None:
@@ -444,7 +449,17 @@ class MainWindow(QMainWindow):
         elif self.summary_view.hasFocus():
             self.show_help("mix")
         else:
-            self.show_help("")
+            # on an input (or in its editor): the section about that field
+            self.show_help(next((self._field_anchor(view) for view in (self.tier_view, self.class_view, self.override_view)
+                                 if view.hasFocus() or view.isAncestorOf(self.focusWidget())), ""))
+
+    def _field_anchor(self, view: SpreadsheetView) -> str:
+        model, current = view.model(), view.currentIndex()
+        if not current.isValid():
+            return ""
+        if not isinstance(model, RowTableModel):
+            return "alpha"  # the override grid holds acceptances
+        return ANCHOR_FOR_FIELD.get(model.specs[current.column()].name, "")
 
     def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
         anchor = ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view else "mix"

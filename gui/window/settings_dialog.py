@@ -1,4 +1,4 @@
-"""Edit > Workbook settings…: marginal band, claim tolerance, K max and currency, applied as one undo step.
+"""Edit > Workbook settings…: title, marginal band, claim tolerance, K max and currency, as one undo step.
 
 The dialog only shows and collects text; model/validation (SETTINGS_FIELDS) decides
 what is accepted, and a refused value keeps the dialog open with the reason shown.
@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout,
                                QWidget)
 
-from model.workbook.validation import SETTINGS_FIELDS, ValidationError, parse_field
+from model.workbook.validation import SETTINGS_FIELDS, TITLE_FIELD, ValidationError, parse_field
 from model.workbook.rows import Settings, Workbook
 
 from gui.tables.cell_format import edit_text
@@ -34,6 +34,11 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Workbook settings")
         self.document = document
         settings = document.workbook.settings
+        # the workbook's name: the window title, the suggested file name and the report's header use it
+        self.title_edit = QLineEdit(document.workbook.title)
+        self.title_edit.setToolTip("The workbook's title: shown in the window title, suggested as the file name "
+                                   "when saving, and written at the top of the Excel report.")
+        self.title_edit.textEdited.connect(self._on_text_edited)
         self.marginal_edit = QLineEdit(edit_text(_SPECS["marginal_band"], settings.marginal_band))
         self.tolerance_edit = QLineEdit(edit_text(_SPECS["claim_tolerance"], settings.claim_tolerance))
         self.k_max_edit = QLineEdit(str(settings.k_max))
@@ -45,6 +50,7 @@ class SettingsDialog(QDialog):
             "k_max": self.k_max_edit, "currency": self.currency_combo,
         }
         form = QFormLayout()
+        form.addRow(TITLE_FIELD.label, self.title_edit)
         for name, widget in self._fields.items():
             spec = _SPECS[name]
             widget.setToolTip(f"{_HINTS[name]}\nAccepts {spec.describe()}.")
@@ -79,9 +85,18 @@ class SettingsDialog(QDialog):
             except ValidationError as exc:
                 self._refuse(name, str(exc))
                 return
+        try:
+            title = TITLE_FIELD.parse(self.title_edit.text())
+        except ValidationError as exc:
+            self.error_label.setText(f"Not applied: {TITLE_FIELD.label}: {exc}")
+            self.error_label.setVisible(True)
+            self.title_edit.setFocus()
+            return
         current = self.document.workbook.settings
-        if any(getattr(current, name) != value for name, value in parsed.items()):
+        if title != self.document.workbook.title or any(getattr(current, name) != value
+                                                         for name, value in parsed.items()):
             def mutate(wb: Workbook) -> None:
+                wb.title = title
                 for name, value in parsed.items():
                     setattr(wb.settings, name, value)
 

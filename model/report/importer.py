@@ -14,7 +14,7 @@ from typing import Any
 
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
                            header_labels)
-from model.workbook.validation import (FieldSpec, ValidationError, WorkbookError,
+from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError,
                          parse_number, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
@@ -135,8 +135,8 @@ def _read_settings(ws: Any, problems: list[str]) -> tuple[Settings, str]:
             problems.append(f"{cell}: must be a number (got {raw!r})")
             continue
         if key == "k_max":
-            if abs(number - round(number)) > 1e-9 or not 1 <= number <= 64:
-                problems.append(f"{cell}: must be a whole number from 1 to 64 (got {raw!r})")
+            if abs(number - round(number)) > 1e-9 or not K_LIMITS[0] <= number <= K_LIMITS[1]:
+                problems.append(f"{cell}: must be a whole number from {K_LIMITS[0]} to {K_LIMITS[1]} (got {raw!r})")
                 continue
             number = int(round(number))
         elif not 0.0 <= number < 1.0 or (key == "marginal_band" and number > 1.0):

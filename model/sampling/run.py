@@ -22,6 +22,7 @@ from typing import Any, Callable, Generator, Iterable
 import numpy as np
 
 from model import arithmetic as ar
+from model.workbook.validation import K_LIMITS
 from model.sampling.prompts import (DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, check_token_ids,
                                     load_prompts)
 from model.cancel import raise_if_cancelled, run_to_end
@@ -172,7 +173,7 @@ def summarise_class(task_class: str, k: int, spec: list[SpeculativeRun], plain: 
 
 # no causal LM has a context this long: a bigger request is a typo, and would only fail after the models load
 MAX_NEW_TOKENS = 1 << 20
-MAX_K = 64
+MAX_K = K_LIMITS[1]
 MAX_SEED = 2**63 - 1
 # tokens (prompt room aside) a model may be asked for when its config.json states no context length
 UNKNOWN_CONTEXT_BUDGET = 8192

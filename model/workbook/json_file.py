@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,21 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
     if problems:
         raise WorkbookError(problems, source)
     return check_workbook(wb, source)
+
+
+_NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
+
+
+def suggested_stem(title: str, fallback: str = "Untitled") -> str:
+    """A file name (without extension) for a workbook titled `title` that every OS accepts.
+
+    "SpecLedger demo: four vendors" -> "SpecLedger demo - four vendors": the characters Windows and
+    macOS refuse or treat as folders become " - ", and the name is kept short.
+    """
+    stem = _NOT_IN_FILE_NAMES.sub(" - ", title)
+    stem = re.sub(r"\s+", " ", stem).strip(" .-")
+    stem = re.sub(r"( - )+", " - ", stem)
+    return stem[:80].rstrip(" .-") or fallback
 
 
 def load_workbook(path: str | os.PathLike[str]) -> Workbook:

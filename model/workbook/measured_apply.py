@@ -59,6 +59,23 @@ def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool
             workbook.set_override(tier, name, float(c.alpha), source, note)
 
 
+def unused_acceptance_note(workbook: Workbook, tiers: Sequence[str]) -> str:
+    """Why acceptance set on these tiers' drafts changes no number, or "" when it is used.
+
+    A tier with Speculative = no runs no draft: its overrides are kept (it may be a mistake in
+    that column) but feed nothing, and whoever sets them is told so rather than left to wonder.
+    """
+    plain = sorted({name for name in tiers if (i := workbook.tier_index(name)) is not None
+                    and workbook.tiers[i].speculative == "no"})
+    if not plain:
+        return ""
+    names = ", ".join(repr(n) for n in plain)
+    verb = "does" if len(plain) == 1 else "do"
+    return (f"{names} {verb} not run speculative decoding (Speculative = no), so acceptance on "
+            f"{'its' if len(plain) == 1 else 'their'} draft is kept but not used: it changes no result "
+            "until Speculative is yes or unknown.")
+
+
 def changed_block(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool]], tier: str | None
                   ) -> tuple[str, int, int, int, int] | None:
     """Where apply_plan(workbook, todo, ...) changes the inputs, as (table, top, left, bottom, right).

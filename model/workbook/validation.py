@@ -127,11 +127,14 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
+# draft tokens per stretch, wherever K is given (a tier's K, K max, `calc --k`, `sample --k`): one range
+K_LIMITS = (1, 64)
+
 TIER_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("name", "Tier", "text", required=True),
     FieldSpec("vendor", "Vendor", "text"),
     FieldSpec("speculative", "Speculative", "choice", choices=SPECULATIVE_CHOICES),
-    FieldSpec("k", "K", "int", 1, 32),
+    FieldSpec("k", "K", "int", *K_LIMITS),
     FieldSpec("cost_model", "Cost model", "choice", choices=COST_MODELS),
     FieldSpec("c", "c (draft/target)", "float", 0.0, 10.0),
     FieldSpec("v", "v (verify/step)", "float", 0.01, 100.0),
@@ -168,9 +171,12 @@ OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
 SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("marginal_band", "Marginal band", "percent", 0.0, 1.0),
     FieldSpec("claim_tolerance", "Claim tolerance", "percent", 0.0, 1.0, below_maximum=True),
-    FieldSpec("k_max", "K max", "int", 1, 64),
+    FieldSpec("k_max", "K max", "int", *K_LIMITS),
     FieldSpec("currency", "Currency", "choice", choices=CURRENCIES),
 )
+
+# the workbook's own name: window title, suggested file name, the report's header
+TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
     Tier: {f.name: f for f in TIER_FIELDS},

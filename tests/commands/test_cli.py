@@ -81,7 +81,7 @@ def test_bad_workbook_file(tmp_path):
     p = tmp_path / "bad.json"
     p.write_text('{"format": "specledger-workbook", "schema_version": 1, "tiers": [{"name": "A", "k": 99}]}')
     r = run("compare", str(p))
-    assert r.returncode == 1 and "k: must be a whole number from 1 to 32" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 1 and "k: must be a whole number from 1 to 64" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_no_display_says_so_in_one_line():

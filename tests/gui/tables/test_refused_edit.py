@@ -67,3 +67,17 @@ def test_escape_drops_the_text_given_back(qtbot, window) -> None:
     qtbot.keyClick(view.indexWidget(view.currentIndex()), Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: view.state() != view.State.EditingState, timeout=2000)
     assert window.document.workbook.classes[0].alpha == 0.8 and window.document.undo_stack.count() == 0
+
+
+def test_an_override_typed_on_a_tier_without_a_draft_says_it_is_not_used(qtbot, window) -> None:
+    view, model = window.override_view, window.override_model
+    window.input_tabs.setCurrentWidget(view)
+    assert window.document.workbook.tiers[0].speculative == "no"
+    assert model.setData(model.index(0, 1), "90%")  # Northwind Standard on json: kept, as typed
+    assert window.document.workbook.override_for("Northwind Standard", "json").alpha == 0.9
+    message = window.statusBar().currentMessage()
+    assert "'Northwind Standard' does not run speculative decoding" in message and "not used" in message
+    assert "not used" in model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
+    window.statusBar().clearMessage()
+    assert model.setData(model.index(1, 1), "90%")  # Northwind Turbo runs a draft: nothing to say
+    assert "does not run" not in window.statusBar().currentMessage()

@@ -92,3 +92,31 @@ def test_settings_fields_and_workbook_problems_agree() -> None:
     wb.settings.k_max = "16"  # text in a stored number would break the arithmetic
     assert any(p.startswith("Settings, K max") for p in workbook_problems(wb))
     assert workbook_problems(Workbook()) == []
+
+
+def test_the_title_is_editable_and_names_the_window_and_the_suggested_file(qtbot, window, tmp_path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    doc = window.document
+    assert doc.workbook.title.startswith("SpecLedger demo")
+    dialog = _open(window)
+    assert dialog.title_edit.text() == doc.workbook.title
+    _retype(qtbot, dialog.title_edit, "Q3 negotiation: Northwind / Helix")
+    _ok(dialog)
+    doc.flush()
+    assert doc.workbook.title == "Q3 negotiation: Northwind / Helix" and doc.undo_stack.count() == 1
+    assert window.windowTitle().startswith("Q3 negotiation: Northwind / Helix")
+    # Save As suggests the title as a file name every OS takes, in the workbook's folder (never the launch folder)
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda _parent, _caption, start, _filter: (asked.append(start), ("", ""))[1])
+    window.settings.setValue("last_folder", str(tmp_path))
+    window.files.save_as()
+    assert asked[-1] == str(tmp_path / "Q3 negotiation - Northwind - Helix.json")
+    saved = tmp_path / "deals" / "wb.json"
+    saved.parent.mkdir()
+    assert window.files.save_to(str(saved))
+    assert window.windowTitle().startswith("wb.json — Q3 negotiation: Northwind / Helix")
+    window.files.save_as()
+    assert asked[-1] == str(saved.parent / "Q3 negotiation - Northwind - Helix.json")
+    doc.undo_stack.undo()
+    assert doc.workbook.title.startswith("SpecLedger demo")

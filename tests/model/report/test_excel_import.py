@@ -151,12 +151,12 @@ def test_classes_from_simple_xlsx(tmp_path):
 
 def test_list_errors_name_the_cell(tmp_path):
     path = tmp_path / "prices.csv"
-    path.write_text("name;price_out;k\nFast;cheap;5\nfast;1;40\n", encoding="utf-8")
+    path.write_text("name;price_out;k\nFast;cheap;5\nfast;1;65\n", encoding="utf-8")
     with pytest.raises(WorkbookError) as err:
         _import_rows(path, "tiers")
     msg = str(err.value)
     assert "cell B2: 'Fast', Price out /1M: must be a number" in msg
-    assert "cell C3: 'fast', K: must be a whole number from 1 to 32" in msg
+    assert "cell C3: 'fast', K: must be a whole number from 1 to 64" in msg
     nameless = tmp_path / "nameless.csv"
     nameless.write_text("vendor,price_out\nAcme,3\n", encoding="utf-8")
     with pytest.raises(WorkbookError, match="no 'Tier' \\(name\\) column"):

@@ -54,3 +54,17 @@ def test_changed_block_names_the_cells_an_apply_sets():
     row = wb.tier_index("Helix Fast")
     assert changed_block(wb, todo, "Helix Fast") == ("overrides", row, 0, row, 6)
     assert changed_block(wb, [], None) is None
+
+
+def test_acceptance_on_a_tier_without_a_draft_is_said_to_be_unused():
+    from model.workbook.json_file import load_demo
+    from model.workbook.measured_apply import unused_acceptance_note
+
+    wb = load_demo()
+    assert wb.tiers[0].speculative == "no" and wb.tiers[1].speculative == "yes"
+    note = unused_acceptance_note(wb, ["Northwind Standard"])
+    assert "'Northwind Standard' does not run speculative decoding" in note and "not used" in note
+    assert unused_acceptance_note(wb, ["Northwind Turbo"]) == ""
+    assert unused_acceptance_note(wb, []) == ""
+    both = unused_acceptance_note(wb, ["Helix Standard", "Northwind Standard", "Northwind Turbo"])
+    assert "'Helix Standard', 'Northwind Standard' do not run" in both

@@ -31,9 +31,9 @@ def test_a_new_row_is_filled_from_the_row_above_never_invented():
     above = wb.tiers[1]
     at = add_row(wb, "tiers", 2)
     new = wb.tiers[at]
-    assert new.name == "New tier" and new.notes == ""
+    assert new.name == "New tier" and new.notes == "" and new.claimed_speedup is None and above.claimed_speedup
     for field in ("vendor", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch",
-                  "claimed_speedup", "claim_context", "price_out", "price_in", "baseline"):
+                  "claim_context", "price_out", "price_in", "baseline"):
         assert getattr(new, field) == getattr(above, field), field
     assert not any(o.tier == new.name for o in wb.overrides)  # acceptance on another draft is not this one's
     # at the top there is nothing above: the row below is the one copied

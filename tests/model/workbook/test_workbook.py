@@ -53,7 +53,7 @@ def test_parse_accepts(row_type, field, value, expected):
     (TaskClass, "alpha", "1.2", ["Acceptance alpha", "from 0 to 1", "'1.2'"]),
     (TaskClass, "alpha", "abc", ["Acceptance alpha", "'abc'"]),
     (Tier, "k", "2.5", ["K", "whole number"]),
-    (Tier, "k", "0", ["K", "from 1 to 32"]),
+    (Tier, "k", "0", ["K", "from 1 to 64"]),
     (Tier, "speculative", "maybe", ["Speculative", "yes, no, unknown"]),
     (Tier, "name", "  ", ["Tier", "must not be empty"]),
     (Tier, "gpu", "TPU9", ["GPU", "H100"]),
@@ -300,3 +300,23 @@ def test_the_readme_names_every_required_field():
     for fields in REQUIRED_FIELDS.values():
         for name in fields:
             assert f"`{name}`" in section, name
+
+
+def test_k_has_one_range_everywhere():
+    """A tier's K, K max, `calc --k` and `sample --k` take the same range, from the one validator."""
+    from commands.calc_compare import run_calc
+    from model.sampling.run import MAX_K
+    from model.workbook.validation import K_LIMITS, SPECS
+    from model.workbook.rows import Settings
+
+    lo, hi = K_LIMITS
+    for spec in (SPECS[Tier]["k"], SPECS[Settings]["k_max"]):
+        assert (spec.minimum, spec.maximum) == (lo, hi)
+        assert spec.parse(str(hi)) == hi
+        with pytest.raises(ValidationError):
+            spec.parse(str(hi + 1))
+    assert MAX_K == hi
+    import argparse
+
+    with pytest.raises(Exception, match=f"from {lo} to {hi}"):
+        run_calc(argparse.Namespace(k=hi + 1, c=0.1, v=1.0, alpha=None, json=False))
