@@ -15,6 +15,7 @@ from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, VA
                               Comparison)
 
 from gui.document import Document
+from gui.tables import result_copy
 from gui.tables.input_models import Index, WorkbookTableModel
 
 VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#dedede")}
@@ -213,6 +214,8 @@ class ResultsGridModel(WorkbookTableModel):
         i, j = index.row(), index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return METRICS[self.metric][1](cmp, i, j)
+        if role == result_copy.COPY_ROLE:
+            return result_copy.copy_text(cmp, result_copy.GRID.get(self.metric), (i, j), METRICS[self.metric][1](cmp, i, j))
         if role == Qt.ItemDataRole.BackgroundRole:
             if colour_scheme(self.metric) == "value":
                 return QBrush(VALUE_COLOURS[int(cmp.value_verdict[i, j])])
@@ -325,6 +328,8 @@ class TierSummaryModel(WorkbookTableModel):
         header, text, explain = SUMMARY_COLUMNS[col]
         if role == Qt.ItemDataRole.DisplayRole:
             return text(cmp, i)
+        if role == result_copy.COPY_ROLE:
+            return result_copy.copy_text(cmp, result_copy.SUMMARY.get(header), (i,), text(cmp, i))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
         if role == Qt.ItemDataRole.BackgroundRole and header == "Speed verdict":

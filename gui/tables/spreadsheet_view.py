@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
 
 from gui.tables.input_models import column_letter
+from gui.tables.result_copy import COPY_ROLE
 
 
 def parse_tsv(text: str) -> list[list[str]]:
@@ -239,8 +240,11 @@ class SpreadsheetView(QTableView):
                 if selection.hasSelection() and not selection.isSelected(index):
                     cells.append("")
                     continue
-                # edit text round-trips exactly (78%, 120000000); results have display text only
-                value = model.data(index, Qt.ItemDataRole.EditRole)
+                # results: the number behind the cell (result_copy.py); inputs: edit text, which
+                # round-trips exactly (78%, 120000000); anything else: what is shown
+                value = model.data(index, COPY_ROLE)
+                if value is None:
+                    value = model.data(index, Qt.ItemDataRole.EditRole)
                 if value is None:
                     value = model.data(index, Qt.ItemDataRole.DisplayRole)
                 cells.append("" if value is None else str(value))

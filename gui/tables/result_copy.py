@@ -1,0 +1,53 @@
+"""What a results cell puts on the clipboard: its number, so a spreadsheet can compute with it.
+
+The screen shows "1.85x", "€10,475" and "+37.6%"; pasted into Excel those are text. Copy gives the
+number behind the cell instead (1.85230486..., 10475, 37.6%), in the form the input tables copy in
+(shares as "78%", which spreadsheets read as 0.78), and keeps words as words: a verdict, "n/a",
+"none at K=5" or a claim ("3.00x at 4K") are text wherever they go.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from model.comparison import Comparison
+
+# the role copy asks for first (then the edit text, then the display text)
+COPY_ROLE = Qt.ItemDataRole.UserRole + 17
+
+# results grid: metric -> (comparison array, how it reads)
+GRID: dict[str, tuple[str, str]] = {
+    "speedup": ("speedup", "number"), "price_ratio": ("price_ratio", "number"),
+    "price_break_even": ("price_break_even_alpha", "share"), "break_even": ("break_even_alpha", "share"),
+    "margin": ("margin", "share"), "trailer_fill": ("trailer_fill", "share"), "alpha": ("alpha", "share"),
+    "optimal_k": ("optimal_k", "number"), "cost_factor": ("cost_factor", "number"),
+}
+# per-tier summary: column header -> (comparison array, how it reads)
+SUMMARY: dict[str, tuple[str, str]] = {
+    "Mix speedup": ("mix_speedup", "number"), "vs baseline": ("speedup_vs_baseline", "number"),
+    "Price ratio": ("mix_price_ratio", "number"), "Value needs alpha": ("mix_price_break_even_alpha", "share"),
+    "Runs like alpha": ("effective_alpha", "share"), "Premium": ("premium", "share"),
+    "Monthly cost": ("monthly_cost", "number"), "Cost per 1x": ("price_per_speedup", "number"),
+    "FLOPs/token": ("mix_cost_factor", "number"), "Claim needs alpha": ("claim_alpha", "share"),
+}
+# a shown number starts with a digit, a sign or a currency symbol; anything else is words
+_SHOWN_NUMBER = re.compile(r"^[-+]?[$€£¥]?\d")
+
+
+def copy_text(cmp: Comparison, field: tuple[str, str] | None, index: tuple[int, ...], shown: Any) -> str:
+    """The cell's number as a spreadsheet reads it, or the shown text where the cell holds words."""
+    text = "" if shown is None else str(shown)
+    # "K=4 (2.10x)" is the best K: its number is the 4
+    if field is None or not (_SHOWN_NUMBER.match(text) or text.startswith("K=")):
+        return text
+    name, kind = field
+    value = float(getattr(cmp, name)[index])
+    if not math.isfinite(value):
+        return text
+    # repr: the shortest text that reads back as the same float
+    number = repr(value * 100 if kind == "share" else value)
+    number = number[:-2] if number.endswith(".0") else number
+    return f"{number}%" if kind == "share" else number
