@@ -197,7 +197,7 @@ def test_random_user_edits_keep_results_and_undo_exact(qtbot, window) -> None:
         assert doc.workbook == wb, f"round {round_}: redo"
     assert user.refused > 0  # the bad values were tried, and refused
     assert doc.workbook != original  # the run did change things
-    assert doc.undo_stack.count() > 1000
+    assert doc.undo_stack.count() > 500  # more than the window would keep
     doc.undo_stack.setIndex(0)
     doc.flush()
     assert doc.workbook == original and _shown(window.results_model) == _shown(ResultsGridModel(Document(original)))
