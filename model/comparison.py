@@ -170,11 +170,15 @@ def _ratio(cost: NDArray[np.float64], base_cost: NDArray[np.float64]) -> NDArray
 def _price_solve(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: NDArray[np.float64],
                  applicable: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
     """The acceptance at which E / stretch reaches the speedup ``needed``: the claim's solver, kinds kept."""
+    needed, k, stretch, applicable = np.broadcast_arrays(needed, k, stretch, applicable)
+    alpha = np.full(needed.shape, np.nan)
+    kind = np.full(needed.shape, -1, dtype=np.int8)
+    # only the cells with a verdict are solved (plain tiers and tiers without a baseline are many)
     # an infinite need (free baseline) is out of reach: capped above K + 1, which the solver calls NEVER
-    tokens = np.minimum(np.where(applicable, needed, 1.0) * stretch, k + 2.0)
-    solve = ar.solve_alpha_for_tokens(tokens, k)
-    kind = np.where(applicable, solve.kind, -1).astype(np.int8)
-    return np.where(applicable, solve.alpha, np.nan), kind
+    tokens = np.minimum(needed[applicable] * stretch[applicable], k[applicable] + 2.0)
+    solve = ar.solve_alpha_for_tokens(tokens, k[applicable])
+    alpha[applicable], kind[applicable] = solve.alpha, solve.kind
+    return alpha, kind
 
 
 def _value_verdicts(speedup: NDArray[np.float64], needed: NDArray[np.float64],

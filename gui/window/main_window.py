@@ -297,9 +297,16 @@ class MainWindow(QMainWindow):
             dock.setObjectName("sampling_dock")
             dock.setWidget(scroll)
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-            self.resizeDocks([dock], [panel.sizeHint().width()], Qt.Orientation.Horizontal)
             self._sampling_dock = dock
             self.sampling_panel = panel
+            dock.show()
+            # the width it had last time (or its own); fit_to_screen below takes back what the screen lacks
+            saved = self.settings.value("window/sampling_dock_width")
+            try:
+                width = int(saved) if saved is not None else panel.sizeHint().width()
+            except (TypeError, ValueError):
+                width = panel.sizeHint().width()
+            self.resizeDocks([dock], [max(width, 1)], Qt.Orientation.Horizontal)
         self._sampling_dock.show()
         self._sampling_dock.raise_()
         self._make_room_for_dock()
@@ -494,6 +501,9 @@ class MainWindow(QMainWindow):
                   "it was abandoned", file=sys.stderr)
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/panes", self.splitter.saveState())
+        dock = self._sampling_dock
+        if dock is not None and dock.isVisible() and not dock.isFloating():
+            self.settings.setValue("window/sampling_dock_width", dock.width())
         self.settings.sync()
         event.accept()
 

@@ -156,3 +156,27 @@ def test_a_new_workbook_has_columns_wide_enough_to_read(qtbot, window):
     col = [c[0] for c in SUMMARY_COLUMNS].index("Speed verdict")
     view = window.summary_view
     assert view.columnWidth(col) >= view.fontMetrics().horizontalAdvance("gain (unconfirmed)")
+
+
+def test_a_saved_panel_width_is_restored_but_never_past_the_screen(qtbot, window, settings):
+    # the case: the panel opened at its saved width and pushed the window to 1452 px on a 1366 screen
+    avail = window.screen().availableGeometry()
+    window.move(avail.topLeft())
+    window.resize(avail.width() - 40, avail.height() - 40)
+    settings.setValue("window/sampling_dock_width", 5000)
+    window.show_sampling_panel()
+    qtbot.wait(50)
+    assert avail.contains(window.frameGeometry()), (avail, window.frameGeometry())
+    assert window._sampling_dock.width() < avail.width() - 200  # the tables keep room
+
+
+def test_the_panel_width_is_kept_between_sessions(qtbot, window, settings):
+    window.resize(780, 700)
+    window.show_sampling_panel()
+    qtbot.wait(20)
+    window.resizeDocks([window._sampling_dock], [300], Qt.Orientation.Horizontal)
+    qtbot.wait(20)
+    width = window._sampling_dock.width()
+    window.document.undo_stack.setClean()
+    window.close()
+    assert int(settings.value("window/sampling_dock_width")) == width
