@@ -249,12 +249,20 @@ def _vllm_request(spec: Mapping[str, Any]) -> SpecCounts:
     elif spec.get("acceptance_histogram") is not None:
         hist = _counts_list(spec["acceptance_histogram"], f"{where}.acceptance_histogram")
     own = {key: spec[key] for key in ("mean_acceptance_length", "draft_acceptance_rate") if key in spec}
+
+    def first(*names: str) -> float | None:
+        # the documented names first; the /metrics counters' names (num_drafts, num_accepted_tokens) also
+        # appear in per-request records, e.g. those of SpecLedger's serve-demo
+        name = next((n for n in names if spec.get(n) is not None), None)
+        return None if name is None else _number(spec[name], f"{where}.{name}")
+
+    per_pos = spec.get("num_accepted_tokens_per_pos")
+    pos = _counts_list(per_pos, f"{where}.num_accepted_tokens_per_pos") if per_pos is not None else None
+    if k is None and pos:
+        k = len(pos)
     return SpecCounts(
-        engine="vllm", k=k,
-        drafts=_number(spec["num_spec_steps"], f"{where}.num_spec_steps") if "num_spec_steps" in spec else None,
-        draft_tokens=_number(spec["num_draft_tokens"], f"{where}.num_draft_tokens") if "num_draft_tokens" in spec else None,
-        accepted_tokens=(_number(spec["num_accepted_draft_tokens"], f"{where}.num_accepted_draft_tokens")
-                         if "num_accepted_draft_tokens" in spec else None),
+        engine="vllm", k=k, drafts=first("num_spec_steps", "num_drafts"), draft_tokens=first("num_draft_tokens"),
+        accepted_tokens=first("num_accepted_draft_tokens", "num_accepted_tokens"), per_position_accepted=pos or None,
         histogram=hist, convention_note=VLLM_NOTE, engine_values=own)
 
 

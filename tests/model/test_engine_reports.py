@@ -156,3 +156,15 @@ def test_given_k_that_disagrees_with_the_source_is_refused() -> None:
 def test_a_length_above_k_plus_one_gives_no_alpha() -> None:
     counts = SpecCounts(engine="trtllm", k=2, drafts=10, accepted_tokens=40)
     assert counts.mean_acceptance_length == 5.0 and counts.alpha is None and counts.alpha_e_matched is None
+
+
+def test_vllm_records_with_the_counter_names_read_the_same() -> None:
+    alpha, k = 0.7, 3
+    hist, drafted, accepted = _iid_counts(alpha, k)
+    pos = [sum(hist[i:]) for i in range(1, k + 1)]
+    counts = speculation_from_response({"metrics": {"speculative_decoding": {
+        "num_drafts": sum(hist), "num_draft_tokens": drafted, "num_accepted_tokens": accepted,
+        "num_accepted_tokens_per_pos": pos}}})
+    assert counts is not None and counts.k == k and counts.steps == sum(hist)
+    assert counts.stretch_histogram == pytest.approx(hist)
+    assert counts.alpha == pytest.approx(alpha, abs=1e-4)
