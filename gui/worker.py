@@ -17,8 +17,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 Job = Callable[[threading.Event], Generator[Any, None, Any]]
 
 # errors whose own message is already written for the user: the class name adds nothing
-_WORDED_ERRORS = ("ModelLoadError", "VocabularyMismatch", "PromptFileError", "WorkbookError", "ValueError",
-                  "FileNotFoundError")
+_WORDED_ERRORS = ("ModelLoadError", "ModelOutputError", "VocabularyMismatch", "PromptFileError", "WorkbookError",
+                  "ValueError", "FileNotFoundError", "FileRefused")
 
 
 def worded_error(message: str) -> str:
