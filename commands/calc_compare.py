@@ -118,7 +118,8 @@ def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["tier", "task_class"], lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        # names and notes are the analyst's (or a vendor's price list's) text: never a formula in Excel
+        writer.writerows({k: fmt.spreadsheet_safe_text(v) for k, v in row.items()} for row in rows)
         out.write(buf.getvalue())
         return 0
     out.write(comparison_text(cmp))

@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import math
+import re
+from typing import TypeVar
+
+T = TypeVar("T")
 
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
@@ -56,3 +60,18 @@ def number(x: float | None, digits: int = 3) -> str:
 
 def fixed(x: float | None, digits: int = 2) -> str:
     return "–" if _missing(x) else f"{x:.{digits}f}"
+
+
+# OWASP "CSV injection": a spreadsheet that opens a field starting with one of these may run it as a
+# formula (=HYPERLINK(...), +cmd|...), also after a leading tab or carriage return
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?%?")
+
+
+def spreadsheet_safe_text(value: T) -> T | str:
+    """`value` as a field of a CSV or clipboard text that a spreadsheet will open: a text starting with
+    =, +, -, @, tab or CR gets a leading apostrophe (shown as text, never run). Numbers stay numbers:
+    non-text values, and texts that are a plain number ("-0.25", "+3", "-12%"), pass unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value

@@ -249,6 +249,18 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
     _fsync_path(directory, directory=True)
 
 
+def write_text_atomic(path: str | os.PathLike[str], text: str, what: str) -> Path:
+    """check_output_target, then atomic_write of `text` as UTF-8; the path written (a symlink's target)."""
+    target = check_output_target(path, what)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+
+    atomic_write(target, write)
+    return target
+
+
 def _fsync_path(path: str | os.PathLike[str], *, directory: bool) -> None:
     flags = os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0)
     try:

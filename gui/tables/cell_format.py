@@ -59,16 +59,37 @@ def float_edit_text(value: float) -> str:
     return repr(float(value))
 
 
-def edit_text(spec: FieldSpec, value: Any) -> str:
-    # what the editor and Ctrl+C offer: it must read back as the same value, or a copy and paste
-    # onto the same cell would change it (and make an undo step)
+def locale_decimal() -> str:
+    """The decimal mark of the user's locale (Qt's QLocale): "," in much of Europe, else "."."""
+    from PySide6.QtCore import QLocale
+
+    return "," if QLocale().decimalPoint() == "," else "."
+
+
+def edit_text(spec: FieldSpec, value: Any, decimal: str = ".") -> str:
+    # what the editor and Ctrl+C offer: it must read back as the same value, under the decimal mark
+    # `decimal`, or a copy and paste onto the same cell would change it (and make an undo step)
     if value is None:
         return ""
     if spec.kind == "percent":
-        return percent_edit_text(value)
+        return with_mark(percent_edit_text(value), decimal)
     if spec.kind in ("float", "optional_float"):
-        return float_edit_text(value)
+        return with_mark(float_edit_text(value), decimal)
     return str(value)
+
+
+def with_mark(text: str, decimal: str) -> str:
+    """A number's text with `decimal` as its decimal mark, in a form that reads only one way."""
+    if decimal == "." or "." not in text:
+        return text
+    text = text.replace(".", ",")
+    whole, _, frac = text.partition(",")
+    digits = whole.lstrip("-")
+    tail = frac.rstrip("%")
+    # "1,500" reads two ways and the validator refuses it; "1,5000" reads one way
+    if digits.isdigit() and 1 <= len(digits) <= 3 and not digits.startswith("0") and len(tail) == 3 and tail.isdigit():
+        text = f"{whole},{tail}0{frac[len(tail):]}"
+    return text
 
 
 def cleared_text(spec: FieldSpec, row_type: type) -> str:

@@ -17,7 +17,8 @@ from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, Vali
 from model.workbook.rows import Override, TaskClass, Tier, Workbook
 
 from gui.tables import used_costs
-from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text, percent_edit_text
+from gui.tables.cell_format import (NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal,
+                                    percent_edit_text, with_mark)
 from gui.document import Document
 
 Index = QModelIndex | QPersistentModelIndex
@@ -214,7 +215,7 @@ class RowTableModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return display_text(spec, value, self.document.workbook.settings.currency)
         if role == Qt.ItemDataRole.EditRole:
-            return edit_text(spec, value)
+            return edit_text(spec, value, locale_decimal())
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if spec.kind in NUMERIC_KINDS else _LEFT
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -272,7 +273,7 @@ class RowTableModel(WorkbookTableModel):
         rows = self.rows(wb)
         target = rows[row]
         spec = self.specs[col]
-        value = parse_field(self.row_type, spec.name, text, target.name)
+        value = parse_field(self.row_type, spec.name, text, target.name, decimal=locale_decimal())
         if spec.name == "name":
             if value == target.name:
                 return
@@ -391,7 +392,7 @@ class OverrideGridModel(WorkbookTableModel):
             # blank cells show the class alpha in grey brackets so the grid reads as the alpha in use
             return f"{override.alpha * 100:.1f}%" if override else f"({cls.alpha * 100:.1f}%)"
         if role == Qt.ItemDataRole.EditRole:
-            return percent_edit_text(override.alpha) if override else ""
+            return with_mark(percent_edit_text(override.alpha), locale_decimal()) if override else ""
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -417,7 +418,7 @@ class OverrideGridModel(WorkbookTableModel):
         if text is None or not str(text).strip():
             wb.set_override(tier.name, cls.name, None)
             return
-        alpha = parse_field(Override, "alpha", text, f"{tier.name} / {cls.name}")
+        alpha = parse_field(Override, "alpha", text, f"{tier.name} / {cls.name}", decimal=locale_decimal())
         old = wb.override_for(tier.name, cls.name)
         # retyping a measured number keeps its provenance only if the number is unchanged
         if old is not None and abs(old.alpha - alpha) < 1e-12:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 from model.workbook.validation import SETTINGS_FIELDS, TITLE_FIELD, ValidationError, parse_field
 from model.workbook.rows import Settings, Workbook
 
-from gui.tables.cell_format import edit_text
+from gui.tables.cell_format import edit_text, locale_decimal
 from gui.document import Document
 
 _SPECS = {spec.name: spec for spec in SETTINGS_FIELDS}
@@ -39,8 +39,8 @@ class SettingsDialog(QDialog):
         self.title_edit.setToolTip("The workbook's title: shown in the window title, suggested as the file name "
                                    "when saving, and written at the top of the Excel report.")
         self.title_edit.textEdited.connect(self._on_text_edited)
-        self.marginal_edit = QLineEdit(edit_text(_SPECS["marginal_band"], settings.marginal_band))
-        self.tolerance_edit = QLineEdit(edit_text(_SPECS["claim_tolerance"], settings.claim_tolerance))
+        self.marginal_edit = QLineEdit(edit_text(_SPECS["marginal_band"], settings.marginal_band, locale_decimal()))
+        self.tolerance_edit = QLineEdit(edit_text(_SPECS["claim_tolerance"], settings.claim_tolerance, locale_decimal()))
         self.k_max_edit = QLineEdit(str(settings.k_max))
         self.currency_combo = QComboBox()
         self.currency_combo.addItems(list(_SPECS["currency"].choice_list()))
@@ -81,7 +81,7 @@ class SettingsDialog(QDialog):
         parsed: dict[str, Any] = {}
         for name, text in self.values().items():
             try:
-                parsed[name] = parse_field(Settings, name, text)
+                parsed[name] = parse_field(Settings, name, text, decimal=locale_decimal())
             except ValidationError as exc:
                 self._refuse(name, str(exc))
                 return

@@ -8,45 +8,31 @@ from __future__ import annotations
 
 import os
 import re
-import zipfile
 from pathlib import Path
 from typing import Any
 
+from model.report.sheet_reader import REPORT_ROWS, Grid, read_xlsx
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
                            header_labels)
-from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError,
-                         parse_number, workbook_problems)
+from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
+                                       parse_number, shown, title_problems, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
 _ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
 _CELL_IN_MESSAGE = re.compile(rf"sheet {re.escape(INPUTS)}, cell ([A-Z]+[0-9]+)[: ]")
 
 
-def _open_xlsx(path: Path, data_only: bool = True) -> Any:
-    from openpyxl import load_workbook
-    from openpyxl.utils.exceptions import InvalidFileException
-
-    if not path.exists():
-        raise WorkbookError(["no such file"], str(path))
-    if path.is_dir():
-        raise WorkbookError(["is a folder, not an Excel file"], str(path))
-    try:
-        # data_only: a cell an analyst turned into a formula is read as the value the
-        # spreadsheet last computed for it
-        return load_workbook(path, data_only=data_only, read_only=False)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise WorkbookError([f"is not an Excel .xlsx file ({exc.__class__.__name__})"], str(path)) from None
-    except OSError as exc:
-        raise WorkbookError([f"cannot be read ({exc.strerror or exc})"], str(path)) from None
+def _read_inputs(path: Path, data_only: bool = True) -> Grid:
+    grid, names = read_xlsx(path, sheet=INPUTS, max_rows=REPORT_ROWS, data_only=data_only)
+    if INPUTS not in names:
+        raise WorkbookError([f"has no sheet named {INPUTS!r}; is it a SpecLedger report?"], str(path))
+    return grid
 
 
 def import_report(path: str | os.PathLike[str]) -> Workbook:
     """The workbook held by a report's Inputs sheet (as written by export_report, possibly edited)."""
     p = Path(path)
-    book = _open_xlsx(p)
-    if INPUTS not in book.sheetnames:
-        raise WorkbookError([f"has no sheet named {INPUTS!r}; is it a SpecLedger report?"], str(p))
-    ws = book[INPUTS]
+    ws = _read_inputs(p)
     problems: list[str] = []
     settings, title = _read_settings(ws, problems)
     rows: dict[str, list[Any]] = {}
@@ -88,9 +74,15 @@ def _explain_unsaved_formulas(path: Path, problems: list[str]) -> list[str]:
     cells = {m.group(1) for m in map(_CELL_IN_MESSAGE.match, problems) if m}
     if not cells:
         return problems
-    ws = _open_xlsx(path, data_only=False)[INPUTS]
-    formulas = {cell: ws[cell].value for cell in cells
-                if isinstance(ws[cell].value, str) and ws[cell].value.startswith("=")}
+    from openpyxl.utils.cell import coordinate_from_string, column_index_from_string
+
+    ws = _read_inputs(path, data_only=False)
+
+    def value(cell: str) -> Any:
+        letters, row = coordinate_from_string(cell)
+        return ws.cell(row, column_index_from_string(letters))
+
+    formulas = {cell: value(cell) for cell in cells if isinstance(value(cell), str) and value(cell).startswith("=")}
     out = []
     for msg in problems:
         m = _CELL_IN_MESSAGE.match(msg)
@@ -106,14 +98,14 @@ def _cell_text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
 
-def _read_settings(ws: Any, problems: list[str]) -> tuple[Settings, str]:
+def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
     found: dict[str, Any] = {}
     where: dict[str, str] = {}
     wanted = {label.lower(): key for key, label in SETTING_LABELS.items()}
     for row in range(1, min(ws.max_row, 40) + 1):
-        key = wanted.get(_cell_text(ws.cell(row, 1).value).lower())
+        key = wanted.get(_cell_text(ws.cell(row, 1)).lower())
         if key and key not in found:
-            found[key] = ws.cell(row, 2).value
+            found[key] = ws.cell(row, 2)
             where[key] = f"B{row}"
     defaults = Settings()
     values: dict[str, Any] = {}
@@ -128,11 +120,13 @@ def _read_settings(ws: Any, problems: list[str]) -> tuple[Settings, str]:
             values[key] = _cell_text(raw)
             if key == "currency" and not values[key]:
                 problems.append(f"{cell}: must not be empty")
+            problems.extend(f"{cell}: {p.removeprefix('Title: ')}" for p in title_problems(values[key]))
             continue
         try:
-            number = parse_number(raw if raw is not None else "")
-        except ValueError:
-            problems.append(f"{cell}: must be a number (got {raw!r})")
+            number = parse_number(raw if raw is not None else "", percent=key != "k_max")
+        except ValueError as exc:
+            reason = f"; {shown(raw)} {exc}" if isinstance(exc, NumberFormatError) else f" (got {shown(raw)})"
+            problems.append(f"{cell}: must be a number{reason}")
             continue
         if key == "k_max":
             if abs(number - round(number)) > 1e-9 or not K_LIMITS[0] <= number <= K_LIMITS[1]:
@@ -152,20 +146,20 @@ def _read_settings(ws: Any, problems: list[str]) -> tuple[Settings, str]:
     return settings, values.get("title", "")
 
 
-def _find_headers(ws: Any) -> dict[str, int]:
+def _find_headers(ws: Grid) -> dict[str, int]:
     """Header rows, found by their labels so that rows an analyst inserted above do not matter."""
     targets = {heading: [lab.lower() for lab in header_labels(specs)] for heading, specs in TABLES}
     out: dict[str, int] = {}
     width = max(len(t) for t in targets.values())
-    for row in range(1, ws.max_row + 1):
-        cells = [_cell_text(ws.cell(row, c).value).lower() for c in range(1, width + 1)]
+    for row, _ in ws.numbered_rows():
+        cells = [_cell_text(ws.cell(row, c)).lower() for c in range(1, width + 1)]
         for heading, labels in targets.items():
             if heading not in out and cells[:len(labels)] == labels:
                 out[heading] = row
     return out
 
 
-def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,
+def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,
                 problems: list[str]) -> tuple[list[Any], list[int]]:
     """Rows under a header until two blank rows or the next heading (the blank row a table keeps when
     empty counts too), and the sheet row of each."""
@@ -176,18 +170,18 @@ def _read_table(ws: Any, header_row: int, specs: tuple[FieldSpec, ...], row_type
     row = header_row + 1
     headings = {heading.lower() for heading, _ in TABLES}
     def blank(r: int) -> bool:
-        return all(_cell_text(ws.cell(r, c).value) == "" for c in range(1, len(specs) + 1))
+        return all(_cell_text(ws.cell(r, c)) == "" for c in range(1, len(specs) + 1))
 
     def heading(values: list[Any]) -> bool:
         return _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:])
 
     while row <= ws.max_row:
-        values = [ws.cell(row, c).value for c in range(1, len(specs) + 1)]
+        values = [ws.cell(row, c) for c in range(1, len(specs) + 1)]
         if all(_cell_text(v) == "" for v in values):
             # one cleared row is how analysts delete a row in Excel: skip it. Two blank rows, or a
             # heading next, end the table (the report leaves two blank rows between tables)
             after = row + 1
-            if after > ws.max_row or blank(after) or heading([ws.cell(after, c).value for c in range(1, len(specs) + 1)]):
+            if after > ws.max_row or blank(after) or heading([ws.cell(after, c) for c in range(1, len(specs) + 1)]):
                 break
             row += 1
             continue

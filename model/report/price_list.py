@@ -10,7 +10,6 @@ A workbook with no tiers yet adopts the file's one currency instead.
 """
 from __future__ import annotations
 
-import csv
 import dataclasses
 import os
 import re
@@ -18,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from model.report.importer import _cell_text, _open_xlsx
-from model.safe_files import LIMIT_PRICE_LIST_CSV, FileRefused, read_text_limited
+from model.report.importer import _cell_text
+from model.report.sheet_reader import MAX_COLUMNS, PRICE_LIST_ROWS, read_csv, read_xlsx
 from model.workbook.rows import CURRENCIES, TaskClass, Tier, Workbook
 from model.workbook.validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError,
                                        check_workbook)
@@ -105,45 +104,42 @@ class MergeResult:
         return text + (f". {self.currency_note}" if self.currency_note else "") + "."
 
 
-def read_price_list(path: str | os.PathLike[str], kind: str) -> PriceList:
+def read_price_list(path: str | os.PathLike[str], kind: str, *, decimal: str | None = None,
+                    max_rows: int = PRICE_LIST_ROWS) -> PriceList:
     """The file's header and rows, each cell through the one validator; errors name the cell.
 
     Headers match a field's label or name, case-insensitive ("Price out /1M" or "price_out"),
     with or without a currency ("Price out (EUR)"); unknown columns are ignored (price lists
     carry more than we need). A name column is required.
+
+    `decimal` is the decimal mark of numbers written as text ("." or ","); None detects it: a CSV
+    separated by ";" is the European export and has decimal commas, any other file decimal points.
+    At most `max_rows` data rows are read (sheet_reader.PRICE_LIST_ROWS); more is refused.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    if decimal not in (None, ".", ","):
+        raise ValueError(f"the decimal mark must be '.' or ',' (got {decimal!r})")
     p = Path(path)
+    formats: list[tuple[str, ...]] | None
     if p.suffix.lower() in (".xlsx", ".xlsm"):
-        ws = _open_xlsx(p).worksheets[0]
-        sheet = f"sheet {ws.title}, "
-        cells = [[ws.cell(r, c) for c in range(1, ws.max_column + 1)] for r in range(1, ws.max_row + 1)]
-        table = [[cell.value for cell in row] for row in cells]
-        formats = [[str(cell.number_format or "") for cell in row] for row in cells]
+        grid, _ = read_xlsx(p, sheet=None, max_rows=max_rows + 1, max_cols=MAX_COLUMNS, formats=True)  # + the header
+        sheet = f"sheet {grid.title}, "
+        numbers = [n for n, _ in grid.numbered_rows()]
+        table = [list(grid.rows[n]) for n in numbers]
+        formats = [grid.formats.get(n, ()) for n in numbers]
+        mark = decimal or "."
     else:
         sheet = ""
-        table = _read_csv(p)
+        csv_table = read_csv(p, max_rows=max_rows)
+        numbers = [n for n, _ in csv_table.rows]
+        table = [fields for _, fields in csv_table.rows]
         formats = None
-    out, problems = _from_table(table, formats, kind, sheet, str(p))
+        mark = decimal or ("," if csv_table.delimiter == ";" else ".")
+    out, problems = _from_table(table, formats, kind, sheet, str(p), numbers, mark)
     if problems:
         raise WorkbookError(problems, str(p))
     return out
-
-
-def _read_csv(p: Path) -> list[list[Any]]:
-    try:
-        text = read_text_limited(p, limit_bytes=LIMIT_PRICE_LIST_CSV, what="price list")
-    except FileRefused as exc:
-        raise WorkbookError([exc.reason], str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise WorkbookError([f"cannot be read ({exc.__class__.__name__}: {exc})"], str(p)) from None
-    text = text.removeprefix("\ufeff")  # Excel writes a BOM in "CSV UTF-8"
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    return [list(r) for r in csv.reader(text.splitlines(), dialect)]
 
 
 def _format_currency(value: Any, number_format: str) -> Any:
@@ -157,8 +153,9 @@ def _format_currency(value: Any, number_format: str) -> Any:
     return value
 
 
-def _from_table(table: list[list[Any]], formats: list[list[str]] | None, kind: str, sheet: str,
-                source: str) -> tuple[PriceList, list[str]]:
+def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, kind: str, sheet: str,
+                source: str, numbers: list[int], decimal: str) -> tuple[PriceList, list[str]]:
+    """`numbers` holds the sheet row (or CSV line) of each table row, for messages."""
     from openpyxl.utils import get_column_letter
 
     row_type, specs = KINDS[kind]
@@ -189,15 +186,15 @@ def _from_table(table: list[list[Any]], formats: list[list[str]] | None, kind: s
         if spec is None:
             continue
         if spec in columns.values():
-            problems.append(f"{sheet}cell {get_column_letter(c + 1)}{start + 1}: column {spec.label!r} appears twice")
+            problems.append(f"{sheet}cell {get_column_letter(c + 1)}{numbers[start]}: column {spec.label!r} appears twice")
         columns[c] = spec
     if specs[0] not in columns.values():
-        return empty, problems + [f"{sheet}row {start + 1}: no {specs[0].label!r} (name) column among the headers"]
+        return empty, problems + [f"{sheet}row {numbers[start]}: no {specs[0].label!r} (name) column among the headers"]
     others = [_cell_text(h) for c, h in enumerate(table[start]) if c not in columns and c != currency_col and _cell_text(h)]
     if len(columns) == 1 and others:
         # unknown columns are fine next to known ones (price lists carry extra), but a file where
         # only the name matches is almost surely the other kind: rows with every value defaulted
-        return empty, problems + [f"{sheet}row {start + 1}: only the name column matches a {_WORDS[kind][0]} field "
+        return empty, problems + [f"{sheet}row {numbers[start]}: only the name column matches a {_WORDS[kind][0]} field "
                                   f"(the others: {', '.join(others)}); is this the other kind of list?"]
     name_col = next(c for c, s in columns.items() if s is specs[0])
     rows: list[dict[str, Any]] = []
@@ -213,16 +210,16 @@ def _from_table(table: list[list[Any]], formats: list[list[str]] | None, kind: s
         if currency_col is not None and currency_col < len(values) and _cell_text(values[currency_col]):
             row_currency, rest = currency_in(_cell_text(values[currency_col]))
             if row_currency is None or rest:
-                problems.append(f"{sheet}cell {get_column_letter(currency_col + 1)}{r + 1}: {who}Currency: "
+                problems.append(f"{sheet}cell {get_column_letter(currency_col + 1)}{numbers[r]}: {who}Currency: "
                                 f"{_cell_text(values[currency_col])!r} is not a currency code such as USD or EUR")
                 continue
         parsed: dict[str, Any] = {}
         for c, spec in columns.items():
             raw = values[c] if c < len(values) else None
-            place = f"{sheet}cell {get_column_letter(c + 1)}{r + 1}"
+            place = f"{sheet}cell {get_column_letter(c + 1)}{numbers[r]}"
             if spec.name in _MONEY and raw is not None and _cell_text(raw):
                 if formats is not None:
-                    raw = _format_currency(raw, formats[r][c])
+                    raw = _format_currency(raw, formats[r][c] if c < len(formats[r]) else "")
                 code, raw = _money_currency(raw, column_currency.get(c), row_currency)
                 if code == "conflict":
                     problems.append(f"{place}: {who}{spec.label}: {raw!r} names another currency than its "
@@ -232,16 +229,16 @@ def _from_table(table: list[list[Any]], formats: list[list[str]] | None, kind: s
                     shown = values[c] if isinstance(values[c], str) else f"{values[c]!r} formatted as {code}"
                     priced.append(PricedCell(place, name, spec.label, shown, code))
             try:
-                parsed[spec.name] = spec.parse(raw)
+                parsed[spec.name] = spec.parse(raw, decimal)
             except ValidationError as exc:
                 problems.append(f"{place}: {who}{spec.label}: {exc}")
         if len(parsed) != len(columns):
             continue
         key = parsed[specs[0].name].lower()
         if key in seen:
-            problems.append(f"{sheet}row {r + 1}: the name {parsed[specs[0].name]!r} is already used in row {seen[key]}")
+            problems.append(f"{sheet}row {numbers[r]}: the name {parsed[specs[0].name]!r} is already used in row {seen[key]}")
             continue
-        seen[key] = r + 1
+        seen[key] = numbers[r]
         rows.append(parsed)
     fields = tuple(s.name for s in specs if s in columns.values())
     return PriceList(kind, source, fields, rows, priced), problems

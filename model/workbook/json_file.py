@@ -8,9 +8,10 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from model.safe_files import LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, read_bytes_limited
+from model.safe_files import (LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, check_output_target,
+                              read_bytes_limited)
 from model.workbook.validation import (SPECS, ValidationError, WorkbookError, check_workbook, parse_field,
-                                       required_fields)
+                                       required_fields, shown, title_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
 SCHEMA_VERSION = 1
@@ -47,10 +48,11 @@ def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -
             continue
         name = item.get("name") or (f"{item.get('tier')}/{item.get('task_class')}" if row_type is Override else "")
         if name:
-            where += f" ({name})"
+            where += f" ({name if isinstance(name, str) and name.isprintable() and len(name) <= 60 else shown(name)})"
         unknown = set(item) - set(specs)
         if unknown:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+            listed = ", ".join(k if k.isprintable() and len(k) <= 60 else shown(k) for k in sorted(unknown)[:10])
+            problems.append(f"{where}: unknown field(s) {listed}{' and more' if len(unknown) > 10 else ''}")
         values = {}
         refused = False
         for fname, spec in specs.items():
@@ -100,8 +102,9 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
         classes=_rows(data, "task_classes", TaskClass, problems),
         overrides=_rows(data, "overrides", Override, problems),
         settings=settings,
-        title=str(data.get("title", "")),
+        title=data.get("title", "") if isinstance(data.get("title", ""), str) else "",
     )
+    problems.extend(title_problems(data.get("title", "")))
     if problems:
         raise WorkbookError(problems, source)
     return check_workbook(wb, source)
@@ -137,7 +140,9 @@ def load_workbook(path: str | os.PathLike[str]) -> Workbook:
                                  "or File > Open"], str(p)) from None
         raise WorkbookError(["not a workbook .json (not UTF-8 text)"], str(p)) from None
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+    except DuplicateKey as exc:
+        raise WorkbookError([str(exc)], str(p)) from None
     except json.JSONDecodeError as exc:
         raise WorkbookError([f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"], str(p)) from None
     except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit; nesting too deep
@@ -145,21 +150,41 @@ def load_workbook(path: str | os.PathLike[str]) -> Workbook:
     return workbook_from_dict(parsed, str(p))
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice; json would keep the last silently."""
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            where = next((f" in the object named {shown(v)}" for k, v in pairs if k == "name" and isinstance(v, str)), "")
+            raise DuplicateKey(f"the key {shown(key)} appears twice{where}; remove one (which is meant is not guessed)")
+        out[key] = value
+    return out
+
+
 def load_demo() -> Workbook:
     return load_workbook(DEMO_WORKBOOK)
 
 
-def save_workbook(wb: Workbook, path: str | os.PathLike[str]) -> None:
+def save_workbook(wb: Workbook, path: str | os.PathLike[str]) -> Path:
+    """Save atomically (fsynced); the path written, which is a symlink's target when `path` is a
+    symlink to a regular file (safe_files.symlink_note says so). Targets that are not regular files
+    (a FIFO, a device, a folder) are refused before anything is written."""
     check_workbook(wb, str(path))
     text = json.dumps(workbook_to_dict(wb), indent=2, ensure_ascii=False) + "\n"
+    try:
+        target = check_output_target(path, "workbook")
+    except FileRefused as exc:
+        raise WorkbookError([exc.reason], str(path)) from None
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
 
     try:
-        atomic_write(path, write)
+        atomic_write(target, write)
     except OSError as exc:
         raise WorkbookError([f"cannot be written ({exc.strerror or exc})"], str(path)) from None
+    return target

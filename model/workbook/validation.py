@@ -22,18 +22,76 @@ class ValidationError(ValueError):
 
 
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9}
-_NUMBER = re.compile(r"^\s*([-+]?(?:\d[\d_,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([kKmMbBgG%x]?)\s*$")
+_NUMBER = re.compile(r"^\s*([-+]?)([0-9.,_]*[0-9][0-9.,_]*)([eE][-+]?[0-9]+)?\s*([kKmMbBgG%x]?)\s*$")
+DECIMAL_MARKS = (".", ",")
+
+
+class NumberFormatError(ValueError):
+    """Text that looks like a number but is refused for a reason worth saying (a decimal comma where
+    the convention is a point, an ambiguous separator, a percent for a field that is not a share)."""
 
 
 def _strip_currency(text: str) -> str:
     return re.sub(r"^\s*[$€£¥]\s*|\s*(USD|EUR|GBP)\s*$", "", text, flags=re.IGNORECASE)
 
 
-def parse_number(value: Any, *, percent: bool = False, context: bool = False) -> float:
+def _grouped(text: str, mark: str) -> bool:
+    """Digits in thousands groups (1,500 / 1.234.567), the only place a group mark may stand."""
+    return re.fullmatch(rf"[1-9][0-9]{{0,2}}(?:{re.escape(mark)}[0-9]{{3}})+", text) is not None
+
+
+def _mantissa(text: str, decimal: str) -> str:
+    """The digits of a number as Python reads them ("1234.5"), under the decimal mark `decimal`.
+
+    The other mark may only group thousands. What reads two ways is refused, never guessed:
+    with a decimal comma, "1,500" (1.5, or 1500 pasted from an English list) and "1.500". A lone
+    mark that cannot group thousands is read as a decimal mark only where that is unambiguous and
+    harmless: a decimal point ("0.8") under a comma convention is read (the app itself shows and
+    saves points); a decimal comma ("2,50") under a point convention is refused with the fix.
+    """
+    group = "," if decimal == "." else "."
+    digits = text.replace("_", "")
+    n_dec, n_group = digits.count(decimal), digits.count(group)
+    if n_dec > 1:
+        raise NumberFormatError(f"{decimal!r} appears more than once, and it is the decimal mark here")
+    if n_dec == 1:
+        whole, frac = digits.split(decimal)
+        if n_group:
+            if not _grouped(whole, group):
+                raise NumberFormatError(f"{group!r} can only group thousands before the decimal mark {decimal!r}")
+            whole = whole.replace(group, "")
+        if not whole.isdigit() and whole or not frac.isdigit() and frac:
+            raise NumberFormatError("not a number")
+        if decimal == "," and not n_group and re.fullmatch(r"[1-9][0-9]{0,2}", whole) and len(frac) == 3:
+            raise NumberFormatError(f"is ambiguous: {whole}.{frac} with a decimal comma, {whole}{frac} with a "
+                                    f"thousands comma; write {whole},{frac}0 or {whole}{frac}")
+        return f"{whole or '0'}.{frac or '0'}"
+    if not n_group:
+        return digits
+    if _grouped(digits, group):
+        if decimal == "," and n_group == 1:
+            whole, frac = digits.split(".")
+            raise NumberFormatError(f"is ambiguous: {whole}.{frac} with a decimal point, {whole}{frac} with a "
+                                    f"thousands point; write {whole},{frac}0 or {whole}{frac}")
+        return digits.replace(group, "")
+    if n_group == 1:
+        whole, frac = digits.split(group)
+        if group == "." and (whole.isdigit() or not whole) and frac.isdigit():
+            return f"{whole or '0'}.{frac}"  # "0.8" with a decimal comma convention
+        if group == "," and (whole.isdigit() or not whole) and frac.isdigit():
+            raise NumberFormatError(f"has a decimal comma, but numbers here use a decimal point; write "
+                                    f"{whole or '0'}.{frac} (a comma only groups thousands: 1,500)")
+    raise NumberFormatError(f"{group!r} can only group thousands (1{group}500{group}000)")
+
+
+def parse_number(value: Any, *, percent: bool = False, context: bool = False, decimal: str = ".") -> float:
     """A number from a float, int or text such as '78%', '1.5M', '$2.50', '32K', '2.4x'.
 
-    For context lengths a K suffix means 1024 tokens, as in '128K context'.
+    `decimal` is the decimal mark text follows ("." or ","; see _mantissa). A percent sign is taken
+    only with `percent` (shares). For context lengths a K suffix means 1024 tokens, as in '128K context'.
     """
+    if decimal not in DECIMAL_MARKS:
+        raise ValueError(f"the decimal mark must be '.' or ',' (got {decimal!r})")
     if isinstance(value, bool):
         raise ValueError("a yes/no value is not a number")
     if isinstance(value, (int, float)):
@@ -42,11 +100,14 @@ def parse_number(value: Any, *, percent: bool = False, context: bool = False) ->
         except OverflowError:  # an int from a JSON file too large for a float
             raise ValueError("too large") from None
     text = _strip_currency(str(value))
-    m = _NUMBER.match(text)
+    m = _NUMBER.match(text) if len(text) <= 100 else None
     if not m:
         raise ValueError("not a number")
-    number = float(m.group(1).replace(",", "").replace("_", ""))
-    suffix = m.group(2).lower()
+    sign, body, exponent, suffix = m.group(1), m.group(2), m.group(3) or "", m.group(4).lower()
+    if suffix == "%" and not percent:
+        raise NumberFormatError("a percentage is only taken for a share (an acceptance, a band); "
+                                "write the number itself")
+    number = float(sign + _mantissa(body, decimal) + exponent)
     if suffix == "%":
         return number / 100.0
     if suffix == "x":
@@ -56,6 +117,36 @@ def parse_number(value: Any, *, percent: bool = False, context: bool = False) ->
             return number * 1024.0
         return number * _SUFFIX[suffix]
     return number
+
+
+# C0 and C1 control characters, lone surrogates and the two non-characters XML refuses; a field that
+# holds several lines (notes) still takes tab and line breaks
+_BAD_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_BAD_CHARS_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_CHAR_NAMES = {0: "NUL", 9: "tab", 10: "line break", 11: "vertical tab (Word's line break)", 13: "carriage return",
+               27: "ESC", 127: "DEL"}
+
+
+def bad_character(text: str, multiline: bool = False) -> str | None:
+    """What is wrong with the first character a file or report cannot hold, or None."""
+    m = (_BAD_CHARS_MULTILINE if multiline else _BAD_CHARS).search(text)
+    if m is None:
+        return None
+    code = ord(m.group())
+    if 0xD800 <= code <= 0xDFFF:
+        what = f"a lone surrogate (U+{code:04X}, half of a character)"
+    elif code in (0xFFFE, 0xFFFF):
+        what = f"the non-character U+{code:04X}"
+    else:
+        name = _CHAR_NAMES.get(code)
+        what = f"a control character (U+{code:04X}{', ' + name if name else ''})"
+    return f"contains {what} at position {m.start() + 1}"
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A value as error messages echo it: repr (one line, escapes visible), cut to `limit` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -69,6 +160,7 @@ class FieldSpec:
     required: bool = False
     context: bool = False  # number is a context length (K = 1024)
     below_maximum: bool = False  # the maximum itself is refused (a tolerance of 100% would accept anything)
+    multiline: bool = False  # text that may hold tabs and line breaks (notes)
 
     def choice_list(self) -> tuple[str, ...]:
         return self.choices() if callable(self.choices) else self.choices
@@ -88,38 +180,47 @@ class FieldSpec:
             return f"{what} of at least {_fmt(lo)}"
         return what
 
-    def parse(self, value: Any) -> Any:
-        """The stored value for `value`, or ValidationError naming what is expected."""
+    def parse(self, value: Any, decimal: str = ".") -> Any:
+        """The stored value for `value`, or ValidationError naming what is expected.
+
+        `decimal` is the decimal mark typed text follows: the window's locale, a file's convention.
+        """
         if isinstance(value, (list, tuple, dict, set)):  # only a file can give these; str() would accept them
             raise ValidationError(f"must be {self.describe()} (got a {type(value).__name__})")
-        if self.kind == "text":
+        if self.kind in ("text", "choice"):
+            if isinstance(value, bool) or (value is not None and not isinstance(value, (str, int, float))):
+                raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
             text = "" if value is None else str(value).strip()
+            if len(text) > 200:
+                raise ValidationError(f"is longer than 200 characters ({len(text):,})")
+            bad = bad_character(text, self.multiline)
+            if bad:
+                raise ValidationError(f"{bad}; type or paste it without (got {shown(text)})")
+            if self.kind == "choice":
+                for choice in self.choice_list():
+                    if text.lower() == choice.lower():
+                        return choice
+                raise ValidationError(f"must be {self.describe()} (got {shown(text)})")
             if self.required and not text:
                 raise ValidationError("must not be empty")
-            if len(text) > 200:
-                raise ValidationError("is longer than 200 characters")
             return text
-        if self.kind == "choice":
-            text = "" if value is None else str(value).strip()
-            for choice in self.choice_list():
-                if text.lower() == choice.lower():
-                    return choice
-            raise ValidationError(f"must be {self.describe()} (got {text!r})")
         if self.kind == "optional_float" and (value is None or (isinstance(value, str) and not value.strip())):
             return None
         try:
-            number = parse_number(value, context=self.context) if self.kind != "percent" else parse_number(value, percent=True)
+            number = parse_number(value, context=self.context, percent=self.kind == "percent", decimal=decimal)
+        except NumberFormatError as exc:
+            raise ValidationError(f"must be {self.describe()}; {shown(value)} {exc}") from None
         except ValueError:
-            raise ValidationError(f"must be {self.describe()} (got {value!r})") from None
+            raise ValidationError(f"must be {self.describe()} (got {shown(value)})") from None
         if not math.isfinite(number):
-            raise ValidationError(f"must be {self.describe()} (got {value!r})")
+            raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
         if self.kind == "int":
             if abs(number - round(number)) > 1e-9:
-                raise ValidationError(f"must be {self.describe()} (got {value!r})")
+                raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
             number = int(round(number))
         too_high = self.maximum is not None and (number >= self.maximum if self.below_maximum else number > self.maximum)
         if (self.minimum is not None and number < self.minimum) or too_high:
-            raise ValidationError(f"must be {self.describe()} (got {value!r})")
+            raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
         return number
 
 
@@ -146,7 +247,7 @@ TIER_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("price_out", "Price out /1M", "float", 0.0, 1e6),
     FieldSpec("price_in", "Price in /1M", "float", 0.0, 1e6),
     FieldSpec("baseline", "Baseline", "text"),
-    FieldSpec("notes", "Notes", "text"),
+    FieldSpec("notes", "Notes", "text", multiline=True),
 )
 
 CLASS_FIELDS: tuple[FieldSpec, ...] = (
@@ -156,7 +257,7 @@ CLASS_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("context", "Context", "int", 1, 10_000_000, context=True),
     FieldSpec("alpha", "Acceptance alpha", "percent", 0.0, 1.0),
     FieldSpec("alpha_source", "Source", "choice", choices=ALPHA_SOURCES),
-    FieldSpec("source_note", "Source note", "text"),
+    FieldSpec("source_note", "Source note", "text", multiline=True),
 )
 
 OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
@@ -164,7 +265,7 @@ OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("task_class", "Task class", "text", required=True),
     FieldSpec("alpha", "Acceptance alpha", "percent", 0.0, 1.0),
     FieldSpec("alpha_source", "Source", "choice", choices=ALPHA_SOURCES),
-    FieldSpec("source_note", "Source note", "text"),
+    FieldSpec("source_note", "Source note", "text", multiline=True),
 )
 
 # the workbook-wide settings: one "row" of its own, checked like the others
@@ -225,11 +326,11 @@ def row_label(row: Any, index: int | None = None) -> str:
     return f"{word} in row {index + 1}" if index is not None else word
 
 
-def parse_field(row_type: type, field_name: str, value: Any, row_name: str = "") -> Any:
+def parse_field(row_type: type, field_name: str, value: Any, row_name: str = "", decimal: str = ".") -> Any:
     """Validate one cell; the error names the row and field, e.g. "Tier 'Fast', K: must be ..."."""
     spec = SPECS[row_type][field_name]
     try:
-        return spec.parse(value)
+        return spec.parse(value, decimal)
     except ValidationError as exc:
         where = f"{_ROW_WORD[row_type]} {row_name!r}, " if row_name else ("Settings, " if row_type is Settings else "")
         raise ValidationError(f"{where}{spec.label}: {exc}") from None
@@ -260,6 +361,17 @@ def check_row(row: Any, index: int | None = None) -> list[str]:
         except ValidationError as exc:
             problems.append(f"{row_label(row, index)}, {spec.label}: {exc}")
     return problems
+
+
+def title_problems(title: Any) -> list[str]:
+    """A workbook's title is text (a file may hold null or a number there), checked like a text cell."""
+    if not isinstance(title, str):
+        return [f"Title: must be a text (got {shown(title)})"]
+    try:
+        TITLE_FIELD.parse(title)
+    except ValidationError as exc:
+        return [f"Title: {exc}"]
+    return []
 
 
 # (table, row index, field name) -> where that cell is in a file, e.g. "sheet Inputs, cell N16"
@@ -307,6 +419,7 @@ def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
             problems.append(f"{at('overrides', i, 'tier')}{row_label(o)}: given twice")
         seen_pairs.add((o.tier, o.task_class))
     problems.extend(check_row(wb.settings))
+    problems.extend(title_problems(wb.title))
     return problems
 
 
