@@ -1,0 +1,26 @@
+"""The fuzz suite's own checks can fail: a read past the time bound, a refusal over two lines."""
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from tests.fuzz.bounds import OverBound, bounded, outcome
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX interval timers")
+def test_a_read_past_the_time_bound_fails() -> None:
+    with pytest.raises(OverBound):
+        with bounded(0.2):
+            time.sleep(3)
+
+
+def test_a_refusal_over_two_lines_or_of_another_type_fails() -> None:
+    def two_lines() -> None:
+        raise ValueError("first\nsecond")
+
+    with pytest.raises(AssertionError, match="not one line"):
+        outcome(two_lines, ValueError)
+    with pytest.raises(KeyError):
+        outcome(lambda: {}["x"], ValueError)
