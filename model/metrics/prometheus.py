@@ -173,7 +173,12 @@ def counts_of(scrape: Scrape, model: str | None) -> tuple[SpecCounts, bool, list
         counts = SpecCounts(engine="vllm", k=len(positions) or None, drafts=v.get(("drafts", "")),
                             draft_tokens=v.get(("draft_tokens", "")), accepted_tokens=v.get(("accepted", "")),
                             per_position_accepted=per_pos, convention_note=VLLM_NOTE)
-        return counts, True, []
+        notes = []
+        if counts.k and counts.drafts and counts.draft_tokens is not None and counts.draft_tokens < counts.drafts * counts.k - 0.5:
+            notes.append(f"{counts.drafts * counts.k - counts.draft_tokens:g} draft slots were not drafted (draft tokens "
+                         f"< drafts x K): some steps drafted fewer than K (n-gram, or a generation's end); /metrics cannot "
+                         "tell them apart, so they count as stretches that stopped short and alpha reads a little low")
+        return counts, True, notes
     if scrape.engine == "trtllm":
         own = {"acceptance_length (gauge, last iteration)": v[("length", "")]} if ("length", "") in v else {}
         counts = SpecCounts(engine="trtllm", k=scrape.k_hint, draft_tokens=v.get(("draft_tokens", "")),

@@ -223,3 +223,13 @@ def test_an_old_sglang_log_without_accept_rate_needs_k(tmp_path: Path) -> None:
     assert missing_k(read_sources([path]))
     [source] = read_sources([path], k=2)
     assert source.counts.alpha == pytest.approx(0.8, abs=0.005)  # E(0.8, 2) = 2.44 (Leviathan et al., Table 1)
+
+
+def test_steps_that_drafted_fewer_than_k_are_said(tmp_path: Path) -> None:
+    hist = iid_steps(0.7, 4, 1_000)
+    text = vllm_scrape({"m": hist}).replace(f'vllm:spec_decode_num_draft_tokens_total{{engine="0",model_name="m"}} '
+                                            f'{float(sum(hist) * 4)}',
+                                            f'vllm:spec_decode_num_draft_tokens_total{{engine="0",model_name="m"}} '
+                                            f'{float(sum(hist) * 4 - 30)}')
+    [source] = read_sources([_write(tmp_path, "metrics.prom", text)])
+    assert any(n.startswith("30 draft slots were not drafted") for n in source.notes)
