@@ -44,13 +44,14 @@ def parse_size(text: str) -> tuple[int, int]:
     if not m:
         raise CommandError(f"--size must look like 1600x980 (got {text!r})")
     if max(len(m.group(1)), len(m.group(2))) > 6:  # no int() of a 5,000-digit side
-        raise CommandError(f"--size: each side must be from 1 to {MAX_SIDE} pixels")
+        raise CommandError(f"--size {text.strip()[:40]}: each side must be from 1 to {MAX_SIDE} pixels")
     width, height = int(m.group(1)), int(m.group(2))
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
         raise CommandError(f"--size {width}x{height}: each side must be from 1 to {MAX_SIDE} pixels")
     if width * height > MAX_PIXELS:
-        raise CommandError(f"--size {width}x{height}: {width * height / 1e6:.0f} Mpx is more than a screen can be "
-                           f"(at most {MAX_PIXELS // (1024 * 1024)} Mpx)")
+        # Mpx as the limit is stated: 2**20 pixels
+        raise CommandError(f"--size {width}x{height}: {width * height / 2**20:.0f} Mpx is more than a screen can be "
+                           f"(at most {MAX_PIXELS // 2**20} Mpx)")
     return width, height
 
 
