@@ -16,6 +16,8 @@ from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIn
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
 
+from model.formatting import spreadsheet_safe_text
+
 from gui.tables.input_models import column_letter
 from gui.tables.result_copy import COPY_ROLE
 
@@ -33,6 +35,13 @@ def parse_tsv(text: str) -> list[list[str]]:
         while rows[-1] == [""]:
             rows.pop()  # extra blank lines after the values, as text editors leave them
     return rows
+
+
+def _unneutralised(cell: str) -> str:
+    """Our own copy's neutralised text back as it was: "'=1+1" pastes as "=1+1", as Excel reads it."""
+    if cell.startswith("'") and spreadsheet_safe_text(cell[1:]) == cell:
+        return cell[1:]
+    return cell
 
 
 def to_tsv(rows: list[list[str]]) -> str:
@@ -247,7 +256,8 @@ class SpreadsheetView(QTableView):
                     value = model.data(index, Qt.ItemDataRole.EditRole)
                 if value is None:
                     value = model.data(index, Qt.ItemDataRole.DisplayRole)
-                cells.append("" if value is None else str(value))
+                # a name like =HYPERLINK(...) must reach Excel as text, never as a formula; numbers stay numbers
+                cells.append("" if value is None else spreadsheet_safe_text(str(value)))
             rows.append(cells)
         text = to_tsv(rows)
         QGuiApplication.clipboard().setText(text)
@@ -268,7 +278,7 @@ class SpreadsheetView(QTableView):
         if self._computed():
             self.message_posted.emit("This table is computed; it cannot be pasted into.")
             return False
-        block = parse_tsv(QGuiApplication.clipboard().text())
+        block = [[_unneutralised(cell) for cell in row] for row in parse_tsv(QGuiApplication.clipboard().text())]
         anchor = self.selected_block()
         current = self.currentIndex()
         if current.isValid() and not self.selectionModel().isSelected(current):
