@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 
 SPECULATIVE_CHOICES = ("yes", "no", "unknown")
 COST_MODELS = ("typed", "roofline")
-ALPHA_SOURCES = ("assumed", "measured", "imported")
+ALPHA_SOURCES = ("assumed", "measured", "imported", "probed")
 # ISO codes the reports format; the first four print with their symbol ($1,000), the rest as "1,000 CHF"
 # (a choice, so a typo cannot end up in a report; wide, so a workbook priced elsewhere still opens)
 CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "CNY", "HKD", "TWD", "SGD", "KRW", "INR",
@@ -32,6 +32,19 @@ class Tier:
     price_in: float = 0.0  # currency per 1M input tokens
     baseline: str = ""  # name of the tier this one is priced against; "" for none
     notes: str = ""
+    # Optional, edited in the probe dialog rather than the tiers table: where the tier answers
+    # (an OpenAI-compatible base URL and model name), where its API key comes from (the *name* of
+    # an environment variable, or a keyring service and user: never the key), and extra request
+    # fields as a JSON object text (e.g. {"service_tier": "priority"}). A probe keeps its measured
+    # speedup beside the claim. Workbooks without these fields load with them empty.
+    endpoint_url: str = ""
+    endpoint_model: str = ""
+    api_key_env: str = ""
+    keyring_service: str = ""
+    keyring_user: str = ""
+    extra_body: str = ""
+    measured_speedup: float | None = None
+    measured_note: str = ""
 
 
 @dataclass

@@ -185,6 +185,8 @@ class FieldSpec:
 
         `decimal` is the decimal mark typed text follows: the window's locale, a file's convention.
         """
+        if self.kind in _OWN_PARSERS:
+            return _OWN_PARSERS[self.kind](value)
         if isinstance(value, (list, tuple, dict, set)):  # only a file can give these; str() would accept them
             raise ValidationError(f"must be {self.describe()} (got a {type(value).__name__})")
         if self.kind in ("text", "choice"):
@@ -250,6 +252,70 @@ TIER_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("notes", "Notes", "text", multiline=True),
 )
 
+def _json_object_text(value: Any) -> str:
+    """Extra request fields: a JSON object (from a file) or its text; stored as compact JSON text."""
+    import json
+
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"must be a JSON object (not valid JSON: {exc.msg}, column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise ValidationError('must be a JSON object such as {"service_tier": "priority"}')
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    bad = bad_character(text)
+    if bad:  # a control character or lone surrogate inside a JSON string, which json.dumps keeps as it is
+        raise ValidationError(bad)
+    if len(text) > 2000:
+        raise ValidationError("is longer than 2000 characters")
+    return text
+
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+
+
+def _env_var_name(value: Any) -> str:
+    """The *name* of an environment variable; something shaped like a key itself is refused."""
+    if value is not None and not isinstance(value, str):
+        raise ValidationError(f"must be the name of an environment variable (got {shown(value)})")
+    text = "" if value is None else value.strip()
+    if text and not _ENV_NAME.fullmatch(text):
+        raise ValidationError("must be the name of an environment variable (letters, digits, _), not the key itself")
+    return text
+
+
+def _url_text(value: Any) -> str:
+    if value is not None and not isinstance(value, str):
+        raise ValidationError(f"must be an http(s):// URL (got {shown(value)})")
+    text = "" if value is None else value.strip()
+    bad = bad_character(text)
+    if bad:
+        raise ValidationError(bad)
+    if text and not re.match(r"^https?://[^\s/]+", text, flags=re.IGNORECASE):
+        raise ValidationError("must be an http(s):// URL such as https://api.vendor.example/v1")
+    if len(text) > 500:
+        raise ValidationError("is longer than 500 characters")
+    return text
+
+
+_OWN_PARSERS: dict[str, Callable[[Any], Any]] = {"json_object": _json_object_text, "env_name": _env_var_name,
+                                                 "url": _url_text}
+
+# A tier's endpoint: optional, not columns of the tiers table (the probe dialog edits them)
+ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("endpoint_url", "Base URL", "url"),
+    FieldSpec("endpoint_model", "Model", "text"),
+    FieldSpec("api_key_env", "API key env var", "env_name"),
+    FieldSpec("keyring_service", "Keyring service", "text"),
+    FieldSpec("keyring_user", "Keyring user", "text"),
+    FieldSpec("extra_body", "Extra request fields", "json_object"),
+    FieldSpec("measured_speedup", "Measured speedup", "optional_float", 0.0, 1000.0),
+    FieldSpec("measured_note", "Measured note", "text"),
+)
+
 CLASS_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("name", "Task class", "text", required=True),
     FieldSpec("tokens_out", "Output tokens/month", "float", 0.0, 1e15),
@@ -280,7 +346,7 @@ SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
 TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
-    Tier: {f.name: f for f in TIER_FIELDS},
+    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS},
     TaskClass: {f.name: f for f in CLASS_FIELDS},
     Override: {f.name: f for f in OVERRIDE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS},

@@ -1,0 +1,200 @@
+"""`specledger probe`: measure a tier from outside through its OpenAI-compatible API.
+
+    specledger probe WORKBOOK --tier NAME [--against BASELINE] --prompts FILE.jsonl --json OUT
+    specledger probe --base-url URL --model NAME [--api-key-env VAR] [--against-model NAME] ... --json OUT
+    specledger probe --from-run RUN.jsonl [--json OUT]     (re-analyse a run file, no request sent)
+
+Before sending, it says how many requests and tokens it will send and what they cost at the
+tier's prices, and asks (`--yes` skips the question). The raw run goes to a JSON-lines file
+beside the result (OUT with .run.jsonl) as each request completes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from model.cancel import run_to_end
+from model.probe.analysis import ProbeReport, analyse
+from model.probe.client import Limits
+from model.probe.endpoint import Endpoint, check_endpoint, parse_extra_body, resolve_api_key, tier_endpoint
+from model.probe.events import BASELINE, FAST
+from model.probe.filler import context_label, parse_context
+from model.probe.plan import Prices, ProbeSettings, estimate
+from model.probe.prompt_file import load_probe_prompts
+from model.probe.run import ProbeProgress, run_probe
+from model.probe.run_file import read_run
+from model.workbook.json_file import load_workbook
+
+
+def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("workbook", nargs="?", type=Path, help="workbook .json whose tier carries an endpoint")
+    parser.add_argument("--tier", help="the tier to probe (with a workbook)")
+    parser.add_argument("--against", metavar="BASELINE", help="the baseline tier to compare with (default: the tier's baseline)")
+    parser.add_argument("--prompts", type=Path, help="JSONL of {\"task_class\", \"prompt\" or \"messages\"}, as for `sample`")
+    parser.add_argument("--contexts", default="0", help="filler before each prompt, e.g. 1K,8K,32K (default 0: the prompt alone)")
+    parser.add_argument("--repeats", type=int, default=1, help="times each prompt is sent (default 1)")
+    parser.add_argument("--max-tokens", type=int, default=64, help="output tokens per request (default 64)")
+    parser.add_argument("--json", type=Path, metavar="OUT", help="write the result here (and the raw run beside it)")
+    parser.add_argument("--run", type=Path, metavar="RUN.jsonl", help="raw run file (default: OUT with .run.jsonl)")
+    parser.add_argument("--yes", action="store_true", help="send without asking")
+    parser.add_argument("--base-url", help="endpoint without a workbook, e.g. https://api.vendor.example/v1")
+    parser.add_argument("--model", help="model name at --base-url")
+    parser.add_argument("--api-key-env", default="", metavar="VAR", help="environment variable holding the API key")
+    parser.add_argument("--extra-body", default="", metavar="JSON", help="extra request fields, e.g. '{\"service_tier\": \"priority\"}'")
+    parser.add_argument("--against-model", help="baseline model name (same base URL unless --against-base-url)")
+    parser.add_argument("--against-base-url", help="baseline endpoint's base URL")
+    parser.add_argument("--against-extra-body", default="", metavar="JSON", help="baseline's extra request fields")
+    parser.add_argument("--allow-http", action="store_true", help="allow plain http to a host other than loopback")
+    parser.add_argument("--from-run", type=Path, metavar="RUN.jsonl", help="re-analyse a run file; sends nothing")
+
+
+def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
+    """The settings from a workbook tier or the command line; the currency for the cost line."""
+    if args.prompts is None:
+        raise ValueError("--prompts FILE.jsonl is required")
+    prompts = load_probe_prompts(args.prompts)
+    contexts = tuple(dict.fromkeys(parse_context(c) for c in args.contexts.split(",") if c.strip())) or (0,)
+    common = dict(prompts=prompts, contexts=contexts, repeats=args.repeats, max_tokens=args.max_tokens,
+                  prompts_path=str(args.prompts))
+    if args.workbook is not None:
+        if args.base_url or args.model:
+            raise ValueError("give either a workbook with --tier or --base-url/--model, not both")
+        if not args.tier:
+            raise ValueError("--tier NAME is required with a workbook")
+        wb = load_workbook(args.workbook)
+        i = wb.tier_index(args.tier)
+        if i is None:
+            raise ValueError(f"{args.workbook}: no tier named {args.tier!r}")
+        tier = wb.tiers[i]
+        fast = tier_endpoint(tier, args.allow_http)
+        if fast is None:
+            raise ValueError(f"{args.workbook}: tier {tier.name!r} has no endpoint (base URL and model)")
+        base_name = args.against if args.against is not None else tier.baseline
+        baseline = base_tier = None
+        if base_name:
+            j = wb.tier_index(base_name)
+            if j is None:
+                raise ValueError(f"{args.workbook}: no baseline tier named {base_name!r}")
+            base_tier = wb.tiers[j]
+            baseline = tier_endpoint(base_tier, args.allow_http)
+            if baseline is None:
+                raise ValueError(f"{args.workbook}: baseline tier {base_name!r} has no endpoint (base URL and model)")
+        settings = ProbeSettings(fast=fast, baseline=baseline, fast_name=tier.name,
+                                 baseline_name=base_tier.name if base_tier else "",
+                                 fast_prices=Prices(tier.price_in, tier.price_out),
+                                 baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
+                                 **common)
+        return settings, wb.settings.currency
+    if not args.base_url or not args.model:
+        raise ValueError("give a workbook with --tier, or --base-url and --model")
+    fast = Endpoint(args.base_url, args.model, args.api_key_env, extra_body=parse_extra_body(args.extra_body, "--extra-body"),
+                    allow_http=args.allow_http)
+    baseline = None
+    if args.against_model or args.against_base_url:
+        baseline = Endpoint(args.against_base_url or args.base_url, args.against_model or args.model, args.api_key_env,
+                            extra_body=parse_extra_body(args.against_extra_body, "--against-extra-body"),
+                            allow_http=args.allow_http)
+    return ProbeSettings(fast=fast, baseline=baseline, fast_name=args.model,
+                         baseline_name=baseline.model if baseline else "", **common), ""
+
+
+def _progress_printer(stream: TextIO):
+    def show(event: ProbeProgress) -> None:
+        if event.requests_done == 0:
+            return
+        left = f", {event.seconds_left:.0f} s left" if event.seconds_left is not None else ""
+        stream.write(f"  {event.requests_done}/{event.requests_total} requests, "
+                     f"{event.tokens_per_second:.0f} tok/s{left}\n")
+        stream.flush()
+    return show
+
+
+def _ask(question: str) -> bool:
+    if not sys.stdin.isatty():
+        raise ValueError(f"{question} -- not asked: stdin is not a terminal; add --yes to send")
+    answer = input(f"{question} Send? [y/N] ").strip().lower()
+    return answer in ("y", "yes")
+
+
+def _fig(x: float | None, spec: str, suffix: str = "") -> str:
+    return "–" if x is None else f"{x:{spec}}{suffix}"
+
+
+def format_report(report: ProbeReport) -> str:
+    lines = [f"speculative decoding: {report.verdict}", f"  {report.evidence}",
+             f"stream style: {report.stream_style}; K estimate: {report.k_estimate if report.k_estimate else '–'}"]
+    head = f"{'class':<16}{'req':>5}{'alpha':>7}{'source':>10}{'reported':>10}{'timing':>8}{'tok/step':>9}{'TTFT s':>8}{'tok/s':>8}  speedup"
+    lines += [head, "-" * len(head)]
+    for c in report.classes:
+        speed = ", ".join(f"{k} {_fig(v, '.2f', 'x')}" for k, v in (c.speedup_measured or {}).items()) or "–"
+        lines.append(f"{c.task_class:<16}{c.requests:>5}{_fig(c.alpha, '.3f'):>7}{c.alpha_source or '–':>10}"
+                     f"{_fig(c.alpha_reported, '.3f'):>10}{_fig(c.alpha_timing, '.3f'):>8}"
+                     f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
+                     f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
+    conv = next((c.reported_convention for c in report.classes if c.reported_convention), None)
+    if conv:
+        lines.append(f"reported: {conv.split(':')[0]} (converted to per-token alpha; timing shown beside as a cross-check)")
+    if report.identity is not None and report.identity.compared:
+        lines.append(f"identity at temperature 0: {report.identity.share:.0%} of {report.identity.compared} prompts "
+                     f"token-identical to the baseline" + (f"; first divergences: " + ", ".join(
+                         f"{d['task_class']} #{d['prompt_index'] + 1} at {d['unit']} {d['position']}"
+                         for d in report.identity.divergences[:5]) if report.identity.divergences else ""))
+    for f in report.failed:
+        lines.append(f"failed: {f}")
+    return "\n".join(lines)
+
+
+def run_probe_command(args: argparse.Namespace) -> int:
+    err = sys.stderr
+    if args.json is not None and args.json.is_dir():
+        raise ValueError(f"--json {args.json}: is a folder, not a file")
+    if args.from_run is not None:
+        header, records = read_run(args.from_run)
+        report = analyse(records, header)
+        return _finish(report, args, None)
+    settings, currency = _endpoints(args)
+    settings.check()
+    check_endpoint(settings.fast)
+    keys = {FAST: resolve_api_key(settings.fast)}
+    if settings.baseline is not None:
+        check_endpoint(settings.baseline)
+        keys[BASELINE] = resolve_api_key(settings.baseline)
+    est = estimate(settings)
+    contexts = ", ".join(context_label(c) for c in settings.contexts)
+    question = (f"probe {settings.fast.describe()}" + (f" against {settings.baseline.describe()}" if settings.baseline else "")
+                + f" at {contexts}: {est.describe(currency)}.")
+    if args.yes:
+        print(question, file=err)
+    elif not _ask(question):
+        print("specledger probe: nothing sent", file=err)
+        return 1
+    run_path = args.run or (args.json.with_suffix(".run.jsonl") if args.json is not None else None)
+    if run_path is not None:
+        run_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        run = run_to_end(run_probe(settings, keys, run_path, limits=Limits()), _progress_printer(err))
+    except KeyboardInterrupt:
+        print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
+        return 130
+    report = analyse(run.records, run.header)
+    if run_path is not None:
+        print(f"run file: {run_path}", file=err)
+    code = _finish(report, args, run.error)
+    return code
+
+
+def _finish(report: ProbeReport, args: argparse.Namespace, error: str | None) -> int:
+    if args.json is not None:
+        from model.workbook.json_file import atomic_write
+
+        text = report.to_json() + "\n"
+        atomic_write(args.json, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    print(format_report(report))
+    if args.json is not None:
+        print(f"JSON written to {args.json}")
+    if error:
+        print(f"specledger probe: {error} (the {report.requests} requests that completed are kept)", file=sys.stderr)
+        return 1
+    return 0

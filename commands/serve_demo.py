@@ -1,0 +1,116 @@
+"""`specledger serve-demo`: an OpenAI-compatible server on 127.0.0.1 to probe, backed by the demo ONNX pair.
+
+Two models are served: `demo-fast` generates with the project's own speculative loop (K drafts per
+stretch) and streams in the chosen style; `demo-standard` generates target-only, one token per step,
+the baseline. With `--style plain`, demo-fast is target-only too. Both are greedy (temperature 0);
+a request's temperature and seed are ignored. The demo pair's context is 256 tokens, so a long
+prompt (a probe's 8K filler) keeps only its end. The wiring lives here, in the front end, because it
+joins two wings: the sampling loop and the probe's server.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServer, Step, create_app
+from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
+
+FAST_MODEL, STANDARD_MODEL = "demo-fast", "demo-standard"
+
+
+def _token_texts(target: Any, ids: list[int]) -> tuple[str, ...]:
+    stop = target.eos_ids
+    return tuple(target.decode([t]) for t in ids if t not in stop)
+
+
+def _fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> list[int]:
+    ids = target.encode(text) or target.encode(" ")
+    room = min(m.max_context or 10**9 for m in (draft, target)) - max_tokens - k - 2
+    return ids[-max(room, 1):]
+
+
+def speculative_generator(draft: Any, target: Any, k: int):
+    from model.sampling.speculative import speculative_generate
+
+    def generate(text: str, max_tokens: int) -> Generation:
+        ids = _fit(target, draft, text, max_tokens, k)
+        # no stop ids: the loop then drafts K in every stretch, as an engine does (it stops drafting at a
+        # proposed end of text otherwise, which a client cannot see); the text is cut at the end here
+        run = speculative_generate(draft, target, ids, k, max_tokens, 0.0)
+        out = run.output_ids
+        end = next((i for i, t in enumerate(out) if t in target.eos_ids), None)
+        steps: list[Step] = []
+        pos = d_at = 0
+        for a, d, verify in zip(run.accepted_counts, run.drafted_counts, run.verify_seconds):
+            n = min(a + 1, len(out) - pos)
+            seconds = sum(run.draft_step_seconds[d_at:d_at + d]) + verify
+            d_at += d
+            if n <= 0 or (end is not None and pos > end):
+                break
+            steps.append(Step(_token_texts(target, out[pos:min(pos + n, end if end is not None else pos + n)]),
+                              d, a, seconds))
+            pos += n
+        return Generation(len(ids), steps, k, "stop" if end is not None else "length")
+    return generate
+
+
+def target_generator(draft: Any, target: Any):
+    from model.sampling.speculative import target_generate
+
+    def generate(text: str, max_tokens: int) -> Generation:
+        ids = _fit(target, draft, text, max_tokens, 0)
+        run = target_generate(target, ids, max_tokens, 0.0, stop_ids=target.eos_ids)
+        steps = [Step(_token_texts(target, [t]), 0, 0, s) for t, s in zip(run.output_ids, run.step_seconds)]
+        stopped = bool(run.output_ids) and run.output_ids[-1] in target.eos_ids
+        return Generation(len(ids), steps, 0, "stop" if stopped else "length")
+    return generate
+
+
+def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir: Path = DEMO_TARGET,
+                provider: str = "cpu", pair: tuple[Any, Any] | None = None) -> dict[str, DemoModel]:
+    if pair is None:
+        from model.sampling.onnx_lm import load_pair
+        pair = load_pair(draft_dir, target_dir, provider)
+    draft, target = pair
+    fast = target_generator(draft, target) if style == "plain" else speculative_generator(draft, target, k)
+    return {FAST_MODEL: DemoModel(fast, style), STANDARD_MODEL: DemoModel(target_generator(draft, target), "plain")}
+
+
+def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    parser.add_argument("--style", choices=STYLES, default="vllm",
+                        help="how demo-fast streams: one event per step (vllm), per token with the step's "
+                             "timing (per-token), fixed-size chunks that hide the steps (chunked), or no "
+                             "speculation (plain)")
+    parser.add_argument("--k", type=int, default=4, help="draft tokens per stretch (default 4)")
+    parser.add_argument("--step-ms", type=float, default=20.0,
+                        help="each step is paced to at least this many ms (default 20): the demo pair takes "
+                             "about 1 ms, too little to time over loopback")
+    parser.add_argument("--chunk-tokens", type=int, default=4, help="tokens per chunk in the chunked style")
+
+
+def run_serve_demo(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: expected 0 to 65535")
+    if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1:
+        raise ValueError("--k and --chunk-tokens must be at least 1, --step-ms 0 or more")
+    app = create_app(demo_models(args.style, args.k), min_step_s=args.step_ms / 1000.0,
+                     chunk_tokens=args.chunk_tokens)
+    server = LoopbackServer(app, args.port, log_level="info")
+    try:
+        server.start()
+    except (OSError, RuntimeError) as exc:
+        raise ValueError(f"cannot listen on 127.0.0.1:{args.port} ({exc})") from None
+    print(f"serving {FAST_MODEL} ({args.style}, K={args.k}) and {STANDARD_MODEL} (plain) at {server.base_url}\n"
+          f"  probe it: specledger probe --base-url {server.base_url} --model {FAST_MODEL} "
+          f"--against-model {STANDARD_MODEL} --prompts resources/prompts/demo.jsonl --json probe.json --yes\n"
+          "  Ctrl+C stops it.", file=sys.stderr, flush=True)
+    try:
+        server.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0

@@ -1,0 +1,18 @@
+"""Measuring a remote tier from outside: stream chat completions, read the steps, conclude.
+
+- endpoint    where a tier answers and where its API key comes from (env var or keyring; never stored)
+- client      one streamed request over httpx (timeouts, bounded retries, no cross-host redirects)
+- events      what a request recorded: events with arrival times, usage, what the server reported
+- run_file    the raw run as JSON lines, so an analysis can be re-run without a request
+- steps       tokens per verify step from the stream (style detection, histogram, K, alpha)
+- verdict     speculative: yes / no / inconclusive, tested against one token per step
+- reported    the server's own acceptance figures, converted to per-token alpha
+- identity    temperature-0 output identity against a baseline tier
+- speed       time to first token, decode tokens/s, measured speedup
+- filler      the neutral filler document that puts a prompt at 8K or 32K context
+- plan        the requests a probe will send, their tokens and cost
+- run         the probe as a cancellable generator; analysis into the result the CLI and GUI show
+- demo_server an OpenAI-compatible ASGI app that streams an injected generator's steps (serve-demo)
+
+Imports the core and the workbook, never another wing (sampling's loop is injected into the demo server).
+"""

@@ -1,0 +1,151 @@
+"""From the recorded requests to what the analyst reads: verdict, alpha per class, speed, identity.
+
+Works on a live run and on a run file alike (`--from-run`): it reads only RequestRecords.
+Alpha per class: the server's own figure where it reports one (labelled with its convention and
+converted to per-token alpha), else the timing estimate; both are kept side by side.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from model.probe.events import BASELINE, FAST, RequestRecord
+from model.probe.filler import context_label
+from model.probe.identity import Identity, compare_outputs
+from model.probe.reported import reported_acceptance
+from model.probe.speed import measure, speedup
+from model.probe.steps import StepReading, detect_style, read_steps
+from model.probe.verdict import decide
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+@dataclass
+class ContextSpeed:
+    context: int
+    requests: int
+    ttft_s: float | None
+    decode_tokens_per_s: float | None
+    baseline_ttft_s: float | None = None
+    baseline_decode_tokens_per_s: float | None = None
+    speedup_measured: float | None = None
+
+
+@dataclass
+class ClassProbe:
+    task_class: str
+    requests: int
+    alpha: float | None
+    alpha_source: str | None  # "reported" or "timing"; None when neither exists
+    alpha_reported: float | None
+    alpha_timing: float | None
+    reported_convention: str | None
+    mean_tokens_per_step: float | None
+    mean_acceptance_length: float | None
+    tokens_per_step_histogram: list[int]
+    steps: int
+    ttft_s: float | None
+    decode_tokens_per_s: float | None
+    speedup_measured: dict[str, float | None] | None  # per context label, with a baseline
+    by_context: list[ContextSpeed] = field(default_factory=list)
+
+    @property
+    def stretches(self) -> int:
+        """For measured_apply: a class without an alpha has nothing to apply."""
+        return max(self.steps, 1) if self.alpha is not None else 0
+
+
+@dataclass
+class ProbeReport:
+    verdict: str
+    evidence: str
+    p_value: float | None
+    stream_style: str
+    k_estimate: int | None
+    fast_name: str
+    baseline_name: str | None
+    baseline_mean_tokens_per_step: float | None
+    classes: list[ClassProbe]
+    identity: Identity | None
+    requests: int
+    failed: list[str]
+    date: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "verdict": self.verdict, "evidence": self.evidence, "p_value": self.p_value,
+            "stream_style": self.stream_style, "k_estimate": self.k_estimate, "tier": self.fast_name,
+            "baseline": self.baseline_name, "baseline_mean_tokens_per_step": self.baseline_mean_tokens_per_step,
+            "requests": self.requests, "failed": self.failed, "date": self.date, "classes": []}
+        for c in self.classes:
+            row = {k: v for k, v in c.__dict__.items() if k != "by_context"}
+            row["by_context"] = [dict(s.__dict__, context_label=context_label(s.context)) for s in c.by_context]
+            out["classes"].append(row)
+        out["identity"] = self.identity.to_dict() if self.identity is not None else None
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, allow_nan=False)
+
+
+def _class_order(records: Sequence[RequestRecord]) -> list[str]:
+    seen: dict[str, None] = {}
+    for r in records:
+        seen.setdefault(r.task_class, None)
+    return list(seen)
+
+
+def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = None) -> ProbeReport:
+    header = header or {}
+    fast = [r for r in records if r.role == FAST and r.ok]
+    base = [r for r in records if r.role == BASELINE and r.ok]
+    style = detect_style(fast)
+    steps = read_steps(fast, style)
+    base_steps: StepReading | None = None
+    if base:
+        base_steps = read_steps(base, detect_style(base))
+    verdict = decide(style, steps, base_steps)
+    k = steps.k_estimate
+    if k is None:  # the stream hides the steps; the server's own counts may still say K
+        rep_all = reported_acceptance(fast)
+        k = rep_all.k if rep_all is not None else None
+    contexts = sorted({r.context for r in fast})
+    classes = []
+    for name in _class_order(fast):
+        mine = [r for r in fast if r.task_class == name]
+        theirs = [r for r in base if r.task_class == name]
+        reading = read_steps(mine, style, steps.k_estimate)
+        rep = reported_acceptance(mine)
+        a_timing = _num(reading.alpha) if style.steps_visible else None
+        a_rep = _num(rep.alpha) if rep is not None else None
+        alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
+        by_context = []
+        for ctx in contexts:
+            f = measure([r for r in mine if r.context == ctx])
+            row = ContextSpeed(ctx, f.requests, _num(f.ttft_s), _num(f.decode_tokens_per_s))
+            if theirs:
+                b = measure([r for r in theirs if r.context == ctx])
+                row.baseline_ttft_s, row.baseline_decode_tokens_per_s = _num(b.ttft_s), _num(b.decode_tokens_per_s)
+                row.speedup_measured = _num(speedup(f, b))
+            by_context.append(row)
+        overall = measure(mine)
+        classes.append(ClassProbe(
+            task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
+            alpha_timing=a_timing, reported_convention=rep.convention_note if rep is not None else None,
+            mean_tokens_per_step=_num(reading.mean_tokens_per_step) if style.steps_visible else None,
+            mean_acceptance_length=_num(reading.mean_acceptance_length) if style.steps_visible else None,
+            tokens_per_step_histogram=reading.histogram, steps=reading.steps if style.steps_visible else 0,
+            ttft_s=_num(overall.ttft_s), decode_tokens_per_s=_num(overall.decode_tokens_per_s),
+            speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
+            by_context=by_context))
+    return ProbeReport(
+        verdict=verdict.verdict, evidence=verdict.evidence, p_value=verdict.p_value, stream_style=style.style,
+        k_estimate=k, fast_name=str(header.get("fast_name") or "fast tier"),
+        baseline_name=header.get("baseline_name") if base else None,
+        baseline_mean_tokens_per_step=_num(base_steps.mean_tokens_per_step) if base_steps else None,
+        classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
+        failed=[r.error for r in records if r.error], date=str(header.get("date", "")))

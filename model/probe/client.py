@@ -1,0 +1,247 @@
+"""One streamed chat-completions request, recorded event by event with its arrival time.
+
+httpx with certificate checks on (never switched off here) and redirects not followed: a
+redirect would carry the key somewhere the analyst did not name. 429 and 5xx answers are
+retried a bounded number of times, waiting what Retry-After says (capped) or a doubling backoff.
+Every failure raises ProbeRequestError with one line naming the request; the key never appears.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any, Callable
+
+import httpx
+from httpx_sse import EventSource, SSEError
+
+from model.cancel import Cancelled, raise_if_cancelled
+from model.probe.endpoint import ApiKey, Endpoint, scrub
+from model.probe.events import RequestRecord, StreamEvent
+
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+# response fields where engines put their own speculation figures (kept raw, read by `reported`)
+REPORTED_FIELDS = ("metrics", "meta_info", "timings", "request_perf_metrics")
+REPORTED_HEADER_PREFIX = "fireworks-speculation"
+
+
+class ProbeRequestError(RuntimeError):
+    """A request that failed; str() is one line that names it."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    connect_s: float = 10.0
+    first_byte_s: float = 120.0  # a 32K prefill on a busy server takes a while
+    gap_s: float = 30.0  # silence between two events
+    total_s: float = 600.0  # one request from send to [DONE]
+    retries: int = 3
+    max_retry_wait_s: float = 30.0
+
+
+def request_body(endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int, logprobs: bool,
+                 seed: int = 0) -> dict[str, Any]:
+    """Temperature 0, a fixed seed, logprobs (their count is an event's exact token count), usage at the end."""
+    body: dict[str, Any] = dict(endpoint.extra_body)
+    body.update({"model": endpoint.model, "messages": messages, "stream": True, "max_tokens": max_tokens,
+                 "stream_options": {"include_usage": True}})
+    body.setdefault("temperature", 0)
+    body.setdefault("seed", seed)
+    if logprobs:
+        body["logprobs"] = True
+    return body
+
+
+def _retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:
+    value = response.headers.get("retry-after", "").strip()
+    wait = 0.5 * 2 ** attempt
+    if value:
+        try:
+            wait = float(value)
+        except ValueError:
+            try:
+                wait = parsedate_to_datetime(value).timestamp() - time.time()
+            except (TypeError, ValueError):
+                pass
+    return min(max(wait, 0.0), cap)
+
+
+def _sleep(seconds: float, cancel: Callable[[], bool] | None) -> None:
+    # in slices, so a cancel during a Retry-After wait still stops within a second
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        raise_if_cancelled(cancel)
+        time.sleep(min(0.1, left))
+
+
+def _server_says(response: httpx.Response) -> str:
+    try:
+        response.read()
+        data = response.json()
+        message = data.get("error", {}).get("message") if isinstance(data.get("error"), dict) else data.get("error")
+        text = str(message or data.get("message") or data.get("detail") or "")
+    except Exception:
+        text = ""
+    text = " ".join(text.split())[:160]
+    return f": {text}" if text else ""
+
+
+def _status_error(label: str, endpoint: Endpoint, response: httpx.Response) -> str:
+    code = response.status_code
+    said = _server_says(response)
+    if code in (301, 302, 303, 307, 308):
+        where = response.headers.get("location", "?")
+        return f"{label}: the server redirects to {where}; redirects are not followed (set that URL as the base URL)"
+    if code == 401 or code == 403:
+        return f"{label}: {code} {response.reason_phrase} — the API key was refused{said}"
+    if code == 404:
+        return f"{label}: 404 Not Found — no model {endpoint.model!r} or no chat completions at {endpoint.base_url}{said}"
+    return f"{label}: {code} {response.reason_phrase}{said}"
+
+
+def _read_chunk(record: RequestRecord, data: dict[str, Any], t: float) -> None:
+    if record.response_id is None and isinstance(data.get("id"), str):
+        record.response_id = data["id"][:200]
+    for name in REPORTED_FIELDS:
+        if name in data:
+            record.reported[name] = data[name]
+    if isinstance(data.get("usage"), dict):
+        record.usage = data["usage"]
+        details = data["usage"].get("completion_tokens_details")
+        if isinstance(details, dict):
+            record.reported["completion_tokens_details"] = details
+    for choice in data.get("choices") or []:
+        if not isinstance(choice, dict):
+            raise ValueError("a choice is not an object")
+        delta = choice.get("delta") or {}
+        text = delta.get("content") or ""
+        if not isinstance(text, str):
+            raise ValueError("delta.content is not a string")
+        entries = (choice.get("logprobs") or {}).get("content")
+        tokens = [str(e.get("token", "")) for e in entries] if isinstance(entries, list) else None
+        if text or tokens:
+            record.events.append(StreamEvent(t, text, len(tokens) if tokens is not None else None, tokens))
+        if choice.get("finish_reason"):
+            record.finish_reason = str(choice["finish_reason"])
+
+
+class ChatClient:
+    """Streams requests to one endpoint; one httpx.Client (and its connections) per ChatClient."""
+
+    def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits(),
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.endpoint, self._key, self.limits = endpoint, key, limits
+        self.logprobs = True  # dropped for the session if the endpoint refuses them
+        headers = {"accept": "text/event-stream"}
+        if key is not None:
+            headers["authorization"] = f"Bearer {key.reveal()}"
+        self._client = httpx.Client(
+            headers=headers, follow_redirects=False, verify=True, transport=transport,
+            timeout=httpx.Timeout(connect=limits.connect_s, read=limits.first_byte_s, write=limits.connect_s,
+                                  pool=limits.connect_s))
+        self.url = endpoint.base_url.rstrip("/") + "/chat/completions"
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> "ChatClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def stream(self, record: RequestRecord, messages: list[dict[str, Any]], cancel: Callable[[], bool] | None = None
+               ) -> RequestRecord:
+        """Fill ``record`` from one streamed answer; raise ProbeRequestError (one line) or Cancelled."""
+        try:
+            return self._stream(record, messages, cancel)
+        except (Cancelled, ProbeRequestError):
+            raise
+        except httpx.ConnectTimeout:
+            message = f"{record.label}: could not connect to {self.endpoint.base_url} within {self.limits.connect_s:g} s"
+        except httpx.ConnectError as exc:
+            message = f"{record.label}: could not connect to {self.endpoint.base_url} ({_first_line(exc)})"
+        except httpx.ReadTimeout:
+            what = "first byte" if record.t_headers is None or not record.events else "next event"
+            limit = self.limits.first_byte_s if what == "first byte" else self.limits.gap_s
+            message = (f"{record.label}: no {what} within {limit:g} s after {len(record.events)} events "
+                       "(the server stalled)")
+        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
+            message = f"{record.label}: the stream was cut after {len(record.events)} events ({_first_line(exc)})"
+        except httpx.HTTPError as exc:
+            message = f"{record.label}: {exc.__class__.__name__}: {_first_line(exc)}"
+        raise ProbeRequestError(scrub(message, self._key))
+
+    def _stream(self, record: RequestRecord, messages: list[dict[str, Any]],
+                cancel: Callable[[], bool] | None) -> RequestRecord:
+        limits = self.limits
+        for attempt in range(limits.retries + 1):
+            raise_if_cancelled(cancel)
+            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
+            record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
+            record.t_headers = record.t_done = record.response_id = None
+            start = time.perf_counter()
+            with self._client.stream("POST", self.url, json=body) as response:
+                record.t_headers = time.perf_counter() - start
+                if response.status_code in RETRY_STATUS and attempt < limits.retries:
+                    wait = _retry_wait(response, attempt, limits.max_retry_wait_s)
+                    record.retries += 1
+                    response.close()
+                    _sleep(wait, cancel)
+                    continue
+                if response.status_code == 400 and self.logprobs and "logprob" in _server_says(response).lower():
+                    self.logprobs = False  # the endpoint does not offer them: count tokens another way
+                    continue
+                if response.status_code != 200:
+                    raise ProbeRequestError(scrub(_status_error(record.label, self.endpoint, response), self._key))
+                for name, value in response.headers.items():
+                    if name.lower().startswith(REPORTED_HEADER_PREFIX):
+                        record.reported.setdefault("headers", {})[name.lower()] = value
+                # from here on a silence is a gap between events, not the wait for the first byte
+                timeout = response.request.extensions.get("timeout")
+                if isinstance(timeout, dict):
+                    timeout["read"] = limits.gap_s
+                self._read_events(record, response, start, cancel)
+                return record
+        raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
+
+    def _read_events(self, record: RequestRecord, response: httpx.Response, start: float,
+                     cancel: Callable[[], bool] | None) -> None:
+        clock, limits = time.perf_counter, self.limits
+        done = False
+        try:
+            for number, sse in enumerate(EventSource(response).iter_sse(), start=1):
+                t = clock() - start
+                raise_if_cancelled(cancel)
+                if t > limits.total_s:
+                    raise ProbeRequestError(f"{record.label}: not finished after {limits.total_s:g} s "
+                                            f"({len(record.events)} events); gave up")
+                data = sse.data.strip()
+                if data == "[DONE]":
+                    done = True
+                    break
+                if not data:
+                    continue
+                try:
+                    chunk = json.loads(data)
+                    if not isinstance(chunk, dict):
+                        raise ValueError("not a JSON object")
+                    if "error" in chunk:
+                        raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
+                                                f"{scrub(_first_line(chunk['error']), self._key)}")
+                    _read_chunk(record, chunk, t)
+                except (ValueError, AttributeError, TypeError) as exc:
+                    raise ProbeRequestError(f"{record.label}: event {number} is malformed "
+                                            f"({_first_line(exc)}): {scrub(data[:60], self._key)!r}") from None
+        except SSEError as exc:
+            raise ProbeRequestError(f"{record.label}: not an event stream ({_first_line(exc)})") from None
+        record.t_done = clock() - start
+        if not done:
+            raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
+                                    f"{len(record.events)} events (cut midway)")
+
+
+def _first_line(value: object) -> str:
+    text = str(value).strip()
+    return text.splitlines()[0][:200] if text else value.__class__.__name__

@@ -1,0 +1,268 @@
+"""An OpenAI-compatible chat-completions server to probe: the demo and the tests' target.
+
+`create_app(models)` builds a Starlette app; each model name maps to an injected `Generate`
+(prompt text, max tokens -> the steps it emitted) and a stream style, so this module needs no
+model of its own (serve-demo wires the demo ONNX pair's speculative and target-only loops in).
+Styles:
+- "vllm":      one event per verify step, carrying all its tokens (logprobs: one entry each);
+- "per-token": one event per token, the tokens of a step sent back to back, steps apart;
+- "chunked":   the tokens re-cut into fixed-size chunks sent at an even pace, hiding the steps;
+- "plain":     one event per token of a generator that emits one token per step.
+Steps are paced to the time they took, but at least `min_step_s`: the demo pair computes a step
+in about a millisecond, and on loopback that would drown in scheduling noise.
+With `include_usage`, the last chunk has the usage and, for a speculative model, vLLM-style
+per-request counts in `metrics.speculative_decoding` over the stretches that drafted all K.
+`/metrics` is a Prometheus page with vLLM's counter names. Requests are served one at a time.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Callable, Mapping
+
+STYLES = ("vllm", "per-token", "chunked", "plain")
+
+
+@dataclass(frozen=True)
+class Step:
+    tokens: tuple[str, ...]  # text of each token the step emitted
+    drafted: int = 0  # drafts proposed (0: a plain decode step)
+    accepted: int = 0
+    seconds: float = 0.0  # what the step took on the demo pair
+
+
+@dataclass
+class Generation:
+    prompt_tokens: int
+    steps: list[Step]
+    k: int  # drafts per full stretch; 0 for plain decoding
+    finish_reason: str = "length"  # or "stop"
+
+
+Generate = Callable[[str, int], Generation]
+
+
+@dataclass
+class DemoModel:
+    generate: Generate
+    style: str
+    truth: list[dict[str, Any]] = field(default_factory=list)  # per response: id, the server's own counts
+
+
+def spec_counts(gen: Generation) -> dict[str, Any]:
+    """vLLM-style counts over the full stretches (those that drafted K; the last ones may draft fewer)."""
+    full = [s for s in gen.steps if gen.k and s.drafted == gen.k]
+    per_pos = [sum(1 for s in full if s.accepted > i) for i in range(gen.k)]
+    return {"num_drafts": len(full), "num_draft_tokens": len(full) * gen.k,
+            "num_accepted_tokens": sum(s.accepted for s in full), "num_accepted_tokens_per_pos": per_pos}
+
+
+def _chunk(rid: str, model: str, created: int, text: str | None, tokens: list[str] | None, logprobs: bool,
+           finish: str | None = None, role: bool = False) -> dict[str, Any]:
+    delta: dict[str, Any] = {}
+    if role:
+        delta["role"] = "assistant"
+    if text is not None:
+        delta["content"] = text
+    choice: dict[str, Any] = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    if logprobs and tokens:
+        # the demo loop keeps no log-probabilities: the entries are there so a client can count tokens
+        choice["logprobs"] = {"content": [{"token": t, "logprob": 0.0, "bytes": list(t.encode("utf-8")),
+                                           "top_logprobs": []} for t in tokens]}
+    return {"id": rid, "object": "chat.completion.chunk", "created": created, "model": model, "choices": [choice]}
+
+
+def _groups(gen: Generation, style: str, chunk_tokens: int, min_step_s: float) -> list[tuple[float, list[list[str]]]]:
+    """(seconds to wait before, events) per send: an event is the list of tokens it carries."""
+    paced = [(max(s.seconds, min_step_s), list(s.tokens)) for s in gen.steps if s.tokens]
+    if style == "vllm":
+        return [(wait, [tokens]) for wait, tokens in paced]
+    if style in ("per-token", "plain"):
+        return [(wait, [[t] for t in tokens]) for wait, tokens in paced]
+    flat = [t for _, tokens in paced for t in tokens]
+    chunks = [flat[i:i + chunk_tokens] for i in range(0, len(flat), chunk_tokens)]
+    even = sum(w for w, _ in paced) / max(len(chunks), 1)
+    return [(even, [c]) for c in chunks]
+
+
+def _error(status: int, message: str, kind: str) -> Any:
+    from starlette.responses import JSONResponse
+    return JSONResponse({"error": {"message": message, "type": kind}}, status_code=status)
+
+
+def _prompt_text(messages: Any) -> str | None:
+    if not isinstance(messages, list) or not messages:
+        return None
+    parts = []
+    for m in messages:
+        if not isinstance(m, dict) or not isinstance(m.get("content"), str):
+            return None
+        parts.append(m["content"])
+    return "\n".join(parts)
+
+
+def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chunk_tokens: int = 4,
+               api_key: str | None = None, max_tokens_cap: int = 256) -> Any:
+    """The ASGI app; ``api_key`` set makes it refuse other bearer tokens with 401 (for the tests)."""
+    from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, generate_latest
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    for name, m in models.items():
+        if m.style not in STYLES:
+            raise ValueError(f"model {name}: style {m.style!r} is not one of {', '.join(STYLES)}")
+    registry = CollectorRegistry()  # per app: two test servers in one process keep their own counts
+    labels = ["model_name"]
+    drafts = Counter("vllm:spec_decode_num_drafts", "Verify steps with K drafts", labels, registry=registry)
+    draft_tokens = Counter("vllm:spec_decode_num_draft_tokens", "Draft tokens proposed", labels, registry=registry)
+    accepted = Counter("vllm:spec_decode_num_accepted_tokens", "Draft tokens accepted", labels, registry=registry)
+    per_pos = Counter("vllm:spec_decode_num_accepted_tokens_per_pos", "Accepted drafts at each position",
+                      labels + ["position"], registry=registry)
+    lock = asyncio.Lock()
+
+    async def chat(request: Request) -> Response:
+        if api_key is not None and request.headers.get("authorization") != f"Bearer {api_key}":
+            return _error(401, "invalid API key", "authentication_error")
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "the body is not JSON", "invalid_request_error")
+        if not isinstance(body, dict):
+            return _error(400, "the body is not a JSON object", "invalid_request_error")
+        model = models.get(str(body.get("model")))
+        if model is None:
+            return _error(404, f"the model {body.get('model')!r} does not exist", "not_found_error")
+        prompt = _prompt_text(body.get("messages"))
+        if prompt is None:
+            return _error(400, "messages must be a list of objects with string content", "invalid_request_error")
+        max_tokens = body.get("max_tokens") or body.get("max_completion_tokens") or 64
+        if not isinstance(max_tokens, int) or not 1 <= max_tokens <= max_tokens_cap:
+            return _error(400, f"max_tokens must be an integer from 1 to {max_tokens_cap}", "invalid_request_error")
+        async with lock:
+            gen = await run_in_threadpool(model.generate, prompt, max_tokens)
+        name = str(body["model"])
+        rid = f"chatcmpl-{uuid.uuid4().hex}"
+        counts = spec_counts(gen) if gen.k else None
+        if counts:
+            drafts.labels(name).inc(counts["num_drafts"])
+            draft_tokens.labels(name).inc(counts["num_draft_tokens"])
+            accepted.labels(name).inc(counts["num_accepted_tokens"])
+            for i, n in enumerate(counts["num_accepted_tokens_per_pos"]):
+                per_pos.labels(name, str(i)).inc(n)
+        model.truth.append({"id": rid, "accepted": [s.accepted for s in gen.steps],
+                            "drafted": [s.drafted for s in gen.steps], "k": gen.k})
+        completion = sum(len(s.tokens) for s in gen.steps)
+        usage = {"prompt_tokens": gen.prompt_tokens, "completion_tokens": completion,
+                 "total_tokens": gen.prompt_tokens + completion}
+        logprobs = bool(body.get("logprobs"))
+        created = int(time.time())
+        if not body.get("stream"):
+            tokens = [t for s in gen.steps for t in s.tokens]
+            answer: dict[str, Any] = {
+                "id": rid, "object": "chat.completion", "created": created, "model": name, "usage": usage,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(tokens)},
+                             "finish_reason": gen.finish_reason}]}
+            if counts:
+                answer["metrics"] = {"speculative_decoding": counts}
+            return JSONResponse(answer)
+        include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+
+        async def events() -> AsyncIterator[str]:
+            yield f"data: {json.dumps(_chunk(rid, name, created, '', None, False, role=True))}\n\n"
+            last = time.perf_counter()
+            for wait, group in _groups(gen, model.style, chunk_tokens, min_step_s):
+                # each step a full step time after the one before, even when the loop ran late: catching
+                # up would send two steps back to back, and they would read as one
+                delay = last + wait - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                # a step's events in one write, as a server flushing after each step does
+                yield "".join(f"data: {json.dumps(_chunk(rid, name, created, ''.join(t), t, logprobs))}\n\n"
+                              for t in group)
+                last = time.perf_counter()
+            yield f"data: {json.dumps(_chunk(rid, name, created, None, None, False, finish=gen.finish_reason))}\n\n"
+            if include_usage:
+                last: dict[str, Any] = {"id": rid, "object": "chat.completion.chunk", "created": created,
+                                        "model": name, "choices": [], "usage": usage}
+                if counts:
+                    last["metrics"] = {"speculative_decoding": counts}
+                yield f"data: {json.dumps(last)}\n\n"
+            yield "data: [DONE]\n\n"
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"cache-control": "no-cache"})
+
+    async def list_models(request: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": n, "object": "model", "owned_by": "specledger-demo"}
+                                                        for n in models]})
+
+    async def metrics(request: Request) -> Response:
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+    app = Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"]),
+                            Route("/v1/models", list_models, methods=["GET"]),
+                            Route("/metrics", metrics, methods=["GET"])])
+    app.state.models = models
+    return app
+
+
+class LoopbackServer:
+    """Runs an ASGI app with uvicorn in a thread on 127.0.0.1 (port 0: a free one); for serve-demo and tests."""
+
+    def __init__(self, app: Any, port: int = 0, log_level: str = "warning") -> None:
+        self.app, self.port, self.log_level = app, port, log_level
+        self._server: Any = None
+        self._thread: Any = None
+        self._socket: Any = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self, timeout_s: float = 10.0) -> "LoopbackServer":
+        import socket
+        import threading
+
+        import uvicorn
+
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind(("127.0.0.1", self.port))  # loopback only, whatever the caller passes
+        self.port = self._socket.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level=self.log_level, lifespan="off", access_log=False,
+                                timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]},
+                                        name=f"demo-server-{self.port}", daemon=True)
+        self._thread.start()
+        end = time.monotonic() + timeout_s
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > end:
+                self.stop()
+                raise RuntimeError(f"the demo server did not start on 127.0.0.1:{self.port}")
+            time.sleep(0.01)
+        return self
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        if self._socket is not None:
+            self._socket.close()
+
+    def wait(self) -> None:
+        """Block until the server stops (Ctrl+C in serve-demo)."""
+        while self._thread is not None and self._thread.is_alive():
+            self._thread.join(0.5)
+
+    def __enter__(self) -> "LoopbackServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

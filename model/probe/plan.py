@@ -1,0 +1,101 @@
+"""What a probe will send before it sends it: the requests in order, their tokens and what they cost.
+
+Requests go one at a time (a queue behind other traffic would blur the timing), fast and baseline
+interleaved prompt by prompt, so a slow minute on the server falls on both tiers alike.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from model.probe.endpoint import Endpoint
+from model.probe.events import BASELINE, FAST
+from model.probe.filler import context_label
+from model.probe.prompt_file import ProbePrompt
+
+CHARS_PER_TOKEN = 4.0  # English text; for the estimate only, the run file keeps the server's usage
+
+
+@dataclass(frozen=True)
+class Prices:
+    price_in: float  # currency per 1M input tokens
+    price_out: float  # currency per 1M output tokens
+
+
+@dataclass
+class ProbeSettings:
+    fast: Endpoint
+    prompts: list[ProbePrompt]
+    baseline: Endpoint | None = None
+    contexts: tuple[int, ...] = (0,)
+    repeats: int = 1
+    max_tokens: int = 64
+    fast_name: str = "fast tier"
+    baseline_name: str = "baseline"
+    fast_prices: Prices | None = None
+    baseline_prices: Prices | None = None
+    prompts_path: str = ""
+
+    def check(self) -> None:
+        if not self.prompts:
+            raise ValueError("no prompts to send")
+        if self.repeats < 1:
+            raise ValueError("--repeats must be at least 1")
+        if not 2 <= self.max_tokens <= 4096:
+            raise ValueError("--max-tokens must be between 2 and 4096")
+        if not self.contexts or any(c < 0 or c > 1_048_576 for c in self.contexts):
+            raise ValueError("contexts must be between 0 and 1M tokens")
+
+
+@dataclass(frozen=True)
+class PlannedRequest:
+    role: str
+    prompt_index: int
+    prompt: ProbePrompt
+    context: int
+    repeat: int
+
+    @property
+    def label(self) -> str:
+        return (f"request {self.role} {self.prompt.task_class} #{self.prompt_index + 1} "
+                f"(line {self.prompt.line}), {context_label(self.context)}, repeat {self.repeat + 1}")
+
+
+def plan_requests(settings: ProbeSettings) -> list[PlannedRequest]:
+    roles = [FAST] + ([BASELINE] if settings.baseline is not None else [])
+    return [PlannedRequest(role, i, p, ctx, rep)
+            for rep in range(settings.repeats) for ctx in settings.contexts
+            for i, p in enumerate(settings.prompts) for role in roles]
+
+
+@dataclass
+class Estimate:
+    requests: int
+    tokens_in: int
+    tokens_out: int  # at most: max_tokens per request
+    cost: float | None  # None when a tier has no prices
+    by_role: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # requests, in, out
+
+    def describe(self, currency: str = "") -> str:
+        cost = (f"at most {self.cost:,.4f} {currency}".rstrip() if self.cost is not None
+                else "cost unknown (no prices given)")
+        return (f"{self.requests} requests, about {self.tokens_in:,} input tokens and at most "
+                f"{self.tokens_out:,} output tokens; {cost}")
+
+
+def estimate(settings: ProbeSettings) -> Estimate:
+    plan = plan_requests(settings)
+    est = Estimate(len(plan), 0, 0, 0.0)
+    for role in {r.role for r in plan}:
+        mine = [r for r in plan if r.role == role]
+        t_in = sum(int(math.ceil(r.prompt.chars / CHARS_PER_TOKEN)) + r.context for r in mine)
+        t_out = len(mine) * settings.max_tokens
+        est.by_role[role] = (len(mine), t_in, t_out)
+        est.tokens_in += t_in
+        est.tokens_out += t_out
+        prices = settings.fast_prices if role == FAST else settings.baseline_prices
+        if prices is None or est.cost is None:
+            est.cost = None
+        else:
+            est.cost += (t_in * prices.price_in + t_out * prices.price_out) / 1e6
+    return est

@@ -1,0 +1,83 @@
+"""The probe's prompt file: `sample`'s format (one JSON object per line with task_class and prompt),
+where a chat `messages` list may stand in for `prompt`.
+
+Its own small reader rather than sampling's: the probe is a wing that does not import another,
+and only the probe takes `messages`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MAX_BYTES = 64 * 1024 * 1024  # TODO(hostile-files #13): read through model.safe_files once it lands
+
+
+class ProbePromptError(ValueError):
+    """A prompt file that cannot be used; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class ProbePrompt:
+    task_class: str
+    messages: tuple[dict[str, str], ...]
+    line: int
+
+    def with_filler(self, text: str) -> list[dict[str, str]]:
+        """The messages with the filler document put in front of the first user message."""
+        out = [dict(m) for m in self.messages]
+        if text:
+            first = next((m for m in out if m["role"] == "user"), out[0])
+            first["content"] = text + first["content"]
+        return out
+
+    @property
+    def chars(self) -> int:
+        return sum(len(m["content"]) for m in self.messages)
+
+
+def _messages(value: Any, where: str) -> tuple[dict[str, str], ...]:
+    if not isinstance(value, list) or not value:
+        raise ProbePromptError(f"{where}: field 'messages' must be a non-empty list")
+    out = []
+    for i, m in enumerate(value):
+        if not (isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)):
+            raise ProbePromptError(f"{where}: messages[{i}] needs a string 'role' and a string 'content'")
+        out.append({"role": m["role"], "content": m["content"]})
+    return tuple(out)
+
+
+def load_probe_prompts(path: str | Path) -> list[ProbePrompt]:
+    path = Path(path)
+    if not path.is_file():
+        raise ProbePromptError(f"prompt file not found or not a regular file: {path}")
+    if path.stat().st_size > MAX_BYTES:
+        raise ProbePromptError(f"{path}: larger than {MAX_BYTES // 2**20} MB; refused")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProbePromptError(f"{path}: cannot read it as UTF-8 text ({exc.__class__.__name__})") from None
+    prompts: list[ProbePrompt] = []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        where = f"{path}, line {number}"
+        try:
+            row = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ProbePromptError(f"{where}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+        if not isinstance(row, dict):
+            raise ProbePromptError(f"{where}: expected an object with task_class and prompt")
+        if not isinstance(row.get("task_class"), str) or not row["task_class"].strip():
+            raise ProbePromptError(f"{where}: field 'task_class' is missing or not a non-empty string")
+        if "messages" in row and "prompt" not in row:
+            messages = _messages(row["messages"], where)
+        elif isinstance(row.get("prompt"), str) and row["prompt"].strip():
+            messages = ({"role": "user", "content": row["prompt"]},)
+        else:
+            raise ProbePromptError(f"{where}: field 'prompt' is missing or not a non-empty string")
+        prompts.append(ProbePrompt(row["task_class"].strip(), messages, number))
+    if not prompts:
+        raise ProbePromptError(f"{path}: the file has no prompts")
+    return prompts

@@ -1,0 +1,109 @@
+"""The probe as long work: a cancellable generator that sends the plan and records every event.
+
+``run_probe(settings, keys)`` yields ProbeProgress and returns a ProbeRun (StopIteration.value, or
+model.cancel.run_to_end). It checks the cancel flag between events, so a cancel stops within a
+second of a live stream; a cancelled or failed run still returns the requests that completed,
+with `cancelled` or `error` set. Each completed request goes to the run file at once.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, Callable, Generator, Mapping
+
+import httpx
+
+from model.cancel import Cancelled
+from model.probe.client import ChatClient, Limits, ProbeRequestError
+from model.probe.endpoint import ApiKey
+from model.probe.events import BASELINE, FAST, RequestRecord
+from model.probe.filler import filler
+from model.probe.plan import ProbeSettings, plan_requests
+from model.probe.run_file import RunWriter
+from model.probe.speed import request_tokens
+
+CancelCheck = Callable[[], bool] | threading.Event | None
+
+
+@dataclass(frozen=True)
+class ProbeProgress:
+    requests_done: int
+    requests_total: int
+    tokens_per_second: float  # output tokens received per second of wall time
+    seconds_left: float | None
+    elapsed_seconds: float
+    message: str = ""
+
+
+@dataclass
+class ProbeRun:
+    records: list[RequestRecord] = field(default_factory=list)
+    error: str | None = None  # the one line of the request that stopped the run
+    cancelled: bool = False
+    run_path: str | None = None
+    header: dict[str, Any] = field(default_factory=dict)
+
+
+def run_header(settings: ProbeSettings) -> dict[str, Any]:
+    """What the run file says about the run: endpoints without keys, the settings, the date."""
+    return {"date": date.today().isoformat(), "fast_name": settings.fast_name,
+            "baseline_name": settings.baseline_name if settings.baseline else None,
+            "fast": settings.fast.to_dict(), "baseline": settings.baseline.to_dict() if settings.baseline else None,
+            "contexts": list(settings.contexts), "repeats": settings.repeats, "max_tokens": settings.max_tokens,
+            "prompts": settings.prompts_path}
+
+
+def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set
+    return cancel
+
+
+def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
+              cancel: CancelCheck = None, limits: Limits = Limits(),
+              transport: httpx.BaseTransport | None = None) -> Generator[ProbeProgress, None, ProbeRun]:
+    """Send every planned request, one at a time; ``keys`` maps FAST/BASELINE to that tier's key."""
+    settings.check()
+    check = _as_callable(cancel)
+    plan = plan_requests(settings)
+    run = ProbeRun(header=run_header(settings), run_path=str(run_path) if run_path else None)
+    clients = {FAST: ChatClient(settings.fast, keys.get(FAST), limits, transport)}
+    if settings.baseline is not None:
+        clients[BASELINE] = ChatClient(settings.baseline, keys.get(BASELINE), limits, transport)
+    writer = RunWriter(run_path, run.header) if run_path else None
+    fillers = {ctx: filler(ctx) for ctx in settings.contexts}
+    started = time.perf_counter()
+    tokens = 0
+    try:
+        yield ProbeProgress(0, len(plan), 0.0, None, 0.0, "starting")
+        for done, item in enumerate(plan):
+            record = RequestRecord(item.label, item.role, item.prompt.task_class, item.prompt_index, item.context,
+                                   item.repeat, settings.max_tokens)
+            try:
+                clients[item.role].stream(record, item.prompt.with_filler(fillers[item.context]), check)
+            except Cancelled:
+                run.cancelled = True
+                break
+            except ProbeRequestError as exc:
+                record.error = str(exc)
+                run.error = str(exc)
+                if writer:
+                    writer.add(record)
+                break
+            run.records.append(record)
+            if writer:
+                writer.add(record)
+            tokens += request_tokens(record)
+            elapsed = time.perf_counter() - started
+            left = elapsed / (done + 1) * (len(plan) - done - 1)
+            yield ProbeProgress(done + 1, len(plan), tokens / elapsed if elapsed > 0 else 0.0, left, elapsed,
+                                item.label)
+    finally:
+        for client in clients.values():
+            client.close()
+        if writer:
+            writer.close()
+    return run

@@ -1,0 +1,82 @@
+"""The raw run as JSON lines: one header line, then one line per request, written as each completes.
+
+A run file holds what was sent and received, never the API key (the endpoints are written by
+Endpoint.to_dict, which has only the key's source), so it can be shared for an audit and
+re-analysed later without a request (`specledger probe --from-run RUN.jsonl`).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+from model.probe.events import RequestRecord
+
+KIND = "specledger-probe-run"
+VERSION = 1
+MAX_BYTES = 512 * 1024 * 1024  # TODO(hostile-files #13): read through model.safe_files once it lands
+
+
+class RunFileError(ValueError):
+    """A run file that cannot be read; the message names the file and line."""
+
+
+class RunWriter:
+    """Appends request records as they complete, flushed, so a crash or cancel keeps what was done."""
+
+    def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self._file: TextIO = open(self.path, "w", encoding="utf-8")
+        self._write({"kind": KIND, "version": VERSION, **header})
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        self._file.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
+        self._file.flush()
+
+    def add(self, record: RequestRecord) -> None:
+        self._write(record.to_dict())
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+
+    def __enter__(self) -> "RunWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
+    path = Path(path)
+    if not path.is_file():
+        raise RunFileError(f"run file not found or not a regular file: {path}")
+    if path.stat().st_size > MAX_BYTES:
+        raise RunFileError(f"{path}: larger than {MAX_BYTES // 2**20} MB; refused")
+    header: dict[str, Any] | None = None
+    records: list[RequestRecord] = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                    if not isinstance(obj, dict):
+                        raise ValueError("not a JSON object")
+                    if header is None:
+                        if obj.get("kind") != KIND:
+                            raise ValueError(f"the first line is not a {KIND} header")
+                        header = obj
+                    else:
+                        records.append(RequestRecord.from_dict(obj))
+                except (ValueError, TypeError, KeyError) as exc:
+                    raise RunFileError(f"{path}, line {number}: {exc}") from None
+    except UnicodeDecodeError:
+        raise RunFileError(f"{path}: not UTF-8 text") from None
+    if header is None:
+        raise RunFileError(f"{path}: empty, no header line")
+    return header, records

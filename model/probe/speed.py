@@ -1,0 +1,52 @@
+"""Speed as the analyst pays for it: time to first token and decode tokens/s, fast against baseline.
+
+Decode speed counts the tokens after the first event over the time from the first event to the
+last, summed over requests (time adds up; an average of rates would weigh short answers too much).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from model.probe.events import RequestRecord
+
+
+@dataclass(frozen=True)
+class Speed:
+    requests: int
+    ttft_s: float  # median
+    decode_tokens_per_s: float
+    output_tokens: int
+
+
+def request_tokens(record: RequestRecord) -> int:
+    """Output tokens: the usage when given, else the logprobs counts, else one per event."""
+    if record.usage and isinstance(record.usage.get("completion_tokens"), int):
+        return int(record.usage["completion_tokens"])
+    return sum(e.n_tokens or 1 for e in record.content_events)
+
+
+def measure(records: Sequence[RequestRecord]) -> Speed:
+    ok = [r for r in records if r.ok and r.content_events]
+    ttft = [r.content_events[0].t for r in ok]
+    tokens = time = 0.0
+    total = 0
+    for r in ok:
+        events = r.content_events
+        n = request_tokens(r)
+        total += n
+        span = events[-1].t - events[0].t
+        if len(events) > 1 and span > 0:
+            tokens += n - (events[0].n_tokens or 1)
+            time += span
+    return Speed(len(ok), float(np.median(ttft)) if ttft else math.nan,
+                 tokens / time if time > 0 else math.nan, total)
+
+
+def speedup(fast: Speed, baseline: Speed) -> float:
+    if not (baseline.decode_tokens_per_s > 0 and math.isfinite(fast.decode_tokens_per_s)):
+        return math.nan
+    return fast.decode_tokens_per_s / baseline.decode_tokens_per_s

@@ -1,0 +1,83 @@
+"""The probe against serve-demo's app in every stream style, over a real loopback socket.
+
+One probe per style (module-scoped: 12 demo prompts, 2 per class, 24 tokens, 10 ms steps), then
+what it concluded is checked against what the server itself knows it did.
+"""
+from __future__ import annotations
+
+import pytest
+
+from model.cancel import run_to_end
+from model.probe.analysis import analyse
+from model.probe.demo_server import LoopbackServer
+from model.probe.events import FAST
+from model.probe.run import run_probe
+from tests.probe_servers import FAST_LIMITS, demo_app, settings_for, subset, truth_alpha
+
+pytest.importorskip("uvicorn")
+
+
+@pytest.fixture(scope="module")
+def probed():
+    cache = {}
+
+    def get(style: str):
+        if style not in cache:
+            app, models = demo_app(style)
+            with LoopbackServer(app) as server:
+                # a baseline where a test reads it (identity, one token per step): it doubles the requests
+                settings = settings_for(server.base_url, subset(), baseline=style in ("vllm", "plain"))
+                run = run_to_end(run_probe(settings, {}, limits=FAST_LIMITS))
+            assert run.error is None, run.error
+            cache[style] = (run, analyse(run.records, run.header), models)
+        return cache[style]
+    return get
+
+
+@pytest.mark.parametrize(("style", "expected"), [("vllm", "yes"), ("per-token", "yes"), ("plain", "no"),
+                                                 ("chunked", "inconclusive")])
+def test_the_verdict_is_right_for_every_style(probed, style: str, expected: str) -> None:
+    run, report, _ = probed(style)
+    assert report.verdict == expected, report.evidence
+    assert report.evidence
+    if expected == "yes":
+        assert report.k_estimate == 4  # the demo server drafts K = 4
+
+
+@pytest.mark.parametrize("style", ["vllm", "per-token"])
+def test_alpha_from_timing_is_within_005_of_the_servers_truth_per_class(probed, style: str) -> None:
+    run, report, models = probed(style)
+    truth = models["demo-fast"].truth
+    for c in report.classes:
+        ids = {r.response_id for r in run.records if r.role == FAST and r.task_class == c.task_class}
+        assert c.alpha_timing is not None, c.task_class
+        assert abs(c.alpha_timing - truth_alpha(truth, ids)) <= 0.05, (c.task_class, c.alpha_timing)
+
+
+def test_the_reported_path_gives_the_servers_alpha_exactly(probed) -> None:
+    run, report, models = probed("vllm")
+    truth = models["demo-fast"].truth
+    for c in report.classes:
+        ids = {r.response_id for r in run.records if r.role == FAST and r.task_class == c.task_class}
+        assert c.alpha_source == "reported"
+        assert c.alpha == pytest.approx(truth_alpha(truth, ids), abs=1e-12)
+        assert "vLLM" in c.reported_convention
+
+
+def test_the_chunked_stream_still_reports_alpha_but_no_timing_estimate(probed) -> None:
+    _, report, _ = probed("chunked")
+    assert all(c.alpha_timing is None and c.alpha_source == "reported" for c in report.classes)
+
+
+@pytest.mark.parametrize("style", ["plain", "vllm"])
+def test_identity_is_complete_between_plain_and_speculative_at_temperature_0(probed, style: str) -> None:
+    _, report, _ = probed(style)
+    assert report.identity.compared == len(subset())
+    assert report.identity.share == 1.0, report.identity.divergences
+
+
+def test_the_baseline_shows_one_token_per_step_and_the_fast_tier_more(probed) -> None:
+    _, report, _ = probed("vllm")
+    assert report.baseline_mean_tokens_per_step == pytest.approx(1.0)
+    assert all(c.mean_tokens_per_step > 1.0 for c in report.classes if c.task_class == "code")
+    assert all(set(c.speedup_measured) == {"prompt only"} for c in report.classes)

@@ -1,0 +1,122 @@
+"""Servers the probe tests talk to over real loopback sockets: the demo pair in each style, and a
+misbehaving one. Bounded: small prompt subsets, few tokens, short step times, short timeouts."""
+from __future__ import annotations
+
+import asyncio
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from model import arithmetic as ar
+from model.probe.client import Limits
+from model.probe.demo_server import DemoModel, Generation, Step, create_app
+from model.probe.endpoint import Endpoint
+from model.probe.plan import ProbeSettings
+from model.probe.prompt_file import ProbePrompt, load_probe_prompts
+from tests.paths import ROOT
+
+DEMO_PROMPTS = ROOT / "resources" / "prompts" / "demo.jsonl"
+STEP_S = 0.01  # per-step pacing on loopback: 10 ms, far above the scheduling noise within a step
+MAX_TOKENS = 24
+FAST_LIMITS = Limits(connect_s=2.0, first_byte_s=5.0, gap_s=2.0, total_s=20.0, retries=2, max_retry_wait_s=1.0)
+
+
+@lru_cache(maxsize=1)
+def demo_pair() -> tuple[Any, Any]:
+    from model.sampling.onnx_lm import load_pair
+    from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
+    return load_pair(DEMO_DRAFT, DEMO_TARGET, "cpu")
+
+
+def subset(per_class: int = 2) -> list[ProbePrompt]:
+    """The first ``per_class`` demo prompts of every class."""
+    out: list[ProbePrompt] = []
+    counts: dict[str, int] = {}
+    for p in load_probe_prompts(DEMO_PROMPTS):
+        if counts.get(p.task_class, 0) < per_class:
+            counts[p.task_class] = counts.get(p.task_class, 0) + 1
+            out.append(p)
+    return out
+
+
+def demo_app(style: str, **kw: Any) -> tuple[Any, dict[str, DemoModel]]:
+    from commands.serve_demo import demo_models
+    models = demo_models(style, 4, pair=demo_pair())
+    return create_app(models, min_step_s=STEP_S, **kw), models
+
+
+def settings_for(base_url: str, prompts: list[ProbePrompt], baseline: bool = True, **kw: Any) -> ProbeSettings:
+    return ProbeSettings(fast=Endpoint(base_url, "demo-fast", **kw), prompts=prompts,
+                         baseline=Endpoint(base_url, "demo-standard", **kw) if baseline else None,
+                         max_tokens=MAX_TOKENS, fast_name="demo-fast", baseline_name="demo-standard")
+
+
+def truth_alpha(truth: list[dict[str, Any]], ids: set[str]) -> float:
+    """The server's own ML alpha over its full-K stretches, for the responses with these ids."""
+    counts = [a for t in truth if t["id"] in ids for a, d in zip(t["accepted"], t["drafted"]) if d == t["k"]]
+    k = truth[0]["k"]
+    return ar.histogram_alpha(np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1))
+
+
+# --- a misbehaving server: the model name says how; the first request of each model behaves ---
+
+def bad_app() -> Any:
+    """Models: ok, unauthorized, missing (404), malformed, cut, stall, endless, busy (one 429 with
+    Retry-After on its second request), broken (500 from the second request on)."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    seen: dict[str, int] = {}
+
+    def chunk(text: str) -> str:
+        data = {"id": "x", "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+        return f"data: {json.dumps(data)}\n\n"
+
+    async def good():
+        for _ in range(3):
+            yield chunk(" ok")
+        yield 'data: {"id": "x", "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 3}}\n\n'
+        yield "data: [DONE]\n\n"
+
+    async def chat(request: Request) -> Response:
+        model = json.loads(await request.body())["model"]
+        seen[model] = seen.get(model, 0) + 1
+        if model == "busy" and seen[model] == 2:
+            return JSONResponse({"error": {"message": "slow down"}}, status_code=429, headers={"retry-after": "0.2"})
+        if seen[model] == 1 or model in ("ok", "busy"):
+            return StreamingResponse(good(), media_type="text/event-stream")
+        if model == "missing":
+            return JSONResponse({"error": {"message": "The model does not exist"}}, status_code=404)
+        if model == "unauthorized":
+            return JSONResponse({"error": {"message": "invalid api key"}}, status_code=401)
+        if model == "broken":
+            return JSONResponse({"error": {"message": "internal"}}, status_code=500)
+
+        async def events():
+            yield chunk("one")
+            if model == "malformed":
+                yield "data: {not json\n\n"
+            elif model == "cut":
+                raise RuntimeError("connection dropped on purpose")
+            elif model == "stall":
+                await asyncio.sleep(30)
+            elif model == "endless":
+                while True:
+                    await asyncio.sleep(0.05)
+                    yield chunk(" more")
+            yield "data: [DONE]\n\n"
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    app = Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
+    app.state.seen = seen
+    return app
+
+
+def write_prompts(path: Path, n: int = 2) -> Path:
+    path.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def f{i}():"}) + "\n" for i in range(n)))
+    return path
