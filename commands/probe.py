@@ -25,6 +25,7 @@ from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress, run_probe
 from model.probe.run_file import read_run
+from model.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
 
 
@@ -148,8 +149,8 @@ def format_report(report: ProbeReport) -> str:
 
 def run_probe_command(args: argparse.Namespace) -> int:
     err = sys.stderr
-    if args.json is not None and args.json.is_dir():
-        raise ValueError(f"--json {args.json}: is a folder, not a file")
+    if args.json is not None:
+        args.json = check_output_target(args.json, "JSON result")
     if args.from_run is not None:
         header, records = read_run(args.from_run)
         report = analyse(records, header)
@@ -187,7 +188,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
 
 def _finish(report: ProbeReport, args: argparse.Namespace, error: str | None) -> int:
     if args.json is not None:
-        from model.workbook.json_file import atomic_write
+        from model.safe_files import atomic_write
 
         text = report.to_json() + "\n"
         atomic_write(args.json, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

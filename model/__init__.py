@@ -8,4 +8,5 @@ each a package of its own, meet only through the core and the workbook:
 - sampling/  acceptance measured on a local ONNX draft/target pair (KV cache, speculative loop, prompts)
 - report/    the Excel report out and its inputs back in, price-list import
 - metrics/   acceptance that inference engines measured (scrapes, logs, records), in the three conventions
+- probe/     a remote tier measured from outside through its API (client, stream analysis, demo server)
 """

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-MAX_BYTES = 64 * 1024 * 1024  # TODO(hostile-files #13): read through model.safe_files once it lands
+from model.safe_files import read_text_limited
+
+MAX_BYTES = 64 * 1024 * 1024
 
 
 class ProbePromptError(ValueError):
@@ -50,14 +52,7 @@ def _messages(value: Any, where: str) -> tuple[dict[str, str], ...]:
 
 def load_probe_prompts(path: str | Path) -> list[ProbePrompt]:
     path = Path(path)
-    if not path.is_file():
-        raise ProbePromptError(f"prompt file not found or not a regular file: {path}")
-    if path.stat().st_size > MAX_BYTES:
-        raise ProbePromptError(f"{path}: larger than {MAX_BYTES // 2**20} MB; refused")
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProbePromptError(f"{path}: cannot read it as UTF-8 text ({exc.__class__.__name__})") from None
+    lines = read_text_limited(path, limit_bytes=MAX_BYTES, what="prompt file").splitlines()
     prompts: list[ProbePrompt] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():

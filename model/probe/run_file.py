@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from model.probe.events import RequestRecord
+from model.safe_files import check_output_target, read_text_limited
 
 KIND = "specledger-probe-run"
 VERSION = 1
-MAX_BYTES = 512 * 1024 * 1024  # TODO(hostile-files #13): read through model.safe_files once it lands
+MAX_BYTES = 512 * 1024 * 1024
 
 
 class RunFileError(ValueError):
@@ -26,7 +27,7 @@ class RunWriter:
     """Appends request records as they complete, flushed, so a crash or cancel keeps what was done."""
 
     def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
-        self.path = Path(path)
+        self.path = check_output_target(path, "run file")
         self._file: TextIO = open(self.path, "w", encoding="utf-8")
         self._write({"kind": KIND, "version": VERSION, **header})
 
@@ -52,31 +53,24 @@ class RunWriter:
 
 def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
     path = Path(path)
-    if not path.is_file():
-        raise RunFileError(f"run file not found or not a regular file: {path}")
-    if path.stat().st_size > MAX_BYTES:
-        raise RunFileError(f"{path}: larger than {MAX_BYTES // 2**20} MB; refused")
+    text = read_text_limited(path, limit_bytes=MAX_BYTES, what="run file")
     header: dict[str, Any] | None = None
     records: list[RequestRecord] = []
-    try:
-        with open(path, encoding="utf-8") as f:
-            for number, line in enumerate(f, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                    if not isinstance(obj, dict):
-                        raise ValueError("not a JSON object")
-                    if header is None:
-                        if obj.get("kind") != KIND:
-                            raise ValueError(f"the first line is not a {KIND} header")
-                        header = obj
-                    else:
-                        records.append(RequestRecord.from_dict(obj))
-                except (ValueError, TypeError, KeyError) as exc:
-                    raise RunFileError(f"{path}, line {number}: {exc}") from None
-    except UnicodeDecodeError:
-        raise RunFileError(f"{path}: not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise ValueError("not a JSON object")
+            if header is None:
+                if obj.get("kind") != KIND:
+                    raise ValueError(f"the first line is not a {KIND} header")
+                header = obj
+            else:
+                records.append(RequestRecord.from_dict(obj))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise RunFileError(f"{path}, line {number}: {exc}") from None
     if header is None:
         raise RunFileError(f"{path}: empty, no header line")
     return header, records

@@ -1,0 +1,68 @@
+"""A probe's result into the workbook, as one edit: alpha per (tier, class) as overrides with source
+"probed" and the date, the tier's speculative flag from the verdict, the measured speedup beside the claim.
+
+Qt-free so the GUI's Apply is one Document.apply over `apply_probe` and the CLI or a test can call it alone.
+An inconclusive verdict leaves the flag as the analyst set it: the stream hid the steps, it did not
+show that the tier does not speculate.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from model import arithmetic as ar
+from model.probe.analysis import ClassProbe, ProbeReport
+from model.probe.filler import context_label
+from model.workbook.measured_apply import apply_plan, plan_measured
+from model.workbook.rows import Workbook
+
+
+def probe_note(report: ProbeReport, c: ClassProbe | None = None) -> str:
+    source = f", alpha {c.alpha_source}" if c is not None and c.alpha_source else ""
+    return f"probed {report.date or 'today'}: {report.fast_name}, {report.stream_style}{source}"
+
+
+def tier_speedup(report: ProbeReport, workbook: Workbook, claim_context: int) -> tuple[float | None, str]:
+    """The measured speedup at the probed context nearest the claim's, blended over classes by the
+    workbook's output tokens (time adds up: a weighted harmonic mean), equal weights when none are entered."""
+    contexts = sorted({s.context for c in report.classes for s in c.by_context if s.speedup_measured is not None})
+    if not contexts:
+        return None, ""
+    ctx = min(contexts, key=lambda x: abs((x or 0) - claim_context))
+    speeds: list[float] = []
+    weights: list[float] = []
+    tokens = {c.name.lower(): c.tokens_out for c in workbook.classes}
+    for c in report.classes:
+        s = next((s.speedup_measured for s in c.by_context if s.context == ctx), None)
+        if s is not None and math.isfinite(s) and s > 0:
+            speeds.append(s)
+            weights.append(tokens.get(c.task_class.lower(), 0.0))
+    if not speeds:
+        return None, ""
+    w = np.asarray(weights) if sum(weights) > 0 else np.ones(len(speeds))
+    return float(ar.blend_speedup(np.asarray(speeds), w)), context_label(ctx)
+
+
+def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missing: bool = False,
+                set_flag: bool = True, keep_speedup: bool = True) -> list[str]:
+    """Mutate ``workbook``; returns the classes left out (not in the workbook, or nothing measured)."""
+    i = workbook.tier_index(tier)
+    if i is None:
+        raise ValueError(f"no tier named {tier!r} in the workbook")
+    classes: Sequence[ClassProbe] = report.classes
+    measured = [c for c in classes if c.alpha is not None]
+    todo, skipped = plan_measured(workbook, measured, add_missing)
+    skipped += [f"{c.task_class} (no alpha: the stream hid the steps)" for c in classes if c.alpha is None]
+    for name, c, is_new in todo:
+        apply_plan(workbook, [(name, c, is_new)], probe_note(report, c), tier, source="probed")
+    row = workbook.tiers[i]
+    if set_flag and report.verdict in ("yes", "no"):
+        row.speculative = report.verdict
+    if keep_speedup:
+        speed, where = tier_speedup(report, workbook, row.claim_context)
+        if speed is not None:
+            row.measured_speedup = round(speed, 4)
+            row.measured_note = f"probed {report.date or 'today'} at {where}, against {report.baseline_name}"
+    return skipped

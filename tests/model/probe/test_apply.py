@@ -1,0 +1,40 @@
+"""Applying a probe: overrides with source probed, the speculative flag from the verdict, the speedup kept."""
+from __future__ import annotations
+
+import pytest
+
+from model.probe.analysis import ClassProbe, ContextSpeed, ProbeReport
+from model.probe.apply import apply_probe
+from model.workbook.json_file import load_demo
+
+
+def _report(verdict: str, alphas: dict[str, float | None], speed: float = 2.0) -> ProbeReport:
+    classes = [ClassProbe(name, 4, a, "timing" if a is not None else None, None, a, None, 2.0, 2.0, [0, 3, 3], 6,
+                          0.1, 50.0, {"prompt only": speed}, [ContextSpeed(0, 4, 0.1, 50.0, 0.1, 25.0, speed)])
+               for name, a in alphas.items()]
+    return ProbeReport(verdict, "words", 1e-9, "multi-token events", 4, "fast", "base", 1.0, classes, None, 8, [],
+                       "2026-12-01")
+
+
+def test_apply_sets_overrides_flag_and_speedup():
+    wb = load_demo()
+    tier = wb.tiers[0].name
+    name = wb.classes[0].name
+    skipped = apply_probe(wb, _report("no", {name: 0.42, "nonesuch": 0.5, wb.classes[1].name: None}), tier)
+    o = wb.override_for(tier, name)
+    assert o is not None and o.alpha == 0.42 and o.alpha_source == "probed" and "2026-12-01" in o.source_note
+    assert wb.tiers[0].speculative == "no"
+    assert wb.tiers[0].measured_speedup == pytest.approx(2.0)
+    assert any("nonesuch" in s for s in skipped) and any("hid the steps" in s for s in skipped)
+
+
+def test_an_inconclusive_verdict_leaves_the_flag_alone():
+    wb = load_demo()
+    before = wb.tiers[0].speculative
+    apply_probe(wb, _report("inconclusive", {wb.classes[0].name: 0.6}), wb.tiers[0].name)
+    assert wb.tiers[0].speculative == before
+
+
+def test_an_unknown_tier_is_refused():
+    with pytest.raises(ValueError, match="no tier"):
+        apply_probe(load_demo(), _report("yes", {}), "nonesuch")
