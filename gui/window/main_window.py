@@ -24,6 +24,7 @@ from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, Results
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner
+from gui.probe.dock import show_probe_panel
 
 try:  # the charts are another module; the tables must work even if it fails to import
     from gui.charts.panel import ChartsPanel
@@ -224,6 +225,7 @@ class MainWindow(QMainWindow):
             frozen.sync_actions()
         tools = self.menuBar().addMenu("&Tools")
         self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
+        self._action(tools, "&Probe a tier…", lambda: show_probe_panel(self))
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&Guide to the numbers", self._on_help_requested, QKeySequence(QKeySequence.StandardKey.HelpContents))
 

@@ -64,12 +64,18 @@ def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
 
 def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
               cancel: CancelCheck = None, limits: Limits = Limits(),
-              transport: httpx.BaseTransport | None = None) -> Generator[ProbeProgress, None, ProbeRun]:
-    """Send every planned request, one at a time; ``keys`` maps FAST/BASELINE to that tier's key."""
+              transport: httpx.BaseTransport | None = None, into: ProbeRun | None = None,
+              ) -> Generator[ProbeProgress, None, ProbeRun]:
+    """Send every planned request, one at a time; ``keys`` maps FAST/BASELINE to that tier's key.
+
+    ``into`` is filled as requests complete, so a caller that closes the generator (a GUI worker
+    stopping at a cancel between two progress events) still holds what completed.
+    """
     settings.check()
     check = _as_callable(cancel)
     plan = plan_requests(settings)
-    run = ProbeRun(header=run_header(settings), run_path=str(run_path) if run_path else None)
+    run = into if into is not None else ProbeRun()
+    run.header, run.run_path = run_header(settings), str(run_path) if run_path else None
     clients = {FAST: ChatClient(settings.fast, keys.get(FAST), limits, transport)}
     if settings.baseline is not None:
         clients[BASELINE] = ChatClient(settings.baseline, keys.get(BASELINE), limits, transport)

@@ -98,3 +98,16 @@ def test_a_broken_run_file_names_its_line(tmp_path):
     path.write_text(json.dumps({"kind": "specledger-probe-run", "version": 1}) + "\n{broken\n")
     with pytest.raises(RunFileError, match="line 2"):
         read_run(path)
+
+
+def test_a_late_client_merging_a_few_plain_events_is_still_plain():
+    rng = np.random.default_rng(3)
+    records = []
+    for i in range(4):
+        r = _record([1] * 80, per_token=True, index=i)
+        for e, late in zip(r.events[1:], rng.random(79) < 0.05):  # 5% of events read together with the one before
+            if late:
+                e.t = r.events[r.events.index(e) - 1].t + 1e-5
+        records.append(r)
+    report = analyse(records)
+    assert report.stream_style == ONE_PER_STEP and report.verdict == "no"

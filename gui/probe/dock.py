@@ -1,0 +1,28 @@
+"""Tools > Probe a tier…: the probe panel in a dock, built on first use so httpx stays out of start-up."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget
+
+
+def show_probe_panel(window: Any) -> QDockWidget | None:
+    """Show (building it once) the probe dock of a MainWindow; it shares the window's task runner."""
+    dock = getattr(window, "_probe_dock", None)
+    if dock is None:
+        try:
+            from gui.probe.panel import ProbePanel
+        except Exception as exc:  # noqa: BLE001  (the tables must keep working without it)
+            window.show_message(f"Probing is not available: {exc}", 15000)
+            return None
+        panel = ProbePanel(window.document, window, runner=window.tasks)
+        panel.status_message.connect(window.show_message)
+        dock = QDockWidget("Probe a tier", window)
+        dock.setObjectName("probe_dock")
+        dock.setWidget(panel)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        window._probe_dock = dock
+    dock.show()
+    dock.raise_()
+    return dock

@@ -1,0 +1,374 @@
+"""Tools > Probe a tier…: measure a tier through its API from the window, and apply what it found.
+
+The probe itself is `model.probe.run.run_probe`, a cancellable generator; this panel edits the tier's
+endpoint (saved to the tier as one undo step), says what a run will send and cost and asks, drives the
+run on the shared TaskRunner with progress and cancel, shows the verdict and a table per class, and
+turns Apply into one undo step (`model.probe.apply.apply_probe`). A cancelled run keeps and shows the
+requests that completed. The API key is read on Run from the named env var or keyring, never shown.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Generator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QStandardPaths, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QGroupBox,
+                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QProgressBar,
+                               QPushButton, QSpinBox, QTableView, QToolButton, QVBoxLayout, QWidget)
+
+from gui.document import Document
+from gui.probe.results import ProbeResultsModel
+from gui.worker import TaskRunner, worded_error
+from model.probe.analysis import ProbeReport, analyse
+from model.probe.apply import apply_probe
+from model.probe.endpoint import Endpoint, check_endpoint, parse_extra_body, resolve_api_key
+from model.probe.events import BASELINE, FAST
+from model.probe.filler import context_label, parse_context
+from model.probe.plan import Prices, ProbeSettings, estimate
+from model.probe.prompt_file import load_probe_prompts
+from model.probe.run import ProbeProgress, ProbeRun, run_probe
+from model.workbook.validation import parse_field
+from model.workbook.rows import Tier
+
+TASK_LABEL = "Probing a tier"
+DEMO_PROMPTS = Path(__file__).resolve().parents[2] / "resources" / "prompts" / "demo.jsonl"
+_ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
+_INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
+ENDPOINT_EDITS = ("endpoint_url", "endpoint_model", "api_key_env", "keyring_service", "keyring_user", "extra_body")
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return "estimating time left"
+    s = max(0, round(s))
+    return f"{s} s left" if s < 60 else f"{s // 60} min {s % 60:02d} s left"
+
+
+class ProbePanel(QWidget):
+    status_message = Signal(str)
+
+    def __init__(self, document: Document, parent: QWidget | None = None, runner: TaskRunner | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.runner = runner if runner is not None else TaskRunner(self)
+        self.report: ProbeReport | None = None
+        self._partial: ProbeRun | None = None  # what the worker had when a cancel stopped it
+        self._running = False
+        # asked before sending; a test replaces it
+        self.confirm: Callable[[str], bool] = self._ask
+        self.run_folder = Path(QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.AppLocalDataLocation) or ".") / "probe-runs"
+        self._build()
+        self.runner.progressed.connect(self._on_run_progressed)
+        self.runner.finished.connect(self._on_run_finished)
+        self.runner.errored.connect(self._on_run_errored)
+        self.document.changed.connect(self._on_document_changed)
+        self._on_document_changed()
+
+    # --- construction ----------------------------------------------------------
+    def _build(self) -> None:
+        self.tier_combo = QComboBox(toolTip="The tier to probe")
+        self.tier_combo.currentIndexChanged.connect(self._on_tier_changed)
+        self.baseline_combo = QComboBox(toolTip="The tier to compare with (speedup, identity); none to skip")
+        self.url_edit = QLineEdit(placeholderText="https://api.vendor.example/v1")
+        self.model_edit = QLineEdit(placeholderText="model name")
+        self.key_env_edit = QLineEdit(placeholderText="VENDOR_API_KEY", toolTip="Name of the environment "
+                                      "variable that holds the key (never the key itself)")
+        self.keyring_service_edit = QLineEdit(placeholderText="keyring service")
+        self.keyring_user_edit = QLineEdit(placeholderText="user")
+        self.extra_edit = QLineEdit(placeholderText='{"service_tier": "priority"}', toolTip="Extra request fields")
+        self.save_endpoint_button = QPushButton("Save endpoint to tier")
+        self.save_endpoint_button.clicked.connect(self._on_save_endpoint_clicked)
+        keyring = QHBoxLayout()
+        keyring.addWidget(self.keyring_service_edit, 1)
+        keyring.addWidget(self.keyring_user_edit, 1)
+        endpoint = QGroupBox("Endpoint (OpenAI-compatible chat completions)")
+        form = QFormLayout(endpoint)
+        form.addRow("Tier", self.tier_combo)
+        form.addRow("Base URL", self.url_edit)
+        form.addRow("Model", self.model_edit)
+        form.addRow("API key env var", self.key_env_edit)
+        form.addRow("or keyring", keyring)
+        form.addRow("Extra fields", self.extra_edit)
+        form.addRow("", self.save_endpoint_button)
+        form.addRow("Against", self.baseline_combo)
+
+        self.prompts_edit = QLineEdit(str(DEMO_PROMPTS))
+        browse = QToolButton(text="…", toolTip="Browse")
+        browse.clicked.connect(self._on_prompts_browse_clicked)
+        prompts_row = QHBoxLayout()
+        prompts_row.addWidget(self.prompts_edit, 1)
+        prompts_row.addWidget(browse)
+        self.contexts_edit = QLineEdit("0", toolTip="Filler before each prompt, e.g. 1K,8K,32K (0: the prompt alone)")
+        self.tokens_spin = QSpinBox(minimum=2, maximum=4096, value=64, toolTip="Output tokens per request")
+        self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1)
+        run_form = QFormLayout()
+        run_form.addRow("Prompts (JSONL)", prompts_row)
+        knobs = QHBoxLayout()
+        for text, w in (("Contexts", self.contexts_edit), ("Max tokens", self.tokens_spin),
+                        ("Repeats", self.repeats_spin)):
+            knobs.addWidget(QLabel(text))
+            knobs.addWidget(w)
+        run_form.addRow(knobs)
+
+        self.run_button = QPushButton("Run")
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.cancel_button = QPushButton("Cancel", enabled=False)
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.progress_bar = QProgressBar(textVisible=True)
+        self.progress_bar.setFormat("%v of %m requests")
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.rate_label = QLabel("")
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.run_button)
+        run_row.addWidget(self.cancel_button)
+        run_row.addWidget(self.progress_bar, 1)
+        run_row.addWidget(self.rate_label)
+
+        self.message_label = QLabel("", wordWrap=True, visible=False)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict_label = QLabel("<b>No probe yet.</b> Try it on <tt>specledger serve-demo</tt>: base URL "
+                                    "http://127.0.0.1:8000/v1, model demo-fast, against demo-standard.", wordWrap=True)
+        self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.results_model = ProbeResultsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.results_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+
+        self.flag_check = QCheckBox("Set the tier's Speculative from the verdict", checked=True)
+        self.speedup_check = QCheckBox("Keep the measured speedup beside the claim", checked=True)
+        self.apply_button = QPushButton("Apply probed acceptance", enabled=False)
+        self.apply_button.setToolTip("One undoable step: α per class as the tier's overrides (source probed), "
+                                     "the speculative flag, the measured speedup")
+        self.apply_button.clicked.connect(self._on_apply_clicked)
+        apply_row = QHBoxLayout()
+        apply_row.addWidget(self.flag_check)
+        apply_row.addWidget(self.speedup_check)
+        apply_row.addStretch(1)
+        apply_row.addWidget(self.apply_button)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(endpoint)
+        layout.addLayout(run_form)
+        layout.addLayout(run_row)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self.verdict_label)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(apply_row)
+
+    # --- the form -----------------------------------------------------------------
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.message_label.setStyleSheet(_ERROR_STYLE if error else _INFO_STYLE)
+        self.message_label.setText(text)
+        self.message_label.setVisible(bool(text))
+
+    def _tier(self) -> Tier | None:
+        i = self.document.workbook.tier_index(self.tier_combo.currentText())
+        return None if i is None else self.document.workbook.tiers[i]
+
+    def _on_document_changed(self) -> None:
+        names = [t.name for t in self.document.workbook.tiers]
+        for combo, extra in ((self.tier_combo, []), (self.baseline_combo, ["(none)"])):
+            current = combo.currentText()
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems(extra + names)
+            combo.setCurrentIndex(max(0, combo.findText(current)))
+            combo.blockSignals(False)
+        if not self.url_edit.text() and not self.model_edit.text():
+            self._on_tier_changed()
+
+    def _on_tier_changed(self, *_args: object) -> None:
+        tier = self._tier()
+        if tier is None:
+            return
+        for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits()):
+            edit.setText(getattr(tier, name))
+        self.baseline_combo.setCurrentIndex(max(0, self.baseline_combo.findText(tier.baseline)))
+
+    def _endpoint_edits(self) -> tuple[QLineEdit, ...]:
+        return (self.url_edit, self.model_edit, self.key_env_edit, self.keyring_service_edit, self.keyring_user_edit,
+                self.extra_edit)
+
+    def _on_save_endpoint_clicked(self) -> None:
+        tier = self._tier()
+        if tier is None:
+            return
+        try:  # the one validator, as a typed cell would be
+            values = {name: parse_field(Tier, name, edit.text(), tier.name)
+                      for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits())}
+        except ValueError as exc:
+            self.show_message(f"Not saved: {exc}", error=True)
+            return
+        name = tier.name
+
+        def mutate(wb: Any) -> None:
+            row = wb.tiers[wb.tier_index(name)]
+            for field, value in values.items():
+                setattr(row, field, value)
+        self.document.apply(f"Set the endpoint of tier {name}", mutate)
+        self.show_message(f"Saved the endpoint to tier {name}. Undo with Ctrl+Z.")
+
+    def _on_prompts_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Prompt set", self.prompts_edit.text(),
+                                              "Prompt sets (*.jsonl);;All files (*)")
+        if path:
+            self.prompts_edit.setText(path)
+
+    def settings(self) -> ProbeSettings:
+        """The run the form describes; ValueError (one line) when it cannot be sent."""
+        tier = self._tier()
+        fast = Endpoint(self.url_edit.text().strip(), self.model_edit.text().strip(), self.key_env_edit.text().strip(),
+                        self.keyring_service_edit.text().strip(), self.keyring_user_edit.text().strip(),
+                        parse_extra_body(self.extra_edit.text()))
+        check_endpoint(fast)
+        wb = self.document.workbook
+        base_tier = None
+        baseline = None
+        if self.baseline_combo.currentIndex() > 0:
+            base_tier = wb.tiers[wb.tier_index(self.baseline_combo.currentText())]  # type: ignore[index]
+            from model.probe.endpoint import tier_endpoint
+            baseline = tier_endpoint(base_tier)
+            if baseline is None:
+                raise ValueError(f"the baseline tier {base_tier.name!r} has no endpoint; save one to it first, "
+                                 "or choose (none)")
+            check_endpoint(baseline)
+        contexts = tuple(dict.fromkeys(parse_context(c) for c in self.contexts_edit.text().split(",") if c.strip()))
+        settings = ProbeSettings(
+            fast=fast, baseline=baseline, prompts=load_probe_prompts(self.prompts_edit.text().strip()),
+            contexts=contexts or (0,), repeats=self.repeats_spin.value(), max_tokens=self.tokens_spin.value(),
+            fast_name=tier.name if tier else fast.model, baseline_name=base_tier.name if base_tier else "",
+            fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
+            baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
+            prompts_path=self.prompts_edit.text().strip())
+        settings.check()
+        return settings
+
+    def _ask(self, text: str) -> bool:
+        answer = QMessageBox.question(self, "Probe a tier", text + "\n\nSend these requests?")
+        return answer == QMessageBox.StandardButton.Yes
+
+    # --- running -----------------------------------------------------------------
+    def _set_running(self, running: bool) -> None:
+        self._running = running
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.apply_button.setEnabled(not running and self.report is not None)
+
+    def _on_run_clicked(self) -> None:
+        try:
+            settings = self.settings()
+            keys = {FAST: resolve_api_key(settings.fast)}
+            if settings.baseline is not None:
+                keys[BASELINE] = resolve_api_key(settings.baseline)
+        except (ValueError, OSError) as exc:
+            self.show_message(str(exc), error=True)
+            return
+        est = estimate(settings)
+        where = ", ".join(context_label(c) for c in settings.contexts)
+        if not self.confirm(f"Probe {settings.fast.describe()} at {where}: "
+                            f"{est.describe(self.document.workbook.settings.currency)}."):
+            self.show_message("Nothing sent.")
+            return
+        self.run_folder.mkdir(parents=True, exist_ok=True)
+        run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
+        partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
+
+        def job(cancel: threading.Event) -> Generator[ProbeProgress, None, ProbeRun]:
+            return run_probe(settings, keys, run_path, cancel, into=partial)
+
+        if not self.runner.start(TASK_LABEL, job):
+            self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
+            return
+        self._set_running(True)
+        self.progress_bar.setRange(0, 0)
+        self.rate_label.setText("starting…")
+        self.show_message(f"Raw run: {run_path}")
+        self.status_message.emit(f"{TASK_LABEL}…")
+
+    def _on_cancel_clicked(self) -> None:
+        if self._running:
+            self.runner.cancel()
+            self.rate_label.setText("cancelling…")
+            self.cancel_button.setEnabled(False)
+
+    def _on_run_progressed(self, event: object) -> None:
+        if not self._running or not hasattr(event, "requests_total"):
+            return
+        self.progress_bar.setRange(0, max(1, event.requests_total))  # type: ignore[attr-defined]
+        self.progress_bar.setValue(event.requests_done)  # type: ignore[attr-defined]
+        if event.requests_done:  # type: ignore[attr-defined]
+            self.rate_label.setText(f"{event.tokens_per_second:,.0f} tokens/s · "  # type: ignore[attr-defined]
+                                    f"{_seconds(event.seconds_left)}")  # type: ignore[attr-defined]
+
+    def _show(self, run: ProbeRun, note: str = "", error: bool = False) -> None:
+        self.report = analyse(run.records, run.header)
+        self.results_model.set_report(self.report)
+        r = self.report
+        k = f", K about {r.k_estimate}" if r.k_estimate else ""
+        identity = ""
+        if r.identity is not None and r.identity.compared:
+            identity = (f"<br>Identity at temperature 0: {r.identity.share:.0%} of {r.identity.compared} prompts "
+                        f"token-identical to {r.baseline_name}.")
+        self.verdict_label.setText(f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k})<br>"
+                                   f"{r.evidence}{identity}")
+        if note:
+            self.show_message(note, error=error)
+        self._set_running(False)
+
+    def _on_run_finished(self, result: object) -> None:
+        if not self._running or not isinstance(result, ProbeRun):
+            return
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(1)
+        self.rate_label.setText(f"{len(result.records)} requests")
+        if result.error:
+            self._show(result, f"{result.error}. The {len(result.records)} requests that completed are shown.", True)
+        else:
+            self._show(result, f"Raw run: {result.run_path}")
+        self.status_message.emit(f"Probed {result.header.get('fast_name')}: speculative {self.report.verdict}")
+
+    def _on_run_errored(self, message: str) -> None:
+        if not self._running:
+            return
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.rate_label.setText("")
+        partial = self._partial
+        if message.lower().startswith("cancelled"):
+            if partial is not None and partial.records:
+                self._show(partial, f"Cancelled; the {len(partial.records)} requests that completed are shown.")
+            else:
+                self._set_running(False)
+                self.show_message("Cancelled before any request completed.")
+            return
+        self._set_running(False)
+        self.show_message(worded_error(message), error=True)
+
+    def _on_apply_clicked(self) -> None:
+        report, tier = self.report, self.tier_combo.currentText()
+        if report is None or self.document.workbook.tier_index(tier) is None:
+            self.show_message("Nothing to apply: run a probe on a tier of this workbook first.", error=True)
+            return
+        skipped: list[str] = []
+        flag, speed = self.flag_check.isChecked(), self.speedup_check.isChecked()
+
+        def mutate(wb: Any) -> None:
+            skipped[:] = apply_probe(wb, report, tier, set_flag=flag, keep_speedup=speed)
+        try:
+            self.document.apply(f"Apply probed acceptance to tier {tier}", mutate)
+        except ValueError as exc:
+            self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
+            return
+        text = f"Applied the probe to tier {tier}."
+        if skipped:
+            text += f" Skipped: {', '.join(skipped)}."
+        self.show_message(text)
+        self.status_message.emit(text + " Undo with Ctrl+Z.")

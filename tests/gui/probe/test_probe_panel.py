@@ -1,0 +1,89 @@
+"""Tools > Probe a tier…: a run against the demo app on loopback shows the verdict and the table; Apply is one
+undo step; the endpoint is saved to the tier through the validator; cancel keeps the completed requests."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+pytest.importorskip("uvicorn")
+
+from gui.document import Document  # noqa: E402
+from gui.probe.panel import ProbePanel  # noqa: E402
+from model.probe.demo_server import LoopbackServer  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
+from tests.probe_servers import bad_app, demo_app  # noqa: E402
+
+RUN_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def server():
+    app, _ = demo_app("vllm")
+    with LoopbackServer(app) as s:
+        yield s
+
+
+@pytest.fixture
+def panel(qtbot, tmp_path, server):
+    wb = load_demo()
+    base = wb.tiers[0].baseline or wb.tiers[1].name
+    for t in wb.tiers:
+        if t.name == base:
+            t.endpoint_url, t.endpoint_model = server.base_url, "demo-standard"
+    widget = ProbePanel(Document(wb))
+    widget.run_folder = tmp_path
+    widget.confirm = lambda text: True
+    qtbot.addWidget(widget)
+    widget.tier_combo.setCurrentIndex(0)
+    widget.url_edit.setText(server.base_url)
+    widget.model_edit.setText("demo-fast")
+    widget.baseline_combo.setCurrentIndex(widget.baseline_combo.findText(base))
+    widget.tokens_spin.setValue(16)
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text('{"task_class": "code", "prompt": "def parse_orders(orders):\\n    result = []\\n    for item in"}\n'
+                       '{"task_class": "prose", "prompt": "The morning was"}\n')
+    widget.prompts_edit.setText(str(prompts))
+    yield widget
+    widget.runner.wait()
+
+
+def test_a_run_shows_the_verdict_and_apply_is_one_undo_step(qtbot, panel):
+    with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert panel.report is not None and panel.results_model.rowCount() == 2
+    assert "Runs speculative decoding" in panel.verdict_label.text()
+    assert panel.apply_button.isEnabled()
+    doc = panel.document
+    tier = panel.tier_combo.currentText()
+    name = next(c.name for c in doc.workbook.classes if c.name.lower() == "code")
+    before = doc.undo_stack.count()
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.undo_stack.count() == before + 1
+    o = doc.workbook.override_for(tier, name)
+    assert o is not None and o.alpha_source == "probed"
+    doc.undo_stack.undo()
+    assert doc.workbook.override_for(tier, name) is None or doc.workbook.override_for(tier, name).alpha_source != "probed"
+
+
+def test_the_endpoint_is_saved_through_the_validator(qtbot, panel):
+    panel.key_env_edit.setText("sk-not-a-name")
+    qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
+    assert "Not saved" in panel.message_label.text()
+    panel.key_env_edit.setText("VENDOR_KEY")
+    qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
+    tier = panel.document.workbook.tiers[0]
+    assert (tier.endpoint_model, tier.api_key_env) == ("demo-fast", "VENDOR_KEY")
+
+
+def test_cancel_keeps_the_requests_that_completed(qtbot, panel, tmp_path):
+    with LoopbackServer(bad_app()) as bad:
+        panel.baseline_combo.setCurrentIndex(0)
+        panel.url_edit.setText(bad.base_url)
+        panel.model_edit.setText("endless")  # the first request behaves, the second never ends
+        with qtbot.waitSignal(panel.runner.progressed, timeout=RUN_TIMEOUT_MS,
+                              check_params_cb=lambda e: getattr(e, "requests_done", 0) == 1):
+            qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+        with qtbot.waitSignal(panel.runner.errored, timeout=10_000):
+            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert "1 requests that completed" in panel.message_label.text(), (panel._partial, panel.rate_label.text())
+    assert panel.report is not None and panel.report.requests == 1
