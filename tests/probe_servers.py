@@ -19,7 +19,7 @@ from model.probe.prompt_file import ProbePrompt, load_probe_prompts
 from tests.paths import ROOT
 
 DEMO_PROMPTS = ROOT / "resources" / "prompts" / "demo.jsonl"
-STEP_S = 0.01  # per-step pacing on loopback: 10 ms, far above the scheduling noise within a step
+STEP_S = 0.02  # per-step pacing on loopback: 20 ms, as serve-demo; a loaded machine rarely delays a read that long
 MAX_TOKENS = 24
 FAST_LIMITS = Limits(connect_s=2.0, first_byte_s=5.0, gap_s=2.0, total_s=20.0, retries=2, max_retry_wait_s=1.0)
 

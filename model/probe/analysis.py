@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
-from model.probe.reported import reported_acceptance
+from model.probe.reported import convention, reported_acceptance
 from model.probe.speed import measure, speedup
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
@@ -111,15 +111,18 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     verdict = decide(style, steps, base_steps)
     k = steps.k_estimate
     if k is None:  # the stream hides the steps; the server's own counts may still say K
-        rep_all = reported_acceptance(fast)
+        rep_all, _ = reported_acceptance(fast)
         k = rep_all.k if rep_all is not None else None
     contexts = sorted({r.context for r in fast})
     classes = []
+    failed_reports: list[str] = []
     for name in _class_order(fast):
         mine = [r for r in fast if r.task_class == name]
         theirs = [r for r in base if r.task_class == name]
         reading = read_steps(mine, style, steps.k_estimate)
-        rep = reported_acceptance(mine)
+        rep, problem = reported_acceptance(mine)
+        if problem:
+            failed_reports.append(problem)
         a_timing = _num(reading.alpha) if style.steps_visible else None
         a_rep = _num(rep.alpha) if rep is not None else None
         alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
@@ -135,7 +138,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         overall = measure(mine)
         classes.append(ClassProbe(
             task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
-            alpha_timing=a_timing, reported_convention=rep.convention_note if rep is not None else None,
+            alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
             mean_tokens_per_step=_num(reading.mean_tokens_per_step) if style.steps_visible else None,
             mean_acceptance_length=_num(reading.mean_acceptance_length) if style.steps_visible else None,
             tokens_per_step_histogram=reading.histogram, steps=reading.steps if style.steps_visible else 0,
@@ -148,4 +151,4 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         baseline_name=header.get("baseline_name") if base else None,
         baseline_mean_tokens_per_step=_num(base_steps.mean_tokens_per_step) if base_steps else None,
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
-        failed=[r.error for r in records if r.error], date=str(header.get("date", "")))
+        failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")))

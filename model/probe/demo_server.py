@@ -11,7 +11,7 @@ Styles:
 Steps are paced to the time they took, but at least `min_step_s`: the demo pair computes a step
 in about a millisecond, and on loopback that would drown in scheduling noise.
 With `include_usage`, the last chunk has the usage and, for a speculative model, vLLM-style
-per-request counts in `metrics.speculative_decoding` over the stretches that drafted all K.
+per-request counts in `metrics.speculative_decoding` (with the histogram of full-K steps apart).
 `/metrics` is a Prometheus page with vLLM's counter names. Requests are served one at a time.
 """
 from __future__ import annotations
@@ -53,11 +53,23 @@ class DemoModel:
 
 
 def spec_counts(gen: Generation) -> dict[str, Any]:
-    """vLLM-style counts over the full stretches (those that drafted K; the last ones may draft fewer)."""
-    full = [s for s in gen.steps if gen.k and s.drafted == gen.k]
-    per_pos = [sum(1 for s in full if s.accepted > i) for i in range(gen.k)]
-    return {"num_drafts": len(full), "num_draft_tokens": len(full) * gen.k,
-            "num_accepted_tokens": sum(s.accepted for s in full), "num_accepted_tokens_per_pos": per_pos}
+    """vLLM's per-request counts (`--per-request-spec-decode-metrics`, metrics.speculative_decoding):
+    every verify step that drafted, the accepted drafts (bonus token excluded), the histogram of
+    accepted drafts, and the histogram of the steps that drafted all K apart (the last steps of a
+    generation draft fewer, as the token budget runs out)."""
+    k = gen.k
+    drafting = [s for s in gen.steps if s.drafted > 0]
+    by_length: dict[str, list[int]] = {}
+    for s in drafting:
+        hist = by_length.setdefault(str(s.drafted), [0] * (s.drafted + 1))
+        hist[s.accepted] += 1
+    overall = [0] * (k + 1)
+    for s in drafting:
+        overall[s.accepted] += 1
+    return {"num_spec_tokens": k, "num_spec_steps": len(drafting),
+            "num_draft_tokens": sum(s.drafted for s in drafting),
+            "num_accepted_draft_tokens": sum(s.accepted for s in drafting),
+            "acceptance_histogram": overall, "acceptance_histogram_by_draft_length": by_length}
 
 
 def _chunk(rid: str, model: str, created: int, text: str | None, tokens: list[str] | None, logprobs: bool,
@@ -150,11 +162,12 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
         rid = f"chatcmpl-{uuid.uuid4().hex}"
         counts = spec_counts(gen) if gen.k else None
         if counts:
-            drafts.labels(name).inc(counts["num_drafts"])
+            drafts.labels(name).inc(counts["num_spec_steps"])
             draft_tokens.labels(name).inc(counts["num_draft_tokens"])
-            accepted.labels(name).inc(counts["num_accepted_tokens"])
-            for i, n in enumerate(counts["num_accepted_tokens_per_pos"]):
-                per_pos.labels(name, str(i)).inc(n)
+            accepted.labels(name).inc(counts["num_accepted_draft_tokens"])
+            # position i counts the steps whose draft i was accepted (and so every draft before it)
+            for i in range(gen.k):
+                per_pos.labels(name, str(i)).inc(sum(1 for s in gen.steps if s.drafted and s.accepted > i))
         model.truth.append({"id": rid, "accepted": [s.accepted for s in gen.steps],
                             "drafted": [s.drafted for s in gen.steps], "k": gen.k})
         completion = sum(len(s.tokens) for s in gen.steps)

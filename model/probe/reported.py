@@ -1,78 +1,57 @@
-"""What the server reports about its own speculation, summed over requests and converted to per-token alpha.
+"""What the server reports about its own speculation, per class, read by model.engine_reports.
 
-TODO(metrics #10): once model/engine_reports.py (speculation_from_response) lands on main, read
-every engine through it; until then only vLLM's per-request ``metrics.speculative_decoding`` is
-converted here, and every other engine's fields stay raw in the run file for a later re-analysis.
-vLLM's per-position counts are cumulative (position i counts only when every earlier draft was
-accepted), so they give the histogram of accepted drafts exactly, and with it the ML alpha.
+Each request's raw fields (kept as given in the run file) go through `speculation_from_response`,
+which knows every engine's names and conventions; the class's requests are added up with `combine`,
+and the counts give per-token alpha (the ML rule on the histogram where the engine gives one).
+A field an engine filled with something unreadable is left out and said, never guessed at.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
+from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response
 from model.probe.events import RequestRecord
 
 
-@dataclass(frozen=True)
-class ReportedAcceptance:
-    engine: str
-    k: int
-    drafts: int
-    draft_tokens: int
-    accepted_tokens: int
-    per_position: tuple[int, ...]
-
-    @property
-    def alpha(self) -> float:
-        """Per-token ML alpha: accepted / (accepted + stretches that stopped short of K)."""
-        short = self.drafts - (self.per_position[-1] if self.per_position else 0)
-        total = self.accepted_tokens + short
-        return self.accepted_tokens / total if total else float("nan")
-
-    @property
-    def draft_acceptance_rate(self) -> float:
-        return self.accepted_tokens / self.draft_tokens if self.draft_tokens else float("nan")
-
-    @property
-    def mean_acceptance_length(self) -> float:
-        return 1.0 + self.accepted_tokens / self.drafts if self.drafts else float("nan")
-
-    @property
-    def convention_note(self) -> str:
-        return (f"{self.engine}: draft acceptance rate {self.draft_acceptance_rate:.3f} (accepted / drafted), "
-                f"mean acceptance length {self.mean_acceptance_length:.2f} (bonus token counted), "
-                f"per-position rates cumulative; per-token alpha {self.alpha:.3f} at K={self.k}")
+def response_body(record: RequestRecord) -> dict[str, Any]:
+    """The parts of a streamed response that engines put their figures in, as one response body."""
+    body: dict[str, Any] = {k: v for k, v in record.reported.items() if k not in ("headers", "completion_tokens_details")}
+    if "completion_tokens_details" in record.reported:
+        body["usage"] = {"completion_tokens_details": record.reported["completion_tokens_details"]}
+    return body
 
 
-def _vllm(reported: Mapping[str, Any]) -> tuple[int, int, int, list[int]] | None:
-    spec = (reported.get("metrics") or {}).get("speculative_decoding") if isinstance(reported.get("metrics"), dict) else None
-    if not isinstance(spec, dict):
-        return None
-    try:
-        per_pos = [int(x) for x in spec.get("num_accepted_tokens_per_pos") or []]
-        return (int(spec["num_drafts"]), int(spec["num_draft_tokens"]), int(spec["num_accepted_tokens"]), per_pos)
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def reported_acceptance(records: Sequence[RequestRecord]) -> ReportedAcceptance | None:
-    """The vLLM counts summed over the requests that carried them; None if none did."""
-    drafts = tokens = accepted = 0
-    per_pos: list[int] = []
-    seen = False
+def reported_acceptance(records: Sequence[RequestRecord]) -> tuple[SpecCounts | None, str | None]:
+    """The counts summed over the requests that carried them (None if none did), and a problem in words."""
+    parts: list[SpecCounts] = []
+    problem = None
     for r in records:
-        got = _vllm(r.reported)
-        if got is None:
+        try:
+            counts = speculation_from_response(response_body(r), r.reported.get("headers"))
+        except ReportError as exc:
+            problem = f"{r.label}: {exc}"
             continue
-        seen = True
-        d, t, a, pos = got
-        drafts, tokens, accepted = drafts + d, tokens + t, accepted + a
-        if len(pos) > len(per_pos):
-            per_pos.extend([0] * (len(pos) - len(per_pos)))
-        for i, x in enumerate(pos):
-            per_pos[i] += x
-    if not seen or drafts == 0:
-        return None
-    k = len(per_pos) or round(tokens / drafts)
-    return ReportedAcceptance("vLLM metrics.speculative_decoding", k, drafts, tokens, accepted, tuple(per_pos))
+        if counts is not None:
+            parts.append(counts)
+    if not parts:
+        return None, problem
+    try:
+        return combine(parts), problem
+    except ReportError as exc:
+        return None, str(exc)
+
+
+def convention(counts: SpecCounts) -> str:
+    """The engine's own figures and convention, beside the per-token alpha they convert to."""
+    own = ", ".join(f"{k} {v}" for k, v in counts.engine_values.items())
+    parts = [f"{counts.engine}"]
+    if counts.draft_acceptance_rate is not None:
+        parts.append(f"draft acceptance rate {counts.draft_acceptance_rate:.3f}")
+    if counts.mean_acceptance_length is not None:
+        parts.append(f"mean acceptance length {counts.mean_acceptance_length:.2f} (bonus token counted)")
+    if counts.alpha is not None:
+        parts.append(f"per-token alpha {counts.alpha:.3f} at K={counts.k}")
+    text = "; ".join(parts)
+    if own:
+        text += f" (engine's own: {own})"
+    return text + (f". {counts.convention_note}" if counts.convention_note else "")

@@ -176,7 +176,7 @@ def estimate_k(sizes: Sequence[int]) -> int | None:
     if not sizes:
         return None
     counts = np.bincount(np.asarray(sizes, dtype=np.int64))
-    need = max(2, int(0.01 * len(sizes)))  # two steps read as one by a late client stay below this
+    need = max(2, int(0.02 * len(sizes)))  # two steps read as one by a late client stay below this
     for size in range(counts.size - 1, 1, -1):
         if counts[size] >= need:
             return size - 1

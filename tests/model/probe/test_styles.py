@@ -61,7 +61,7 @@ def test_the_reported_path_gives_the_servers_alpha_exactly(probed) -> None:
         ids = {r.response_id for r in run.records if r.role == FAST and r.task_class == c.task_class}
         assert c.alpha_source == "reported"
         assert c.alpha == pytest.approx(truth_alpha(truth, ids), abs=1e-12)
-        assert "vLLM" in c.reported_convention
+        assert c.reported_convention.startswith("vllm") and "per-token alpha" in c.reported_convention
 
 
 def test_the_chunked_stream_still_reports_alpha_but_no_timing_estimate(probed) -> None:
