@@ -23,6 +23,12 @@ def show_probe_panel(window: Any) -> QDockWidget | None:
         dock.setWidget(panel)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         window._probe_dock = dock
+    # the tier selected in the tiers table is the one to probe
+    view = getattr(window, "tier_view", None)
+    row = view.currentIndex().row() if view is not None else -1
+    if 0 <= row < len(window.document.workbook.tiers):
+        panel = dock.widget()
+        panel.tier_combo.setCurrentIndex(max(0, panel.tier_combo.findText(window.document.workbook.tiers[row].name)))
     dock.show()
     dock.raise_()
     return dock

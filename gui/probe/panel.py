@@ -103,6 +103,7 @@ class ProbePanel(QWidget):
         prompts_row.addWidget(self.prompts_edit, 1)
         prompts_row.addWidget(browse)
         self.contexts_edit = QLineEdit("0", toolTip="Filler before each prompt, e.g. 1K,8K,32K (0: the prompt alone)")
+        self.contexts_edit.setMaximumWidth(120)
         self.tokens_spin = QSpinBox(minimum=2, maximum=4096, value=64, toolTip="Output tokens per request")
         self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1)
         run_form = QFormLayout()
@@ -148,10 +149,12 @@ class ProbePanel(QWidget):
         self.apply_button.setToolTip("One undoable step: α per class as the tier's overrides (source probed), "
                                      "the speculative flag, the measured speedup")
         self.apply_button.clicked.connect(self._on_apply_clicked)
+        # stacked, so the dock still fits beside the tables on a 1366 px screen
+        checks = QVBoxLayout()
+        checks.addWidget(self.flag_check)
+        checks.addWidget(self.speedup_check)
         apply_row = QHBoxLayout()
-        apply_row.addWidget(self.flag_check)
-        apply_row.addWidget(self.speedup_check)
-        apply_row.addStretch(1)
+        apply_row.addLayout(checks, 1)
         apply_row.addWidget(self.apply_button)
 
         layout = QVBoxLayout(self)
@@ -326,9 +329,9 @@ class ProbePanel(QWidget):
     def _on_run_finished(self, result: object) -> None:
         if not self._running or not isinstance(result, ProbeRun):
             return
-        self.progress_bar.setRange(0, 1)
-        self.progress_bar.setValue(1)
-        self.rate_label.setText(f"{len(result.records)} requests")
+        self.progress_bar.setRange(0, max(1, self.progress_bar.maximum()))
+        self.progress_bar.setValue(len(result.records))
+        self.rate_label.setText("done")
         if result.error:
             self._show(result, f"{result.error}. The {len(result.records)} requests that completed are shown.", True)
         else:

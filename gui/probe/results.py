@@ -24,7 +24,7 @@ def _cell(c: ClassProbe, column: int) -> str:
     if column == 1:
         return str(c.requests)
     if column in (2, 4, 5):
-        value = (c.alpha, None, None, None, c.alpha_reported, c.alpha_timing)[column]
+        value = {2: c.alpha, 4: c.alpha_reported, 5: c.alpha_timing}[column]
         return "–" if value is None else pct(value)
     if column == 3:
         return c.alpha_source or "–"

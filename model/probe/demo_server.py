@@ -168,8 +168,9 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
             # position i counts the steps whose draft i was accepted (and so every draft before it)
             for i in range(gen.k):
                 per_pos.labels(name, str(i)).inc(sum(1 for s in gen.steps if s.drafted and s.accepted > i))
+        sent: list[float] = []  # perf_counter when each send was handed to the server, for the jitter benchmark
         model.truth.append({"id": rid, "accepted": [s.accepted for s in gen.steps],
-                            "drafted": [s.drafted for s in gen.steps], "k": gen.k})
+                            "drafted": [s.drafted for s in gen.steps], "k": gen.k, "sent": sent})
         completion = sum(len(s.tokens) for s in gen.steps)
         usage = {"prompt_tokens": gen.prompt_tokens, "completion_tokens": completion,
                  "total_tokens": gen.prompt_tokens + completion}
@@ -196,6 +197,7 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                 if delay > 0:
                     await asyncio.sleep(delay)
                 # a step's events in one write, as a server flushing after each step does
+                sent.append(time.perf_counter())
                 yield "".join(f"data: {json.dumps(_chunk(rid, name, created, ''.join(t), t, logprobs))}\n\n"
                               for t in group)
                 last = time.perf_counter()
