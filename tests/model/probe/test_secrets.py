@@ -43,3 +43,20 @@ def test_a_named_source_that_is_empty_is_refused_without_sending(monkeypatch):
     monkeypatch.delenv("PROBE_MISSING_KEY", raising=False)
     with pytest.raises(EndpointError, match="PROBE_MISSING_KEY"):
         resolve_api_key(Endpoint("https://x.example/v1", "m", api_key_env="PROBE_MISSING_KEY"))
+
+
+def test_a_key_from_the_keyring_is_read_and_hidden(monkeypatch):
+    import keyring
+    calls = []
+
+    def get_password(service, user):
+        calls.append((service, user))
+        return SECRET
+
+    monkeypatch.setattr(keyring, "get_password", get_password)
+    key = resolve_api_key(Endpoint("https://x.example/v1", "m", keyring_service="vendor", keyring_user="me"))
+    assert calls == [("vendor", "me")] and key.reveal() == SECRET
+    assert SECRET not in repr(key) and SECRET not in f"{key}"
+    monkeypatch.setattr(keyring, "get_password", lambda s, u: None)
+    with pytest.raises(EndpointError, match="vendor/me"):
+        resolve_api_key(Endpoint("https://x.example/v1", "m", keyring_service="vendor", keyring_user="me"))
