@@ -96,8 +96,9 @@ def run_serve_demo(args: argparse.Namespace) -> int:
         raise ValueError(f"--port {args.port}: expected 0 to 65535")
     if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1:
         raise ValueError("--k and --chunk-tokens must be at least 1, --step-ms 0 or more")
+    # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
     app = create_app(demo_models(args.style, args.k), min_step_s=args.step_ms / 1000.0,
-                     chunk_tokens=args.chunk_tokens)
+                     chunk_tokens=args.chunk_tokens, max_tokens_cap=128)
     server = LoopbackServer(app, args.port, log_level="info")
     try:
         server.start()
