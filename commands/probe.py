@@ -136,7 +136,8 @@ def format_report(report: ProbeReport) -> str:
                      f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
     conv = next((c.reported_convention for c in report.classes if c.reported_convention), None)
     if conv:
-        lines.append(f"reported: {conv.split(':')[0]} (converted to per-token alpha; timing shown beside as a cross-check)")
+        lines.append(f"reported by the server: {conv.split(';')[0]} (converted to per-token alpha; timing shown beside as a "
+                     "cross-check; the engine's convention per class is in the JSON)")
     if report.identity is not None and report.identity.compared:
         lines.append(f"identity at temperature 0: {report.identity.share:.0%} of {report.identity.compared} prompts "
                      f"token-identical to the baseline" + (f"; first divergences: " + ", ".join(

@@ -108,10 +108,17 @@ def run_serve_demo(args: argparse.Namespace) -> int:
           f"  probe it: specledger probe --base-url {server.base_url} --model {FAST_MODEL} "
           f"--against-model {STANDARD_MODEL} --prompts resources/prompts/demo.jsonl --json probe.json --yes\n"
           "  Ctrl+C stops it.", file=sys.stderr, flush=True)
+    # Ctrl+C, or a TERM from a service manager, stops it (set here: a shell may start it with SIGINT ignored)
+    import signal
+
+    def stop(_sig: int, _frame: object) -> None:
+        server.request_stop()
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         server.wait()
-    except KeyboardInterrupt:
-        pass
     finally:
         server.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("serve-demo: stopped", file=sys.stderr)
     return 0

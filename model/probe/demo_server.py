@@ -271,6 +271,11 @@ class LoopbackServer:
         if self._socket is not None:
             self._socket.close()
 
+    def request_stop(self) -> None:
+        """Ask the server to finish (safe from a signal handler); wait() then returns."""
+        if self._server is not None:
+            self._server.should_exit = True
+
     def wait(self) -> None:
         """Block until the server stops (Ctrl+C in serve-demo)."""
         while self._thread is not None and self._thread.is_alive():
