@@ -259,13 +259,20 @@ def _json_object_text(value: Any) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
         return ""
     if isinstance(value, str):
+        if len(value) > 2000:
+            raise ValidationError(f"is longer than 2000 characters ({len(value):,})")
         try:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
             raise ValidationError(f"must be a JSON object (not valid JSON: {exc.msg}, column {exc.colno})") from None
+        except RecursionError:
+            raise ValidationError("must be a JSON object (nested too deeply)") from None
     if not isinstance(value, dict):
         raise ValidationError('must be a JSON object such as {"service_tier": "priority"}')
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    try:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):  # NaN, or a structure nested past what JSON can write
+        raise ValidationError("must be a JSON object of plain values") from None
     bad = bad_character(text)
     if bad:  # a control character or lone surrogate inside a JSON string, which json.dumps keeps as it is
         raise ValidationError(bad)
