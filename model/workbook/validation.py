@@ -105,7 +105,7 @@ def parse_number(value: Any, *, percent: bool = False, context: bool = False, de
         raise ValueError("not a number")
     sign, body, exponent, suffix = m.group(1), m.group(2), m.group(3) or "", m.group(4).lower()
     if suffix == "%" and not percent:
-        raise NumberFormatError("a percentage is only taken for a share (an acceptance, a band); "
+        raise NumberFormatError("is a percentage, which only a share takes (an acceptance, a band); "
                                 "write the number itself")
     number = float(sign + _mantissa(body, decimal) + exponent)
     if suffix == "%":
