@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QScrollArea
 
 
 def show_probe_panel(window: Any) -> QDockWidget | None:
@@ -18,17 +18,27 @@ def show_probe_panel(window: Any) -> QDockWidget | None:
             return None
         panel = ProbePanel(window.document, window, runner=window.tasks)
         panel.status_message.connect(window.show_message)
+        # in a scroll area, as the Measure panel: its form never pushes the window off a laptop screen
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(panel)
+        scroll.setMinimumWidth(260)
         dock = QDockWidget("Probe a tier", window)
         dock.setObjectName("probe_dock")
-        dock.setWidget(panel)
+        dock.setWidget(scroll)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         window._probe_dock = dock
+        window.probe_panel = panel
+    panel = window.probe_panel
     # the tier selected in the tiers table is the one to probe
     view = getattr(window, "tier_view", None)
     row = view.currentIndex().row() if view is not None else -1
     if 0 <= row < len(window.document.workbook.tiers):
-        panel = dock.widget()
         panel.tier_combo.setCurrentIndex(max(0, panel.tier_combo.findText(window.document.workbook.tiers[row].name)))
     dock.show()
     dock.raise_()
+    if hasattr(window, "_make_room_for_dock"):
+        window._make_room_for_dock()
+        QTimer.singleShot(0, window.fit_to_screen)
     return dock

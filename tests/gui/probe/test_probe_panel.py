@@ -87,3 +87,19 @@ def test_cancel_keeps_the_requests_that_completed(qtbot, panel, tmp_path):
             qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
     assert "1 requests that completed" in panel.message_label.text(), (panel._partial, panel.rate_label.text())
     assert panel.report is not None and panel.report.requests == 1
+
+
+def test_tools_menu_opens_the_probe_dock_on_the_selected_tier(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from gui.window.main_window import MainWindow
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(load_demo(), None, settings)
+    qtbot.addWidget(window)
+    window.tier_view.setCurrentIndex(window.tier_model.index(1, 0))
+    action = next(a for m in window.menuBar().actions() if m.text() == "&Tools"
+                  for a in m.menu().actions() if a.text() == "&Probe a tier…")
+    action.trigger()
+    assert window._probe_dock.isVisible() or not window.isVisible()
+    assert window.probe_panel.tier_combo.currentText() == window.document.workbook.tiers[1].name
+    window.document.undo_stack.setClean()
