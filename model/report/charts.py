@@ -1,26 +1,37 @@
-"""The report's Curves sheet (the data behind the charts) and its two native charts.
+"""The report's Curves sheet (the data behind the charts) and the Summary's native charts.
 
-Charts are plain DrawingML scatter and bar charts over cell ranges, which both
-Excel and LibreOffice draw. The curve data are formulas too (over K, c, v and
-the Comparison sheet), so the charts follow an edited input.
+Charts are plain DrawingML charts over cell ranges, which Excel and LibreOffice
+both draw; XlsxWriter saves each series' data with the chart, so a viewer that
+does not recalculate still draws them. The curve data are formulas too (over K,
+c, v and the Comparison sheet), so the charts follow an edited input.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from model.report import styles as st
 from model.comparison import Comparison
 from model.curves import alpha_curve, costs_at
+from model.formatting import context as context_text
+from model.report import styles as st
+from model.report.comparison_sheet import STALE, cost_formula, letter, tokens_formula
 from model.report.inputs_sheet import InputRefs
-from model.report.layout import COMPARISON_COLUMNS, COMPARISON, CURVES
+from model.report.layout import COMPARISON, CURVES, SUMMARY
+from model.report.notes_sheet import NotesRefs
+from model.report.summary_sheet import context_label
 from model.workbook.rows import Workbook
 
 ALPHAS = np.linspace(0.0, 1.0, 51)
 MAX_SERIES = 8  # more lines than this and a chart stops being readable; the sheet has them all
 SPEED_HEADER_ROW = 5
+CHART_W, CHART_H = 620, 420  # pixels: two side by side fill a landscape page
+
+
+def ranked_tiers(cmp: Comparison) -> list[int]:
+    """Speculative tiers, best mix speedup first (the charts show the first few)."""
+    spec = [i for i in range(len(cmp.tier_names)) if cmp.speculative[i]]
+    return sorted(spec, key=lambda i: -np.nan_to_num(cmp.mix_speedup[i], nan=-np.inf))
 
 
 @dataclass(frozen=True)
@@ -30,136 +41,149 @@ class CurveRefs:
     speed_last_row: int
     fill_header_row: int
     fill_last_row: int
+    parity_row: int  # two points of "premium = speedup - 1" for the value chart
 
 
-def write_curves(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_rows: dict[int, int],
-                 expected: dict) -> CurveRefs:
-    from openpyxl.utils import get_column_letter
-
-
-    spec = [i for i in range(len(wb.tiers)) if cmp.speculative[i]]
-    st.put_text(ws, 1, 1, "Curves: the data behind the charts", font=st.TITLE_FONT)
-    # two short lines rather than one long one, which would spill far right and shrink the printed page
-    st.put_text(ws, 2, 1, "Speedup against acceptance at each tier's claim context: formulas over K, c and v below "
-                "(K, and c and v of typed tiers, follow the Inputs sheet; grey cells are computed by SpecLedger).",
-                font=st.NOTE_FONT)
-    st.put_text(ws, 3, 1, "Trailer fill: formulas over the Comparison sheet. Speedup against context: one block per "
-                "tier, further down.", font=st.NOTE_FONT)
-
-    st.put_text(ws, SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha", font=st.HEADING_FONT)
-    st.put_header_row(ws, SPEED_HEADER_ROW, ["Acceptance alpha"] + [wb.tiers[i].name for i in spec] + ["Break-even (1.0x)"],
-                      text_columns=set())
-    curves = [alpha_curve(wb.tiers[i], alphas=ALPHAS) for i in spec]
+def write_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
+                 cmp_rows: dict[int, int], order: list[int]) -> CurveRefs:
+    sheet.text(1, 1, "Curves: the data behind the charts", st.TITLE)
+    sheet.text(2, 1, "Speedup against acceptance at each tier's claim context, best mix speedup first: formulas over "
+               "K, c and v below (grey: SpecLedger's).", st.NOTE)
+    sheet.text(3, 1, "Trailer fill: formulas over the Comparison sheet. Speedup against context: one block per tier, "
+               "further down.", st.NOTE)
+    sheet.text(SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha", st.HEADING)
+    sheet.text(SPEED_HEADER_ROW, 1, "Acceptance alpha", st.LABEL, {"text_wrap": True, "valign": "bottom"})
+    curves = [alpha_curve(wb.tiers[i], alphas=ALPHAS) for i in order]
     speed_last = SPEED_HEADER_ROW + len(ALPHAS)
-    be_row, ctx_row, k_row, c_row, v_row = range(speed_last + 1, speed_last + 6)
+    be_row, ctx_row, k_row, c_row, v_row, flag_row = range(speed_last + 1, speed_last + 7)
     for label, row in (("Break-even alpha", be_row), ("At context (tokens)", ctx_row), ("K", k_row),
-                       ("c at that context", c_row), ("v at that context", v_row)):
-        st.put_text(ws, row, 1, label, font=st.LABEL_FONT)
-    for m, (i, curve) in enumerate(zip(spec, curves)):
+                       ("c at that context", c_row), ("v at that context", v_row), ("Grey values", flag_row)):
+        sheet.text(row, 1, label, st.LABEL)
+    for m, (i, curve) in enumerate(zip(order, curves)):
         col = 2 + m
-        letter = get_column_letter(col)
+        letter_ = st.col_name(col)
         tier = wb.tiers[i]
-        if curve.break_even_alpha is None:
-            st.put_text(ws, be_row, col, "never", font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL, alignment=st.RIGHT)
-        else:
-            st.put_value(ws, be_row, col, curve.break_even_alpha, st.PERCENT, computed=True)
-        st.put_value(ws, ctx_row, col, curve.context, st.INTEGER, computed=True)
-        st.put_formula(ws, k_row, col, f"={refs.tier(i, 'k')}", "0")
-        expected[(CURVES, f"{letter}{k_row}")] = tier.k
-        if tier.cost_model == "roofline":
-            c, v = (float(x) for x in costs_at(tier, curve.context))
-            st.put_value(ws, c_row, col, c, st.NUMBER, computed=True)
-            st.put_value(ws, v_row, col, v, st.NUMBER, computed=True)
-        else:
-            for row, name in ((c_row, "c"), (v_row, "v")):
-                st.put_formula(ws, row, col, f"={refs.tier(i, name)}", st.NUMBER)
-                expected[(CURVES, f"{letter}{row}")] = getattr(tier, name)
-        K, C, V = (f"{letter}${r}" for r in (k_row, c_row, v_row))
+        name, ctx = refs.tier(i, "name"), refs.tier(i, "claim_context")
+        sheet.formula(SPEED_HEADER_ROW, col, f'={name}&" at "&{context_label(ctx)}',
+                      f"{tier.name} at {context_text(tier.claim_context)}", None, st.LABEL,
+                      {"text_wrap": True, "valign": "bottom", "align": "right"})
+        sheet.computed(be_row, col, "never" if curve.break_even_alpha is None else curve.break_even_alpha, st.PERCENT)
+        sheet.computed(ctx_row, col, curve.context, st.INTEGER)
+        sheet.formula(k_row, col, f"={refs.tier(i, 'k')}", tier.k, "0")
+        roof_c, roof_v = (float(x) for x in costs_at(_as_roofline(tier), curve.context))
+        cm = refs.tier(i, "cost_model")
+        grey = (st.COMPUTED,) if tier.cost_model == "roofline" else ()
+        c_used, v_used = (roof_c, roof_v) if tier.cost_model == "roofline" else (tier.c, tier.v)
+        sheet.formula(c_row, col, cost_formula(cm, roof_c, refs.tier(i, "c")), c_used, st.NUMBER, *grey)
+        sheet.formula(v_row, col, cost_formula(cm, roof_v, refs.tier(i, "v")), v_used, st.NUMBER, *grey)
+        sheet.formula(flag_row, col, f'=IF(OR({notes.tier_changed(i)}<>"",{ctx}<>{curve.context!r}),"{STALE}","")', "",
+                      None, st.CENTRE)
+        K, C, V = (f"{letter_}${r}" for r in (k_row, c_row, v_row))
         for n in range(len(ALPHAS)):
             row = SPEED_HEADER_ROW + 1 + n
-            A = f"$A{row}"
-            # the same guarded closed form as the Comparison sheet's tokens per stretch
-            st.put_formula(ws, row, col, f"=IF(ABS(1-{A})<1E-7,({K}+1)-(1-{A})*{K}*({K}+1)/2,"
-                           f"(1-{A}^({K}+1))/(1-{A}))/({K}*{C}+{V})", st.TIMES)
-            expected[(CURVES, f"{letter}{row}")] = float(curve.speedup[n])
+            sheet.formula(row, col, f"={tokens_formula(f'$A{row}', K)}/({K}*{C}+{V})", float(curve.speedup[n]), st.TIMES)
+    be_col = 2 + len(order)
+    sheet.text(SPEED_HEADER_ROW, be_col, "Break-even (1.0x)", st.LABEL, {"text_wrap": True, "valign": "bottom"})
     for n, a in enumerate(ALPHAS):
         row = SPEED_HEADER_ROW + 1 + n
-        st.put_value(ws, row, 1, float(a), st.PERCENT)
-        st.put_value(ws, row, 2 + len(spec), 1.0, st.TIMES)
+        sheet.number(row, 1, float(a), st.PERCENT)
+        sheet.number(row, be_col, 1.0, st.TIMES)
+    if order:
+        sheet.colour_words(f"B{flag_row}:{st.col_name(be_col)}{flag_row}", {STALE: "tax"})
 
-    fill_header = v_row + 4
-    st.put_text(ws, fill_header - 1, 1, "Trailer fill per task class (share of drafted slots accepted)", font=st.HEADING_FONT)
-    st.put_header_row(ws, fill_header, ["Task class"] + [wb.tiers[i].name for i in spec], text_columns={"Task class"})
-    fill_col = get_column_letter(COMPARISON_COLUMNS.index("Trailer fill") + 1)
+    fill_header = flag_row + 4
+    sheet.text(fill_header - 1, 1, "Trailer fill per task class (share of drafted slots accepted)", st.HEADING)
+    sheet.text(fill_header, 1, "Task class", st.LABEL)
+    fill_col = letter("Trailer fill")
+    for m, i in enumerate(order):
+        sheet.formula(fill_header, 2 + m, f'={refs.tier(i, "name")}&""', wb.tiers[i].name, None, st.LABEL,
+                      {"text_wrap": True, "valign": "bottom", "align": "right"})
     for j, cls in enumerate(wb.classes):
         row = fill_header + 1 + j
-        st.put_text(ws, row, 1, cls.name)
-        for m, i in enumerate(spec):
-            st.put_formula(ws, row, 2 + m, f"={COMPARISON}!${fill_col}${cmp_rows[i] + j}", st.PERCENT)
-            expected[(CURVES, f"{get_column_letter(2 + m)}{row}")] = float(cmp.trailer_fill[i, j])
-    fill_last = fill_header + len(wb.classes)
+        sheet.formula(row, 1, f'={refs.cls(j, "name")}&""', cls.name)
+        for m, i in enumerate(order):
+            sheet.formula(row, 2 + m, f"={COMPARISON}!${fill_col}${cmp_rows[i] + j}", float(cmp.trailer_fill[i, j]),
+                          st.PERCENT)
+    sheet.ws.set_row(SPEED_HEADER_ROW - 1, 45)
+    sheet.ws.set_row(fill_header - 1, 45)
+    parity = fill_header + len(wb.classes) + 3
+    sheet.text(parity - 1, 1, "Price equals speed (the value chart's line): premium = speedup over baseline - 1",
+               st.HEADING)
+    for n, x in enumerate((0.5, 4.0)):
+        sheet.number(parity + n, 1, x, st.TIMES)
+        sheet.number(parity + n, 2, x - 1.0, st.SIGNED_PERCENT)
+    return CurveRefs(len(order), SPEED_HEADER_ROW, speed_last, fill_header, fill_header + len(wb.classes), parity)
 
-    st.set_widths(ws, {1: 22, **{2 + m: 16 for m in range(len(spec) + 1)}})
-    ws.freeze_panes = f"B{SPEED_HEADER_ROW + 1}"
-    st.landscape(ws)
-    return CurveRefs(len(spec), SPEED_HEADER_ROW, speed_last, fill_header, fill_last)
+
+def _as_roofline(tier):  # noqa: ANN001, ANN202  (a Tier; the same tier computed by its roofline presets)
+    import dataclasses
+
+    return dataclasses.replace(tier, cost_model="roofline")
 
 
-def add_charts(target: Any, curves_ws: Any, refs: CurveRefs, anchor_row: int) -> None:
-    """Speedup against acceptance (with the break-even line) and trailer fill per class, on `target`."""
+def add_summary_charts(book, summary: st.SheetWriter, refs: CurveRefs, n_classes: int, anchor_row: int,  # noqa: ANN001
+                       n_speculative: int) -> int:
+    """Speedup against acceptance and trailer fill, side by side under `anchor_row`; returns the rows they take."""
     if refs.n_series == 0:
-        return
-    from openpyxl.chart import BarChart, Reference, ScatterChart, Series
-
+        return 0
     shown = min(refs.n_series, MAX_SERIES)
-    more = f" (first {MAX_SERIES} of {refs.n_series} tiers; all on the Curves sheet)" if refs.n_series > MAX_SERIES else ""
+    which = (f" (the best {MAX_SERIES} of {n_speculative} tiers by mix speedup)" if n_speculative > MAX_SERIES else "")
+    speed = book.add_chart({"type": "scatter", "subtype": "straight"})
+    speed.set_title({"name": "Speedup against acceptance, each tier at its claim context" + which,
+                     "name_font": {"size": 11}})
+    r0, r1 = refs.speed_header_row, refs.speed_last_row
+    for m in list(range(shown)) + [refs.n_series]:  # the tiers, then the 1.0x line
+        col = 1 + m
+        line = {"width": 1.75}
+        if m == refs.n_series:  # the break-even line: where a curve crosses it is alpha*
+            line = {"width": 1.25, "dash_type": "dash", "color": "#7F7F7F"}
+        speed.add_series({"name": [CURVES, r0 - 1, col], "categories": [CURVES, r0, 0, r1 - 1, 0],
+                          "values": [CURVES, r0, col, r1 - 1, col], "line": line, "marker": {"type": "none"}})
+    speed.set_x_axis({"name": "Acceptance alpha (per token)", "min": 0, "max": 1, "num_format": "0%",
+                      "major_gridlines": {"visible": True, "line": {"color": "#E0E0E0"}}})
+    speed.set_y_axis({"name": "Speedup over plain decoding", "num_format": '0.0"x"'})
+    speed.set_legend({"position": "bottom"})
+    speed.set_size({"width": CHART_W, "height": CHART_H})
+    summary.ws.insert_chart(anchor_row - 1, 0, speed)
 
-    speed = ScatterChart()
-    speed.title = "Speedup against acceptance" + more
-    speed.style = 2
-    speed.scatterStyle = "line"
-    speed.x_axis.title = "Acceptance alpha (per token)"
-    speed.y_axis.title = "Speedup over plain decoding"
-    speed.x_axis.scaling.min, speed.x_axis.scaling.max = 0.0, 1.0
-    speed.x_axis.number_format = "0%"
-    speed.y_axis.number_format = '0.0"x"'
-    xs = Reference(curves_ws, min_col=1, min_row=refs.speed_header_row + 1, max_row=refs.speed_last_row)
-    columns = list(range(2, 2 + shown)) + [2 + refs.n_series]  # the tiers, then the 1.0x line
-    for col in columns:
-        ys = Reference(curves_ws, min_col=col, min_row=refs.speed_header_row, max_row=refs.speed_last_row)
-        series = Series(ys, xs, title_from_data=True)
-        series.marker.symbol = "none"
-        series.smooth = False
-        series.graphicalProperties.line.width = 22000  # EMU, about 1.75 pt
-        if col == columns[-1]:  # the break-even line: where a curve crosses it is alpha*
-            series.graphicalProperties.line.dashStyle = "dash"
-            series.graphicalProperties.line.solidFill = "7F7F7F"
-        speed.series.append(series)
-    _axes_visible(speed)
-    speed.width, speed.height = 17.0, 9.0
-    target.add_chart(speed, f"A{anchor_row}")
-
-    fill = BarChart()
-    fill.type = "col"
-    fill.grouping = "clustered"
-    fill.title = "Trailer fill per task class" + more
-    fill.y_axis.title = "Accepted / drafted"
-    fill.x_axis.title = "Task class"
-    fill.y_axis.number_format = "0%"
-    fill.y_axis.scaling.min = 0.0
-    data = Reference(curves_ws, min_col=2, max_col=1 + shown, min_row=refs.fill_header_row, max_row=refs.fill_last_row)
-    cats = Reference(curves_ws, min_col=1, min_row=refs.fill_header_row + 1, max_row=refs.fill_last_row)
-    fill.add_data(data, titles_from_data=True)
-    fill.set_categories(cats)
-    _axes_visible(fill)
-    # wider with many classes, so 8 bars per class stay apart
-    n_classes = refs.fill_last_row - refs.fill_header_row
-    fill.width, fill.height = min(34.0, max(17.0, 17.0 + 0.8 * (n_classes - 8))), 9.0
-    target.add_chart(fill, f"G{anchor_row}")
+    fill = book.add_chart({"type": "column"})
+    fill.set_title({"name": "Trailer fill per task class" + which, "name_font": {"size": 11}})
+    f0, f1 = refs.fill_header_row, refs.fill_last_row
+    for m in range(shown):
+        fill.add_series({"name": [CURVES, f0 - 1, 1 + m], "categories": [CURVES, f0, 0, f1 - 1, 0],
+                         "values": [CURVES, f0, 1 + m, f1 - 1, 1 + m]})
+    fill.set_x_axis({"name": "Task class"})
+    fill.set_y_axis({"name": "Accepted / drafted", "num_format": "0%", "min": 0})
+    fill.set_legend({"position": "bottom"})
+    fill.set_size({"width": CHART_W, "height": CHART_H})
+    summary.ws.insert_chart(anchor_row - 1, 6, fill, {"x_offset": 10})
+    return CHART_H // 20 + 2
 
 
-def _axes_visible(chart: Any) -> None:
-    # openpyxl 3.1 leaves axis.delete unset, which some Excel builds read as "hidden"
-    chart.x_axis.delete = False
-    chart.y_axis.delete = False
-    chart.legend.position = "b"
+def add_value_chart(book, summary: st.SheetWriter, header_row: int, tiers_with_base: list[int],  # noqa: ANN001
+                    anchor_row: int, parity_row: int) -> int:
+    """Premium over baseline against speedup over baseline, one point per tier, with the price-equals-speed line."""
+    if not tiers_with_base:
+        return 0
+    chart = book.add_chart({"type": "scatter"})
+    chart.set_title({"name": "What the speed costs: premium over baseline against speedup over baseline "
+                     "(above the dashed line, you pay more than you gain)", "name_font": {"size": 11}})
+    prem, vs = 8, 9  # 0-based Summary columns of "Premium over baseline" and "Speedup vs baseline"
+    palette = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#E377C2", "#7F7F7F",
+               "#BCBD22", "#17BECF", "#393B79", "#637939"]
+    for n, i in enumerate(tiers_with_base[:len(palette)]):
+        r = header_row + i  # 0-based row of tier i
+        chart.add_series({"name": [SUMMARY, r, 0], "categories": [SUMMARY, r, vs, r, vs],
+                          "values": [SUMMARY, r, prem, r, prem],
+                          "marker": {"type": "circle", "size": 8, "fill": {"color": palette[n]},
+                                     "border": {"color": palette[n]}}})
+    chart.add_series({"name": "Price equals speed", "categories": [CURVES, parity_row - 1, 0, parity_row, 0],
+                      "values": [CURVES, parity_row - 1, 1, parity_row, 1], "marker": {"type": "none"},
+                      "line": {"width": 1.25, "dash_type": "dash", "color": "#7F7F7F"}})
+    chart.set_x_axis({"name": "Speedup over its baseline (mix)", "num_format": '0.0"x"',
+                      "major_gridlines": {"visible": True, "line": {"color": "#E0E0E0"}}})
+    chart.set_y_axis({"name": "Premium over baseline", "num_format": "+0%;-0%;0%"})
+    chart.set_legend({"position": "right"})
+    chart.set_size({"width": 2 * CHART_W, "height": CHART_H})
+    summary.ws.insert_chart(anchor_row - 1, 0, chart)
+    return CHART_H // 20 + 2

@@ -1,62 +1,53 @@
-"""The Excel report: Summary, Comparison, Inputs and Curves sheets with live formulas.
+"""The Excel report: Summary, Grid, Comparison, Inputs, Curves and Notes sheets, written with XlsxWriter.
 
-Closed-form results (tokens per stretch, trailer fill, speedup, cost factor,
-monthly cost, premium, mix speedup, verdicts) are formulas over the Inputs
-sheet. What a spreadsheet cannot solve in closed form (break-even and
-claim-implied acceptance, roofline c and v, optimal K) is written as values,
-shaded grey and labelled as computed by SpecLedger.
+Closed-form results (names, baselines, claims, tokens per stretch, trailer fill,
+speedup, cost factor, monthly cost, premium, mix speedup, verdicts, the
+sensitivity block) are formulas over the Inputs sheet, each saved with
+SpecLedger's value so the file reads right before anything recalculates it.
+What a spreadsheet cannot solve in closed form (break-even and claim-implied
+acceptance, roofline c and v, optimal K) is written as values, shaded grey, and
+the report says when the inputs they came from have changed (stale).
 
-`build_report` also returns, for every formula cell, the number SpecLedger
-computes for it, so a test can hold a real spreadsheet engine to it.
+`build_report` also returns, for every formula cell, SpecLedger's number for it,
+so a test can hold a real spreadsheet engine to it.
 """
 from __future__ import annotations
 
 import datetime as _dt
-import math
+import io
 import os
-from pathlib import Path
+import re
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from model.report import styles as st
-from model.comparison import BREAK_EVEN_NAMES, VERDICT_NAMES, Comparison, TierCosts, compare
-from model.report.charts import add_charts, write_curves
-from model.report.context_sheet import add_context_charts, write_context_curves
-from model.report.inputs_sheet import InputRefs, write_inputs
-from model.report.layout import COMPARISON_COLUMNS, COMPARISON, CURVES, INPUTS, SUMMARY
 from model.cancel import run_to_end
-from model.workbook.validation import WorkbookError, check_workbook
-from model.workbook.rows import Workbook
+from model.comparison import compare
+from model.report import styles as st
+from model.report.charts import MAX_SERIES, add_summary_charts, add_value_chart, ranked_tiers, write_curves
+from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
+from model.report.comparison_sheet import sensitivity, write_comparison
+from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
+from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
+from model.report.grid_sheet import write_grid
+from model.report.inputs_sheet import write_inputs
+from model.report.layout import COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SUMMARY
+from model.report.notes_sheet import choice_ranges, write_notes
+from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
+from model.report.summary_sheet import SUMMARY_COLUMNS, write_summary
 from model.workbook.json_file import atomic_write
+from model.workbook.rows import Workbook
+from model.workbook.validation import WorkbookError, check_workbook
+
+__all__ = ["COMPARISON_COLUMNS", "COMPARISON_HEADER_ROW", "SUMMARY_COLUMNS", "MAX_PAIRS", "build_report",
+           "export_report", "export_steps"]
 
 Expected = dict[tuple[str, str], Any]  # (sheet, cell) -> SpecLedger's value of that formula cell
-NA = "n/a"
-DASH = "–"
-
-COMPARISON_HEADER_ROW = 4
-SUMMARY_COLUMNS = [
-    "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
-    "Monthly cost", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
-    "Alpha the claim needs (SpecLedger)", "Claim holds", "Verdict",
-]
-_TEXT_COLUMNS = {"Tier", "Task class", "Vendor", "Baseline", "Alpha source"}
-_CENTRED_COLUMNS = {"Verdict", "Claim holds", "Speculative"}
-_COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
-_SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
-
-
-def _align(column: str) -> Any:
-    """Words in number columns ("n/a", "never") sit where the numbers sit; verdicts are centred."""
-    if column in _CENTRED_COLUMNS:
-        return st.CENTRE
-    return None if column in _TEXT_COLUMNS else st.RIGHT
-
-
-def _letter(col: int) -> str:
-    from openpyxl.utils import get_column_letter
-    return get_column_letter(col)
+# A report of more (tier, class) rows than this takes minutes and gigabytes in a spreadsheet program
+# (and here); it is refused before any work, naming the size it can take.
+MAX_PAIRS = 20_000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_STEPS = 7  # six parts built, then the save
 
 
 def export_report(wb: Workbook, path: str | os.PathLike[str], source_name: str = "") -> None:
@@ -71,15 +62,57 @@ def export_steps(wb: Workbook, path: str | os.PathLike[str], source_name: str = 
     """
     target = Path(path)
     check_workbook(wb, source_name or str(target))
+    refuse_unexportable(wb, str(target))
     _refuse_if_open_elsewhere(target)
-    book, _ = yield from _build_steps(wb, source_name, None)
+    data, _ = yield from _build_steps(wb, source_name, None)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
     try:
-        atomic_write(target, book.save)
+        atomic_write(target, write)
+        _fsync_folder(target.parent)
     except OSError as exc:
         raise WorkbookError([f"cannot be written ({exc.strerror or exc}); any existing file was left as it was"],
                             str(target)) from None
     yield _STEPS, _STEPS
     return target
+
+
+def refuse_unexportable(wb: Workbook, source: str) -> None:
+    """Refuse, in one line and before any work, a workbook the report cannot hold."""
+    pairs = len(wb.tiers) * len(wb.classes)
+    if pairs > MAX_PAIRS:
+        raise WorkbookError([f"too large for an Excel report: {len(wb.tiers):,} tiers x {len(wb.classes):,} task "
+                             f"classes is {pairs:,} tier-class rows, and the report takes at most {MAX_PAIRS:,} "
+                             "(say 200 tiers x 100 classes); export fewer tiers, or use `specledger compare --csv`"],
+                            source)
+    # the validator refuses these; should one ever get past it, say where rather than write a broken file
+    for kind, rows in (("tier", wb.tiers), ("task class", wb.classes), ("override", wb.overrides)):
+        for n, row in enumerate(rows, start=1):
+            for name, value in vars(row).items():
+                if isinstance(value, str) and _CONTROL.search(value):
+                    raise WorkbookError([f"{kind} {n}, {name}: contains a control character, which a report "
+                                         "cannot hold"], source)
+    if _CONTROL.search(wb.title):
+        raise WorkbookError(["the workbook title contains a control character, which a report cannot hold"], source)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """The rename itself reaches the disk only when the folder does (not possible on every system)."""
+    try:
+        fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _refuse_if_open_elsewhere(target: Path) -> None:
@@ -96,255 +129,88 @@ def _refuse_if_open_elsewhere(target: Path) -> None:
         raise WorkbookError(["is a folder, not a file"], str(target))
 
 
-def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None = None) -> tuple[Any, Expected]:
-    """The report as an openpyxl workbook, and SpecLedger's value for each formula cell."""
-    return run_to_end(_build_steps(wb, source_name, now))
+def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None = None) -> tuple[bytes, Expected]:
+    """The report as .xlsx bytes, and SpecLedger's value for each formula cell (also saved in the file)."""
+    data, cells = run_to_end(_build_steps(wb, source_name, now))
+    return data, {(sheet, st.cell_name(row, col)): value for sheet, row, col, value in cells}
 
 
-_STEPS = 7  # six parts built, then the save
-
-
-def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None) -> Generator[tuple[int, int], None, tuple[Any, Expected]]:
+def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
+                 ) -> Generator[tuple[int, int], None, tuple[bytes, list[tuple[str, int, int, Any]]]]:
     """Builds the report part by part, yielding (parts done, _STEPS) after each."""
-    from openpyxl import Workbook as Book
+    import xlsxwriter
 
+    moment = now or _dt.datetime.now(_dt.timezone.utc)
+    when = moment.strftime("%Y-%m-%d %H:%M UTC")
     cmp = compare(wb)
-    book = Book()
-    summary = book.active
-    summary.title = SUMMARY
-    comparison = book.create_sheet(COMPARISON)
-    inputs = book.create_sheet(INPUTS)
-    curves = book.create_sheet(CURVES)
-    expected: Expected = {}
-
-    refs = write_inputs(inputs, wb)
+    shifted = sensitivity(wb, compare)
+    out = io.BytesIO()
+    # in memory: no temporary files of XlsxWriter's own in /tmp, and nothing to clean after a failure
+    book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
+                                     "strings_to_urls": False})
+    title = wb.title or "SpecLedger report"
+    book.set_properties({"title": title, "subject": "Speculative decoding: is the fast tier worth it?",
+                         "author": "SpecLedger", "comments": f"Exported by SpecLedger {when}",
+                         "created": moment.replace(tzinfo=None)})
+    cells: list[tuple[str, int, int, Any]] = []
+    formats = st.Formats(book)
+    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (SUMMARY, GRID, COMPARISON, INPUTS, CURVES,
+                                                                          NOTES)}
+    refs = write_inputs(sheets[INPUTS], wb, choice_ranges())
+    heading = [("Workbook", wb.title or "–"), ("File", source_name or "–"), ("Exported", when),
+               ("Currency", wb.settings.currency)]
+    notes = write_notes(sheets[NOTES], wb, refs, heading)
     yield 1, _STEPS
-    cmp_rows = _write_comparison(comparison, wb, cmp, refs, expected)
+    cmp_rows = write_comparison(sheets[COMPARISON], wb, cmp, refs, notes, shifted)
     yield 2, _STEPS
-    table_end = _write_summary(summary, wb, cmp, refs, cmp_rows, expected, source_name, now)
+    line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
+    if cmp.equal_weights:
+        line += "   No output tokens entered: the mix weighs every class the same."
+    summary_end = write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, shifted, line)
+    write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
     yield 3, _STEPS
-    curve_refs = write_curves(curves, wb, cmp, refs, cmp_rows, expected)
-    add_charts(summary, curves, curve_refs, anchor_row=table_end + 3)
+    order = ranked_tiers(cmp)
+    curve_refs = write_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, order)
+    charts_row = summary_end + 3
+    taken = add_summary_charts(book, sheets[SUMMARY], curve_refs, len(wb.classes), charts_row, len(order))
+    value_row = charts_row + taken + 1
+    with_base = [i for i in order + [i for i in range(len(wb.tiers)) if i not in order]
+                 if cmp.baseline_index[i] >= 0 and len(wb.classes)]
+    add_value_chart(book, sheets[SUMMARY], SUMMARY_HEADER_ROW, with_base, value_row, curve_refs.parity_row)
+    sheets[SUMMARY].ws.set_h_pagebreaks([r - 1 for r in (charts_row, value_row) if taken])
     yield 4, _STEPS
-    blocks = write_context_curves(curves, wb, cmp, refs, cmp_rows, expected, curve_refs.fill_last_row + 3)
+    blocks = write_context_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, curve_refs.parity_row + 4,
+                                  order[:MAX_BLOCKS], len(order))
     yield 5, _STEPS
-    add_context_charts(curves, blocks, len(wb.classes))
+    add_context_charts(book, sheets[CURVES], blocks, len(wb.classes))
+    _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4, len(wb.classes))
+    sheets[CURVES].widths({1: 18, **{c: 11 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))}})
+    sheets[CURVES].ws.freeze_panes(0, 1)  # the sections below mean different things by their columns; only A stays
+    repeat = {SUMMARY: (SUMMARY_HEADER_ROW, SUMMARY_HEADER_ROW), COMPARISON: (COMPARISON_HEADER_ROW,) * 2,
+              GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW)}
+    for name, sheet in sheets.items():
+        sheet.page(title, when, repeat.get(name))
     yield 6, _STEPS
-    return book, expected
+    book.close()
+    return out.getvalue(), cells
 
 
-def _is_nan(x: Any) -> bool:
-    return isinstance(x, float) and math.isnan(x)
+def _page_breaks_between_blocks(sheet: st.SheetWriter, blocks: list, section_row: int, n_classes: int) -> None:
+    """Manual page breaks so no context block (and the chart beside it) is cut by a page end.
 
-
-def _write_comparison(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, expected: Expected) -> dict[int, int]:
-    """One row per (tier, class), tier-major; returns the first row of each tier's block."""
-    st.put_text(ws, 1, 1, "Comparison: every tier on every task class", font=st.TITLE_FONT)
-    st.put_text(ws, 2, 1, "Formulas follow the Inputs sheet. Grey cells are computed by SpecLedger (no closed form: "
-                "break-even, optimal K, and c, v from the roofline model at the class's context); re-export after "
-                "changing K or a cost model.", font=st.NOTE_FONT)
-    st.put_header_row(ws, COMPARISON_HEADER_ROW, COMPARISON_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
-    ws.row_dimensions[COMPARISON_HEADER_ROW].height = 58
-    n_t, n_c = len(wb.tiers), len(wb.classes)
-    # c and v for every tier, also the non-speculative ones (compare() blanks those), so
-    # that switching a tier to speculative in Excel still has numbers to work with
-    costs = TierCosts(wb.tiers) if n_t else None
-    context = np.array([c.context for c in wb.classes], dtype=np.float64)[None, :]
-    k = np.array([t.k for t in wb.tiers], dtype=np.float64)[:, None]
-    raw_c = np.broadcast_to(costs.c(context), (n_t, n_c)) if n_t and n_c else np.zeros((n_t, n_c))
-    raw_v = np.broadcast_to(costs.v(k, context), (n_t, n_c)) if n_t and n_c else np.zeros((n_t, n_c))
-    band = refs.setting("marginal_band")
-
-    first_rows: dict[int, int] = {}
-    row = COMPARISON_HEADER_ROW + 1
-    col = {name: _letter(i) for name, i in _COL.items()}
-    for i, tier in enumerate(wb.tiers):
-        first_rows[i] = row
-        spec = refs.tier(i, "speculative")
-        roof = tier.cost_model == "roofline"
-        is_spec = bool(cmp.speculative[i])
-        for j, cls in enumerate(wb.classes):
-            r = str(row)
-            K, A, C, V, CF = (col[n] + r for n in ("K", "Acceptance alpha", "c (draft / target)", "v (verify / step)", "c FLOPs"))
-            BE, E, S = (col[n] + r for n in ("Break-even alpha (SpecLedger)", "Tokens per stretch E", "Speedup"))
-
-            def formula(name: str, text: str, value: Any, fmt: str | None = None) -> None:
-                st.put_formula(ws, row, _COL[name], text, fmt, alignment=_align(name))
-                expected[(COMPARISON, f"{col[name]}{row}")] = value
-
-            st.put_text(ws, row, _COL["Tier"], tier.name)
-            st.put_text(ws, row, _COL["Task class"], cls.name)
-            formula("K", f"={refs.tier(i, 'k')}", tier.k, "0")
-            alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
-            formula("Acceptance alpha", f"={alpha_ref}", float(cmp.alpha[i, j]), st.PERCENT)
-            st.put_text(ws, row, _COL["Alpha source"], cmp.alpha_source[i][j], alignment=st.INDENT)
-            if roof:
-                st.put_value(ws, row, _COL["c (draft / target)"], float(raw_c[i, j]), st.NUMBER, computed=True)
-                st.put_value(ws, row, _COL["v (verify / step)"], float(raw_v[i, j]), st.NUMBER, computed=True)
-                st.put_value(ws, row, _COL["c FLOPs"], float(costs.c_flops[i, 0]), st.NUMBER, computed=True)
-            else:
-                formula("c (draft / target)", f"={refs.tier(i, 'c')}", tier.c, st.NUMBER)
-                formula("v (verify / step)", f"={refs.tier(i, 'v')}", tier.v, st.NUMBER)
-                formula("c FLOPs", f"={C}", tier.c, st.NUMBER)  # typed tiers: compute scales like time
-
-            kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
-            if kind in ("always", "root"):
-                st.put_value(ws, row, _COL["Break-even alpha (SpecLedger)"], float(cmp.break_even_alpha[i, j]),
-                             st.PERCENT, computed=True)
-            else:
-                st.put_text(ws, row, _COL["Break-even alpha (SpecLedger)"], kind, font=st.COMPUTED_FONT,
-                            fill=st.COMPUTED_FILL, alignment=st.RIGHT)
-            margin = float(cmp.margin[i, j])
-            formula("Margin over break-even", f'=IF(ISNUMBER({BE}),{A}-{BE},"{NA}")', NA if math.isnan(margin) else margin,
-                    st.SIGNED_PERCENT)
-            # the closed form loses digits to cancellation next to alpha = 1, so (like
-            # model/arithmetic.py) the first terms of its series are used there
-            formula("Tokens per stretch E",
-                    f'=IF({spec}="no",1,IF(ABS(1-{A})<1E-7,({K}+1)-(1-{A})*{K}*({K}+1)/2,(1-{A}^({K}+1))/(1-{A})))',
-                    float(cmp.tokens_per_stretch[i, j]), "0.000")
-            fill = float(cmp.trailer_fill[i, j])
-            formula("Trailer fill", f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill, st.PERCENT)
-            formula("Speedup", f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]), st.TIMES)
-            if is_spec:
-                st.put_value(ws, row, _COL["Optimal K (SpecLedger)"], int(cmp.optimal_k[i, j]), "0", computed=True)
-                st.put_value(ws, row, _COL["Speedup at optimal K (SpecLedger)"], float(cmp.optimal_speedup[i, j]),
-                             st.TIMES, computed=True)
-            else:
-                for name in ("Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)"):
-                    st.put_text(ws, row, _COL[name], NA, font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL, alignment=st.RIGHT)
-            formula("Cost factor (FLOPs / token)", f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
-                    float(cmp.cost_factor[i, j]), st.TIMES)
-            formula("Verdict", f'=IF({spec}="no","{NA}",IF({S}<1,"tax",IF({S}<1+{band},"marginal","gain")))',
-                    VERDICT_NAMES[int(cmp.verdict[i, j])])
-            row += 1
-
-    last = max(row - 1, COMPARISON_HEADER_ROW + 1)
-    st.add_table(ws, "ComparisonTable", COMPARISON_HEADER_ROW, last, len(COMPARISON_COLUMNS))
-    verdict = col["Verdict"]
-    st.colour_verdicts(ws, f"{verdict}{COMPARISON_HEADER_ROW + 1}:{verdict}{last}")
-    ws.freeze_panes = f"C{COMPARISON_HEADER_ROW + 1}"
-    st.set_widths(ws, {1: 24, 2: 16, 3: 5, 4: 12, 5: 24, 6: 11, 7: 11, 8: 9, 9: 13, 10: 12, 11: 11,
-                       12: 10, 13: 10, 14: 13, 15: 13, 16: 12, 17: 10})
-    st.landscape(ws)
-    return first_rows
-
-
-_ASSUMPTIONS = [
-    ("Acceptance convention", "per-token acceptance alpha (i.i.d. model). Trailer fill = accepted / drafted tokens "
-     "(vLLM's draft acceptance rate); tokens per stretch E = mean acceptance length."),
-    ("Speedup", "S = E / (K c + v), E = (1 - alpha^(K+1)) / (1 - alpha). c = draft forward / target step, "
-     "v = verify pass / target step: typed per tier, or from the roofline model at each class's context."),
-    ("Mix speedup", "weighted by monthly output tokens, harmonic mean over task classes (time adds up, speed does not); "
-     "with no output tokens entered at all, every class weighs the same."),
-    ("Cost model", "monthly cost = list prices x monthly tokens; the draft's cost is inside the fast tier's price. "
-     "Cost factor = compute per emitted token vs plain decoding, (K c + K + 1) / E."),
-    ("Verdict", "tax if S < 1; marginal if 1 <= S < 1 + the marginal band; gain otherwise; "
-     "n/a for tiers that do not run speculative decoding."),
-    ("Unconfirmed", "a tier whose use of speculative decoding the vendor has not confirmed (speculative = unknown) is "
-     "computed as if it ran it; confirm it, since the answer changes what the throughput claim measures."),
-    ("Claim holds", "mix speedup >= claimed speedup x (1 - claim tolerance); tolerance and band are on the Inputs sheet."),
-    ("Grey cells", "computed by SpecLedger (break-even and claim-implied alpha, roofline c and v, optimal K); they do "
-     "not follow edits in the spreadsheet. Everything else is a live formula over the Inputs sheet."),
-]
-
-
-def _write_summary(ws: Any, wb: Workbook, cmp: Comparison, refs: InputRefs, cmp_rows: dict[int, int],
-                   expected: Expected, source_name: str, now: _dt.datetime | None) -> int:
-    when = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
-    st.put_text(ws, 1, 1, "SpecLedger report: is the fast tier worth it on this workload?", font=st.TITLE_FONT)
-    header = [("Workbook", wb.title or DASH), ("File", source_name or DASH), ("Exported", when),
-              ("Currency", wb.settings.currency), *_ASSUMPTIONS]
-    last_col = _letter(len(SUMMARY_COLUMNS))
-    for n, (label, text) in enumerate(header):
-        st.put_text(ws, 3 + n, 1, label, font=st.LABEL_FONT, alignment=st.WRAP)
-        st.put_text(ws, 3 + n, 2, text, alignment=st.WRAP)
-        # one merged, wrapped cell across the table's width, so the note prints whole
-        ws.merge_cells(f"B{3 + n}:{last_col}{3 + n}")
-        if len(str(text)) > 110:
-            ws.row_dimensions[3 + n].height = 30
-    hdr = 3 + len(header) + 1
-    st.put_header_row(ws, hdr, SUMMARY_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
-    ws.row_dimensions[hdr].height = 58
-
-    n_c = len(wb.classes)
-    money = st.money_format(wb.settings.currency)
-    col = {name: _letter(i) for name, i in _SCOL.items()}
-    first = hdr + 1
-    speed = _letter(COMPARISON_COLUMNS.index("Speedup") + 1)
-    weights = refs.class_column("tokens_out")
-    tokens_in = refs.class_column("tokens_in")
-    for i, tier in enumerate(wb.tiers):
-        row = first + i
-        G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
-
-        def formula(name: str, text: str, value: Any, fmt: str | None = None) -> None:
-            st.put_formula(ws, row, _SCOL[name], text, fmt, alignment=_align(name))
-            expected[(SUMMARY, f"{col[name]}{row}")] = value
-
-        def dash(name: str) -> None:
-            st.put_text(ws, row, _SCOL[name], DASH, alignment=_align(name))
-
-        st.put_text(ws, row, _SCOL["Tier"], tier.name)
-        st.put_text(ws, row, _SCOL["Vendor"], tier.vendor)
-        shown = "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative
-        st.put_text(ws, row, _SCOL["Speculative"], shown, alignment=st.CENTRE)
-        st.put_text(ws, row, _SCOL["Baseline"], tier.baseline or DASH)
-        if tier.claimed_speedup is None:
-            dash("Claimed speedup")
-        else:
-            formula("Claimed speedup", f"={refs.tier(i, 'claimed_speedup')}", tier.claimed_speedup, st.TIMES1)
-        formula("Claim context", f"={refs.tier(i, 'claim_context')}", tier.claim_context, st.INTEGER)
-        if n_c:
-            r0 = cmp_rows[i]
-            s_range = f"{COMPARISON}!${speed}${r0}:${speed}${r0 + n_c - 1}"
-            formula("Mix speedup", f"=IF(SUM({weights})>0,SUM({weights})/SUMPRODUCT({weights}/{s_range}),"
-                    f"COUNT({s_range})/SUMPRODUCT(1/{s_range}))", float(cmp.mix_speedup[i]), st.TIMES)
-            formula("Monthly cost", f"=(SUM({weights})*{refs.tier(i, 'price_out')}+SUM({tokens_in})*"
-                    f"{refs.tier(i, 'price_in')})/1000000", float(cmp.monthly_cost[i]), money)
-        else:
-            dash("Mix speedup")
-            st.put_value(ws, row, _SCOL["Monthly cost"], 0.0, money)
-        b = int(cmp.baseline_index[i])
-        if b >= 0 and n_c:
-            bG, bH = f"{col['Mix speedup']}{first + b}", f"{col['Monthly cost']}{first + b}"
-            premium = float(cmp.premium[i])
-            formula("Premium over baseline", f'=IF({bH}>0,{H}/{bH}-1,"{DASH}")', DASH if math.isnan(premium) else premium,
-                    st.SIGNED_PERCENT)
-            formula("Speedup vs baseline", f"={G}/{bG}", float(cmp.speedup_vs_baseline[i]), st.TIMES)
-        else:
-            dash("Premium over baseline")
-            dash("Speedup vs baseline")
-        if n_c:
-            formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
-        else:
-            dash("Cost per 1x speedup")
-        holds = cmp.claim_holds[i]
-        claim_alpha = float(cmp.claim_alpha[i])
-        if holds is None:
-            dash("Alpha the claim needs (SpecLedger)")
-            dash("Claim holds")
-        else:
-            if math.isnan(claim_alpha):
-                st.put_text(ws, row, _SCOL["Alpha the claim needs (SpecLedger)"], "out of reach",
-                            font=st.COMPUTED_FONT, fill=st.COMPUTED_FILL, alignment=st.RIGHT)
-            else:
-                st.put_value(ws, row, _SCOL["Alpha the claim needs (SpecLedger)"], claim_alpha, st.PERCENT, computed=True)
-            formula("Claim holds", f'=IF({G}>={refs.tier(i, "claimed_speedup")}*(1-{refs.setting("claim_tolerance")}),'
-                    f'"yes","no")', "yes" if holds else "no")
-        if n_c:
-            formula("Verdict", f'=IF({refs.tier(i, "speculative")}="no","{NA}",IF({G}<1,"tax",'
-                    f'IF({G}<1+{refs.setting("marginal_band")},"marginal","gain")))', VERDICT_NAMES[int(cmp.tier_verdict[i])])
-        else:
-            dash("Verdict")
-
-    last = max(first + len(wb.tiers) - 1, first)
-    st.add_table(ws, "SummaryTable", hdr, last, len(SUMMARY_COLUMNS))
-    verdict = col["Verdict"]
-    st.colour_verdicts(ws, f"{verdict}{first}:{verdict}{last}")
-    holds_col = col["Claim holds"]
-    st.colour_verdicts_words(ws, f"{holds_col}{first}:{holds_col}{last}")
-    ws.freeze_panes = f"B{first}"
-    st.set_widths(ws, {1: 24, 2: 16, 3: 21, 4: 20, 5: 10, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 12, 12: 13,
-                       13: 8, 14: 10})
-    st.landscape(ws)
-    return last
+    The page holds about this many rows once the sheet is scaled to one page wide:
+    A4 landscape, 0.5-inch side margins, 20-pixel rows, columns of 7 pixels a character.
+    """
+    if not blocks:
+        return
+    width_px = 18 * 7 + 5 + (n_classes + 4) * (11 * 7 + 5) + (620 + 10 if blocks else 0)
+    scale = min(1.0, 1027 / width_px)
+    per_page = int(620 / (20 * scale))
+    breaks = [section_row - 1]
+    page_start = section_row
+    for block in blocks:
+        end = max(block.last_row, block.title_row + 19)
+        if end - page_start + 1 > per_page:
+            breaks.append(block.title_row - 1)
+            page_start = block.title_row
+    sheet.ws.set_h_pagebreaks(breaks[:1000])  # Excel's limit on manual breaks

@@ -1,22 +1,20 @@
 """The report's Inputs sheet: settings and the three input tables, laid out for editing in Excel.
 
 Every formula elsewhere in the report points at these cells, so an analyst who
-changes an acceptance or a price here sees the Summary and Comparison follow.
+changes an acceptance, a price, a baseline or a name here sees the other sheets
+follow. Data validation holds each cell to the ranges and choices of the one
+validator (model/workbook/validation.py), so Excel refuses an alpha of 1.5 or a
+K of 0 as SpecLedger would.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from openpyxl.styles import Alignment
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.worksheet import Worksheet
-
 from model.report import styles as st
-from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, SETTING_ROWS,
-                           SETTINGS_TITLE_ROW, TIERS_HEADING, InputsLayout, column_of, header_labels)
-from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
+from model.report.layout import (INPUTS, SETTING_LABELS, SETTING_ROWS, SETTINGS_TITLE_ROW, TABLES, InputsLayout,
+                                 column_of, header_labels)
+from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
 from model.workbook.rows import Workbook
 
 # how each numeric input reads; text and choice fields are written as text
@@ -25,12 +23,9 @@ _FORMATS = {
     "claim_context": st.INTEGER, "tokens_out": st.INTEGER, "tokens_in": st.INTEGER,
     "context": st.INTEGER, "alpha": st.PERCENT,
 }
-# The three tables share columns; each table's last column (notes) spills over
-# the empty cells to its right on screen (wrapping would need row heights that
-# LibreOffice does not grow by itself).
-_WIDTHS = {1: 26, 2: 18, 3: 14, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 7, 11: 10, 12: 10,
-           13: 11, 14: 11, 15: 22, 16: 48}
-
+# The three tables share columns; the last (notes) wraps inside its width, so the printed page stays one wide.
+_WIDTHS = {1: 24, 2: 18, 3: 14, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 7, 11: 10, 12: 10,
+           13: 11, 14: 11, 15: 22, 16: 36}
 
 
 @dataclass(frozen=True)
@@ -52,7 +47,7 @@ class InputRefs:
 
     def class_column(self, field: str) -> str:
         """The whole column of one class field, e.g. every class's monthly output tokens."""
-        col = get_column_letter(column_of(CLASS_FIELDS, field))
+        col = st.col_name(column_of(CLASS_FIELDS, field))
         n = max(self.layout.n_classes, 1)
         return f"{INPUTS}!${col}${self.layout.class_row(0)}:${col}${self.layout.class_row(n - 1)}"
 
@@ -61,75 +56,99 @@ class InputRefs:
 
 
 def _ref(col: int, row: int) -> str:
-    return f"{INPUTS}!${get_column_letter(col)}${row}"
+    return f"{INPUTS}!${st.col_name(col)}${row}"
 
 
-def write_inputs(ws: Worksheet, wb: Workbook) -> InputRefs:
+def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -> InputRefs:
+    """`choices`: field name -> a range (on the Notes sheet) listing its choices, for the drop-downs."""
     layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
-    st.put_text(ws, 1, 1, "Inputs", font=st.TITLE_FONT)
-    st.put_text(ws, 2, 1, "Edit the shaded cells; the Summary, Comparison and Curves sheets follow. "
-                "File > Import from Excel in SpecLedger reads this sheet back (also rows you add right under a "
-                "table); import and export again to bring added rows into the report.", font=st.NOTE_FONT)
-    st.put_text(ws, SETTINGS_TITLE_ROW, 1, "Settings", font=st.HEADING_FONT)
+    sheet.text(1, 1, "Inputs", st.TITLE)
+    sheet.text(2, 1, "Edit the shaded cells; the Summary, Comparison and Curves sheets follow (grey values say "
+               "when they are stale).", st.NOTE)
+    sheet.text(3, 1, "SpecLedger's File > Import from Excel reads this sheet back, also rows you add right under "
+               "a table; import and export again to bring added rows into the report.", st.NOTE)
+    sheet.text(SETTINGS_TITLE_ROW, 1, "Settings", st.HEADING)
     s = wb.settings
     values: dict[str, Any] = {"title": wb.title, "currency": s.currency, "marginal_band": s.marginal_band,
                               "claim_tolerance": s.claim_tolerance, "k_max": s.k_max}
     formats = {"marginal_band": st.PERCENT, "claim_tolerance": st.PERCENT, "k_max": "0"}
+    settings_specs = {spec.name: spec for spec in SETTINGS_FIELDS}
     for key, label in SETTING_LABELS.items():
         row = SETTING_ROWS[key]
-        st.put_text(ws, row, 1, label, font=st.LABEL_FONT)
+        sheet.text(row, 1, label, st.LABEL)
         if key in ("title", "currency"):
-            st.put_text(ws, row, 2, values[key], fill=st.INPUT_FILL)
+            sheet.text(row, 2, values[key], st.INPUT)
         else:
-            st.put_value(ws, row, 2, values[key], formats[key], fill=st.INPUT_FILL)
+            sheet.number(row, 2, values[key], formats[key], st.INPUT)
+        if key in settings_specs:
+            _validate(sheet, settings_specs[key], row, row, 2, choices)
 
     price = st.money_format(s.currency, 2)
     number_formats = {**_FORMATS, "price_out": price, "price_in": price}
-    _table(ws, layout.tier_header, TIERS_HEADING, TIER_FIELDS, wb.tiers, "Tiers", number_formats)
-    _table(ws, layout.class_header, CLASSES_HEADING, CLASS_FIELDS, wb.classes, "TaskClasses", number_formats)
-    _table(ws, layout.override_header, OVERRIDES_HEADING, OVERRIDE_FIELDS, wb.overrides, "Overrides", number_formats)
-    _choice_lists(ws, layout)
+    names = {"baseline": _names_range(layout.tier_row(0), max(layout.n_tiers, 1)),
+             "tier": _names_range(layout.tier_row(0), max(layout.n_tiers, 1)),
+             "task_class": _names_range(layout.class_row(0), max(layout.n_classes, 1))}
+    headers = (layout.tier_header, layout.class_header, layout.override_header)
+    all_rows = (wb.tiers, wb.classes, wb.overrides)
+    for (heading, specs), header, rows, table in zip(TABLES, headers, all_rows, ("Tiers", "TaskClasses", "Overrides")):
+        _table(sheet, header, heading, specs, rows, table, number_formats)
+        for col, spec in enumerate(specs, start=1):
+            _validate(sheet, spec, header + 1, header + max(len(rows), 1), col, {**choices, **names})
 
-    st.set_widths(ws, _WIDTHS)
-    ws.freeze_panes = "B1"  # three stacked tables share no header row; the name column stays in view
-    st.landscape(ws)
+    sheet.widths(_WIDTHS)
+    sheet.ws.freeze_panes(0, 1)  # three stacked tables share no header row; the name column stays in view
     override_rows = {(o.tier, o.task_class): layout.override_row(m) for m, o in enumerate(wb.overrides)}
     return InputRefs(layout, override_rows)
 
 
-def _table(ws: Worksheet, header_row: int, heading: str, specs: tuple[FieldSpec, ...], rows: list[Any], name: str,
-           number_formats: dict[str, str]) -> None:
-    st.put_text(ws, header_row - 1, 1, heading, font=st.HEADING_FONT)
-    st.put_header_row(ws, header_row, header_labels(specs),
-                      text_columns={sp.label for sp in specs if sp.kind in ("text", "choice")})
+def _names_range(first_row: int, n: int) -> str:
+    return f"=${st.col_name(1)}${first_row}:${st.col_name(1)}${first_row + n - 1}"
+
+
+def _table(sheet: st.SheetWriter, header_row: int, heading: str, specs: tuple[FieldSpec, ...], rows: list[Any],
+           name: str, number_formats: dict[str, str]) -> None:
+    sheet.text(header_row - 1, 1, heading, st.HEADING)
+    labels = header_labels(specs)
+    sheet.header_row(header_row, labels, text_columns={sp.label for sp in specs if sp.kind in ("text", "choice")})
+    wrap_notes = {"text_wrap": True, "valign": "top"}
     for i, row in enumerate(rows):
         r = header_row + 1 + i
         for col, spec in enumerate(specs, start=1):
             value = getattr(row, spec.name)
             if spec.kind in ("text", "choice"):
-                st.put_text(ws, r, col, value, fill=st.INPUT_FILL, alignment=st.INDENT)
+                sheet.text(r, col, value, st.INPUT, st.INDENT, wrap_notes if spec.name == "notes" else None)
             else:
-                st.put_value(ws, r, col, value, number_formats.get(spec.name), fill=st.INPUT_FILL)
-    st.add_table(ws, name, header_row, header_row + len(rows), len(specs))
-    ws.row_dimensions[header_row].height = 30
+                sheet.number(r, col, value, number_formats.get(spec.name), st.INPUT)
+    sheet.table(name, header_row, header_row + len(rows), labels)
+    sheet.ws.set_row(header_row - 1, 30)
 
 
-def _choice_lists(ws: Worksheet, layout: InputsLayout) -> None:
-    """Drop-down lists for the choice columns, so an edit in Excel stays importable."""
-    blocks = ((TIER_FIELDS, layout.tier_header, layout.n_tiers),
-              (CLASS_FIELDS, layout.class_header, layout.n_classes),
-              (OVERRIDE_FIELDS, layout.override_header, layout.n_overrides))
-    for specs, header, n in blocks:
-        for col, spec in enumerate(specs, start=1):
-            if spec.kind != "choice":
-                continue
-            listed = ",".join(spec.choice_list())
-            if len(listed) > 250 or '"' in listed:  # Excel's limit for an inline list
-                continue
-            letter = get_column_letter(col)
-            dv = DataValidation(type="list", formula1=f'"{listed}"', allow_blank=False, showErrorMessage=True,
-                                errorTitle=spec.label, error=f"{spec.label} must be {spec.describe()}")
-            dv.add(f"{letter}{header + 1}:{letter}{header + max(n, 1)}")
-            ws.add_data_validation(dv)
-    for row in range(1, 3):
-        ws.cell(row, 1).alignment = Alignment(wrap_text=False)
+def _validate(sheet: st.SheetWriter, spec: FieldSpec, first: int, last: int, col: int, lists: dict[str, str]) -> None:
+    """Excel data validation for one column of one table, from the validator's own field spec."""
+    message = f"{spec.label} must be {spec.describe()}."[:255]
+    options: dict[str, Any] = {"error_title": spec.label[:32], "error_message": message, "ignore_blank": True}
+    if spec.kind in ("int", "float", "percent", "optional_float") and spec.minimum is not None:
+        options.update(validate="integer" if spec.kind == "int" else "decimal", criteria="between",
+                       minimum=spec.minimum, maximum=spec.maximum)
+        if spec.below_maximum:
+            options["maximum"] = spec.maximum - 1e-9
+        # a required number left blank imports as an error; say so at the cell
+        options["ignore_blank"] = spec.kind == "optional_float"
+    elif spec.name in lists:
+        options.update(validate="list", source=lists[spec.name])
+        if spec.kind == "text":  # a baseline or a name typed in full is fine too; the drop-down only helps
+            options.update(error_type="warning", ignore_blank=True)
+    else:
+        return
+    sheet.ws.data_validation(first - 1, col - 1, last - 1, col - 1, options)
+
+
+def choice_fields() -> dict[str, tuple[str, ...]]:
+    """Every choice field's list (the drop-downs read these from the Notes sheet: some pass Excel's 255 characters)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for specs in (TIER_FIELDS, CLASS_FIELDS, OVERRIDE_FIELDS, SETTINGS_FIELDS):
+        for spec in specs:
+            if spec.kind == "choice":
+                out[spec.name] = spec.choice_list()
+    return out
+

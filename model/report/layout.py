@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
 
-SUMMARY, COMPARISON, INPUTS, CURVES = "Summary", "Comparison", "Inputs", "Curves"
+SUMMARY, GRID, COMPARISON, INPUTS, CURVES, NOTES = "Summary", "Grid", "Comparison", "Inputs", "Curves", "Notes"
 
 # The settings block: a label in column A, its value in column B.
 SETTINGS_TITLE_ROW = 4
@@ -81,5 +81,7 @@ COMPARISON_COLUMNS = [
     "Tier", "Task class", "K", "Acceptance alpha", "Alpha source", "c (draft / target)", "v (verify / step)",
     "c FLOPs", "Break-even alpha (SpecLedger)", "Margin over break-even", "Tokens per stretch E",
     "Trailer fill", "Speedup", "Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)",
-    "Cost factor (FLOPs / token)", "Verdict",
+    "Cost factor (FLOPs / token)", "Verdict", "Grey values", "Speedup, alpha -20 pts", "Speedup, alpha -10 pts",
+    "Speedup, alpha +10 pts", "Alpha at export",
 ]
+ALPHA_SHIFTS = (-0.2, -0.1, 0.1)  # the sensitivity block: every class's acceptance moved by these

@@ -1,20 +1,19 @@
-"""Cell writing and looks for the Excel report: styles, number formats, and the one place text is written.
+"""Cell writing and looks for the Excel report (XlsxWriter): formats, and the one place cells are written.
 
-Imported only by the Excel modules, which the GUI imports lazily, so openpyxl
+Every formula is written with SpecLedger's value as its saved result, so the file
+reads right before anything recalculates it (mail previews, Protected View,
+pandas, openpyxl with data_only). The same value is recorded for the tests,
+which hold a real spreadsheet engine to it.
+
+Imported only by the Excel modules, which the GUI imports lazily, so XlsxWriter
 stays out of the window's start-up.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from openpyxl.formatting.rule import CellIsRule
-from openpyxl.cell.cell import Cell
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.styles.cell_style import StyleArray
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.table import Table, TableStyleInfo
-from openpyxl.worksheet.worksheet import Worksheet
+from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
+from xlsxwriter.worksheet import Worksheet
 
 from model.formatting import CURRENCY_SYMBOLS
 
@@ -24,30 +23,45 @@ TIMES1 = '0.0"x"'
 NUMBER = "0.000"
 INTEGER = "#,##0"
 SIGNED_PERCENT = "+0.0%;-0.0%;0.0%"
+CONTEXT_K = '0.#"K"'  # context lengths written in units of 1024 tokens, as the app shows them
 
-TITLE_FONT = Font(bold=True, size=14, color="1F3864")
-HEADING_FONT = Font(bold=True, size=11, color="1F3864")
-LABEL_FONT = Font(bold=True)
-NOTE_FONT = Font(italic=True, color="595959")
+NAVY, GREY_TEXT, GREY_FILL, INPUT_FILL = "#1F3864", "#595959", "#E7E6E6", "#FFF9E5"
+TITLE = {"bold": True, "font_size": 14, "font_color": NAVY}
+HEADING = {"bold": True, "font_size": 11, "font_color": NAVY}
+LABEL = {"bold": True}
+NOTE = {"italic": True, "font_color": GREY_TEXT}
 # Values SpecLedger computed that have no closed form in a spreadsheet: grey and
 # italic, so a reader knows they will not follow an edited input.
-COMPUTED_FONT = Font(italic=True, color="595959")
-COMPUTED_FILL = PatternFill("solid", fgColor="E7E6E6")
-INPUT_FILL = PatternFill("solid", fgColor="FFF9E5")  # the cells an analyst is invited to edit
-WRAP = Alignment(wrap_text=True, vertical="top")
-RIGHT = Alignment(horizontal="right")
-CENTRE = Alignment(horizontal="center")
-INDENT = Alignment(horizontal="left", indent=1)  # text right after a right-aligned number column
+COMPUTED = {"italic": True, "font_color": GREY_TEXT, "bg_color": GREY_FILL}
+INPUT = {"bg_color": INPUT_FILL}  # the cells an analyst is invited to edit
+WRAP = {"text_wrap": True, "valign": "top"}
+RIGHT = {"align": "right"}
+CENTRE = {"align": "center"}
+INDENT = {"align": "left", "indent": 1}  # text right after a right-aligned number column
+BANNER = {"bold": True, "font_color": "#9C0006"}
 
-VERDICT_FILLS = {
-    "gain": (PatternFill("solid", fgColor="C6EFCE"), Font(color="006100")),
-    "marginal": (PatternFill("solid", fgColor="FFEB9C"), Font(color="9C5700")),
-    "tax": (PatternFill("solid", fgColor="FFC7CE"), Font(color="9C0006")),
+VERDICT_LOOKS = {
+    "gain": {"bg_color": "#C6EFCE", "font_color": "#006100"},
+    "marginal": {"bg_color": "#FFEB9C", "font_color": "#9C5700"},
+    "tax": {"bg_color": "#FFC7CE", "font_color": "#9C0006"},
 }
 
 # A user's text starting with one of these would be a formula (or a DDE/@ function
 # in some spreadsheets) if typed; it must stay inert text in the file.
 FORMULA_LEADS = ("=", "+", "-", "@")
+
+
+class ReportSheet(Worksheet):
+    """A worksheet that writes the report's own formulas as they are.
+
+    XlsxWriter scans every formula with some thirty regular expressions to add
+    the _xlfn. prefix to newer functions; the report uses none of them (a test
+    checks that the scan would change nothing), and on a 100 x 30 report the
+    scan was most of the build time.
+    """
+
+    def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> str:
+        return formula[1:] if formula.startswith("=") else formula
 
 
 def money_format(currency: str, decimals: int = 0) -> str:
@@ -60,148 +74,140 @@ def money_format(currency: str, decimals: int = 0) -> str:
     return f'{body} "{code}"' if code else body
 
 
-def put_text(ws: Worksheet, row: int, col: int, text: Any, **style: Any) -> Any:
-    """Write text that is text: never read as a formula, whatever it starts with.
-
-    openpyxl turns any string starting with '=' into a formula, so the data type
-    is set after the value; quotePrefix keeps Excel from re-reading it as a
-    formula when the analyst edits the cell.
-    """
-    cell = ws.cell(row=row, column=col)
-    value = "" if text is None else str(text)
-    cell.value = value
-    cell.data_type = "s"
-    _style(cell, None, style, quote=value.startswith(FORMULA_LEADS))
-    return cell
+def col_name(col: int) -> str:
+    """Column letters of a 1-based column."""
+    return xl_col_to_name(col - 1)
 
 
-def _cell(ws: Worksheet, row: int, col: int) -> Any:
-    """The cell at (row, col), made directly when it is new.
-
-    ws.cell() checks the coordinates and looks the cell up twice on every call;
-    with a hundred thousand cells in a large report that bookkeeping was a tenth
-    of the build time. Rows and columns here come from the report's own layout.
-    """
-    cells = ws._cells
-    cell = cells.get((row, col))
-    if cell is None:
-        cell = cells[(row, col)] = Cell(ws, row=row, column=col)
-        if row > ws._current_row:
-            ws._current_row = row
-    return cell
+def cell_name(row: int, col: int, absolute: bool = False) -> str:
+    """A1 name of a 1-based (row, col)."""
+    return xl_rowcol_to_cell(row - 1, col - 1, absolute, absolute)
 
 
-def put_value(ws: Worksheet, row: int, col: int, value: float | int | None, number_format: str | None = None,
-              computed: bool = False, **style: Any) -> Any:
-    """A number (None leaves the cell blank); computed=True marks it as SpecLedger's, not a formula."""
-    cell = _cell(ws, row, col)
-    if type(value) in (float, int):  # the common case, without openpyxl's type dispatch
-        cell._value = value
-        cell.data_type = "n"
-    else:
-        cell.value = value
-    if computed:
-        style = {"font": COMPUTED_FONT, "fill": COMPUTED_FILL, **style}
-    _style(cell, number_format, style)
-    return cell
+class Formats:
+    """XlsxWriter formats made once per look and reused (a format per cell would bloat the file)."""
+
+    def __init__(self, book: Any) -> None:
+        self.book = book
+        self._cache: dict[tuple, Any] = {}
+        # by the looks' identities: the common case, a few module constants per cell, without hashing their items;
+        # each entry keeps its look dicts alive, so an id in a key can never be reused by another dict
+        self._by_id: dict[tuple, tuple[Any, tuple]] = {}
+
+    def get(self, num_format: str | None = None, *looks: dict[str, Any] | None) -> Any:
+        fast = (num_format, *map(id, looks))
+        hit = self._by_id.get(fast)
+        if hit is not None:
+            return hit[0]
+        key = (num_format, *(tuple(sorted(look.items())) if look else () for look in looks))
+        fmt = self._cache.get(key)
+        if fmt is None:
+            props: dict[str, Any] = {}
+            for look in looks:
+                if look:
+                    props.update(look)
+            if num_format:
+                props["num_format"] = num_format
+            fmt = self._cache[key] = self.book.add_format(props) if props else None
+        self._by_id[fast] = (fmt, looks)
+        return fmt
 
 
-def put_formula(ws: Worksheet, row: int, col: int, formula: str, number_format: str | None = None, **style: Any) -> Any:
-    """A formula of SpecLedger's making (never containing user text)."""
-    assert formula.startswith("=")
-    cell = _cell(ws, row, col)
-    # set as openpyxl's value setter would, minus its scan for control characters:
-    # the report's formulas are ASCII it built itself (user text never enters one)
-    cell._value = formula
-    cell.data_type = "f"
-    _style(cell, number_format, style)
-    return cell
+class SheetWriter:
+    """One sheet of the report, addressed 1-based like the layout; records each formula's value."""
 
+    def __init__(self, book: Any, formats: Formats, name: str, expected: list[tuple[str, int, int, Any]]) -> None:
+        self.ws = book.add_worksheet(name, worksheet_class=ReportSheet)
+        self.name = name
+        self.formats = formats
+        self.expected = expected
 
-def _style(cell: Any, number_format: str | None, style: dict[str, Any], quote: bool = False) -> None:
-    """Apply a look, reusing the style array of the first cell that had it.
+    def text(self, row: int, col: int, text: Any, *looks: dict[str, Any] | None) -> None:
+        """Text that is text: never read as a formula, whatever it starts with (quote prefix when it would be)."""
+        value = "" if text is None else str(text)
+        quote = {"quote_prefix": True} if value.startswith(FORMULA_LEADS) else None
+        fmt = self.formats.get(None, *looks, quote)
+        if value:
+            self.ws.write_string(row - 1, col - 1, value, fmt)
+        elif fmt is not None:
+            self.ws.write_blank(row - 1, col - 1, None, fmt)
 
-    Setting font, fill and format one attribute at a time makes openpyxl hash and
-    look up each style object for every cell, which dominated the export time of
-    large reports; a finished style array is just copied instead.
-    """
-    if not number_format and not style and not quote:
-        return
-    cache = cell.parent.parent.__dict__.setdefault("_specledger_styles", {})
-    key = (number_format, quote, *style, *map(id, style.values()))
-    known = cache.get(key)
-    if known is not None:
-        cell._style = StyleArray(known[0])  # a copy: a later edit of one cell's look must not restyle others
-        return
-    if number_format:
-        cell.number_format = number_format
-    if quote:
-        cell.quotePrefix = True
-    for name, value in style.items():
-        if value is not None:
-            setattr(cell, name, value)
-    cache[key] = (copy.copy(cell._style), list(style.values()))  # keeps the objects alive, so their ids stay theirs
-
-
-HEADER_LEFT = Alignment(wrap_text=True, vertical="bottom")
-HEADER_RIGHT = Alignment(wrap_text=True, vertical="bottom", horizontal="right")
-HEADER_CENTRE = Alignment(wrap_text=True, vertical="bottom", horizontal="center")
-
-
-def put_header_row(ws: Worksheet, row: int, labels: list[str], first_col: int = 1,
-                   text_columns: set[str] | None = None, centred: set[str] | None = None) -> None:
-    """Headers over numbers sit right, like the numbers; over text (all, if no set is given) left."""
-    for i, label in enumerate(labels):
-        if text_columns is None or label in text_columns:
-            look = HEADER_LEFT
-        elif centred and label in centred:
-            look = HEADER_CENTRE
+    def number(self, row: int, col: int, value: float | int | None, num_format: str | None = None,
+               *looks: dict[str, Any] | None) -> None:
+        fmt = self.formats.get(num_format, *looks)
+        if value is None:
+            if fmt is not None:
+                self.ws.write_blank(row - 1, col - 1, None, fmt)
         else:
-            look = HEADER_RIGHT
-        put_text(ws, row, first_col + i, label, font=LABEL_FONT, alignment=look)
+            self.ws.write_number(row - 1, col - 1, value, fmt)
 
+    def computed(self, row: int, col: int, value: Any, num_format: str | None = None) -> None:
+        """SpecLedger's number (or word, e.g. "never") for a result with no closed form: grey."""
+        if isinstance(value, str):
+            self.text(row, col, value, COMPUTED, RIGHT)
+        else:
+            self.number(row, col, value, num_format, COMPUTED)
 
-def add_table(ws: Worksheet, name: str, first_row: int, last_row: int, n_cols: int, first_col: int = 1) -> None:
-    """An Excel table (filters, banding) over a header row and its data rows.
+    def formula(self, row: int, col: int, formula: str, value: Any, num_format: str | None = None,
+                *looks: dict[str, Any] | None) -> None:
+        """A formula of SpecLedger's making (user text never enters one), saved with SpecLedger's value."""
+        self.expected.append((self.name, row, col, value))
+        self.ws.write_formula(row - 1, col - 1, formula, self.formats.get(num_format, *looks), value)
 
-    A table needs at least one data row, so an empty list keeps one blank row.
-    """
-    last_row = max(last_row, first_row + 1)
-    ref = f"{get_column_letter(first_col)}{first_row}:{get_column_letter(first_col + n_cols - 1)}{last_row}"
-    table = Table(displayName=name, ref=ref)
-    table.tableStyleInfo = TableStyleInfo(name="TableStyleLight9", showRowStripes=True, showColumnStripes=False)
-    ws.add_table(table)
+    def writer(self, num_format: str | None = None, *looks: dict[str, Any] | None) -> Any:
+        """formula() with its look resolved once, for the report's long loops: write(row, col, formula, value)."""
+        fmt, name, record, write = self.formats.get(num_format, *looks), self.name, self.expected.append, self.ws.write_formula
 
+        def write_one(row: int, col: int, formula: str, value: Any) -> None:
+            record((name, row, col, value))
+            write(row - 1, col - 1, formula, fmt, value)
+        return write_one
 
-def colour_verdicts(ws: Worksheet, cell_range: str) -> None:
-    """Conditional formatting, so a verdict that changes after an edit changes colour too."""
-    for word, (fill, font) in VERDICT_FILLS.items():
-        ws.conditional_formatting.add(cell_range, CellIsRule(operator="equal", formula=[f'"{word}"'], fill=fill, font=font))
+    def header_row(self, row: int, labels: list[str], first_col: int = 1, text_columns: set[str] | None = None,
+                   centred: set[str] | None = None) -> None:
+        """Headers over numbers sit right, like the numbers; over text (all, if no set is given) left; all wrap."""
+        for i, label in enumerate(labels):
+            if text_columns is None or label in text_columns:
+                align = "left"
+            elif centred and label in centred:
+                align = "center"
+            else:
+                align = "right"
+            self.text(row, first_col + i, label, LABEL, {"text_wrap": True, "valign": "bottom", "align": align})
 
+    def widths(self, widths: dict[int, float]) -> None:
+        for col, width in widths.items():
+            self.ws.set_column(col - 1, col - 1, width)
 
-def colour_verdicts_words(ws: Worksheet, cell_range: str) -> None:
-    """yes in the gain colours, no in the tax colours (for "claim holds")."""
-    for word, look in (("yes", "gain"), ("no", "tax")):
-        fill, font = VERDICT_FILLS[look]
-        ws.conditional_formatting.add(cell_range, CellIsRule(operator="equal", formula=[f'"{word}"'], fill=fill, font=font))
+    def table(self, name: str, first_row: int, last_row: int, labels: list[str], first_col: int = 1) -> None:
+        """An Excel table (filters, banding) over cells already written; it needs one data row at least."""
+        last_row = max(last_row, first_row + 1)
+        self.ws.add_table(first_row - 1, first_col - 1, last_row - 1, first_col + len(labels) - 2, {
+            "name": name, "style": "Table Style Light 9", "autofilter": True,
+            "columns": [{"header": label} for label in labels],
+        })
 
+    def colour_words(self, cells: str, words: dict[str, str]) -> None:
+        """Conditional formatting, so a verdict that changes after an edit changes colour too."""
+        for word, look in words.items():
+            self.ws.conditional_format(cells, {"type": "cell", "criteria": "==", "value": f'"{word}"',
+                                               "format": self.formats.get(None, VERDICT_LOOKS[look])})
 
-def set_widths(ws: Worksheet, widths: dict[int, float]) -> None:
-    for col, width in widths.items():
-        ws.column_dimensions[get_column_letter(col)].width = width
+    def colour_verdicts(self, cells: str) -> None:
+        self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax"})
 
-
-def fit_widths(ws: Worksheet, columns: dict[int, list[Any]], minimum: float = 8, maximum: float = 40) -> None:
-    """Widths from the longest text shown in each column (numbers count as 10 characters)."""
-    for col, values in columns.items():
-        longest = max((len(str(v)) if isinstance(v, str) else 10 for v in values), default=8)
-        ws.column_dimensions[get_column_letter(col)].width = max(minimum, min(maximum, longest + 2))
-
-
-def landscape(ws: Worksheet) -> None:
-    """Print (and PDF) one page wide, so the report reads on paper too."""
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
+    def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None,
+             landscape: bool = True) -> None:
+        """Printed (and PDF) pages: one page wide, repeated headers, the workbook and date in the footer."""
+        ws = self.ws
+        if landscape:
+            ws.set_landscape()
+        ws.set_paper(9)  # A4
+        ws.fit_to_pages(1, 0)
+        ws.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
+        if header_rows:
+            ws.repeat_rows(header_rows[0] - 1, header_rows[1] - 1)
+        # '&' starts a header code: a workbook title with one must print as itself
+        safe = title.replace("&", "&&")[:80]
+        ws.set_header(f"&L&\"-,Bold\"{safe}&R{self.name}")
+        ws.set_footer(f"&LSpecLedger report, exported {exported}&Rpage &P of &N")

@@ -13,9 +13,11 @@ openpyxl = pytest.importorskip("openpyxl")
 import numpy as np  # noqa: E402
 
 from model.comparison import compare  # noqa: E402
-from model.curves import CONTEXT_GRID, context_curves  # noqa: E402
+from model.curves import context_curves  # noqa: E402
 from model.report.export import build_report, export_report  # noqa: E402
-from model.report.layout import COMPARISON, CURVES, INPUTS, SUMMARY  # noqa: E402
+from model.report.importer import import_report  # noqa: E402
+from model.report.context_sheet import CONTEXTS  # noqa: E402
+from model.report.layout import COMPARISON, CURVES, GRID, INPUTS, NOTES, SUMMARY  # noqa: E402
 from model.workbook.validation import WorkbookError  # noqa: E402
 from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
 
@@ -34,14 +36,35 @@ def edge_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_sheets_tables_and_frozen_headers(demo_report):
+def test_sheets_tables_frozen_headers_and_print_setup(demo_report):
     book = openpyxl.load_workbook(demo_report)
-    assert book.sheetnames == [SUMMARY, COMPARISON, INPUTS, CURVES]
+    assert book.sheetnames == [SUMMARY, GRID, COMPARISON, INPUTS, CURVES, NOTES]
     tables = {name for ws in book.worksheets for name in ws.tables}
     assert {"SummaryTable", "ComparisonTable", "Tiers", "TaskClasses", "Overrides"} <= tables
-    for name in (SUMMARY, COMPARISON, CURVES):
-        assert book[name].freeze_panes, f"{name} has no frozen header"
+    # only titles and the header row freeze: the Summary's table is in view on a 768-pixel screen
+    assert book[SUMMARY].freeze_panes == "B6" and book[COMPARISON].freeze_panes == "C5"
+    assert book[CURVES].freeze_panes == "B1"  # no header row over blocks whose columns mean other things
+    for name in (SUMMARY, COMPARISON, GRID):
+        assert book[name].print_title_rows, f"{name} prints no header row on its later pages"
+    for ws in book.worksheets:
+        assert "&P" in ws.oddFooter.right.text and "exported" in ws.oddFooter.left.text
+        assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToHeight == 0  # one page wide
+        assert ws.page_setup.orientation == "landscape"
+    assert book.properties.creator == "SpecLedger" and book.properties.title == demo().title
     assert book[COMPARISON].column_dimensions["A"].width >= 20
+
+
+def test_saved_values_read_without_recalculation(demo_report):
+    """What a mail preview, pandas or openpyxl(data_only) sees: SpecLedger's numbers, not blanks."""
+    cmp = compare(demo())
+    ws = openpyxl.load_workbook(demo_report, data_only=True)[SUMMARY]
+    rows = {r[0]: r for r in ws.iter_rows(min_row=6, max_row=5 + len(cmp.tier_names), values_only=True)}
+    for i, name in enumerate(cmp.tier_names):
+        assert rows[name][6] == pytest.approx(cmp.mix_speedup[i], rel=1e-12)
+        assert rows[name][7] == pytest.approx(cmp.monthly_cost[i], rel=1e-12)
+    with zipfile.ZipFile(demo_report) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    assert charts and all("<c:numCache>" in xml and "<c:pt idx=" in xml for xml in charts)
 
 
 def test_number_formats_and_verdict_colours(demo_report):
@@ -58,64 +81,99 @@ def test_number_formats_and_verdict_colours(demo_report):
     assert {tuple(r.formula) for r in rules} >= {('"gain"',), ('"marginal"',), ('"tax"',)}
 
 
+def test_inputs_refuse_what_the_validator_refuses(demo_report):
+    """Excel's data validation holds K, alpha and the choices to the validator's ranges and lists."""
+    ws = openpyxl.load_workbook(demo_report)[INPUTS]
+    rules = {(dv.type, dv.formula1, dv.formula2) for dv in ws.data_validations.dataValidation}
+    assert ("whole", "1", "32") in rules  # K
+    assert ("decimal", "0.0", "1.0") in rules  # acceptance
+    lists = [dv.formula1 for dv in ws.data_validations.dataValidation if dv.type == "list"]
+    assert any(f.startswith(f"{NOTES}!") for f in lists) and any(f.startswith("$A$") for f in lists)  # choices, baselines
+
+
 def test_native_charts_reference_cells(demo_report):
     n_spec = sum(t.speculative != "no" for t in demo().tiers)
     with zipfile.ZipFile(demo_report) as z:
         charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
-        assert len(charts) == 2 + n_spec  # acceptance and trailer fill on Summary, one context chart per tier
+        # acceptance, trailer fill and the value picture on Summary, one context chart per tier
+        assert len(charts) == 3 + n_spec
         xml = "".join(z.read(n).decode() for n in charts)
-    assert "<scatterChart>" in xml and "<barChart>" in xml
-    assert "'Curves'!$" in xml  # series are ranges on the Curves sheet, not pasted numbers
-    assert xml.count('<logBase val="2"') == n_spec  # context on a log axis, as in the app
+    assert "<c:scatterChart>" in xml and "<c:barChart>" in xml
+    assert "Curves!$" in xml  # series are ranges on the Curves sheet, not pasted numbers
+    assert xml.count('<c:logBase val="2"') == n_spec  # context on a log axis, as in the app
 
 
-def _context_blocks(ws) -> dict[str, int]:
+def _context_blocks(ws, names) -> dict[str, int]:
     """Tier name -> header row of its block in the Curves sheet's context section."""
-    return {ws.cell(r - 1, 1).value: r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Context (tokens)"}
+    return {names.cell(r - 1, 1).value: r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Context"}
 
 
 def test_curves_sheet_has_speedup_against_context_per_tier(demo_report):
-    """One block per speculative tier: the app's context grid down, classes across, what the app draws."""
+    """One block per speculative tier, best mix speedup first: contexts in K down, classes across, what the app draws."""
     wb = demo()
     cmp = compare(wb)
     ws = openpyxl.load_workbook(demo_report)[CURVES]
+    blocks = _context_blocks(ws, openpyxl.load_workbook(demo_report, data_only=True)[CURVES])
     _, expected = build_report(wb)
-    blocks = _context_blocks(ws)
-    spec = [i for i, t in enumerate(wb.tiers) if t.speculative != "no"]
+    spec = sorted((i for i, t in enumerate(wb.tiers) if t.speculative != "no"), key=lambda i: -cmp.mix_speedup[i])
     assert list(blocks) == [wb.tiers[i].name for i in spec]
     for i in spec:
         tier, header = wb.tiers[i], blocks[wb.tiers[i].name]
         n_c = len(wb.classes)
         assert [ws.cell(header, 4 + j).value for j in range(n_c + 1)] == [c.name for c in wb.classes] + ["Break-even (1.0x)"]
-        assert {ws.cell(header + 1 + n, 4 + n_c).value for n in range(len(CONTEXT_GRID))} == {1.0}
-        grid = [ws.cell(header + 1 + n, 1).value for n in range(len(CONTEXT_GRID))]
-        np.testing.assert_allclose(grid, CONTEXT_GRID, rtol=1e-15)  # as written to XML
-        assert ws.cell(header + 1 + len(CONTEXT_GRID), 1).value is None  # the block ends with the grid
-        want = context_curves(tier, cmp.alpha[i])
-        got = np.array([[expected[(CURVES, ws.cell(header + 1 + n, 4 + j).coordinate)] for n in range(len(CONTEXT_GRID))]
+        assert {ws.cell(header + 1 + n, 4 + n_c).value for n in range(len(CONTEXTS))} == {1.0}
+        grid = [ws.cell(header + 1 + n, 1).value for n in range(len(CONTEXTS))]
+        np.testing.assert_allclose(np.array(grid) * 1024, CONTEXTS, rtol=1e-15)  # in K, as the app writes them
+        assert ws.cell(header + 1, 1).number_format == '0.#"K"'
+        assert ws.cell(header + 1 + len(CONTEXTS), 1).value is None  # the block ends with the grid
+        want = context_curves(tier, cmp.alpha[i], contexts=CONTEXTS)
+        got = np.array([[expected[(CURVES, ws.cell(header + 1 + n, 4 + j).coordinate)] for n in range(len(CONTEXTS))]
                         for j in range(len(wb.classes))])
         np.testing.assert_allclose(got, want, rtol=1e-12)
         first = ws.cell(header + 1, 4)
         assert first.data_type == "f" and first.value.startswith(f"={COMPARISON}!") and first.number_format == '0.00"x"'
         c_cell = ws.cell(header + 1, 2)
-        if tier.cost_model == "roofline":  # no closed form: SpecLedger's number, grey
-            assert isinstance(c_cell.value, float) and c_cell.fill.fgColor.rgb.endswith("E7E6E6")
+        # c follows the cost model set on Inputs: Inputs' c when typed, SpecLedger's roofline number otherwise
+        assert c_cell.data_type == "f" and f"{INPUTS}!" in c_cell.value and '="roofline"' in c_cell.value
+        if tier.cost_model == "roofline":
+            assert c_cell.fill.fgColor.rgb.endswith("E7E6E6")  # grey: no closed form
             assert "SpecLedger" in ws.cell(header - 1, 5).value
             assert want[0, 0] > want[0, -1]  # the roofline's point: longer context, less speedup
-        else:  # typed c and v follow Inputs and do not move with the context
-            assert c_cell.data_type == "f" and c_cell.value.startswith(f"={INPUTS}!")
+        else:  # typed c and v do not move with the context
             np.testing.assert_allclose(want, want[:, :1] * np.ones_like(want))
         assert ws.cell(header - 1, 3).value.startswith(f"={INPUTS}!")  # K
 
 
+def _load(data: bytes):
+    import io
+
+    return openpyxl.load_workbook(io.BytesIO(data))
+
+
 def test_every_formula_has_a_checked_value_and_no_user_text():
     for wb in (demo(), edge_workbook()):
-        book, expected = build_report(wb)
+        data, expected = build_report(wb)
+        book = _load(data)
         formulas = [(ws.title, c) for ws in book.worksheets for row in ws.iter_rows() for c in row if c.data_type == "f"]
         assert {(t, c.coordinate) for t, c in formulas} == set(expected)
         names = [t.name for t in wb.tiers] + [c.name for c in wb.classes]
         for _, cell in formulas:
             assert not any(name in cell.value for name in names if len(name) > 3), cell.value
+
+
+def test_formulas_are_written_as_xlsxwriter_would_write_them():
+    """ReportSheet skips XlsxWriter's scan for newer functions; on the report's formulas the scan changes nothing."""
+    from xlsxwriter.worksheet import Worksheet
+
+    plain = Worksheet()
+    plain.use_future_functions = True  # the widest scan
+    for wb in (demo(), edge_workbook()):
+        book = _load(build_report(wb)[0])
+        for ws in book.worksheets:
+            for row in ws.iter_rows():
+                for cell in row:
+                    if cell.data_type == "f":
+                        assert plain._prepare_formula(cell.value) == cell.value[1:], cell.value
 
 
 def test_user_text_is_never_a_formula(edge_report):
@@ -141,15 +199,58 @@ def test_write_failure_leaves_existing_file_intact(tmp_path, monkeypatch):
     target = tmp_path / "report.xlsx"
     target.write_bytes(b"the analyst's previous report")
 
-    def broken_save(self, filename):
-        Path(filename).write_bytes(b"half a zip")
+    def full_disk(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("openpyxl.workbook.workbook.Workbook.save", broken_save)
+    monkeypatch.setattr("model.report.export.os.fsync", full_disk)
     with pytest.raises(WorkbookError, match="cannot be written.*No space left"):
         export_report(demo(), target)
     assert target.read_bytes() == b"the analyst's previous report"
     assert [p.name for p in tmp_path.iterdir()] == ["report.xlsx"]  # no temporary file left behind
+
+
+def test_export_leaves_no_temporary_files(tmp_path, monkeypatch):
+    import tempfile
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out = tmp_path / "out"
+    out.mkdir()
+    export_report(demo(), out / "r.xlsx")
+    assert list(scratch.iterdir()) == [] and [p.name for p in out.iterdir()] == ["r.xlsx"]
+
+
+def test_huge_workbook_is_refused_up_front_in_one_line(tmp_path):
+    from tests.bench.workbooks import large_workbook
+
+    wb = large_workbook(2000, 100)
+    with pytest.raises(WorkbookError) as err:
+        export_report(wb, tmp_path / "huge.xlsx")
+    message = str(err.value)
+    assert "\n" not in message and "2,000 tiers x 100 task classes" in message and "at most 20,000" in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_escape_like_text_stays_literal(tmp_path):
+    """Excel reads _x0041_ as an escaped "A"; a name that really says _x0041_ must come back as it was."""
+    wb = demo()
+    wb.rename_tier("Helix Fast", "Helix _x0041_ Fast")
+    wb.classes[0].source_note = "see _x000D_ and _X0042_"
+    path = tmp_path / "r.xlsx"
+    export_report(wb, path)
+    assert import_report(path) == wb
+    cmp_ws = openpyxl.load_workbook(path, data_only=True)[COMPARISON]
+    assert "Helix _x0041_ Fast" in {cmp_ws.cell(r, 1).value for r in range(5, cmp_ws.max_row + 1)}  # saved results too
+
+
+def test_control_characters_are_refused_not_crashed_on(tmp_path):
+    wb = demo()
+    wb.tiers[3].vendor = "Helix\x1b[31m"
+    with pytest.raises(WorkbookError) as err:
+        export_report(wb, tmp_path / "r.xlsx")
+    assert "control character" in str(err.value) and "\n" not in str(err.value)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_open_elsewhere_or_unwritable_target_is_refused(tmp_path):
@@ -193,38 +294,12 @@ def test_empty_workbook_exports(tmp_path):
     assert openpyxl.load_workbook(tmp_path / "empty.xlsx").sheetnames[0] == SUMMARY
 
 
-def test_direct_cell_writes_equal_openpyxl_public_api():
-    """put_value and put_formula skip openpyxl's setter for speed; the cells must be what the setter makes."""
-    from openpyxl import Workbook as Book
-
-    from model.report import styles as st
-
-    ours, theirs = Book().active, Book().active
-    values = [0.25, 3, -1e300, float("nan"), None, True, np.float64(0.5), "=A1*2"]
-    for col, value in enumerate(values, start=1):
-        if isinstance(value, str):
-            st.put_formula(ours, 7, col, value, st.TIMES)
-        else:
-            st.put_value(ours, 7, col, value, st.PERCENT, computed=True)
-        theirs.cell(7, col).value = value
-    assert ours.max_row == theirs.max_row == 7 and ours.max_column == theirs.max_column
-    for col in range(1, len(values) + 1):
-        a, b = ours.cell(7, col), theirs.cell(7, col)
-        assert (a.data_type, type(a.value)) == (b.data_type, type(b.value)), col
-        assert a.value == b.value or (a.value != a.value and b.value != b.value), col  # NaN equals NaN here
-    first = ours.cell(7, 1)
-    st.put_value(ours, 7, 1, 0.75)  # writing again reuses the cell and keeps its look
-    assert ours.cell(7, 1) is first and first.value == 0.75 and first.number_format == st.PERCENT
-    first.font = st.LABEL_FONT  # a later restyle of one cell leaves the cells that shared its look alone
-    assert ours.cell(7, 2).font.b is not True and ours.cell(7, 2).font.i
-
-
 def test_unconfirmed_tier_is_flagged_on_the_summary(demo_report):
-    ws = openpyxl.load_workbook(demo_report)[SUMMARY]
-    rows = {r[0]: r for r in ws.iter_rows(values_only=True) if r and isinstance(r[0], str)}
+    book = openpyxl.load_workbook(demo_report, data_only=True)
+    rows = {r[0]: r for r in book[SUMMARY].iter_rows(min_row=6, max_row=13, values_only=True)}
     assert rows["Helix Fast"][2] == "unknown (unconfirmed)"  # the demo marks it unknown
     assert rows["Northwind Turbo"][2] == "yes"
-    assert any(r[0] == "Unconfirmed" for r in ws.iter_rows(min_row=1, max_row=20, values_only=True))
+    assert any(r[0] == "Unconfirmed" for r in book[NOTES].iter_rows(min_row=1, max_row=30, values_only=True))
 
 
 def test_export_steps_report_progress_and_a_cancel_writes_nothing(tmp_path):

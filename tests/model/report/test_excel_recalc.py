@@ -1,8 +1,9 @@
-"""Every formula in the report, recalculated by a real spreadsheet engine (LibreOffice), equals SpecLedger.
+"""Every formula in the report, recalculated by a real spreadsheet engine (LibreOffice), equals SpecLedger,
+and equals the value saved with it in the file.
 
 One LibreOffice run per module converts all the files at once: the demo report,
 the edge-case report, and the demo report with inputs edited the way an analyst
-would (with openpyxl, which keeps the formulas and drops cached values, so the
+would (with openpyxl, which keeps the formulas and drops the saved values, so the
 engine has to recompute everything on load).
 """
 from __future__ import annotations
@@ -21,15 +22,18 @@ openpyxl = pytest.importorskip("openpyxl")
 
 from tests.excel_cases import demo, edge_workbook  # noqa: E402
 from model.comparison import VERDICT_NAMES, compare  # noqa: E402
+from model.formatting import context as context_text  # noqa: E402
+from model.report.comparison_sheet import sensitivity  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
-from model.curves import CONTEXT_GRID, context_curves  # noqa: E402
-from model.report.layout import COMPARISON, CURVES, INPUTS, SUMMARY, InputsLayout, column_of  # noqa: E402
+from model.report.layout import COMPARISON, GRID, INPUTS, SUMMARY, InputsLayout, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
 pytestmark = pytest.mark.libreoffice
 REL_TOL = 1e-9
+# the tiers whose grey inputs the edits change (K, c, v, cost model, speculative): their rows must say stale
+STALE_TIERS = {"Helix Fast", "Orbital Rapid", "Apex Standard"}
 
 
 def _soffice() -> str:
@@ -51,51 +55,36 @@ class Case:
 
 
 def _edit(src: Path, dst: Path) -> Workbook:
-    """Change inputs like an analyst would; returns the edited workbook and its expected formula values."""
+    """Change inputs in the file as an analyst would in Excel; returns the workbook SpecLedger would compare."""
     wb = demo()
     layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
     book = openpyxl.load_workbook(src)
     ws = book[INPUTS]
-    helix = wb.tier_index("Helix Fast")
-    north = wb.tier_index("Northwind Turbo")
-    changes = [  # (row, field specs, field, new value); roofline K is not edited: v(K) has no closed form
-        (layout.class_row(wb.class_index("code")), CLASS_FIELDS, "alpha", 0.55),
-        (layout.class_row(wb.class_index("prose")), CLASS_FIELDS, "tokens_out", 2.5e8),
-        (layout.tier_row(helix), TIER_FIELDS, "k", 7),
-        (layout.tier_row(helix), TIER_FIELDS, "c", 0.2),
-        (layout.tier_row(north), TIER_FIELDS, "price_out", 31.0),
+    t, c = wb.tier_index, wb.class_index
+    changes = [
+        (layout.class_row(c("code")), CLASS_FIELDS, "alpha", 0.55),
+        (layout.class_row(c("prose")), CLASS_FIELDS, "tokens_out", 2.5e8),
+        (layout.class_row(c("json")), CLASS_FIELDS, "name", "structured json"),  # a rename
+        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "k", 7),
+        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "c", 0.2),
+        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "v", 1.3),
+        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "baseline", "Orbital Standard"),
+        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "speculative", "yes"),
+        (layout.tier_row(t("Orbital Rapid")), TIER_FIELDS, "cost_model", "typed"),  # the issue's 2.33x -> 1.89x
+        (layout.tier_row(t("Apex Standard")), TIER_FIELDS, "speculative", "yes"),
+        (layout.tier_row(t("Apex Standard")), TIER_FIELDS, "claimed_speedup", 1.2),  # a claim where there was none
+        (layout.tier_row(t("Northwind Turbo")), TIER_FIELDS, "price_out", 31.0),
+        (layout.tier_row(t("Northwind Turbo")), TIER_FIELDS, "name", "Northwind Turbo 2"),  # a rename
         (layout.override_row(0), OVERRIDE_FIELDS, "alpha", 0.6),
     ]
     for row, specs, field, value in changes:
         ws.cell(row, column_of(specs, field)).value = value
+        target = (wb.classes[row - layout.class_row(0)] if specs is CLASS_FIELDS else
+                  wb.overrides[row - layout.override_row(0)] if specs is OVERRIDE_FIELDS else
+                  wb.tiers[row - layout.tier_row(0)])
+        setattr(target, field, value)
     book.save(dst)
-    wb.classes[wb.class_index("code")].alpha = 0.55
-    wb.classes[wb.class_index("prose")].tokens_out = 2.5e8
-    wb.tiers[helix].k = 7
-    wb.tiers[helix].c = 0.2
-    wb.tiers[north].price_out = 31.0
-    wb.overrides[0].alpha = 0.6
     return wb
-
-
-def _edited_expectation(original: Path, edited: Workbook) -> dict:
-    """SpecLedger's values for the edited workbook, except where a formula reads a grey value.
-
-    The margin is the live alpha minus the break-even SpecLedger wrote at export;
-    after K or c changed in the spreadsheet that break-even is the exported one
-    (documented: grey cells do not follow), so the margin must use it too.
-    """
-    expected = build_report(edited)[1]
-    ws = openpyxl.load_workbook(original)[COMPARISON]
-    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
-    cmp = compare(edited)
-    for i in range(len(edited.tiers)):
-        for j in range(len(edited.classes)):
-            row = COMPARISON_HEADER_ROW + 1 + i * len(edited.classes) + j
-            be = ws.cell(row, col["Break-even alpha (SpecLedger)"]).value
-            key = (COMPARISON, ws.cell(row, col["Margin over break-even"]).coordinate)
-            expected[key] = float(cmp.alpha[i, j]) - be if isinstance(be, (int, float)) else "n/a"
-    return expected
 
 
 @pytest.fixture(scope="module")
@@ -110,8 +99,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
         export_report(wb, path, f"{name}.json")
         cases[name] = Case(path, out / path.name, build_report(wb)[1], wb)
     edited = _edit(cases["demo"].original, src / "edited.xlsx")
-    cases["edited"] = Case(src / "edited.xlsx", out / "edited.xlsx", _edited_expectation(cases["demo"].original, edited),
-                           edited)
+    cases["edited"] = Case(src / "edited.xlsx", out / "edited.xlsx", {}, edited)
     cmd = [exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
            "--convert-to", "xlsx", "--outdir", str(out)] + [str(c.original) for c in cases.values()]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
@@ -120,9 +108,18 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     return cases
 
 
-def _check_all_formulas(original: Path, recalculated: Path, expected: dict) -> tuple[int, float]:
+def _same(got, want) -> float | None:
+    """Relative error of a number, 0 for equal words, None when they differ. Blank text reads as None."""
+    if isinstance(want, str):
+        return 0.0 if (got if got is not None else "") == want else None
+    if not isinstance(got, (int, float)) or isinstance(got, bool):
+        return None
+    return abs(got - want) / max(abs(want), 1e-300) if want else abs(got)
+
+
+def _check_all_formulas(original: Path, other: Path, expected: dict) -> tuple[int, float]:
     formulas = openpyxl.load_workbook(original)
-    values = openpyxl.load_workbook(recalculated, data_only=True)
+    values = openpyxl.load_workbook(other, data_only=True)
     count, worst, problems = 0, 0.0, []
     for ws in formulas.worksheets:
         for row in ws.iter_rows():
@@ -133,70 +130,103 @@ def _check_all_formulas(original: Path, recalculated: Path, expected: dict) -> t
                 key = (ws.title, cell.coordinate)
                 assert key in expected, f"{key} is a formula with no SpecLedger value to check it against"
                 got, want = values[ws.title][cell.coordinate].value, expected[key]
-                if isinstance(want, str):
-                    if got != want:
-                        problems.append(f"{key}: engine {got!r}, SpecLedger {want!r} ({cell.value})")
-                    continue
-                if not isinstance(got, (int, float)) or isinstance(got, bool):
-                    problems.append(f"{key}: engine gave {got!r}, SpecLedger {want!r} ({cell.value})")
-                    continue
-                rel = abs(got - want) / max(abs(want), 1e-300) if want else abs(got)
-                worst = max(worst, rel)
-                if rel > REL_TOL:
-                    problems.append(f"{key}: engine {got!r}, SpecLedger {want!r}, relative error {rel:.2e}")
+                rel = _same(got, want)
+                if rel is None or rel > REL_TOL:
+                    problems.append(f"{key}: got {got!r}, SpecLedger {want!r} ({cell.value})")
+                else:
+                    worst = max(worst, rel)
     assert not problems, "\n".join(problems[:20])
     return count, worst
 
 
 @pytest.mark.parametrize("case", ["demo", "edge"])
-def test_every_formula_equals_specledger(recalculated, case):
+def test_every_formula_equals_specledger_and_its_saved_value(recalculated, case):
     c = recalculated[case]
     count, worst = _check_all_formulas(c.original, c.recalculated, c.expected)
-    print(f"{case}: {count} formula cells, max relative error {worst:.2e}")
-    assert count == len(c.expected)
-    assert count > 40
+    print(f"{case}: {count} formula cells recalculated by LibreOffice, max relative error {worst:.2e}")
+    assert count == len(c.expected) and count > 40
+    # the values saved in the file, read as a viewer that does not calculate reads them, are SpecLedger's too
+    saved, _ = _check_all_formulas(c.original, c.original, c.expected)
+    assert saved == count
 
 
-def test_report_follows_edited_inputs(recalculated):
-    c = recalculated["edited"]
-    count, worst = _check_all_formulas(c.original, c.recalculated, c.expected)
-    print(f"edited: {count} formula cells, max relative error {worst:.2e}")
-    # and, said without the report's own bookkeeping: the Summary equals compare() of the edited workbook
-    cmp = compare(c.workbook)
-    ws = openpyxl.load_workbook(c.recalculated, data_only=True)[SUMMARY]
-    header = next(r for r in range(1, 40) if ws.cell(r, 1).value == "Tier" and ws.cell(r, 2).value == "Vendor")
-    heads = {ws.cell(header, c).value: c for c in range(1, 20)}
-    for i, name in enumerate(cmp.tier_names):
-        row = header + 1 + i
-        assert ws.cell(row, 1).value == name
-        assert math.isclose(ws.cell(row, heads["Mix speedup"]).value, cmp.mix_speedup[i], rel_tol=REL_TOL)
-        assert math.isclose(ws.cell(row, heads["Monthly cost"]).value, cmp.monthly_cost[i], rel_tol=REL_TOL)
-        assert ws.cell(row, heads["Verdict"]).value == VERDICT_NAMES[int(cmp.tier_verdict[i])]
-        if not np.isnan(cmp.premium[i]):
-            assert math.isclose(ws.cell(row, heads["Premium over baseline"]).value, cmp.premium[i], rel_tol=REL_TOL)
-    before = compare(demo())
-    assert not np.allclose(before.mix_speedup, cmp.mix_speedup), "the edits should have moved the report"
+def _table(ws, header_labels: tuple[str, str]) -> tuple[int, dict[str, int]]:
+    header = next(r for r in range(1, 60) if (ws.cell(r, 1).value, ws.cell(r, 2).value) == header_labels)
+    return header, {ws.cell(header, col).value: col for col in range(1, ws.max_column + 1)}
 
 
-def test_context_curves_follow_edited_inputs(recalculated):
-    """The speedup-against-context blocks, recalculated after the edits, are what the app draws for the edited workbook.
+def _close(got, want) -> bool:
+    if want is None or (isinstance(want, float) and math.isnan(want)):
+        return got in ("–", "n/a", None, "")
+    return isinstance(got, (int, float)) and math.isclose(got, want, rel_tol=REL_TOL)
 
-    The edits change a class's acceptance (every tier's curves) and a typed tier's K and c
-    (that tier's whole block); roofline c(L), v(L) are SpecLedger's and were not edited.
-    """
+
+def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
+    """Baseline, cost model, speculative flag, claim, names, K, c and v edited in the file: each result equals
+    compare() of the same edit, or its row says it is stale (and its margin is blank, not wrong)."""
     c = recalculated["edited"]
     wb, cmp = c.workbook, compare(c.workbook)
-    ws = openpyxl.load_workbook(c.recalculated, data_only=True)[CURVES]
-    headers = {ws.cell(r - 1, 1).value: r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Context (tokens)"}
-    spec = [i for i, t in enumerate(wb.tiers) if t.speculative != "no"]
-    assert list(headers) == [wb.tiers[i].name for i in spec]
+    book = openpyxl.load_workbook(c.recalculated, data_only=True)
+    ws = book[COMPARISON]
+    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+    shifted = sensitivity(wb, compare)
+    for i, tier in enumerate(wb.tiers):
+        for j, cls in enumerate(wb.classes):
+            row = COMPARISON_HEADER_ROW + 1 + i * len(wb.classes) + j
+            value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
+            where = f"{tier.name}/{cls.name}"
+            assert (value("Tier"), value("Task class")) == (tier.name, cls.name), where
+            flag = value("Grey values") or ""
+            want_flag = "stale" if tier.name in STALE_TIERS else "optimal K stale" if cls.name == "code" else ""
+            assert flag == want_flag, where
+            for name, want in (("Acceptance alpha", cmp.alpha[i, j]), ("Speedup", cmp.speedup[i, j]),
+                               ("Tokens per stretch E", cmp.tokens_per_stretch[i, j]),
+                               ("Trailer fill", cmp.trailer_fill[i, j]), ("Cost factor (FLOPs / token)", cmp.cost_factor[i, j]),
+                               ("Speedup, alpha -20 pts", shifted[0].speedup[i, j]),
+                               ("Speedup, alpha +10 pts", shifted[2].speedup[i, j])):
+                assert _close(value(name), float(want)), (where, name, value(name), want)
+            assert value("Verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], where
+            if flag == "stale":
+                assert value("Margin over break-even") in (None, ""), where
+            else:
+                assert _close(value("Margin over break-even"), float(cmp.margin[i, j])), where
+
+    ws = book[SUMMARY]
+    assert "Inputs changed since export" in ws.cell(3, 1).value
+    header, heads = _table(ws, ("Tier", "Vendor"))
+    for i, tier in enumerate(wb.tiers):
+        row = header + 1 + i
+        get = lambda name: ws.cell(row, heads[name]).value  # noqa: E731
+        assert get("Tier") == tier.name
+        assert get("Speculative") == ("unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative)
+        assert get("Baseline") == (tier.baseline or "–")
+        assert get("Claim context") == context_text(tier.claim_context)
+        for name, want in (("Mix speedup", cmp.mix_speedup[i]), ("Monthly cost", cmp.monthly_cost[i]),
+                           ("Premium over baseline", cmp.premium[i]), ("Speedup vs baseline", cmp.speedup_vs_baseline[i]),
+                           ("Cost per 1x speedup", cmp.price_per_speedup[i]),
+                           ("Claimed speedup", cmp.claimed_speedup[i])):
+            assert _close(get(name), float(want)), (tier.name, name, get(name), want)
+        holds = cmp.claim_holds[i]
+        assert get("Claim holds") == ("–" if holds is None else "yes" if holds else "no"), tier.name
+        assert get("Verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
+        stale = tier.name in STALE_TIERS
+        assert (get("Grey values") or "") == ("stale" if stale else "optimal K stale"), tier.name
+    rapid = wb.tier_index("Orbital Rapid")
+    # typed c and v took over from the roofline's (the issue's case): the speedup moved, and the claim followed it
+    assert not math.isclose(ws.cell(header + 1 + rapid, heads["Mix speedup"]).value,
+                            compare(demo()).mix_speedup[rapid], rel_tol=1e-3)
+    sens = next(r for r in range(header, ws.max_row + 1) if str(ws.cell(r, 1).value).startswith("Sensitivity")) + 1
+    for i in range(len(wb.tiers)):
+        got = [ws.cell(sens + 1 + i, 2 + m).value for m in range(4)]
+        want = [shifted[0].mix_speedup[i], shifted[1].mix_speedup[i], cmp.mix_speedup[i], shifted[2].mix_speedup[i]]
+        np.testing.assert_allclose(got, want, rtol=REL_TOL)
+
+    grid = book[GRID]
+    got = np.array([[grid.cell(5 + i, 3 + j).value for j in range(len(wb.classes))] for i in range(len(wb.tiers))])
+    np.testing.assert_allclose(got.astype(float), cmp.speedup, rtol=REL_TOL)
+    assert [grid.cell(4, 3 + j).value for j in range(len(wb.classes))] == [x.name for x in wb.classes]
     before = compare(demo())
-    for i in spec:
-        h = headers[wb.tiers[i].name]
-        got = np.array([[ws.cell(h + 1 + n, 4 + j).value for n in range(len(CONTEXT_GRID))]
-                        for j in range(len(wb.classes))], dtype=np.float64)
-        np.testing.assert_allclose(got, context_curves(wb.tiers[i], cmp.alpha[i]), rtol=REL_TOL)
-        assert not np.allclose(got, context_curves(demo().tiers[i], before.alpha[i]), rtol=1e-6)
+    assert not np.allclose(before.mix_speedup, cmp.mix_speedup), "the edits should have moved the report"
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):

@@ -1,0 +1,169 @@
+"""The report's Comparison sheet: one row per (tier, class), live formulas over Inputs.
+
+c and v follow the tier's cost model as set on Inputs: typed, they are Inputs'
+c and v; roofline, they are SpecLedger's values at the class's context (no
+closed form). The break-even and optimal K are SpecLedger's too; the "Grey
+values" column says when the inputs they came from changed since export, and
+the margin over break-even goes blank then rather than subtract a stale number.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from model.comparison import BREAK_EVEN_NAMES, VERDICT_NAMES, Comparison, TierCosts
+from model.report import styles as st
+from model.report.inputs_sheet import InputRefs
+from model.report.layout import ALPHA_SHIFTS, COMPARISON, COMPARISON_COLUMNS
+from model.report.notes_sheet import NotesRefs
+from model.workbook.rows import Workbook
+
+NA = "n/a"
+STALE, OPT_STALE = "stale", "optimal K stale"
+HEADER_ROW = 4
+_COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+_TEXT_COLUMNS = {"Tier", "Task class", "Alpha source"}
+_CENTRED_COLUMNS = {"Verdict", "Grey values"}
+_SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
+
+
+def letter(name: str) -> str:
+    return st.col_name(_COL[name])
+
+
+def tokens_formula(a: str, k: str) -> str:
+    """E(alpha, K), with the first terms of its series next to alpha = 1 where the closed form loses digits."""
+    return f"IF(ABS(1-{a})<1E-7,({k}+1)-(1-{a})*{k}*({k}+1)/2,(1-{a}^({k}+1))/(1-{a}))"
+
+
+def banner_formula(flags: str) -> str:
+    """The stale banner, over a range of "Grey values" flags."""
+    return (f'=IF(COUNTIF({flags},"{STALE}")>0,"Inputs changed since export: grey values in rows marked stale are out '
+            f'of date (Notes lists the inputs as exported). Import into SpecLedger and export again.",'
+            f'IF(COUNTIF({flags},"{OPT_STALE}")>0,"An acceptance or K max changed since export: the optimal K '
+            f'columns are out of date.",""))')
+
+
+def roofline_costs(wb: Workbook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """c, v (tiers x classes) and c FLOPs (tiers) from the roofline presets of every tier, typed ones too,
+    so that switching a tier's cost model in Excel has numbers to switch to."""
+    n_t, n_c = len(wb.tiers), len(wb.classes)
+    if not n_t:
+        return np.zeros((0, n_c)), np.zeros((0, n_c)), np.zeros(0)
+    costs = TierCosts([dataclasses.replace(t, cost_model="roofline") for t in wb.tiers])
+    context = np.array([c.context for c in wb.classes], dtype=np.float64)[None, :]
+    k = np.array([t.k for t in wb.tiers], dtype=np.float64)[:, None]
+    c = np.broadcast_to(costs.c(context), (n_t, n_c)) if n_c else np.zeros((n_t, 0))
+    v = np.broadcast_to(costs.v(k, context), (n_t, n_c)) if n_c else np.zeros((n_t, 0))
+    return c, v, costs.c_flops[:, 0]
+
+
+def cost_formula(cost_model: str, roof_value: float, typed_ref: str) -> str:
+    return f'=IF({cost_model}="roofline",{roof_value!r},{typed_ref})'
+
+
+def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
+                     shifted: list[Comparison]) -> dict[int, int]:
+    """One row per (tier, class), tier-major; returns the first row of each tier's block."""
+    sheet.text(1, 1, "Comparison: every tier on every task class", st.TITLE)
+    sheet.text(2, 1, "Formulas follow the Inputs sheet. Grey cells are SpecLedger's (no closed form: break-even, "
+               "optimal K, roofline c and v at the class's context); 'Grey values' says when they are stale.", st.NOTE)
+    n_t, n_c = len(wb.tiers), len(wb.classes)
+    last = max(HEADER_ROW + n_t * n_c, HEADER_ROW + 1)
+    flags = f"${letter('Grey values')}${HEADER_ROW + 1}:${letter('Grey values')}${last}"
+    sheet.formula(3, 1, banner_formula(flags), "", None, st.BANNER)
+    sheet.header_row(HEADER_ROW, COMPARISON_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
+    sheet.ws.set_row(HEADER_ROW - 1, 58)
+    raw_c, raw_v, flops = roofline_costs(wb)
+    band = refs.setting("marginal_band")
+    col = {name: st.col_name(i) for name, i in _COL.items()}
+    put_name = sheet.writer()
+    put_k = sheet.writer("0", st.RIGHT)
+    put_pct = sheet.writer(st.PERCENT)
+    put_pct_r = sheet.writer(st.PERCENT, st.RIGHT)
+    put_num, put_num_grey = sheet.writer(st.NUMBER), sheet.writer(st.NUMBER, st.COMPUTED)
+    put_margin = sheet.writer(st.SIGNED_PERCENT, st.RIGHT)
+    put_e = sheet.writer("0.000")
+    put_x = sheet.writer(st.TIMES)
+    put_word = sheet.writer(None, st.CENTRE)
+    shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
+    k_max_changed = notes.k_max_changed()
+    first_rows: dict[int, int] = {}
+    row = HEADER_ROW + 1
+    for i, tier in enumerate(wb.tiers):
+        first_rows[i] = row
+        spec, cm = refs.tier(i, "speculative"), refs.tier(i, "cost_model")
+        roof = tier.cost_model == "roofline"
+        is_spec = bool(cmp.speculative[i])
+        put_cost = put_num_grey if roof else put_num
+        tier_name, changed = refs.tier(i, "name"), notes.tier_changed(i)
+        k_ref, c_ref, v_ref = refs.tier(i, "k"), refs.tier(i, "c"), refs.tier(i, "v")
+        for j, cls in enumerate(wb.classes):
+            r = str(row)
+            K, A, C, V, CF = (col[n] + r for n in ("K", "Acceptance alpha", "c (draft / target)", "v (verify / step)",
+                                                   "c FLOPs"))
+            BE, E, S, G = (col[n] + r for n in ("Break-even alpha (SpecLedger)", "Tokens per stretch E", "Speedup",
+                                                "Grey values"))
+            put_name(row, 1, f'={tier_name}&""', tier.name)
+            put_name(row, 2, f'={refs.cls(j, "name")}&""', cls.name)
+            put_k(row, 3, f"={k_ref}", tier.k)
+            alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
+            alpha = float(cmp.alpha[i, j])
+            put_pct(row, 4, f"={alpha_ref}", alpha)
+            sheet.text(row, 5, cmp.alpha_source[i][j], st.INDENT)
+            rc, rv = float(raw_c[i, j]), float(raw_v[i, j])
+            put_cost(row, 6, cost_formula(cm, rc, c_ref), rc if roof else tier.c)
+            put_cost(row, 7, cost_formula(cm, rv, v_ref), rv if roof else tier.v)
+            put_cost(row, 8, cost_formula(cm, float(flops[i]), C), float(flops[i]) if roof else tier.c)
+            kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
+            sheet.computed(row, 9, float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind,
+                           st.PERCENT)
+            margin = float(cmp.margin[i, j])
+            put_margin(row, 10, f'=IF({G}="{STALE}","",IF(ISNUMBER({BE}),{A}-{BE},"{NA}"))',
+                       NA if math.isnan(margin) else margin)
+            put_e(row, 11, f'=IF({spec}="no",1,{tokens_formula(A, K)})', float(cmp.tokens_per_stretch[i, j]))
+            fill = float(cmp.trailer_fill[i, j])
+            put_pct_r(row, 12, f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill)
+            put_x(row, 13, f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]))
+            if is_spec:
+                sheet.computed(row, 14, int(cmp.optimal_k[i, j]), "0")
+                sheet.computed(row, 15, float(cmp.optimal_speedup[i, j]), st.TIMES)
+            else:
+                sheet.computed(row, 14, NA)
+                sheet.computed(row, 15, NA)
+            put_x(row, 16, f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})', float(cmp.cost_factor[i, j]))
+            put_word(row, 17, f'=IF({spec}="no","{NA}",IF({S}<1,"tax",IF({S}<1+{band},"marginal","gain")))',
+                     VERDICT_NAMES[int(cmp.verdict[i, j])])
+            put_word(row, 18, f'=IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
+                     f'IF(OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r}),"{OPT_STALE}",""))', "")
+            for n, (c_n, shift) in enumerate(shift_cols):
+                moved = f"MIN(1,MAX(0,{A}{shift}))"
+                put_x(row, c_n, f'=IF({spec}="no",1,{tokens_formula(moved, K)}/({K}*{C}+{V}))',
+                      float(shifted[n].speedup[i, j]))
+            sheet.number(row, _COL["Alpha at export"], alpha, st.PERCENT)
+            row += 1
+
+    sheet.table("ComparisonTable", HEADER_ROW, last, COMPARISON_COLUMNS)
+    sheet.colour_verdicts(f"{col['Verdict']}{HEADER_ROW + 1}:{col['Verdict']}{last}")
+    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", OPT_STALE: "marginal"})
+    sheet.ws.freeze_panes(HEADER_ROW, 2)
+    sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 18, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
+                  12: 9, 13: 9, 14: 9, 15: 11, 16: 11, 17: 10, 18: 11, 19: 10, 20: 10, 21: 10})
+    sheet.ws.set_column(_COL["Alpha at export"] - 1, _COL["Alpha at export"] - 1, 9, None, {"hidden": True})
+    return first_rows
+
+
+def sensitivity(wb: Workbook, compare_fn: Any) -> list[Comparison]:
+    """The comparison with every class's and override's acceptance moved by each of ALPHA_SHIFTS (clipped)."""
+    out = []
+    for shift in ALPHA_SHIFTS:
+        moved = wb.copy()
+        for c in moved.classes:
+            c.alpha = min(1.0, max(0.0, c.alpha + shift))
+        for o in moved.overrides:
+            o.alpha = min(1.0, max(0.0, o.alpha + shift))
+        out.append(compare_fn(moved))
+    return out

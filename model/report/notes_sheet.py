@@ -1,0 +1,133 @@
+"""The report's Notes sheet: the assumptions, the drop-down lists, and the inputs as they were at export.
+
+The grey values (break-even, optimal K, roofline c and v, the alpha a claim
+needs) have no closed form, so they cannot follow an edit in Excel. The "as
+exported" tables keep the inputs they were computed from, and a formula beside
+each row says when Inputs no longer match: the other sheets read those flags to
+mark their grey values stale instead of showing them as if they were right.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from model.report import styles as st
+from model.report.inputs_sheet import InputRefs, choice_fields
+from model.report.layout import NOTES
+from model.workbook.rows import Workbook
+
+CHANGED = "changed"
+_CHOICES_COL = 15  # the drop-down lists sit right of the assumptions, one list per column
+_CHOICES_ROW = 4
+_TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft/target)", "v (verify/step)", "GPU",
+                 "Draft -> target", "Batch", "Claimed speedup", "Claim context", "Changed since export",
+                 "Claim changed"]
+
+ASSUMPTIONS = [
+    ("Acceptance convention", "per-token acceptance alpha (i.i.d. model). Trailer fill = accepted / drafted tokens "
+     "(vLLM's draft acceptance rate); tokens per stretch E = mean acceptance length."),
+    ("Speedup", "S = E / (K c + v), E = (1 - alpha^(K+1)) / (1 - alpha). c = draft forward / target step, "
+     "v = verify pass / target step: typed per tier, or from the roofline model at each class's context."),
+    ("Mix speedup", "weighted by monthly output tokens, harmonic mean over task classes (time adds up, speed does "
+     "not); with no output tokens entered at all, every class weighs the same."),
+    ("Cost model", "monthly cost = list prices x monthly tokens; the draft's cost is inside the fast tier's price. "
+     "Cost factor = compute per emitted token vs plain decoding, (K c + K + 1) / E."),
+    ("Verdict", "tax if S < 1; marginal if 1 <= S < 1 + the marginal band; gain otherwise; n/a for tiers that do "
+     "not run speculative decoding."),
+    ("Unconfirmed", "a tier whose use of speculative decoding the vendor has not confirmed (speculative = unknown) "
+     "is computed as if it ran it; confirm it, since the answer changes what the throughput claim measures."),
+    ("Claim holds", "mix speedup >= claimed speedup x (1 - claim tolerance); tolerance and band are on the Inputs "
+     "sheet."),
+    ("Grey cells", "computed by SpecLedger (break-even and claim-implied alpha, roofline c and v, optimal K); a "
+     "spreadsheet has no closed form for them. When an input they depend on (K, cost model, GPU, pair, batch, "
+     "typed c and v, context, claim, K max) differs from the values below, the row says 'stale' and a banner "
+     "says so on top: import into SpecLedger and export again. Everything else is a live formula over Inputs."),
+    ("Sensitivity", "mix speedup and cost per 1x speedup if every class's acceptance (and every override) moved "
+     "by the same number of points, clipped to 0%..100%."),
+]
+
+
+@dataclass(frozen=True)
+class NotesRefs:
+    tier_row0: int
+    class_row0: int
+    k_max_cell: str
+
+    def tier_changed(self, i: int) -> str:
+        return f"{NOTES}!$L${self.tier_row0 + i}"
+
+    def claim_changed(self, i: int) -> str:
+        return f"{NOTES}!$M${self.tier_row0 + i}"
+
+    def class_changed(self, j: int) -> str:
+        return f"{NOTES}!$C${self.class_row0 + j}"
+
+    def k_max_changed(self) -> str:
+        return self.k_max_cell
+
+
+def choice_ranges() -> dict[str, str]:
+    """field name -> the absolute range on Notes listing its choices (where write_notes puts them)."""
+    out = {}
+    for n, (name, values) in enumerate(choice_fields().items()):
+        col = st.col_name(_CHOICES_COL + n)
+        out[name] = f"={NOTES}!${col}${_CHOICES_ROW + 1}:${col}${_CHOICES_ROW + len(values)}"
+    return out
+
+
+def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: list[tuple[str, str]]) -> NotesRefs:
+    sheet.text(1, 1, "Notes: what the report assumes, and the inputs as exported", st.TITLE)
+    row = 3
+    for label, text in [*header, *ASSUMPTIONS]:
+        sheet.text(row, 1, label, st.LABEL, st.WRAP)
+        sheet.ws.merge_range(row - 1, 1, row - 1, 12, "", sheet.formats.get(None, st.WRAP))
+        sheet.text(row, 2, text, st.WRAP)
+        sheet.ws.set_row(row - 1, 15 * max(1, math.ceil(len(text) / 150)))  # merged cells do not grow by themselves
+        row += 1
+
+    sheet.text(_CHOICES_ROW - 1, _CHOICES_COL, "Drop-down lists on Inputs", st.HEADING)
+    for n, (name, values) in enumerate(choice_fields().items()):
+        sheet.text(_CHOICES_ROW, _CHOICES_COL + n, name, st.LABEL)
+        for m, value in enumerate(values):
+            sheet.text(_CHOICES_ROW + 1 + m, _CHOICES_COL + n, value)
+
+    row += 1
+    sheet.text(row, 1, "Inputs as exported (the grey values were computed from these)", st.HEADING)
+    row += 1
+    sheet.header_row(row, _TIER_COLUMNS)
+    tier_row0 = row + 1
+    for i, t in enumerate(wb.tiers):
+        r = tier_row0 + i
+        for col, value in enumerate((t.name, t.speculative, t.k, t.cost_model, t.c, t.v, t.gpu, t.pair, t.batch,
+                                     t.claimed_speedup, t.claim_context), start=1):
+            if isinstance(value, str):
+                sheet.text(r, col, value)
+            else:
+                sheet.number(r, col, value)
+        here = {f: f"${st.col_name(c)}${r}" for c, f in enumerate(
+            ("name", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup",
+             "claim_context"), start=1)}
+        now = {f: refs.tier(i, f) for f in here}
+        roof = f"OR({now['gpu']}<>{here['gpu']},{now['pair']}<>{here['pair']},{now['batch']}<>{here['batch']})"
+        typed = f"OR({now['c']}<>{here['c']},{now['v']}<>{here['v']})"
+        sheet.formula(r, 12, f'=IF(OR({now["k"]}<>{here["k"]},{now["cost_model"]}<>{here["cost_model"]},'
+                      f'({now["speculative"]}="no")<>({here["speculative"]}="no"),'
+                      f'IF({now["cost_model"]}="roofline",{roof},{typed})),"{CHANGED}","")', "")
+        sheet.formula(r, 13, f'=IF(OR($L${r}<>"",{now["claimed_speedup"]}<>{here["claimed_speedup"]},'
+                      f'{now["claim_context"]}<>{here["claim_context"]}),"{CHANGED}","")', "")
+    row = tier_row0 + max(len(wb.tiers), 1) + 1
+    sheet.header_row(row, ["Task class", "Context", "Changed since export"])
+    class_row0 = row + 1
+    for j, c in enumerate(wb.classes):
+        r = class_row0 + j
+        sheet.text(r, 1, c.name)
+        sheet.number(r, 2, c.context, st.INTEGER)
+        sheet.formula(r, 3, f'=IF({refs.cls(j, "context")}<>$B${r},"{CHANGED}","")', "")
+    row = class_row0 + max(len(wb.classes), 1) + 1
+    sheet.text(row, 1, "K max", st.LABEL)
+    sheet.number(row, 2, wb.settings.k_max)
+    sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
+    sheet.widths({1: 24, 2: 12, 3: 10, 4: 10, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10,
+                  **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
+    sheet.ws.freeze_panes(0, 1)
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${row}")

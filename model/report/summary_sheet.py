@@ -1,0 +1,170 @@
+"""The report's Summary sheet: one row per tier (live names, baselines by name, claims), then the sensitivity block.
+
+The assumptions live on the Notes sheet, so only the title rows and the table's
+header are frozen and the table scrolls into view on a laptop screen.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from model.comparison import VERDICT_NAMES, Comparison
+from model.formatting import context as context_text
+from model.report import styles as st
+from model.report.comparison_sheet import OPT_STALE, STALE, banner_formula, letter
+from model.report.inputs_sheet import InputRefs
+from model.report.layout import ALPHA_SHIFTS, COMPARISON
+from model.report.notes_sheet import NotesRefs
+from model.workbook.rows import Workbook
+
+DASH = "–"
+NA = "n/a"
+HEADER_ROW = 5
+SUMMARY_COLUMNS = [
+    "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
+    "Monthly cost", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
+    "Alpha the claim needs (SpecLedger)", "Claim holds", "Verdict", "Grey values",
+]
+_SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
+_TEXT_COLUMNS = {"Tier", "Vendor", "Baseline"}
+_CENTRED_COLUMNS = {"Verdict", "Claim holds", "Speculative", "Grey values"}
+
+
+def context_label(ref: str) -> str:
+    """A context length as the app writes it: 4K for 4096, the number otherwise."""
+    return f'IF(MOD({ref},1024)=0,{ref}/1024&"K",{ref}&"")'
+
+
+def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
+                  cmp_rows: dict[int, int], shifted: list[Comparison], heading: str) -> int:
+    """Returns the last row written (the charts go below)."""
+    sheet.text(1, 1, "SpecLedger report: the fast tiers' speed, and what it costs, on this workload", st.TITLE)
+    sheet.text(2, 1, heading, st.NOTE)
+    n_t, n_c = len(wb.tiers), len(wb.classes)
+    first = HEADER_ROW + 1
+    last = max(first + n_t - 1, first)
+    col = {name: st.col_name(i) for name, i in _SCOL.items()}
+    flags = f"${col['Grey values']}${first}:${col['Grey values']}${last}"
+    sheet.formula(3, 1, banner_formula(flags), "", None, st.BANNER)
+    sheet.text(4, 1, "Mix = harmonic mean over task classes weighted by output tokens; grey = SpecLedger's "
+               "(no closed form); assumptions and the inputs as exported are on the Notes sheet.", st.NOTE)
+    sheet.header_row(HEADER_ROW, SUMMARY_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
+    sheet.ws.set_row(HEADER_ROW - 1, 45)
+
+    money = st.money_format(wb.settings.currency)
+    speed = letter("Speedup")
+    flag_col = letter("Grey values")
+    weights = refs.class_column("tokens_out")
+    tokens_in = refs.class_column("tokens_in")
+    names = f"${col['Tier']}${first}:${col['Tier']}${last}"
+    costs = f"${col['Monthly cost']}${first}:${col['Monthly cost']}${last}"
+    mixes = f"${col['Mix speedup']}${first}:${col['Mix speedup']}${last}"
+    tol, band = refs.setting("claim_tolerance"), refs.setting("marginal_band")
+    for i, tier in enumerate(wb.tiers):
+        row = first + i
+        G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
+        spec, claim, base = refs.tier(i, "speculative"), refs.tier(i, "claimed_speedup"), refs.tier(i, "baseline")
+
+        def formula(name: str, text: str, value: Any, fmt: str | None = None, *looks: Any) -> None:
+            sheet.formula(row, _SCOL[name], text, value, fmt, *looks)
+
+        formula("Tier", f'={refs.tier(i, "name")}&""', tier.name)
+        formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
+        formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
+                "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
+        formula("Baseline", f'=IF({base}="","{DASH}",{base}&"")', tier.baseline or DASH)
+        formula("Claimed speedup", f'=IF({claim}="","{DASH}",{claim})',
+                DASH if tier.claimed_speedup is None else tier.claimed_speedup, st.TIMES1, st.RIGHT)
+        formula("Claim context", f"={context_label(refs.tier(i, 'claim_context'))}", context_text(tier.claim_context),
+                None, st.RIGHT)
+        if n_c:
+            r0 = cmp_rows[i]
+            s_range = f"{COMPARISON}!${speed}${r0}:${speed}${r0 + n_c - 1}"
+            formula("Mix speedup", _mix(weights, s_range), float(cmp.mix_speedup[i]), st.TIMES)
+            formula("Monthly cost", f"=(SUM({weights})*{refs.tier(i, 'price_out')}+SUM({tokens_in})*"
+                    f"{refs.tier(i, 'price_in')})/1000000", float(cmp.monthly_cost[i]), money)
+            found = f"MATCH({base},{names},0)"
+            premium = float(cmp.premium[i])
+            formula("Premium over baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",'
+                    f'IF(INDEX({costs},{found})>0,{H}/INDEX({costs},{found})-1,"{DASH}")))',
+                    DASH if math.isnan(premium) else premium, st.SIGNED_PERCENT, st.RIGHT)
+            vs = float(cmp.speedup_vs_baseline[i])
+            formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",{G}/INDEX({mixes},{found})))',
+                    DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
+            formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
+            formula("Verdict", f'=IF({spec}="no","{NA}",IF({G}<1,"tax",IF({G}<1+{band},"marginal","gain")))',
+                    VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
+            rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
+        else:
+            for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup", "Verdict"):
+                sheet.text(row, _SCOL[name], DASH, st.RIGHT)
+            sheet.number(row, _SCOL["Monthly cost"], 0.0, money)
+            rows = ""
+        claim_alpha = float(cmp.claim_alpha[i])
+        if cmp.claim_holds[i] is None:
+            sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"], DASH)
+        else:
+            sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"],
+                           "out of reach" if math.isnan(claim_alpha) else claim_alpha, st.PERCENT)
+        holds = cmp.claim_holds[i]
+        if n_c:
+            formula("Claim holds", f'=IF(OR({spec}="no",{claim}=""),"{DASH}",IF({G}>={claim}*(1-{tol}),"yes","no"))',
+                    DASH if holds is None else ("yes" if holds else "no"), None, st.CENTRE)
+        else:
+            sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
+        any_row = f'COUNTIF({rows},"{STALE}")>0' if rows else "FALSE"
+        opt_row = f'COUNTIF({rows},"{OPT_STALE}")>0' if rows else "FALSE"
+        formula("Grey values", f'=IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",IF({opt_row},"{OPT_STALE}",""))',
+                "", None, st.CENTRE)
+
+    sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS)
+    sheet.colour_verdicts(f"{col['Verdict']}{first}:{col['Verdict']}{last}")
+    sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
+    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", OPT_STALE: "marginal"})
+    sheet.ws.freeze_panes(HEADER_ROW, 1)
+    sheet.widths({1: 22, 2: 14, 3: 12, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
+                  13: 8, 14: 9, 15: 10})
+    end = _write_sensitivity(sheet, wb, cmp, refs, cmp_rows, shifted, last + 3, first, money)
+    return end
+
+
+def _mix(weights: str, s_range: str) -> str:
+    return (f"=IF(SUM({weights})>0,SUM({weights})/SUMPRODUCT({weights}/{s_range}),"
+            f"COUNT({s_range})/SUMPRODUCT(1/{s_range}))")
+
+
+def _write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
+                       cmp_rows: dict[int, int], shifted: list[Comparison], top: int, summary_first: int,
+                       money: str) -> int:
+    """Mix speedup and cost per 1x speedup if every class's acceptance moved by -20, -10, +10 points."""
+    n_c = len(wb.classes)
+    sheet.text(top, 1, "Sensitivity: if every class's acceptance moved by the same points", st.HEADING)
+    order = sorted(range(len(ALPHA_SHIFTS) + 1), key=lambda n: ALPHA_SHIFTS[n] if n < len(ALPHA_SHIFTS) else 0.0)
+    labels = [_shift_label(ALPHA_SHIFTS[n]) if n < len(ALPHA_SHIFTS) else "as entered" for n in order]
+    header = top + 1
+    sheet.header_row(header, ["Tier"] + [f"Mix speedup, alpha {lab}" for lab in labels]
+                     + [f"Cost per 1x, alpha {lab}" for lab in labels], text_columns={"Tier"})
+    sheet.ws.set_row(header - 1, 45)
+    weights = refs.class_column("tokens_out")
+    columns = {n: letter(name) for n, name in enumerate(("Speedup, alpha -20 pts", "Speedup, alpha -10 pts",
+                                                           "Speedup, alpha +10 pts"))}
+    columns[len(ALPHA_SHIFTS)] = letter("Speedup")
+    cost_col = st.col_name(8)
+    for i, tier in enumerate(wb.tiers):
+        row = header + 1 + i
+        sheet.formula(row, 1, f"=A{summary_first + i}", tier.name)
+        if not n_c:
+            continue
+        results = [*shifted, cmp]
+        for m, n in enumerate(order):
+            r0 = cmp_rows[i]
+            s_range = f"{COMPARISON}!${columns[n]}${r0}:${columns[n]}${r0 + n_c - 1}"
+            mix_col = 2 + m
+            sheet.formula(row, mix_col, _mix(weights, s_range), float(results[n].mix_speedup[i]), st.TIMES)
+            sheet.formula(row, 2 + len(order) + m, f"={cost_col}{summary_first + i}/{st.col_name(mix_col)}{row}",
+                          float(results[n].price_per_speedup[i]), money)
+    return header + max(len(wb.tiers), 1)
+
+
+def _shift_label(shift: float) -> str:
+    return f"{round(shift * 100):+d} pts"
