@@ -14,19 +14,20 @@ from typing import Any
 
 import numpy as np
 
-from model.comparison import BREAK_EVEN_NAMES, VERDICT_NAMES, Comparison, TierCosts
+from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs
-from model.report.layout import ALPHA_SHIFTS, COMPARISON, COMPARISON_COLUMNS
+from model.report.layout import ALPHA_SHIFTS, COMPARISON, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.workbook.rows import Workbook
 
 NA = "n/a"
-STALE, OPT_STALE = "stale", "optimal K stale"
+STALE, PRICE_STALE, OPT_STALE = "stale", "price break-even stale", "optimal K stale"
+WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 _TEXT_COLUMNS = {"Tier", "Task class", "Alpha source"}
-_CENTRED_COLUMNS = {"Verdict", "Grey values"}
+_CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Grey values"}
 _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
 
 
@@ -43,8 +44,23 @@ def banner_formula(flags: str) -> str:
     """The stale banner, over a range of "Grey values" flags."""
     return (f'=IF(COUNTIF({flags},"{STALE}")>0,"Inputs changed since export: grey values in rows marked stale are out '
             f'of date (Notes lists the inputs as exported). Import into SpecLedger and export again.",'
+            f'IF(COUNTIF({flags},"{PRICE_STALE}")>0,"Prices, tokens or baselines changed since export: the price '
+            f'break-even alphas are out of date.",'
             f'IF(COUNTIF({flags},"{OPT_STALE}")>0,"An acceptance or K max changed since export: the optimal K '
-            f'columns are out of date.",""))')
+            f'columns are out of date.","")))')
+
+
+def grey_word(kind: int, value: float) -> float | str:
+    """A solved acceptance as the report shows it: the number, or the kind's word (never, n/a)."""
+    name = BREAK_EVEN_NAMES[int(kind)]
+    return float(value) if name in ("always", "root") else name
+
+
+def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applicable: str) -> str:
+    """Worth the premium where speedup over the baseline >= price ratio, written without a division
+    (a free baseline makes any price infinitely dear; two free tiers have no ratio)."""
+    return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",'
+            f'IF({speed}*{base_cost}>={cost}*{base_speed},"{WORTH}","{NOT_WORTH}")))')
 
 
 def roofline_costs(wb: Workbook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -66,7 +82,9 @@ def cost_formula(cost_model: str, roof_value: float, typed_ref: str) -> str:
 
 
 def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
-                     shifted: list[Comparison]) -> dict[int, int]:
+                     shifted: list[Comparison], baseline_at: str, summary_first: int) -> dict[int, int]:
+    """`baseline_at`: the Summary column (letter) holding each tier's baseline position, 0 for none;
+    the Summary lists tier i on row summary_first + i."""
     """One row per (tier, class), tier-major; returns the first row of each tier's block."""
     sheet.text(1, 1, "Comparison: every tier on every task class", st.TITLE)
     sheet.text(2, 1, "Formulas follow the Inputs sheet. Grey cells are SpecLedger's (no closed form: break-even, "
@@ -90,6 +108,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_x = sheet.writer(st.TIMES)
     put_word = sheet.writer(None, st.CENTRE)
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
+    speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
+    outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
+    c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even alpha (SpecLedger)", "Value verdict", "Grey values"))
     k_max_changed = notes.k_max_changed()
     first_rows: dict[int, int] = {}
     row = HEADER_ROW + 1
@@ -101,6 +122,10 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         put_cost = put_num_grey if roof else put_num
         tier_name, changed = refs.tier(i, "name"), notes.tier_changed(i)
         k_ref, c_ref, v_ref = refs.tier(i, "k"), refs.tier(i, "c"), refs.tier(i, "v")
+        at = f"{SUMMARY}!${baseline_at}${summary_first + i}"
+        base_ok = f'AND({spec}<>"no",{at}>0)'
+        po, pi = refs.tier(i, "price_out"), refs.tier(i, "price_in")
+        b_po, b_pi = f"INDEX({outs},{at})", f"INDEX({ins},{at})"
         for j, cls in enumerate(wb.classes):
             r = str(row)
             K, A, C, V, CF = (col[n] + r for n in ("K", "Acceptance alpha", "c (draft / target)", "v (verify / step)",
@@ -137,8 +162,17 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             put_x(row, 16, f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})', float(cmp.cost_factor[i, j]))
             put_word(row, 17, f'=IF({spec}="no","{NA}",IF({S}<1,"tax",IF({S}<1+{band},"marginal","gain")))',
                      VERDICT_NAMES[int(cmp.verdict[i, j])])
-            put_word(row, 18, f'=IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
-                     f'IF(OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r}),"{OPT_STALE}",""))', "")
+            sheet.computed(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]),
+                           st.PERCENT)
+            to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
+            cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
+            base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
+            base_speed = f"INDEX({speeds},({at}-1)*{n_c}+{j + 1})"
+            put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok),
+                     VALUE_NAMES[int(cmp.value_verdict[i, j])])
+            put_word(row, c_flag, f'=IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
+                     f'IF({notes.priced_changed()}<>"","{PRICE_STALE}",'
+                     f'IF(OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r}),"{OPT_STALE}","")))', "")
             for n, (c_n, shift) in enumerate(shift_cols):
                 moved = f"MIN(1,MAX(0,{A}{shift}))"
                 put_x(row, c_n, f'=IF({spec}="no",1,{tokens_formula(moved, K)}/({K}*{C}+{V}))',
@@ -147,11 +181,13 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             row += 1
 
     sheet.table("ComparisonTable", HEADER_ROW, last, COMPARISON_COLUMNS)
-    sheet.colour_verdicts(f"{col['Verdict']}{HEADER_ROW + 1}:{col['Verdict']}{last}")
-    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", OPT_STALE: "marginal"})
+    sheet.colour_verdicts(f"{col['Speed verdict']}{HEADER_ROW + 1}:{col['Speed verdict']}{last}")
+    sheet.colour_words(f"{col['Value verdict']}{HEADER_ROW + 1}:{col['Value verdict']}{last}",
+                       {WORTH: "gain", NOT_WORTH: "tax"})
+    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 18, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
-                  12: 9, 13: 9, 14: 9, 15: 11, 16: 11, 17: 10, 18: 11, 19: 10, 20: 10, 21: 10})
+                  12: 9, 13: 9, 14: 9, 15: 11, 16: 11, 17: 10, 18: 12, 19: 12, 20: 11, 21: 10, 22: 10, 23: 10})
     sheet.ws.set_column(_COL["Alpha at export"] - 1, _COL["Alpha at export"] - 1, 9, None, {"hidden": True})
     return first_rows
 

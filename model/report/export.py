@@ -34,8 +34,8 @@ from model.report.inputs_sheet import write_inputs
 from model.report.layout import COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SUMMARY
 from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
-from model.report.summary_sheet import SUMMARY_COLUMNS, write_summary
-from model.workbook.json_file import atomic_write
+from model.report.summary_sheet import BASELINE_POSITION, SUMMARY_COLUMNS, write_summary
+from model.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
 from model.workbook.validation import WorkbookError, check_workbook
 
@@ -60,21 +60,18 @@ def export_steps(wb: Workbook, path: str | os.PathLike[str], source_name: str = 
 
     Closing it between steps (a cancel) writes nothing; the save itself is one atomic step.
     """
-    target = Path(path)
-    check_workbook(wb, source_name or str(target))
-    refuse_unexportable(wb, str(target))
-    _refuse_if_open_elsewhere(target)
+    check_workbook(wb, source_name or str(path))
+    refuse_unexportable(wb, str(path))
+    _refuse_if_open_elsewhere(Path(path))
+    target = check_output_target(path, "Excel report")
     data, _ = yield from _build_steps(wb, source_name, None)
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
 
     try:
-        atomic_write(target, write)
-        _fsync_folder(target.parent)
+        atomic_write(target, write)  # beside the target, fsynced, renamed over it, the folder fsynced
     except OSError as exc:
         raise WorkbookError([f"cannot be written ({exc.strerror or exc}); any existing file was left as it was"],
                             str(target)) from None
@@ -101,20 +98,6 @@ def refuse_unexportable(wb: Workbook, source: str) -> None:
         raise WorkbookError(["the workbook title contains a control character, which a report cannot hold"], source)
 
 
-def _fsync_folder(folder: Path) -> None:
-    """The rename itself reaches the disk only when the folder does (not possible on every system)."""
-    try:
-        fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _refuse_if_open_elsewhere(target: Path) -> None:
     """Excel and LibreOffice leave a lock file beside a document they have open.
 
@@ -125,8 +108,6 @@ def _refuse_if_open_elsewhere(target: Path) -> None:
         if lock.exists():
             raise WorkbookError([f"is open in another program (lock file {lock.name}); close it there and export again"],
                                 str(target))
-    if target.is_dir():
-        raise WorkbookError(["is a folder, not a file"], str(target))
 
 
 def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None = None) -> tuple[bytes, Expected]:
@@ -161,7 +142,8 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                ("Currency", wb.settings.currency)]
     notes = write_notes(sheets[NOTES], wb, refs, heading)
     yield 1, _STEPS
-    cmp_rows = write_comparison(sheets[COMPARISON], wb, cmp, refs, notes, shifted)
+    cmp_rows = write_comparison(sheets[COMPARISON], wb, cmp, refs, notes, shifted, BASELINE_POSITION,
+                                SUMMARY_HEADER_ROW + 1)
     yield 2, _STEPS
     line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
     if cmp.equal_weights:

@@ -51,6 +51,12 @@ class InputRefs:
         n = max(self.layout.n_classes, 1)
         return f"{INPUTS}!${col}${self.layout.class_row(0)}:${col}${self.layout.class_row(n - 1)}"
 
+    def tier_column(self, field: str) -> str:
+        """The whole column of one tier field, in tier order (the Summary lists tiers in the same order)."""
+        col = st.col_name(column_of(TIER_FIELDS, field))
+        n = max(self.layout.n_tiers, 1)
+        return f"{INPUTS}!${col}${self.layout.tier_row(0)}:${col}${self.layout.tier_row(n - 1)}"
+
     def setting(self, key: str) -> str:
         return _ref(2, SETTING_ROWS[key])
 

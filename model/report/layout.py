@@ -81,7 +81,7 @@ COMPARISON_COLUMNS = [
     "Tier", "Task class", "K", "Acceptance alpha", "Alpha source", "c (draft / target)", "v (verify / step)",
     "c FLOPs", "Break-even alpha (SpecLedger)", "Margin over break-even", "Tokens per stretch E",
     "Trailer fill", "Speedup", "Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)",
-    "Cost factor (FLOPs / token)", "Verdict", "Grey values", "Speedup, alpha -20 pts", "Speedup, alpha -10 pts",
-    "Speedup, alpha +10 pts", "Alpha at export",
+    "Cost factor (FLOPs / token)", "Speed verdict", "Price break-even alpha (SpecLedger)", "Value verdict",
+    "Grey values", "Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts", "Alpha at export",
 ]
 ALPHA_SHIFTS = (-0.2, -0.1, 0.1)  # the sensitivity block: every class's acceptance moved by these

@@ -17,11 +17,11 @@ from model.report.layout import NOTES
 from model.workbook.rows import Workbook
 
 CHANGED = "changed"
-_CHOICES_COL = 15  # the drop-down lists sit right of the assumptions, one list per column
+_CHOICES_COL = 19  # the drop-down lists sit right of the assumptions, one list per column
 _CHOICES_ROW = 4
 _TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft/target)", "v (verify/step)", "GPU",
                  "Draft -> target", "Batch", "Claimed speedup", "Claim context", "Changed since export",
-                 "Claim changed"]
+                 "Claim changed", "Price out /1M", "Price in /1M", "Baseline", "Prices changed"]
 
 ASSUMPTIONS = [
     ("Acceptance convention", "per-token acceptance alpha (i.i.d. model). Trailer fill = accepted / drafted tokens "
@@ -52,6 +52,7 @@ class NotesRefs:
     tier_row0: int
     class_row0: int
     k_max_cell: str
+    priced_cell: str
 
     def tier_changed(self, i: int) -> str:
         return f"{NOTES}!$L${self.tier_row0 + i}"
@@ -64,6 +65,10 @@ class NotesRefs:
 
     def k_max_changed(self) -> str:
         return self.k_max_cell
+
+    def priced_changed(self) -> str:
+        """Any price, token count or baseline: the price break-evens (which weigh all of them) are stale."""
+        return self.priced_cell
 
 
 def choice_ranges() -> dict[str, str]:
@@ -115,19 +120,35 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
                       f'IF({now["cost_model"]}="roofline",{roof},{typed})),"{CHANGED}","")', "")
         sheet.formula(r, 13, f'=IF(OR($L${r}<>"",{now["claimed_speedup"]}<>{here["claimed_speedup"]},'
                       f'{now["claim_context"]}<>{here["claim_context"]}),"{CHANGED}","")', "")
+        sheet.number(r, 14, t.price_out)
+        sheet.number(r, 15, t.price_in)
+        sheet.text(r, 16, t.baseline)
+        sheet.formula(r, 17, f'=IF(OR({refs.tier(i, "price_out")}<>$N${r},{refs.tier(i, "price_in")}<>$O${r},'
+                      f'{refs.tier(i, "baseline")}<>$P${r}),"{CHANGED}","")', "")
     row = tier_row0 + max(len(wb.tiers), 1) + 1
-    sheet.header_row(row, ["Task class", "Context", "Changed since export"])
+    sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",
+                           "Input tokens/month", "Tokens changed"])
     class_row0 = row + 1
     for j, c in enumerate(wb.classes):
         r = class_row0 + j
         sheet.text(r, 1, c.name)
         sheet.number(r, 2, c.context, st.INTEGER)
         sheet.formula(r, 3, f'=IF({refs.cls(j, "context")}<>$B${r},"{CHANGED}","")', "")
+        sheet.number(r, 4, c.tokens_out)
+        sheet.number(r, 5, c.tokens_in)
+        sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}),'
+                      f'"{CHANGED}","")', "")
     row = class_row0 + max(len(wb.classes), 1) + 1
     sheet.text(row, 1, "K max", st.LABEL)
     sheet.number(row, 2, wb.settings.k_max)
     sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
-    sheet.widths({1: 24, 2: 12, 3: 10, 4: 10, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10,
+    k_max_row, row = row, row + 1
+    tiers = f"$Q${tier_row0}:$Q${tier_row0 + max(len(wb.tiers), 1) - 1}"
+    classes = f"$F${class_row0}:$F${class_row0 + max(len(wb.classes), 1) - 1}"
+    sheet.text(row, 1, "Prices, tokens or baselines", st.LABEL)
+    sheet.formula(row, 3, f'=IF(COUNTIF({tiers},"{CHANGED}")+COUNTIF({classes},"{CHANGED}")>0,"{CHANGED}","")', "")
+    sheet.widths({1: 24, 2: 12, 3: 10, 4: 10, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
+                  15: 10, 16: 16, 17: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
     sheet.ws.freeze_panes(0, 1)
-    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${row}")
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", f"{NOTES}!$C${row}")

@@ -8,10 +8,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from model.comparison import VERDICT_NAMES, Comparison
+from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.formatting import context as context_text
 from model.report import styles as st
-from model.report.comparison_sheet import OPT_STALE, STALE, banner_formula, letter
+from model.report.comparison_sheet import (NOT_WORTH, OPT_STALE, PRICE_STALE, STALE, WORTH, banner_formula, grey_word,
+                                           letter, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON
 from model.report.notes_sheet import NotesRefs
@@ -23,11 +24,13 @@ HEADER_ROW = 5
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
     "Monthly cost", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
-    "Alpha the claim needs (SpecLedger)", "Claim holds", "Verdict", "Grey values",
+    "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict", "Price break-even alpha (SpecLedger)",
+    "Value verdict", "Grey values", "Baseline position",
 ]
+BASELINE_POSITION = st.col_name(len(SUMMARY_COLUMNS))  # hidden: the baseline's place in the list, 0 for none
 _SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
 _TEXT_COLUMNS = {"Tier", "Vendor", "Baseline"}
-_CENTRED_COLUMNS = {"Verdict", "Claim holds", "Speculative", "Grey values"}
+_CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
 
 def context_label(ref: str) -> str:
@@ -60,6 +63,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     costs = f"${col['Monthly cost']}${first}:${col['Monthly cost']}${last}"
     mixes = f"${col['Mix speedup']}${first}:${col['Mix speedup']}${last}"
     tol, band = refs.setting("claim_tolerance"), refs.setting("marginal_band")
+    outs = refs.tier_column("price_out")
     for i, tier in enumerate(wb.tiers):
         row = first + i
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
@@ -69,6 +73,10 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             sheet.formula(row, _SCOL[name], text, value, fmt, *looks)
 
         formula("Tier", f'={refs.tier(i, "name")}&""', tier.name)
+        formula("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{names},0),0))',
+                int(cmp.baseline_index[i]) + 1)
+        sheet.computed(row, _SCOL["Price break-even alpha (SpecLedger)"],
+                       grey_word(cmp.mix_price_break_even_kind[i], cmp.mix_price_break_even_alpha[i]), st.PERCENT)
         formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
         formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
                 "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
@@ -92,11 +100,19 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",{G}/INDEX({mixes},{found})))',
                     DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
-            formula("Verdict", f'=IF({spec}="no","{NA}",IF({G}<1,"tax",IF({G}<1+{band},"marginal","gain")))',
+            formula("Speed verdict", f'=IF({spec}="no","{NA}",IF({G}<1,"tax",IF({G}<1+{band},"marginal","gain")))',
                     VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
+            at = f"{col['Baseline position']}{row}"
+            no_tokens = f"SUM({weights})+SUM({tokens_in})=0"
+            cost = f"IF({no_tokens},{refs.tier(i, 'price_out')},{H})"
+            base_cost = f"IF({no_tokens},INDEX({outs},{at}),INDEX({costs},{at}))"
+            formula("Value verdict", value_formula(G, cost, f"INDEX({mixes},{at})", base_cost,
+                                                   f'AND({spec}<>"no",{at}>0)'),
+                    VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
-            for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup", "Verdict"):
+            for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
+                         "Speed verdict", "Value verdict"):
                 sheet.text(row, _SCOL[name], DASH, st.RIGHT)
             sheet.number(row, _SCOL["Monthly cost"], 0.0, money)
             rows = ""
@@ -114,16 +130,19 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
         any_row = f'COUNTIF({rows},"{STALE}")>0' if rows else "FALSE"
         opt_row = f'COUNTIF({rows},"{OPT_STALE}")>0' if rows else "FALSE"
-        formula("Grey values", f'=IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",IF({opt_row},"{OPT_STALE}",""))',
-                "", None, st.CENTRE)
+        formula("Grey values", f'=IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",'
+                f'IF({notes.priced_changed()}<>"","{PRICE_STALE}",IF({opt_row},"{OPT_STALE}","")))', "", None, st.CENTRE)
 
     sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS)
-    sheet.colour_verdicts(f"{col['Verdict']}{first}:{col['Verdict']}{last}")
+    sheet.colour_verdicts(f"{col['Speed verdict']}{first}:{col['Speed verdict']}{last}")
+    sheet.colour_words(f"{col['Value verdict']}{first}:{col['Value verdict']}{last}", {WORTH: "gain", NOT_WORTH: "tax"})
     sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
-    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", OPT_STALE: "marginal"})
+    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({1: 22, 2: 14, 3: 12, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
-                  13: 8, 14: 9, 15: 10})
+                  13: 8, 14: 9, 15: 11, 16: 11, 17: 10})
+    hidden = _SCOL["Baseline position"] - 1
+    sheet.ws.set_column(hidden, hidden, 8, None, {"hidden": True})
     end = _write_sensitivity(sheet, wb, cmp, refs, cmp_rows, shifted, last + 3, first, money)
     return end
 

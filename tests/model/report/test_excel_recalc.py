@@ -21,7 +21,7 @@ import pytest
 openpyxl = pytest.importorskip("openpyxl")
 
 from tests.excel_cases import demo, edge_workbook  # noqa: E402
-from model.comparison import VERDICT_NAMES, compare  # noqa: E402
+from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
 from model.report.comparison_sheet import sensitivity  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
@@ -177,7 +177,8 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
             where = f"{tier.name}/{cls.name}"
             assert (value("Tier"), value("Task class")) == (tier.name, cls.name), where
             flag = value("Grey values") or ""
-            want_flag = "stale" if tier.name in STALE_TIERS else "optimal K stale" if cls.name == "code" else ""
+            # the edits change prices, tokens and a baseline too: every price break-even is stale
+            want_flag = "stale" if tier.name in STALE_TIERS else "price break-even stale"
             assert flag == want_flag, where
             for name, want in (("Acceptance alpha", cmp.alpha[i, j]), ("Speedup", cmp.speedup[i, j]),
                                ("Tokens per stretch E", cmp.tokens_per_stretch[i, j]),
@@ -185,7 +186,8 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
                                ("Speedup, alpha -20 pts", shifted[0].speedup[i, j]),
                                ("Speedup, alpha +10 pts", shifted[2].speedup[i, j])):
                 assert _close(value(name), float(want)), (where, name, value(name), want)
-            assert value("Verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], where
+            assert value("Speed verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], where
+            assert value("Value verdict") == VALUE_NAMES[int(cmp.value_verdict[i, j])], where
             if flag == "stale":
                 assert value("Margin over break-even") in (None, ""), where
             else:
@@ -208,9 +210,10 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
             assert _close(get(name), float(want)), (tier.name, name, get(name), want)
         holds = cmp.claim_holds[i]
         assert get("Claim holds") == ("–" if holds is None else "yes" if holds else "no"), tier.name
-        assert get("Verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
+        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
+        assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], tier.name
         stale = tier.name in STALE_TIERS
-        assert (get("Grey values") or "") == ("stale" if stale else "optimal K stale"), tier.name
+        assert (get("Grey values") or "") == ("stale" if stale else "price break-even stale"), tier.name
     rapid = wb.tier_index("Orbital Rapid")
     # typed c and v took over from the roofline's (the case): the speedup moved, and the claim followed it
     assert not math.isclose(ws.cell(header + 1 + rapid, heads["Mix speedup"]).value,
