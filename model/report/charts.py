@@ -25,7 +25,7 @@ from model.workbook.rows import Workbook
 ALPHAS = np.linspace(0.0, 1.0, 51)
 MAX_SERIES = 8  # more lines than this and a chart stops being readable; the sheet has them all
 SPEED_HEADER_ROW = 5
-CHART_W, CHART_H = 620, 420  # pixels: two side by side fill a landscape page
+CHART_W, CHART_H = 640, 560  # pixels: two side by side fill a landscape page
 
 
 def ranked_tiers(cmp: Comparison) -> list[int]:
@@ -157,7 +157,7 @@ def add_summary_charts(book, summary: st.SheetWriter, refs: CurveRefs, n_classes
     fill.set_legend({"position": "bottom"})
     fill.set_size({"width": CHART_W, "height": CHART_H})
     summary.ws.insert_chart(anchor_row - 1, 6, fill, {"x_offset": 10})
-    return CHART_H // 20 + 2
+    return CHART_H // 20 + 3
 
 
 def add_value_chart(book, summary: st.SheetWriter, header_row: int, tiers_with_base: list[int],  # noqa: ANN001
@@ -180,10 +180,10 @@ def add_value_chart(book, summary: st.SheetWriter, header_row: int, tiers_with_b
     chart.add_series({"name": "Price equals speed", "categories": [CURVES, parity_row - 1, 0, parity_row, 0],
                       "values": [CURVES, parity_row - 1, 1, parity_row, 1], "marker": {"type": "none"},
                       "line": {"width": 1.25, "dash_type": "dash", "color": "#7F7F7F"}})
-    chart.set_x_axis({"name": "Speedup over its baseline (mix)", "num_format": '0.0"x"',
+    chart.set_x_axis({"name": "Speedup over its baseline (mix)", "num_format": '0.0"x"', "label_position": "low",
                       "major_gridlines": {"visible": True, "line": {"color": "#E0E0E0"}}})
     chart.set_y_axis({"name": "Premium over baseline", "num_format": "+0%;-0%;0%"})
     chart.set_legend({"position": "right"})
     chart.set_size({"width": 2 * CHART_W, "height": CHART_H})
     summary.ws.insert_chart(anchor_row - 1, 0, chart)
-    return CHART_H // 20 + 2
+    return CHART_H // 20 + 3

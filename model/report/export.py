@@ -31,10 +31,11 @@ from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_con
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import write_grid
 from model.report.inputs_sheet import write_inputs
-from model.report.layout import COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SUMMARY
+from model.report.layout import COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY
 from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
-from model.report.summary_sheet import BASELINE_POSITION, SUMMARY_COLUMNS, write_summary
+from model.report.summary_sheet import (BASELINE_POSITION, SENSITIVITY_HEADER_ROW, SUMMARY_COLUMNS, write_sensitivity,
+                                        write_summary)
 from model.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
 from model.workbook.validation import WorkbookError, check_workbook
@@ -135,8 +136,8 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                          "created": moment.replace(tzinfo=None)})
     cells: list[tuple[str, int, int, Any]] = []
     formats = st.Formats(book)
-    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (SUMMARY, GRID, COMPARISON, INPUTS, CURVES,
-                                                                          NOTES)}
+    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (SUMMARY, GRID, SENSITIVITY, COMPARISON,
+                                                                          INPUTS, CURVES, NOTES)}
     refs = write_inputs(sheets[INPUTS], wb, choice_ranges())
     heading = [("Workbook", wb.title or "–"), ("File", source_name or "–"), ("Exported", when),
                ("Currency", wb.settings.currency)]
@@ -150,6 +151,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
         line += "   No output tokens entered: the mix weighs every class the same."
     summary_end = write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, shifted, line)
     write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
+    write_sensitivity(sheets[SENSITIVITY], wb, cmp, refs, cmp_rows, shifted)
     yield 3, _STEPS
     order = ranked_tiers(cmp)
     curve_refs = write_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, order)
@@ -166,10 +168,10 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     yield 5, _STEPS
     add_context_charts(book, sheets[CURVES], blocks, len(wb.classes))
     _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4, len(wb.classes))
-    sheets[CURVES].widths({1: 18, **{c: 11 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))}})
+    sheets[CURVES].widths({1: 18, **{c: 12 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))}})
     sheets[CURVES].ws.freeze_panes(0, 1)  # the sections below mean different things by their columns; only A stays
     repeat = {SUMMARY: (SUMMARY_HEADER_ROW, SUMMARY_HEADER_ROW), COMPARISON: (COMPARISON_HEADER_ROW,) * 2,
-              GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW)}
+              GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW), SENSITIVITY: (SENSITIVITY_HEADER_ROW,) * 2}
     for name, sheet in sheets.items():
         sheet.page(title, when, repeat.get(name))
     yield 6, _STEPS
@@ -185,7 +187,7 @@ def _page_breaks_between_blocks(sheet: st.SheetWriter, blocks: list, section_row
     """
     if not blocks:
         return
-    width_px = 18 * 7 + 5 + (n_classes + 4) * (11 * 7 + 5) + (620 + 10 if blocks else 0)
+    width_px = 18 * 7 + 5 + (n_classes + 4) * (12 * 7 + 5) + 710
     scale = min(1.0, 1027 / width_px)
     per_page = int(620 / (20 * scale))
     breaks = [section_row - 1]

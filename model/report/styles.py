@@ -51,6 +51,9 @@ VERDICT_LOOKS = {
 FORMULA_LEADS = ("=", "+", "-", "@")
 
 
+_HEADER_LOOKS = {align: {"text_wrap": True, "valign": "bottom", "align": align} for align in ("left", "center", "right")}
+
+
 class ReportSheet(Worksheet):
     """A worksheet that writes the report's own formulas as they are.
 
@@ -121,6 +124,7 @@ class SheetWriter:
         self.name = name
         self.formats = formats
         self.expected = expected
+        self._header_formats: dict[tuple[int, int], Any] = {}  # an Excel table rewrites its header: it reuses these
 
     def text(self, row: int, col: int, text: Any, *looks: dict[str, Any] | None) -> None:
         """Text that is text: never read as a formula, whatever it starts with (quote prefix when it would be)."""
@@ -173,7 +177,9 @@ class SheetWriter:
                 align = "center"
             else:
                 align = "right"
-            self.text(row, first_col + i, label, LABEL, {"text_wrap": True, "valign": "bottom", "align": align})
+            look = _HEADER_LOOKS[align]
+            self.text(row, first_col + i, label, LABEL, look)
+            self._header_formats[(row, first_col + i)] = self.formats.get(None, LABEL, look)
 
     def widths(self, widths: dict[int, float]) -> None:
         for col, width in widths.items():
@@ -184,7 +190,8 @@ class SheetWriter:
         last_row = max(last_row, first_row + 1)
         self.ws.add_table(first_row - 1, first_col - 1, last_row - 1, first_col + len(labels) - 2, {
             "name": name, "style": "Table Style Light 9", "autofilter": True,
-            "columns": [{"header": label} for label in labels],
+            "columns": [{"header": label, "header_format": self._header_formats.get((first_row, first_col + n))}
+                        for n, label in enumerate(labels)],
         })
 
     def colour_words(self, cells: str, words: dict[str, str]) -> None:

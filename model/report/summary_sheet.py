@@ -14,13 +14,14 @@ from model.report import styles as st
 from model.report.comparison_sheet import (NOT_WORTH, OPT_STALE, PRICE_STALE, STALE, WORTH, banner_formula, grey_word,
                                            letter, value_formula)
 from model.report.inputs_sheet import InputRefs
-from model.report.layout import ALPHA_SHIFTS, COMPARISON
+from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.workbook.rows import Workbook
 
 DASH = "–"
 NA = "n/a"
 HEADER_ROW = 5
+SENSITIVITY_HEADER_ROW = 4
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
     "Monthly cost", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
@@ -52,7 +53,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.text(4, 1, "Mix = harmonic mean over task classes weighted by output tokens; grey = SpecLedger's "
                "(no closed form); assumptions and the inputs as exported are on the Notes sheet.", st.NOTE)
     sheet.header_row(HEADER_ROW, SUMMARY_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
-    sheet.ws.set_row(HEADER_ROW - 1, 45)
+    sheet.ws.set_row(HEADER_ROW - 1, 58)
 
     money = st.money_format(wb.settings.currency)
     speed = letter("Speedup")
@@ -139,12 +140,11 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
     sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
     sheet.ws.freeze_panes(HEADER_ROW, 1)
-    sheet.widths({1: 22, 2: 14, 3: 12, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
-                  13: 8, 14: 9, 15: 11, 16: 11, 17: 10})
+    sheet.widths({1: 22, 2: 14, 3: 19, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
+                  13: 8, 14: 9, 15: 11, 16: 16, 17: 10})
     hidden = _SCOL["Baseline position"] - 1
     sheet.ws.set_column(hidden, hidden, 8, None, {"hidden": True})
-    end = _write_sensitivity(sheet, wb, cmp, refs, cmp_rows, shifted, last + 3, first, money)
-    return end
+    return last
 
 
 def _mix(weights: str, s_range: str) -> str:
@@ -152,26 +152,29 @@ def _mix(weights: str, s_range: str) -> str:
             f"COUNT({s_range})/SUMPRODUCT(1/{s_range}))")
 
 
-def _write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
-                       cmp_rows: dict[int, int], shifted: list[Comparison], top: int, summary_first: int,
-                       money: str) -> int:
+def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
+                      cmp_rows: dict[int, int], shifted: list[Comparison]) -> None:
     """Mix speedup and cost per 1x speedup if every class's acceptance moved by -20, -10, +10 points."""
     n_c = len(wb.classes)
-    sheet.text(top, 1, "Sensitivity: if every class's acceptance moved by the same points", st.HEADING)
+    top, summary_first = SENSITIVITY_HEADER_ROW - 1, HEADER_ROW + 1
+    money = st.money_format(wb.settings.currency)
+    sheet.text(1, 1, "Sensitivity: if every class's acceptance moved by the same points", st.TITLE)
+    sheet.text(2, 1, "Mix speedup and cost per 1x speedup with every class's (and override's) acceptance moved, "
+               "clipped to 0%..100%: formulas over the Comparison sheet.", st.NOTE)
     order = sorted(range(len(ALPHA_SHIFTS) + 1), key=lambda n: ALPHA_SHIFTS[n] if n < len(ALPHA_SHIFTS) else 0.0)
     labels = [_shift_label(ALPHA_SHIFTS[n]) if n < len(ALPHA_SHIFTS) else "as entered" for n in order]
     header = top + 1
     sheet.header_row(header, ["Tier"] + [f"Mix speedup, alpha {lab}" for lab in labels]
                      + [f"Cost per 1x, alpha {lab}" for lab in labels], text_columns={"Tier"})
-    sheet.ws.set_row(header - 1, 45)
+    sheet.ws.set_row(header - 1, 58)
     weights = refs.class_column("tokens_out")
     columns = {n: letter(name) for n, name in enumerate(("Speedup, alpha -20 pts", "Speedup, alpha -10 pts",
                                                            "Speedup, alpha +10 pts"))}
     columns[len(ALPHA_SHIFTS)] = letter("Speedup")
-    cost_col = st.col_name(8)
+    cost_col = st.col_name(_SCOL["Monthly cost"])
     for i, tier in enumerate(wb.tiers):
         row = header + 1 + i
-        sheet.formula(row, 1, f"=A{summary_first + i}", tier.name)
+        sheet.formula(row, 1, f"={SUMMARY}!$A${summary_first + i}", tier.name)
         if not n_c:
             continue
         results = [*shifted, cmp]
@@ -180,9 +183,10 @@ def _write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, ref
             s_range = f"{COMPARISON}!${columns[n]}${r0}:${columns[n]}${r0 + n_c - 1}"
             mix_col = 2 + m
             sheet.formula(row, mix_col, _mix(weights, s_range), float(results[n].mix_speedup[i]), st.TIMES)
-            sheet.formula(row, 2 + len(order) + m, f"={cost_col}{summary_first + i}/{st.col_name(mix_col)}{row}",
-                          float(results[n].price_per_speedup[i]), money)
-    return header + max(len(wb.tiers), 1)
+            sheet.formula(row, 2 + len(order) + m, f"={SUMMARY}!${cost_col}${summary_first + i}/"
+                          f"{st.col_name(mix_col)}{row}", float(results[n].price_per_speedup[i]), money)
+    sheet.widths({1: 22, **{c: 12 for c in range(2, 2 + 2 * len(order))}})
+    sheet.ws.freeze_panes(header, 1)
 
 
 def _shift_label(shift: float) -> str:

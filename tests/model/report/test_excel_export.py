@@ -17,7 +17,7 @@ from model.curves import context_curves  # noqa: E402
 from model.report.export import build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.context_sheet import CONTEXTS  # noqa: E402
-from model.report.layout import COMPARISON, CURVES, GRID, INPUTS, NOTES, SUMMARY  # noqa: E402
+from model.report.layout import COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
 from model.workbook.validation import WorkbookError  # noqa: E402
 from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
 
@@ -38,13 +38,13 @@ def edge_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_sheets_tables_frozen_headers_and_print_setup(demo_report):
     book = openpyxl.load_workbook(demo_report)
-    assert book.sheetnames == [SUMMARY, GRID, COMPARISON, INPUTS, CURVES, NOTES]
+    assert book.sheetnames == [SUMMARY, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES]
     tables = {name for ws in book.worksheets for name in ws.tables}
     assert {"SummaryTable", "ComparisonTable", "Tiers", "TaskClasses", "Overrides"} <= tables
     # only titles and the header row freeze: the Summary's table is in view on a 768-pixel screen
     assert book[SUMMARY].freeze_panes == "B6" and book[COMPARISON].freeze_panes == "C5"
     assert book[CURVES].freeze_panes == "B1"  # no header row over blocks whose columns mean other things
-    for name in (SUMMARY, COMPARISON, GRID):
+    for name in (SUMMARY, COMPARISON, GRID, SENSITIVITY):
         assert book[name].print_title_rows, f"{name} prints no header row on its later pages"
     for ws in book.worksheets:
         assert "&P" in ws.oddFooter.right.text and "exported" in ws.oddFooter.left.text

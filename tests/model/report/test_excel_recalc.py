@@ -26,7 +26,7 @@ from model.formatting import context as context_text  # noqa: E402
 from model.report.comparison_sheet import sensitivity  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
-from model.report.layout import COMPARISON, GRID, INPUTS, SUMMARY, InputsLayout, column_of  # noqa: E402
+from model.report.layout import COMPARISON, GRID, INPUTS, SENSITIVITY, SUMMARY, InputsLayout, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
@@ -218,9 +218,10 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
     # typed c and v took over from the roofline's (the case): the speedup moved, and the claim followed it
     assert not math.isclose(ws.cell(header + 1 + rapid, heads["Mix speedup"]).value,
                             compare(demo()).mix_speedup[rapid], rel_tol=1e-3)
-    sens = next(r for r in range(header, ws.max_row + 1) if str(ws.cell(r, 1).value).startswith("Sensitivity")) + 1
+    sens = book[SENSITIVITY]
     for i in range(len(wb.tiers)):
-        got = [ws.cell(sens + 1 + i, 2 + m).value for m in range(4)]
+        assert sens.cell(5 + i, 1).value == wb.tiers[i].name
+        got = [sens.cell(5 + i, 2 + m).value for m in range(4)]
         want = [shifted[0].mix_speedup[i], shifted[1].mix_speedup[i], cmp.mix_speedup[i], shifted[2].mix_speedup[i]]
         np.testing.assert_allclose(got, want, rtol=REL_TOL)
 
