@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs
@@ -82,7 +84,7 @@ def cost_formula(cost_model: str, roof_value: float, typed_ref: str) -> str:
 
 
 def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
-                     shifted: list[Comparison], baseline_at: str, summary_first: int) -> dict[int, int]:
+                     shifted: list[Shifted], baseline_at: str, summary_first: int) -> dict[int, int]:
     """`baseline_at`: the Summary column (letter) holding each tier's baseline position, 0 for none;
     the Summary lists tier i on row summary_first + i."""
     """One row per (tier, class), tier-major; returns the first row of each tier's block."""
@@ -192,14 +194,28 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     return first_rows
 
 
-def sensitivity(wb: Workbook, compare_fn: Any) -> list[Comparison]:
-    """The comparison with every class's and override's acceptance moved by each of ALPHA_SHIFTS (clipped)."""
+@dataclass(frozen=True)
+class Shifted:
+    """The comparison's speedups with every acceptance moved by one shift: what the sensitivity sheet shows."""
+
+    speedup: np.ndarray  # tiers x classes
+    mix_speedup: np.ndarray  # per tier
+    price_per_speedup: np.ndarray  # per tier
+
+
+def sensitivity(wb: Workbook, cmp: Comparison) -> list[Shifted]:
+    """Speedups and mixes with every class's and override's acceptance moved by each of ALPHA_SHIFTS (clipped
+    to 0..1), by the core's arithmetic on the comparison's own K, c and v (the optimal-K search is not needed)."""
+    k = cmp.k[:, None]
+    spec = cmp.speculative[:, None]
+    tokens_out = np.array([c.tokens_out for c in wb.classes], dtype=np.float64)
+    weights = tokens_out if tokens_out.sum() > 0 else np.ones(len(wb.classes))
+    stretch = ar.stretch_cost(k, np.where(spec, cmp.c, 1.0), np.where(spec, cmp.v, 1.0))
     out = []
     for shift in ALPHA_SHIFTS:
-        moved = wb.copy()
-        for c in moved.classes:
-            c.alpha = min(1.0, max(0.0, c.alpha + shift))
-        for o in moved.overrides:
-            o.alpha = min(1.0, max(0.0, o.alpha + shift))
-        out.append(compare_fn(moved))
+        moved = np.clip(cmp.alpha + shift, 0.0, 1.0)
+        speedup = np.where(spec, ar.expected_tokens(moved, k) / stretch, 1.0)
+        mix = ar.blend_speedup(speedup, weights[None, :]) if len(wb.classes) else np.full(len(wb.tiers), np.nan)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out.append(Shifted(speedup, mix, cmp.monthly_cost / mix))
     return out

@@ -125,7 +125,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     moment = now or _dt.datetime.now(_dt.timezone.utc)
     when = moment.strftime("%Y-%m-%d %H:%M UTC")
     cmp = compare(wb)
-    shifted = sensitivity(wb, compare)
+    shifted = sensitivity(wb, cmp)
     out = io.BytesIO()
     # in memory: no temporary files of XlsxWriter's own in /tmp, and nothing to clean after a failure
     book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
@@ -149,7 +149,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
     if cmp.equal_weights:
         line += "   No output tokens entered: the mix weighs every class the same."
-    summary_end = write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, shifted, line)
+    summary_end = write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, line)
     write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
     write_sensitivity(sheets[SENSITIVITY], wb, cmp, refs, cmp_rows, shifted)
     yield 3, _STEPS

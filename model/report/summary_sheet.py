@@ -11,7 +11,7 @@ from typing import Any
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.formatting import context as context_text
 from model.report import styles as st
-from model.report.comparison_sheet import (NOT_WORTH, OPT_STALE, PRICE_STALE, STALE, WORTH, banner_formula, grey_word,
+from model.report.comparison_sheet import (NOT_WORTH, Shifted, OPT_STALE, PRICE_STALE, STALE, WORTH, banner_formula, grey_word,
                                            letter, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
@@ -40,7 +40,7 @@ def context_label(ref: str) -> str:
 
 
 def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
-                  cmp_rows: dict[int, int], shifted: list[Comparison], heading: str) -> int:
+                  cmp_rows: dict[int, int], heading: str) -> int:
     """Returns the last row written (the charts go below)."""
     sheet.text(1, 1, "SpecLedger report: the fast tiers' speed, and what it costs, on this workload", st.TITLE)
     sheet.text(2, 1, heading, st.NOTE)
@@ -153,7 +153,7 @@ def _mix(weights: str, s_range: str) -> str:
 
 
 def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
-                      cmp_rows: dict[int, int], shifted: list[Comparison]) -> None:
+                      cmp_rows: dict[int, int], shifted: list[Shifted]) -> None:
     """Mix speedup and cost per 1x speedup if every class's acceptance moved by -20, -10, +10 points."""
     n_c = len(wb.classes)
     top, summary_first = SENSITIVITY_HEADER_ROW - 1, HEADER_ROW + 1

@@ -18,7 +18,7 @@ from model.report.export import build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.context_sheet import CONTEXTS  # noqa: E402
 from model.report.layout import COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
-from model.workbook.validation import WorkbookError  # noqa: E402
+from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
 from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
 
 
@@ -85,7 +85,8 @@ def test_inputs_refuse_what_the_validator_refuses(demo_report):
     """Excel's data validation holds K, alpha and the choices to the validator's ranges and lists."""
     ws = openpyxl.load_workbook(demo_report)[INPUTS]
     rules = {(dv.type, dv.formula1, dv.formula2) for dv in ws.data_validations.dataValidation}
-    assert ("whole", "1", "32") in rules  # K
+    k = next(spec for spec in TIER_FIELDS if spec.name == "k")
+    assert ("whole", f"{k.minimum:g}", f"{k.maximum:g}") in rules  # K, as the validator takes it
     assert ("decimal", "0.0", "1.0") in rules  # acceptance
     lists = [dv.formula1 for dv in ws.data_validations.dataValidation if dv.type == "list"]
     assert any(f.startswith(f"{NOTES}!") for f in lists) and any(f.startswith("$A$") for f in lists)  # choices, baselines

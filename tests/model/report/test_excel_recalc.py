@@ -23,10 +23,9 @@ openpyxl = pytest.importorskip("openpyxl")
 from tests.excel_cases import demo, edge_workbook  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
-from model.report.comparison_sheet import sensitivity  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
-from model.report.layout import COMPARISON, GRID, INPUTS, SENSITIVITY, SUMMARY, InputsLayout, column_of  # noqa: E402
+from model.report.layout import ALPHA_SHIFTS, COMPARISON, GRID, INPUTS, SENSITIVITY, SUMMARY, InputsLayout, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
@@ -150,6 +149,13 @@ def test_every_formula_equals_specledger_and_its_saved_value(recalculated, case)
     assert saved == count
 
 
+def _moved(wb: Workbook, shift: float) -> Workbook:
+    out = wb.copy()
+    for row in (*out.classes, *out.overrides):
+        row.alpha = min(1.0, max(0.0, row.alpha + shift))
+    return out
+
+
 def _table(ws, header_labels: tuple[str, str]) -> tuple[int, dict[str, int]]:
     header = next(r for r in range(1, 60) if (ws.cell(r, 1).value, ws.cell(r, 2).value) == header_labels)
     return header, {ws.cell(header, col).value: col for col in range(1, ws.max_column + 1)}
@@ -169,7 +175,7 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
     book = openpyxl.load_workbook(c.recalculated, data_only=True)
     ws = book[COMPARISON]
     col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
-    shifted = sensitivity(wb, compare)
+    shifted = [compare(_moved(wb, shift)) for shift in ALPHA_SHIFTS]  # the whole model, not the report's shortcut
     for i, tier in enumerate(wb.tiers):
         for j, cls in enumerate(wb.classes):
             row = COMPARISON_HEADER_ROW + 1 + i * len(wb.classes) + j
