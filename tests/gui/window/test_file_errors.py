@@ -31,9 +31,17 @@ def _rezip(src, dst, change):
 
 def _damaged(kind: str, good, tmp_path):
     if kind == "bit-flipped zip":
+        # flipped inside every worksheet's compressed data, so the damage hits the sheet an import reads
+        # (wherever the writer happens to put it in the file)
         data = bytearray(good.read_bytes())
-        for i in range(len(data) // 3, len(data) // 3 + 64):
-            data[i] ^= 0xFF
+        with zipfile.ZipFile(good) as z:
+            entries = [i for i in z.infolist() if i.filename.startswith("xl/worksheets/sheet")]
+        for info in entries:
+            at = info.header_offset
+            start = at + 30 + int.from_bytes(data[at + 26:at + 28], "little") + int.from_bytes(data[at + 28:at + 30], "little")
+            middle = start + info.compress_size // 2
+            for i in range(middle, min(middle + 16, start + info.compress_size)):
+                data[i] ^= 0xFF
         path = tmp_path / "flipped.xlsx"
         path.write_bytes(bytes(data))
         return path
