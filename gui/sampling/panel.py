@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
                                QWidget)
 
 from model.sampling.labels import pair_label, pair_note
+from model.workbook.validation import K_LIMITS
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured, unused_acceptance_note
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
@@ -93,7 +94,7 @@ class SamplingPanel(QWidget):
         self.draft_edit, draft_row = self._path_row(str(DEMO_DRAFT), self._on_draft_browse_clicked)
         self.target_edit, target_row = self._path_row(str(DEMO_TARGET), self._on_target_browse_clicked)
         self.prompts_edit, prompts_row = self._path_row(str(DEMO_PROMPTS), self._on_prompts_browse_clicked)
-        self.k_spin = QSpinBox(minimum=1, maximum=16, value=4, toolTip="Draft tokens per stretch")
+        self.k_spin = QSpinBox(minimum=K_LIMITS[0], maximum=K_LIMITS[1], value=4, toolTip="Draft tokens per stretch")
         self.tokens_spin = QSpinBox(minimum=1, maximum=4096, value=48, toolTip="Tokens generated per prompt")
         self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, decimals=2, value=0.0,
                                                toolTip="0 = greedy; above 0 = speculative sampling")

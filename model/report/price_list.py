@@ -253,6 +253,22 @@ def _money_currency(raw: Any, column: str | None, row: str | None) -> tuple[str 
     return (named.pop() if named else None), rest
 
 
+def _provenance(prices: PriceList) -> dict[str, str]:
+    """What an acceptance from this file says of itself, where the file does not say it.
+
+    An α the file sets is the file's, not the measurement the row held before: it is marked
+    "imported" with the file's name, so the results never call a listed number measured.
+    """
+    if prices.kind != "classes" or "alpha" not in prices.fields:
+        return {}
+    out = {}
+    if "alpha_source" not in prices.fields:
+        out["alpha_source"] = "imported"
+    if "source_note" not in prices.fields:
+        out["source_note"] = f"imported: {Path(prices.source).name}"
+    return out
+
+
 def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
     """A checked copy of `wb` with the file's rows merged in; raises WorkbookError, changing nothing, on any problem."""
     row_type, specs = KINDS[prices.kind]
@@ -284,11 +300,14 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
     changed_fields: set[str] = set()
     # a baseline typed in another case still names the tier it means (one of the file's own, too)
     exact = {n.lower(): n for n in [t.name for t in out.tiers] + [r["name"] for r in prices.rows]}
+    provenance = _provenance(prices)
     for values in prices.rows:
         values = dict(values)
         if values.get("baseline"):
             values["baseline"] = exact.get(values["baseline"].lower(), values["baseline"])
         i = by_name.get(values["name"].lower())
+        if provenance and "alpha" in values and (i is None or target[i].alpha != values["alpha"]):  # type: ignore[union-attr]
+            values = {**provenance, **values}
         if i is None:
             target.append(row_type(**values))  # type: ignore[arg-type]
             added.append(values["name"])
@@ -296,7 +315,8 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
         old = target[i]
         values.pop("name")  # the key, matched case-insensitively: the workbook's spelling stays
         new = dataclasses.replace(old, **values)
-        diff = [f for f in values if getattr(old, f) != getattr(new, f)]
+        # the provenance that follows a new α is not a column the file changed
+        diff = [f for f in values if getattr(old, f) != getattr(new, f) and f not in provenance]
         if diff:
             target[i] = new  # type: ignore[call-overload]
             updated.append(old.name)

@@ -121,3 +121,16 @@ def test_currency_marks() -> None:
     assert currency_in("C$3") == ("CAD", "3")
     assert currency_in("Price out /1M") == (None, "Price out /1M")
     assert currency_in("1.5M") == (None, "1.5M")
+
+
+def test_an_acceptance_from_a_list_is_marked_imported_not_left_measured(tmp_path: Path) -> None:
+    wb = load_demo()
+    wb.classes[0].alpha_source, wb.classes[0].source_note = "measured", "demo pair, K=4"
+    path = _csv(tmp_path, "Task class,Acceptance alpha\ncode,70%\njson,85%\nlegal,60%\n", "workload.csv")
+    result = merge_rows(wb, read_price_list(path, "classes"))
+    code, json_, legal = result.workbook.classes[0], result.workbook.classes[1], result.workbook.classes[-1]
+    assert (code.alpha, code.alpha_source, code.source_note) == (0.7, "imported", "imported: workload.csv")
+    assert json_ == wb.classes[1]  # the same α: nothing changed, its provenance neither
+    assert (legal.alpha_source, legal.source_note) == ("imported", "imported: workload.csv")
+    assert result.updated == ["code"] and result.unchanged == ["json"]
+    assert result.changed_columns == ["Acceptance alpha"]
