@@ -4,7 +4,7 @@ Pure functions on a Workbook (the GUI calls them inside one undoable step).
 
 New rows (Edit > Add row, or a paste running past the last row) are filled from the row above,
 as a spreadsheet user expects, never from invented numbers: all its values but the name, the
-notes, the vendor's claimed speedup and its per-draft overrides; a copied acceptance is marked "assumed" and says where it
+notes, the vendor's claimed speedup, a probe's measured speedup and its per-draft overrides; a copied acceptance is marked "assumed" and says where it
 came from. The first row of an empty table has nothing above it and takes the field defaults.
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ def unique_name(base: str, taken: list[str], suffix: str = "") -> str:
 
 
 # said wherever a row is added (status bar, help), so the policy has one wording
-NEW_ROW_POLICY = "filled from the row above (all but its name, notes and the vendor's claim)"
+NEW_ROW_POLICY = "filled from the row above (all but its name, notes, the vendor's claim and a probe's measurement)"
 
 
 def rows_of(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
@@ -53,8 +53,9 @@ def new_row(wb: Workbook, kind: str, at: int, taken: list[str] | None = None) ->
     if template is not None:
         row = copy.deepcopy(template)
         if isinstance(row, Tier):
-            # what a vendor said of that tier is not said of this one
+            # what a vendor said of that tier, or a probe measured on it, is not said of this one
             row.notes, row.claimed_speedup = "", None
+            row.measured_speedup, row.measured_note = None, ""
         else:
             # the acceptance was measured (or assumed) for another class: keep the number, not the claim
             row.alpha_source = "assumed"

@@ -29,9 +29,11 @@ def test_add_duplicate_delete_keep_the_workbook_valid():
 def test_a_new_row_is_filled_from_the_row_above_never_invented():
     wb = load_demo()
     above = wb.tiers[1]
+    above.measured_speedup, above.measured_note = 1.9, "probed: demo server"
     at = add_row(wb, "tiers", 2)
     new = wb.tiers[at]
     assert new.name == "New tier" and new.notes == "" and new.claimed_speedup is None and above.claimed_speedup
+    assert new.measured_speedup is None and new.measured_note == ""
     for field in ("vendor", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch",
                   "claim_context", "price_out", "price_in", "baseline"):
         assert getattr(new, field) == getattr(above, field), field
