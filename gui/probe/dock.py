@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QScrollArea
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QDockWidget
+
+from gui.docks import scrolled_dock
 
 
 def show_probe_panel(window: Any) -> QDockWidget | None:
@@ -18,16 +20,7 @@ def show_probe_panel(window: Any) -> QDockWidget | None:
             return None
         panel = ProbePanel(window.document, window, runner=window.tasks)
         panel.status_message.connect(window.show_message)
-        # in a scroll area, as the Measure panel: its form never pushes the window off a laptop screen
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(panel)
-        scroll.setMinimumWidth(260)
-        dock = QDockWidget("Probe a tier", window)
-        dock.setObjectName("probe_dock")
-        dock.setWidget(scroll)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock = scrolled_dock(window, "Probe a tier", "probe_dock", panel)
         window._probe_dock = dock
         window.probe_panel = panel
     panel = window.probe_panel

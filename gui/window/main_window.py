@@ -6,13 +6,14 @@ import sys
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
-                               QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
+                               QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model.workbook.rows import Workbook
 from model.workbook.validation import FieldSpec
 
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.tables.frozen_column import FrozenColumn
+from gui.docks import scrolled_dock
 from gui.document import Document
 from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dialog
 from gui.window.file_actions import FileActions, is_workbook_path
@@ -289,16 +290,7 @@ class MainWindow(QMainWindow):
             panel = SamplingPanel(self.document, self, runner=self.tasks, settings=self.settings)
             panel.provider_changed.connect(self.set_provider_text)
             panel.status_message.connect(self.show_message)
-            # in a scroll area, so its form never sets a minimum width that pushes the window off screen
-            scroll = QScrollArea()
-            scroll.setWidgetResizable(True)
-            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-            scroll.setWidget(panel)
-            scroll.setMinimumWidth(260)
-            dock = QDockWidget("Measure acceptance", self)
-            dock.setObjectName("sampling_dock")
-            dock.setWidget(scroll)
-            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            dock = scrolled_dock(self, "Measure acceptance", "sampling_dock", panel)
             self._sampling_dock = dock
             self.sampling_panel = panel
             dock.show()
