@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
                                QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
@@ -13,11 +13,11 @@ from model.workbook.validation import FieldSpec
 
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.tables.frozen_column import FrozenColumn
-from gui.docks import scrolled_dock
 from gui.document import Document
 from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dialog
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
+from gui.window.screen_fit import ScreenFit
 from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
 from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, ResultsGridModel, TierSummaryModel,
@@ -37,7 +37,6 @@ _REFUSED = "Refused, value kept: "
 CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
 _SUMMARY_WIDEST = {"Speed verdict": "gain (unconfirmed)", "Value verdict": "worth the premium",
                    "Claim holds": "does not hold"}
-_NARROW_TABLES = 560  # below this the tables show too little to read beside the charts and a panel
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
 _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
                   "in the mix</span>")
@@ -52,7 +51,7 @@ def _sample_text(spec: FieldSpec) -> str:
     return {"percent": "100.0%", "float": "$10,000.00", "optional_float": "10.00x"}.get(spec.kind, "")
 
 
-class MainWindow(QMainWindow):
+class MainWindow(ScreenFit, QMainWindow):
     def __init__(self, workbook: Workbook, path: str | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = settings if settings is not None else QSettings("SpecLedger", "SpecLedger")
@@ -280,88 +279,9 @@ class MainWindow(QMainWindow):
         self._help.show_section(anchor)
 
     def show_sampling_panel(self) -> None:
-        """The sampling panel, built on first use so onnx-related modules stay out of start-up."""
-        if self._sampling_dock is None:
-            try:
-                from gui.sampling.panel import SamplingPanel
-            except Exception as exc:  # noqa: BLE001  (the tables must keep working without it)
-                self.show_message(f"Measuring acceptance is not available: {exc}", 15000)
-                return
-            panel = SamplingPanel(self.document, self, runner=self.tasks, settings=self.settings)
-            panel.provider_changed.connect(self.set_provider_text)
-            panel.status_message.connect(self.show_message)
-            dock = scrolled_dock(self, "Measure acceptance", "sampling_dock", panel)
-            self._sampling_dock = dock
-            self.sampling_panel = panel
-            dock.show()
-            # the width it had last time (or its own); fit_to_screen below takes back what the screen lacks
-            saved = self.settings.value("window/sampling_dock_width")
-            try:
-                width = int(saved) if saved is not None else panel.sizeHint().width()
-            except (TypeError, ValueError):
-                width = panel.sizeHint().width()
-            self.resizeDocks([dock], [max(width, 1)], Qt.Orientation.Horizontal)
-        self._sampling_dock.show()
-        self._sampling_dock.raise_()
-        self._make_room_for_dock()
-        QTimer.singleShot(0, self.fit_to_screen)  # once more after the dock's deferred layout
-
-    def _make_room_for_dock(self) -> None:
-        self.fit_to_screen()
-        left = self.splitter.sizes()[0]
-        if self._charts_shown() and left < _NARROW_TABLES:
-            # a laptop screen cannot hold tables, charts and the panel side by side: the charts step aside
-            self.set_charts_visible(False)
-            self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
-
-    def set_charts_visible(self, visible: bool) -> None:
-        """View > Charts: hidden, not just squeezed, so the tables may take the whole width of a small screen."""
-        sizes = self.splitter.sizes()
-        total = sum(sizes)
-        if visible:
-            width = min(self._chart_width, max(total // 2, 1))
-            self.charts.show()
-            self.splitter.setSizes([max(total - width, 1), width])
-        else:
-            if sizes[1] > 0:
-                self._chart_width = sizes[1]
-            self.charts.hide()
-        self.charts_action.setChecked(visible)
-
-    def _charts_shown(self) -> bool:
-        return self.charts.isVisibleTo(self) and self.splitter.sizes()[1] > 0
-
-    def fit_to_screen(self) -> None:
-        """Keep the whole window on its screen: a dock opened at its own width must not push it past the edge."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        if screen is None or self.isMaximized() or self.isFullScreen():
-            return
-        avail = screen.availableGeometry()
-        frame = self.frameGeometry()
-        max_w = avail.width() - (frame.width() - self.width())
-        max_h = avail.height() - (frame.height() - self.height())
-        dock = self._sampling_dock
-        docked = dock is not None and dock.isVisible() and not dock.isFloating()
-        self.layout().activate()
-        for charts_may_go in (False, True):
-            if self.width() <= max_w or not docked:
-                break
-            if charts_may_go and self._charts_shown():
-                # the tables, the charts and the panel do not fit side by side: the charts step aside
-                self.set_charts_visible(False)
-                self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
-            # the dock gives up what the window cannot have, down to its own minimum
-            room = max_w - self.centralWidget().minimumSizeHint().width() - 8
-            self.resizeDocks([dock], [max(dock.minimumSizeHint().width(), min(dock.width(), room))],
-                             Qt.Orientation.Horizontal)
-            self.layout().activate()
-        if self.width() > max_w or self.height() > max_h:
-            self.resize(min(self.width(), max_w), min(self.height(), max_h))
-        frame = self.frameGeometry()
-        dx = min(0, avail.right() - frame.right()) or max(0, avail.left() - frame.left())
-        dy = min(0, avail.bottom() - frame.bottom()) or max(0, avail.top() - frame.top())
-        if dx or dy:
-            self.move(frame.left() + dx, frame.top() + dy)
+        """Tools > Measure acceptance: the dock, built on first use so onnx-related modules stay out of start-up."""
+        from gui.sampling.dock import show_sampling_panel
+        show_sampling_panel(self)
 
     def edit_settings(self) -> QDialog:
         from gui.window.settings_dialog import SettingsDialog  # a rarely used dialog: built when asked for
