@@ -27,7 +27,20 @@ from model.probe.run import ProbeProgress, run_probe
 from model.probe.run_file import read_run
 from model.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
+from model.workbook.rows import Tier, Workbook
 
+
+
+def _tier_and_endpoint(wb: Workbook, name: str, role: str, source: str, allow_http: bool) -> tuple[Tier, Endpoint]:
+    """The named tier of a workbook and its endpoint; a missing tier or endpoint is one line naming both."""
+    i = wb.tier_index(name)
+    if i is None:
+        raise ValueError(f"{source}: no {role} named {name!r}")
+    tier = wb.tiers[i]
+    endpoint = tier_endpoint(tier, allow_http)
+    if endpoint is None:
+        raise ValueError(f"{source}: {role} {tier.name!r} has no endpoint (base URL and model)")
+    return tier, endpoint
 
 def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("workbook", nargs="?", type=Path, help="workbook .json whose tier carries an endpoint")
@@ -65,23 +78,11 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
         if not args.tier:
             raise ValueError("--tier NAME is required with a workbook")
         wb = load_workbook(args.workbook)
-        i = wb.tier_index(args.tier)
-        if i is None:
-            raise ValueError(f"{args.workbook}: no tier named {args.tier!r}")
-        tier = wb.tiers[i]
-        fast = tier_endpoint(tier, args.allow_http)
-        if fast is None:
-            raise ValueError(f"{args.workbook}: tier {tier.name!r} has no endpoint (base URL and model)")
+        tier, fast = _tier_and_endpoint(wb, args.tier, "tier", args.workbook, args.allow_http)
         base_name = args.against if args.against is not None else tier.baseline
         baseline = base_tier = None
         if base_name:
-            j = wb.tier_index(base_name)
-            if j is None:
-                raise ValueError(f"{args.workbook}: no baseline tier named {base_name!r}")
-            base_tier = wb.tiers[j]
-            baseline = tier_endpoint(base_tier, args.allow_http)
-            if baseline is None:
-                raise ValueError(f"{args.workbook}: baseline tier {base_name!r} has no endpoint (base URL and model)")
+            base_tier, baseline = _tier_and_endpoint(wb, base_name, "baseline tier", args.workbook, args.allow_http)
         settings = ProbeSettings(fast=fast, baseline=baseline, fast_name=tier.name,
                                  baseline_name=base_tier.name if base_tier else "",
                                  fast_prices=Prices(tier.price_in, tier.price_out),
@@ -140,7 +141,7 @@ def format_report(report: ProbeReport) -> str:
                      "cross-check; the engine's convention per class is in the JSON)")
     if report.identity is not None and report.identity.compared:
         lines.append(f"identity at temperature 0: {report.identity.share:.0%} of {report.identity.compared} prompts "
-                     f"token-identical to the baseline" + (f"; first divergences: " + ", ".join(
+                     f"token-identical to the baseline" + ("; first divergences: " + ", ".join(
                          f"{d['task_class']} #{d['prompt_index'] + 1} at {d['unit']} {d['position']}"
                          for d in report.identity.divergences[:5]) if report.identity.divergences else ""))
     for f in report.failed:

@@ -33,15 +33,19 @@ _CENTER = Qt.AlignmentFlag.AlignCenter
 HELP_HINT = "Press F1 or double-click for the guide to these numbers."
 
 
-def break_even_text(cmp: Comparison, i: int, j: int) -> str:
-    kind = int(cmp.break_even_kind[i, j])
+def _solved_text(kind: int, alpha: float, k: int, always: str) -> str:
+    """An acceptance from the solver (break-even or price break-even) as the tables show it."""
     if kind == -1:
         return "n/a"
     if kind == ar.ALWAYS:
-        return "0% (always pays)"
+        return always
     if kind == ar.NEVER:
-        return f"none at K={int(cmp.k[i])}"
-    return fmt.pct(cmp.break_even_alpha[i, j])
+        return f"none at K={k}"
+    return fmt.pct(alpha)
+
+
+def break_even_text(cmp: Comparison, i: int, j: int) -> str:
+    return _solved_text(int(cmp.break_even_kind[i, j]), cmp.break_even_alpha[i, j], int(cmp.k[i]), "0% (always pays)")
 
 
 def _margin_text(cmp: Comparison, i: int, j: int) -> str:
@@ -50,14 +54,8 @@ def _margin_text(cmp: Comparison, i: int, j: int) -> str:
 
 
 def price_break_even_text(cmp: Comparison, i: int, j: int) -> str:
-    kind = int(cmp.price_break_even_kind[i, j])
-    if kind == -1:
-        return "n/a"
-    if kind == ar.ALWAYS:
-        return "0% (always)"
-    if kind == ar.NEVER:
-        return f"none at K={int(cmp.k[i])}"
-    return fmt.pct(cmp.price_break_even_alpha[i, j])
+    return _solved_text(int(cmp.price_break_even_kind[i, j]), cmp.price_break_even_alpha[i, j], int(cmp.k[i]),
+                        "0% (always)")
 
 
 def _ratio_text(ratio: float, applicable: bool) -> str:
