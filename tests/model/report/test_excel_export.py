@@ -1,6 +1,7 @@
 """The report's shape and safety: sheets, tables, formats, charts, inert user text, atomic writes."""
 from __future__ import annotations
 
+import io
 import os
 import re
 import zipfile
@@ -19,6 +20,7 @@ from model.report.importer import import_report  # noqa: E402
 from model.report.context_sheet import CONTEXTS  # noqa: E402
 from model.report.layout import COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
 from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
+from tests.bench.workbooks import large_workbook  # noqa: E402
 from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
 
 
@@ -163,18 +165,44 @@ def test_every_formula_has_a_checked_value_and_no_user_text():
 
 
 def test_formulas_are_written_as_xlsxwriter_would_write_them():
-    """ReportSheet skips XlsxWriter's scan for newer functions; on the report's formulas the scan changes nothing."""
-    from xlsxwriter.worksheet import Worksheet
+    """ReportSheet skips XlsxWriter's scans for newer and dynamic-array functions; on the report's formulas
+    neither scan would change anything."""
+    from xlsxwriter.worksheet import Worksheet, re_dynamic_function
 
     plain = Worksheet()
     plain.use_future_functions = True  # the widest scan
+    seen = 0
     for wb in (demo(), edge_workbook()):
         book = _load(build_report(wb)[0])
         for ws in book.worksheets:
             for row in ws.iter_rows():
                 for cell in row:
                     if cell.data_type == "f":
+                        seen += 1
                         assert plain._prepare_formula(cell.value) == cell.value[1:], cell.value
+                        assert not re_dynamic_function.search(cell.value), cell.value
+                        assert not cell.value.startswith("={"), cell.value
+    assert seen > 1000
+
+
+@pytest.mark.parametrize("make", [demo, edge_workbook, lambda: large_workbook(7, 5)], ids=["demo", "edge", "7x5"])
+def test_report_sheet_writes_the_xml_plain_xlsxwriter_writes(make, monkeypatch):
+    """The short path for formula and number cells gives the same file, part by part and byte for byte, as
+    XlsxWriter's own Worksheet: hostile names (& < > quotes), text results, blanks, numbers, n/a words."""
+    import datetime as dt
+
+    from xlsxwriter.worksheet import Worksheet
+
+    from model.report import styles
+
+    when = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+    fast, _ = build_report(make(), "source.json", when)
+    monkeypatch.setattr(styles, "ReportSheet", Worksheet)
+    plain, _ = build_report(make(), "source.json", when)
+    with zipfile.ZipFile(io.BytesIO(fast)) as a, zipfile.ZipFile(io.BytesIO(plain)) as b:
+        assert a.namelist() == b.namelist()
+        for name in a.namelist():
+            assert a.read(name) == b.read(name), f"{name} differs from plain XlsxWriter's"
 
 
 def test_user_text_is_never_a_formula(edge_report):
