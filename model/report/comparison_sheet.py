@@ -114,6 +114,23 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
     c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even alpha (SpecLedger)", "Value verdict", "Grey values"))
     k_max_changed = notes.k_max_changed()
+
+    def price_inputs(i: int, j: int, b: int, is_spec: bool) -> str:
+        """True (as a formula) where an input of pair (i, j)'s price break-even moved since export.
+
+        It weighs the tier's prices, its baseline's prices and speedup on the class (the baseline's K, c, v,
+        speculative flag and acceptance there) and the class's tokens; the tier's own K, c and v already
+        make the row "stale". Other tiers' and classes' edits leave it alone.
+        """
+        if not is_spec:  # n/a whatever the prices; a tier switched to speculative is "stale" already
+            return "FALSE"
+        if b < 0:  # n/a until a baseline is set
+            return f'{notes.baseline_changed(i)}<>""'
+        b_row = HEADER_ROW + 1 + b * n_c + j
+        return (f'OR({notes.prices_changed(i)}<>"",{notes.baseline_changed(i)}<>"",{notes.prices_changed(b)}<>"",'
+                f'{notes.tier_changed(b)}<>"",AND({refs.tier(b, "cost_model")}="roofline",{notes.class_changed(j)}<>""),'
+                f'{notes.tokens_changed(j)}<>"",{col["Acceptance alpha"]}{b_row}<>{col["Alpha at export"]}{b_row})')
+
     first_rows: dict[int, int] = {}
     row = HEADER_ROW + 1
     for i, tier in enumerate(wb.tiers):
@@ -172,9 +189,12 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             base_speed = f"INDEX({speeds},({at}-1)*{n_c}+{j + 1})"
             put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok),
                      VALUE_NAMES[int(cmp.value_verdict[i, j])])
+            price_moved = price_inputs(i, j, int(cmp.baseline_index[i]), is_spec)
+            # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
+            opt_moved = f'OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r})' if is_spec else "FALSE"
             put_word(row, c_flag, f'=IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
-                     f'IF({notes.priced_changed()}<>"","{PRICE_STALE}",'
-                     f'IF(OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r}),"{OPT_STALE}","")))', "")
+                     f'IF({price_moved},"{PRICE_STALE}",'
+                     f'IF({opt_moved},"{OPT_STALE}","")))', "")
             for n, (c_n, shift) in enumerate(shift_cols):
                 moved = f"MIN(1,MAX(0,{A}{shift}))"
                 put_x(row, c_n, f'=IF({spec}="no",1,{tokens_formula(moved, K)}/({K}*{C}+{V}))',

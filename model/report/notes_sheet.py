@@ -21,7 +21,7 @@ _CHOICES_COL = 19  # the drop-down lists sit right of the assumptions, one list 
 _CHOICES_ROW = 4
 _TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft/target)", "v (verify/step)", "GPU",
                  "Draft -> target", "Batch", "Claimed speedup", "Claim context", "Changed since export",
-                 "Claim changed", "Price out /1M", "Price in /1M", "Baseline", "Prices changed"]
+                 "Claim changed", "Price out /1M", "Price in /1M", "Baseline", "Prices changed", "Baseline changed"]
 
 ASSUMPTIONS = [
     ("Acceptance convention", "per-token acceptance alpha (i.i.d. model). Trailer fill = accepted / drafted tokens "
@@ -41,7 +41,9 @@ ASSUMPTIONS = [
     ("Grey cells", "computed by SpecLedger (break-even and claim-implied alpha, roofline c and v, optimal K); a "
      "spreadsheet has no closed form for them. When an input they depend on (K, cost model, GPU, pair, batch, "
      "typed c and v, context, claim, K max) differs from the values below, the row says 'stale' and a banner "
-     "says so on top: import into SpecLedger and export again. Everything else is a live formula over Inputs."),
+     "says so on top: import into SpecLedger and export again. A price break-even says 'price break-even "
+     "stale' where the tier's or its baseline's prices, the baseline, the baseline's speed on that class or "
+     "the class's tokens changed. Everything else is a live formula over Inputs."),
     ("Sensitivity", "mix speedup and cost per 1x speedup if every class's acceptance (and every override) moved "
      "by the same number of points, clipped to 0%..100%."),
 ]
@@ -52,7 +54,6 @@ class NotesRefs:
     tier_row0: int
     class_row0: int
     k_max_cell: str
-    priced_cell: str
 
     def tier_changed(self, i: int) -> str:
         return f"{NOTES}!$L${self.tier_row0 + i}"
@@ -66,9 +67,15 @@ class NotesRefs:
     def k_max_changed(self) -> str:
         return self.k_max_cell
 
-    def priced_changed(self) -> str:
-        """Any price, token count or baseline: the price break-evens (which weigh all of them) are stale."""
-        return self.priced_cell
+    def prices_changed(self, i: int) -> str:
+        return f"{NOTES}!$Q${self.tier_row0 + i}"
+
+    def baseline_changed(self, i: int) -> str:
+        """The tier's baseline was set, cleared or pointed elsewhere, or the tier it named was renamed."""
+        return f"{NOTES}!$R${self.tier_row0 + i}"
+
+    def tokens_changed(self, j: int) -> str:
+        return f"{NOTES}!$F${self.class_row0 + j}"
 
 
 def choice_ranges() -> dict[str, str]:
@@ -101,6 +108,7 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     row += 1
     sheet.header_row(row, _TIER_COLUMNS)
     tier_row0 = row + 1
+    index = {t.name: i for i, t in enumerate(wb.tiers)}
     for i, t in enumerate(wb.tiers):
         r = tier_row0 + i
         for col, value in enumerate((t.name, t.speculative, t.k, t.cost_model, t.c, t.v, t.gpu, t.pair, t.batch,
@@ -123,8 +131,12 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.number(r, 14, t.price_out)
         sheet.number(r, 15, t.price_in)
         sheet.text(r, 16, t.baseline)
-        sheet.formula(r, 17, f'=IF(OR({refs.tier(i, "price_out")}<>$N${r},{refs.tier(i, "price_in")}<>$O${r},'
-                      f'{refs.tier(i, "baseline")}<>$P${r}),"{CHANGED}","")', "")
+        sheet.formula(r, 17, f'=IF(OR({refs.tier(i, "price_out")}<>$N${r},{refs.tier(i, "price_in")}<>$O${r}),'
+                      f'"{CHANGED}","")', "")
+        # the baseline as exported is found by its name then; a rename of that tier on Inputs moves the lookup too
+        b = index.get(t.baseline, -1) if t.baseline else -1
+        renamed = f',{refs.tier(b, "name")}<>$A${tier_row0 + b}' if b >= 0 else ""
+        sheet.formula(r, 18, f'=IF(OR({refs.tier(i, "baseline")}<>$P${r}{renamed}),"{CHANGED}","")', "")
     row = tier_row0 + max(len(wb.tiers), 1) + 1
     sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",
                            "Input tokens/month", "Tokens changed"])
@@ -142,13 +154,9 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     sheet.text(row, 1, "K max", st.LABEL)
     sheet.number(row, 2, wb.settings.k_max)
     sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
-    k_max_row, row = row, row + 1
-    tiers = f"$Q${tier_row0}:$Q${tier_row0 + max(len(wb.tiers), 1) - 1}"
-    classes = f"$F${class_row0}:$F${class_row0 + max(len(wb.classes), 1) - 1}"
-    sheet.text(row, 1, "Prices, tokens or baselines", st.LABEL)
-    sheet.formula(row, 3, f'=IF(COUNTIF({tiers},"{CHANGED}")+COUNTIF({classes},"{CHANGED}")>0,"{CHANGED}","")', "")
+    k_max_row = row
     sheet.widths({1: 24, 2: 12, 3: 10, 4: 10, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
-                  15: 10, 16: 16, 17: 10,
+                  15: 10, 16: 16, 17: 10, 18: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
     sheet.ws.freeze_panes(0, 1)
-    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", f"{NOTES}!$C${row}")
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}")

@@ -129,10 +129,11 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                     DASH if holds is None else ("yes" if holds else "no"), None, st.CENTRE)
         else:
             sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
-        any_row = f'COUNTIF({rows},"{STALE}")>0' if rows else "FALSE"
-        opt_row = f'COUNTIF({rows},"{OPT_STALE}")>0' if rows else "FALSE"
+        # the mix's price break-even weighs the same inputs as its classes' (all of them): a row says it
+        any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
+                                       for word in (STALE, PRICE_STALE, OPT_STALE))
         formula("Grey values", f'=IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",'
-                f'IF({notes.priced_changed()}<>"","{PRICE_STALE}",IF({opt_row},"{OPT_STALE}","")))', "", None, st.CENTRE)
+                f'IF({price_row},"{PRICE_STALE}",IF({opt_row},"{OPT_STALE}","")))', "", None, st.CENTRE)
 
     sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS)
     sheet.colour_verdicts(f"{col['Speed verdict']}{first}:{col['Speed verdict']}{last}")

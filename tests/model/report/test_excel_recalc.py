@@ -24,6 +24,7 @@ from tests.excel_cases import demo, edge_workbook  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
+from model.report.comparison_sheet import grey_word  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, GRID, INPUTS, SENSITIVITY, SUMMARY, InputsLayout, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
@@ -53,34 +54,46 @@ class Case:
     workbook: Workbook
 
 
-def _edit(src: Path, dst: Path) -> Workbook:
+# edits as an analyst makes them in Excel: (table, row's name at export, field, new value)
+ANALYST_EDITS = [
+    ("class", "code", "alpha", 0.55),
+    ("class", "prose", "tokens_out", 2.5e8),
+    ("class", "json", "name", "structured json"),  # a rename
+    ("tier", "Helix Fast", "k", 7),
+    ("tier", "Helix Fast", "c", 0.2),
+    ("tier", "Helix Fast", "v", 1.3),
+    ("tier", "Helix Fast", "baseline", "Orbital Standard"),
+    ("tier", "Helix Fast", "speculative", "yes"),
+    ("tier", "Orbital Rapid", "cost_model", "typed"),  # the issue's 2.33x -> 1.89x
+    ("tier", "Apex Standard", "speculative", "yes"),
+    ("tier", "Apex Standard", "claimed_speedup", 1.2),  # a claim where there was none
+    ("tier", "Northwind Turbo", "price_out", 31.0),
+    ("tier", "Northwind Turbo", "name", "Northwind Turbo 2"),  # a rename
+    ("override", 0, "alpha", 0.6),
+]
+# two price-side edits only: the price break-evens they reach, and no others, say stale
+PRICE_EDITS = [
+    ("class", "prose", "tokens_out", 2.5e8),  # every speculative tier's prose row
+    ("tier", "Orbital Standard", "price_in", 2.0),  # Orbital Rapid's baseline: its every row
+]
+
+
+def _edit(src: Path, dst: Path, edits: list[tuple]) -> Workbook:
     """Change inputs in the file as an analyst would in Excel; returns the workbook SpecLedger would compare."""
     wb = demo()
     layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
     book = openpyxl.load_workbook(src)
     ws = book[INPUTS]
-    t, c = wb.tier_index, wb.class_index
-    changes = [
-        (layout.class_row(c("code")), CLASS_FIELDS, "alpha", 0.55),
-        (layout.class_row(c("prose")), CLASS_FIELDS, "tokens_out", 2.5e8),
-        (layout.class_row(c("json")), CLASS_FIELDS, "name", "structured json"),  # a rename
-        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "k", 7),
-        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "c", 0.2),
-        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "v", 1.3),
-        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "baseline", "Orbital Standard"),
-        (layout.tier_row(t("Helix Fast")), TIER_FIELDS, "speculative", "yes"),
-        (layout.tier_row(t("Orbital Rapid")), TIER_FIELDS, "cost_model", "typed"),  # the issue's 2.33x -> 1.89x
-        (layout.tier_row(t("Apex Standard")), TIER_FIELDS, "speculative", "yes"),
-        (layout.tier_row(t("Apex Standard")), TIER_FIELDS, "claimed_speedup", 1.2),  # a claim where there was none
-        (layout.tier_row(t("Northwind Turbo")), TIER_FIELDS, "price_out", 31.0),
-        (layout.tier_row(t("Northwind Turbo")), TIER_FIELDS, "name", "Northwind Turbo 2"),  # a rename
-        (layout.override_row(0), OVERRIDE_FIELDS, "alpha", 0.6),
-    ]
-    for row, specs, field, value in changes:
+    for table, key, field, value in edits:
+        if table == "tier":
+            n = wb.tier_index(key)
+            row, specs, target = layout.tier_row(n), TIER_FIELDS, wb.tiers[n]
+        elif table == "class":
+            n = wb.class_index(key)
+            row, specs, target = layout.class_row(n), CLASS_FIELDS, wb.classes[n]
+        else:
+            row, specs, target = layout.override_row(key), OVERRIDE_FIELDS, wb.overrides[key]
         ws.cell(row, column_of(specs, field)).value = value
-        target = (wb.classes[row - layout.class_row(0)] if specs is CLASS_FIELDS else
-                  wb.overrides[row - layout.override_row(0)] if specs is OVERRIDE_FIELDS else
-                  wb.tiers[row - layout.tier_row(0)])
         setattr(target, field, value)
     book.save(dst)
     return wb
@@ -97,8 +110,9 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
         path = src / f"{name}.xlsx"
         export_report(wb, path, f"{name}.json")
         cases[name] = Case(path, out / path.name, build_report(wb)[1], wb)
-    edited = _edit(cases["demo"].original, src / "edited.xlsx")
-    cases["edited"] = Case(src / "edited.xlsx", out / "edited.xlsx", {}, edited)
+    for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS)):
+        edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
+        cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
     cmd = [exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
            "--convert-to", "xlsx", "--outdir", str(out)] + [str(c.original) for c in cases.values()]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
@@ -171,7 +185,7 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
     """Baseline, cost model, speculative flag, claim, names, K, c and v edited in the file: each result equals
     compare() of the same edit, or its row says it is stale (and its margin is blank, not wrong)."""
     c = recalculated["edited"]
-    wb, cmp = c.workbook, compare(c.workbook)
+    wb, cmp, before = c.workbook, compare(c.workbook), compare(demo())
     book = openpyxl.load_workbook(c.recalculated, data_only=True)
     ws = book[COMPARISON]
     col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
@@ -183,8 +197,10 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
             where = f"{tier.name}/{cls.name}"
             assert (value("Tier"), value("Task class")) == (tier.name, cls.name), where
             flag = value("Grey values") or ""
-            # the edits change prices, tokens and a baseline too: every price break-even is stale
-            want_flag = "stale" if tier.name in STALE_TIERS else "price break-even stale"
+            # the edits move a price, a baseline's speculative flag and a class's tokens, which reach every
+            # speculative tier's price break-even; optimal K is n/a on the others, which stay unflagged
+            want_flag = ("stale" if tier.name in STALE_TIERS else
+                         "price break-even stale" if before.speculative[i] else "")
             assert flag == want_flag, where
             for name, want in (("Acceptance alpha", cmp.alpha[i, j]), ("Speedup", cmp.speedup[i, j]),
                                ("Tokens per stretch E", cmp.tokens_per_stretch[i, j]),
@@ -218,8 +234,8 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
         assert get("Claim holds") == ("–" if holds is None else "yes" if holds else "no"), tier.name
         assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
         assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], tier.name
-        stale = tier.name in STALE_TIERS
-        assert (get("Grey values") or "") == ("stale" if stale else "price break-even stale"), tier.name
+        want_flag = ("stale" if tier.name in STALE_TIERS else "price break-even stale" if before.speculative[i] else "")
+        assert (get("Grey values") or "") == want_flag, tier.name
     rapid = wb.tier_index("Orbital Rapid")
     # typed c and v took over from the roofline's (the issue's case): the speedup moved, and the claim followed it
     assert not math.isclose(ws.cell(header + 1 + rapid, heads["Mix speedup"]).value,
@@ -235,11 +251,49 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
     got = np.array([[grid.cell(5 + i, 3 + j).value for j in range(len(wb.classes))] for i in range(len(wb.tiers))])
     np.testing.assert_allclose(got.astype(float), cmp.speedup, rtol=REL_TOL)
     assert [grid.cell(4, 3 + j).value for j in range(len(wb.classes))] == [x.name for x in wb.classes]
-    before = compare(demo())
     assert not np.allclose(before.mix_speedup, cmp.mix_speedup), "the edits should have moved the report"
 
 
+def _grey(kind, value) -> float | str:
+    word = grey_word(kind, value)
+    return word if isinstance(word, str) else float(word)
+
+
+def test_price_break_even_says_stale_exactly_where_its_inputs_moved(recalculated):
+    """A class's tokens and a baseline's price edited in the file: the pairs whose price break-even weighs them
+    say so, on Comparison and Summary; every other pair's grey value still equals SpecLedger's after the edit."""
+    c = recalculated["priced"]
+    wb, before, after = c.workbook, compare(demo()), compare(c.workbook)
+    book = openpyxl.load_workbook(c.recalculated, data_only=True)
+    ws = book[COMPARISON]
+    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+    grey = col["Price break-even alpha (SpecLedger)"]
+    flagged, moved = set(), set()
+    for i, tier in enumerate(wb.tiers):
+        for j, cls in enumerate(wb.classes):
+            row = COMPARISON_HEADER_ROW + 1 + i * len(wb.classes) + j
+            flag = ws.cell(row, col["Grey values"]).value or ""
+            assert flag in ("", "price break-even stale"), (tier.name, cls.name, flag)
+            if flag:
+                flagged.add((tier.name, cls.name))
+            now = _grey(after.price_break_even_kind[i, j], after.price_break_even_alpha[i, j])
+            shown = ws.cell(row, grey).value
+            same = shown == now if isinstance(now, str) else math.isclose(shown, now, rel_tol=1e-12)
+            if not same:
+                moved.add((tier.name, cls.name))
+    spec = [t.name for n, t in enumerate(wb.tiers) if before.speculative[n] and before.baseline_index[n] >= 0]
+    want = {(t, "prose") for t in spec} | {("Orbital Rapid", cls.name) for cls in wb.classes}
+    assert flagged == want
+    assert moved and moved <= flagged, "a grey price break-even changed with no flag on its row"
+    ws = book[SUMMARY]
+    header, heads = _table(ws, ("Tier", "Vendor"))
+    for i, tier in enumerate(wb.tiers):
+        flag = ws.cell(header + 1 + i, heads["Grey values"]).value or ""
+        assert flag == ("price break-even stale" if tier.name in spec else ""), tier.name
+    assert ws.cell(3, 1).value.startswith("Prices, tokens or baselines changed since export")
+
+
 def test_report_saved_by_libreoffice_imports_back(recalculated):
-    for case in ("demo", "edge", "edited"):
+    for case in ("demo", "edge", "edited", "priced"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
