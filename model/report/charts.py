@@ -1,4 +1,4 @@
-"""The report's Curves sheet (the data behind the charts) and the Summary's native charts.
+"""The report's Curves sheet (the data behind the charts) and the native charts of its Charts sheet.
 
 Charts are plain DrawingML charts over cell ranges, which Excel and LibreOffice
 both draw; XlsxWriter saves each series' data with the chart, so a viewer that
@@ -19,6 +19,7 @@ from model.report.comparison_sheet import STALE, cost_formula, letter, tokens_fo
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import COMPARISON, CURVES, SUMMARY
 from model.report.notes_sheet import NotesRefs
+from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
 from model.report.summary_sheet import context_label
 from model.workbook.rows import Workbook
 
@@ -26,6 +27,9 @@ ALPHAS = np.linspace(0.0, 1.0, 51)
 MAX_SERIES = 8  # more lines than this and a chart stops being readable; the sheet has them all
 SPEED_HEADER_ROW = 5
 CHART_W, CHART_H = 640, 560  # pixels: two side by side fill a landscape page
+# one colour per point of the value chart; past a dozen tiers the points stop being told apart
+_PALETTE = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#E377C2", "#7F7F7F",
+            "#BCBD22", "#17BECF", "#393B79", "#637939"]
 
 
 def ranked_tiers(cmp: Comparison) -> list[int]:
@@ -121,7 +125,20 @@ def _as_roofline(tier):  # noqa: ANN001, ANN202  (a Tier; the same tier computed
     return dataclasses.replace(tier, cost_model="roofline")
 
 
-def add_summary_charts(book, summary: st.SheetWriter, refs: CurveRefs, n_classes: int, anchor_row: int,  # noqa: ANN001
+def write_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, order: list[int],  # noqa: ANN001
+                 tiers_with_base: list[int]) -> None:
+    """The Charts sheet: the three pictures, each page whole, with no table header repeated over them."""
+    sheet.text(1, 1, "Charts: speed against acceptance, trailer fill, and what the speed costs", st.TITLE)
+    sheet.text(2, 1, "Drawn from the Curves and Summary sheets, so they follow an edit on Inputs.", st.NOTE)
+    anchor = 4
+    taken = add_acceptance_charts(book, sheet, refs, n_classes, anchor, len(order))
+    value_row = anchor + taken + 1 if taken else anchor
+    add_value_chart(book, sheet, SUMMARY_HEADER_ROW, tiers_with_base, value_row, refs.parity_row)
+    if taken:
+        sheet.ws.set_h_pagebreaks([value_row - 1])  # the value picture on a page of its own
+
+
+def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, anchor_row: int,  # noqa: ANN001
                        n_speculative: int) -> int:
     """Speedup against acceptance and trailer fill, side by side under `anchor_row`; returns the rows they take."""
     if refs.n_series == 0:
@@ -144,7 +161,7 @@ def add_summary_charts(book, summary: st.SheetWriter, refs: CurveRefs, n_classes
     speed.set_y_axis({"name": "Speedup over plain decoding", "num_format": '0.0"x"'})
     speed.set_legend({"position": "bottom"})
     speed.set_size({"width": CHART_W, "height": CHART_H})
-    summary.ws.insert_chart(anchor_row - 1, 0, speed)
+    sheet.ws.insert_chart(anchor_row - 1, 0, speed)
 
     fill = book.add_chart({"type": "column"})
     fill.set_title({"name": "Trailer fill per task class" + which, "name_font": {"size": 11}})
@@ -156,21 +173,22 @@ def add_summary_charts(book, summary: st.SheetWriter, refs: CurveRefs, n_classes
     fill.set_y_axis({"name": "Accepted / drafted", "num_format": "0%", "min": 0})
     fill.set_legend({"position": "bottom"})
     fill.set_size({"width": CHART_W, "height": CHART_H})
-    summary.ws.insert_chart(anchor_row - 1, 6, fill, {"x_offset": 10})
+    sheet.ws.insert_chart(anchor_row - 1, 0, fill, {"x_offset": CHART_W + 16})
     return CHART_H // 20 + 3
 
 
-def add_value_chart(book, summary: st.SheetWriter, header_row: int, tiers_with_base: list[int],  # noqa: ANN001
+def add_value_chart(book, sheet: st.SheetWriter, header_row: int, tiers_with_base: list[int],  # noqa: ANN001
                     anchor_row: int, parity_row: int) -> int:
     """Premium over baseline against speedup over baseline, one point per tier, with the price-equals-speed line."""
     if not tiers_with_base:
         return 0
+    which = (f" (the first {len(_PALETTE)} of {len(tiers_with_base)} tiers with a baseline, best mix speedup first)"
+             if len(tiers_with_base) > len(_PALETTE) else "")
     chart = book.add_chart({"type": "scatter"})
     chart.set_title({"name": "What the speed costs: premium over baseline against speedup over baseline "
-                     "(above the dashed line, you pay more than you gain)", "name_font": {"size": 11}})
+                     "(above the dashed line, you pay more than you gain)" + which, "name_font": {"size": 11}})
     prem, vs = 8, 9  # 0-based Summary columns of "Premium over baseline" and "Speedup vs baseline"
-    palette = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#E377C2", "#7F7F7F",
-               "#BCBD22", "#17BECF", "#393B79", "#637939"]
+    palette = _PALETTE
     for n, i in enumerate(tiers_with_base[:len(palette)]):
         r = header_row + i  # 0-based row of tier i
         chart.add_series({"name": [SUMMARY, r, 0], "categories": [SUMMARY, r, vs, r, vs],
@@ -185,5 +203,5 @@ def add_value_chart(book, summary: st.SheetWriter, header_row: int, tiers_with_b
     chart.set_y_axis({"name": "Premium over baseline", "num_format": "+0%;-0%;0%"})
     chart.set_legend({"position": "right"})
     chart.set_size({"width": 2 * CHART_W, "height": CHART_H})
-    summary.ws.insert_chart(anchor_row - 1, 0, chart)
+    sheet.ws.insert_chart(anchor_row - 1, 0, chart)
     return CHART_H // 20 + 3

@@ -26,14 +26,15 @@ from typing import Any
 from model.cancel import run_to_end
 from model.comparison import compare
 from model.report import styles as st
-from model.report.charts import MAX_SERIES, add_summary_charts, add_value_chart, ranked_tiers, write_curves
+from model.report.charts import ranked_tiers, write_charts, write_curves
 from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
 from model.report.comparison_sheet import sensitivity, write_comparison
 from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import write_grid
 from model.report.inputs_sheet import write_inputs
-from model.report.layout import COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY
+from model.report.layout import (CHARTS, COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY,
+                                 SUMMARY)
 from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
 from model.report.summary_sheet import (BASELINE_POSITION, SENSITIVITY_HEADER_ROW, SUMMARY_COLUMNS, write_sensitivity,
@@ -138,8 +139,8 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                          "created": moment.replace(tzinfo=None)})
     cells: list[tuple[str, int, int, Any]] = []
     formats = st.Formats(book)
-    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (SUMMARY, GRID, SENSITIVITY, COMPARISON,
-                                                                          INPUTS, CURVES, NOTES)}
+    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (SUMMARY, CHARTS, GRID, SENSITIVITY,
+                                                                          COMPARISON, INPUTS, CURVES, NOTES)}
     refs = write_inputs(sheets[INPUTS], wb, choice_ranges())
     heading = [("Workbook", wb.title or "–"), ("File", source_name or "–"), ("Exported", when),
                ("Currency", wb.settings.currency)]
@@ -152,19 +153,15 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
     if cmp.equal_weights:
         line += "   No output tokens entered: the mix weighs every class the same."
-    summary_end = write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, line)
+    write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, line)
     write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
     write_sensitivity(sheets[SENSITIVITY], wb, cmp, refs, cmp_rows, shifted)
     yield 3, _STEPS
     order = ranked_tiers(cmp)
     curve_refs = write_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, order)
-    charts_row = summary_end + 3
-    taken = add_summary_charts(book, sheets[SUMMARY], curve_refs, len(wb.classes), charts_row, len(order))
-    value_row = charts_row + taken + 1
     with_base = [i for i in order + [i for i in range(len(wb.tiers)) if i not in order]
                  if cmp.baseline_index[i] >= 0 and len(wb.classes)]
-    add_value_chart(book, sheets[SUMMARY], SUMMARY_HEADER_ROW, with_base, value_row, curve_refs.parity_row)
-    sheets[SUMMARY].ws.set_h_pagebreaks([r - 1 for r in (charts_row, value_row) if taken])
+    write_charts(book, sheets[CHARTS], curve_refs, len(wb.classes), order, with_base)
     yield 4, _STEPS
     blocks = write_context_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, curve_refs.parity_row + 4,
                                   order[:MAX_BLOCKS], len(order))

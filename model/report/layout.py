@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
 
-SUMMARY, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES = (
-    "Summary", "Grid", "Sensitivity", "Comparison", "Inputs", "Curves", "Notes")
+SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES = (
+    "Summary", "Charts", "Grid", "Sensitivity", "Comparison", "Inputs", "Curves", "Notes")
 
 # The settings block: a label in column A, its value in column B.
 SETTINGS_TITLE_ROW = 4

@@ -51,7 +51,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     flags = f"${col['Grey values']}${first}:${col['Grey values']}${last}"
     sheet.formula(3, 1, banner_formula(flags), "", None, st.BANNER)
     sheet.text(4, 1, "Mix = harmonic mean over task classes weighted by output tokens; grey = SpecLedger's "
-               "(no closed form); assumptions and the inputs as exported are on the Notes sheet.", st.NOTE)
+               "(no closed form); the charts are on the Charts sheet, the assumptions and the inputs as exported on Notes.",
+               st.NOTE)
     sheet.header_row(HEADER_ROW, SUMMARY_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
     sheet.ws.set_row(HEADER_ROW - 1, 58)
 
@@ -142,7 +143,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({1: 22, 2: 14, 3: 19, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
-                  13: 8, 14: 9, 15: 11, 16: 16, 17: 10})
+                  13: 8, 14: 9, 15: 13, 16: 16, 17: 10})
     hidden = _SCOL["Baseline position"] - 1
     sheet.ws.set_column(hidden, hidden, 8, None, {"hidden": True})
     return last

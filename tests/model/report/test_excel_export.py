@@ -18,7 +18,7 @@ from model.curves import context_curves  # noqa: E402
 from model.report.export import build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.context_sheet import CONTEXTS  # noqa: E402
-from model.report.layout import COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
+from model.report.layout import CHARTS, COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
 from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
 from tests.bench.workbooks import large_workbook  # noqa: E402
 from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
@@ -40,7 +40,7 @@ def edge_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_sheets_tables_frozen_headers_and_print_setup(demo_report):
     book = openpyxl.load_workbook(demo_report)
-    assert book.sheetnames == [SUMMARY, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES]
+    assert book.sheetnames == [SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES]
     tables = {name for ws in book.worksheets for name in ws.tables}
     assert {"SummaryTable", "ComparisonTable", "Tiers", "TaskClasses", "Overrides"} <= tables
     # only titles and the header row freeze: the Summary's table is in view on a 768-pixel screen
@@ -94,11 +94,40 @@ def test_inputs_refuse_what_the_validator_refuses(demo_report):
     assert any(f.startswith(f"{NOTES}!") for f in lists) and any(f.startswith("$A$") for f in lists)  # choices, baselines
 
 
+def _charts_per_sheet(path: Path) -> dict[str, int]:
+    """Sheet name -> how many charts its drawing holds, read from the package's relationships."""
+    with zipfile.ZipFile(path) as z:
+        names = re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="rId(\d+)"', z.read("xl/workbook.xml").decode())
+        out = {}
+        for name, rid in names:
+            rels = f"xl/worksheets/_rels/sheet{rid}.xml.rels"
+            drawing = re.search(r'drawings/(drawing\d+\.xml)', z.read(rels).decode()) if rels in z.namelist() else None
+            out[name] = z.read(f"xl/drawings/_rels/{drawing.group(1)}.rels").decode().count("Target=\"../charts/chart") if drawing else 0
+    return out
+
+
+def test_charts_have_a_sheet_of_their_own(demo_report):
+    """The three pictures print on the Charts sheet, each page whole, under no table header; Summary is the table."""
+    assert _charts_per_sheet(demo_report) == {SUMMARY: 0, CHARTS: 3, GRID: 0, SENSITIVITY: 0, COMPARISON: 0, INPUTS: 0,
+                                              CURVES: sum(t.speculative != "no" for t in demo().tiers), NOTES: 0}
+    ws = openpyxl.load_workbook(demo_report)[CHARTS]
+    assert not ws.print_title_rows and ws.page_setup.orientation == "landscape"
+    assert [b.id for b in ws.row_breaks.brk] == [35]  # the value chart (row 36) starts a page: the first two fill one
+
+
+def test_value_chart_says_when_it_shows_only_some_tiers(tmp_path):
+    path = tmp_path / "big.xlsx"
+    export_report(large_workbook(30, 3), path)  # 15 speculative tiers, each with a baseline
+    with zipfile.ZipFile(path) as z:
+        xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart"))
+    assert "the first 12 of 15 tiers with a baseline" in xml and "the best 8 of 15 tiers by mix speedup" in xml
+
+
 def test_native_charts_reference_cells(demo_report):
     n_spec = sum(t.speculative != "no" for t in demo().tiers)
     with zipfile.ZipFile(demo_report) as z:
         charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
-        # acceptance, trailer fill and the value picture on Summary, one context chart per tier
+        # acceptance, trailer fill and the value picture on Charts, one context chart per tier
         assert len(charts) == 3 + n_spec
         xml = "".join(z.read(n).decode() for n in charts)
     assert "<c:scatterChart>" in xml and "<c:barChart>" in xml
