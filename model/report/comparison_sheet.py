@@ -209,7 +209,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 18, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
-                  12: 9, 13: 9, 14: 9, 15: 11, 16: 11, 17: 10, 18: 12, 19: 16, 20: 11, 21: 10, 22: 10, 23: 10})
+                  12: 9, 13: 9, 14: 12, 15: 13, 16: 11, 17: 10, 18: 12, 19: 16, 20: 11, 21: 10, 22: 10, 23: 10})
     sheet.ws.set_column(_COL["Alpha at export"] - 1, _COL["Alpha at export"] - 1, 9, None, {"hidden": True})
     return first_rows
 

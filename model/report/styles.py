@@ -52,6 +52,7 @@ FORMULA_LEADS = ("=", "+", "-", "@")
 
 
 _HEADER_LOOKS = {align: {"text_wrap": True, "valign": "bottom", "align": align} for align in ("left", "center", "right")}
+_INDENTED_HEADER = {**_HEADER_LOOKS["left"], "indent": 1}
 
 
 class ReportSheet(Worksheet):
@@ -215,7 +216,10 @@ class SheetWriter:
 
     def header_row(self, row: int, labels: list[str], first_col: int = 1, text_columns: set[str] | None = None,
                    centred: set[str] | None = None) -> None:
-        """Headers over numbers sit right, like the numbers; over text (all, if no set is given) left; all wrap."""
+        """Headers over numbers sit right, like the numbers; over text (all, if no set is given) left; all wrap.
+
+        A left header right after a right one is indented, so the two do not read as one run of words."""
+        before = ""
         for i, label in enumerate(labels):
             if text_columns is None or label in text_columns:
                 align = "left"
@@ -223,7 +227,8 @@ class SheetWriter:
                 align = "center"
             else:
                 align = "right"
-            look = _HEADER_LOOKS[align]
+            look = _INDENTED_HEADER if align == "left" and before == "right" else _HEADER_LOOKS[align]
+            before = align
             self.text(row, first_col + i, label, LABEL, look)
             self._header_formats[(row, first_col + i)] = self.formats.get(None, LABEL, look)
 
