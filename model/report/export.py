@@ -151,9 +151,8 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                                     SUMMARY_HEADER_ROW + 1)
     yield 2, _STEPS
     line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
-    if cmp.equal_weights:
-        line += "   No output tokens entered: the mix weighs every class the same."
-    write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, line)
+    tail = "   No output tokens entered: the mix weighs every class the same." if cmp.equal_weights else ""
+    write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, (line, tail))
     write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
     write_sensitivity(sheets[SENSITIVITY], wb, cmp, refs, cmp_rows, shifted)
     yield 3, _STEPS

@@ -101,6 +101,11 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
         for col, spec in enumerate(specs, start=1):
             _validate(sheet, spec, header + 1, header + max(len(rows), 1), col, {**choices, **names})
 
+    if wb.tiers:
+        prices = [st.col_name(column_of(TIER_FIELDS, f)) for f in ("price_out", "price_in")]
+        first, last = layout.tier_row(0), layout.tier_row(len(wb.tiers) - 1)
+        sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{last}" for c in prices),
+                                     f"${st.col_name(2)}${SETTING_ROWS['currency']}", s.currency, 2)
     sheet.widths(_WIDTHS)
     sheet.ws.freeze_panes(0, 1)  # three stacked tables share no header row; the name column stays in view
     override_rows = {(o.tier, o.task_class): layout.override_row(m) for m, o in enumerate(wb.overrides)}

@@ -54,6 +54,7 @@ class NotesRefs:
     tier_row0: int
     class_row0: int
     k_max_cell: str
+    heading: dict[str, str]  # label -> the absolute reference of its text (File, Exported, ...)
 
     def tier_changed(self, i: int) -> str:
         return f"{NOTES}!$L${self.tier_row0 + i}"
@@ -90,6 +91,7 @@ def choice_ranges() -> dict[str, str]:
 def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: list[tuple[str, str]]) -> NotesRefs:
     sheet.text(1, 1, "Notes: what the report assumes, and the inputs as exported", st.TITLE)
     row = 3
+    heading = {label: f"{NOTES}!$B${row + n}" for n, (label, _) in enumerate(header)}
     for label, text in [*header, *ASSUMPTIONS]:
         sheet.text(row, 1, label, st.LABEL, st.WRAP)
         sheet.ws.merge_range(row - 1, 1, row - 1, 12, "", sheet.formats.get(None, st.WRAP))
@@ -159,4 +161,4 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
                   15: 10, 16: 16, 17: 10, 18: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
     sheet.ws.freeze_panes(0, 1)
-    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}")
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)

@@ -16,6 +16,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell, xl_rowcol_to_c
 from xlsxwriter.worksheet import CellFormulaTuple, CellNumberTuple, Worksheet
 
 from model.formatting import CURRENCY_SYMBOLS
+from model.workbook.rows import CURRENCIES
 
 PERCENT = "0.0%"
 TIMES = '0.00"x"'
@@ -244,6 +245,20 @@ class SheetWriter:
             "columns": [{"header": label, "header_format": self._header_formats.get((first_row, first_col + n))}
                         for n, label in enumerate(labels)],
         })
+
+    def money_follows_currency(self, cells: str, currency: str, exported: str, decimals: int = 0) -> None:
+        """Money cells show the symbol of the currency Inputs names now, not only the one at export.
+
+        A number format cannot be a formula, but a conditional format can carry one: one rule per other
+        currency the validator allows (Excel 2010 and LibreOffice apply them). `cells` may list ranges
+        separated by spaces; `currency` is the absolute reference of the Inputs currency cell.
+        """
+        first = cells.split()[0]
+        for code in CURRENCIES:
+            if code != exported:
+                self.ws.conditional_format(first, {"type": "formula", "criteria": f'={currency}="{code}"',
+                                                   "format": self.formats.get(money_format(code, decimals)),
+                                                   "multi_range": cells})
 
     def colour_words(self, cells: str, words: dict[str, str]) -> None:
         """Conditional formatting, so a verdict that changes after an edit changes colour too."""

@@ -40,10 +40,15 @@ def context_label(ref: str) -> str:
 
 
 def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
-                  cmp_rows: dict[int, int], heading: str) -> int:
-    """Returns the last row written (the charts go below)."""
+                  cmp_rows: dict[int, int], heading: tuple[str, str]) -> int:
+    """`heading`: the line under the title as SpecLedger writes it, and a note to end it. Returns the last row."""
     sheet.text(1, 1, "SpecLedger report: the fast tiers' speed, and what it costs, on this workload", st.TITLE)
-    sheet.text(2, 1, heading, st.NOTE)
+    line, tail = heading
+    title, currency = refs.setting("title"), refs.setting("currency")
+    # title and currency are shaded inputs, so the line follows them; the file and date are Notes' text cells
+    sheet.formula(2, 1, f'="Workbook: "&IF({title}="","{DASH}",{title}&"")&"   File: "&{notes.heading["File"]}'
+                  f'&"   Exported: "&{notes.heading["Exported"]}&"   Currency: "&{currency}&"{tail}"', line + tail,
+                  None, st.NOTE)
     n_t, n_c = len(wb.tiers), len(wb.classes)
     first = HEADER_ROW + 1
     last = max(first + n_t - 1, first)
@@ -141,6 +146,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.colour_words(f"{col['Value verdict']}{first}:{col['Value verdict']}{last}", {WORTH: "gain", NOT_WORTH: "tax"})
     sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
     sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
+    sheet.money_follows_currency(f"{col['Monthly cost']}{first}:{col['Monthly cost']}{last} "
+                                 f"{col['Cost per 1x speedup']}{first}:{col['Cost per 1x speedup']}{last}",
+                                 refs.setting("currency"), wb.settings.currency)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({1: 22, 2: 14, 3: 19, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
                   13: 8, 14: 9, 15: 13, 16: 16, 17: 10})
@@ -187,6 +195,9 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
             sheet.formula(row, mix_col, _mix(weights, s_range), float(results[n].mix_speedup[i]), st.TIMES)
             sheet.formula(row, 2 + len(order) + m, f"={SUMMARY}!${cost_col}${summary_first + i}/"
                           f"{st.col_name(mix_col)}{row}", float(results[n].price_per_speedup[i]), money)
+    if wb.tiers:
+        cost_cells = f"{st.col_name(2 + len(order))}{header + 1}:{st.col_name(1 + 2 * len(order))}{header + len(wb.tiers)}"
+        sheet.money_follows_currency(cost_cells, refs.setting("currency"), wb.settings.currency)
     sheet.widths({1: 22, **{c: 12 for c in range(2, 2 + 2 * len(order))}})
     sheet.ws.freeze_panes(header, 1)
 

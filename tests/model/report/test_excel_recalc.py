@@ -26,7 +26,8 @@ from model.formatting import context as context_text  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
 from model.report.comparison_sheet import grey_word  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
-from model.report.layout import ALPHA_SHIFTS, COMPARISON, GRID, INPUTS, SENSITIVITY, SUMMARY, InputsLayout, column_of  # noqa: E402
+from model.report.layout import (ALPHA_SHIFTS, COMPARISON, GRID, INPUTS, SENSITIVITY, SETTING_ROWS, SUMMARY,  # noqa: E402
+                                 InputsLayout, column_of)
 from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
@@ -108,8 +109,9 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     cases: dict[str, Case] = {}
     for name, wb in (("demo", demo()), ("edge", edge_workbook())):
         path = src / f"{name}.xlsx"
-        export_report(wb, path, f"{name}.json")
-        cases[name] = Case(path, out / path.name, build_report(wb)[1], wb)
+        data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
+        path.write_bytes(data)
+        cases[name] = Case(path, out / path.name, expected, wb)
     for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS)):
         edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
         cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
@@ -297,3 +299,31 @@ def test_report_saved_by_libreoffice_imports_back(recalculated):
     for case in ("demo", "edge", "edited", "priced"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
+
+
+def test_currency_and_title_edited_in_the_file_show_on_the_pages(tmp_path):
+    """Currency and title are shaded inputs too: printed, the money cells take the new currency's symbol
+    and the Summary's line names the new title and currency."""
+    exe = _soffice()
+    pdftotext = shutil.which("pdftotext")
+    if not pdftotext:
+        reason = "pdftotext (poppler-utils) is not installed; it reads the printed pages"
+        if os.environ.get("SPECLEDGER_REQUIRE_LIBREOFFICE") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    src = tmp_path / "report.xlsx"
+    export_report(demo(), src, "demo.json")
+    book = openpyxl.load_workbook(src)
+    book[INPUTS].cell(SETTING_ROWS["title"], 2).value = "Q3 negotiation"
+    book[INPUTS].cell(SETTING_ROWS["currency"], 2).value = "EUR"
+    book.save(src)
+    subprocess.run([exe, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless", "--norestore",
+                    "--convert-to", "pdf", "--outdir", str(tmp_path), str(src)], capture_output=True, timeout=240)
+    pages = subprocess.run([pdftotext, "-layout", str(tmp_path / "report.pdf"), "-"], capture_output=True, text=True,
+                           timeout=60).stdout.split("\f")
+    by_sheet = {name: "".join(p for p in pages if p.splitlines() and name in p.splitlines()[0])
+                for name in (SUMMARY, SENSITIVITY, INPUTS)}
+    summary = by_sheet[SUMMARY]
+    assert "Workbook: Q3 negotiation" in summary and "Currency: EUR" in summary and "File: demo.json" in summary
+    for name, text in by_sheet.items():
+        assert "€" in text and "$" not in text, f"{name} still prints dollars after the currency became EUR"
