@@ -79,6 +79,12 @@ def roofline_costs(wb: Workbook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return c, v, costs.c_flops[:, 0]
 
 
+def _source_formula(refs: InputRefs, tier: str, cls: str, j: int) -> str:
+    """Where the row's acceptance comes from, as compare() words it, following the source picked on Inputs."""
+    override = refs.override(tier, cls, "alpha_source")
+    return f'={override}&" (tier override)"' if override else f'={refs.cls(j, "alpha_source")}&""'
+
+
 def cost_formula(cost_model: str, roof_value: float, typed_ref: str) -> str:
     return f'=IF({cost_model}="roofline",{roof_value!r},{typed_ref})'
 
@@ -109,6 +115,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_e = sheet.writer("0.000")
     put_x = sheet.writer(st.TIMES)
     put_word = sheet.writer(None, st.CENTRE)
+    put_source = sheet.writer(None, st.INDENT)
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
     speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
@@ -157,7 +164,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
             alpha = float(cmp.alpha[i, j])
             put_pct(row, 4, f"={alpha_ref}", alpha)
-            sheet.text(row, 5, cmp.alpha_source[i][j], st.INDENT)
+            put_source(row, 5, _source_formula(refs, tier.name, cls.name, j), cmp.alpha_source[i][j])
             rc, rv = float(raw_c[i, j]), float(raw_v[i, j])
             put_cost(row, 6, cost_formula(cm, rc, c_ref), rc if roof else tier.c)
             put_cost(row, 7, cost_formula(cm, rv, v_ref), rv if roof else tier.v)

@@ -42,8 +42,12 @@ class InputRefs:
         return _ref(column_of(CLASS_FIELDS, field), self.layout.class_row(j))
 
     def override_alpha(self, tier: str, cls: str) -> str | None:
+        return self.override(tier, cls, "alpha")
+
+    def override(self, tier: str, cls: str, field: str) -> str | None:
+        """A field of the override of `cls` on `tier`'s draft, None where there is none."""
         row = self.override_rows.get((tier, cls))
-        return None if row is None else _ref(column_of(OVERRIDE_FIELDS, "alpha"), row)
+        return None if row is None else _ref(column_of(OVERRIDE_FIELDS, field), row)
 
     def class_column(self, field: str) -> str:
         """The whole column of one class field, e.g. every class's monthly output tokens."""

@@ -60,6 +60,7 @@ ANALYST_EDITS = [
     ("class", "code", "alpha", 0.55),
     ("class", "prose", "tokens_out", 2.5e8),
     ("class", "json", "name", "structured json"),  # a rename
+    ("class", "extraction", "alpha_source", "measured"),
     ("tier", "Helix Fast", "k", 7),
     ("tier", "Helix Fast", "c", 0.2),
     ("tier", "Helix Fast", "v", 1.3),
@@ -198,6 +199,7 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
             value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
             where = f"{tier.name}/{cls.name}"
             assert (value("Tier"), value("Task class")) == (tier.name, cls.name), where
+            assert value("Alpha source") == cmp.alpha_source[i][j], where
             flag = value("Grey values") or ""
             # the edits move a price, a baseline's speculative flag and a class's tokens, which reach every
             # speculative tier's price break-even; optimal K is n/a on the others, which stay unflagged
