@@ -2,7 +2,8 @@
 
 Every cell goes through the one validator; errors name the sheet and cell; a
 file with any problem raises before anything is returned, so nothing is ever
-half-imported.
+half-imported. A tier or class renamed on Inputs takes its references along, as
+in the app, when the Notes sheet shows plainly that it was a rename (model/report/renames.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, Grid, read_xlsx
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
                            header_labels)
@@ -59,6 +61,8 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
         heading = tables[table]
         return f"sheet {INPUTS}, cell {columns[heading][field_name]}{sheet_rows[heading][i]}"
 
+    # a tier or class renamed in Excel leaves its baselines and overrides holding the old name
+    follow_renames(p, wb)
     late = workbook_problems(wb, place)
     if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
         raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -11,8 +13,9 @@ openpyxl = pytest.importorskip("openpyxl")
 import main  # noqa: E402
 from model.report.export import export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
+from model.report.sheet_reader import REPORT_ROWS  # noqa: E402
 from model.report.price_list import merge_rows, read_price_list  # noqa: E402
-from model.report.layout import INPUTS, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
+from model.report.layout import INPUTS, NOTES, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import TaskClass, Tier, Workbook  # noqa: E402
 from model.workbook.json_file import load_workbook  # noqa: E402
@@ -253,3 +256,114 @@ def test_a_folder_is_named_as_a_folder(tmp_path):
         import_report(folder)
     with pytest.raises(WorkbookError, match=r"report.xlsx: is a folder, not an Excel file"):
         _import_rows(folder, "tiers")
+
+
+def _referenced() -> Workbook:
+    """The demo with Helix Standard both a baseline (Helix Fast's) and overridden, and 'creative' overridden twice."""
+    wb = demo()
+    wb.set_override("Helix Standard", "creative", 0.5)
+    return wb
+
+
+def _renamed(tmp_path: Path, tiers: dict[str, str], classes: dict[str, str], wb: Workbook) -> Path:
+    """The report with names retyped on Inputs, as an analyst renames a row in Excel."""
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    edits: dict[tuple[int, int], object] = {}
+    for old, new in tiers.items():
+        edits[(lay.tier_row(wb.tier_index(old)), column_of(TIER_FIELDS, "name"))] = new
+    for old, new in classes.items():
+        edits[(lay.class_row(wb.class_index(old)), column_of(CLASS_FIELDS, "name"))] = new
+    return _edited(tmp_path, edits, wb)
+
+
+@pytest.mark.parametrize("new_tier", ["Helix Classic", "HELIX STANDARD"], ids=["new-name", "case-only"])
+def test_a_rename_in_excel_takes_baselines_and_overrides_along(tmp_path, new_tier):
+    # before: "no tier is named 'Helix Standard'" for Helix Fast's baseline and the override, and
+    # "no task class is named 'creative'" for both overrides: the file was refused
+    wb = _referenced()
+    path = _renamed(tmp_path, {"Helix Standard": new_tier}, {"creative": "creative writing"}, wb)
+    want = wb.copy()
+    want.rename_tier("Helix Standard", new_tier)
+    want.rename_class("creative", "creative writing")
+    assert want.tiers[3].baseline == new_tier and {o.task_class for o in want.overrides} == {"creative writing"}
+    assert import_report(path) == want
+
+
+def _baseline_cell(wb: Workbook, tier: str) -> str:
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    return f"{openpyxl.utils.get_column_letter(column_of(TIER_FIELDS, 'baseline'))}{lay.tier_row(wb.tier_index(tier))}"
+
+
+@pytest.mark.parametrize("tiers, dangling, holder", [
+    # a swap beside a plain rename: the table's names were moved about, so neither is followed
+    ({"Helix Standard": "Helix Fast", "Helix Fast": "Helix Standard", "Apex Standard": "Apex Classic"},
+     "Apex Standard", "Apex Express"),
+    # a name that existed at export: does a reference to 'Apex Standard' mean the row or the name?
+    ({"Apex Standard": "Apex Classic", "Helix Standard": "Apex Standard"}, "Helix Standard", "Helix Fast"),
+], ids=["swap", "reused-name"])
+def test_an_unclear_rename_is_not_followed(tmp_path, tiers, dangling, holder):
+    wb = _referenced()
+    path = _renamed(tmp_path, tiers, {}, wb)
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    assert (f"sheet Inputs, cell {_baseline_cell(wb, holder)}: Tier {holder!r}, Baseline: no tier is named "
+            f"{dangling!r}") in str(err.value)
+
+
+def _without_notes(path: Path) -> None:
+    book = openpyxl.load_workbook(path)
+    del book[NOTES]
+    book.save(path)
+
+
+def _notes_edited(edit: Callable[[Any, int], None]) -> Callable[[Path], None]:
+    """A change to the Notes sheet, given its "as exported" tier header row."""
+    def apply(path: Path) -> None:
+        book = openpyxl.load_workbook(path)
+        ws = book[NOTES]
+        header = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Tier")
+        edit(ws, header)
+        book.save(path)
+    return apply
+
+
+def _huge_cell(path: Path) -> None:
+    """A Notes cell longer than Excel allows (openpyxl cuts such text short, so it goes into the XML afterwards)."""
+    _notes_edited(lambda ws, header: setattr(ws.cell(header + 1, 1), "value", "HUGE-CELL"))(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {info.filename: z.read(info) for info in z.infolist()}
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data.replace(b"HUGE-CELL", b"x" * 40_000))
+
+
+def _added_row(path: Path) -> None:
+    wb = _referenced()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    book = openpyxl.load_workbook(path)
+    for col, spec in enumerate(TIER_FIELDS, start=1):
+        book[INPUTS].cell(lay.tier_row(len(wb.tiers)), col).value = getattr(Tier(name="Added"), spec.name)
+    book.save(path)
+
+
+@pytest.mark.parametrize("spoil", [
+    _added_row,
+    _without_notes,
+    _notes_edited(lambda ws, header: setattr(ws.cell(header + 3, 1), "value", 42)),  # a number for a name
+    # the renamed row's old name twice (on Orbital Standard's row too): which row was it?
+    _notes_edited(lambda ws, header: setattr(ws.cell(header + 7, 1), "value", "Helix Standard")),
+    _notes_edited(lambda ws, header: setattr(ws.cell(header, 1), "value", "Tiers?")),  # no header row
+    _notes_edited(lambda ws, header: setattr(ws.cell(REPORT_ROWS + 1, 1), "value", "x")),  # past the row limit
+    _huge_cell,
+], ids=["row-added", "notes-deleted", "number", "duplicate", "no-header", "past-row-limit", "huge-cell"])
+def test_a_rename_is_not_followed_without_a_clear_notes_sheet(tmp_path, spoil):
+    # rows added or deleted, or a Notes sheet missing or not as exported: refused as before, by cell
+    wb = _referenced()
+    path = _renamed(tmp_path, {"Helix Standard": "Helix Classic"}, {}, wb)
+    spoil(path)
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    msg = str(err.value)
+    assert (f"sheet Inputs, cell {_baseline_cell(wb, 'Helix Fast')}: Tier 'Helix Fast', Baseline: no tier is "
+            "named 'Helix Standard'") in msg
+    assert "\n" not in msg
