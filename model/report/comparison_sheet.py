@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs
-from model.report.layout import ALPHA_SHIFTS, COMPARISON, COMPARISON_COLUMNS, SUMMARY
+from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.workbook.rows import Workbook
 
@@ -215,9 +214,13 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                        {WORTH: "gain", NOT_WORTH: "tax"})
     sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
     sheet.ws.freeze_panes(HEADER_ROW, 2)
-    sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 18, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
+    sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 21, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
                   12: 9, 13: 9, 14: 12, 15: 13, 16: 11, 17: 10, 18: 12, 19: 16, 20: 11, 21: 10, 22: 10, 23: 10})
-    sheet.ws.set_column(_COL["Alpha at export"] - 1, _COL["Alpha at export"] - 1, 9, None, {"hidden": True})
+    sheet.hide(_COL["Alpha at export"], 9)
+    # printed one page wide, through the verdicts and flags: the per-class sensitivity speedups to their right
+    # feed the Sensitivity sheet, which prints them as mixes
+    sheet.print_last_col = _COL["Grey values"]
+    sheet.ws.print_area(0, 0, last - 1, _COL["Grey values"] - 1)
     return first_rows
 
 

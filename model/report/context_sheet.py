@@ -30,6 +30,7 @@ MAX_CLASS_LINES = 8  # more lines than this and a chart stops being readable
 FIRST_CLASS_COL = 4  # A context, B c, C v, then one column per class, then the break-even line
 BREAK_EVEN = "Break-even (1.0x)"
 CHART_W, CHART_H = 700, 370
+CHART_PX = CHART_W + 10  # the chart and its offset beside a block: printed width the sheet needs
 
 
 @dataclass(frozen=True)

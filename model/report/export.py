@@ -29,6 +29,7 @@ from model.report import styles as st
 from model.report.charts import ranked_tiers, write_charts, write_curves
 from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
 from model.report.comparison_sheet import sensitivity, write_comparison
+from model.report.context_sheet import CHART_PX as CONTEXT_CHART_PX
 from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import write_grid
@@ -166,13 +167,18 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                                   order[:MAX_BLOCKS], len(order))
     yield 5, _STEPS
     add_context_charts(book, sheets[CURVES], blocks, len(wb.classes))
-    _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4, len(wb.classes))
     sheets[CURVES].widths({1: 18, **{c: 12 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))}})
     sheets[CURVES].ws.freeze_panes(0, 1)  # the sections below mean different things by their columns; only A stays
+    charts_beside = CONTEXT_CHART_PX if blocks else 0
+    _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4,
+                                sheets[CURVES].print_layout(1, charts_beside)[1])
     repeat = {SUMMARY: (SUMMARY_HEADER_ROW, SUMMARY_HEADER_ROW), COMPARISON: (COMPARISON_HEADER_ROW,) * 2,
               GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW), SENSITIVITY: (SENSITIVITY_HEADER_ROW,) * 2}
+    # the columns that name a row, repeated on every page across when a sheet is too wide for one; the
+    # Comparison, one row per tier and class, stays one page wide (readable across two, it triples the pages)
+    key_cols = {SUMMARY: 1, SENSITIVITY: 1, GRID: 2, INPUTS: 1, CURVES: 1, NOTES: 1}
     for name, sheet in sheets.items():
-        sheet.page(title, when, repeat.get(name))
+        sheet.page(title, when, repeat.get(name), key_cols.get(name, 0), charts_beside if name == CURVES else 0)
     yield 6, _STEPS
     with _collector_paused():
         book.close()
@@ -197,16 +203,13 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _page_breaks_between_blocks(sheet: st.SheetWriter, blocks: list, section_row: int, n_classes: int) -> None:
+def _page_breaks_between_blocks(sheet: st.SheetWriter, blocks: list, section_row: int, scale: float) -> None:
     """Manual page breaks so no context block (and the chart beside it) is cut by a page end.
 
-    The page holds about this many rows once the sheet is scaled to one page wide:
-    A4 landscape, 0.5-inch side margins, 20-pixel rows, columns of 7 pixels a character.
+    At `scale` (the sheet's print scale), a page holds about 620 / scale pixels of 20-pixel rows.
     """
     if not blocks:
         return
-    width_px = 18 * 7 + 5 + (n_classes + 4) * (12 * 7 + 5) + 710
-    scale = min(1.0, 1027 / width_px)
     per_page = int(620 / (20 * scale))
     breaks = [section_row - 1]
     page_start = section_row

@@ -24,8 +24,10 @@ _FORMATS = {
     "context": st.INTEGER, "alpha": st.PERCENT,
 }
 # The three tables share columns; the last (notes) wraps inside its width, so the printed page stays one wide.
-_WIDTHS = {1: 24, 2: 18, 3: 14, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 7, 11: 10, 12: 10,
-           13: 11, 14: 11, 15: 22, 16: 36}
+_TOP = {"valign": "top"}  # a row grown for a wrapped note reads along its first line
+# narrow enough that the tiers table prints one page wide at a readable scale (styles.MIN_PRINT_SCALE)
+_WIDTHS = {1: 24, 2: 15, 3: 14, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 7, 11: 10, 12: 10,
+           13: 11, 14: 11, 15: 20, 16: 32}
 
 
 @dataclass(frozen=True)
@@ -131,9 +133,12 @@ def _table(sheet: st.SheetWriter, header_row: int, heading: str, specs: tuple[Fi
         for col, spec in enumerate(specs, start=1):
             value = getattr(row, spec.name)
             if spec.kind in ("text", "choice"):
-                sheet.text(r, col, value, st.INPUT, st.INDENT, wrap_notes if spec.name == "notes" else None)
+                wrapped = spec.name == "notes"
+                sheet.text(r, col, value, st.INPUT, st.INDENT, wrap_notes if wrapped else _TOP)
+                if wrapped and value:  # neither Excel nor LibreOffice grows a row for wrapped text on opening
+                    sheet.ws.set_row(r - 1, 15 * st.wrapped_lines(value, _WIDTHS.get(col, st.DEFAULT_WIDTH) - 2))
             else:
-                sheet.number(r, col, value, number_formats.get(spec.name), st.INPUT)
+                sheet.number(r, col, value, number_formats.get(spec.name), st.INPUT, _TOP)
     sheet.table(name, header_row, header_row + len(rows), labels)
     sheet.ws.set_row(header_row - 1, 30)
 

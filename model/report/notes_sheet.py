@@ -19,6 +19,7 @@ from model.workbook.rows import Workbook
 CHANGED = "changed"
 _CHOICES_COL = 19  # the drop-down lists sit right of the assumptions, one list per column
 _CHOICES_ROW = 4
+_TEXT_COLUMNS = {"Tier", "Speculative", "Cost model", "GPU", "Draft -> target", "Baseline"}
 _TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft/target)", "v (verify/step)", "GPU",
                  "Draft -> target", "Batch", "Claimed speedup", "Claim context", "Changed since export",
                  "Claim changed", "Price out /1M", "Price in /1M", "Baseline", "Prices changed", "Baseline changed"]
@@ -108,17 +109,22 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     row += 1
     sheet.text(row, 1, "Inputs as exported (the grey values were computed from these)", st.HEADING)
     row += 1
-    sheet.header_row(row, _TIER_COLUMNS)
+    sheet.header_row(row, _TIER_COLUMNS, text_columns=_TEXT_COLUMNS)
+    sheet.ws.set_row(row - 1, 30)  # two lines: a row does not grow for its wrapped headers by itself
     tier_row0 = row + 1
     index = {t.name: i for i, t in enumerate(wb.tiers)}
+    price = st.money_format(wb.settings.currency, 2)
+    looks = [None, st.INDENT, None, st.INDENT, st.NUMBER, st.NUMBER, st.INDENT, st.INDENT, st.INTEGER, st.TIMES1,
+             st.INTEGER]
     for i, t in enumerate(wb.tiers):
         r = tier_row0 + i
         for col, value in enumerate((t.name, t.speculative, t.k, t.cost_model, t.c, t.v, t.gpu, t.pair, t.batch,
                                      t.claimed_speedup, t.claim_context), start=1):
+            look = looks[col - 1]
             if isinstance(value, str):
-                sheet.text(r, col, value)
+                sheet.text(r, col, value, look if isinstance(look, dict) else None)
             else:
-                sheet.number(r, col, value)
+                sheet.number(r, col, value, look if isinstance(look, str) else None)
         here = {f: f"${st.col_name(c)}${r}" for c, f in enumerate(
             ("name", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup",
              "claim_context"), start=1)}
@@ -130,9 +136,9 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
                       f'IF({now["cost_model"]}="roofline",{roof},{typed})),"{CHANGED}","")', "")
         sheet.formula(r, 13, f'=IF(OR($L${r}<>"",{now["claimed_speedup"]}<>{here["claimed_speedup"]},'
                       f'{now["claim_context"]}<>{here["claim_context"]}),"{CHANGED}","")', "")
-        sheet.number(r, 14, t.price_out)
-        sheet.number(r, 15, t.price_in)
-        sheet.text(r, 16, t.baseline)
+        sheet.number(r, 14, t.price_out, price)
+        sheet.number(r, 15, t.price_in, price)
+        sheet.text(r, 16, t.baseline, st.INDENT)
         sheet.formula(r, 17, f'=IF(OR({refs.tier(i, "price_out")}<>$N${r},{refs.tier(i, "price_in")}<>$O${r}),'
                       f'"{CHANGED}","")', "")
         # the baseline as exported is found by its name then; a rename of that tier on Inputs moves the lookup too
@@ -141,15 +147,16 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.formula(r, 18, f'=IF(OR({refs.tier(i, "baseline")}<>$P${r}{renamed}),"{CHANGED}","")', "")
     row = tier_row0 + max(len(wb.tiers), 1) + 1
     sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",
-                           "Input tokens/month", "Tokens changed"])
+                           "Input tokens/month", "Tokens changed"], text_columns={"Task class"})
+    sheet.ws.set_row(row - 1, 45)
     class_row0 = row + 1
     for j, c in enumerate(wb.classes):
         r = class_row0 + j
         sheet.text(r, 1, c.name)
         sheet.number(r, 2, c.context, st.INTEGER)
         sheet.formula(r, 3, f'=IF({refs.cls(j, "context")}<>$B${r},"{CHANGED}","")', "")
-        sheet.number(r, 4, c.tokens_out)
-        sheet.number(r, 5, c.tokens_in)
+        sheet.number(r, 4, c.tokens_out, st.INTEGER)
+        sheet.number(r, 5, c.tokens_in, st.INTEGER)
         sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}),'
                       f'"{CHANGED}","")', "")
     row = class_row0 + max(len(wb.classes), 1) + 1
@@ -157,8 +164,11 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     sheet.number(row, 2, wb.settings.k_max)
     sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
     k_max_row = row
-    sheet.widths({1: 24, 2: 12, 3: 10, 4: 10, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
-                  15: 10, 16: 16, 17: 10, 18: 10,
+    sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 14, 6: 14, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
+                  15: 10, 16: 18, 17: 10, 18: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
     sheet.ws.freeze_panes(0, 1)
+    # printed: the assumptions and the inputs as exported; the drop-down lists are the sheet's machinery
+    sheet.print_last_col = len(_TIER_COLUMNS)
+    sheet.ws.print_area(0, 0, k_max_row - 1, len(_TIER_COLUMNS) - 1)
     return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)

@@ -10,6 +10,7 @@ stays out of the window's start-up.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell, xl_rowcol_to_cell_fast
@@ -50,6 +51,35 @@ VERDICT_LOOKS = {
 # A user's text starting with one of these would be a formula (or a DDE/@ function
 # in some spreadsheets) if typed; it must stay inert text in the file.
 FORMULA_LEADS = ("=", "+", "-", "@")
+
+
+# Printing: A4 landscape less the 0.5-inch side margins is this many pixels wide at 100% (Excel's 96 dpi).
+PRINTABLE_PX = 1027
+# Scaled below this, 11-point text prints under 7 points, too small to read on paper: a wider sheet
+# prints on more pages across instead, its name columns repeated on each.
+MIN_PRINT_SCALE = 0.6
+DEFAULT_WIDTH = 8.43  # a column's width in characters when none is set
+
+
+def column_px(width: float) -> int:
+    """A column's width in pixels as Excel lays it out (7-pixel digits, 5 pixels of padding)."""
+    return int(width * 12 + 0.5) if width < 1 else int(width * 7 + 5)
+
+
+def wrapped_lines(text: str, width: float) -> int:
+    """About how many lines `text` takes wrapped at spaces in a column `width` characters wide
+    (a width unit is one digit; proportional text runs about 1.15 characters a unit; a longer word breaks)."""
+    per_line = max(1, int(width * 1.15))
+    lines, used = 1, 0
+    for word in text.split():
+        if used and used + 1 + len(word) > per_line:
+            lines, used = lines + 1, 0
+        if not used and len(word) > per_line:
+            lines += (len(word) - 1) // per_line
+            used = (len(word) - 1) % per_line + 1
+        else:
+            used += len(word) + (1 if used else 0)
+    return lines
 
 
 _HEADER_LOOKS = {align: {"text_wrap": True, "valign": "bottom", "align": align} for align in ("left", "center", "right")}
@@ -173,6 +203,9 @@ class SheetWriter:
         self.formats = formats
         self.expected = expected
         self._header_formats: dict[tuple[int, int], Any] = {}  # an Excel table rewrites its header: it reuses these
+        self._widths: dict[int, float] = {}  # 1-based column -> width, as set: what the printed page is laid out by
+        self._hidden: set[int] = set()
+        self.print_last_col: int | None = None  # set where a sheet prints only its first columns (a print area)
 
     def text(self, row: int, col: int, text: Any, *looks: dict[str, Any] | None) -> None:
         """Text that is text: never read as a formula, whatever it starts with (quote prefix when it would be)."""
@@ -236,6 +269,27 @@ class SheetWriter:
     def widths(self, widths: dict[int, float]) -> None:
         for col, width in widths.items():
             self.ws.set_column(col - 1, col - 1, width)
+            self._widths[col] = width
+
+    def hide(self, col: int, width: float) -> None:
+        """A helper column other cells read, out of sight and off the printed page."""
+        self.ws.set_column(col - 1, col - 1, width, None, {"hidden": True})
+        self._hidden.add(col)
+
+    def print_layout(self, key_cols: int = 0, extra_px: int = 0) -> tuple[int, float]:
+        """(pages across, print scale) for this sheet's columns, plus `extra_px` of charts to their right.
+
+        One page wide unless that would scale below MIN_PRINT_SCALE; then as few pages across as keep
+        the scale above it, each repeating the first `key_cols` columns (a sheet with none stays one wide).
+        """
+        last = self.print_last_col or (self.ws.dim_colmax + 1 if self.ws.dim_colmax is not None else 1)
+        px = [0 if c in self._hidden else column_px(self._widths.get(c, DEFAULT_WIDTH)) for c in range(1, last + 1)]
+        total = sum(px) + extra_px
+        if not key_cols or total * MIN_PRINT_SCALE <= PRINTABLE_PX:
+            return 1, min(1.0, PRINTABLE_PX / total)
+        key = sum(px[:key_cols])
+        pages = math.ceil((total - key) / (PRINTABLE_PX / MIN_PRINT_SCALE - key))
+        return pages, min(1.0, pages * PRINTABLE_PX / (total + (pages - 1) * key))
 
     def table(self, name: str, first_row: int, last_row: int, labels: list[str], first_col: int = 1) -> None:
         """An Excel table (filters, banding) over cells already written; it needs one data row at least."""
@@ -269,14 +323,18 @@ class SheetWriter:
     def colour_verdicts(self, cells: str) -> None:
         self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax"})
 
-    def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None,
-             landscape: bool = True) -> None:
-        """Printed (and PDF) pages: one page wide, repeated headers, the workbook and date in the footer."""
+    def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None, key_cols: int = 0,
+             extra_px: int = 0) -> None:
+        """Printed (and PDF) pages: readable text (see print_layout), the header row and the name columns on
+        every page, the workbook and sheet in the header, the export date and page numbers in the footer."""
         ws = self.ws
-        if landscape:
-            ws.set_landscape()
+        ws.set_landscape()
         ws.set_paper(9)  # A4
-        ws.fit_to_pages(1, 0)
+        across, _ = self.print_layout(key_cols, extra_px)
+        ws.fit_to_pages(across, 0)
+        if across > 1:
+            ws.repeat_columns(0, key_cols - 1)
+            ws.print_across()  # a row's later columns on the very next page, not after every row's first ones
         ws.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
         if header_rows:
             ws.repeat_rows(header_rows[0] - 1, header_rows[1] - 1)

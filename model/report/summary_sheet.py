@@ -150,10 +150,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                                  f"{col['Cost per 1x speedup']}{first}:{col['Cost per 1x speedup']}{last}",
                                  refs.setting("currency"), wb.settings.currency)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
-    sheet.widths({1: 22, 2: 14, 3: 19, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 10, 10: 10, 11: 11, 12: 12,
+    sheet.widths({1: 22, 2: 14, 3: 21, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 11, 12: 12,
                   13: 8, 14: 9, 15: 13, 16: 16, 17: 10})
-    hidden = _SCOL["Baseline position"] - 1
-    sheet.ws.set_column(hidden, hidden, 8, None, {"hidden": True})
+    sheet.hide(_SCOL["Baseline position"], 8)
     return last
 
 

@@ -14,7 +14,7 @@ import main  # noqa: E402
 from model.report.export import export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.sheet_reader import REPORT_ROWS  # noqa: E402
-from model.report.price_list import merge_rows, read_price_list  # noqa: E402
+from model.report.price_list import read_price_list  # noqa: E402
 from model.report.layout import INPUTS, NOTES, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import TaskClass, Tier, Workbook  # noqa: E402

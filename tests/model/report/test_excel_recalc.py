@@ -9,9 +9,6 @@ engine has to recompute everything on load).
 from __future__ import annotations
 
 import math
-import os
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +18,7 @@ import pytest
 openpyxl = pytest.importorskip("openpyxl")
 
 from tests.excel_cases import demo, edge_workbook  # noqa: E402
+from tests.office import convert, printed_pages  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
@@ -35,16 +33,6 @@ pytestmark = pytest.mark.libreoffice
 REL_TOL = 1e-9
 # the tiers whose grey inputs the edits change (K, c, v, cost model, speculative): their rows must say stale
 STALE_TIERS = {"Helix Fast", "Orbital Rapid", "Apex Standard"}
-
-
-def _soffice() -> str:
-    exe = shutil.which("soffice") or shutil.which("libreoffice")
-    if exe:
-        return exe
-    reason = "LibreOffice (soffice) is not installed; install libreoffice-calc-nogui to recalculate the report"
-    if os.environ.get("SPECLEDGER_REQUIRE_LIBREOFFICE") == "1":
-        pytest.fail(reason + " (SPECLEDGER_REQUIRE_LIBREOFFICE=1 makes this a failure)")
-    pytest.skip(reason)
 
 
 @dataclass
@@ -103,7 +91,6 @@ def _edit(src: Path, dst: Path, edits: list[tuple]) -> Workbook:
 
 @pytest.fixture(scope="module")
 def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    exe = _soffice()
     src = tmp_path_factory.mktemp("reports")
     out = tmp_path_factory.mktemp("recalculated")
     profile = tmp_path_factory.mktemp("lo_profile")
@@ -116,9 +103,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS)):
         edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
         cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
-    cmd = [exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-           "--convert-to", "xlsx", "--outdir", str(out)] + [str(c.original) for c in cases.values()]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    run = convert([c.original for c in cases.values()], "xlsx", out, profile)
     missing = [c.recalculated.name for c in cases.values() if not c.recalculated.exists()]
     assert not missing, f"LibreOffice did not convert {missing}: {run.stdout} {run.stderr}"
     return cases
@@ -306,23 +291,14 @@ def test_report_saved_by_libreoffice_imports_back(recalculated):
 def test_currency_and_title_edited_in_the_file_show_on_the_pages(tmp_path):
     """Currency and title are shaded inputs too: printed, the money cells take the new currency's symbol
     and the Summary's line names the new title and currency."""
-    exe = _soffice()
-    pdftotext = shutil.which("pdftotext")
-    if not pdftotext:
-        reason = "pdftotext (poppler-utils) is not installed; it reads the printed pages"
-        if os.environ.get("SPECLEDGER_REQUIRE_LIBREOFFICE") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
     src = tmp_path / "report.xlsx"
     export_report(demo(), src, "demo.json")
     book = openpyxl.load_workbook(src)
     book[INPUTS].cell(SETTING_ROWS["title"], 2).value = "Q3 negotiation"
     book[INPUTS].cell(SETTING_ROWS["currency"], 2).value = "EUR"
     book.save(src)
-    subprocess.run([exe, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless", "--norestore",
-                    "--convert-to", "pdf", "--outdir", str(tmp_path), str(src)], capture_output=True, timeout=240)
-    pages = subprocess.run([pdftotext, "-layout", str(tmp_path / "report.pdf"), "-"], capture_output=True, text=True,
-                           timeout=60).stdout.split("\f")
+    convert([src], "pdf", tmp_path, tmp_path / "profile")
+    pages = [p.text for p in printed_pages(tmp_path / "report.pdf")]
     by_sheet = {name: "".join(p for p in pages if p.splitlines() and name in p.splitlines()[0])
                 for name in (SUMMARY, SENSITIVITY, INPUTS)}
     summary = by_sheet[SUMMARY]
