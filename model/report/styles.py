@@ -97,8 +97,9 @@ class ReportSheet(Worksheet):
     - writing each cell's XML, it tests the cell's type by class name, then
       escapes the cell reference and the style number as attributes (an int
       raising TypeError inside the escape each time).
-    A test checks that the report's formulas would pass both scans unchanged,
-    and that the sheets' XML is byte for byte what plain XlsxWriter writes.
+    Writing the rows, it probes every column of the sheet's width in every row
+    for a cell. A test checks that the report's formulas would pass both scans
+    unchanged, and that the sheets' XML is byte for byte what plain XlsxWriter writes.
     Anything off the common path (no format, a boolean or error result) goes
     through XlsxWriter's own code.
     """
@@ -112,27 +113,42 @@ class ReportSheet(Worksheet):
         self.table[row][col] = CellFormulaTuple(formula[1:] if formula.startswith("=") else formula, cell_format, value)
         return 0
 
-    def _write_cell(self, row: int, col: int, cell: Any) -> None:
-        kind, fmt = type(cell), cell.format
-        if fmt is None or (kind is not CellFormulaTuple and kind is not CellNumberTuple):
-            super()._write_cell(row, col, cell)
-            return
-        head = f'<c r="{xl_rowcol_to_cell_fast(row, col)}" s="{fmt._get_xf_index()}"'
-        if kind is CellNumberTuple:
-            self.fh.write(f"{head}><v>{cell.number:.16G}</v></c>")
-            return
-        value = cell.value
-        if isinstance(value, str):
-            if value in _ERROR_CODES:
-                super()._write_cell(row, col, cell)
-                return
-            if value:
-                head += ' t="str"'
-                value = _escape_text(value)
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            super()._write_cell(row, col, cell)
-            return
-        self.fh.write(f"{head}><f>{_escape_text(cell.formula)}</f><v>{value}</v></c>")
+    def _write_rows(self) -> None:
+        """XlsxWriter's loop over the rows, taking each row's cells in column order rather than probing every
+        column of the sheet's width, and writing the common cells (a formula or a number with a format) here."""
+        self._calculate_spans()
+        table, row_info, comments, spans, write = self.table, self.row_info, self.comments, self.row_spans, self.fh.write
+        fallback = super()._write_cell
+        for row_num in range(self.dim_rowmin, self.dim_rowmax + 1):
+            cells = table[row_num]
+            if not cells:
+                if row_num in row_info or row_num in comments:
+                    self._write_empty_row(row_num, spans.get(row_num // 16), row_info.get(row_num))
+                continue
+            self._write_row(row_num, spans.get(row_num // 16), row_info.get(row_num))
+            for col_num in sorted(cells):
+                cell = cells[col_num]
+                kind, fmt = type(cell), cell.format
+                if fmt is None or (kind is not CellFormulaTuple and kind is not CellNumberTuple):
+                    fallback(row_num, col_num, cell)
+                    continue
+                head = f'<c r="{xl_rowcol_to_cell_fast(row_num, col_num)}" s="{fmt._get_xf_index()}"'
+                if kind is CellNumberTuple:
+                    write(f"{head}><v>{cell.number:.16G}</v></c>")
+                    continue
+                value = cell.value
+                if isinstance(value, str):
+                    if value in _ERROR_CODES:
+                        fallback(row_num, col_num, cell)
+                        continue
+                    if value:
+                        head += ' t="str"'
+                        value = _escape_text(value)
+                elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                    fallback(row_num, col_num, cell)
+                    continue
+                write(f"{head}><f>{_escape_text(cell.formula)}</f><v>{value}</v></c>")
+            write("</row>")
 
 
 _ERROR_CODES = frozenset(("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"))
