@@ -32,7 +32,7 @@ from model.workbook.rows import Workbook  # noqa: E402
 pytestmark = pytest.mark.libreoffice
 REL_TOL = 1e-9
 # the tiers whose grey inputs the edits change (K, c, v, cost model, speculative): their rows must say stale
-STALE_TIERS = {"Helix Fast", "Orbital Rapid", "Apex Standard"}
+STALE_TIERS = {"Helix Fast", "Orbital Rapid", "Apex Standard", "Apex Express"}
 
 
 @dataclass
@@ -56,6 +56,7 @@ ANALYST_EDITS = [
     ("tier", "Helix Fast", "speculative", "yes"),
     ("tier", "Orbital Rapid", "cost_model", "typed"),  # the 2.33x -> 1.89x
     ("tier", "Apex Standard", "speculative", "yes"),
+    ("tier", "Apex Express", "speculative", "no"),  # a fast tier found not to run it: "no", 1.00x, no verdict
     ("tier", "Apex Standard", "claimed_speedup", 1.2),  # a claim where there was none
     ("tier", "Northwind Turbo", "price_out", 31.0),
     ("tier", "Northwind Turbo", "name", "Northwind Turbo 2"),  # a rename
