@@ -68,8 +68,8 @@ def column_px(width: float) -> int:
 
 def wrapped_lines(text: str, width: float) -> int:
     """About how many lines `text` takes wrapped at spaces in a column `width` characters wide
-    (a width unit is one digit; proportional text runs about 1.15 characters a unit; a longer word breaks)."""
-    per_line = max(1, int(width * 1.15))
+    (a width unit is one digit; proportional text in Calibri runs about 1.25 characters a unit; a longer word breaks)."""
+    per_line = max(1, int(width * 1.25))
     lines, used = 1, 0
     for word in text.split():
         if used and used + 1 + len(word) > per_line:

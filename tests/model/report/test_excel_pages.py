@@ -78,7 +78,7 @@ def test_machinery_columns_do_not_print(printed):
 
 
 @pytest.mark.parametrize("text, width, lines", [
-    ("", 10, 1), ("short", 10, 1), ("two words", 6, 2), ("two words", 4, 3), ("a " * 20, 9, 4),
+    ("", 10, 1), ("short", 10, 1), ("two words", 6, 2), ("two words", 3, 3), ("a " * 20, 9, 4),
     ("Not confirmed that it runs speculative decoding; c and v typed from their latency sheet.", 30, 3),
     ("x" * 25, 10, 3),  # a word longer than the column breaks inside
 ])
