@@ -24,6 +24,8 @@ from model.workbook.rows import Workbook
 
 NA = "n/a"
 STALE, PRICE_STALE, OPT_STALE = "stale", "price break-even stale", "optimal K stale"
+REFUSED_INPUT = "input out of range"  # a row whose inputs hold what the validator refuses (pasted past validation)
+FLAG_LOOKS = {REFUSED_INPUT: "tax", STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"}
 WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
@@ -43,12 +45,15 @@ def tokens_formula(a: str, k: str) -> str:
 
 def banner_formula(flags: str) -> str:
     """The stale banner, over a range of "Grey values" flags."""
-    return (f'=IF(COUNTIF({flags},"{STALE}")>0,"Inputs changed since export: grey values in rows marked stale are out '
+    return (f'=IF(COUNTIF({flags},"{REFUSED_INPUT}")>0,"An input on the Inputs sheet is outside what SpecLedger '
+            f'accepts (pasted past the data validation): rows marked input out of range are not meaningful until '
+            f'it is corrected.",'
+            f'IF(COUNTIF({flags},"{STALE}")>0,"Inputs changed since export: grey values in rows marked stale are out '
             f'of date (Notes lists the inputs as exported). Import into SpecLedger and export again.",'
             f'IF(COUNTIF({flags},"{PRICE_STALE}")>0,"Prices, tokens or baselines changed since export: the price '
             f'break-even alphas are out of date.",'
             f'IF(COUNTIF({flags},"{OPT_STALE}")>0,"An acceptance or K max changed since export: the optimal K '
-            f'columns are out of date.","")))')
+            f'columns are out of date.",""))))')
 
 
 def grey_word(kind: int, value: float) -> float | str:
@@ -120,6 +125,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
     c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even alpha (SpecLedger)", "Value verdict", "Grey values"))
     k_max_changed = notes.k_max_changed()
+    settings_refused = notes.settings_refused()
 
     def price_inputs(i: int, j: int, b: int, is_spec: bool) -> str:
         """True (as a formula) where an input of pair (i, j)'s price break-even moved since export.
@@ -146,6 +152,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         is_spec = bool(cmp.speculative[i])
         put_cost = put_num_grey if roof else put_num
         tier_name, changed = refs.tier(i, "name"), notes.tier_changed(i)
+        tier_refused = notes.tier_refused(i)
         k_ref, c_ref, v_ref = refs.tier(i, "k"), refs.tier(i, "c"), refs.tier(i, "v")
         at = f"{SUMMARY}!${baseline_at}${summary_first + i}"
         base_ok = f'AND({spec}<>"no",{at}>0)'
@@ -198,9 +205,12 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             price_moved = price_inputs(i, j, int(cmp.baseline_index[i]), is_spec)
             # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
             opt_moved = f'OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r})' if is_spec else "FALSE"
-            put_word(row, c_flag, f'=IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
+            refused = (f'OR({tier_refused}<>"",{notes.class_refused(j)}<>"",{settings_refused}<>"",'
+                       f'IF(ISNUMBER({A}),OR({A}<0,{A}>1),TRUE))')
+            put_word(row, c_flag, f'=IF({refused},"{REFUSED_INPUT}",'
+                     f'IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
                      f'IF({price_moved},"{PRICE_STALE}",'
-                     f'IF({opt_moved},"{OPT_STALE}","")))', "")
+                     f'IF({opt_moved},"{OPT_STALE}",""))))', "")
             for n, (c_n, shift) in enumerate(shift_cols):
                 moved = f"MIN(1,MAX(0,{A}{shift}))"
                 put_x(row, c_n, f'=IF({spec}="no",1,{tokens_formula(moved, K)}/({K}*{C}+{V}))',
@@ -212,10 +222,10 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.colour_verdicts(f"{col['Speed verdict']}{HEADER_ROW + 1}:{col['Speed verdict']}{last}")
     sheet.colour_words(f"{col['Value verdict']}{HEADER_ROW + 1}:{col['Value verdict']}{last}",
                        {WORTH: "gain", NOT_WORTH: "tax"})
-    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
+    sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 21, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
-                  12: 9, 13: 9, 14: 12, 15: 13, 16: 11, 17: 10, 18: 12, 19: 16, 20: 11, 21: 10, 22: 10, 23: 10})
+                  12: 9, 13: 9, 14: 12, 15: 13, 16: 11, 17: 10, 18: 12, 19: 16, 20: 18, 21: 10, 22: 10, 23: 10})
     sheet.hide(_COL["Alpha at export"], 9)
     # printed one page wide, through the verdicts and flags: the per-class sensitivity speedups to their right
     # feed the Sensitivity sheet, which prints them as mixes

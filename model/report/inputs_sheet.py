@@ -163,6 +163,24 @@ def _validate(sheet: st.SheetWriter, spec: FieldSpec, first: int, last: int, col
     sheet.ws.data_validation(first - 1, col - 1, last - 1, col - 1, options)
 
 
+def refused_test(spec: FieldSpec, ref: str, lists: dict[str, str]) -> str | None:
+    """An Excel test, TRUE where the cell holds what the validator refuses: data validation stops a value
+    typed, not one pasted or filled, so the report says so itself. None for a field that takes any text.
+
+    Nested IFs, not one OR: Excel evaluates every argument of OR, and INT of a text is an error.
+    """
+    if spec.kind in ("int", "float", "percent", "optional_float") and spec.minimum is not None:
+        high = f"{ref}>={spec.maximum!r}" if spec.below_maximum else f"{ref}>{spec.maximum!r}"
+        tests = [f"{ref}<{spec.minimum!r}", high] + ([f"{ref}<>INT({ref})"] if spec.kind == "int" else [])
+        checked = f"IF(ISNUMBER({ref}),OR({','.join(tests)}),TRUE)"
+        return f'IF({ref}="",FALSE,{checked})' if spec.kind == "optional_float" else checked
+    if spec.kind == "choice" and spec.name in lists:
+        return f"ISNA(MATCH({ref},{lists[spec.name].lstrip('=')},0))"
+    if spec.kind == "text" and spec.required:
+        return f'TRIM({ref}&"")=""'
+    return None
+
+
 def choice_fields() -> dict[str, tuple[str, ...]]:
     """Every choice field's list (the drop-downs read these from the Notes sheet: some pass Excel's 255 characters)."""
     out: dict[str, tuple[str, ...]] = {}

@@ -9,20 +9,24 @@ mark their grey values stale instead of showing them as if they were right.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from model.report import styles as st
-from model.report.inputs_sheet import InputRefs, choice_fields
+from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
 from model.report.layout import NOTES
 from model.workbook.rows import Workbook
+from model.workbook.validation import CLASS_FIELDS, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
 
 CHANGED = "changed"
-_CHOICES_COL = 19  # the drop-down lists sit right of the assumptions, one list per column
+REFUSED = "out of range"  # an input the validator refuses: pasted past the data validation
+_CHOICES_COL = 21  # the drop-down lists sit right of the tables, one list per column, a column apart
 _CHOICES_ROW = 4
 _TEXT_COLUMNS = {"Tier", "Speculative", "Cost model", "GPU", "Draft -> target", "Baseline"}
-_TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft/target)", "v (verify/step)", "GPU",
+_TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft / target)", "v (verify / step)", "GPU",
                  "Draft -> target", "Batch", "Claimed speedup", "Claim context", "Changed since export",
-                 "Claim changed", "Price out /1M", "Price in /1M", "Baseline", "Prices changed", "Baseline changed"]
+                 "Claim changed", "Price out /1M", "Price in /1M", "Baseline", "Prices changed", "Baseline changed",
+                 "On Inputs now"]
 
 ASSUMPTIONS = [
     ("Acceptance convention", "per-token acceptance alpha (i.i.d. model). Trailer fill = accepted / drafted tokens "
@@ -47,6 +51,10 @@ ASSUMPTIONS = [
      "the class's tokens changed. Everything else is a live formula over Inputs."),
     ("Sensitivity", "mix speedup and cost per 1x speedup if every class's acceptance (and every override) moved "
      "by the same number of points, clipped to 0%..100%."),
+    ("Out of range", "Excel's data validation stops a value typed outside what SpecLedger accepts, not one pasted. "
+     "A row whose inputs hold one (an alpha of 150%, a K of 0, a blank price, a GPU not on the list) says "
+     "'input out of range' and a banner says so on top: its numbers are not meaningful until the input is "
+     "corrected, and an import names the cell."),
 ]
 
 
@@ -56,6 +64,7 @@ class NotesRefs:
     class_row0: int
     k_max_cell: str
     heading: dict[str, str]  # label -> the absolute reference of its text (File, Exported, ...)
+    settings_cell: str  # says REFUSED where a setting on Inputs holds what the validator refuses
 
     def tier_changed(self, i: int) -> str:
         return f"{NOTES}!$L${self.tier_row0 + i}"
@@ -79,6 +88,16 @@ class NotesRefs:
     def tokens_changed(self, j: int) -> str:
         return f"{NOTES}!$F${self.class_row0 + j}"
 
+    def tier_refused(self, i: int) -> str:
+        """Says REFUSED where a field of the tier's row on Inputs holds what the validator refuses."""
+        return f"{NOTES}!$S${self.tier_row0 + i}"
+
+    def class_refused(self, j: int) -> str:
+        return f"{NOTES}!$G${self.class_row0 + j}"
+
+    def settings_refused(self) -> str:
+        return self.settings_cell
+
 
 def choice_ranges() -> dict[str, str]:
     """field name -> the absolute range on Notes listing its choices (where write_notes puts them)."""
@@ -90,6 +109,7 @@ def choice_ranges() -> dict[str, str]:
 
 
 def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: list[tuple[str, str]]) -> NotesRefs:
+    lists = choice_ranges()
     sheet.text(1, 1, "Notes: what the report assumes, and the inputs as exported", st.TITLE)
     row = 3
     heading = {label: f"{NOTES}!$B${row + n}" for n, (label, _) in enumerate(header)}
@@ -145,9 +165,10 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         b = index.get(t.baseline, -1) if t.baseline else -1
         renamed = f',{refs.tier(b, "name")}<>$A${tier_row0 + b}' if b >= 0 else ""
         sheet.formula(r, 18, f'=IF(OR({refs.tier(i, "baseline")}<>$P${r}{renamed}),"{CHANGED}","")', "")
+        sheet.formula(r, 19, _refused_formula(TIER_FIELDS, lambda f: refs.tier(i, f), lists), "")
     row = tier_row0 + max(len(wb.tiers), 1) + 1
     sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",
-                           "Input tokens/month", "Tokens changed"], text_columns={"Task class"})
+                           "Input tokens/month", "Tokens changed", "On Inputs now"], text_columns={"Task class"})
     sheet.ws.set_row(row - 1, 45)
     class_row0 = row + 1
     for j, c in enumerate(wb.classes):
@@ -159,16 +180,27 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.number(r, 5, c.tokens_in, st.INTEGER)
         sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}),'
                       f'"{CHANGED}","")', "")
+        sheet.formula(r, 7, _refused_formula(CLASS_FIELDS, lambda f: refs.cls(j, f), lists), "")
     row = class_row0 + max(len(wb.classes), 1) + 1
     sheet.text(row, 1, "K max", st.LABEL)
     sheet.number(row, 2, wb.settings.k_max)
     sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
     k_max_row = row
-    sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 14, 6: 14, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
-                  15: 10, 16: 18, 17: 10, 18: 10,
+    row += 1
+    sheet.text(row, 1, "Settings on Inputs now", st.LABEL)
+    sheet.formula(row, 2, _refused_formula(SETTINGS_FIELDS, refs.setting, lists), "")
+    settings_cell = f"{NOTES}!$B${row}"
+    sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
+                  15: 10, 16: 18, 17: 10, 18: 10, 19: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
     sheet.ws.freeze_panes(0, 1)
     # printed: the assumptions and the inputs as exported; the drop-down lists are the sheet's machinery
     sheet.print_last_col = len(_TIER_COLUMNS)
-    sheet.ws.print_area(0, 0, k_max_row - 1, len(_TIER_COLUMNS) - 1)
-    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)
+    sheet.ws.print_area(0, 0, row - 1, len(_TIER_COLUMNS) - 1)
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading, settings_cell)
+
+
+def _refused_formula(specs: tuple[FieldSpec, ...], ref: Callable[[str], str], lists: dict[str, str]) -> str:
+    """REFUSED where any of a row's fields on Inputs holds what the validator refuses, else blank."""
+    tests = [t for spec in specs if (t := refused_test(spec, ref(spec.name), lists)) is not None]
+    return f'=IF(OR({",".join(tests)}),"{REFUSED}","")' if tests else '=""'

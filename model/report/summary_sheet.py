@@ -11,8 +11,8 @@ from typing import Any
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.formatting import context as context_text
 from model.report import styles as st
-from model.report.comparison_sheet import (NOT_WORTH, Shifted, OPT_STALE, PRICE_STALE, STALE, WORTH, banner_formula, grey_word,
-                                           letter, value_formula)
+from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
+                                           Shifted, banner_formula, grey_word, letter, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
@@ -136,22 +136,23 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         else:
             sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
         # the mix's price break-even weighs the same inputs as its classes' (all of them): a row says it
-        any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
-                                       for word in (STALE, PRICE_STALE, OPT_STALE))
-        formula("Grey values", f'=IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",'
-                f'IF({price_row},"{PRICE_STALE}",IF({opt_row},"{OPT_STALE}","")))', "", None, st.CENTRE)
+        refused_row, any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
+                                                    for word in (REFUSED_INPUT, STALE, PRICE_STALE, OPT_STALE))
+        formula("Grey values", f'=IF(OR({notes.tier_refused(i)}<>"",{notes.settings_refused()}<>"",{refused_row}),'
+                f'"{REFUSED_INPUT}",IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",'
+                f'IF({price_row},"{PRICE_STALE}",IF({opt_row},"{OPT_STALE}",""))))', "", None, st.CENTRE)
 
     sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS)
     sheet.colour_verdicts(f"{col['Speed verdict']}{first}:{col['Speed verdict']}{last}")
     sheet.colour_words(f"{col['Value verdict']}{first}:{col['Value verdict']}{last}", {WORTH: "gain", NOT_WORTH: "tax"})
     sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
-    sheet.colour_words(flags.replace("$", ""), {STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"})
+    sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     sheet.money_follows_currency(f"{col['Monthly cost']}{first}:{col['Monthly cost']}{last} "
                                  f"{col['Cost per 1x speedup']}{first}:{col['Cost per 1x speedup']}{last}",
                                  refs.setting("currency"), wb.settings.currency)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({1: 22, 2: 14, 3: 21, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 11, 12: 12,
-                  13: 8, 14: 9, 15: 13, 16: 16, 17: 10})
+                  13: 8, 14: 9, 15: 13, 16: 16, 17: 18})  # 17: the longest flag word, "price break-even stale"
     sheet.hide(_SCOL["Baseline position"], 8)
     return last
 

@@ -26,7 +26,7 @@ from model.report.comparison_sheet import grey_word  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.layout import (ALPHA_SHIFTS, COMPARISON, GRID, INPUTS, SENSITIVITY, SETTING_ROWS, SUMMARY,  # noqa: E402
                                  InputsLayout, column_of)
-from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS  # noqa: E402
+from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
 pytestmark = pytest.mark.libreoffice
@@ -61,6 +61,13 @@ ANALYST_EDITS = [
     ("tier", "Northwind Turbo", "price_out", 31.0),
     ("tier", "Northwind Turbo", "name", "Northwind Turbo 2"),  # a rename
     ("override", 0, "alpha", 0.6),
+]
+# values the data validation stops when typed, pasted in instead: the rows they feed say so
+REFUSED_EDITS = [
+    ("class", "code", "alpha", 1.5),  # every tier's code row
+    ("tier", "Helix Fast", "k", 0),
+    ("tier", "Orbital Rapid", "gpu", "B300 (not a preset)"),
+    ("tier", "Apex Standard", "price_out", None),  # a required number cleared
 ]
 # two price-side edits only: the price break-evens they reach, and no others, say stale
 PRICE_EDITS = [
@@ -101,7 +108,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
         data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
         path.write_bytes(data)
         cases[name] = Case(path, out / path.name, expected, wb)
-    for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS)):
+    for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS), ("refused", REFUSED_EDITS)):
         edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
         cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
@@ -281,6 +288,31 @@ def test_price_break_even_says_stale_exactly_where_its_inputs_moved(recalculated
         flag = ws.cell(header + 1 + i, heads["Grey values"]).value or ""
         assert flag == ("price break-even stale" if tier.name in spec else ""), tier.name
     assert ws.cell(3, 1).value.startswith("Prices, tokens or baselines changed since export")
+
+
+def test_an_input_pasted_out_of_range_is_said_on_every_row_it_feeds(recalculated):
+    """Data validation stops a value typed, not one pasted: an alpha of 150%, a K of 0, a GPU off the list
+    and a cleared price each mark the rows they feed, the banner says so, and the import names the cell."""
+    c = recalculated["refused"]
+    book = openpyxl.load_workbook(c.recalculated, data_only=True)
+    wb = demo()
+    ws = book[COMPARISON]
+    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+    bad_tiers = {"Helix Fast", "Orbital Rapid", "Apex Standard"}
+    for i, tier in enumerate(wb.tiers):
+        for j, cls in enumerate(wb.classes):
+            row = COMPARISON_HEADER_ROW + 1 + i * len(wb.classes) + j
+            flag = ws.cell(row, col["Grey values"]).value or ""
+            want = tier.name in bad_tiers or cls.name == "code"
+            assert (flag == "input out of range") == want, (tier.name, cls.name, flag)
+    header, heads = _table(book[SUMMARY], ("Tier", "Vendor"))
+    for i, tier in enumerate(wb.tiers):  # every tier has a code row
+        assert book[SUMMARY].cell(header + 1 + i, heads["Grey values"]).value == "input out of range", tier.name
+    for name in (SUMMARY, COMPARISON):
+        assert book[name].cell(3, 1).value.startswith("An input on the Inputs sheet is outside"), name
+    with pytest.raises(WorkbookError) as info:
+        import_report(c.recalculated)
+    assert "Acceptance alpha" in str(info.value) and "K" in str(info.value)
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
