@@ -17,10 +17,11 @@ import numpy as np
 from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.report import styles as st
-from model.report.inputs_sheet import InputRefs
+from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.workbook.rows import Workbook
+from model.workbook.validation import OVERRIDE_FIELDS
 
 NA = "n/a"
 STALE, PRICE_STALE, OPT_STALE = "stale", "price break-even stale", "optimal K stale"
@@ -29,6 +30,7 @@ FLAG_LOOKS = {REFUSED_INPUT: "tax", STALE: "tax", PRICE_STALE: "marginal", OPT_S
 WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+_OVERRIDE_ALPHA = next(spec for spec in OVERRIDE_FIELDS if spec.name == "alpha")
 _TEXT_COLUMNS = {"Tier", "Task class", "Alpha source"}
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Grey values"}
 _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
@@ -125,7 +127,11 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
     c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even alpha (SpecLedger)", "Value verdict", "Grey values"))
     k_max_changed = notes.k_max_changed()
-    settings_refused = notes.settings_refused()
+
+    def override_refused(tier: str, cls: str) -> str:
+        """The row's acceptance is the override's where there is one: its test (the class's is on Notes)."""
+        ref = refs.override_alpha(tier, cls)
+        return "," + refused_test(_OVERRIDE_ALPHA, ref, {}) if ref else ""
 
     def price_inputs(i: int, j: int, b: int, is_spec: bool) -> str:
         """True (as a formula) where an input of pair (i, j)'s price break-even moved since export.
@@ -205,8 +211,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             price_moved = price_inputs(i, j, int(cmp.baseline_index[i]), is_spec)
             # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
             opt_moved = f'OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r})' if is_spec else "FALSE"
-            refused = (f'OR({tier_refused}<>"",{notes.class_refused(j)}<>"",{settings_refused}<>"",'
-                       f'IF(ISNUMBER({A}),OR({A}<0,{A}>1),TRUE))')
+            refused = f'OR({tier_refused}<>"",{notes.class_refused(j)}<>""{override_refused(tier.name, cls.name)})'
             put_word(row, c_flag, f'=IF({refused},"{REFUSED_INPUT}",'
                      f'IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
                      f'IF({price_moved},"{PRICE_STALE}",'

@@ -9,7 +9,6 @@ mark their grey values stale instead of showing them as if they were right.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from model.report import styles as st
@@ -64,7 +63,6 @@ class NotesRefs:
     class_row0: int
     k_max_cell: str
     heading: dict[str, str]  # label -> the absolute reference of its text (File, Exported, ...)
-    settings_cell: str  # says REFUSED where a setting on Inputs holds what the validator refuses
 
     def tier_changed(self, i: int) -> str:
         return f"{NOTES}!$L${self.tier_row0 + i}"
@@ -89,14 +87,11 @@ class NotesRefs:
         return f"{NOTES}!$F${self.class_row0 + j}"
 
     def tier_refused(self, i: int) -> str:
-        """Says REFUSED where a field of the tier's row on Inputs holds what the validator refuses."""
+        """Says REFUSED where a field of the tier's row on Inputs, or a setting, holds what the validator refuses."""
         return f"{NOTES}!$S${self.tier_row0 + i}"
 
     def class_refused(self, j: int) -> str:
         return f"{NOTES}!$G${self.class_row0 + j}"
-
-    def settings_refused(self) -> str:
-        return self.settings_cell
 
 
 def choice_ranges() -> dict[str, str]:
@@ -110,6 +105,7 @@ def choice_ranges() -> dict[str, str]:
 
 def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: list[tuple[str, str]]) -> NotesRefs:
     lists = choice_ranges()
+    settings_checked = [(spec, refs.setting(spec.name)) for spec in SETTINGS_FIELDS]
     sheet.text(1, 1, "Notes: what the report assumes, and the inputs as exported", st.TITLE)
     row = 3
     heading = {label: f"{NOTES}!$B${row + n}" for n, (label, _) in enumerate(header)}
@@ -165,7 +161,9 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         b = index.get(t.baseline, -1) if t.baseline else -1
         renamed = f',{refs.tier(b, "name")}<>$A${tier_row0 + b}' if b >= 0 else ""
         sheet.formula(r, 18, f'=IF(OR({refs.tier(i, "baseline")}<>$P${r}{renamed}),"{CHANGED}","")', "")
-        sheet.formula(r, 19, _refused_formula(TIER_FIELDS, lambda f: refs.tier(i, f), lists), "")
+        # the settings too: every row of the tier reads them (and one cell per tier keeps the rows' formulas short)
+        sheet.formula(r, 19, _refused_formula([(spec, refs.tier(i, spec.name)) for spec in TIER_FIELDS]
+                                              + settings_checked, lists), "")
     row = tier_row0 + max(len(wb.tiers), 1) + 1
     sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",
                            "Input tokens/month", "Tokens changed", "On Inputs now"], text_columns={"Task class"})
@@ -180,7 +178,7 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.number(r, 5, c.tokens_in, st.INTEGER)
         sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}),'
                       f'"{CHANGED}","")', "")
-        sheet.formula(r, 7, _refused_formula(CLASS_FIELDS, lambda f: refs.cls(j, f), lists), "")
+        sheet.formula(r, 7, _refused_formula([(spec, refs.cls(j, spec.name)) for spec in CLASS_FIELDS], lists), "")
     row = class_row0 + max(len(wb.classes), 1) + 1
     sheet.text(row, 1, "K max", st.LABEL)
     sheet.number(row, 2, wb.settings.k_max)
@@ -188,8 +186,7 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     k_max_row = row
     row += 1
     sheet.text(row, 1, "Settings on Inputs now", st.LABEL)
-    sheet.formula(row, 2, _refused_formula(SETTINGS_FIELDS, refs.setting, lists), "")
-    settings_cell = f"{NOTES}!$B${row}"
+    sheet.formula(row, 2, _refused_formula(settings_checked, lists), "")
     sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
                   15: 10, 16: 18, 17: 10, 18: 10, 19: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
@@ -197,10 +194,10 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     # printed: the assumptions and the inputs as exported; the drop-down lists are the sheet's machinery
     sheet.print_last_col = len(_TIER_COLUMNS)
     sheet.ws.print_area(0, 0, row - 1, len(_TIER_COLUMNS) - 1)
-    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading, settings_cell)
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)
 
 
-def _refused_formula(specs: tuple[FieldSpec, ...], ref: Callable[[str], str], lists: dict[str, str]) -> str:
-    """REFUSED where any of a row's fields on Inputs holds what the validator refuses, else blank."""
-    tests = [t for spec in specs if (t := refused_test(spec, ref(spec.name), lists)) is not None]
+def _refused_formula(fields: list[tuple[FieldSpec, str]], lists: dict[str, str]) -> str:
+    """REFUSED where any of these (field, Inputs cell) holds what the validator refuses, else blank."""
+    tests = [t for spec, ref in fields if (t := refused_test(spec, ref, lists)) is not None]
     return f'=IF(OR({",".join(tests)}),"{REFUSED}","")' if tests else '=""'

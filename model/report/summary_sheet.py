@@ -138,7 +138,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         # the mix's price break-even weighs the same inputs as its classes' (all of them): a row says it
         refused_row, any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
                                                     for word in (REFUSED_INPUT, STALE, PRICE_STALE, OPT_STALE))
-        formula("Grey values", f'=IF(OR({notes.tier_refused(i)}<>"",{notes.settings_refused()}<>"",{refused_row}),'
+        formula("Grey values", f'=IF(OR({notes.tier_refused(i)}<>"",{refused_row}),'
                 f'"{REFUSED_INPUT}",IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",'
                 f'IF({price_row},"{PRICE_STALE}",IF({opt_row},"{OPT_STALE}",""))))', "", None, st.CENTRE)
 

@@ -83,6 +83,9 @@ def _edit(src: Path, dst: Path, edits: list[tuple]) -> Workbook:
     book = openpyxl.load_workbook(src)
     ws = book[INPUTS]
     for table, key, field, value in edits:
+        if table == "setting":
+            ws.cell(SETTING_ROWS[field], 2).value = value
+            continue
         if table == "tier":
             n = wb.tier_index(key)
             row, specs, target = layout.tier_row(n), TIER_FIELDS, wb.tiers[n]
@@ -108,7 +111,8 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
         data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
         path.write_bytes(data)
         cases[name] = Case(path, out / path.name, expected, wb)
-    for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS), ("refused", REFUSED_EDITS)):
+    for name, edits in (("edited", ANALYST_EDITS), ("priced", PRICE_EDITS), ("refused", REFUSED_EDITS),
+                        ("refused setting", [("setting", None, "k_max", 0)])):
         edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
         cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
@@ -313,6 +317,11 @@ def test_an_input_pasted_out_of_range_is_said_on_every_row_it_feeds(recalculated
     with pytest.raises(WorkbookError) as info:
         import_report(c.recalculated)
     assert "Acceptance alpha" in str(info.value) and "K" in str(info.value)
+    # a setting every row reads: every row says so
+    book = openpyxl.load_workbook(recalculated["refused setting"].recalculated, data_only=True)
+    flags = {book[COMPARISON].cell(COMPARISON_HEADER_ROW + 1 + n, col["Grey values"]).value
+             for n in range(len(wb.tiers) * len(wb.classes))}
+    assert flags == {"input out of range"}
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
