@@ -187,7 +187,7 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     row += 1
     sheet.text(row, 1, "Settings on Inputs now", st.LABEL)
     sheet.formula(row, 2, _refused_formula(settings_checked, lists), "")
-    sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 10, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
+    sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 12, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
                   15: 10, 16: 18, 17: 10, 18: 10, 19: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
     sheet.ws.freeze_panes(0, 1)
