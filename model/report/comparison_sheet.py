@@ -31,8 +31,6 @@ WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 _OVERRIDE_ALPHA = next(spec for spec in OVERRIDE_FIELDS if spec.name == "alpha")
-_TEXT_COLUMNS = {"Tier", "Task class", "Alpha source"}
-_CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Grey values"}
 _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
 
 
@@ -107,7 +105,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     last = max(HEADER_ROW + n_t * n_c, HEADER_ROW + 1)
     flags = f"${letter('Grey values')}${HEADER_ROW + 1}:${letter('Grey values')}${last}"
     sheet.formula(3, 1, banner_formula(flags), "", None, st.BANNER)
-    sheet.header_row(HEADER_ROW, COMPARISON_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
+    # left, every one: the table's filter buttons sit at a header's right end and would hide a right one's end
+    sheet.header_row(HEADER_ROW, COMPARISON_COLUMNS)
     sheet.ws.set_row(HEADER_ROW - 1, 58)
     raw_c, raw_v, flops = roofline_costs(wb)
     band = refs.setting("marginal_band")
@@ -229,8 +228,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                        {WORTH: "gain", NOT_WORTH: "tax"})
     sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     sheet.ws.freeze_panes(HEADER_ROW, 2)
-    sheet.widths({1: 22, 2: 15, 3: 5, 4: 10, 5: 21, 6: 10, 7: 10, 8: 9, 9: 12, 10: 11, 11: 10,
-                  12: 9, 13: 9, 14: 12, 15: 13, 16: 11, 17: 10, 18: 12, 19: 16, 20: 18, 21: 10, 22: 10, 23: 10})
+    # wide enough for each bold header word ("Acceptance", "(SpecLedger)") beside its filter button
+    sheet.widths({1: 20, 2: 14, 3: 5, 4: 12, 5: 19, 6: 10, 7: 10, 8: 9, 9: 14, 10: 11, 11: 10,
+                  12: 9, 13: 9, 14: 13, 15: 14, 16: 11, 17: 10, 18: 14, 19: 16, 20: 18, 21: 10, 22: 10, 23: 10})
     sheet.hide(_COL["Alpha at export"], 9)
     # printed one page wide, through the verdicts and flags: the per-class sensitivity speedups to their right
     # feed the Sensitivity sheet, which prints them as mixes

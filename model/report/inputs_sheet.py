@@ -139,7 +139,7 @@ def _table(sheet: st.SheetWriter, header_row: int, heading: str, specs: tuple[Fi
                     sheet.ws.set_row(r - 1, 15 * st.wrapped_lines(value, _WIDTHS.get(col, st.DEFAULT_WIDTH) - 2))
             else:
                 sheet.number(r, col, value, number_formats.get(spec.name), st.INPUT, _TOP)
-    sheet.table(name, header_row, header_row + len(rows), labels)
+    sheet.table(name, header_row, header_row + len(rows), labels, filters=False)
     sheet.ws.set_row(header_row - 1, 30)
 
 

@@ -307,11 +307,14 @@ class SheetWriter:
         pages = math.ceil((total - key) / (PRINTABLE_PX / MIN_PRINT_SCALE - key))
         return pages, min(1.0, pages * PRINTABLE_PX / (total + (pages - 1) * key))
 
-    def table(self, name: str, first_row: int, last_row: int, labels: list[str], first_col: int = 1) -> None:
-        """An Excel table (filters, banding) over cells already written; it needs one data row at least."""
+    def table(self, name: str, first_row: int, last_row: int, labels: list[str], first_col: int = 1,
+              filters: bool = True) -> None:
+        """An Excel table (banding, and filter buttons unless `filters` is off) over cells already written;
+        it needs one data row at least. A filter button covers the last letters of a right-aligned header:
+        a short table that nobody filters is better read without them."""
         last_row = max(last_row, first_row + 1)
         self.ws.add_table(first_row - 1, first_col - 1, last_row - 1, first_col + len(labels) - 2, {
-            "name": name, "style": "Table Style Light 9", "autofilter": True,
+            "name": name, "style": "Table Style Light 9", "autofilter": filters,
             "columns": [{"header": label, "header_format": self._header_formats.get((first_row, first_col + n))}
                         for n, label in enumerate(labels)],
         })

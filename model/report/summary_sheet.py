@@ -142,7 +142,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                 f'"{REFUSED_INPUT}",IF(OR({notes.claim_changed(i)}<>"",{any_row}),"{STALE}",'
                 f'IF({price_row},"{PRICE_STALE}",IF({opt_row},"{OPT_STALE}",""))))', "", None, st.CENTRE)
 
-    sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS)
+    sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS, filters=False)
     sheet.colour_verdicts(f"{col['Speed verdict']}{first}:{col['Speed verdict']}{last}")
     sheet.colour_words(f"{col['Value verdict']}{first}:{col['Value verdict']}{last}", {WORTH: "gain", NOT_WORTH: "tax"})
     sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
