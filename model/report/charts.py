@@ -126,16 +126,19 @@ def _as_roofline(tier):  # noqa: ANN001, ANN202  (a Tier; the same tier computed
 
 
 def write_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, order: list[int],  # noqa: ANN001
-                 tiers_with_base: list[int]) -> None:
-    """The Charts sheet: the three pictures, each page whole, with no table header repeated over them."""
-    sheet.text(1, 1, "Charts: speed against acceptance, trailer fill, and what the speed costs", st.TITLE)
+                 tiers_with_base: list[int]) -> tuple[int, list[int]]:
+    """The Charts sheet's first pictures, each page whole, with no table header repeated over them.
+
+    Returns the first row free below them and the page breaks (0-based rows a page starts after) so far."""
+    sheet.text(1, 1, "Charts: speed against acceptance, trailer fill, what the speed costs, and context length",
+               st.TITLE)
     sheet.text(2, 1, "Drawn from the Curves and Summary sheets, so they follow an edit on Inputs.", st.NOTE)
     anchor = 4
     taken = add_acceptance_charts(book, sheet, refs, n_classes, anchor, len(order))
     value_row = anchor + taken + 1 if taken else anchor
-    add_value_chart(book, sheet, SUMMARY_HEADER_ROW, tiers_with_base, value_row, refs.parity_row)
-    if taken:
-        sheet.ws.set_h_pagebreaks([value_row - 1])  # the value picture on a page of its own
+    breaks = [value_row - 1] if taken else []  # the value picture on a page of its own
+    value_rows = add_value_chart(book, sheet, SUMMARY_HEADER_ROW, tiers_with_base, value_row, refs.parity_row)
+    return value_row + value_rows + 1, breaks
 
 
 def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, anchor_row: int,  # noqa: ANN001

@@ -1,8 +1,9 @@
 """The Curves sheet's third section: speedup against context length, the data behind the app's third chart.
 
-One block, with its chart, for each of the eight speculative tiers with the best
-mix speedup (a 100-tier report's hundred blocks were pages nobody read; the app
-draws any tier), task classes as
+One block, with its chart on the Charts sheet (beside a 30-class block a chart
+would be cut between two printed pages across), for each of the eight
+speculative tiers with the best mix speedup (a 100-tier report's hundred blocks
+were pages nobody read; the app draws any tier), task classes as
 columns, contexts from 1K to 128K down (two points per doubling; contexts
 written in K, as the app shows them). Speedup is E / (K c(L) + v(L)): E is the
 Comparison sheet's, K follows Inputs. A typed tier's c and v follow Inputs; a
@@ -29,8 +30,9 @@ MAX_BLOCKS = 8  # the best tiers by mix speedup, each block with its chart
 MAX_CLASS_LINES = 8  # more lines than this and a chart stops being readable
 FIRST_CLASS_COL = 4  # A context, B c, C v, then one column per class, then the break-even line
 BREAK_EVEN = "Break-even (1.0x)"
-CHART_W, CHART_H = 700, 370
-CHART_PX = CHART_W + 10  # the chart and its offset beside a block: printed width the sheet needs
+# two side by side as wide as the Charts sheet's other pairs, two rows of them to a printed page
+CHART_W, CHART_H = 640, 340
+_ROWS = CHART_H // 20 + 2  # sheet rows one row of charts takes, with a gap
 
 
 @dataclass(frozen=True)
@@ -97,12 +99,23 @@ def write_context_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, r
     return blocks
 
 
-def add_context_charts(book, sheet: st.SheetWriter, blocks: list[ContextBlock], n_classes: int) -> None:  # noqa: ANN001
-    """A line per class against context (log scale, like the app's chart), beside each of the first tiers' blocks."""
+def add_context_charts(book, sheet: st.SheetWriter, blocks: list[ContextBlock], n_classes: int,  # noqa: ANN001
+                       first_row: int) -> list[int]:
+    """A line per class against context (log scale, like the app's chart) for each block, on `sheet` (Charts)
+    from `first_row` down: two side by side, four to a page. Returns the page breaks (0-based rows a page
+    starts after) that keep every chart whole."""
+    if not blocks:
+        return []
     shown = min(n_classes, MAX_CLASS_LINES)
     more = f" (first {MAX_CLASS_LINES} of {n_classes} classes)" if n_classes > MAX_CLASS_LINES else ""
     be_col = FIRST_CLASS_COL + n_classes
-    for block in blocks:
+    sheet.text(first_row, 1, "Speedup against context length, each tier's classes at their acceptance (data on "
+               "the Curves sheet)", st.HEADING)
+    breaks = [first_row - 1]  # the section starts a page (a break after row N starts the page at row N + 1)
+    for n, block in enumerate(blocks):
+        row = first_row + 1 + (n // 2) * _ROWS
+        if n and n % 4 == 0:
+            breaks.append(row - 1)
         chart = book.add_chart({"type": "scatter", "subtype": "straight"})
         chart.set_title({"name": f"Speedup against context: {block.tier}{more}", "name_font": {"size": 11}})
         h, last = block.header_row - 1, block.last_row - 1  # 0-based
@@ -119,4 +132,5 @@ def add_context_charts(book, sheet: st.SheetWriter, blocks: list[ContextBlock], 
         chart.set_y_axis({"name": "Speedup over plain decoding", "num_format": '0.0"x"'})
         chart.set_legend({"position": "bottom"})
         chart.set_size({"width": CHART_W, "height": CHART_H})
-        sheet.ws.insert_chart(block.title_row - 1, be_col + 1, chart, {"x_offset": 10})
+        sheet.ws.insert_chart(row - 1, 0, chart, {"x_offset": (n % 2) * (CHART_W + 16)})
+    return breaks

@@ -29,7 +29,6 @@ from model.report import styles as st
 from model.report.charts import ranked_tiers, write_charts, write_curves
 from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
 from model.report.comparison_sheet import sensitivity, write_comparison
-from model.report.context_sheet import CHART_PX as CONTEXT_CHART_PX
 from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import write_grid
@@ -161,24 +160,23 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     curve_refs = write_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, order)
     with_base = [i for i in order + [i for i in range(len(wb.tiers)) if i not in order]
                  if cmp.baseline_index[i] >= 0 and len(wb.classes)]
-    write_charts(book, sheets[CHARTS], curve_refs, len(wb.classes), order, with_base)
+    next_row, chart_breaks = write_charts(book, sheets[CHARTS], curve_refs, len(wb.classes), order, with_base)
     yield 4, _STEPS
     blocks = write_context_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, curve_refs.parity_row + 4,
                                   order[:MAX_BLOCKS], len(order))
     yield 5, _STEPS
-    add_context_charts(book, sheets[CURVES], blocks, len(wb.classes))
+    chart_breaks += add_context_charts(book, sheets[CHARTS], blocks, len(wb.classes), next_row)
+    sheets[CHARTS].ws.set_h_pagebreaks(chart_breaks)
     sheets[CURVES].widths({1: 18, **{c: 12 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))}})
     sheets[CURVES].ws.freeze_panes(0, 1)  # the sections below mean different things by their columns; only A stays
-    charts_beside = CONTEXT_CHART_PX if blocks else 0
-    _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4,
-                                sheets[CURVES].print_layout(1, charts_beside)[1])
+    _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4, sheets[CURVES].print_layout(1)[1])
     repeat = {SUMMARY: (SUMMARY_HEADER_ROW, SUMMARY_HEADER_ROW), COMPARISON: (COMPARISON_HEADER_ROW,) * 2,
               GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW), SENSITIVITY: (SENSITIVITY_HEADER_ROW,) * 2}
     # the columns that name a row, repeated on every page across when a sheet is too wide for one; the
     # Comparison, one row per tier and class, stays one page wide (readable across two, it triples the pages)
     key_cols = {SUMMARY: 1, SENSITIVITY: 1, GRID: 2, INPUTS: 1, CURVES: 1, NOTES: 1}
     for name, sheet in sheets.items():
-        sheet.page(title, when, repeat.get(name), key_cols.get(name, 0), charts_beside if name == CURVES else 0)
+        sheet.page(title, when, repeat.get(name), key_cols.get(name, 0))
     yield 6, _STEPS
     with _collector_paused():
         book.close()

@@ -292,15 +292,15 @@ class SheetWriter:
         self.ws.set_column(col - 1, col - 1, width, None, {"hidden": True})
         self._hidden.add(col)
 
-    def print_layout(self, key_cols: int = 0, extra_px: int = 0) -> tuple[int, float]:
-        """(pages across, print scale) for this sheet's columns, plus `extra_px` of charts to their right.
+    def print_layout(self, key_cols: int = 0) -> tuple[int, float]:
+        """(pages across, print scale) for this sheet's columns.
 
         One page wide unless that would scale below MIN_PRINT_SCALE; then as few pages across as keep
         the scale above it, each repeating the first `key_cols` columns (a sheet with none stays one wide).
         """
         last = self.print_last_col or (self.ws.dim_colmax + 1 if self.ws.dim_colmax is not None else 1)
         px = [0 if c in self._hidden else column_px(self._widths.get(c, DEFAULT_WIDTH)) for c in range(1, last + 1)]
-        total = sum(px) + extra_px
+        total = sum(px)
         if not key_cols or total * MIN_PRINT_SCALE <= PRINTABLE_PX:
             return 1, min(1.0, PRINTABLE_PX / total)
         key = sum(px[:key_cols])
@@ -342,14 +342,13 @@ class SheetWriter:
     def colour_verdicts(self, cells: str) -> None:
         self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax"})
 
-    def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None, key_cols: int = 0,
-             extra_px: int = 0) -> None:
+    def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None, key_cols: int = 0) -> None:
         """Printed (and PDF) pages: readable text (see print_layout), the header row and the name columns on
         every page, the workbook and sheet in the header, the export date and page numbers in the footer."""
         ws = self.ws
         ws.set_landscape()
         ws.set_paper(9)  # A4
-        across, _ = self.print_layout(key_cols, extra_px)
+        across, _ = self.print_layout(key_cols)
         ws.fit_to_pages(across, 0)
         if across > 1:
             ws.repeat_columns(0, key_cols - 1)

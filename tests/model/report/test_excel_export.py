@@ -107,12 +107,24 @@ def _charts_per_sheet(path: Path) -> dict[str, int]:
 
 
 def test_charts_have_a_sheet_of_their_own(demo_report):
-    """The three pictures print on the Charts sheet, each page whole, under no table header; Summary is the table."""
-    assert _charts_per_sheet(demo_report) == {SUMMARY: 0, CHARTS: 3, GRID: 0, SENSITIVITY: 0, COMPARISON: 0, INPUTS: 0,
-                                              CURVES: sum(t.speculative != "no" for t in demo().tiers), NOTES: 0}
+    """Every picture prints on the Charts sheet, each page whole, under no table header: the three, then a context
+    chart per speculative tier (beside its block on Curves, a chart was cut between two pages across)."""
+    n_spec = sum(t.speculative != "no" for t in demo().tiers)
+    assert _charts_per_sheet(demo_report) == {SUMMARY: 0, CHARTS: 3 + n_spec, GRID: 0, SENSITIVITY: 0, COMPARISON: 0,
+                                              INPUTS: 0, CURVES: 0, NOTES: 0}
     ws = openpyxl.load_workbook(demo_report)[CHARTS]
     assert not ws.print_title_rows and ws.page_setup.orientation == "landscape"
-    assert [b.id for b in ws.row_breaks.brk] == [35]  # the value chart (row 36) starts a page: the first two fill one
+    # the value chart (row 36) starts a page, the first two fill one; the context charts (heading at row 68,
+    # four to a page) start the next
+    assert [b.id for b in ws.row_breaks.brk] == [35, 67]
+
+
+def test_a_wide_report_keeps_every_chart_on_the_charts_sheet_four_context_charts_a_page(tmp_path):
+    path = tmp_path / "wide.xlsx"
+    export_report(large_workbook(40, 30), path)
+    ws = openpyxl.load_workbook(path)[CHARTS]
+    assert [b.id for b in ws.row_breaks.brk] == [35, 67, 68 + 2 * 19]  # 8 context charts: two pages of four
+    assert _charts_per_sheet(path)[CURVES] == 0
 
 
 def test_value_chart_says_when_it_shows_only_some_tiers(tmp_path):
