@@ -121,6 +121,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_x = sheet.writer(st.TIMES)
     put_word = sheet.writer(None, st.CENTRE)
     put_source = sheet.writer(None, st.INDENT)
+    put_grey_pct, put_grey_k, put_grey_x = (sheet.computed_writer(f) for f in (st.PERCENT, "0", st.TIMES))
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
     speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
@@ -181,8 +182,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             put_cost(row, 7, cost_formula(cm, rv, v_ref), rv if roof else tier.v)
             put_cost(row, 8, cost_formula(cm, float(flops[i]), C), float(flops[i]) if roof else tier.c)
             kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
-            sheet.computed(row, 9, float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind,
-                           st.PERCENT)
+            put_grey_pct(row, 9, float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind)
             margin = float(cmp.margin[i, j])
             put_margin(row, 10, f'=IF({G}="{STALE}","",IF(ISNUMBER({BE}),{A}-{BE},"{NA}"))',
                        NA if math.isnan(margin) else margin)
@@ -191,16 +191,15 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             put_pct_r(row, 12, f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill)
             put_x(row, 13, f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]))
             if is_spec:
-                sheet.computed(row, 14, int(cmp.optimal_k[i, j]), "0")
-                sheet.computed(row, 15, float(cmp.optimal_speedup[i, j]), st.TIMES)
+                put_grey_k(row, 14, int(cmp.optimal_k[i, j]))
+                put_grey_x(row, 15, float(cmp.optimal_speedup[i, j]))
             else:
-                sheet.computed(row, 14, NA)
-                sheet.computed(row, 15, NA)
+                put_grey_k(row, 14, NA)
+                put_grey_x(row, 15, NA)
             put_x(row, 16, f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})', float(cmp.cost_factor[i, j]))
             put_word(row, 17, f'=IF({spec}="no","{NA}",IF({S}<1,"tax",IF({S}<1+{band},"marginal","gain")))',
                      VERDICT_NAMES[int(cmp.verdict[i, j])])
-            sheet.computed(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]),
-                           st.PERCENT)
+            put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
             base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"

@@ -8,6 +8,7 @@ K of 0 as SpecLedger would.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +39,10 @@ class InputRefs:
     override_rows: dict[tuple[str, str], int]
 
     def tier(self, i: int, field: str) -> str:
-        return _ref(column_of(TIER_FIELDS, field), self.layout.tier_row(i))
+        return _ref(_TIER_COLUMN[field], self.layout.tier_row(i))
 
     def cls(self, j: int, field: str) -> str:
-        return _ref(column_of(CLASS_FIELDS, field), self.layout.class_row(j))
+        return _ref(_CLASS_COLUMN[field], self.layout.class_row(j))
 
     def override_alpha(self, tier: str, cls: str) -> str | None:
         return self.override(tier, cls, "alpha")
@@ -67,6 +68,12 @@ class InputRefs:
         return _ref(2, SETTING_ROWS[key])
 
 
+# a 100 x 30 report asks for some 20,000 references into Inputs, most of them many times over
+_TIER_COLUMN = {spec.name: column_of(TIER_FIELDS, spec.name) for spec in TIER_FIELDS}
+_CLASS_COLUMN = {spec.name: column_of(CLASS_FIELDS, spec.name) for spec in CLASS_FIELDS}
+
+
+@functools.lru_cache(maxsize=65536)
 def _ref(col: int, row: int) -> str:
     return f"{INPUTS}!${st.col_name(col)}${row}"
 

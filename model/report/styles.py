@@ -255,6 +255,18 @@ class SheetWriter:
         self.expected.append((self.name, row, col, value))
         self.ws.write_formula(row - 1, col - 1, formula, self.formats.get(num_format, *looks), value)
 
+    def computed_writer(self, num_format: str | None = None) -> Any:
+        """computed() with its look resolved once, for the report's long loops: write(row, col, value)."""
+        fmt, text = self.formats.get(num_format, COMPUTED), self.text
+        write = self.ws._write_number  # past write_number's argument conversion: the loops give 1-based ints
+
+        def write_one(row: int, col: int, value: Any) -> None:
+            if isinstance(value, str):
+                text(row, col, value, COMPUTED, RIGHT)
+            else:
+                write(row - 1, col - 1, value, fmt)
+        return write_one
+
     def writer(self, num_format: str | None = None, *looks: dict[str, Any] | None) -> Any:
         """formula() with its look resolved once, for the report's long loops: write(row, col, formula, value)."""
         fmt, name, record, write = self.formats.get(num_format, *looks), self.name, self.expected.append, self.ws._write_formula
