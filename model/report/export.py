@@ -202,7 +202,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _page_breaks_between_blocks(sheet: st.SheetWriter, blocks: list, section_row: int, scale: float) -> None:
-    """Manual page breaks so no context block (and the chart beside it) is cut by a page end.
+    """Manual page breaks so no context block is cut by a page end.
 
     At `scale` (the sheet's print scale), a page holds about 620 / scale pixels of 20-pixel rows.
     """
@@ -212,8 +212,7 @@ def _page_breaks_between_blocks(sheet: st.SheetWriter, blocks: list, section_row
     breaks = [section_row - 1]
     page_start = section_row
     for block in blocks:
-        end = max(block.last_row, block.title_row + 19)
-        if end - page_start + 1 > per_page:
+        if block.last_row - page_start + 1 > per_page:
             breaks.append(block.title_row - 1)
             page_start = block.title_row
     sheet.ws.set_h_pagebreaks(breaks[:1000])  # Excel's limit on manual breaks
