@@ -130,17 +130,16 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     tier_row0 = row + 1
     index = {t.name: i for i, t in enumerate(wb.tiers)}
     price = st.money_format(wb.settings.currency, 2)
-    looks = [None, st.INDENT, None, st.INDENT, st.NUMBER, st.NUMBER, st.INDENT, st.INDENT, st.INTEGER, st.TIMES1,
-             st.INTEGER]
+    text_looks = {2: st.INDENT, 4: st.INDENT, 7: st.INDENT, 8: st.INDENT}  # text right after a number
+    number_formats = {5: st.NUMBER, 6: st.NUMBER, 9: st.INTEGER, 10: st.TIMES1, 11: st.INTEGER}
     for i, t in enumerate(wb.tiers):
         r = tier_row0 + i
         for col, value in enumerate((t.name, t.speculative, t.k, t.cost_model, t.c, t.v, t.gpu, t.pair, t.batch,
                                      t.claimed_speedup, t.claim_context), start=1):
-            look = looks[col - 1]
             if isinstance(value, str):
-                sheet.text(r, col, value, look if isinstance(look, dict) else None)
+                sheet.text(r, col, value, text_looks.get(col))
             else:
-                sheet.number(r, col, value, look if isinstance(look, str) else None)
+                sheet.number(r, col, value, number_formats.get(col))
         here = {f: f"${st.col_name(c)}${r}" for c, f in enumerate(
             ("name", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup",
              "claim_context"), start=1)}

@@ -96,10 +96,11 @@ class ReportSheet(Worksheet):
       functions; the report uses none of either, and no {array} formula;
     - writing each cell's XML, it tests the cell's type by class name, then
       escapes the cell reference and the style number as attributes (an int
-      raising TypeError inside the escape each time).
-    Writing the rows, it probes every column of the sheet's width in every row
-    for a cell. A test checks that the report's formulas would pass both scans
-    unchanged, and that the sheets' XML is byte for byte what plain XlsxWriter writes.
+      raising TypeError inside the escape each time);
+    - writing the rows, it probes every column of the sheet's width in every
+      row for a cell.
+    A test checks that the report's formulas would pass both scans unchanged,
+    and that the sheets' XML is byte for byte what plain XlsxWriter writes.
     Anything off the common path (no format, a boolean or error result) goes
     through XlsxWriter's own code.
     """
