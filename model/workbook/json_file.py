@@ -1,6 +1,7 @@
 """The workbook's JSON file: a schema version, atomic saves, loads that never half-load."""
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -82,10 +83,12 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
         raise WorkbookError([f"not a SpecLedger workbook (format {data.get('format')!r})"], source)
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise WorkbookError(["schema_version is missing or not a whole number of at least 1"], source)
+        # a typo'd "schema_versio" is named with the problem it causes
+        raise WorkbookError(["schema_version is missing or not a whole number of at least 1",
+                             *_unknown_top_level_keys(data)], source)
     if version > SCHEMA_VERSION:
         raise WorkbookError([f"schema version {version} is newer than this SpecLedger reads ({SCHEMA_VERSION}); update SpecLedger"], source)
-    problems: list[str] = []
+    problems: list[str] = _unknown_top_level_keys(data)
     settings_raw = data.get("settings", {})
     known = {f.name for f in fields(Settings)}
     if not isinstance(settings_raw, dict) or set(settings_raw) - known:
@@ -108,6 +111,23 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
     if problems:
         raise WorkbookError(problems, source)
     return check_workbook(wb, source)
+
+
+def _top_level_keys() -> set[str]:
+    # what the writer writes is what the reader knows: a key added to workbook_to_dict is known here too
+    return set(workbook_to_dict(Workbook()))
+
+
+def _unknown_top_level_keys(data: dict[str, Any]) -> list[str]:
+    """A typo'd key ("override", "Tiers") is refused: ignored, it would drop its rows without a word."""
+    known = _top_level_keys()
+    problems = []
+    for key in [k for k in data if k not in known][:10]:
+        text = str(key)
+        near = difflib.get_close_matches(text.lower(), sorted(known), n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]!r}?)" if near else f" (known: {', '.join(sorted(known))})"
+        problems.append(f"unknown top-level key {shown(text)}{hint}")
+    return problems
 
 
 _NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')

@@ -84,3 +84,20 @@ def test_duplicate_keys_and_deep_nesting(tmp_path_factory, key: str, depth: int)
     if f'"{key}": 1, "{key}":' in dup:
         assert isinstance(got, WorkbookError) and "appears twice" in str(got)
     _load(tmp_path_factory, ("[" * depth + "]" * depth).encode())
+
+
+@settings(max_examples=60)
+@given(key=st.sampled_from(sorted(DEMO)), edit=st.sampled_from(["drop last", "capitalise", "add s", "swap"]))
+def test_a_typod_top_level_key_is_refused_never_dropped(tmp_path_factory, key: str, edit: str) -> None:
+    if edit == "drop last":
+        typo = key[:-1]
+    elif edit == "capitalise":
+        typo = key.capitalize()
+    elif edit == "add s":
+        typo = key + "s"
+    else:
+        typo = key[1] + key[0] + key[2:]
+    data = dict(DEMO)
+    data[typo] = data.pop(key)
+    got = _load(tmp_path_factory, json.dumps(data).encode())
+    assert isinstance(got, WorkbookError) and f"unknown top-level key {typo!r}" in str(got), got

@@ -320,3 +320,24 @@ def test_k_has_one_range_everywhere():
 
     with pytest.raises(Exception, match=f"from {lo} to {hi}"):
         run_calc(argparse.Namespace(k=hi + 1, c=0.1, v=1.0, alpha=None, json=False))
+
+
+def test_a_typod_top_level_key_is_refused_naming_the_nearest_known_one(tmp_path):
+    """"override" for "overrides" silently dropped the overrides; "Tiers" loaded an empty workbook."""
+    demo = wf.workbook_to_dict(wf.load_demo())
+    p = tmp_path / "typo.json"
+    for typo, meant in (("override", "overrides"), ("Tiers", "tiers"), ("task_class", "task_classes")):
+        data = dict(demo)
+        data[typo] = data.pop(meant)
+        p.write_text(json.dumps(data))
+        with pytest.raises(WorkbookError) as exc:
+            wf.load_workbook(p)
+        text = str(exc.value)
+        assert f"unknown top-level key '{typo}'" in text and f"'{meant}'" in text, text
+        assert "\n" not in text
+    data = dict(demo, colour="red")
+    p.write_text(json.dumps(data))
+    with pytest.raises(WorkbookError, match="unknown top-level key 'colour'"):
+        wf.load_workbook(p)
+    # every key the writer writes reads back
+    assert wf.workbook_from_dict(demo).tiers
