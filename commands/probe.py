@@ -153,6 +153,8 @@ def run_probe_command(args: argparse.Namespace) -> int:
     err = sys.stderr
     if args.json is not None:
         args.json = check_output_target(args.json, "JSON result")
+    if args.run is not None:  # a missing folder is refused, as for --json: not made (as root, anywhere)
+        args.run = check_output_target(args.run, "run file")
     if args.from_run is not None:
         header, records = read_run(args.from_run)
         report = analyse(records, header)

@@ -76,7 +76,7 @@ def _check_request(args: argparse.Namespace) -> None:
     """Refusals worth making before minutes of sampling, not after."""
     if args.json is not None and args.json.is_dir():
         raise ValueError(f"--json {args.json}: is a folder, not a file")
-    if args.json is not None and args.json.parent.is_dir():  # a missing folder is made at the end
+    if args.json is not None:  # a missing folder is refused, as export does: not made (as root, anywhere)
         from model.safe_files import check_output_target
 
         args.json = check_output_target(args.json, "--json result")
@@ -100,7 +100,6 @@ def run_sample_command(args: argparse.Namespace) -> int:
         if err.isatty():
             err.write("\n")
         if args.json is not None:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
             from model.safe_files import atomic_write
 
             text = result.to_json() + "\n"

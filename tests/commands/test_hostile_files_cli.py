@@ -92,3 +92,15 @@ def test_compare_csv_neutralises_formulas(tmp_path: Path) -> None:
     assert any(v == "'@SUM(1)" for v in cells)
     # numbers stay numbers: every numeric column still parses
     assert all(float(row["alpha"]) >= 0 for row in rows)
+
+
+def test_sample_and_probe_refuse_a_missing_output_folder_as_export_does(tmp_path: Path) -> None:
+    """They used to create the folders (as root, anywhere) rather than refuse a typo'd path."""
+    missing = tmp_path / "no" / "such" / "dir"
+    r = run("sample", "--json", str(missing / "x.json"), "--max-new-tokens", "8")
+    assert f"the folder {missing} does not exist" in _one_line_refusal(r)
+    (tmp_path / "p.jsonl").write_text('{"task_class": "code", "prompt": "def f():"}\n')
+    r = run("probe", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--prompts", str(tmp_path / "p.jsonl"),
+            "--run", str(missing / "run.jsonl"), "--yes")
+    assert f"the folder {missing} does not exist" in _one_line_refusal(r)
+    assert not (tmp_path / "no").exists()
