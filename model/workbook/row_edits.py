@@ -56,6 +56,7 @@ def new_row(wb: Workbook, kind: str, at: int, taken: list[str] | None = None) ->
             # what a vendor said of that tier, or a probe measured on it, is not said of this one
             row.notes, row.claimed_speedup = "", None
             row.measured_speedup, row.measured_note = None, ""
+            row.measured_by_concurrency = ""
         else:
             # the acceptance was measured (or assumed) for another class: keep the number, not the claim
             row.alpha_source = "assumed"

@@ -45,6 +45,11 @@ class Tier:
     extra_body: str = ""
     measured_speedup: float | None = None
     measured_note: str = ""
+    # The load the analyst will run: parallel streams on this tier (a batch job's workers). A probe
+    # at several concurrencies keeps its speedups over the baseline per level, as text
+    # "1: 2.31, 4: 1.85, 16: 0.97*" (* marks a level the server throttled with 429s).
+    concurrency: int = 1
+    measured_by_concurrency: str = ""
 
 
 @dataclass

@@ -181,8 +181,17 @@ def _url_text(value: Any) -> str:
     return text
 
 
+def _load_speedups_text(value: Any) -> str:
+    from model.workbook.load_speedups import LoadSpeedupError, format_speedups, parse_speedups
+
+    try:
+        return format_speedups(parse_speedups(value))
+    except LoadSpeedupError as exc:
+        raise ValidationError(str(exc)) from None
+
+
 _OWN_PARSERS: dict[str, Callable[[Any], Any]] = {"json_object": _json_object_text, "env_name": _env_var_name,
-                                                 "url": _url_text}
+                                                 "url": _url_text, "by_concurrency": _load_speedups_text}
 
 # A tier's endpoint: optional, not columns of the tiers table (the probe dialog edits them)
 ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
@@ -194,6 +203,12 @@ ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("extra_body", "Extra request fields", "json_object"),
     FieldSpec("measured_speedup", "Measured speedup", "optional_float", 0.0, 1000.0),
     FieldSpec("measured_note", "Measured note", "text"),
+)
+
+# The load a tier runs at, and what a probe measured at each load: optional, edited in the probe dock
+LOAD_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("concurrency", "Concurrency (parallel streams)", "int", 1, 4096),
+    FieldSpec("measured_by_concurrency", "Measured speedup by concurrency", "by_concurrency"),
 )
 
 CLASS_FIELDS: tuple[FieldSpec, ...] = (
@@ -226,7 +241,7 @@ SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
 TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
-    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS},
+    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS},
     TaskClass: {f.name: f for f in CLASS_FIELDS},
     Override: {f.name: f for f in OVERRIDE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS},
