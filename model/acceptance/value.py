@@ -1,0 +1,91 @@
+"""The acceptance of one class (or one class on one tier's draft) as a value: point, interval, provenance.
+
+``kind`` says what the number is. Today it is always ALPHA, the per-token acceptance of DESIGN.md
+section 2; a per-position profile or a mean acceptance length can be added as kinds of their own
+(section 7) without changing what the comparison reads: it asks for the point and the interval ends.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+ALPHA = "alpha"  # per-token acceptance, i.i.d. model
+KINDS = (ALPHA,)
+
+# why a measured or typed acceptance has no interval; said in place of one, never a guess
+TOO_FEW = "too few requests for an interval"
+COUNTS_ONLY = "counts only: interval unknown"
+NO_INTERVAL_ASSUMED = "assumed, no range given"
+TYPED_RANGE = "typed range"
+
+
+def _finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """One acceptance: ``point`` with an optional interval [low, high] at ``confidence``.
+
+    ``requests`` and ``steps`` count what it was measured from (0 when typed or unknown); ``method`` names
+    how the interval was made, or says why there is none (TOO_FEW, COUNTS_ONLY, ...).
+    """
+
+    point: float
+    low: float | None = None
+    high: float | None = None
+    confidence: float | None = None
+    requests: int = 0
+    steps: int = 0
+    method: str = ""
+    kind: str = ALPHA
+
+    @property
+    def has_interval(self) -> bool:
+        return _finite(self.low) and _finite(self.high)
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return (float(self.low), float(self.high)) if self.has_interval else None  # type: ignore[arg-type]
+
+    @property
+    def half_width(self) -> float:
+        return 0.5 * (float(self.high) - float(self.low)) if self.has_interval else math.nan  # type: ignore[arg-type]
+
+    @property
+    def note(self) -> str:
+        """Why there is no interval ("" when there is one)."""
+        return "" if self.has_interval else (self.method or NO_INTERVAL_ASSUMED)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON fields every measuring command prints per class."""
+        return {"alpha_interval": list(self.interval) if self.has_interval else None,
+                "interval_note": self.note or None, "confidence": self.confidence,
+                "requests": self.requests, "steps": self.steps, "interval_method": self.method or None}
+
+    def row_fields(self) -> dict[str, Any]:
+        """The workbook fields (task class or override) that keep this acceptance's interval."""
+        return {"alpha_low": self.low if self.has_interval else None,
+                "alpha_high": self.high if self.has_interval else None,
+                "alpha_confidence": self.confidence if self.has_interval else None,
+                "alpha_requests": int(self.requests), "alpha_steps": int(self.steps), "alpha_method": self.method}
+
+
+def acceptance_of(row: Any, default_confidence: float) -> Acceptance:
+    """The acceptance a task class or override row holds (read by field names: no workbook import).
+
+    A range typed without a confidence (a vendor's stated range, the analyst's doubt) is read at the
+    workbook's confidence, so it combines with measured intervals in the mix.
+    """
+    low, high = getattr(row, "alpha_low", None), getattr(row, "alpha_high", None)
+    conf = getattr(row, "alpha_confidence", None)
+    method = getattr(row, "alpha_method", "") or ""
+    if _finite(low) and _finite(high):
+        return Acceptance(float(row.alpha), float(low), float(high), conf if conf is not None else default_confidence,
+                          int(getattr(row, "alpha_requests", 0) or 0), int(getattr(row, "alpha_steps", 0) or 0),
+                          method or TYPED_RANGE)
+    if not method and getattr(row, "alpha_source", "assumed") == "assumed":
+        method = NO_INTERVAL_ASSUMED
+    return Acceptance(float(row.alpha), None, None, None, int(getattr(row, "alpha_requests", 0) or 0),
+                      int(getattr(row, "alpha_steps", 0) or 0), method)
