@@ -125,6 +125,20 @@ def _as_roofline(tier):  # noqa: ANN001, ANN202  (a Tier; the same tier computed
     return dataclasses.replace(tier, cost_model="roofline")
 
 
+def literal_title(chart, text: str, size: int = 11) -> None:  # noqa: ANN001  (an XlsxWriter chart)
+    """Set `chart`'s title to `text` as literal text.
+
+    XlsxWriter reads any title matching `Sheet!A1` as a cell reference: a tier named `Turbo!B2` would
+    make the title the formula `<c:f>…Turbo!B2</c:f>` (and print a warning). Set a plain title, then
+    put the text in place of its name, with no formula, whatever the text holds."""
+    chart.set_title({"name": "title", "name_font": {"size": size}})
+    title = getattr(chart, "title", None)
+    if title is not None and hasattr(title, "formula"):  # XlsxWriter 3.2.1 on: a ChartTitle
+        title.name, title.formula, title.data_id = text, None, None
+    else:  # earlier: plain attributes on the chart
+        chart.title_name, chart.title_formula, chart.title_data_id = text, None, None
+
+
 def write_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, order: list[int],  # noqa: ANN001
                  tiers_with_base: list[int]) -> tuple[int, list[int]]:
     """The Charts sheet's first pictures, each page whole, with no table header repeated over them.
@@ -149,8 +163,7 @@ def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classe
     shown = min(refs.n_series, MAX_SERIES)
     which = (f" (the best {MAX_SERIES} of {n_speculative} tiers by mix speedup)" if n_speculative > MAX_SERIES else "")
     speed = book.add_chart({"type": "scatter", "subtype": "straight"})
-    speed.set_title({"name": "Speedup against acceptance, each tier at its claim context" + which,
-                     "name_font": {"size": 11}})
+    literal_title(speed, "Speedup against acceptance, each tier at its claim context" + which)
     r0, r1 = refs.speed_header_row, refs.speed_last_row
     for m in list(range(shown)) + [refs.n_series]:  # the tiers, then the 1.0x line
         col = 1 + m
@@ -167,7 +180,7 @@ def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classe
     sheet.ws.insert_chart(anchor_row - 1, 0, speed)
 
     fill = book.add_chart({"type": "column"})
-    fill.set_title({"name": "Trailer fill per task class" + which, "name_font": {"size": 11}})
+    literal_title(fill, "Trailer fill per task class" + which)
     f0, f1 = refs.fill_header_row, refs.fill_last_row
     for m in range(shown):
         fill.add_series({"name": [CURVES, f0 - 1, 1 + m], "categories": [CURVES, f0, 0, f1 - 1, 0],
@@ -188,8 +201,8 @@ def add_value_chart(book, sheet: st.SheetWriter, header_row: int, tiers_with_bas
     which = (f" (the first {len(_PALETTE)} of {len(tiers_with_base)} tiers with a baseline, best mix speedup first)"
              if len(tiers_with_base) > len(_PALETTE) else "")
     chart = book.add_chart({"type": "scatter"})
-    chart.set_title({"name": "What the speed costs: premium over baseline against speedup over baseline "
-                     "(above the dashed line, you pay more than you gain)" + which, "name_font": {"size": 11}})
+    literal_title(chart, "What the speed costs: premium over baseline against speedup over baseline "
+                  "(above the dashed line, you pay more than you gain)" + which)
     prem, vs = 8, 9  # 0-based Summary columns of "Premium over baseline" and "Speedup vs baseline"
     palette = _PALETTE
     for n, i in enumerate(tiers_with_base[:len(palette)]):

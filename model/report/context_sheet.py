@@ -19,6 +19,7 @@ import numpy as np
 from model.comparison import Comparison
 from model.curves import context_curves, costs_at
 from model.report import styles as st
+from model.report.charts import literal_title
 from model.report.comparison_sheet import STALE, cost_formula, letter
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import COMPARISON, CURVES
@@ -117,7 +118,7 @@ def add_context_charts(book, sheet: st.SheetWriter, blocks: list[ContextBlock], 
         if n and n % 4 == 0:
             breaks.append(row - 1)
         chart = book.add_chart({"type": "scatter", "subtype": "straight"})
-        chart.set_title({"name": f"Speedup against context: {block.tier}{more}", "name_font": {"size": 11}})
+        literal_title(chart, f"Speedup against context: {block.tier}{more}")  # a tier named `Turbo!B2` too
         h, last = block.header_row - 1, block.last_row - 1  # 0-based
         for col in [FIRST_CLASS_COL + j for j in range(shown)] + [be_col]:
             line = {"width": 1.75}
