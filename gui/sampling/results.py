@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from gui.tables.spreadsheet_view import to_tsv
 from model import formatting as fmt
 from model.arithmetic import iid_histogram
 
@@ -86,9 +87,12 @@ class SamplingResultsModel(QAbstractTableModel):
     def as_tsv(self) -> str:
         """The table as shown, tab-separated with a header row: what Excel takes from a paste."""
         cols = range(self.columnCount())
-        lines = ["\t".join(str(self.headerData(c, Qt.Orientation.Horizontal)).replace("\n", " ") for c in cols)]
-        lines += ["\t".join(str(self.data(self.index(r, c))) for c in cols) for r in range(self.rowCount())]
-        return "\n".join(lines) + "\n"
+        rows = [[str(self.headerData(c, Qt.Orientation.Horizontal)).replace("\n", " ") for c in cols]]
+        # as the main tables copy: a class named =HYPERLINK(...) reaches Excel as text, and a tab or
+        # newline in a name stays inside its (quoted) cell
+        rows += [[fmt.spreadsheet_safe_text(str(self.data(self.index(r, c)))) for c in cols]
+                 for r in range(self.rowCount())]
+        return to_tsv(rows)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)

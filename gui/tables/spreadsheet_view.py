@@ -47,8 +47,19 @@ def _unneutralised(cell: str) -> str:
 def to_tsv(rows: list[list[str]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, delimiter="\t", quotechar='"', lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerows(rows)
+    for row in rows:
+        if any("\r" in cell for cell in row):
+            # csv quotes only the line terminator's characters (before Python 3.13): a lone CR in a
+            # cell would end the row in Excel, so that row's cells are quoted here, as csv quotes
+            out.write("\t".join(_quoted(cell) if any(ch in cell for ch in '\t\n\r"') else cell
+                                for cell in row) + "\n")
+        else:
+            writer.writerow(row)
     return out.getvalue()
+
+
+def _quoted(cell: str) -> str:
+    return '"' + cell.replace('"', '""') + '"'
 
 
 def _editor_text(editor: QWidget) -> str | None:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from model.workbook.cell_values import bad_character
+
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 DEMO_PROMPTS = RESOURCES / "prompts" / "demo.jsonl"
 DEMO_DRAFT = RESOURCES / "demo_pair" / "draft"
@@ -57,6 +59,11 @@ def load_prompts(path: str | Path) -> list[Prompt]:
             if not isinstance(row.get(key), str) or not row[key].strip():
                 raise PromptFileError(f"{path}, line {number}: field {key!r} is missing or not a non-empty string")
             _refuse_surrogates(path, number, key, row[key])
+        # a class name is a name, as in the workbook: a tab or newline would split its cell when copied
+        problem = bad_character(row["task_class"].strip())
+        if problem:
+            raise PromptFileError(f"{path}, line {number}: field 'task_class' {problem}; a class name is one line "
+                                  "of text")
         prompts.append(Prompt(row["task_class"].strip(), row["prompt"], number))
     if not prompts:
         raise PromptFileError(f"{path}: the file has no prompts")

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.sampling.prompts import PromptFileError, load_prompts
+from model.workbook.cell_values import bad_character
 from tests.fuzz.bounds import outcome
 from tests.fuzz.strategies import hostile_json_value, hostile_text
 
@@ -23,6 +24,7 @@ def _check(path: Path) -> None:
         assert isinstance(p.task_class, str) and p.task_class.strip() and isinstance(p.text, str)
         p.text.encode("utf-8")
         p.task_class.encode("utf-8")
+        assert bad_character(p.task_class) is None, f"class name {p.task_class!r} accepted"
 
 
 @st.composite
