@@ -52,6 +52,8 @@ class Document(QObject):
     focus_requested = Signal(object)  # after undo/redo: the `where` given to apply, to show that cell
     path_changed = Signal()
     dirty_changed = Signal(bool)
+    # another workbook (File > New, Open, Revert): panels drop results and endpoint fields of the old one
+    replaced = Signal()
 
     def __init__(self, workbook: Workbook | None = None, path: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -126,6 +128,7 @@ class Document(QObject):
         self._path = path
         self._set_workbook(workbook)
         self.undo_stack.setClean()
+        self.replaced.emit()
         self.path_changed.emit()
         self.dirty_changed.emit(False)
 

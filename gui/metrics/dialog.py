@@ -22,6 +22,7 @@ from model.metrics.result import MetricsError, SourceResult
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
 from gui.document import Document
+from gui.tier_choice import chosen_tier, names_gone_tier, refill_tiers
 
 FILE_FILTER = ("Engine metrics (*.prom *.txt *.log *.jsonl *.json *.metrics);;All files (*)")
 COLUMNS = ("File", "Engine", "Model", "Class", "K", "Steps", "α per token", "Draft acceptance rate",
@@ -104,8 +105,11 @@ class ImportMetricsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.notes)
         layout.addLayout(apply_row)
+        self.target_combo.currentIndexChanged.connect(self._update_apply)
         self._fill_targets()
         self._refresh()
+        document.changed.connect(self._fill_targets)
+        document.replaced.connect(self._on_document_replaced)
 
     # --- what the dialog shows -----------------------------------------------------
     def files(self) -> list[str]:
@@ -124,10 +128,11 @@ class ImportMetricsDialog(QDialog):
 
     def _fill_targets(self) -> None:
         wb = self.document.workbook
-        self.target_combo.clear()
-        self.target_combo.addItem("Task classes' α (all tiers without an override)", None)
-        for tier in wb.tiers:
-            self.target_combo.addItem(f"Overrides of tier “{tier.name}”", tier.name)
+        # by the tier's identity: a rename while the dialog is open keeps its tier, a delete says so
+        refill_tiers(self.target_combo, wb.tiers, [("Task classes' α (all tiers without an override)", None)],
+                     label=lambda t: f"Overrides of tier “{t.name}”",
+                     gone="Overrides of a tier no longer in the workbook")
+        self._update_apply()
         current = self.class_combo.currentText()
         self.class_combo.blockSignals(True)
         self.class_combo.clear()
@@ -163,7 +168,7 @@ class ImportMetricsDialog(QDialog):
             self.k_spin.setFocus()
         else:
             self.show_message(f"{len(sources)} source{'s' if len(sources) != 1 else ''} read. Select a row for its notes.")
-        self.apply_button.setEnabled(any(s.task_class and s.alpha_applied is not None for s in sources))
+        self._update_apply()
         if sources:
             self.table.selectRow(0)
 
@@ -210,8 +215,27 @@ class ImportMetricsDialog(QDialog):
         rows = {index.row() for index in self.table.selectedIndexes()}
         self.notes.setPlainText("\n\n".join(self._notes_for(self.sources[r]) for r in sorted(rows) if r < len(self.sources)))
 
+    def _update_apply(self, *_args: object) -> None:
+        gone = names_gone_tier(self.target_combo, self.document.workbook)
+        self.apply_button.setEnabled(not gone and any(s.task_class and s.alpha_applied is not None
+                                                      for s in self.sources))
+        self.apply_button.setToolTip("The chosen tier is no longer in the workbook: choose another, or undo the "
+                                     "delete" if gone else "")
+
+    def _on_document_replaced(self) -> None:
+        """Another workbook: its tiers and classes are not the ones these readings were matched to."""
+        self.file_list.clear()
+        self.target_combo.setCurrentIndex(0)
+        self._fill_targets()
+        self._refresh()
+        self.show_message("Another workbook was opened: add the files again to import into it.")
+
     def _on_apply_clicked(self) -> None:
-        self.apply(self.target_combo.currentData(), self.add_missing_check.isChecked())
+        if names_gone_tier(self.target_combo, self.document.workbook):
+            self.show_message("Not applied: the chosen tier is no longer in the workbook.", error=True)
+            return
+        tier = chosen_tier(self.target_combo, self.document.workbook)
+        self.apply(tier.name if tier is not None else None, self.add_missing_check.isChecked())
 
     def apply(self, tier: str | None = None, add_missing: bool = False) -> bool:
         """Apply every source that has a class and an α, as one undo step; False (and a message) if nothing changed."""

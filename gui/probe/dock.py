@@ -7,6 +7,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDockWidget
 
 from gui.docks import scrolled_dock
+from gui.tier_choice import choose_tier
 
 
 def show_probe_panel(window: Any) -> QDockWidget | None:
@@ -28,7 +29,7 @@ def show_probe_panel(window: Any) -> QDockWidget | None:
     view = getattr(window, "tier_view", None)
     row = view.currentIndex().row() if view is not None else -1
     if 0 <= row < len(window.document.workbook.tiers):
-        panel.tier_combo.setCurrentIndex(max(0, panel.tier_combo.findText(window.document.workbook.tiers[row].name)))
+        choose_tier(panel.tier_combo, window.document.workbook.tiers[row])
     dock.show()
     dock.raise_()
     if hasattr(window, "_make_room_for_dock"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Generator
 from datetime import datetime
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDia
 
 from gui.document import Document
 from gui.probe.results import ProbeResultsModel
+from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.apply import apply_probe
@@ -55,6 +57,9 @@ class ProbePanel(QWidget):
         self.document = document
         self.runner = runner if runner is not None else TaskRunner(self)
         self.report: ProbeReport | None = None
+        # the tier the shown report measured (Tier.identity): Apply writes there, whatever the combo says now
+        self.report_tier: int | None = None
+        self._run_tier: int | None = None
         self._partial: ProbeRun | None = None  # what the worker had when a cancel stopped it
         self._running = False
         # asked before sending; a test replaces it
@@ -66,6 +71,7 @@ class ProbePanel(QWidget):
         self.runner.finished.connect(self._on_run_finished)
         self.runner.errored.connect(self._on_run_errored)
         self.document.changed.connect(self._on_document_changed)
+        self.document.replaced.connect(self._on_document_replaced)
         self._on_document_changed()
 
     # --- construction ----------------------------------------------------------
@@ -120,9 +126,7 @@ class ProbePanel(QWidget):
         self.cancel_button = QPushButton("Cancel", enabled=False)
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.progress_bar = QProgressBar(textVisible=True)
-        self.progress_bar.setFormat("%v of %m requests")
-        self.progress_bar.setRange(0, 1)
-        self.progress_bar.setValue(0)
+        self._set_progress_idle("no run yet")
         self.rate_label = QLabel("")
         run_row = QHBoxLayout()
         run_row.addWidget(self.run_button)
@@ -149,6 +153,8 @@ class ProbePanel(QWidget):
         self.apply_button.setToolTip("One undoable step: α per class as the tier's overrides (source probed), "
                                      "the speculative flag, the measured speedup")
         self.apply_button.clicked.connect(self._on_apply_clicked)
+        # which tier Apply writes to, or why it cannot: the report's tier, never the combo's current row
+        self.apply_label = QLabel("", wordWrap=True)
         # stacked, so the dock still fits beside the tables on a 1366 px screen
         checks = QVBoxLayout()
         checks.addWidget(self.flag_check)
@@ -164,6 +170,7 @@ class ProbePanel(QWidget):
         layout.addWidget(self.message_label)
         layout.addWidget(self.verdict_label)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.apply_label)
         layout.addLayout(apply_row)
 
     # --- the form -----------------------------------------------------------------
@@ -173,20 +180,56 @@ class ProbePanel(QWidget):
         self.message_label.setVisible(bool(text))
 
     def _tier(self) -> Tier | None:
-        i = self.document.workbook.tier_index(self.tier_combo.currentText())
-        return None if i is None else self.document.workbook.tiers[i]
+        return chosen_tier(self.tier_combo, self.document.workbook)
+
+    def report_tier_name(self) -> str | None:
+        """The name, now, of the tier the shown report measured; None when no report or the tier is gone."""
+        tier = self.document.workbook.tier_with_identity(self.report_tier)
+        return None if tier is None else tier.name
 
     def _on_document_changed(self) -> None:
-        names = [t.name for t in self.document.workbook.tiers]
-        for combo, extra in ((self.tier_combo, []), (self.baseline_combo, ["(none)"])):
-            current = combo.currentText()
-            combo.blockSignals(True)
-            combo.clear()
-            combo.addItems(extra + names)
-            combo.setCurrentIndex(max(0, combo.findText(current)))
-            combo.blockSignals(False)
+        tiers = self.document.workbook.tiers
+        # by identity: a rename or a row move keeps the chosen tiers (by name, a rename fell back to row 1)
+        refill_tiers(self.tier_combo, tiers)
+        refill_tiers(self.baseline_combo, tiers, [("(none)", None)])
         if not self.url_edit.text() and not self.model_edit.text():
             self._on_tier_changed()
+        self._update_apply()
+
+    def _on_document_replaced(self) -> None:
+        """Another workbook: nothing measured on the old one, and none of its endpoints, may stay."""
+        self.report, self.report_tier, self._partial = None, None, None
+        self.results_model.set_report(None)
+        self.verdict_label.setText("<b>No probe yet</b> on this workbook.")
+        for edit in self._endpoint_edits():
+            edit.clear()
+        self.show_message("")
+        if not self._running:
+            self._set_progress_idle("no run yet")
+            self.rate_label.setText("")
+        self._on_document_changed()
+
+    def _update_apply(self) -> None:
+        name = self.report_tier_name()
+        if self.report is None:
+            self.apply_label.setText("")
+        elif self.report_tier is None:
+            self.apply_label.setText("This probe ran without a tier of this workbook; nothing to apply it to.")
+        elif name is None:
+            self.apply_label.setText("<span style='color:#8a1c12'>The probed tier is no longer in the workbook "
+                                     "(deleted, or another file opened): Apply is off. Undo the delete to "
+                                     "apply it.</span>")
+        else:
+            self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(name)}</b>.")
+        self.apply_button.setEnabled(not self._running and self.report is not None and name is not None)
+        self.apply_button.setText(f"Apply to {name}" if name is not None and len(name) <= 24
+                                  else "Apply probed acceptance")
+
+    def _set_progress_idle(self, words: str) -> None:
+        # no run in progress: words, not a count ("0 of 1 requests" read as a plan of one request)
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setFormat(words)
 
     def _on_tier_changed(self, *_args: object) -> None:
         tier = self._tier()
@@ -194,7 +237,9 @@ class ProbePanel(QWidget):
             return
         for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits()):
             edit.setText(getattr(tier, name))
-        self.baseline_combo.setCurrentIndex(max(0, self.baseline_combo.findText(tier.baseline)))
+        base = self.document.workbook.tiers[i] if (i := self.document.workbook.tier_index(tier.baseline)) is not None \
+            else None
+        self.baseline_combo.setCurrentIndex(max(0, self.baseline_combo.findData(base.identity)) if base else 0)
 
     def _endpoint_edits(self) -> tuple[QLineEdit, ...]:
         return (self.url_edit, self.model_edit, self.key_env_edit, self.keyring_service_edit, self.keyring_user_edit,
@@ -235,8 +280,8 @@ class ProbePanel(QWidget):
         wb = self.document.workbook
         base_tier = None
         baseline = None
-        if self.baseline_combo.currentIndex() > 0:
-            base_tier = wb.tiers[wb.tier_index(self.baseline_combo.currentText())]  # type: ignore[index]
+        base_tier = chosen_tier(self.baseline_combo, wb)
+        if base_tier is not None:
             from model.probe.endpoint import tier_endpoint
             baseline = tier_endpoint(base_tier)
             if baseline is None:
@@ -263,7 +308,7 @@ class ProbePanel(QWidget):
         self._running = running
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
-        self.apply_button.setEnabled(not running and self.report is not None)
+        self._update_apply()
 
     def _on_run_clicked(self) -> None:
         try:
@@ -280,6 +325,8 @@ class ProbePanel(QWidget):
                             f"{est.describe(self.document.workbook.settings.currency)}."):
             self.show_message("Nothing sent.")
             return
+        tier = self._tier()
+        self._run_tier = tier.identity if tier is not None else None
         self.run_folder.mkdir(parents=True, exist_ok=True)
         run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
         partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
@@ -290,8 +337,14 @@ class ProbePanel(QWidget):
         if not self.runner.start(TASK_LABEL, job):
             self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
             return
+        # a new run: the previous verdict and table are not this run's, and Apply must not offer them
+        self.report, self.report_tier = None, None
+        self.results_model.set_report(None)
+        self.verdict_label.setText(f"<b>Probing…</b> {est.requests} requests planned.")
         self._set_running(True)
-        self.progress_bar.setRange(0, 0)
+        self.progress_bar.setFormat("%v of %m requests")
+        self.progress_bar.setRange(0, max(1, est.requests))
+        self.progress_bar.setValue(0)
         self.rate_label.setText("starting…")
         self.show_message(f"Raw run: {run_path}")
         self.status_message.emit(f"{TASK_LABEL}…")
@@ -313,6 +366,7 @@ class ProbePanel(QWidget):
 
     def _show(self, run: ProbeRun, note: str = "", error: bool = False) -> None:
         self.report = analyse(run.records, run.header)
+        self.report_tier = self._run_tier
         self.results_model.set_report(self.report)
         r = self.report
         k = f", K about {r.k_estimate}" if r.k_estimate else ""
@@ -332,7 +386,8 @@ class ProbePanel(QWidget):
         self.progress_bar.setRange(0, max(1, self.progress_bar.maximum()))
         self.progress_bar.setValue(len(result.records))
         self.rate_label.setText("done")
-        if result.error:
+        if result.error:  # the bar says the run stopped, not that it is a sixth done
+            self.progress_bar.setFormat("stopped after %v of %m requests")
             self._show(result, f"{result.error}. The {len(result.records)} requests that completed are shown.", True)
         else:
             self._show(result, f"Raw run: {result.run_path}")
@@ -356,9 +411,9 @@ class ProbePanel(QWidget):
         self.show_message(worded_error(message), error=True)
 
     def _on_apply_clicked(self) -> None:
-        report, tier = self.report, self.tier_combo.currentText()
-        if report is None or self.document.workbook.tier_index(tier) is None:
-            self.show_message("Nothing to apply: run a probe on a tier of this workbook first.", error=True)
+        report, tier = self.report, self.report_tier_name()
+        if report is None or tier is None:
+            self.show_message("Nothing to apply: the probed tier is not in this workbook.", error=True)
             return
         skipped: list[str] = []
         flag, speed = self.flag_check.isChecked(), self.speedup_check.isChecked()

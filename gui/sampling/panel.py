@@ -26,6 +26,7 @@ from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from gui.document import Document
 from gui.sampling.form import RunParams, load_params, save_params, start_sampling
 from gui.sampling.results import AcceptanceHistogram, SamplingResultsModel
+from gui.tier_choice import chosen_tier, names_gone_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
 
 if TYPE_CHECKING:  # model.sampling.run is imported on the worker thread, with the models
@@ -72,6 +73,7 @@ class SamplingPanel(QWidget):
         self.runner.finished.connect(self._on_run_finished)
         self.runner.errored.connect(self._on_run_errored)
         self.document.changed.connect(self._on_document_changed)
+        self.document.replaced.connect(self._on_document_replaced)
         self._on_document_changed()
 
     # --- construction ----------------------------------------------------------
@@ -165,6 +167,7 @@ class SamplingPanel(QWidget):
         split.setSizes([220, 260])
 
         self.apply_target_combo = QComboBox(toolTip="Where the measured α goes")
+        self.apply_target_combo.currentIndexChanged.connect(self._update_apply)
         self.add_missing_check = QCheckBox("Add classes missing from the workbook")
         self.add_missing_check.setToolTip("Otherwise measured classes with no matching name are listed, not added")
         self.apply_button = QPushButton("Apply measured acceptance", enabled=False)
@@ -217,7 +220,13 @@ class SamplingPanel(QWidget):
         self._running = running
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
-        self.apply_button.setEnabled(not running and self.result is not None)
+        self._update_apply()
+
+    def _update_apply(self, *_args: object) -> None:
+        gone = names_gone_tier(self.apply_target_combo, self.document.workbook)
+        self.apply_button.setEnabled(not self._running and self.result is not None and not gone)
+        self.apply_button.setToolTip("The chosen tier is no longer in the workbook: choose another, or undo the delete"
+                                     if gone else "One undoable step: sets α, marks it measured and names the pair")
 
     # --- slots: the form ----------------------------------------------------------
     def _on_draft_browse_clicked(self) -> None:
@@ -334,17 +343,31 @@ class SamplingPanel(QWidget):
     def _on_document_changed(self) -> None:
         wb = self.document.workbook
         self.results_model.set_workbook_alphas({c.name.lower(): (c.alpha, c.alpha_source) for c in wb.classes})
-        # keep the chosen target across edits, by tier name
-        chosen = self.apply_target_combo.currentData()
-        self.apply_target_combo.blockSignals(True)
-        self.apply_target_combo.clear()
-        self.apply_target_combo.addItem("Task classes' α (all tiers without an override)", None)
-        for tier in wb.tiers:
-            plain = " (not speculative: not used)" if tier.speculative == "no" else ""
-            self.apply_target_combo.addItem(f"Overrides of tier “{tier.name}”{plain}", tier.name)
-        index = self.apply_target_combo.findData(chosen) if chosen is not None else 0
-        self.apply_target_combo.setCurrentIndex(max(0, index))
-        self.apply_target_combo.blockSignals(False)
+        # keep the chosen target across edits by the tier's identity: through a rename it stays on its tier,
+        # and a deleted one stays named as gone (Apply off) rather than falling back to another target
+        refill_tiers(self.apply_target_combo, wb.tiers, [("Task classes' α (all tiers without an override)", None)],
+                     label=lambda t: f"Overrides of tier “{t.name}”"
+                                     + (" (not speculative: not used)" if t.speculative == "no" else ""),
+                     gone="Overrides of a tier no longer in the workbook")
+        self._update_apply()
+
+    def _on_document_replaced(self) -> None:
+        """Another workbook: the last result and the chosen tier belong to the old one."""
+        self.result = None
+        self.results_model.set_results([])
+        self.histogram.clear_result()
+        self.heading_label.setText("<b>No measurement yet</b> on this workbook.")
+        self.show_message("")
+        if not self._running:
+            self._set_progress_idle("no run yet")
+            self.rate_label.setText("")
+        self.apply_target_combo.setCurrentIndex(0)
+        self._on_document_changed()
+
+    def chosen_target(self) -> str | None:
+        """The name, now, of the tier the Apply-to box names (None: the classes' α, or a tier gone)."""
+        tier = chosen_tier(self.apply_target_combo, self.document.workbook)
+        return None if tier is None else tier.name
 
     def apply_measured(self, tier: str | None = None, add_missing: bool | None = None) -> list[str]:
         """Apply the last result as one undo step; returns the names it skipped. Also the button's action."""
@@ -400,4 +423,7 @@ class SamplingPanel(QWidget):
         self.status_message.emit(f"Saved the sampling result to {path}")
 
     def _on_apply_clicked(self) -> None:
-        self.apply_measured(self.apply_target_combo.currentData())
+        if names_gone_tier(self.apply_target_combo, self.document.workbook):
+            self.show_message("Not applied: the chosen tier is no longer in the workbook.", error=True)
+            return
+        self.apply_measured(self.chosen_target())

@@ -47,12 +47,13 @@ class TaskStatus(QObject):
             w.setVisible(True)
 
     def _on_task_progressed(self, value: object) -> None:
-        total = getattr(value, "prompts_total", None)
-        if isinstance(total, int):
-            # a sampling run counts prompts: show the same count as the panel does
-            done = int(getattr(value, "prompts_done", 0))
+        unit = next((u for u in ("prompts", "requests") if isinstance(getattr(value, f"{u}_total", None), int)), None)
+        if unit is not None:
+            # a sampling run counts prompts, a probe requests: show the same count as the panel does
+            total = int(getattr(value, f"{unit}_total"))
+            done = int(getattr(value, f"{unit}_done", 0))
             self.progress_bar.setRange(0, max(1, total))
-            self.progress_bar.setFormat("%v/%m prompts")
+            self.progress_bar.setFormat(f"%v/%m {unit}")
             self.progress_bar.setValue(min(done, max(1, total)))
             message = getattr(value, "message", "")
             self.label.setText(f"{self.tasks.label}: {message}" if message and not done else self.tasks.label)

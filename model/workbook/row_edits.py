@@ -53,6 +53,7 @@ def new_row(wb: Workbook, kind: str, at: int, taken: list[str] | None = None) ->
     if template is not None:
         row = copy.deepcopy(template)
         if isinstance(row, Tier):
+            row.renew_identity()
             # what a vendor said of that tier, or a probe measured on it, is not said of this one
             row.notes, row.claimed_speedup = "", None
             row.measured_speedup, row.measured_note = None, ""
@@ -85,6 +86,8 @@ def duplicate_rows(wb: Workbook, kind: str, indexes: list[int]) -> list[int]:
     new_indexes = []
     for offset, i in enumerate(indexes):
         row = copy.deepcopy(rows[i])
+        if isinstance(row, Tier):
+            row.renew_identity()
         row.name = unique_name(rows[i].name, [r.name for r in rows], " (copy)")
         rows.insert(at + offset, row)  # type: ignore[arg-type]
         new_indexes.append(at + offset)

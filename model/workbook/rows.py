@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass, field, fields
 
 SPECULATIVE_CHOICES = ("yes", "no", "unknown")
@@ -12,6 +13,9 @@ ALPHA_SOURCES = ("assumed", "measured", "imported", "probed")
 CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "CNY", "HKD", "TWD", "SGD", "KRW", "INR",
               "IDR", "MYR", "THB", "PHP", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "TRY", "ILS", "AED", "SAR",
               "ZAR", "BRL", "MXN", "ARS", "CLP", "COP")
+
+
+_IDENTITIES = itertools.count(1)
 
 
 @dataclass
@@ -50,6 +54,20 @@ class Tier:
     # "1: 2.31, 4: 1.85, 16: 0.97*" (* marks a level the server throttled with 429s).
     concurrency: int = 1
     measured_by_concurrency: str = ""
+
+    def __post_init__(self) -> None:
+        # Which tier a measurement was taken on, through renames, row moves and undo: an attribute, not a
+        # field, so it is never saved, compared or shown. Workbook.copy (deepcopy) and undo snapshots keep
+        # it; a new row, a duplicate (see renew_identity) and a loaded file get a fresh one.
+        self._identity = next(_IDENTITIES)
+
+    @property
+    def identity(self) -> int:
+        return self._identity
+
+    def renew_identity(self) -> None:
+        """A copy made into another tier (Add row, Duplicate) is not the tier it was copied from."""
+        self._identity = next(_IDENTITIES)
 
 
 @dataclass
@@ -97,6 +115,13 @@ class Workbook:
         for i, t in enumerate(self.tiers):
             if t.name == name:
                 return i
+        return None
+
+    def tier_with_identity(self, identity: int | None) -> Tier | None:
+        """The tier a measurement was bound to (Tier.identity), whatever its name or row now; None if gone."""
+        for t in self.tiers:
+            if t.identity == identity:
+                return t
         return None
 
     def class_index(self, name: str) -> int | None:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from gui.metrics.dialog import ImportMetricsDialog
+from model.workbook import row_edits
 from tests.model.metrics.engine_files import iid_steps, trtllm_scrape, vllm_scrape
 
 
@@ -82,3 +83,24 @@ def test_dropping_a_scrape_opens_the_dialog_with_it(window, qtbot, tmp_path: Pat
     qtbot.addWidget(dialog)
     assert dialog.files() == [path] and dialog.table.rowCount() == 1
     assert window.document.path is None or not window.document.path.endswith(".prom")  # not opened as a workbook
+
+
+def test_the_target_tier_is_kept_by_identity_and_another_workbook_clears_the_files(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001,E501
+    dialog = _dialog(window, qtbot)
+    dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)])
+    dialog.class_combo.setCurrentText("code")
+    doc = window.document
+    dialog.target_combo.setCurrentIndex(dialog.target_combo.findText("Overrides of tier “Apex Express”"))
+    doc.apply("rename", lambda wb: wb.rename_tier("Apex Express", "Apex X"))
+    doc.flush()
+    assert dialog.target_combo.currentText() == "Overrides of tier “Apex X”"  # was: the dialog's stale list
+    doc.apply("delete", lambda wb: row_edits.delete_rows(wb, "tiers", [wb.tier_index("Apex X")]))
+    doc.flush()
+    assert not dialog.apply_button.isEnabled() and "no longer in the workbook" in dialog.target_combo.currentText()
+    doc.undo_stack.undo()
+    doc.flush()
+    assert dialog.apply_button.isEnabled()
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.workbook.override_for("Apex X", "code").alpha_source == "imported"
+    doc.replace(doc.workbook.copy(), None)
+    assert dialog.files() == [] and not dialog.apply_button.isEnabled()

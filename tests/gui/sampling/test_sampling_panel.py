@@ -19,6 +19,7 @@ from gui.document import Document  # noqa: E402
 from gui.sampling.panel import SamplingPanel  # noqa: E402
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET  # noqa: E402
 from model.sampling.run import SamplingProgress  # noqa: E402
+from model.workbook import row_edits  # noqa: E402
 from model.workbook.json_file import load_demo  # noqa: E402
 
 HAVE_DEMO = all(p.exists() for p in (DEMO_DRAFT / "tokenizer.json", DEMO_TARGET / "tokenizer.json", DEMO_PROMPTS))
@@ -119,7 +120,7 @@ def test_apply_to_one_tier_and_add_missing(qtbot, panel, tiny):
     _run(qtbot, panel)
     doc = panel.document
     doc.flush()  # the tier list in the combo follows the document
-    index = panel.apply_target_combo.findData("Helix Fast")
+    index = panel.apply_target_combo.findText("Overrides of tier “Helix Fast”")
     assert index > 0
     panel.apply_target_combo.setCurrentIndex(index)
     panel.add_missing_check.setChecked(True)
@@ -305,7 +306,7 @@ def test_undoing_an_apply_shows_the_cells_it_changed(qtbot, window, tiny):
     selected = {(i.row(), i.column()) for i in view.selectionModel().selectedIndexes()}
     assert selected == {(r, alpha) for r in range(5)}  # code .. prose, the measured classes
     # to one tier: the tier's row of the override grid
-    panel.apply_target_combo.setCurrentIndex(panel.apply_target_combo.findData("Helix Fast"))
+    panel.apply_target_combo.setCurrentIndex(panel.apply_target_combo.findText("Overrides of tier “Helix Fast”"))
     qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
     window.document.flush()
     window.input_tabs.setCurrentWidget(window.tier_view)
@@ -315,3 +316,29 @@ def test_undoing_an_apply_shows_the_cells_it_changed(qtbot, window, tiny):
     assert window.input_tabs.currentWidget() is grid
     row = window.document.workbook.tier_index("Helix Fast")
     assert {(i.row(), i.column()) for i in grid.selectionModel().selectedIndexes()} == {(row, c) for c in range(5)}
+
+
+def test_the_chosen_tier_follows_a_rename_and_a_delete_turns_apply_off(qtbot, panel, tiny):
+    """By identity: a rename keeps 'Apply to' on its tier (it fell back to the classes' α), a delete turns Apply
+    off with a reason instead of writing elsewhere, undo brings it back, and File > Open clears the result."""
+    _use(panel, tiny / "draft", tiny / "target", tiny / "prompts.jsonl")
+    _run(qtbot, panel)
+    doc = panel.document
+    panel.apply_target_combo.setCurrentIndex(panel.apply_target_combo.findText("Overrides of tier “Helix Fast”"))
+    doc.apply("rename", lambda wb: wb.rename_tier("Helix Fast", "Helix Quick"))
+    doc.flush()
+    assert panel.apply_target_combo.currentText() == "Overrides of tier “Helix Quick”"
+    assert panel.chosen_target() == "Helix Quick" and panel.apply_button.isEnabled()
+    doc.apply("delete", lambda wb: row_edits.delete_rows(wb, "tiers", [wb.tier_index("Helix Quick")]))
+    doc.flush()
+    assert not panel.apply_button.isEnabled() and "no longer" in panel.apply_button.toolTip()
+    assert "no longer in the workbook" in panel.apply_target_combo.currentText()
+    doc.undo_stack.undo()
+    doc.flush()
+    assert panel.chosen_target() == "Helix Quick" and panel.apply_button.isEnabled()
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.workbook.override_for("Helix Quick", "prose").alpha_source == "measured"
+    doc.replace(load_demo(), None)
+    doc.flush()
+    assert panel.result is None and panel.results_model.rowCount() == 0 and not panel.apply_button.isEnabled()
+    assert panel.apply_target_combo.currentIndex() == 0

@@ -341,3 +341,19 @@ def test_a_typod_top_level_key_is_refused_naming_the_nearest_known_one(tmp_path)
         wf.load_workbook(p)
     # every key the writer writes reads back
     assert wf.workbook_from_dict(demo).tiers
+
+
+def test_a_tier_keeps_its_identity_through_copies_and_renames_but_not_into_new_rows():
+    from model.workbook import row_edits
+    from model.workbook.json_file import load_demo
+    wb = load_demo()
+    first = wb.tiers[1].identity
+    copied = wb.copy()
+    copied.rename_tier(wb.tiers[1].name, "Renamed")
+    assert copied.tier_with_identity(first).name == "Renamed" and copied == copied.copy()
+    assert len({t.identity for t in wb.tiers}) == len(wb.tiers)
+    [dup] = row_edits.duplicate_rows(copied, "tiers", [1])
+    added = row_edits.add_row(copied, "tiers", 2)
+    ids = [t.identity for t in copied.tiers]
+    assert len(set(ids)) == len(ids) and copied.tiers[dup].identity != first and copied.tiers[added].identity != first
+    assert "identity" not in json.dumps(wf.workbook_to_dict(wb))
