@@ -169,3 +169,15 @@ def test_flops_factor():
     # all accepted with a free draft: k + 1 target positions computed for k + 1 tokens
     assert ar.flops_factor(1.0, 4, 0.0) == pytest.approx(1.0)
     assert ar.flops_factor(0.0, 4, 0.1) == pytest.approx(4 * 0.1 + 5)
+
+
+def test_solver_inverts_expected_tokens_over_every_k():
+    # every K the app allows, alphas spread from 1e-12 to within 1e-13 of 1: the solver's
+    # Newton start and stopping rule must hold at both ends, not only in the middle
+    rng = np.random.default_rng(5)
+    k = rng.integers(1, 65, 20000).astype(float)
+    alpha = np.concatenate([10 ** rng.uniform(-12, 0, 10000), 1 - 10 ** rng.uniform(-13, -0.3, 10000)])
+    sol = ar.solve_alpha_for_tokens(ar.expected_tokens(alpha, k), k)
+    assert (sol.kind == ar.ROOT).all()
+    assert np.abs(sol.alpha - alpha).max() < 1e-11
+    assert ((sol.alpha > 0) & (sol.alpha < 1)).all()
