@@ -12,7 +12,8 @@ from model.chart_data import AlphaCurves, alpha_curves
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
-from gui.charts.style import BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool, up_to_date
+from gui.charts.style import (BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color,
+                              curve_inputs, html_text, resize_pool, up_to_date)
 
 SELECTED_PEN = pg.mkPen(INK, width=2.5)
 OTHER_PEN = pg.mkPen(FAINT, width=1.2)
@@ -58,6 +59,15 @@ class AlphaChart(ChartView):
         self._class_samples: list[pg.ScatterPlotItem] = []
         self._class_names: list[str] = []
         self._class_brushes: list = []
+
+    def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
+        # every tier's curve is drawn, so every tier's inputs count (rows are never edited in place)
+        valid = 0 <= tier_row < len(comparison.tier_names)
+        i = tier_row if valid else 0
+        row = (array_bytes(comparison.k[i], comparison.alpha[i], comparison.speedup[i], comparison.claimed_speedup[i],
+                           comparison.claim_alpha[i], comparison.unconfirmed[i]) if valid else b"")
+        return (tier_row, tuple(curve_inputs(t) for t in workbook.tiers), tuple(comparison.tier_names),
+                tuple(comparison.class_names), row)
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         data = alpha_curves(workbook.tiers)

@@ -13,7 +13,8 @@ from model.comparison import Comparison
 from model.curves import CONTEXT_GRID, context_curves
 from model.workbook.rows import Workbook
 
-from gui.charts.style import BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, class_color, html_text, resize_pool, up_to_date
+from gui.charts.style import (BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color, curve_inputs,
+                              html_text, resize_pool, up_to_date)
 
 TICK_CONTEXTS = [1024 * 2**i for i in range(8)]  # 1K .. 128K, one tick per doubling
 
@@ -49,6 +50,17 @@ class ContextChart(ChartView):
         self._many_sample = pg.PlotDataItem([], [], pen=pg.mkPen(class_color(0), width=2))
         self._fixed_legend = [(self._own_sample, "class at its own context"), (self._claim, "vendor claim"),
                               (self._unity_sample, "1.00x: break-even")]
+
+    def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
+        names = tuple(comparison.class_names)
+        if not 0 <= tier_row < len(workbook.tiers) or not names:
+            return (tier_row, names)
+        i = tier_row
+        # the document never edits a row in place: an edit makes new rows, so == sees it
+        return (i, names, curve_inputs(workbook.tiers[i]), tuple(c.context for c in workbook.classes),
+                bool(comparison.speculative[i]), bool(comparison.unconfirmed[i]),
+                array_bytes(comparison.alpha[i], comparison.speedup[i], comparison.claimed_speedup[i],
+                            comparison.claim_context[i]))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names

@@ -13,7 +13,7 @@ from model.chart_data import break_even_fill
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
-from gui.charts.style import BREAK_EVEN, INK, ChartView, class_color, html_text, up_to_date
+from gui.charts.style import BREAK_EVEN, INK, ChartView, array_bytes, class_color, html_text, up_to_date
 
 BAR_HEIGHT = 0.62
 WASTE_BRUSH = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
@@ -56,7 +56,18 @@ class TrailerChart(ChartView):
         self.legend.addItem(self._needed, "fill needed to break even")
         self._shown: dict[str, tuple[float, float, int]] = {}  # class -> (fill, alpha, K) as drawn
         self._numbers: list[str] = []
+        self._ticks: dict[str, list[tuple[float, str]]] = {}  # axis -> ticks shown
+        self._ranges: tuple[int, int] | None = None  # (K, classes) the view's ranges were set for
         self.fit_legend()
+
+    def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
+        if not 0 <= tier_row < len(comparison.tier_names):
+            return (tier_row, tuple(comparison.class_names))
+        i = tier_row
+        return (i, comparison.tier_names[i], tuple(comparison.class_names), bool(comparison.speculative[i]),
+                bool(comparison.unconfirmed[i]),
+                array_bytes(comparison.k[i], comparison.trailer_fill[i], comparison.alpha[i], comparison.speedup[i],
+                            comparison.break_even_alpha[i], comparison.break_even_kind[i]))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
@@ -86,9 +97,12 @@ class TrailerChart(ChartView):
         ]
         self._set_row_labels("left", rows, names)
         self._set_row_labels("right", rows, self._numbers)
-        self.plot.getAxis("bottom").setTicks([[(float(i), str(i)) for i in range(k + 1)], []])
-        self.plot.setXRange(0, k, padding=0.02)
-        self.plot.setYRange(-0.6, n - 0.4, padding=0)
+        self._set_ticks("bottom", [(float(i), str(i)) for i in range(k + 1)])
+        ranges = (k, n)
+        if ranges != self._ranges:
+            self.plot.setXRange(0, k, padding=0.02)
+            self.plot.setYRange(-0.6, n - 0.4, padding=0)
+            self._ranges = ranges
         self._note.setVisible(False)
         for side in ("left", "right", "bottom"):
             self.plot.showAxis(side)
@@ -107,9 +121,18 @@ class TrailerChart(ChartView):
         """The numbers printed right of each trailer, first class first."""
         return list(self._numbers)
 
+    def _set_ticks(self, side: str, ticks: list[tuple[float, str]]) -> bool:
+        """Set an axis's ticks unless it shows them already (a new set redraws the axis); True if set."""
+        if self._ticks.get(side) == ticks:
+            return False
+        self.plot.getAxis(side).setTicks([ticks, []])
+        self._ticks[side] = ticks
+        return True
+
     def _set_row_labels(self, side: str, rows: np.ndarray, labels: list[str]) -> None:
         axis = self.plot.getAxis(side)
-        axis.setTicks([[(float(y), text) for y, text in zip(rows, labels)], []])
+        if not self._set_ticks(side, [(float(y), text) for y, text in zip(rows, labels)]):
+            return
         # an axis does not widen for long tick labels by itself: they would be dropped
         metrics = QFontMetrics(axis.font())
         axis.setWidth(min(240, max((metrics.horizontalAdvance(t) for t in labels), default=0) + 12))
@@ -142,8 +165,9 @@ class TrailerChart(ChartView):
         self._note.setPos(0.5, 0.5)
         self._note.setVisible(True)
         self._numbers = []
+        self._ranges = None
         for side in ("left", "right", "bottom"):
-            self.plot.getAxis(side).setTicks([[], []])
+            self._set_ticks(side, [])
             # no axes to label: the note gets the plot's whole width
             self.plot.hideAxis(side)
         self._on_view_resized()

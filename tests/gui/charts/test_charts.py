@@ -275,3 +275,36 @@ def test_alpha_chart_says_its_class_dots_are_at_their_own_context(panel: ChartsP
     x, y = chart.curve_data("Northwind Turbo")
     a, s = chart.class_points()["code"]
     assert s < float(np.interp(a, x, y))  # really off the curve: the legend is needed
+
+
+def test_a_chart_whose_data_did_not_change_is_not_redrawn(qtbot, panel: ChartsPanel, demo: Workbook,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    for chart in panel.charts():
+        original = chart.update_result
+        monkeypatch.setattr(chart, "update_result",
+                            lambda *a, _o=original, _n=type(chart).__name__: (drawn.append(_n), _o(*a))[1])
+    # another tier's K: the selected tier's trailers and context curves are as they were,
+    # but the acceptance chart draws every tier's curve, so it redraws
+    other = demo.copy()
+    other.tiers[3].k += 1
+    _redraw(panel, other, TURBO)
+    assert sorted(drawn) == ["AlphaChart"]
+    # a price moves nothing any chart draws
+    drawn.clear()
+    priced = other.copy()
+    priced.tiers[TURBO].price_out += 1.0
+    _redraw(panel, priced, TURBO)
+    assert drawn == []
+    # one class's acceptance moves the selected tier's data in every chart, and the drawing follows it
+    drawn.clear()
+    edited = priced.copy()
+    edited.classes[0].alpha = 0.31
+    cmp = _redraw(panel, edited, TURBO)
+    assert sorted(drawn) == ["AlphaChart", "ContextChart", "TrailerChart"]
+    fill = panel.trailer_chart.fill_data()[edited.classes[0].name]
+    assert fill[1] == pytest.approx(0.31) and fill[0] == pytest.approx(float(cmp.trailer_fill[TURBO, 0]))
+    # the same result again draws nothing
+    drawn.clear()
+    _redraw(panel, edited, TURBO)
+    assert drawn == []
