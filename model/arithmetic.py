@@ -237,6 +237,136 @@ def iid_histogram(alpha: float, k: int) -> NDArray[np.float64]:
     return p
 
 
+# --- profiles: acceptance per draft position (DESIGN.md section 7) -----------------------
+# p_i is the conditional acceptance at position i (accepted at i, given 1..i-1 accepted),
+# position 1 first along the last axis; r_i = prod_{j<=i} p_j is the cumulative rate that
+# vLLM's per-position counter over drafts measures. E = 1 + sum_{k} r_k, bonus token included.
+EXTEND_RULES = ("geometric", "hold")
+
+
+def conditional_to_cumulative(profile: ArrayLike) -> NDArray[np.float64]:
+    """r_i = p_1 ... p_i: the share of stretches that got position i accepted."""
+    return np.cumprod(_f(profile), axis=-1)
+
+
+def cumulative_to_conditional(cumulative: ArrayLike) -> NDArray[np.float64]:
+    """p_i = r_i / r_(i-1), r_0 = 1; NaN where r_(i-1) = 0 (no stretch got that far)."""
+    r = _f(cumulative)
+    before = np.concatenate([np.ones(r.shape[:-1] + (1,)), r[..., :-1]], axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(before > 0, r / np.where(before > 0, before, 1.0), np.nan)
+
+
+def profile_tokens(profile: ArrayLike, k: ArrayLike | None = None) -> NDArray[np.float64]:
+    """E at k drafts from a conditional profile: 1 + sum_{i<=k} prod_{j<=i} p_j (k defaults to its length).
+
+    ``k`` may be an array broadcast against the profile's leading axes; each k must be at
+    most the profile's length (extend_profile first).
+    """
+    p = _f(profile)
+    lengths = np.concatenate([np.ones(p.shape[:-1] + (1,)), 1.0 + np.cumsum(np.cumprod(p, axis=-1), axis=-1)], axis=-1)
+    if k is None:
+        return lengths[..., -1] if lengths.ndim > 1 else lengths[-1]
+    kk = np.asarray(k, dtype=np.int64)
+    if np.any(kk < 0) or np.any(kk > p.shape[-1]):
+        raise ValueError(f"k must be within 0..{p.shape[-1]}, the profile's positions; extend it first")
+    shape = np.broadcast_shapes(kk.shape, p.shape[:-1])
+    picked = np.take_along_axis(np.broadcast_to(lengths, shape + lengths.shape[-1:]), np.broadcast_to(kk, shape)[..., None], axis=-1)
+    out = picked[..., 0]
+    return out if out.ndim else out[()]
+
+
+def extend_profile(profile: ArrayLike, k: int, rule: str = "geometric") -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The profile at positions 1..k, and per position whether it was extrapolated.
+
+    Positions past the measured ones follow a stated rule. "hold": the last measured rate
+    is held. "geometric": the rates fall on from the last measured one by the decay ratio
+    d of a least-squares line through log p_i over the measured positions (p_(m+j) = p_m d^j),
+    with d at most 1: a rising fit is held flat, never extrapolated upward. A NaN marks a
+    position not measured (a shorter profile in a stack padded with NaN): it and every
+    later position count as unmeasured.
+    """
+    if rule not in EXTEND_RULES:
+        raise ValueError(f"rule must be one of {', '.join(EXTEND_RULES)} (got {rule!r})")
+    p = _f(profile)
+    measured = np.cumprod(np.isfinite(p), axis=-1).astype(bool)
+    m = measured.sum(axis=-1)  # measured positions per profile
+    if np.any(m == 0):
+        raise ValueError("a profile needs at least its first position measured")
+    width = max(int(k), p.shape[-1])
+    pad = np.full(p.shape[:-1] + (width - p.shape[-1],), np.nan)
+    full = np.concatenate([np.where(measured, p, np.nan), pad], axis=-1)
+    pos = np.arange(1, width + 1, dtype=np.float64)
+    last = np.take_along_axis(full, (m - 1)[..., None], axis=-1)  # p_m, shape (..., 1)
+    if rule == "hold":
+        ratio = np.ones_like(last)
+    else:
+        fit = np.concatenate([measured, np.zeros(pad.shape, dtype=bool)], axis=-1) & (np.nan_to_num(full) > 0)
+        n = fit.sum(axis=-1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.where(fit, np.log(np.where(fit, full, 1.0)), 0.0)
+            x_mean = (pos * fit).sum(axis=-1, keepdims=True) / n
+            y_mean = y.sum(axis=-1, keepdims=True) / n
+            dx = np.where(fit, pos - x_mean, 0.0)
+            slope = (dx * (y - y_mean)).sum(axis=-1, keepdims=True) / (dx * dx).sum(axis=-1, keepdims=True)
+        # fewer than two usable positions fit no line: hold
+        ratio = np.where((n >= 2) & np.isfinite(slope), np.exp(np.minimum(slope, 0.0)), 1.0)
+    steps = pos - m[..., None]  # how far past the last measured position
+    extended = last * ratio ** np.maximum(steps, 0.0)
+    beyond = steps > 0
+    out = np.where(beyond, extended, full)[..., : int(k)]
+    return out, beyond[..., : int(k)]
+
+
+def profile_optimal_k(profile: ArrayLike, c: ArrayLike, v: ArrayLike, k_max: int,
+                      rule: str = "geometric") -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
+    """The k in 1..k_max maximising E(k) / (k c + v), its speedup, and whether that k was extrapolated.
+
+    ``v`` may vary with k: give it with a last axis of length k_max (v at k = 1..k_max).
+    """
+    ext, beyond = extend_profile(profile, k_max, rule)
+    ks = np.arange(1, int(k_max) + 1, dtype=np.float64)
+    e = 1.0 + np.cumsum(np.cumprod(ext, axis=-1), axis=-1)  # E at k = 1..k_max
+    cc = _f(c)[..., None]
+    vv = _f(v)
+    vv = vv if vv.ndim and vv.shape[-1] == int(k_max) else vv[..., None]
+    s = e / (ks * cc + vv)
+    best = np.argmax(s, axis=-1)
+    best_s = np.take_along_axis(s, best[..., None], axis=-1)[..., 0]
+    extrapolated = np.take_along_axis(np.broadcast_to(beyond, s.shape), best[..., None], axis=-1)[..., 0]
+    return best + 1, best_s, extrapolated
+
+
+def length_at_k(length: ArrayLike, measured_k: ArrayLike, k: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """A mean acceptance length measured at measured_k, carried to k, and whether it was extrapolated.
+
+    A length alone says nothing of how acceptance falls along the stretch, so the stated rule
+    is the i.i.d. one: the alpha with E(alpha, measured_k) = length gives E(alpha, k). At k =
+    measured_k that is the length itself.
+    """
+    lf, mk, kk = np.broadcast_arrays(_f(length), _f(measured_k), _f(k))
+    alpha = mean_acceptance_length_to_alpha(lf, mk).alpha
+    out = np.where(kk == mk, lf, expected_tokens(np.nan_to_num(alpha, nan=1.0), kk))
+    return out, kk != mk
+
+
+def break_even_length(k: ArrayLike, c: ArrayLike, v: ArrayLike = 1.0) -> NDArray[np.float64]:
+    """E* = k c + v: the tokens a verify step must deliver for the draft to pay, for any draft, chain or tree.
+
+    A tree draft of depth d is k = d here (one draft pass per depth level) with v its verify
+    pass over the tree's tokens. Its kind: always where E* <= 1, never where E* >= d + 1
+    (the longest path a step can accept), otherwise a length to reach.
+    """
+    return stretch_cost(k, c, v)
+
+
+def length_kind(needed: ArrayLike, depth: ArrayLike) -> NDArray[np.int8]:
+    """ALWAYS / ROOT / NEVER for a needed acceptance length with at most depth + 1 tokens a step."""
+    n, d = np.broadcast_arrays(_f(needed), _f(depth))
+    kind = np.where(n <= 1.0, ALWAYS, np.where((n >= d + 1.0) | np.isnan(n), NEVER, ROOT)).astype(np.int8)
+    return kind if kind.ndim else kind[()]
+
+
 # --- workload ---------------------------------------------------------------------------
 
 def blend_speedup(speedups: ArrayLike, weights: ArrayLike, axis: int = -1) -> NDArray[np.float64]:

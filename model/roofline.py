@@ -98,6 +98,26 @@ def cost_ratios(pair: PairPreset, gpu: Gpu, k: ArrayLike, context: ArrayLike, ba
     return c, v
 
 
+def tree_cost_ratios(pair: PairPreset, gpu: Gpu, tree_size: ArrayLike, depth: ArrayLike, context: ArrayLike,
+                     batch: ArrayLike = 1) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """(c, v) of a tree draft: c per depth level, v the target's pass over the tree's tree_size tokens.
+
+    A tree of N tokens (the tokens the target verifies per step, the last accepted one
+    included: a chain of K drafts is N = K + 1) and depth d drafts in d passes, each over the
+    tree's width, (N - 1) / d tokens on average. The target's verify pass reads the same
+    weights and KV cache as one decode step but computes N x batch query tokens, so v stays
+    near 1 while memory-bound and grows with N x batch once the pass is compute-bound. The
+    break-even tokens per step is then E* = d c + v (arithmetic.break_even_length).
+    """
+    n = np.asarray(tree_size, dtype=np.float64)
+    d = np.asarray(depth, dtype=np.float64)
+    target_step = forward_time(pair.target, gpu, 1.0, context, batch)
+    width = np.maximum(1.0, (n - 1.0) / d)
+    c = forward_time(pair.draft, gpu, width, context, batch) / target_step
+    v = forward_time(pair.target, gpu, n, context, batch) / target_step
+    return c, v
+
+
 def flops_ratio(pair: PairPreset) -> float:
     """Draft arithmetic per token relative to the target's: the c of the FLOPs cost factor."""
     return pair.draft.params_b / pair.target.params_b
