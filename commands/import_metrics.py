@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from datetime import date
+from pathlib import Path
 from typing import TextIO
 
 from commands.runner import CommandError
 from model import formatting as fmt
-from model.metrics.read import ENGINES, applicable, missing_k, read_sources, source_note
+from model.metrics.read import ENGINES, applicable, missing_k, read_sources, read_task_map, source_note
 from model.metrics.result import MetricsError, SourceResult
 from model.workbook.json_file import load_workbook, save_workbook
 from model.workbook.measured_apply import apply_plan, plan_measured
@@ -22,7 +24,9 @@ def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
                    help="Prometheus scrape(s) (two of one server: before, after), log, JSON lines, vllm bench or sample JSON")
     p.add_argument("--engine", choices=ENGINES, default="auto", help="which engine wrote the files (default: recognise)")
     p.add_argument("--task-class", metavar="NAME", help="task class for sources that name none")
-    p.add_argument("--k", type=int, help="draft tokens per step, where the files do not say")
+    p.add_argument("--k", type=int, help="draft tokens per step (1 to 64), where the files do not say")
+    p.add_argument("--task-map", metavar="FILE",
+                   help="task ids to task classes for a llama.cpp log: JSON {\"42\": \"code\"} or lines '42,code'")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--apply", metavar="WORKBOOK", help="apply the alphas to this workbook's task classes (with -o)")
     p.add_argument("--tier", metavar="NAME", help="with --apply: set this tier's overrides instead of the classes")
@@ -30,12 +34,19 @@ def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="with --apply: the workbook to write")
 
 
+_NOT_WORKBOOK = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".prom", ".log", ".txt", ".jsonl", ".metrics")
+_P = fmt.printable  # names and notes come from files: escaped, so no ESC sequence or fake line reaches the terminal
+
+
 def _text(sources: list[SourceResult]) -> str:
     lines = []
     for s in sources:
         c = s.counts
-        head = f"{s.file} [{s.engine}{', ' + s.model if s.model else ''}] class {s.task_class or '(none)'}  K = {c.k or '?'}"
+        head = (f"{_P(s.file)} [{_P(s.engine)}{', ' + _P(s.model) if s.model else ''}] class "
+                f"{_P(s.task_class) if s.task_class else '(none)'}  K = {c.k or '?'}")
         lines.append(head)
+        if s.format:
+            lines.append(f"  read as: {_P(s.format)}")
         lines.append(f"  per-token alpha {fmt.pct(c.alpha, 1)}   draft acceptance rate {fmt.pct(c.draft_acceptance_rate, 1)}"
                      f"   mean acceptance length {fmt.fixed(c.mean_acceptance_length, 2)}")
         if c.per_position_conditional is not None:
@@ -43,7 +54,7 @@ def _text(sources: list[SourceResult]) -> str:
         lines.append(f"  applied alpha {fmt.pct(s.alpha_applied, 1)}: {s.alpha_rule}")
         lines.append(f"  {c.convention_note}")
         for note in s.to_dict()["notes"]:
-            lines.append(f"  - {note}")
+            lines.append(f"  - {_P(note, 400)}")
     return "\n".join(lines) + "\n"
 
 
@@ -53,14 +64,27 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
         raise CommandError("--tier, --add-missing and -o go with --apply WORKBOOK")
     if args.apply and not args.output:
         raise CommandError("--apply needs -o OUT: the workbook to write")
+    if args.output:
+        target = Path(args.output)
+        # -o is the workbook .json to write: a slip of the keys must never put JSON over a report or a metrics file
+        if target.suffix.lower() in _NOT_WORKBOOK or os.path.realpath(target) in {os.path.realpath(f) for f in args.files}:
+            raise CommandError(f"{_P(target)}: -o is the workbook .json to write, not a report or a metrics file; "
+                               "nothing was written")
+        if target.is_file():
+            try:
+                load_workbook(target)
+            except Exception:  # noqa: BLE001 - whatever it is, it is not a workbook to replace
+                raise CommandError(f"{_P(target)}: exists and is not a SpecLedger workbook; -o does not overwrite "
+                                   "other files (nothing was written)") from None
     try:
-        sources = read_sources(args.files, engine=args.engine, k=args.k, task_class=args.task_class)
+        task_map = read_task_map(args.task_map) if args.task_map else None
+        sources = read_sources(args.files, engine=args.engine, k=args.k, task_class=args.task_class, task_map=task_map)
     except MetricsError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(_P(str(exc), 600)) from None
     unknown = missing_k(sources)
     if unknown:
         files = ", ".join(sorted({s.file for s in unknown}))
-        raise CommandError(f"K (draft tokens per step) is not in {files}; pass --k K")
+        raise CommandError(f"K (draft tokens per step) is not in {_P(files)}; pass --k K")
     if args.json:
         json.dump({"sources": [s.to_dict() for s in sources]}, out, indent=2)
         out.write("\n")
@@ -75,12 +99,12 @@ def _apply(args: argparse.Namespace, sources: list[SourceResult], say: TextIO) -
     try:
         chosen = applicable(sources)
     except MetricsError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(_P(str(exc), 600)) from None
     if not chosen:
         raise CommandError("nothing to apply: no source has both a task class (give --task-class) and an alpha")
     wb = load_workbook(args.apply)
     if args.tier is not None and wb.tier_index(args.tier) is None:
-        raise CommandError(f"--tier {args.tier!r}: no such tier in {args.apply}")
+        raise CommandError(f"--tier {_P(args.tier)!r}: no such tier in {_P(args.apply)}")
     today = date.today()
     todo, skipped = plan_measured(wb, chosen, args.add_missing)
     for item in todo:  # each source keeps its own note: engine, file, date
@@ -88,6 +112,6 @@ def _apply(args: argparse.Namespace, sources: list[SourceResult], say: TextIO) -
     check_workbook(wb, args.apply)
     save_workbook(wb, args.output)
     where = f"tier {args.tier}'s overrides" if args.tier else "task classes"
-    say.write(f"applied to {len(todo)} {where} in {args.output}"
-              + (f"; left out: {', '.join(skipped)}" if skipped else "") + "\n")
+    say.write(f"applied to {len(todo)} {_P(where)} in {_P(args.output)}"
+              + (f"; left out: {_P(', '.join(skipped), 600)}" if skipped else "") + "\n")
 

@@ -35,6 +35,10 @@ FIREWORKS_NOTE = ("Fireworks (undocumented header fireworks-speculation-acceptan
                   "read as cumulative counts per draft position; steps = attempts at position 1")
 
 
+MAX_K = 64  # draft tokens per step, as everywhere in SpecLedger
+MAX_COUNT = float(2**53)  # past this a float no longer holds a whole count exactly: no real counter is there
+
+
 class ReportError(ValueError):
     """A speculation field that is present but cannot be read; the message names the field."""
 
@@ -59,6 +63,7 @@ class SpecCounts:
     convention_note: str = ""
     engine_values: Mapping[str, Any] = field(default_factory=dict)
     predicted_outputs: bool = False  # OpenAI Predicted Outputs: no alpha, whatever K is
+    histogram_partial: bool = False  # the histogram covers only some steps (vLLM's full drafts): not checked against them
 
     # --- the counts, completed from one another where the source left one out --------------
     @property
@@ -190,7 +195,8 @@ def combine(parts: Iterable[SpecCounts]) -> SpecCounts:
     first = items[0]
     return replace(first, k=next(iter(ks), None), drafts=total("drafts"), draft_tokens=total("draft_tokens"),
                    accepted_tokens=total("accepted_tokens"), per_position_accepted=vector_total("per_position_accepted"),
-                   histogram=vector_total("histogram"), engine_values={})
+                   histogram=vector_total("histogram"), engine_values=first.engine_values if len(items) == 1 else {},
+                   histogram_partial=any(p.histogram_partial for p in items))
 
 
 # --- reading one response ------------------------------------------------------------------
@@ -198,7 +204,54 @@ def combine(parts: Iterable[SpecCounts]) -> SpecCounts:
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         raise ReportError(f"{where}: expected a non-negative number, got {value!r}")
+    if value > MAX_COUNT:
+        raise ReportError(f"{where}: {value!r} is past 2^53, not a count a server keeps")
     return float(value)
+
+
+def count_problem(c: SpecCounts) -> str | None:
+    """The first impossible figure in `c`, in words naming its field; None when the counts can be true.
+
+    Checked on every source before any conversion, so an impossible count is refused rather than turned
+    into an alpha: non-finite, negative or past 2^53; K outside 1..64; more accepted than drafted; a
+    per-position count above the steps (a rate above 1); a histogram whose steps or accepted tokens
+    disagree with the counts given beside it.
+    """
+    scalars = {"drafts (verify steps)": c.drafts, "draft tokens": c.draft_tokens, "accepted tokens": c.accepted_tokens}
+    for name, value in scalars.items():
+        if value is not None and not (math.isfinite(value) and 0 <= value <= MAX_COUNT):
+            return f"{name}: {value!r} is not a count (negative, NaN, infinite or past 2^53)"
+    for name, vector in (("per-position accepted", c.per_position_accepted), ("histogram", c.histogram)):
+        for i, value in enumerate(vector or ()):
+            if not (math.isfinite(value) and 0 <= value <= MAX_COUNT):
+                return f"{name}[{i}]: {value!r} is not a count (negative, NaN, infinite or past 2^53)"
+    if c.k is not None and not 1 <= c.k <= MAX_K:
+        return f"K = {c.k} draft tokens per step is outside 1..{MAX_K}"
+    for name, vector in (("per-position accepted", c.per_position_accepted), ("histogram", c.histogram)):
+        if vector is not None and len(vector) > MAX_K + 1:
+            return f"{name}: {len(vector)} entries, more than K can be (1..{MAX_K})"
+    slack = 1e-6
+    if c.accepted_tokens is not None and c.draft_tokens is not None and c.accepted_tokens > c.draft_tokens * (1 + slack) + slack:
+        return f"accepted tokens: {c.accepted_tokens:g} accepted of {c.draft_tokens:g} drafted is more than were drafted"
+    steps = c.drafts
+    if steps is not None and c.per_position_accepted is not None:
+        for i, value in enumerate(c.per_position_accepted):
+            if value > steps * (1 + 1e-3) + 0.5:
+                return (f"per-position accepted[{i}]: {value:g} of {steps:g} steps is a rate of {value / steps if steps else math.inf:.3g}, "
+                        "above 1")
+    if c.histogram is not None and not c.histogram_partial:
+        hist_steps = float(sum(c.histogram))
+        hist_accepted = float(sum(j * n for j, n in enumerate(c.histogram)))
+        if steps is not None and abs(hist_steps - steps) > max(0.5, 1e-6 * steps):
+            return f"histogram: its counts sum to {hist_steps:g} steps, but the source counts {steps:g} verify steps"
+        if c.accepted_tokens is not None and abs(hist_accepted - c.accepted_tokens) > max(0.5, 1e-6 * c.accepted_tokens):
+            return (f"histogram: it implies {hist_accepted:g} accepted tokens, but the source counts "
+                    f"{c.accepted_tokens:g}")
+        if c.k is not None and len(c.histogram) > c.k + 1:
+            return f"histogram: {len(c.histogram)} entries, more than K + 1 = {c.k + 1}"
+    if steps and c.accepted_tokens is not None and c.k and c.accepted_tokens > steps * c.k * (1 + slack) + slack:
+        return (f"accepted tokens: {c.accepted_tokens:g} over {steps:g} steps is more than K = {c.k} a step")
+    return None
 
 
 def _counts_list(value: Any, where: str) -> tuple[float, ...]:
@@ -242,10 +295,11 @@ def _vllm_request(spec: Mapping[str, Any]) -> SpecCounts:
     # acceptance_histogram (dense, K + 1 long), acceptance_histogram_by_draft_length {"k": [...]}, num_spec_tokens = K
     where = "metrics.speculative_decoding"
     k = _int_k(spec.get("num_spec_tokens"), f"{where}.num_spec_tokens")
-    hist = None
+    hist, partial = None, False
     by_length = spec.get("acceptance_histogram_by_draft_length")
     if k is not None and isinstance(by_length, Mapping) and str(k) in by_length:
         hist = _counts_list(by_length[str(k)], f"{where}.acceptance_histogram_by_draft_length[{k}]")  # full drafts only
+        partial = True
     elif spec.get("acceptance_histogram") is not None:
         hist = _counts_list(spec["acceptance_histogram"], f"{where}.acceptance_histogram")
     own = {key: spec[key] for key in ("mean_acceptance_length", "draft_acceptance_rate") if key in spec}
@@ -263,7 +317,7 @@ def _vllm_request(spec: Mapping[str, Any]) -> SpecCounts:
     return SpecCounts(
         engine="vllm", k=k, drafts=first("num_spec_steps", "num_drafts"), draft_tokens=first("num_draft_tokens"),
         accepted_tokens=first("num_accepted_draft_tokens", "num_accepted_tokens"), per_position_accepted=pos or None,
-        histogram=hist, convention_note=VLLM_NOTE, engine_values=own)
+        histogram=hist, convention_note=VLLM_NOTE, engine_values=own, histogram_partial=partial)
 
 
 _SGLANG_ACCEPTED = ("spec_num_correct_drafts", "spec_accepted_drafts", "spec_accept_token_num")
@@ -373,6 +427,18 @@ def speculation_from_response(body: Mapping[str, Any], headers: Mapping[str, str
         return SpecCounts(engine="openai-predicted-outputs", draft_tokens=accepted + rejected, accepted_tokens=accepted,
                           convention_note=PREDICTED_NOTE, predicted_outputs=True)
     return None
+
+
+def speculation_from_recorded(reported: Mapping[str, Any]) -> SpecCounts | None:
+    """The counts of a request as a SpecLedger probe run file records them (`reported`: the speculation
+    fields the server gave, its headers under "headers", usage details under "completion_tokens_details")."""
+    if not isinstance(reported, Mapping):
+        raise ReportError(f"reported: expected a JSON object, got {type(reported).__name__}")
+    body: dict[str, Any] = {k: v for k, v in reported.items() if k not in ("headers", "completion_tokens_details")}
+    if "completion_tokens_details" in reported:
+        body["usage"] = {"completion_tokens_details": reported["completion_tokens_details"]}
+    headers = reported.get("headers")
+    return speculation_from_response(body, headers if isinstance(headers, Mapping) else None)
 
 
 def with_k(counts: SpecCounts, k: int | None) -> SpecCounts:

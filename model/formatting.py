@@ -75,3 +75,13 @@ def spreadsheet_safe_text(value: T) -> T | str:
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return value
+
+
+def printable(text: object, limit: int = 200) -> str:
+    """A name read from a file, safe to print on a terminal or a status line: control characters (ESC,
+    newline, ...) and other unprintables as escapes, so no colour code runs and no fake line appears;
+    cut at `limit` characters."""
+    shown = str(text)
+    if len(shown) > limit:
+        shown = shown[: limit // 2] + "…" + shown[-(limit // 2 - 1):]
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in shown)

@@ -1,10 +1,16 @@
 """Acceptance that inference engines measured, read from their files and converted to the three conventions.
 
 - result      one source's counts per task class, the i.i.d. check, the alpha applied, the JSON row
+- read        recognising a file by its content, reading it within a size limit (streamed where it can be
+              large), progress and cancel for the window, the measured classes to apply
 - prometheus  /metrics scrapes (vLLM, SGLang, TensorRT-LLM, TGI), one or two (before and after a run)
-- logs        vLLM "SpecDecoding metrics" and SGLang "Decode batch ... accept len" log lines
+- lines       a log read as a stream: only the lines a marker pattern finds, in bounded memory
+- logscan     every engine's log lines found in one pass, the format decided, the nearest one named
+- logs        llama.cpp print_timing and statistics lines, SGLang Decode batch and Finish lines
+- vllm_logs   vLLM V0 and V1 log lines, the offline example's summary, `vllm bench serve` console output
+- fields      one figure out of a line, parsed strictly and refused with file:line:field
 - records     per-request JSON lines, `vllm bench serve` results, SpecLedger's own `sample --json`
-- read        recognising a file, reading it within a size limit, and the measured classes to apply
+- tools       AIPerf exports, GuideLLM reports, SpecLedger's probe run file
 
-May use the core (model.engine_reports, model.arithmetic, model.safe_files) and the workbook. No other wing.
+May use the core (model.engine_reports, model.arithmetic, model.safe_files, model.cancel) and the workbook. No other wing.
 """

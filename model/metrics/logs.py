@@ -1,105 +1,194 @@
-"""Engine log lines that report speculative decoding, one interval per line.
+"""llama.cpp and SGLang console lines that report speculative decoding, read one line at a time.
 
-- vLLM (vllm/v1/spec_decode/metrics.py, SpecDecodingLogging.log; v0.9 to v0.11 and main), one line per
-  logging interval with the interval's own counts:
-  "SpecDecoding metrics: Mean acceptance length: 2.71, Accepted throughput: ... tokens/s, Drafted
-  throughput: ... tokens/s, Accepted: 1713 tokens, Drafted: 3000 tokens, Per-position acceptance rate:
-  0.850, 0.571, 0.292, Avg Draft acceptance rate: 57.1%". Mean acceptance length = 1 + accepted /
-  drafts; the per-position rates are accepted at position i / drafts (cumulative), one per draft
-  position, so K is their number. The lines add up: each counts only its own interval.
-- SGLang (scheduler, log_decode_stats): "Decode batch. #running-req: 8, #token: ..., accept len: 3.12,
-  accept rate: 0.53, ...": accept len = accepted tokens (bonus included) / verify steps, accept rate =
-  accepted drafts / (verify steps x (speculative_num_draft_tokens - 1)), both over the interval. The
-  lines carry no counts, so they are averaged with equal weight; K = (accept len - 1) / accept rate.
+- llama.cpp server (tools/server, server_slot::print_timings), one line per finished request, three
+  forms over its history: "draft acceptance rate = 0.71901 (  174 accepted /   242 generated)" (older
+  builds; no step count, so steps = generated / K with K from --k); "draft acceptance = 0.77945 (  311
+  accepted /   399 generated), mean len =  2.55"; and current "draft acceptance = 0.66237 (  257
+  accepted /   388 generated), mean acceptance length =  3.65, acceptance rate per position = (0.804,
+  0.701, 0.629, 0.515)", where mean length = 1 + accepted / verify steps and the rate at position i =
+  steps that accepted at least i + 1 drafts / verify steps (cumulative), one per draft position. The
+  request's task id is on the print_timing lines ("id  0 | task 42 |").
+- llama.cpp common/speculative.cpp common_speculative_print_stats, per speculative implementation:
+  "statistics draft: #calls(b,g,a) = 1 200 200, #gen drafts = 200, #acc drafts = 170, #gen tokens =
+  399, #acc tokens = 311[, #mean acc len = 2.55, #acc rate/pos = (0.850, 0.705)]" — totals of one
+  speculative context since it was made (not reset per request). Read only where the log has no
+  per-request lines: the last line of each implementation, a total that goes down starting a new run.
+- SGLang scheduler log_decode_stats: "Decode batch[. | [n],] #running-req: 8, ..., accept len: 3.12,
+  accept rate: 0.53, ...": accept len = accepted tokens (bonus included) / verify steps over the
+  interval; the rate's denominator changed between versions. Rates without counts: averaged with
+  equal weight; K = (accept len - 1) / accept rate where that is whole.
+- SGLang tokenizer manager with --log-requests: "Finish: obj=GenerateReqInput(...), out={..., 'meta_info':
+  {..., 'spec_verify_ct': 40, 'spec_accept_token_num': ..., ...}}": one request's meta_info, read by
+  model.engine_reports like a JSON response.
 """
 from __future__ import annotations
 
+import ast
 import re
+from dataclasses import dataclass, field
 
-from model.engine_reports import SGLANG_NOTE, VLLM_NOTE, SpecCounts, combine
+from model.engine_reports import (LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts, count_problem,
+                                  speculation_from_response)
+from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 
-_VLLM = re.compile(r"SpecDecoding metrics:(?P<rest>.*)")
-_VLLM_LENGTH = re.compile(r"Mean acceptance length:\s*(?P<v>[0-9.]+)")
-_VLLM_ACCEPTED = re.compile(r"Accepted:\s*(?P<v>[0-9]+) tokens")
-_VLLM_DRAFTED = re.compile(r"Drafted:\s*(?P<v>[0-9]+) tokens")
-_VLLM_POS = re.compile(r"Per-position acceptance rate:\s*(?P<v>[0-9.]+(?:\s*,\s*[0-9.]+)*)")
-_SGLANG = re.compile(r"Decode batch\..*?accept len:\s*(?P<len>[0-9.]+)(?:,\s*accept rate:\s*(?P<rate>[0-9.]+))?")
+LLAMACPP_STEPS_NOTE = ("llama.cpp: draft acceptance = accepted / generated draft tokens; mean acceptance length = 1 + "
+                       "accepted / verify steps (bonus token included); rate per position = steps accepting at least "
+                       "i + 1 drafts / verify steps (cumulative)")
+LLAMACPP_STATS_NOTE = ("llama.cpp statistics: #gen drafts = verify steps that drafted, #gen tokens = draft tokens, "
+                       "#acc tokens = accepted draft tokens, #acc drafts = steps accepting at least one; totals since "
+                       "the speculative context was made")
+
+_LC_REQUEST = re.compile(r"draft acceptance(?P<old> rate)? =\s*([^\s,;()%]+) \(\s*([^\s,;()%]+) accepted /\s*"
+                         r"([^\s,;()%]+) generated\)")
+_LC_LENGTH = re.compile(r"mean (?:acceptance length|len) =\s*([^\s,;()%]+)")
+_LC_POS = re.compile(r"acceptance rate per position = \(([^)]*)\)")
+_LC_TASK = re.compile(r"\|\s*task (-?\d+) \|")
+_LC_STATS_IMPL = re.compile(r"statistics\s+([^\s:]+):")
+_LC_STATS = {name: label(text) for name, text in (
+    ("drafts", "#gen drafts ="), ("acc_drafts", "#acc drafts ="), ("tokens", "#gen tokens ="),
+    ("accepted", "#acc tokens ="), ("length", "#mean acc len ="))}
+_LC_STATS_POS = re.compile(r"#acc rate/pos = \(([^)]*)\)")
+_SG_LENGTH = label("accept len:")
+_SG_RATE = label("accept rate:")
+_SG_KEYS = ("spec_verify_ct", "spec_num_correct_drafts", "spec_accepted_drafts", "spec_accept_token_num",
+            "spec_num_proposed_drafts", "spec_proposed_drafts", "spec_draft_token_num", "completion_tokens",
+            "spec_accept_length", "spec_accept_rate", "spec_correct_drafts_histogram", "spec_accept_histogram")
+_SG_FIELD = re.compile(r"['\"](" + "|".join(_SG_KEYS) + r")['\"]:\s*(\[[^\]]{0,20000}\]|[^\s,}\]]+)")
 
 
-def engine_of_log(text: str) -> str | None:
-    if _VLLM.search(text):
-        return "vllm"
-    if _SGLANG.search(text):
-        return "sglang"
-    return None
+@dataclass
+class Requests:
+    """Per-request counts with the request's name (task id or line): kept for per-request intervals."""
+
+    parts: list[tuple[str, SpecCounts]] = field(default_factory=list)
+    lines: int = 0
+    first: int = 0
+    cut: int = 0
+    form: str = ""
+    task: str | None = None  # the task id of the latest print_timing line
 
 
-def read_vllm_log(text: str, file: str, k: int | None) -> tuple[SpecCounts, list[str]]:
-    parts: list[SpecCounts] = []
-    notes: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        m = _VLLM.search(line)
-        if not m:
-            continue
-        rest = m.group("rest")
-        found = [rx.search(rest) for rx in (_VLLM_LENGTH, _VLLM_ACCEPTED, _VLLM_DRAFTED, _VLLM_POS)]
-        if any(f is None for f in found):
-            raise MetricsError(f"{file}:{number}: a SpecDecoding metrics line without the mean acceptance length, "
-                               "Accepted, Drafted and Per-position fields")
-        length, accepted, drafted = (float(f.group("v")) for f in found[:3])  # type: ignore[union-attr]
-        rates = tuple(float(x) for x in found[3].group("v").split(","))  # type: ignore[union-attr]
-        line_k = len(rates)
-        if k is not None and k != line_k:
-            raise MetricsError(f"{file}:{number}: --k {k} was given but the line has {line_k} per-position rates (K = {line_k})")
-        if drafted == 0:
-            continue  # an interval without drafts adds nothing
-        drafts = drafted / line_k  # vLLM drafts K tokens per step
-        if length > 1.0 and abs(1.0 + accepted / drafts - length) > 0.006:
-            # shorter drafts (n-gram) make drafted / K an undercount: the printed length knows better
-            drafts = accepted / (length - 1.0)
-            if not notes:
-                notes.append(f"{file}:{number}: drafted / K disagrees with the printed mean acceptance length "
-                             "(drafts shorter than K); steps taken from the mean acceptance length")
-        pos, before = [], drafts
-        for r in rates:  # printed to 3 decimals: keep them cumulative
-            before = min(before, r * drafts)
-            pos.append(before)
-        parts.append(SpecCounts(engine="vllm", k=line_k, drafts=drafts, draft_tokens=drafted, accepted_tokens=accepted,
-                                per_position_accepted=tuple(pos), convention_note=VLLM_NOTE))
-    if not parts:
-        raise MetricsError(f"{file}: its SpecDecoding metrics lines all have zero drafted tokens: nothing was drafted")
-    try:
-        total = combine(parts)
-    except ValueError as exc:
-        raise MetricsError(f"{file}: {exc}") from None
-    notes.append(f"{len(parts)} vLLM log intervals added up; per-position rates printed to 3 decimals")
-    return total, notes
+def _checked(counts: SpecCounts, where: str) -> SpecCounts:
+    problem = count_problem(counts)
+    if problem:
+        raise MetricsError(f"{where}: {problem}")
+    return counts
 
 
-def read_sglang_log(text: str, file: str, k: int | None) -> tuple[SpecCounts, list[str]]:
-    lengths, rates, ks = [], [], set()
-    for number, line in enumerate(text.splitlines(), 1):
-        m = _SGLANG.search(line)
-        if not m:
-            continue
-        length = float(m.group("len"))
-        if length <= 0:
-            continue  # an interval with no verify step
-        lengths.append(length)
-        if m.group("rate") is not None:
-            rate = float(m.group("rate"))
-            rates.append(rate)
-            if rate > 0:
-                guess = (length - 1.0) / rate
-                ks.add(round(guess) if abs(guess - round(guess)) < 0.15 * max(guess, 1.0) else None)
-    if not lengths:
-        raise MetricsError(f"{file}: its Decode batch lines have no accept len above 0: nothing was verified")
-    notes = [f"{len(lengths)} SGLang log lines averaged with equal weight (the lines carry no counts)"]
-    length = sum(lengths) / len(lengths)
-    rate = sum(rates) / len(rates) if rates else None
-    guessed = ks - {None}
-    if k is None and len(guessed) == 1 and None not in ks:
+def llamacpp_timing_line(line: str, out: Requests) -> None:
+    m = _LC_TASK.search(line)
+    if m:
+        out.task = m.group(1)
+
+
+def llamacpp_request(line: str, number: int, file: str, out: Requests) -> None:
+    where = f"{file}:{number}"
+    m = _LC_REQUEST.search(line)
+    if m is None:
+        out.cut += 1
+        return
+    llamacpp_timing_line(line, out)
+    accepted = figure(m.group(3), where, "accepted", whole=True)
+    generated = figure(m.group(4), where, "generated", whole=True)
+    if accepted > generated:
+        raise MetricsError(f"{where}: accepted: {accepted:g} accepted of {generated:g} generated is more than were drafted")
+    length = found(_LC_LENGTH, line, where, "mean acceptance length")
+    pos = _LC_POS.search(line)
+    rates = rate_list(pos.group(1), where, "acceptance rate per position") if pos else ()
+    form = ("current: mean acceptance length and per-position rates" if pos else
+            "mean len, no per-position rates" if length is not None else "older 'draft acceptance rate' lines")
+    out.form = out.form or form
+    k = len(rates) or None
+    steps = None
+    if length is not None and length > 1.0:
+        steps = accepted / (length - 1.0)
+        if accepted / (length - 1.0) ** 2 * 0.005 < 0.5:
+            steps = float(round(steps))  # printed to 2 decimals: the whole count it must be, where that is certain
+    elif accepted == 0 and k:
+        steps = generated / k
+    counts = SpecCounts(engine="llamacpp", k=k, drafts=steps, draft_tokens=generated, accepted_tokens=accepted,
+                        per_position_accepted=cumulative_counts(rates, steps) if rates and steps else None,
+                        convention_note=LLAMACPP_STEPS_NOTE if steps is not None else LLAMACPP_NOTE,
+                        engine_values={"draft acceptance": figure(m.group(2), where, "draft acceptance", at_most=1.0)})
+    # the current forms carry "| task N |" themselves; the older line follows its request's other timing lines
+    name = f"task {out.task}" if out.task is not None else f"line {number}"
+    out.parts.append((name, _checked(counts, where)))
+    out.task = None
+
+
+@dataclass
+class StatsRuns:
+    """llama.cpp statistics totals per implementation; a total that goes down starts a new run."""
+
+    last: dict[str, tuple[str, SpecCounts]] = field(default_factory=dict)
+    banked: list[tuple[str, SpecCounts]] = field(default_factory=list)
+    restarts: int = 0
+    lines: int = 0
+    first: int = 0
+    cut: int = 0
+
+
+def llamacpp_stats(line: str, number: int, file: str, runs: StatsRuns) -> None:
+    where = f"{file}:{number}"
+    impl = _LC_STATS_IMPL.search(line)
+    values = {name: found(rx, line, where, rx.pattern.split("\\s")[0].replace("\\", ""), whole=name != "length")
+              for name, rx in _LC_STATS.items()}
+    if impl is None or any(values[n] is None for n in ("drafts", "tokens", "accepted")):
+        runs.cut += 1
+        return
+    pos = _LC_STATS_POS.search(line)
+    rates = rate_list(pos.group(1), where, "#acc rate/pos") if pos else ()
+    drafts, tokens, accepted = (float(values[n]) for n in ("drafts", "tokens", "accepted"))  # type: ignore[arg-type]
+    counts = SpecCounts(engine="llamacpp", k=len(rates) or None, drafts=drafts, draft_tokens=tokens, accepted_tokens=accepted,
+                        per_position_accepted=cumulative_counts(rates, drafts) if rates and drafts else None,
+                        convention_note=LLAMACPP_STATS_NOTE,
+                        engine_values={k: values[k] for k in ("acc_drafts", "length") if values[k] is not None})
+    _checked(counts, where)
+    name = impl.group(1)
+    previous = runs.last.get(name)
+    if previous is not None and any((a or 0) < (b or 0) for a, b in (
+            (drafts, previous[1].drafts), (tokens, previous[1].draft_tokens), (accepted, previous[1].accepted_tokens))):
+        runs.banked.append(previous)
+        runs.restarts += 1
+    runs.last[name] = (f"{name} ({where})", counts)
+
+
+@dataclass
+class SglangRates:
+    lengths: list[float] = field(default_factory=list)
+    rates: list[float] = field(default_factory=list)
+    ks: set[int | None] = field(default_factory=set)
+    lines: int = 0
+    first: int = 0
+    cut: int = 0
+
+
+def sglang_decode(line: str, number: int, file: str, out: SglangRates) -> None:
+    where = f"{file}:{number}"
+    length = found(_SG_LENGTH, line, where, "accept len")
+    if length is None:
+        out.cut += 1  # a Decode batch line without speculation (or cut before it)
+        return
+    if length <= 0:
+        return  # an interval with no verify step
+    if length < 1.0:
+        raise MetricsError(f"{where}: accept len: {length:g} is below 1; a verify step emits at least one token")
+    out.lengths.append(length)
+    rate = found(_SG_RATE, line, where, "accept rate", at_most=1.0)
+    if rate is not None:
+        out.rates.append(rate)
+        if rate > 0:
+            guess = (length - 1.0) / rate
+            out.ks.add(round(guess) if abs(guess - round(guess)) < 0.15 * max(guess, 1.0) else None)
+
+
+def sglang_decode_counts(out: SglangRates, k: int | None) -> tuple[SpecCounts, list[str]]:
+    notes = [f"{len(out.lengths)} SGLang Decode batch lines averaged with equal weight (the lines carry no counts)"]
+    length = sum(out.lengths) / len(out.lengths)
+    rate = sum(out.rates) / len(out.rates) if out.rates else None
+    guessed = out.ks - {None}
+    if k is None and len(guessed) == 1 and None not in out.ks:
         k = guessed.pop()
         notes.append(f"K = {k} read from (accept len - 1) / accept rate")
     elif k is not None and len(guessed) == 1 and k not in guessed:
@@ -109,3 +198,36 @@ def read_sglang_log(text: str, file: str, k: int | None) -> tuple[SpecCounts, li
                         engine_values={"accept len (mean of lines)": length,
                                        **({"accept rate (mean of lines)": rate} if rate is not None else {})})
     return counts, notes
+
+
+def sglang_finish(line: str, number: int, file: str, out: Requests) -> None:
+    where = f"{file}:{number}"
+    start = line.find("meta_info")
+    if start < 0:
+        out.cut += 1
+        return
+    meta: dict[str, object] = {}
+    for m in _SG_FIELD.finditer(line, start):
+        key, raw = m.group(1), m.group(2)
+        if key in meta:
+            continue
+        if raw.startswith("["):
+            try:
+                meta[key] = ast.literal_eval(raw)
+            except (ValueError, SyntaxError):
+                raise MetricsError(f"{where}: meta_info.{key}: {raw[:40]!r} is not a list of counts") from None
+        elif raw in ("None", "null"):
+            continue
+        else:
+            meta[key] = figure(raw, where, f"meta_info.{key}")
+    if "spec_verify_ct" not in meta:
+        out.cut += 1  # a finished request without speculation fields
+        return
+    try:
+        counts = speculation_from_response({"meta_info": meta})
+    except ReportError as exc:
+        raise MetricsError(f"{where}: {exc}") from None
+    if counts is None or not counts.drafts:
+        return
+    rid = re.search(r"rid=['\"]?([\w-]{1,64})", line)
+    out.parts.append((f"rid {rid.group(1)}" if rid else f"line {number}", _checked(counts, where)))

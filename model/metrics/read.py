@@ -1,25 +1,38 @@
-"""Recognise each metrics file, read it within a size limit, and turn it into sources per task class.
+"""Recognise each metrics file by its content, read it within a size limit, and turn it into sources per task class.
 
-A Prometheus file followed by another of the same engine and models is taken as two scrapes of one
-server, before and after a run: their difference is the run. One scrape alone gives the totals since
-the server started (said in the notes).
+A file is recognised by what it holds, never by its name: JSON (a document, or one record a line),
+Prometheus text, or else a console log, streamed and searched for every engine's speculative lines
+(model.metrics.logscan). A Prometheus file followed by another of the same engine and models is taken
+as two scrapes of one server, before and after a run: their difference is the run. One scrape alone
+gives the totals since the server started (said in the notes).
+
+`read_sources_steps` is the long work as a generator (DESIGN.md section 4): it yields progress (files
+done, bytes read, bytes in all) between chunks, so the window runs it on its worker with Cancel.
 """
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, BinaryIO, Generator, Iterator, Mapping, Sequence
 
-from model.engine_reports import ReportError, with_k
-from model.metrics import logs, prometheus, records
+from model.cancel import run_to_end
+from model.engine_reports import MAX_K, ReportError, count_problem, with_k
+from model.metrics import logscan, prometheus, records, tools
+from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult
-from model.safe_files import MB, FileRefused, read_text_limited
+from model.safe_files import MB, FileRefused, open_regular, read_text_limited
 
 ENGINES = ("auto", "vllm", "sglang", "trtllm", "tgi", "llamacpp", "usage")
-LIMIT_METRICS_FILE = 64 * MB  # a day of server logs fits; a runaway log is refused before it is read
-SUFFIXES = (".prom", ".txt", ".log", ".jsonl", ".json", ".metrics")
+LIMIT_METRICS_FILE = 64 * MB  # a file read whole (JSON, Prometheus text): a runaway file is refused before it is read
+LIMIT_STREAMED = 1024 * MB  # a log or JSON lines, read as a stream in bounded memory; past this it is refused up front
+SUFFIXES = (".prom", ".txt", ".log", ".jsonl", ".json", ".metrics", ".out")
+_HEAD = 1 * MB
+_PROM_LINE = re.compile(r"^[A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\s+[-+0-9.eEinfINFaN]+(\s+-?\d+)?\s*$")
+
+Progress = tuple[int, int, int, int]  # files done, files, bytes read, bytes in all
 
 
 def is_metrics_path(path: str | Path) -> bool:
@@ -36,55 +49,276 @@ def is_metrics_path(path: str | Path) -> bool:
     return not (isinstance(obj, dict) and ("tiers" in obj or "settings" in obj))
 
 
-def _kind(text: str) -> str:
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
-        try:
-            json.loads(text)
-            return "json"
-        except json.JSONDecodeError:
-            pass
-    if logs.engine_of_log(text):
-        return "log"  # log lines may start with "[" (a timestamp) too
-    return "jsonl" if stripped.startswith("{") else "prometheus"
-
-
-def _read(path: Path) -> str:
+def read_task_map(path: str | Path) -> dict[str, str]:
+    """Task ids to task classes: a JSON object {"42": "code"}, or lines "42,code" (a tab works too)."""
     try:
-        return read_text_limited(path, limit_bytes=LIMIT_METRICS_FILE, what="metrics file")
+        text = read_text_limited(path, limit_bytes=16 * MB, what="task map")
     except FileRefused as exc:
         raise MetricsError(str(exc)) from None
+    out: dict[str, str] = {}
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MetricsError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        pairs = list(obj.items()) if isinstance(obj, dict) else []
+        numbered = [(1, str(k), v) for k, v in pairs]
+    else:
+        numbered = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                task, sep, name = re.split(r"([,\t])", line, maxsplit=1) if re.search(r"[,\t]", line) else (line, "", "")
+                numbered.append((number, task.strip(), name.strip() if sep else None))
+    for number, task, name in numbered:
+        if not isinstance(name, str) or not name.strip() or any(ord(ch) < 32 for ch in name):
+            raise MetricsError(f"{path}:{number}: task {task!r}: expected a task class name")
+        out[task] = name.strip()
+    if not out:
+        raise MetricsError(f"{path}: no task ids in it")
+    return out
 
 
 def read_sources(paths: Sequence[str | Path], engine: str = "auto", k: int | None = None,
-                 task_class: str | None = None) -> list[SourceResult]:
+                 task_class: str | None = None, task_map: Mapping[str, str] | None = None) -> list[SourceResult]:
     """Every file's sources, in the order given; MetricsError (one line, naming the file) on the first bad one."""
+    return run_to_end(read_sources_steps(paths, engine, k, task_class, task_map))
+
+
+def read_sources_steps(paths: Sequence[str | Path], engine: str = "auto", k: int | None = None,
+                       task_class: str | None = None, task_map: Mapping[str, str] | None = None,
+                       ) -> Generator[Progress, None, list[SourceResult]]:
     if engine not in ENGINES:
         raise MetricsError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
-    if k is not None and k < 1:
-        raise MetricsError(f"--k {k}: K is the number of draft tokens per step, at least 1")
-    texts = [(str(p), _read(Path(p))) for p in paths]
+    if k is not None and not 1 <= k <= MAX_K:
+        raise MetricsError(f"--k {k}: K is the number of draft tokens per step, 1 to {MAX_K}")
+    sizes = [_size(p) for p in paths]
+    total = sum(sizes)
     out: list[SourceResult] = []
     pending: prometheus.Scrape | None = None  # a scrape that may be the "before" of the next file
-    for file, text in texts:
-        kind = _kind(text)
-        if kind != "prometheus":
+    done_bytes = 0
+    for index, path in enumerate(paths):
+        file = str(path)
+        found: list[SourceResult] = []
+        scrape: prometheus.Scrape | None = None
+        try:
+            with open_regular(path, "metrics file", limit_bytes=LIMIT_STREAMED) as fh:
+                gen = _read_one(fh, file, sizes[index], engine, k, task_map)
+                while True:
+                    try:
+                        read = next(gen)
+                    except StopIteration as stop:
+                        result = stop.value
+                        break
+                    yield index, len(paths), done_bytes + read, total
+        except FileRefused as exc:
+            raise MetricsError(str(exc)) from None
+        except OSError as exc:
+            raise MetricsError(f"{file}: could not be read ({exc.strerror or exc})") from None
+        done_bytes += sizes[index]
+        if isinstance(result, prometheus.Scrape):
+            scrape = result
+        else:
+            found = result
+        if scrape is None:
             if pending is not None:
                 out += _scrape_sources(pending, None)
                 pending = None
-            out += _other_sources(file, text, kind, engine, k)
-            continue
-        scrape = prometheus.read_scrape(text, file, engine)
-        if pending is not None and pending.engine == scrape.engine and set(pending.values) == set(scrape.values):
+            out += found
+        elif pending is not None and pending.engine == scrape.engine and set(pending.values) == set(scrape.values):
             out += _scrape_sources(prometheus.difference(pending, scrape), pending.file)
             pending = None
         else:
             if pending is not None:
                 out += _scrape_sources(pending, None)
             pending = scrape
+        yield index + 1, len(paths), done_bytes, total
     if pending is not None:
         out += _scrape_sources(pending, None)
     return [_finish(s, k, task_class) for s in out]
+
+
+def _size(path: str | Path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except (OSError, ValueError):
+        return 0  # open_regular says what is wrong with it
+
+
+def _read_one(fh: BinaryIO, file: str, size: int, engine: str, k: int | None, task_map: Mapping[str, str] | None,
+              ) -> Generator[int, None, "list[SourceResult] | prometheus.Scrape"]:
+    head = fh.read(_HEAD)
+    if not head.strip():
+        raise MetricsError(f"{file}: empty")
+    if b"\x00" in head[:65536]:
+        raise MetricsError(f"{file}: a binary file (NUL bytes), not text: none of the metrics formats")
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if start in (b"{", b"["):
+        if size <= LIMIT_METRICS_FILE:
+            data = head + fh.read(LIMIT_METRICS_FILE + 1 - len(head))
+            try:
+                obj = json.loads(data.decode("utf-8", "strict"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                obj = None
+            if obj is not None:
+                yield len(data)
+                return _check_engine(_json_sources(file, obj, engine), engine, file)
+        first = head.split(b"\n", 1)[0]
+        if _json_object(first):
+            fh.seek(0)
+            sources = yield from _json_lines(fh, file, engine)
+            return _check_engine(sources, engine, file)
+    elif _looks_prometheus(head):
+        if size > LIMIT_METRICS_FILE:
+            raise MetricsError(f"{file}: Prometheus text of {size / MB:,.0f} MB, over the 64 MB a scrape can be")
+        data = head + fh.read(LIMIT_METRICS_FILE + 1 - len(head))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise MetricsError(f"{file}:{line}: not UTF-8 text") from None
+        yield len(data)
+        return prometheus.read_scrape(text, file, engine)
+    fh.seek(0)
+    sources = yield from logscan.read_log(fh, file, head, k, task_map)
+    return _check_engine(sources, engine, file)
+
+
+def _json_object(line: bytes) -> bool:
+    try:
+        return isinstance(json.loads(line.decode("utf-8", "strict")), dict)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+
+
+def _looks_prometheus(head: bytes) -> bool:
+    lines = [ln.strip() for ln in head[:65536].decode("utf-8", "replace").splitlines()[:200] if ln.strip()]
+    if any(ln.startswith(("# TYPE ", "# HELP ")) for ln in lines):
+        return True
+    samples = [ln for ln in lines if not ln.startswith("#")][:50]
+    return bool(samples) and sum(bool(_PROM_LINE.match(ln)) for ln in samples) >= 0.8 * len(samples)
+
+
+def _check_engine(sources: list[SourceResult], engine: str, file: str) -> list[SourceResult]:
+    for s in sources:
+        usage = s.engine in ("openai-predicted-outputs", "fireworks")
+        if engine != "auto" and (s.engine != engine if engine != "usage" else not usage) and s.kind != "records":
+            raise MetricsError(f"{file}: a {s.engine} file ({s.format or s.kind}), but --engine {engine} was given")
+    return sources
+
+
+def _json_lines(fh: BinaryIO, file: str, engine: str) -> Generator[int, None, list[SourceResult]]:
+    stats = ScanStats()
+    first: dict[str, Any] = {}
+
+    def items() -> Iterator[tuple[int, Any]]:
+        for item in scan(fh, None, stats):
+            if item is None:
+                continue
+            number, line = item
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise MetricsError(f"{file}:{number}: not JSON ({exc.msg}); a line cut midway?") from None
+            if not first:
+                first["obj"] = obj
+            yield number, obj
+    gen = items()
+    try:
+        head = next(gen)
+    except StopIteration:
+        raise MetricsError(f"{file}: empty") from None
+    obj = head[1]
+    stream = _chain(head, gen)
+    if isinstance(obj, dict) and obj.get("kind") == tools.PROBE_KIND:
+        result = _probe_sources(file, stream)
+    elif isinstance(obj, dict) and tools.aiperf_record(obj, f"{file}:{head[0]}") is not None or (
+            isinstance(obj, dict) and isinstance(obj.get("metrics"), dict) and "metadata" in obj):
+        result = _aiperf_records(file, stream)
+    else:
+        result = [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
+                               format="JSON lines, one response a line", requests=parts)
+                  for name, c, notes, parts in records.read_records(stream, file, engine)]
+    if stats.cut:
+        for s in result:
+            s.notes.append(f"{stats.cut} lines over 1 MB skipped")
+    yield stats.bytes_read
+    return result
+
+
+def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    yield first
+    yield from rest
+
+
+def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
+    by_class, n = tools.probe_run(stream, file)
+    if not by_class:
+        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {n} requests to the probed tier "
+                           "carries the server's own acceptance (the server reports none; its timing estimate is in "
+                           "the probe's result instead)")
+    return [SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
+                         task_class=cls, kind="probe-run", format="SpecLedger probe run file (*.run.jsonl), "
+                         "the server-reported acceptance it recorded", requests=parts,
+                         notes=[f"{len(parts)} requests to the probed tier added up"])
+            for cls, parts in by_class.items()]
+
+
+def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
+    parts, without = [], 0
+    for number, obj in stream:
+        counts = tools.aiperf_record(obj, f"{file}:{number}") if isinstance(obj, dict) else None
+        if counts is None:
+            without += 1
+        elif counts.drafts:
+            parts.append((f"record {number}", counts))
+    if not parts:
+        raise MetricsError(f"{file}: an AIPerf profile_export.jsonl, but none of its records has spec_decode metrics "
+                           "(spec decode off, or this AIPerf predates them)")
+    notes = [f"{len(parts)} AIPerf request records added up"]
+    if without:
+        notes.append(f"{without} records without spec-decode metrics left out")
+    return [SourceResult(file=file, engine="aiperf", counts=tools.combined([c for _, c in parts], file), kind="aiperf",
+                         format="AIPerf profile_export.jsonl (per-request spec_decode metrics)", notes=notes, requests=parts)]
+
+
+def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
+    if records.is_sample_result(obj):
+        return [SourceResult(file=file, engine="specledger-sample", counts=c, task_class=name, kind="specledger-sample",
+                             notes=notes, format="specledger sample --json result")
+                for name, c, notes in records.read_sample_result(obj, file)]
+    aggregate = tools.aiperf_metrics(obj)
+    if aggregate is not None:
+        counts, notes = tools.aiperf_aggregate(aggregate, obj.get(tools._AIPERF_HISTOGRAM, aggregate.get(tools._AIPERF_HISTOGRAM)), file)
+        return [SourceResult(file=file, engine="aiperf", counts=counts, kind="aiperf", notes=notes,
+                             format="AIPerf aggregate export (profile_export_aiperf.json, spec decode section)")]
+    if records.is_vllm_bench(obj):
+        counts, notes = records.read_vllm_bench(obj, file)
+        return [SourceResult(file=file, engine="vllm", counts=counts, kind="vllm-bench", notes=notes,
+                             format="vllm bench serve --save-result JSON")]
+    if tools.is_aiperf_export(obj):
+        raise MetricsError(f"{file}: an AIPerf export, but without spec-decode metrics (spec decode off, or this AIPerf "
+                           "predates them)")
+    if tools.is_guidellm_report(obj):
+        parts, n = tools.guidellm_report(obj, file)
+        if not parts:
+            raise MetricsError(f"{file}: a GuideLLM report, but none of its {n} requests carries server-reported acceptance "
+                               "(GuideLLM records timings and token counts); import the server's /metrics scrape or log")
+        return [SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
+                             kind="guidellm", format="GuideLLM report (server-reported fields in its requests)",
+                             notes=[f"{len(parts)} of {n} requests carry the server's counts"], requests=parts)]
+    if isinstance(obj, list):
+        items = list(enumerate(obj, 1))  # a JSON array of records: "line" is the record's number
+    elif isinstance(obj, dict):
+        items = [(1, obj)]
+    else:
+        raise MetricsError(f"{file}: JSON that is none of the metrics formats")
+    if not items:
+        raise MetricsError(f"{file}: empty")
+    return [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
+                         format="JSON records", requests=parts)
+            for name, c, notes, parts in records.read_records(items, file, engine)]
 
 
 def _scrape_sources(scrape: prometheus.Scrape, before: str | None) -> list[SourceResult]:
@@ -102,43 +336,14 @@ def _scrape_sources(scrape: prometheus.Scrape, before: str | None) -> list[Sourc
     return out
 
 
-def _other_sources(file: str, text: str, kind: str, engine: str, k: int | None) -> list[SourceResult]:
-    if kind == "log":
-        found = logs.engine_of_log(text)
-        if engine not in ("auto", found):
-            raise MetricsError(f"{file}: a {found} log, but --engine {engine} was given")
-        reader = logs.read_vllm_log if found == "vllm" else logs.read_sglang_log
-        counts, notes = reader(text, file, k)
-        return [SourceResult(file=file, engine=counts.engine, counts=counts, kind="log",
-                             has_counts=found == "vllm", notes=notes)]
-    if kind == "json":
-        obj: Any = json.loads(text)
-        if records.is_sample_result(obj):
-            return [SourceResult(file=file, engine="specledger-sample", counts=c, task_class=name,
-                                 kind="specledger-sample", notes=notes)
-                    for name, c, notes in records.read_sample_result(obj, file)]
-        if records.is_vllm_bench(obj):
-            counts, notes = records.read_vllm_bench(obj, file)
-            return [SourceResult(file=file, engine="vllm", counts=counts, kind="vllm-bench", notes=notes)]
-        if isinstance(obj, list):
-            items = list(enumerate(obj, 1))  # a JSON array of records: "line" is the record's number
-        elif isinstance(obj, dict):
-            items = [(1, obj)]
-        else:
-            raise MetricsError(f"{file}: JSON that is none of the metrics formats")
-    else:
-        items = records.json_lines(text, file)
-    if not items:
-        raise MetricsError(f"{file}: empty")
-    return [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes)
-            for name, c, notes in records.read_records(items, file, engine)]
-
-
 def _finish(source: SourceResult, k: int | None, task_class: str | None) -> SourceResult:
     try:
         counts = with_k(source.counts, k)
     except ReportError as exc:
         raise MetricsError(f"{source.file}: {exc}") from None
+    problem = count_problem(counts) if source.has_counts else None
+    if problem:
+        raise MetricsError(f"{source.file}: {problem}")
     if source.has_counts and counts.steps == 0:
         raise MetricsError(f"{source.file}: zero drafts{' for ' + source.model if source.model else ''}: "
                            "nothing was speculated between the scrapes (or since the server started)")

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
-from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine, speculation_from_response
+from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine, count_problem, speculation_from_response
 from model.metrics.result import MetricsError
 
 SAMPLE_NOTE = ("SpecLedger sample: stretches that drafted all K; alpha by maximum likelihood on the histogram; "
@@ -80,15 +80,20 @@ def read_sample_result(obj: Mapping[str, Any], file: str) -> list[tuple[str, Spe
     return out
 
 
-def read_records(items: list[tuple[int, Any]], file: str, engine: str) -> list[tuple[str | None, SpecCounts, list[str]]]:
-    """Per-request records, as (line, parsed JSON) pairs; added up per task class."""
-    by_class: dict[str | None, list[SpecCounts]] = {}
+def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
+                 ) -> list[tuple[str | None, SpecCounts, list[str], list[tuple[str, SpecCounts]]]]:
+    """Per-request records, as (line, parsed JSON) pairs, read as they come; added up per task class.
+
+    SGLang's JSON request log ("request.finished") keeps the response under "out"."""
+    by_class: dict[str | None, list[tuple[str, SpecCounts]]] = {}
     without: list[int] = []
     seen_engine: tuple[str, int] | None = None
+    n_items = 0
     for line, obj in items:
+        n_items += 1
         if not isinstance(obj, Mapping):
             raise MetricsError(f"{file}:{line}: a record must be a JSON object")
-        body = obj.get("response") if isinstance(obj.get("response"), Mapping) else obj
+        body = next((obj[key] for key in ("response", "out") if isinstance(obj.get(key), Mapping)), obj)
         headers = obj.get("headers") if isinstance(obj.get("headers"), Mapping) else None
         task_class = obj.get("task_class", body.get("task_class"))
         if task_class is not None and (not isinstance(task_class, str) or not task_class.strip()):
@@ -97,6 +102,9 @@ def read_records(items: list[tuple[int, Any]], file: str, engine: str) -> list[t
             counts = speculation_from_response(body, headers)
         except ReportError as exc:
             raise MetricsError(f"{file}:{line}: {exc}") from None
+        problem = count_problem(counts) if counts is not None else None
+        if problem:
+            raise MetricsError(f"{file}:{line}: {problem}")
         if counts is None:
             without.append(line)
             continue
@@ -107,12 +115,14 @@ def read_records(items: list[tuple[int, Any]], file: str, engine: str) -> list[t
             raise MetricsError(f"{file}:{line}: a {counts.engine} record after {seen_engine[0]} records "
                                f"(line {seen_engine[1]}); import one engine's records per file")
         seen_engine = seen_engine or (counts.engine, line)
-        by_class.setdefault(task_class.strip() if task_class else None, []).append(counts)
+        name = str(obj.get("id") or body.get("id") or f"line {line}")[:80]
+        by_class.setdefault(task_class.strip() if task_class else None, []).append((name, counts))
     if not by_class:
-        raise MetricsError(f"{file}: none of its {len(items)} records reports speculative decoding "
+        raise MetricsError(f"{file}: none of its {n_items} records reports speculative decoding "
                            "(no metrics.speculative_decoding, meta_info spec fields, timings.draft_n, ...)")
     out = []
-    for task_class, parts in by_class.items():
+    for task_class, named in by_class.items():
+        parts = [c for _, c in named]
         try:
             total = combine(parts)
         except ReportError as exc:
@@ -121,7 +131,7 @@ def read_records(items: list[tuple[int, Any]], file: str, engine: str) -> list[t
         if without:
             shown = ", ".join(str(n) for n in without[:5]) + (" ..." if len(without) > 5 else "")
             notes.append(f"{len(without)} records without speculation fields left out (lines {shown})")
-        out.append((task_class, total, notes))
+        out.append((task_class, total, notes, named))
     return out
 
 

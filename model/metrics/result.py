@@ -33,6 +33,9 @@ class SourceResult:
     kind: str = ""  # prometheus, prometheus-difference, log, jsonl, vllm-bench, specledger-sample
     has_counts: bool = True  # False where the source gives only rates (gauges, SGLang log lines)
     notes: list[str] = field(default_factory=list)
+    format: str = ""  # the format and version it was read as, in words
+    # the per-request (or per-interval) counts the source adds up, named: for per-request intervals
+    requests: list[tuple[str, SpecCounts]] = field(default_factory=list)
 
     @property
     def rates_fall(self) -> bool | None:
@@ -95,7 +98,7 @@ class SourceResult:
             notes.append("no per-position counts: whether acceptance falls along the stretch cannot be told")
         hist = c.stretch_histogram
         return {
-            "file": self.file, "engine": self.engine, "kind": self.kind, "model": self.model,
+            "file": self.file, "engine": self.engine, "kind": self.kind, "format": self.format, "model": self.model,
             "task_class": self.task_class, "k": c.k,
             "drafts": _num(c.steps) if self.has_counts else None,
             "draft_tokens": _num(c.draft_tokens if c.draft_tokens is not None else
@@ -113,7 +116,8 @@ class SourceResult:
             "per_position_engine_convention": "accepted at position i / verify steps (cumulative)",
             "per_position_falls": self.rates_fall,
             "histogram": _nums(hist) if hist is not None and self.has_counts else None,
-            "engine_values": dict(c.engine_values),
+            "engine_values": {k: _num(v) if isinstance(v, (int, float)) else v for k, v in c.engine_values.items()},
+            "requests": len(self.requests) or None,
             "convention_note": c.convention_note,
             "notes": notes,
         }

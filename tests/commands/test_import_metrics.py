@@ -72,3 +72,42 @@ def test_apply_to_a_missing_tier_writes_nothing(tmp_path: Path) -> None:
     scrape.write_text(vllm_scrape({"llama": iid_steps(0.9, 4, 20_000)}))
     r = run(str(scrape), "--task-class", "code", "--apply", str(wb_path), "--tier", "Nope", "-o", str(out))
     assert r.returncode == 1 and "no such tier" in r.stderr and not out.exists()
+
+
+def test_apply_refuses_a_target_that_is_not_a_workbook(tmp_path: Path) -> None:
+    wb = tmp_path / "wb.json"
+    save_workbook(load_demo(), wb)
+    scrape = tmp_path / "m.prom"
+    scrape.write_text(vllm_scrape({"m": iid_steps(0.8, 4, 5_000)}))
+    report = tmp_path / "REPORT.xlsx"
+    report.write_bytes(b"PK\x03\x04 an excel report")
+    other = tmp_path / "notes.json"
+    other.write_text('{"not": "a workbook"}')
+    for target in (report, other, scrape):
+        before = target.read_bytes()
+        result = run(str(scrape), "--task-class", "code", "--apply", str(wb), "-o", str(target))
+        assert result.returncode != 0 and "nothing was written" in result.stderr, result.stderr
+        assert target.read_bytes() == before
+
+
+def test_names_from_files_are_printed_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    record = {"task_class": "code\x1b[31m\nspecledger: fake", "timings": {"draft_n": 40, "draft_n_accepted": 30}}
+    path.write_text(json.dumps(record) + "\n")
+    result = run(str(path), "--k", "4")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\\x1b[31m\\nspecledger: fake" in result.stdout
+    assert not any(line.startswith("specledger:") for line in result.stdout.splitlines())
+
+
+def test_a_llamacpp_log_with_a_task_map_gives_a_source_per_class(tmp_path: Path) -> None:
+    from tests.model.metrics import log_files as lf
+    log = tmp_path / "server.log"
+    log.write_text("\n".join([lf.llamacpp_request(1, [10, 15, 20, 25, 30]), lf.llamacpp_request(2, [20, 10, 10, 5, 5])]) + "\n")
+    mapping = tmp_path / "tasks.csv"
+    mapping.write_text("1,code\n2,prose\n")
+    result = run(str(log), "--task-map", str(mapping), "--json")
+    assert result.returncode == 0, result.stderr
+    rows = {r["task_class"]: r for r in json.loads(result.stdout)["sources"]}
+    assert rows["code"]["mean_acceptance_length"] == 3.5 and rows["prose"]["mean_acceptance_length"] == 2.3
+    assert rows["code"]["format"].startswith("llama.cpp server log")

@@ -67,7 +67,7 @@ def test_a_bad_file_is_one_line_and_nothing_applies(window, qtbot, tmp_path: Pat
     bad.write_text("not metrics at all\n")
     depth = window.document.undo_stack.count()
     dialog.add_files([_scrape(tmp_path, "ok.prom", 0.7), str(bad)])
-    assert "notes.txt:1" in dialog.message_label.text() and dialog.table.rowCount() == 0
+    assert "notes.txt: none of the formats read" in dialog.message_label.text() and dialog.table.rowCount() == 0
     assert not dialog.apply(None) and window.document.undo_stack.count() == depth
 
 

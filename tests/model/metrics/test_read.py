@@ -171,7 +171,7 @@ def test_falling_per_position_rates_apply_the_e_matched_alpha(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("name", "text", "message"), [
-    ("notes.txt", "hello there\nthis is not metrics\n", r"notes\.txt:1: not Prometheus text"),
+    ("notes.txt", "hello there\nthis is not metrics\n", r"notes\.txt: none of the formats read \(tried Prometheus text"),
     ("gauge.prom", "# TYPE vllm:spec_decode_num_drafts gauge\nvllm:spec_decode_num_drafts 3\n", r"is a gauge, but counter"),
     ("other.prom", "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 3.2\n", r"without speculative-decoding"),
     ("zero.prom", vllm_scrape({"m": [0, 0, 0]}), r"zero drafts"),
@@ -233,3 +233,12 @@ def test_steps_that_drafted_fewer_than_k_are_said(tmp_path: Path) -> None:
                                             f'{float(sum(hist) * 4 - 30)}')
     [source] = read_sources([_write(tmp_path, "metrics.prom", text)])
     assert any(n.startswith("30 draft slots were not drafted") for n in source.notes)
+
+
+def test_vllm_metrics_of_data_parallel_engines_are_summed_over_the_engine_label(tmp_path: Path) -> None:
+    hist = iid_steps(0.75, 4, 9_001)  # 9,001 steps split 3,001 / 3,000 / 3,000 over three engines
+    text = vllm_scrape({"llama": hist}, engines=3)
+    assert text.count('engine="2"') > 0
+    [source] = read_sources([_write(tmp_path, "dp.prom", text)])
+    assert source.counts.steps == sum(hist) and source.counts.accepted == sum(j * n for j, n in enumerate(hist))
+    assert source.counts.per_position_accepted == tuple(float(p) for p in per_position(hist))
