@@ -1,15 +1,14 @@
-"""A log read as a stream: only the lines that a marker pattern finds, with their numbers, in bounded memory.
+"""A log read as a stream: only the lines that hold a marker, with their numbers, in bounded memory.
 
 A server log is mostly other lines, and it can be far larger than memory should hold. The file is read
-in 1 MB chunks; a compiled bytes pattern (C speed) finds the lines worth parsing, and only those are
-decoded. Line numbers are counted incrementally, never by rescanning, and after a match the search
+in 1 MB chunks; bytes.find (memory speed) finds the lines holding each marker, and only those are
+decoded. Line numbers are counted incrementally, never by rescanning, and after a hit the search
 resumes past that line's end, so a long line of repeated markers costs one pass, not one per marker.
 A line longer than MAX_LINE is skipped and counted as cut (no log line is that long; a file that is one
 is not a log). The scan pauses after every chunk, for progress and cancellation.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
@@ -27,8 +26,8 @@ class ScanStats:
     cut: int = 0  # lines over MAX_LINE, skipped
 
 
-def scan(fh: BinaryIO, marker: re.Pattern[bytes] | None, stats: ScanStats) -> Iterator[tuple[int, str] | None]:
-    """(line number, text) of every line holding a marker match (every line if `marker` is None), and None
+def scan(fh: BinaryIO, markers: tuple[bytes, ...] | None, stats: ScanStats) -> Iterator[tuple[int, str] | None]:
+    """(line number, text) of every line holding one of the markers (every line if None), in order, and None
     after each chunk read: the caller's moment to report progress (stats.bytes_read) or stop."""
     carry = b""
     first_line = 1  # number of the first line in `carry`
@@ -55,7 +54,7 @@ def scan(fh: BinaryIO, marker: re.Pattern[bytes] | None, stats: ScanStats) -> It
             else:
                 carry = data
             continue
-        yield from _lines(data, end, first_line, marker, stats)
+        yield from _lines(data, end, first_line, markers, stats)
         newlines = data.count(b"\n", 0, end)
         first_line += newlines
         stats.lines += newlines
@@ -65,21 +64,30 @@ def scan(fh: BinaryIO, marker: re.Pattern[bytes] | None, stats: ScanStats) -> It
             carry, skipping = b"", True
     if carry and not skipping:  # a last line without its newline: given as it is (a parser may find it cut)
         stats.lines += 1
-        yield from _lines(carry + b"\n", len(carry) + 1, first_line, marker, stats)
+        yield from _lines(carry + b"\n", len(carry) + 1, first_line, markers, stats)
 
 
-def _lines(data: bytes, end: int, first_line: int, marker: re.Pattern[bytes] | None,
+def _lines(data: bytes, end: int, first_line: int, markers: tuple[bytes, ...] | None,
            stats: ScanStats) -> Iterator[tuple[int, str]]:
-    pos, counted_to, number = 0, 0, first_line
-    while pos < end:
-        if marker is None:
-            start = pos
-        else:
-            m = marker.search(data, pos, end)
-            if m is None:
-                return
-            start = data.rfind(b"\n", pos, m.start()) + 1
-            start = max(start, pos)
+    if markers is None:
+        starts: list[int] = []
+        pos = 0
+        while pos < end:
+            starts.append(pos)
+            pos = data.find(b"\n", pos, end) + 1
+    else:
+        found: set[int] = set()
+        for marker in markers:  # bytes.find runs at memory speed; after a hit, the search resumes past that line
+            i = data.find(marker, 0, end)
+            while i >= 0:
+                start = data.rfind(b"\n", 0, i) + 1
+                found.add(start)
+                i = data.find(marker, data.find(b"\n", i, end) + 1, end)
+                if i < 0:
+                    break
+        starts = sorted(found)
+    counted_to, number = 0, first_line
+    for start in starts:
         stop = data.find(b"\n", start, end)
         number += data.count(b"\n", counted_to, start)
         counted_to = start
@@ -87,4 +95,3 @@ def _lines(data: bytes, end: int, first_line: int, marker: re.Pattern[bytes] | N
             stats.cut += 1
         else:
             yield number, data[start:stop].rstrip(b"\r").decode("utf-8", "replace")
-        pos = stop + 1
