@@ -13,6 +13,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
+from model.measured_speed import measured_speed
 from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
 
@@ -141,6 +142,16 @@ def comparison_text(cmp) -> str:
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
                      f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['verdict'] + flag:<22}"
                      f"{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}  {r['value_verdict']}")
+    measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())
+                if r["measured_speedup"] is not None]
+    if measured:
+        # a probe's speed over the baseline beside the model's and the claim: the numbers a negotiation quotes
+        lines.append("")
+        lines.append("measured speed (a probe: tokens/s over the baseline's), beside the model and the claim:")
+        for r, m in measured:
+            claim = (f" Claim {fmt.times(r['claimed_speedup'])} at {fmt.context(r['claim_context'])}."
+                     if r["claimed_speedup"] is not None else "")
+            lines.append(f"  {r['tier']}: {m.words()}{claim}")
     lines.append("")
     lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>9}  {'verdict':<9}"
                  f"{'price':>7}{'pays a':>8}  value")

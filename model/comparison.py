@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 
 from model import arithmetic as ar
 from model import roofline
+from model.measured_speed import measured_speed
 from model.workbook.rows import Tier, Workbook
 
 GAIN, MARGINAL, TAX, NOT_APPLICABLE = 0, 1, 2, 3
@@ -101,6 +102,10 @@ class Comparison:
     effective_alpha: NDArray[np.float64]
     tier_value_verdict: NDArray[np.int8]
     equal_weights: bool = False  # no output tokens entered: the mix weighs every class the same
+    # per tier: a probe's measured speedup over the baseline (NaN: none) and where/when it was measured;
+    # model.measured_speed sets it beside the modelled speedup in words
+    measured_speedup: NDArray[np.float64] | None = None
+    measured_note: list[str] = field(default_factory=list)
 
     def pair_records(self) -> list[dict[str, Any]]:
         out = []
@@ -144,6 +149,7 @@ class Comparison:
                 "price_break_even_alpha": _num(self.mix_price_break_even_alpha[i]),
                 "effective_alpha": _num(self.effective_alpha[i]),
                 "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
+                **measured_speed(self, i).record(),
             })
         return out
 
@@ -313,4 +319,7 @@ def compare(wb: Workbook) -> Comparison:
         mix_price_ratio=mix_ratio, mix_price_break_even_alpha=mix_p_alpha, mix_price_break_even_kind=mix_p_kind,
         effective_alpha=eff_alpha, tier_value_verdict=tier_value,
         equal_weights=bool(n_c) and not tokens_out.sum() > 0,
+        measured_speedup=np.array([np.nan if t.measured_speedup is None else t.measured_speedup for t in tiers],
+                                  dtype=np.float64),
+        measured_note=[t.measured_note for t in tiers],
     )

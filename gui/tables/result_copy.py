@@ -32,6 +32,7 @@ SUMMARY: dict[str, tuple[str, str]] = {
     "Runs like alpha": ("effective_alpha", "share"), "Premium": ("premium", "share"),
     "Monthly cost": ("monthly_cost", "number"), "Cost per 1x": ("price_per_speedup", "number"),
     "FLOPs/token": ("mix_cost_factor", "number"), "Claim needs alpha": ("claim_alpha", "share"),
+    "Measured": ("measured_speedup", "number"),
 }
 # a shown number starts with a digit, a sign or a currency symbol; anything else is words
 _SHOWN_NUMBER = re.compile(r"^[-+]?[$€£¥]?\d")

@@ -13,6 +13,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, VALUE_NAMES, VERDICT_NAMES, WORTH,
                               Comparison)
+from model.measured_speed import AGREES, measured_speed
 
 from gui.document import Document
 from gui.tables import result_copy
@@ -103,7 +104,7 @@ _PAIR_FIELDS = ("speedup", "verdict", "break_even_alpha", "break_even_kind", "ma
 _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
                 "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict",
                 "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
-                "tier_value_verdict")
+                "tier_value_verdict", "measured_speedup")
 
 
 def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
@@ -256,6 +257,11 @@ def _mix_break_even_text(cmp: Comparison, i: int) -> str:
     return fmt.pct(cmp.mix_price_break_even_alpha[i])
 
 
+def _measured_text(cmp: Comparison, i: int) -> str:
+    m = measured_speed(cmp, i)
+    return "" if m.measured is None else fmt.times(m.measured) + ("" if m.agreement in ("", AGREES) else " (!)")
+
+
 def _speed_verdict(cmp: Comparison, i: int) -> str:
     return VERDICT_NAMES[int(cmp.tier_verdict[i])] + (" (unconfirmed)" if cmp.unconfirmed[i] else "")
 
@@ -271,6 +277,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
     ("Mix speedup", lambda c, i: fmt.times(c.mix_speedup[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed."),
     ("vs baseline", lambda c, i: fmt.times(c.speedup_vs_baseline[i]), "Mix speedup divided by the baseline tier's mix speedup."),
+    ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
     ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
     ("Value needs alpha", _mix_break_even_text, "The one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha)."),
     ("Runs like alpha", lambda c, i: fmt.pct(c.effective_alpha[i]) if int(c.mix_price_break_even_kind[i]) != -1 else "", "The one acceptance that, held by every class, gives the mix speedup the workload has now. Worth the premium when it is at least 'Value needs alpha'."),
@@ -336,6 +343,10 @@ class TierSummaryModel(WorkbookTableModel):
             return QBrush(VALUE_COLOURS[int(cmp.tier_value_verdict[i])])
         if role == Qt.ItemDataRole.ForegroundRole and header == "Claim holds" and cmp.claim_holds[i] is False:
             return QBrush(QColor("#b00020"))
+        if role == Qt.ItemDataRole.ForegroundRole and header == "Measured" and _measured_text(cmp, i).endswith("(!)"):
+            return QBrush(QColor("#b00020"))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}\n{explain}\n{HELP_HINT}"
+            said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
+            said = f"\n{said[0].upper()}{said[1:]}" if said else ""
+            return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}\n{explain}\n{HELP_HINT}"
         return None

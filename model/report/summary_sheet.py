@@ -10,6 +10,7 @@ from typing import Any
 
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.formatting import context as context_text
+from model.measured_speed import measured_speed
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
                                            Shifted, banner_formula, grey_word, letter, value_formula)
@@ -24,13 +25,19 @@ HEADER_ROW = 5
 SENSITIVITY_HEADER_ROW = 4
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
-    "Monthly cost", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
-    "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict", "Price break-even alpha (SpecLedger)",
-    "Value verdict", "Grey values", "Baseline position",
+    "Monthly cost", "Premium over baseline", "Speedup vs baseline",
+    "Cost per 1x speedup", "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict",
+    "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values", "Baseline position",
 ]
 BASELINE_POSITION = st.col_name(len(SUMMARY_COLUMNS))  # hidden: the baseline's place in the list, 0 for none
 _SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
 _TEXT_COLUMNS = {"Tier", "Vendor", "Baseline"}
+# by header, so a column added in between does not shift the others' widths
+_WIDTHS = {"Tier": 22, "Vendor": 14, "Speculative": 21, "Baseline": 18, "Claimed speedup": 9, "Claim context": 9,
+           "Mix speedup": 9, "Monthly cost": 12, "Premium over baseline": 12, "Speedup vs baseline": 12,
+           "Cost per 1x speedup": 11, "Alpha the claim needs (SpecLedger)": 12,
+           "Claim holds": 8, "Speed verdict": 9, "Price break-even alpha (SpecLedger)": 13, "Value verdict": 16,
+           "Grey values": 18}  # the longest flag word, "price break-even stale"
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
 
@@ -71,6 +78,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     mixes = f"${col['Mix speedup']}${first}:${col['Mix speedup']}${last}"
     tol, band = refs.setting("claim_tolerance"), refs.setting("marginal_band")
     outs = refs.tier_column("price_out")
+    said: list[tuple[str, str]] = []  # (tier, the measured speed in words), listed under the table
     for i, tier in enumerate(wb.tiers):
         row = first + i
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
@@ -123,6 +131,10 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                 sheet.text(row, _SCOL[name], DASH, st.RIGHT)
             sheet.number(row, _SCOL["Monthly cost"], 0.0, money)
             rows = ""
+        # a probe's number, kept on the tier (not an input on Inputs): listed under the table with its words
+        measured = measured_speed(cmp, i)
+        if measured.measured is not None:
+            said.append((tier.name, measured.words()))
         claim_alpha = float(cmp.claim_alpha[i])
         if cmp.claim_holds[i] is None:
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"], DASH)
@@ -150,9 +162,18 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.money_follows_currency(f"{col['Monthly cost']}{first}:{col['Monthly cost']}{last} "
                                  f"{col['Cost per 1x speedup']}{first}:{col['Cost per 1x speedup']}{last}",
                                  refs.setting("currency"), wb.settings.currency)
+    # under the table, not a column: the words are long and the table prints one page wide
+    sheet.text(last + 2, 1, "Measured speed (a probe: tokens per second over the baseline's), beside the model's "
+               "'Speedup vs baseline'", st.HEADING)
+    if not said:
+        sheet.text(last + 3, 1, "No tier has a measured speed yet: probe it from the app (Tools > Probe a tier) "
+                   "and apply the result.", st.NOTE)
+    for n, (name, words) in enumerate(said):
+        sheet.text(last + 3 + n, 1, name, st.LABEL)
+        sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
+    last += 2 + max(1, len(said))
     sheet.ws.freeze_panes(HEADER_ROW, 1)
-    sheet.widths({1: 22, 2: 14, 3: 21, 4: 18, 5: 9, 6: 9, 7: 9, 8: 12, 9: 12, 10: 12, 11: 11, 12: 12,
-                  13: 8, 14: 9, 15: 13, 16: 16, 17: 18})  # 17: the longest flag word, "price break-even stale"
+    sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
     sheet.hide(_SCOL["Baseline position"], 8)
     return last
 

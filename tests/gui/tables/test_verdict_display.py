@@ -100,3 +100,21 @@ def test_roofline_tiers_show_the_c_and_v_they_use(qtbot, window):
     new_c = window.document.comparison.c[row]
     assert not np.allclose(new_c, c_used)
     assert model.data(model.index(row, c_col)) == f"{fmt.number(new_c.min())}–{fmt.number(new_c.max())}"
+
+
+def test_the_summary_shows_a_probes_measured_speedup_beside_the_model_with_words_in_its_tooltip(window):
+    doc = window.document
+
+    def measure(wb):
+        t = wb.tiers[wb.tier_index("Northwind Turbo")]
+        t.measured_speedup, t.measured_note = 2.32, "probed 2026-11-30 at 4K, against Northwind Standard"
+    doc.apply("probe", measure)
+    doc.flush()
+    model, i = window.summary_model, doc.workbook.tier_index("Northwind Turbo")
+    heads = [c[0] for c in SUMMARY_COLUMNS]
+    col = heads.index("Measured")
+    assert col == heads.index("vs baseline") + 1  # side by side with the modelled speedup over the baseline
+    assert model.data(model.index(i, col)) == "2.32x (!)"
+    tip = model.data(model.index(i, col), Qt.ItemDataRole.ToolTipRole)
+    assert "2026-11-30 at 4K" in tip and "modelled 1.44x" in tip and "doubt the acceptance" in tip
+    assert model.data(model.index(0, col)) == ""  # nothing measured on the standard tier
