@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from model import formatting as fmt
 
-if TYPE_CHECKING:
-    from model.comparison import Comparison
+# `cmp` below is a model.comparison.Comparison; not imported, even for typing: comparison imports this module
 
 AGREE_WITHIN = 0.10
 AGREES, ABOVE, BELOW = "agrees", "above the model", "below the model"
@@ -50,7 +49,7 @@ class MeasuredSpeed:
         return text + f": measured {self.agreement}. {self.doubt}"
 
 
-def measured_speed(cmp: "Comparison", i: int) -> MeasuredSpeed:
+def measured_speed(cmp: Any, i: int) -> MeasuredSpeed:
     """Tier i's measured speedup beside its modelled one, with words on what to doubt when they differ."""
     measured = _finite(cmp.measured_speedup[i]) if cmp.measured_speedup is not None else None
     note = cmp.measured_note[i] if cmp.measured_note else ""
@@ -65,7 +64,7 @@ def measured_speed(cmp: "Comparison", i: int) -> MeasuredSpeed:
                          _doubt(cmp, i, above=ratio > 1, ratio=ratio))
 
 
-def _doubt(cmp: "Comparison", i: int, above: bool, ratio: float) -> str:
+def _doubt(cmp: Any, i: int, above: bool, ratio: float) -> str:
     sources = {s.split(" ")[0] for s in cmp.alpha_source[i]} if cmp.alpha_source else set()
     assumed = not sources or "assumed" in sources
     off = f"{abs(ratio - 1.0):.0%} {'faster' if above else 'slower'} than modelled"
