@@ -125,16 +125,26 @@ def _fig(x: float | None, spec: str, suffix: str = "") -> str:
 
 
 def format_report(report: ProbeReport) -> str:
+    k_text = "–"
+    if report.k_estimate:
+        k_text = f"{report.k_estimate}" + (f" (from {report.k_source})" if report.k_source else "")
     lines = [f"speculative decoding: {report.verdict}", f"  {report.evidence}",
-             f"stream style: {report.stream_style}; K estimate: {report.k_estimate if report.k_estimate else '–'}"]
-    head = f"{'class':<16}{'req':>5}{'alpha':>7}{'source':>10}{'reported':>10}{'timing':>8}{'tok/step':>9}{'TTFT s':>8}{'tok/s':>8}  speedup"
+             f"stream style: {report.stream_style}; K estimate: {k_text}"]
+    if report.timing_unreliable:
+        lines.append("timing unreliable on this run: the machine was busy (no K and no alpha from timing; "
+                     "probe again on a quieter machine)")
+    head = (f"{'class':<16}{'req':>5}{'alpha':>7}{'source':>10}{'reported':>10}{'timing':>8}{'rate':>7}"
+            f"{'tok/step':>9}{'TTFT s':>8}{'tok/s':>8}  speedup")
     lines += [head, "-" * len(head)]
     for c in report.classes:
         speed = ", ".join(f"{k} {_fig(v, '.2f', 'x')}" for k, v in (c.speedup_measured or {}).items()) or "–"
         lines.append(f"{c.task_class:<16}{c.requests:>5}{_fig(c.alpha, '.3f'):>7}{c.alpha_source or '–':>10}"
                      f"{_fig(c.alpha_reported, '.3f'):>10}{_fig(c.alpha_timing, '.3f'):>8}"
+                     f"{_fig(c.reported_draft_acceptance_rate, '.3f'):>7}"
                      f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
                      f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
+    if any(c.reported_draft_acceptance_rate is not None for c in report.classes):
+        lines.append("rate: the server's own draft acceptance rate, accepted / drafted tokens (its convention)")
     conv = next((c.reported_convention for c in report.classes if c.reported_convention), None)
     if conv:
         lines.append(f"reported by the server: {conv.split(';')[0]} (converted to per-token alpha; timing shown beside as a "

@@ -2,7 +2,10 @@
 
 Two models are served: `demo-fast` generates with the project's own speculative loop (K drafts per
 stretch) and streams in the chosen style; `demo-standard` generates target-only, one token per step,
-the baseline. With `--style plain`, demo-fast is target-only too. Both are greedy (temperature 0);
+the baseline. With `--style plain`, demo-fast is target-only too. With `--style llamacpp` (or
+`--silent-tokens`), the end-of-text token and the tokens after it are silent, as a chat model's
+special tokens are on llama.cpp: generation runs on to the token budget, they count in the usage,
+and they send no content; demo-standard then streams in the same style. Both are greedy (temperature 0);
 a request's temperature and seed are ignored. The demo pair's context is 256 tokens, so a long
 prompt (a probe's 8K filler) keeps only its end. The wiring lives here, in the front end, because it
 joins two wings: the sampling loop and the probe's server.
@@ -25,19 +28,26 @@ def _token_texts(target: Any, ids: list[int]) -> tuple[str, ...]:
     return tuple(target.decode([t]) for t in ids if t not in stop)
 
 
+def _silent_texts(target: Any, ids: list[int], silent_from: int | None, offset: int) -> tuple[str, ...]:
+    """Each token's text, "" for the end-of-text token and every token after it (silent, as on llama.cpp)."""
+    return tuple("" if silent_from is not None and offset + i >= silent_from else target.decode([t])
+                 for i, t in enumerate(ids))
+
+
 def _fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> list[int]:
     ids = target.encode(text) or target.encode(" ")
     room = min(m.max_context or 10**9 for m in (draft, target)) - max_tokens - k - 2
     return ids[-max(room, 1):]
 
 
-def speculative_generator(draft: Any, target: Any, k: int):
+def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False):
     from model.sampling.speculative import speculative_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
         ids = _fit(target, draft, text, max_tokens, k)
         # no stop ids: the loop then drafts K in every stretch, as an engine does (it stops drafting at a
-        # proposed end of text otherwise, which a client cannot see); the text is cut at the end here
+        # proposed end of text otherwise, which a client cannot see); the text is cut at the end here,
+        # or, silent, runs on with the end and what follows it sending no text
         run = speculative_generate(draft, target, ids, k, max_tokens, 0.0)
         out = run.output_ids
         end = next((i for i, t in enumerate(out) if t in target.eos_ids), None)
@@ -47,43 +57,61 @@ def speculative_generator(draft: Any, target: Any, k: int):
             n = min(a + 1, len(out) - pos)
             seconds = sum(run.draft_step_seconds[d_at:d_at + d]) + verify
             d_at += d
-            if n <= 0 or (end is not None and pos > end):
+            if n <= 0 or (not silent and end is not None and pos > end):
                 break
-            steps.append(Step(_token_texts(target, out[pos:min(pos + n, end if end is not None else pos + n)]),
-                              d, a, seconds))
+            if silent:
+                texts = _silent_texts(target, out[pos:pos + n], end, pos)
+            else:
+                texts = _token_texts(target, out[pos:min(pos + n, end if end is not None else pos + n)])
+            steps.append(Step(texts, d, a, seconds))
             pos += n
-        return Generation(len(ids), steps, k, "stop" if end is not None else "length")
+        return Generation(len(ids), steps, k, "stop" if end is not None and not silent else "length")
     return generate
 
 
-def target_generator(draft: Any, target: Any):
+def target_generator(draft: Any, target: Any, silent: bool = False):
     from model.sampling.speculative import target_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
         ids = _fit(target, draft, text, max_tokens, 0)
-        run = target_generate(target, ids, max_tokens, 0.0, stop_ids=target.eos_ids)
-        steps = [Step(_token_texts(target, [t]), 0, 0, s) for t, s in zip(run.output_ids, run.step_seconds)]
-        stopped = bool(run.output_ids) and run.output_ids[-1] in target.eos_ids
+        run = target_generate(target, ids, max_tokens, 0.0, stop_ids=frozenset() if silent else target.eos_ids)
+        out = run.output_ids
+        end = next((i for i, t in enumerate(out) if t in target.eos_ids), None) if silent else None
+        steps = [Step(_silent_texts(target, [t], end, i) if silent else _token_texts(target, [t]), 0, 0, s)
+                 for i, (t, s) in enumerate(zip(out, run.step_seconds))]
+        stopped = not silent and bool(out) and out[-1] in target.eos_ids
         return Generation(len(ids), steps, 0, "stop" if stopped else "length")
     return generate
 
 
 def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir: Path = DEMO_TARGET,
-                provider: str = "cpu", pair: tuple[Any, Any] | None = None) -> dict[str, DemoModel]:
+                provider: str = "cpu", pair: tuple[Any, Any] | None = None,
+                silent: bool | None = None) -> dict[str, DemoModel]:
+    """demo-fast in ``style`` and demo-standard; ``silent`` (default: the llamacpp style) makes the end of text
+    and what follows it silent tokens."""
     if pair is None:
         from model.sampling.onnx_lm import load_pair
         pair = load_pair(draft_dir, target_dir, provider)
     draft, target = pair
-    fast = target_generator(draft, target) if style == "plain" else speculative_generator(draft, target, k)
-    return {FAST_MODEL: DemoModel(fast, style), STANDARD_MODEL: DemoModel(target_generator(draft, target), "plain")}
+    silent = style == "llamacpp" if silent is None else silent
+    fast = (target_generator(draft, target, silent) if style == "plain"
+            else speculative_generator(draft, target, k, silent))
+    # a llama.cpp server without a draft model streams the same way, logprobs on every token
+    base_style = "llamacpp" if style == "llamacpp" else "plain"
+    return {FAST_MODEL: DemoModel(fast, style),
+            STANDARD_MODEL: DemoModel(target_generator(draft, target, silent), base_style)}
 
 
 def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     parser.add_argument("--style", choices=STYLES, default="vllm",
                         help="how demo-fast streams: one event per step (vllm), per token with the step's "
-                             "timing (per-token), fixed-size chunks that hide the steps (chunked), or no "
-                             "speculation (plain)")
+                             "timing (per-token), fixed-size chunks that hide the steps (chunked), no "
+                             "speculation (plain), or as llama.cpp's server does (llamacpp: per token, logprobs "
+                             "only on the tokens the draft did not supply, silent special tokens, `timings`)")
+    parser.add_argument("--silent-tokens", action="store_true",
+                        help="the end-of-text token and what follows it count in the usage but send no content "
+                             "(always so in the llamacpp style)")
     parser.add_argument("--k", type=int, default=4, help="draft tokens per stretch (default 4)")
     parser.add_argument("--step-ms", type=float, default=20.0,
                         help="each step is paced to at least this many ms (default 20): the demo pair takes "
@@ -97,7 +125,8 @@ def run_serve_demo(args: argparse.Namespace) -> int:
     if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1:
         raise ValueError("--k and --chunk-tokens must be at least 1, --step-ms 0 or more")
     # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
-    app = create_app(demo_models(args.style, args.k), min_step_s=args.step_ms / 1000.0,
+    silent = True if args.style == "llamacpp" else bool(getattr(args, "silent_tokens", False))
+    app = create_app(demo_models(args.style, args.k, silent=silent), min_step_s=args.step_ms / 1000.0,
                      chunk_tokens=args.chunk_tokens, max_tokens_cap=128)
     server = LoopbackServer(app, args.port, log_level="info")
     try:

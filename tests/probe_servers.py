@@ -42,9 +42,9 @@ def subset(per_class: int = 2) -> list[ProbePrompt]:
     return out
 
 
-def demo_app(style: str, **kw: Any) -> tuple[Any, dict[str, DemoModel]]:
+def demo_app(style: str, silent: bool | None = None, **kw: Any) -> tuple[Any, dict[str, DemoModel]]:
     from commands.serve_demo import demo_models
-    models = demo_models(style, 4, pair=demo_pair())
+    models = demo_models(style, 4, pair=demo_pair(), silent=silent)
     return create_app(models, min_step_s=STEP_S, **kw), models
 
 
@@ -54,9 +54,12 @@ def settings_for(base_url: str, prompts: list[ProbePrompt], baseline: bool = Tru
                          max_tokens=MAX_TOKENS, fast_name="demo-fast", baseline_name="demo-standard")
 
 
-def truth_alpha(truth: list[dict[str, Any]], ids: set[str]) -> float:
-    """The server's own ML alpha over its full-K stretches, for the responses with these ids."""
-    counts = [a for t in truth if t["id"] in ids for a, d in zip(t["accepted"], t["drafted"]) if d == t["k"]]
+def truth_alpha(truth: list[dict[str, Any]], ids: set[str], seen_only: bool = False) -> float:
+    """The server's own ML alpha over its full-K stretches, for the responses with these ids; ``seen_only``:
+    over the stretches whose every token the client saw (not those with silent tokens, which send no event)."""
+    counts = [a for t in truth if t["id"] in ids
+              for a, d, v in zip(t["accepted"], t["drafted"], t.get("visible") or [a + 1 for a in t["accepted"]])
+              if d == t["k"] and (not seen_only or v == a + 1)]
     k = truth[0]["k"]
     return ar.histogram_alpha(np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1))
 

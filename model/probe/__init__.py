@@ -5,8 +5,10 @@
 - events      what a request recorded: events with arrival times, usage, what the server reported
 - run_file    the raw run as JSON lines, so an analysis can be re-run without a request
 - steps       tokens per verify step from the stream (style detection, histogram, K, alpha)
+- merges      steps a late (busy) client read as one: found, left out, or the run's timing called unreliable
+- stalls      the client's own scheduling delay, measured against a timer while it reads
 - verdict     speculative: yes / no / inconclusive, tested against one token per step
-- reported    the server's own acceptance figures, converted to per-token alpha
+- reported    the server's own acceptance figures, converted to per-token alpha; K from llama.cpp's draft tokens
 - identity    temperature-0 output identity against a baseline tier
 - speed       time to first token, decode tokens/s, measured speedup
 - filler      the neutral filler document that puts a prompt at 8K or 32K context

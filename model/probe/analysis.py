@@ -2,7 +2,11 @@
 
 Works on a live run and on a run file alike (`--from-run`): it reads only RequestRecords.
 Alpha per class: the server's own figure where it reports one (labelled with its convention and
-converted to per-token alpha), else the timing estimate; both are kept side by side.
+converted to per-token alpha), else the timing estimate; both are kept side by side, with the
+engine's draft acceptance rate in its own convention even where no K turns it into an alpha.
+K: from the timing; else from the server's draft tokens over the steps the client saw (llama.cpp
+reports no K); else as the server reports it. A run whose steps were too often merged by a late
+read gives neither K nor alpha from timing, and says the machine was busy.
 """
 from __future__ import annotations
 
@@ -14,7 +18,9 @@ from typing import Any, Sequence
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
-from model.probe.reported import convention, reported_acceptance
+from model.engine_reports import ReportError, with_k
+from model.probe.merges import BUSY
+from model.probe.reported import convention, k_from_server, reported_acceptance
 from model.probe.speed import measure, speedup
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
@@ -52,6 +58,8 @@ class ClassProbe:
     decode_tokens_per_s: float | None
     speedup_measured: dict[str, float | None] | None  # per context label, with a baseline
     by_context: list[ContextSpeed] = field(default_factory=list)
+    reported_draft_acceptance_rate: float | None = None  # accepted / drafted, the engine's own convention
+    steps_left_out: int = 0  # read merged by a late client, not counted
 
     @property
     def stretches(self) -> int:
@@ -74,13 +82,19 @@ class ProbeReport:
     requests: int
     failed: list[str]
     date: str = ""
+    k_source: str = ""  # "timing", "server" (draft tokens over steps seen) or "reported"
+    notes: list[str] = field(default_factory=list)  # what the reading left out or could not do, in words
+    timing_unreliable: bool = False
+    silent_tokens: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "verdict": self.verdict, "evidence": self.evidence, "p_value": self.p_value,
             "stream_style": self.stream_style, "k_estimate": self.k_estimate, "tier": self.fast_name,
             "baseline": self.baseline_name, "baseline_mean_tokens_per_step": self.baseline_mean_tokens_per_step,
-            "requests": self.requests, "failed": self.failed, "date": self.date, "classes": []}
+            "requests": self.requests, "failed": self.failed, "date": self.date, "k_source": self.k_source,
+            "notes": self.notes, "timing_unreliable": self.timing_unreliable, "silent_tokens": self.silent_tokens,
+            "classes": []}
         for c in self.classes:
             row = {k: v for k, v in c.__dict__.items() if k != "by_context"}
             row["by_context"] = [dict(s.__dict__, context_label=context_label(s.context)) for s in c.by_context]
@@ -109,21 +123,53 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     if base:
         base_steps = read_steps(base, detect_style(base))
     verdict = decide(style, steps, base_steps)
-    k = steps.k_estimate
-    if k is None:  # the stream hides the steps; the server's own counts may still say K
-        rep_all, _ = reported_acceptance(fast)
-        k = rep_all.k if rep_all is not None else None
+    notes: list[str] = [style.inferred] if style.inferred else []
+    if steps.silent_tokens:
+        notes.append(f"{steps.silent_tokens} tokens in {steps.silent_requests} requests produced no content event "
+                     "(the usage counts more tokens than the stream showed: special tokens such as an end-of-turn "
+                     "marker); they are kept out of the steps, and each such request's last visible step out of alpha")
+    if steps.merged_note:
+        notes.append(steps.merged_note)
+    timing_ok = style.steps_visible and not steps.unreliable
+    if style.steps_visible and steps.unreliable:
+        notes.append(f"{BUSY} ({steps.left_out} of {sum(len(g) for _, g in steps.groups)} steps read merged); "
+                     "no K and no alpha from timing")
+    k, k_source = (steps.k_estimate, "timing") if timing_ok and steps.k_estimate else (None, "")
+    server_k = k_from_server(steps.groups)
+    if server_k is not None:
+        # the server's draft tokens know K better than the largest step seen, which a low alpha may never show
+        if k is not None and server_k.k is not None and server_k.k != k:
+            notes.append(f"{server_k.text}; the largest step seen said K = {k}: K from the server is used")
+            k, k_source = server_k.k, "server"
+        elif k is not None and server_k.k is None and server_k.mean_drafts and k < server_k.mean_drafts - 1e-9:
+            notes.append(f"{server_k.text}; the largest step seen said K = {k}, fewer than the server drafts: "
+                         "no K")
+            k, k_source = None, ""
+        else:
+            notes.append(server_k.text)
+            if k is None and server_k.k is not None:
+                k, k_source = server_k.k, "server"
+    rep_all, _ = reported_acceptance(fast)
+    if k is None and rep_all is not None and rep_all.k is not None:  # the stream hides the steps; the server says K
+        k, k_source = rep_all.k, "reported"
     contexts = sorted({r.context for r in fast})
     classes = []
     failed_reports: list[str] = []
     for name in _class_order(fast):
         mine = [r for r in fast if r.task_class == name]
         theirs = [r for r in base if r.task_class == name]
-        reading = read_steps(mine, style, steps.k_estimate)
+        reading = read_steps(mine, style, steps.k_estimate if timing_ok else None, judge=False)
         rep, problem = reported_acceptance(mine)
         if problem:
             failed_reports.append(problem)
-        a_timing = _num(reading.alpha) if style.steps_visible else None
+        if rep is not None and rep.k is None and k is not None:
+            try:  # llama.cpp reports draft tokens but no K: the K found above converts them
+                rep = with_k(rep, k)
+            except ReportError as exc:
+                failed_reports.append(f"{name}: {exc}")
+        # unreliable is the run's call: a class's few dozen steps are too few to judge the machine by
+        class_timing = timing_ok
+        a_timing = _num(reading.alpha) if class_timing else None
         a_rep = _num(rep.alpha) if rep is not None else None
         alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
         by_context = []
@@ -139,16 +185,21 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         classes.append(ClassProbe(
             task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
             alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
-            mean_tokens_per_step=_num(reading.mean_tokens_per_step) if style.steps_visible else None,
-            mean_acceptance_length=_num(reading.mean_acceptance_length) if style.steps_visible else None,
-            tokens_per_step_histogram=reading.histogram, steps=reading.steps if style.steps_visible else 0,
+            mean_tokens_per_step=_num(reading.mean_tokens_per_step) if class_timing else None,
+            mean_acceptance_length=_num(reading.mean_acceptance_length) if class_timing else None,
+            tokens_per_step_histogram=reading.histogram, steps=reading.steps if class_timing else 0,
             ttft_s=_num(overall.ttft_s), decode_tokens_per_s=_num(overall.decode_tokens_per_s),
             speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
-            by_context=by_context))
+            by_context=by_context,
+            reported_draft_acceptance_rate=_num(rep.draft_acceptance_rate) if rep is not None else None,
+            steps_left_out=reading.left_out))
+    evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
-        verdict=verdict.verdict, evidence=verdict.evidence, p_value=verdict.p_value, stream_style=style.style,
+        verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,
         k_estimate=k, fast_name=str(header.get("fast_name") or "fast tier"),
         baseline_name=header.get("baseline_name") if base else None,
         baseline_mean_tokens_per_step=_num(base_steps.mean_tokens_per_step) if base_steps else None,
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
-        failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")))
+        failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
+        k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
+        silent_tokens=steps.silent_tokens)

@@ -19,6 +19,7 @@ from httpx_sse import EventSource, SSEError
 from model.cancel import Cancelled, raise_if_cancelled
 from model.probe.endpoint import ApiKey, Endpoint, scrub
 from model.probe.events import RequestRecord, StreamEvent
+from model.probe.stalls import StallWatch
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 # response fields where engines put their own speculation figures (kept raw, read by `reported`)
@@ -181,6 +182,7 @@ class ChatClient:
             body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
             record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
             record.t_headers = record.t_done = record.response_id = None
+            record.stalls = []
             start = time.perf_counter()
             with self._client.stream("POST", self.url, json=body) as response:
                 record.t_headers = time.perf_counter() - start
@@ -202,7 +204,13 @@ class ChatClient:
                 timeout = response.request.extensions.get("timeout")
                 if isinstance(timeout, dict):
                     timeout["read"] = limits.gap_s
-                self._read_events(record, response, start, cancel)
+                # the client's own scheduling delay while it reads, to tell a late read from a big step
+                watch = StallWatch(start)
+                with watch:
+                    try:
+                        self._read_events(record, response, start, cancel)
+                    finally:
+                        record.stalls = watch.stalls
                 return record
         raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
 

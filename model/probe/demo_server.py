@@ -7,7 +7,16 @@ Styles:
 - "vllm":      one event per verify step, carrying all its tokens (logprobs: one entry each);
 - "per-token": one event per token, the tokens of a step sent back to back, steps apart;
 - "chunked":   the tokens re-cut into fixed-size chunks sent at an even pace, hiding the steps;
-- "plain":     one event per token of a generator that emits one token per step.
+- "plain":     one event per token of a generator that emits one token per step;
+- "llamacpp":  llama.cpp's server (tools/server, OpenAI chat endpoint): one event per token, the
+               tokens of a step back to back; logprobs only on the tokens the draft did not supply
+               (the verify step's own token); a role chunk with null content first; the final
+               chunks a finish chunk with an empty delta, then the usage chunk carrying llama.cpp's
+               `timings` (cache_n, prompt_*, predicted_*, and draft_n / draft_n_accepted when it
+               drafted), and no K, no step count.
+A token whose text is "" is silent: it counts in usage.completion_tokens but sends no content
+event, as special tokens (an end-of-turn marker, and what a model emits after it until the token
+budget) do on llama.cpp; serve-demo makes them in the llamacpp style, and in plain with --silent-tokens.
 Steps are paced to the time they took, but at least `min_step_s`: the demo pair computes a step
 in about a millisecond, and on loopback that would drown in scheduling noise.
 With `include_usage`, the last chunk has the usage and, for a speculative model, vLLM-style
@@ -23,12 +32,13 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Mapping
 
-STYLES = ("vllm", "per-token", "chunked", "plain")
+STYLES = ("vllm", "per-token", "chunked", "plain", "llamacpp")
+PER_TOKEN_STYLES = ("per-token", "plain", "llamacpp")
 
 
 @dataclass(frozen=True)
 class Step:
-    tokens: tuple[str, ...]  # text of each token the step emitted
+    tokens: tuple[str, ...]  # text of each token the step emitted ("" for a silent one); its drafts, then its own
     drafted: int = 0  # drafts proposed (0: a plain decode step)
     accepted: int = 0
     seconds: float = 0.0  # what the step took on the demo pair
@@ -77,7 +87,7 @@ def _chunk(rid: str, model: str, created: int, text: str | None, tokens: list[st
     delta: dict[str, Any] = {}
     if role:
         delta["role"] = "assistant"
-    if text is not None:
+    if text is not None or role:
         delta["content"] = text
     choice: dict[str, Any] = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
     if logprobs and tokens:
@@ -87,17 +97,43 @@ def _chunk(rid: str, model: str, created: int, text: str | None, tokens: list[st
     return {"id": rid, "object": "chat.completion.chunk", "created": created, "model": model, "choices": [choice]}
 
 
-def _groups(gen: Generation, style: str, chunk_tokens: int, min_step_s: float) -> list[tuple[float, list[list[str]]]]:
-    """(seconds to wait before, events) per send: an event is the list of tokens it carries."""
+Event = tuple[list[str], bool]  # the tokens an event carries; whether it carries their logprobs
+
+
+def _groups(gen: Generation, style: str, chunk_tokens: int, min_step_s: float) -> list[tuple[float, list[Event]]]:
+    """(seconds to wait before, events) per send. A silent token sends no event of its own."""
     paced = [(max(s.seconds, min_step_s), list(s.tokens)) for s in gen.steps if s.tokens]
     if style == "vllm":
-        return [(wait, [tokens]) for wait, tokens in paced]
-    if style in ("per-token", "plain"):
-        return [(wait, [[t] for t in tokens]) for wait, tokens in paced]
+        return [(wait, [(tokens, True)]) for wait, tokens in paced]
+    if style in PER_TOKEN_STYLES:
+        out = []
+        for wait, tokens in paced:
+            # llama.cpp gives logprobs only for the token the target sampled itself, the step's last
+            last = len(tokens) - 1
+            out.append((wait, [([t], style != "llamacpp" or i == last) for i, t in enumerate(tokens) if t]))
+        return out
     flat = [t for _, tokens in paced for t in tokens]
     chunks = [flat[i:i + chunk_tokens] for i in range(0, len(flat), chunk_tokens)]
     even = sum(w for w, _ in paced) / max(len(chunks), 1)
-    return [(even, [c]) for c in chunks]
+    return [(even, [(c, True)]) for c in chunks]
+
+
+def llamacpp_timings(gen: Generation, prompt_s: float, predicted_s: float) -> dict[str, Any]:
+    """llama.cpp's `timings` object (result_timings::to_json): draft_n and draft_n_accepted appear only when
+    the request drafted; draft_n counts every draft token proposed, short drafts near the budget included."""
+    n = sum(len(s.tokens) for s in gen.steps)
+    prompt_ms, predicted_ms = prompt_s * 1e3, predicted_s * 1e3
+    out: dict[str, Any] = {
+        "cache_n": 0, "prompt_n": gen.prompt_tokens, "prompt_ms": prompt_ms,
+        "prompt_per_token_ms": prompt_ms / max(gen.prompt_tokens, 1),
+        "prompt_per_second": gen.prompt_tokens / prompt_s if prompt_s > 0 else 0.0,
+        "predicted_n": n, "predicted_ms": predicted_ms, "predicted_per_token_ms": predicted_ms / max(n, 1),
+        "predicted_per_second": n / predicted_s if predicted_s > 0 else 0.0}
+    drafted = sum(s.drafted for s in gen.steps)
+    if drafted > 0:
+        out["draft_n"] = drafted
+        out["draft_n_accepted"] = sum(s.accepted for s in gen.steps)
+    return out
 
 
 def _error(status: int, message: str, kind: str) -> Any:
@@ -157,9 +193,12 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
         if not isinstance(max_tokens, int) or not 1 <= max_tokens <= max_tokens_cap:
             return _error(400, f"max_tokens must be an integer from 1 to {max_tokens_cap}", "invalid_request_error")
         async with lock:
+            began = time.perf_counter()
             gen = await run_in_threadpool(model.generate, prompt, max_tokens)
+            prompt_s = time.perf_counter() - began  # the demo computes every step before it streams
         name = str(body["model"])
         rid = f"chatcmpl-{uuid.uuid4().hex}"
+        llama = model.style == "llamacpp"
         counts = spec_counts(gen) if gen.k else None
         if counts:
             drafts.labels(name).inc(counts["num_spec_steps"])
@@ -170,7 +209,9 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                 per_pos.labels(name, str(i)).inc(sum(1 for s in gen.steps if s.drafted and s.accepted > i))
         sent: list[float] = []  # perf_counter when each send was handed to the server, for the jitter benchmark
         model.truth.append({"id": rid, "accepted": [s.accepted for s in gen.steps],
-                            "drafted": [s.drafted for s in gen.steps], "k": gen.k, "sent": sent})
+                            "drafted": [s.drafted for s in gen.steps], "k": gen.k, "sent": sent,
+                            "visible": [sum(1 for t in s.tokens if t) for s in gen.steps],
+                            "silent": sum(1 for s in gen.steps for t in s.tokens if not t)})
         completion = sum(len(s.tokens) for s in gen.steps)
         usage = {"prompt_tokens": gen.prompt_tokens, "completion_tokens": completion,
                  "total_tokens": gen.prompt_tokens + completion}
@@ -182,14 +223,22 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                 "id": rid, "object": "chat.completion", "created": created, "model": name, "usage": usage,
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(tokens)},
                              "finish_reason": gen.finish_reason}]}
-            if counts:
+            if counts and not llama:
                 answer["metrics"] = {"speculative_decoding": counts}
+            if llama:
+                answer["timings"] = llamacpp_timings(gen, prompt_s, 0.0)
             return JSONResponse(answer)
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
 
+        def sse(chunk: dict[str, Any]) -> str:
+            if llama:
+                chunk["system_fingerprint"] = "b0000-specledger-demo"
+            return f"data: {json.dumps(chunk)}\n\n"
+
         async def events() -> AsyncIterator[str]:
-            yield f"data: {json.dumps(_chunk(rid, name, created, '', None, False, role=True))}\n\n"
-            last = time.perf_counter()
+            # llama.cpp's first chunk says the role with a null content; the others an empty string
+            yield sse(_chunk(rid, name, created, None if llama else '', None, False, role=True))
+            streaming = last = time.perf_counter()
             for wait, group in _groups(gen, model.style, chunk_tokens, min_step_s):
                 # each step a full step time after the one before, even when the loop ran late: catching
                 # up would send two steps back to back, and they would read as one
@@ -198,16 +247,20 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                     await asyncio.sleep(delay)
                 # a step's events in one write, as a server flushing after each step does
                 sent.append(time.perf_counter())
-                yield "".join(f"data: {json.dumps(_chunk(rid, name, created, ''.join(t), t, logprobs))}\n\n"
-                              for t in group)
+                yield "".join(sse(_chunk(rid, name, created, ''.join(t), t, logprobs and lp)) for t, lp in group)
                 last = time.perf_counter()
-            yield f"data: {json.dumps(_chunk(rid, name, created, None, None, False, finish=gen.finish_reason))}\n\n"
+            end = _chunk(rid, name, created, None, None, False, finish=gen.finish_reason)
+            final: dict[str, Any] | None = None
             if include_usage:
-                last: dict[str, Any] = {"id": rid, "object": "chat.completion.chunk", "created": created,
-                                        "model": name, "choices": [], "usage": usage}
-                if counts:
-                    last["metrics"] = {"speculative_decoding": counts}
-                yield f"data: {json.dumps(last)}\n\n"
+                final = {"id": rid, "object": "chat.completion.chunk", "created": created,
+                         "model": name, "choices": [], "usage": usage}
+                if counts and not llama:
+                    final["metrics"] = {"speculative_decoding": counts}
+            if llama:  # llama.cpp puts its timings on the last chunk, whichever that is
+                (final or end)["timings"] = llamacpp_timings(gen, prompt_s, time.perf_counter() - streaming)
+            yield sse(end)
+            if final is not None:
+                yield sse(final)
             yield "data: [DONE]\n\n"
 
         return StreamingResponse(events(), media_type="text/event-stream", headers={"cache-control": "no-cache"})

@@ -7,10 +7,17 @@ A field an engine filled with something unreadable is left out and said, never g
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response
 from model.probe.events import RequestRecord
+from model.probe.merges import Group
+from model.probe.steps import silent_tokens
+
+K_MAX = 64
+K_MATCH = 0.02  # the predicted draft tokens must match the server's to this share (or one token)
 
 
 def response_body(record: RequestRecord) -> dict[str, Any]:
@@ -55,3 +62,59 @@ def convention(counts: SpecCounts) -> str:
     if own:
         text += f" (engine's own: {own})"
     return text + (f". {counts.convention_note}" if counts.convention_note else "")
+
+
+@dataclass(frozen=True)
+class ServerK:
+    """K from the server's draft tokens and the steps the client saw, or why it cannot be had."""
+
+    k: int | None
+    mean_drafts: float | None  # draft tokens / steps seen
+    text: str
+
+
+def _predicted_drafts(requests: Sequence[tuple[RequestRecord, list[Group], float]], k: int, first_drafts: bool) -> int:
+    """Draft tokens if every step drafted a full K where the token budget left room for K + 1 tokens
+    (an engine drafts at most what the budget leaves room for, minus its own token)."""
+    total = 0
+    for record, groups, _ in requests:
+        emitted = 0
+        for i, g in enumerate(groups):
+            if i or first_drafts:
+                total += max(min(k, record.max_tokens - emitted - 1), 0)
+            emitted += g.size
+    return total
+
+
+def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> ServerK | None:
+    """Where the server reports draft tokens but no K (llama.cpp's timings.draft_n), K = draft tokens over
+    drafting steps, the steps counted by the client: only requests whose every step it saw whole (no
+    silent tokens, no merged read) count. None when no request reports draft tokens without a K."""
+    drafting: list[tuple[RequestRecord, list[Group], float]] = []
+    for record, gs in groups:
+        try:
+            counts = speculation_from_response(response_body(record), record.reported.get("headers"))
+        except ReportError:
+            continue
+        if counts is not None and counts.k is None and counts.draft_tokens is not None and counts.draft_tokens > 0:
+            drafting.append((record, gs, float(counts.draft_tokens)))
+    if not drafting:
+        return None
+    usable = [(r, gs, d) for r, gs, d in drafting if gs and not silent_tokens(r) and not any(g.suspect for g in gs)]
+    if not usable:
+        return ServerK(None, None, f"the server reports draft tokens but no K, and none of its {len(drafting)} "
+                                   "requests had every step seen whole by the client (silent tokens or a merged "
+                                   "read), so the number of drafting steps is missing")
+    drafted = sum(d for _, _, d in usable)
+    steps = sum(len(gs) for _, gs, _ in usable)
+    mean = drafted / steps
+    best = min(((abs(_predicted_drafts(usable, k, first) - drafted), k, first)
+                for k in range(1, K_MAX + 1) for first in (True, False)))
+    miss, k, first = best
+    if miss <= max(1.0, K_MATCH * drafted):
+        how = "every step" if first else "every step after the first (which the prompt pass emits)"
+        return ServerK(k, mean, f"K = {k}: the server's {drafted:g} draft tokens over the {steps} steps the client "
+                                f"saw in {len(usable)} requests match {how} drafting K where the token budget left room")
+    return ServerK(None, mean, f"the server's {drafted:g} draft tokens over the {steps} steps the client saw give "
+                               f"{mean:.2f} drafts per step; drafts vary in length (llama.cpp's --draft-p-min "
+                               f"stops a draft early), so K is at least {math.ceil(mean - 1e-9)}")

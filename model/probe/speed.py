@@ -39,8 +39,10 @@ def measure(records: Sequence[RequestRecord]) -> Speed:
         n = request_tokens(r)
         total += n
         span = events[-1].t - events[0].t
+        # silent tokens (counted in the usage, no event: llama.cpp's special tokens) fall after the span
+        seen = min(n, sum(e.n_tokens or 1 for e in events))
         if len(events) > 1 and span > 0:
-            tokens += n - (events[0].n_tokens or 1)
+            tokens += seen - (events[0].n_tokens or 1)
             time += span
     return Speed(len(ok), float(np.median(ttft)) if ttft else math.nan,
                  tokens / time if time > 0 else math.nan, total)

@@ -7,8 +7,16 @@ A verify step emits 1 + (accepted drafts) tokens at once. Servers show it in one
   separated by small gaps;
 - re-chunked or padded by a gateway: every event the same size, or counts not given. Such a
   stream hides the steps, and the reading says so rather than guessing.
+llama.cpp gives logprobs only on some events (not on the tokens an accepted draft supplied): an
+event without them, in a stream whose counted events all carry one token and whose text never
+holds more than a token's worth, is read as one token, and the evidence says so. Tokens that
+produced no content event (special tokens: usage.completion_tokens above the tokens seen) are not
+steps the client saw: they are counted and reported, and the request's last visible step, which
+they may have cut short, is left out of alpha.
 A step cut short by the token budget or by the end of the text is not a K-step observation; it
 is left out of alpha (as the sampler leaves out its short stretches) but kept in the histogram.
+A late reader merges steps (model.probe.merges): such groups are left out, and a run with too many
+says its timing is unreliable rather than give K and alpha.
 """
 from __future__ import annotations
 
@@ -19,7 +27,9 @@ from typing import Sequence
 import numpy as np
 
 from model import arithmetic as ar
+from model.probe import merges
 from model.probe.events import RequestRecord
+from model.probe.merges import Group
 
 MULTI_TOKEN = "multi-token events"
 PER_TOKEN_GAPS = "per-token events, steps in the gaps"
@@ -34,6 +44,9 @@ FIXED_SHARE = 0.9  # this share of events of one size > 1 reads as re-chunking
 # percent of near-zero gaps. Within-step gaps of a speculative stream are 1 - 1/E of all gaps,
 # over 20% at E = 1.3; so the smaller cluster must hold this share to count as one.
 MIN_CLUSTER_SHARE = 0.08
+# an event without logprobs reads as one token only when its text is no longer than the longest
+# single token seen, or than this many characters (a token of spaces in code runs to a dozen or so)
+TOKEN_CHARS = 16
 
 
 @dataclass
@@ -42,6 +55,7 @@ class StyleReading:
     steps_visible: bool
     evidence: str
     gap_threshold_s: float | None = None
+    inferred: str = ""  # how token counts the stream did not give were read, said in the evidence
 
 
 @dataclass
@@ -52,6 +66,15 @@ class StepReading:
     full_sizes: list[int] = field(default_factory=list)  # the steps that could have held K + 1 tokens
     k_estimate: int | None = None
     histogram: list[int] = field(default_factory=list)  # steps by tokens, index 0..max (index 0 unused)
+    groups: list[tuple[RequestRecord, list[Group]]] = field(default_factory=list)  # per request, as read
+    silent_tokens: int = 0  # counted in the usage but sent in no content event
+    silent_requests: int = 0
+    merged_note: str = ""  # how many steps were left out as merged, and why
+    unreliable: bool = False  # too many merged: no K, no alpha from timing
+
+    @property
+    def left_out(self) -> int:
+        return sum(1 for _, gs in self.groups for g in gs if g.suspect)
 
     @property
     def steps(self) -> int:
@@ -118,12 +141,7 @@ def detect_style(records: Sequence[RequestRecord]) -> StyleReading:
     counts = [c for r in records for c in _event_counts(r)]
     events = len(counts)
     if any(c is None for c in counts):
-        usage = [r.usage.get("completion_tokens") for r in records if r.usage]
-        if len(usage) == len(records) and sum(int(u or 0) for u in usage) == events:
-            return _per_token(records, "no logprobs, but the usage counts one token per event")
-        return StyleReading(UNKNOWN_COUNTS, False,
-                            f"the stream gives no per-event token counts (no logprobs) and {events} events do not "
-                            "match the usage one to one, so the steps cannot be read")
+        return _partial_counts(records, counts)
     # the last event of a request may hold a remainder; the rest show the server's chunking
     body = [c for r in records for c in _event_counts(r)[:-1]] or counts
     sizes, freq = np.unique(np.asarray(body, dtype=np.int64), return_counts=True)
@@ -136,6 +154,54 @@ def detect_style(records: Sequence[RequestRecord]) -> StyleReading:
         return StyleReading(MULTI_TOKEN, True,
                             f"events carry 1 to {int(sizes.max())} tokens (counted from logprobs), one event per step")
     return _per_token(records, "every event carries one token")
+
+
+def _partial_counts(records: Sequence[RequestRecord], counts: list[int | None]) -> StyleReading:
+    """Some or all events carry no logprobs: one token each where the rest of the stream shows it."""
+    events = len(counts)
+    bare = [e for r in records for e in r.content_events if e.n_tokens is None]
+    counted = [e for r in records for e in r.content_events if e.n_tokens is not None]
+    if counted and all(e.n_tokens == 1 for e in counted):
+        worth = max(TOKEN_CHARS, max(len(e.text) for e in counted))
+        longest = max(len(e.text) for e in bare)
+        over = [r.label for r in records if _usage(r) is not None and len(r.content_events) > _usage(r)]
+        if longest <= worth and not over:
+            why = (f"{len(bare)} of {events} events carry no logprobs (llama.cpp gives none for the tokens an "
+                   f"accepted draft supplied); the {len(counted)} that do carry one token each and none without "
+                   f"holds more text than a token ({longest} characters at most, {worth} allowed), so each is read "
+                   "as one token")
+            reading = _per_token(records, why)
+            reading.inferred = why
+            return reading
+        why = (f"{len(over)} requests show more events than their usage counts tokens" if over else
+               f"an event without logprobs holds {longest} characters, more than a token's worth ({worth})")
+        return StyleReading(UNKNOWN_COUNTS, False, f"{len(bare)} of {events} events carry no logprobs and {why}, "
+                                                   "so the steps cannot be read")
+    if not counted:
+        usage = [_usage(r) for r in records]
+        if all(u is not None for u in usage) and sum(usage) == events:
+            return _per_token(records, "no logprobs, but the usage counts one token per event")
+        return StyleReading(UNKNOWN_COUNTS, False,
+                            f"the stream gives no per-event token counts (no logprobs) and {events} events do not "
+                            "match the usage one to one, so the steps cannot be read")
+    return StyleReading(UNKNOWN_COUNTS, False,
+                        f"{len(bare)} of {events} events carry no logprobs while others carry several tokens, so "
+                        "the uncounted ones cannot be read")
+
+
+def _usage(record: RequestRecord) -> int | None:
+    """usage.completion_tokens when the server gave a whole, non-negative number."""
+    value = (record.usage or {}).get("completion_tokens")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        return None
+    return int(value)
+
+
+def silent_tokens(record: RequestRecord) -> int:
+    """Tokens the usage counts beyond the content events' tokens (no content event of their own)."""
+    usage = _usage(record)
+    seen = sum(e.n_tokens or 1 for e in record.content_events)
+    return max(usage - seen, 0) if usage is not None else 0
 
 
 def _per_token(records: Sequence[RequestRecord], why: str) -> StyleReading:
@@ -154,21 +220,26 @@ def _per_token(records: Sequence[RequestRecord], why: str) -> StyleReading:
                         f"{np.median(between) * 1e3:.2f} ms)", threshold)
 
 
-def request_steps(record: RequestRecord, style: StyleReading) -> list[int]:
-    """Tokens per step of one request, in order."""
+def request_groups(record: RequestRecord, style: StyleReading) -> list[Group]:
+    """The steps of one request as read, in order, with the arrival of each one's first event."""
     events = record.content_events
     if not events:
         return []
     if style.style == PER_TOKEN_GAPS and style.gap_threshold_s is not None:
-        steps = [events[0].n_tokens or 1]
+        groups = [Group(events[0].n_tokens or 1, events[0].t)]
         for before, after in zip(events, events[1:]):
             n = after.n_tokens or 1
             if after.t - before.t < style.gap_threshold_s:
-                steps[-1] += n
+                groups[-1].size += n
             else:
-                steps.append(n)
-        return steps
-    return [e.n_tokens or 1 for e in events]
+                groups.append(Group(n, after.t))
+        return groups
+    return [Group(e.n_tokens or 1, e.t) for e in events]
+
+
+def request_steps(record: RequestRecord, style: StyleReading) -> list[int]:
+    """Tokens per step of one request, in order."""
+    return [g.size for g in request_groups(record, style)]
 
 
 def estimate_k(sizes: Sequence[int]) -> int | None:
@@ -183,28 +254,56 @@ def estimate_k(sizes: Sequence[int]) -> int | None:
     return None
 
 
-def read_steps(records: Sequence[RequestRecord], style: StyleReading, k: int | None = None) -> StepReading:
-    """Steps of these requests; ``k`` given (the estimate over all classes) or estimated from them."""
-    per_request = [(r, request_steps(r, style)) for r in records if r.ok]
-    sizes = [n for _, steps in per_request for n in steps]
-    reading = StepReading(sizes=sizes)
-    if not style.steps_visible or not sizes:
+def read_steps(records: Sequence[RequestRecord], style: StyleReading, k: int | None = None,
+               judge: bool = True) -> StepReading:
+    """Steps of these requests; ``k`` given (the estimate over all classes) or estimated from them.
+
+    In a stream grouped by its gaps, the groups a late read may have merged are left out of the
+    sizes, K and alpha (model.probe.merges); too many of them make the reading unreliable (``judge``:
+    a class's reading leaves that to the run's).
+    """
+    per_request = [(r, request_groups(r, style)) for r in records if r.ok]
+    reading = StepReading(groups=per_request)
+    reading.silent_tokens = sum(silent_tokens(r) for r, _ in per_request)
+    reading.silent_requests = sum(1 for r, _ in per_request if silent_tokens(r))
+    if style.style == PER_TOKEN_GAPS:
+        run_decode = merges.decode_time([gs for _, gs in per_request])
+        for r, gs in per_request:
+            merges.flag_by_timing(gs, r.stalls, run_decode)
+    clean = [g.size for _, gs in per_request for g in gs if not g.suspect]
+    reading.sizes = clean
+    if not style.steps_visible or not clean:
         return reading
-    reading.k_estimate = k if k is not None else estimate_k(sizes)
-    reading.histogram = [int(x) for x in np.bincount(np.asarray(sizes, dtype=np.int64))]
+    reading.k_estimate = k if k is not None else estimate_k(clean)
+    if style.style == PER_TOKEN_GAPS and reading.k_estimate:
+        for _, gs in per_request:
+            merges.flag_by_size(gs, reading.k_estimate)
+        reading.sizes = [g.size for _, gs in per_request for g in gs if not g.suspect]
+    reading.merged_note = merges.describe([gs for _, gs in per_request])
+    reading.unreliable = judge and merges.unreliable([gs for _, gs in per_request])
+    reading.histogram = [int(x) for x in np.bincount(np.asarray(reading.sizes, dtype=np.int64))]
+    if reading.unreliable:  # no K and no alpha from this timing: say so instead (analysis)
+        reading.k_estimate = None
+        return reading
     if reading.k_estimate:
-        for record, steps in per_request:
-            reading.full_sizes.extend(full_steps(record, steps, reading.k_estimate))
+        for record, gs in per_request:
+            reading.full_sizes.extend(full_steps(record, gs, reading.k_estimate))
     return reading
 
 
-def full_steps(record: RequestRecord, steps: list[int], k: int) -> list[int]:
-    """The steps that started with room for K + 1 tokens and did not end the text."""
+def full_steps(record: RequestRecord, steps: Sequence[Group | int], k: int) -> list[int]:
+    """The steps that started with room for K + 1 tokens, did not end the text and were read whole.
+
+    A request with silent tokens may have had its last visible step cut short by them: left out too.
+    """
     out: list[int] = []
     emitted = 0
-    for i, n in enumerate(steps):
+    cut_by_silence = silent_tokens(record) > 0
+    for i, step in enumerate(steps):
+        group = step if isinstance(step, Group) else Group(int(step), 0.0)
         last = i == len(steps) - 1
-        if record.max_tokens - emitted >= k + 1 and not (last and record.finish_reason != "length"):
-            out.append(n)
-        emitted += n
+        ends_text = last and (record.finish_reason != "length" or cut_by_silence)
+        if record.max_tokens - emitted >= k + 1 and not ends_text and not group.suspect:
+            out.append(group.size)
+        emitted += group.size
     return out

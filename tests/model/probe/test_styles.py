@@ -1,7 +1,9 @@
 """The probe against serve-demo's app in every stream style, over a real loopback socket.
 
-One probe per style (module-scoped: 12 demo prompts, 2 per class, 24 tokens, 10 ms steps), then
-what it concluded is checked against what the server itself knows it did.
+One probe per style (module-scoped: 12 demo prompts, 2 per class, 24 tokens, 20 ms steps), then
+what it concluded is checked against what the server itself knows it did. "plain-silent" is the
+plain style with llama.cpp's silent tokens (the end of text and what follows it, counted in the
+usage, no content event); the llamacpp style has them too.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from model.probe.analysis import analyse
 from model.probe.demo_server import LoopbackServer
 from model.probe.events import FAST
 from model.probe.run import run_probe
+from model.probe.steps import PER_TOKEN_GAPS
 from tests.probe_servers import FAST_LIMITS, demo_app, settings_for, subset, truth_alpha
 
 pytest.importorskip("uvicorn")
@@ -23,10 +26,10 @@ def probed():
 
     def get(style: str):
         if style not in cache:
-            app, models = demo_app(style)
+            app, models = demo_app(style.replace("-silent", ""), silent=True if style.endswith("-silent") else None)
             with LoopbackServer(app) as server:
                 # a baseline where a test reads it (identity, one token per step): it doubles the requests
-                settings = settings_for(server.base_url, subset(), baseline=style in ("vllm", "plain"))
+                settings = settings_for(server.base_url, subset(), baseline=style in ("vllm", "plain", "llamacpp"))
                 run = run_to_end(run_probe(settings, {}, limits=FAST_LIMITS))
             assert run.error is None, run.error
             cache[style] = (run, analyse(run.records, run.header), models)
@@ -35,7 +38,8 @@ def probed():
 
 
 @pytest.mark.parametrize(("style", "expected"), [("vllm", "yes"), ("per-token", "yes"), ("plain", "no"),
-                                                 ("chunked", "inconclusive")])
+                                                 ("chunked", "inconclusive"), ("llamacpp", "yes"),
+                                                 ("plain-silent", "no")])
 def test_the_verdict_is_right_for_every_style(probed, style: str, expected: str) -> None:
     run, report, _ = probed(style)
     assert report.verdict == expected, report.evidence
@@ -81,3 +85,54 @@ def test_the_baseline_shows_one_token_per_step_and_the_fast_tier_more(probed) ->
     assert report.baseline_mean_tokens_per_step == pytest.approx(1.0)
     assert all(c.mean_tokens_per_step > 1.0 for c in report.classes if c.task_class == "code")
     assert all(set(c.speedup_measured) == {"prompt only"} for c in report.classes)
+
+
+def _ids(run, task_class: str) -> set[str]:
+    return {r.response_id for r in run.records if r.role == FAST and r.task_class == task_class}
+
+
+def test_llamacpp_alpha_from_timing_is_within_005_of_the_truth_it_could_see(probed) -> None:
+    run, report, models = probed("llamacpp")
+    truth = models["demo-fast"].truth
+    assert report.k_estimate == 4 and report.k_source == "timing"
+    for c in report.classes:
+        # the stretches after an end of text send no event: the client cannot see them, so the truth it is
+        # held to is over the stretches whose every token it saw
+        assert c.alpha_timing is not None, c.task_class
+        assert abs(c.alpha_timing - truth_alpha(truth, _ids(run, c.task_class), seen_only=True)) <= 0.05, \
+            (c.task_class, c.alpha_timing)
+
+
+def test_llamacpp_reported_draft_acceptance_rate_is_the_servers_and_k_agrees(probed) -> None:
+    run, report, models = probed("llamacpp")
+    truth = {t["id"]: t for t in models["demo-fast"].truth}
+    for c in report.classes:
+        mine = [truth[i] for i in _ids(run, c.task_class)]
+        rate = sum(sum(t["accepted"]) for t in mine) / sum(sum(t["drafted"]) for t in mine)
+        assert c.reported_draft_acceptance_rate == pytest.approx(rate, abs=1e-12), c.task_class
+        assert c.reported_convention.startswith("llamacpp")
+        assert c.alpha_reported is not None and c.alpha_source == "reported"
+    assert any(n.startswith("K = 4: the server's") for n in report.notes), report.notes
+
+
+@pytest.mark.parametrize("style", ["llamacpp", "plain-silent"])
+def test_silent_tokens_are_counted_not_refused(probed, style: str) -> None:
+    run, report, models = probed(style)
+    silent = sum(t["silent"] for t in models["demo-fast"].truth)
+    assert silent > 0  # the demo prompts include one that ends early: its end and what follows are silent
+    assert report.silent_tokens == silent
+    assert any(f"{silent} tokens in" in n for n in report.notes)
+    assert all(r.usage["completion_tokens"] == 24 for r in run.records if r.role == FAST)
+
+
+def test_llamacpp_style_streams_like_llama_cpp(probed) -> None:
+    run, report, _ = probed("llamacpp")
+    fast = [r for r in run.records if r.role == FAST]
+    assert report.stream_style == PER_TOKEN_GAPS and "read as one token" in report.evidence
+    events = [e for r in fast for e in r.content_events]
+    assert all(e.n_tokens in (1, None) for e in events)
+    assert 0 < sum(e.n_tokens is None for e in events) < len(events)  # logprobs on some events only
+    for r in fast:
+        timings = r.reported["timings"]
+        assert {"draft_n", "draft_n_accepted", "predicted_n", "prompt_n"} <= set(timings)
+        assert "metrics" not in r.reported

@@ -1,0 +1,101 @@
+"""A busy client reads late, and a late read merges steps: found here and left out of the reading.
+
+In a per-token stream a step is a run of events a few microseconds apart, steps a decode time D
+apart. A reader that wakes late (another process on every core, the analyst editing during a run)
+takes two steps' events in one read, and they look like one big step: the reading then sees
+"up to 10 tokens per step" against a server running K = 4. The stream does not say where the
+steps inside such a group divide (any split of its tokens is as likely), so a suspect group is left
+out rather than split; which groups a late reader merges depends on the reader's timing, not on the
+steps' sizes, so what remains is a fair sample. A group is suspect when:
+- it arrived more than LATE decode times after the group before it (a merge of two steps arrives
+  at least two decode times after the step before them, unless that one was late too);
+- the client's own timer (model.probe.stalls) stalled for at least STALL decode times between
+  the group before and this one;
+- once K is known, it holds more than K + 1 tokens, which no verify step emits.
+When more than UNRELIABLE_SHARE of the groups are suspect, the timing says nothing trustworthy
+about K or alpha on this run, and the reading says so instead of giving them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+LATE = 1.5
+STALL = 0.5
+UNRELIABLE_SHARE = 0.2
+MIN_GAPS = 4  # a request with fewer gaps between groups takes the run's decode time
+BUSY = "timing unreliable on this run: the machine was busy"
+
+LATE_READ, STALLED, TOO_BIG = "late", "client stalled", "too large"
+
+
+@dataclass
+class Group:
+    """A step as the client read it: its tokens, its first event's arrival, and why it is suspect."""
+
+    size: int
+    t: float
+    suspect: str = ""  # LATE_READ, STALLED or TOO_BIG; "" when it reads as one step
+
+
+def _gaps(groups: Sequence[Group]) -> np.ndarray:
+    return np.diff([g.t for g in groups]) if len(groups) > 1 else np.zeros(0)
+
+
+def decode_time(requests: Sequence[Sequence[Group]]) -> float | None:
+    """The median time between the starts of consecutive steps over the run, or None."""
+    gaps = [_gaps(gs) for gs in requests]
+    flat = np.concatenate(gaps) if gaps else np.zeros(0)
+    flat = flat[np.isfinite(flat) & (flat > 0)]
+    return float(np.median(flat)) if flat.size else None
+
+
+def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]], run_decode: float | None) -> None:
+    """Mark the groups of one request that a late read may have merged (see the module note)."""
+    gaps = _gaps(groups)
+    own = gaps[np.isfinite(gaps) & (gaps > 0)]
+    d = float(np.median(own)) if own.size >= MIN_GAPS else run_decode
+    if not d or d <= 0:
+        return
+    long_stalls = [(float(end) - float(length), float(end)) for end, length in stalls if float(length) >= STALL * d]
+    for i in range(1, len(groups)):
+        before, at = groups[i - 1].t, groups[i].t
+        if at - before > LATE * d:
+            groups[i].suspect = groups[i].suspect or LATE_READ
+        elif any(start < at and end > before for start, end in long_stalls):
+            groups[i].suspect = groups[i].suspect or STALLED
+
+
+def flag_by_size(groups: Sequence[Group], k: int) -> None:
+    for g in groups:
+        if not g.suspect and g.size > k + 1:
+            g.suspect = TOO_BIG
+
+
+def suspect_counts(requests: Sequence[Sequence[Group]]) -> dict[str, int]:
+    out = {LATE_READ: 0, STALLED: 0, TOO_BIG: 0}
+    for gs in requests:
+        for g in gs:
+            if g.suspect:
+                out[g.suspect] += 1
+    return out
+
+
+def describe(requests: Sequence[Sequence[Group]]) -> str:
+    """One phrase: how many steps were left out as merged, and why; "" when none were."""
+    total = sum(len(gs) for gs in requests)
+    counts = suspect_counts(requests)
+    left = sum(counts.values())
+    if not left:
+        return ""
+    why = ", ".join(f"{n} {what}" for what, n in ((f"arrived over {LATE:g} decode times late", counts[LATE_READ]),
+                                                   ("after the client's own timer stalled", counts[STALLED]),
+                                                   ("larger than K + 1", counts[TOO_BIG])) if n)
+    return f"{left} of {total} steps left out as possibly merged by a late read ({why})"
+
+
+def unreliable(requests: Sequence[Sequence[Group]]) -> bool:
+    total = sum(len(gs) for gs in requests)
+    return total > 0 and sum(suspect_counts(requests).values()) > UNRELIABLE_SHARE * total
