@@ -182,7 +182,7 @@ class ChatClient:
             body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
             record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
             record.t_headers = record.t_done = record.response_id = None
-            record.stalls = []
+            record.stalls = None
             start = time.perf_counter()
             with self._client.stream("POST", self.url, json=body) as response:
                 record.t_headers = time.perf_counter() - start

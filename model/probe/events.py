@@ -37,7 +37,8 @@ class RequestRecord:
     error: str | None = None
     retries: int = 0
     response_id: str | None = None  # the server's id for the completion, to match its own logs
-    stalls: list[list[float]] = field(default_factory=list)  # the client's own late wake-ups: [end, seconds]
+    # the client's own late wake-ups while it read, [end, seconds]; None: not measured (an older run file)
+    stalls: list[list[float]] | None = None
 
     @property
     def ok(self) -> bool:
@@ -69,7 +70,7 @@ class RequestRecord:
         events = [StreamEvent(float(e["t"]), str(e.get("text", "")), e.get("n_tokens"), e.get("tokens"))
                   for e in data.get("events", [])]
         stalls = data.get("stalls")
-        data = dict(data, stalls=[[float(a), float(b)] for a, b in stalls] if isinstance(stalls, list) else [])
+        data = dict(data, stalls=[[float(a), float(b)] for a, b in stalls] if isinstance(stalls, list) else None)
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
                                        "reported", "error", "retries", "response_id", "stalls") if k in data}

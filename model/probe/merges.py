@@ -6,11 +6,14 @@ takes two steps' events in one read, and they look like one big step: the readin
 "up to 10 tokens per step" against a server running K = 4. The stream does not say where the
 steps inside such a group divide (any split of its tokens is as likely), so a suspect group is left
 out rather than split; which groups a late reader merges depends on the reader's timing, not on the
-steps' sizes, so what remains is a fair sample. A group is suspect when:
-- it arrived more than LATE decode times after the group before it (a merge of two steps arrives
-  at least two decode times after the step before them, unless that one was late too);
+steps' sizes, so what remains is a fair sample. A merge needs the reader to have been away from
+the moment one step arrived until the next one did, about a decode time. A group is suspect when:
 - the client's own timer (model.probe.stalls) stalled for at least STALL decode times between
-  the group before and this one;
+  the group before and this one; a group that merely arrived late while the client was awake was
+  sent late (a busy server), which merges nothing;
+- where the client's stalls were not measured (a run file from before), it arrived more than LATE
+  decode times after the group before it (a merge of two steps arrives at least two decode times
+  after the step before them, unless that one was late too);
 - once K is known, it holds more than K + 1 tokens, which no verify step emits.
 When more than UNRELIABLE_SHARE of the groups are suspect, the timing says nothing trustworthy
 about K or alpha on this run, and the reading says so instead of giving them.
@@ -52,17 +55,18 @@ def decode_time(requests: Sequence[Sequence[Group]]) -> float | None:
     return float(np.median(flat)) if flat.size else None
 
 
-def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]], run_decode: float | None) -> None:
+def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | None, run_decode: float | None) -> None:
     """Mark the groups of one request that a late read may have merged (see the module note)."""
     gaps = _gaps(groups)
     own = gaps[np.isfinite(gaps) & (gaps > 0)]
     d = float(np.median(own)) if own.size >= MIN_GAPS else run_decode
     if not d or d <= 0:
         return
-    long_stalls = [(float(end) - float(length), float(end)) for end, length in stalls if float(length) >= STALL * d]
+    long_stalls = [(float(end) - float(length), float(end)) for end, length in stalls or ()
+                   if float(length) >= STALL * d]
     for i in range(1, len(groups)):
         before, at = groups[i - 1].t, groups[i].t
-        if at - before > LATE * d:
+        if stalls is None and at - before > LATE * d:
             groups[i].suspect = groups[i].suspect or LATE_READ
         elif any(start < at and end > before for start, end in long_stalls):
             groups[i].suspect = groups[i].suspect or STALLED
@@ -90,7 +94,8 @@ def describe(requests: Sequence[Sequence[Group]]) -> str:
     left = sum(counts.values())
     if not left:
         return ""
-    why = ", ".join(f"{n} {what}" for what, n in ((f"arrived over {LATE:g} decode times late", counts[LATE_READ]),
+    why = ", ".join(f"{n} {what}" for what, n in ((f"arrived over {LATE:g} decode times late, the client's own "
+                                                    "delays not measured", counts[LATE_READ]),
                                                    ("after the client's own timer stalled", counts[STALLED]),
                                                    ("larger than K + 1", counts[TOO_BIG])) if n)
     return f"{left} of {total} steps left out as possibly merged by a late read ({why})"

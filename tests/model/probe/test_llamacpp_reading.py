@@ -20,7 +20,7 @@ def _accepted(rng: np.random.Generator, alpha: float, n: int) -> list[int]:
 
 def _llama(accepted: list[int], index: int, *, logprobs: str = "own", silent: int = 0, merge: set[int] = frozenset(),
            stall_before: set[int] = frozenset(), cls: str = "code", drafted: list[int] | None = None,
-           p_min_drafts: bool = False) -> RequestRecord:
+           measured: bool = False) -> RequestRecord:
     """One request as llama.cpp streams it: one event per token, a step's tokens 20 us apart, steps 20 ms
     apart; logprobs "own" (the step's last token), "first" (only the first event) or "none". Steps in
     ``merge`` arrive with the step after them, as a late reader reads both at once."""
@@ -28,6 +28,7 @@ def _llama(accepted: list[int], index: int, *, logprobs: str = "own", silent: in
     r = RequestRecord(f"r{index}", FAST, cls, index, 0, 0, tokens + silent, finish_reason="length")
     drafted = drafted if drafted is not None else [K] * len(accepted)
     r.usage = {"completion_tokens": tokens + silent}
+    r.stalls = [] if measured or stall_before else None  # None: an old run file, the client's delays unmeasured
     r.reported = {"timings": {"predicted_n": tokens + silent, "draft_n": sum(drafted),
                               "draft_n_accepted": sum(accepted)}}
     t = 0.1
@@ -170,3 +171,18 @@ def test_a_step_after_the_clients_own_stall_is_left_out() -> None:
     reading = read_steps(records, detect_style(records))
     flags = [g.suspect for _, gs in reading.groups for g in gs if g.suspect]
     assert flags.count(STALLED) == 6 and LATE_READ not in flags and TOO_BIG not in flags
+
+
+def test_a_late_step_while_the_client_was_awake_was_sent_late_and_is_kept() -> None:
+    rng = np.random.default_rng(10)
+    records = [_llama(_accepted(rng, 0.8, 40), i, measured=True) for i in range(3)]
+    for r in records:  # the server sent everything from the 10th event on 35 ms late: a busy server, no merge
+        for e in r.events[10:]:
+            e.t += 0.035
+    reading = read_steps(records, detect_style(records))
+    assert reading.left_out == 0
+    unmeasured = [_llama(_accepted(rng, 0.8, 40), i) for i in range(3)]
+    for r in unmeasured:
+        for e in r.events[10:]:
+            e.t += 0.035
+    assert read_steps(unmeasured, detect_style(unmeasured)).left_out == 3  # without the timer, late is suspect
