@@ -1,6 +1,7 @@
 """The import dialog: choose files, engine, K and task class; see every source in the three conventions; apply.
 
-Reading is model.metrics.read.read_sources (files within a size limit, so it runs here on the GUI thread);
+Reading is model.metrics.read.read_sources_steps (a log can be hundreds of MB, streamed), run on the dialog's
+own gui/worker.py runner with a progress bar and Cancel; any reader error is shown in the dialog, never raised;
 applying is model.workbook.measured_apply in one Document.apply, source "imported", note
 `imported: <engine> <file> <date>` per source.
 """
@@ -13,15 +14,17 @@ from typing import Callable, Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QListWidget, QMenu, QPlainTextEdit, QPushButton, QSpinBox,
+                               QHeaderView, QLabel, QListWidget, QMenu, QPlainTextEdit, QProgressBar, QPushButton,
+                               QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from model import formatting as fmt
-from model.metrics.read import ENGINES, applicable, is_metrics_path, missing_k, read_sources, source_note
+from model.metrics.read import ENGINES, applicable, is_metrics_path, missing_k, read_sources_steps, source_note
 from model.metrics.result import MetricsError, SourceResult
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
 from gui.document import Document
+from gui.worker import TaskRunner
 from gui.tier_choice import chosen_tier, names_gone_tier, refill_tiers
 
 FILE_FILTER = ("Engine metrics (*.prom *.txt *.log *.jsonl *.json *.metrics);;All files (*)")
@@ -35,6 +38,7 @@ class ImportMetricsDialog(QDialog):
     """Shows what the files hold before anything changes; Apply is the only edit, and it is one undo step."""
 
     applied = Signal(str)  # the status line
+    read_done = Signal()  # a read of the files ended: shown, refused or cancelled
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,6 +77,16 @@ class ImportMetricsDialog(QDialog):
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         self.message_label.setVisible(False)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setFormat("Reading… %p%")
+        self.cancel_button = QPushButton("Cancel reading")
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.runner = TaskRunner(self)
+        self.runner.progressed.connect(self._on_read_progressed)
+        self.runner.finished.connect(self._on_read_finished)
+        self.runner.errored.connect(self._on_read_errored)
+        self._again = False  # the form changed while a read ran: read again when it stops
 
         self.target_combo = QComboBox()
         self.add_missing_check = QCheckBox("Add classes the workbook lacks")
@@ -102,6 +116,11 @@ class ImportMetricsDialog(QDialog):
         layout.addLayout(files_row)
         layout.addLayout(form)
         layout.addWidget(self.message_label)
+        reading_row = QHBoxLayout()
+        reading_row.addWidget(self.progress, 1)
+        reading_row.addWidget(self.cancel_button)
+        layout.addLayout(reading_row)
+        self._show_reading(False)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.notes)
         layout.addLayout(apply_row)
@@ -141,29 +160,81 @@ class ImportMetricsDialog(QDialog):
         self.class_combo.setCurrentText(current)
         self.class_combo.blockSignals(False)
 
+    @property
+    def reading(self) -> bool:
+        return self.runner.is_busy()
+
+    def _show_reading(self, on: bool) -> None:
+        self.progress.setVisible(on)
+        self.cancel_button.setVisible(on)
+        if on:
+            self.progress.setValue(0)
+
     def _refresh(self) -> None:
-        """Read every file again with the form's engine, K and class; nothing half-read is shown."""
+        """Read every file again with the form's engine, K and class, on the worker; nothing half-read is shown."""
         self.sources = []
         self.table.setRowCount(0)
         self.notes.clear()
         self.apply_button.setEnabled(False)
+        if self.runner.is_busy():
+            self._again = True  # the running read is for the old form: stop it, then read again
+            self.runner.cancel()
+            return
         files = self.files()
         if not files:
-            self.show_message("Add an engine's /metrics scrape(s), a log, JSON lines, a vllm bench result or a "
-                              "`specledger sample --json` result.")
+            self.show_message("Add an engine's /metrics scrape(s) or console log, JSON lines, a vllm bench or "
+                              "AIPerf result, a probe run file or a `specledger sample --json` result.")
             return
-        try:
-            sources = read_sources(files, engine=self.engine_combo.currentText(), k=self.k_spin.value() or None,
-                                   task_class=self.class_combo.currentText().strip() or None)
-        except MetricsError as exc:
-            self.show_message(str(exc), error=True)
+        engine, k = self.engine_combo.currentText(), self.k_spin.value() or None
+        task_class = self.class_combo.currentText().strip() or None
+
+        def job(cancel):  # noqa: ANN001, ANN202 - the worker's protocol: a generator that yields progress
+            return read_sources_steps(files, engine=engine, k=k, task_class=task_class)
+
+        self.show_message(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}…")
+        self._show_reading(True)
+        self.runner.start("import measured acceptance", job)
+
+    def _on_read_progressed(self, value: object) -> None:
+        if isinstance(value, tuple) and len(value) == 4 and value[3]:
+            self.progress.setValue(int(1000 * min(1.0, value[2] / value[3])))
+
+    def _on_cancel_clicked(self) -> None:
+        self._again = False
+        self.runner.cancel()
+
+    def _on_read_errored(self, message: str) -> None:
+        self._show_reading(False)
+        if self._again:
+            self._again = False
+            self._refresh()
             return
+        if message.startswith("cancelled"):
+            self.show_message("Reading cancelled; nothing was read. Add the files again, or change the form, to read "
+                              "them again.", error=True)
+        else:
+            kind, sep, rest = message.partition(": ")
+            # a reader's refusal is already one line naming the file; anything else is still said here, not raised
+            text = rest if sep and kind in ("MetricsError", "FileRefused", "ReportError") else f"Could not read the files: {message}"
+            self.show_message(fmt.printable(text, 600), error=True)
+        self.read_done.emit()
+
+    def _on_read_finished(self, sources: object) -> None:
+        self._show_reading(False)
+        if self._again:
+            self._again = False
+            self._refresh()
+            return
+        self._show_sources(list(sources))  # type: ignore[call-overload]
+        self.read_done.emit()
+
+    def _show_sources(self, sources: list[SourceResult]) -> None:
         self.sources = sources
         for row, source in enumerate(sources):
             self._show_row(row, source)
         unknown = missing_k(sources)
         if unknown:
-            self.show_message(f"K is not in {', '.join(sorted({Path(s.file).name for s in unknown}))}: "
+            self.show_message(f"K is not in {fmt.printable(', '.join(sorted({Path(s.file).name for s in unknown})))}: "
                               "enter K (draft tokens per step) to get α.", error=True)
             self.k_spin.setFocus()
         else:
@@ -172,10 +243,15 @@ class ImportMetricsDialog(QDialog):
         if sources:
             self.table.selectRow(0)
 
+    def done(self, result: int) -> None:  # noqa: N802 - Qt override: no read left running behind a closed dialog
+        self.runner.wait(3_000)
+        super().done(result)
+
     def _show_row(self, row: int, source: SourceResult) -> None:
         c = source.counts
         cond = c.per_position_conditional
-        cells = (Path(source.file).name, source.engine, source.model or "", source.task_class or "",
+        cells = (fmt.printable(Path(source.file).name), fmt.printable(source.engine), fmt.printable(source.model or ""),
+                 fmt.printable(source.task_class or ""),
                  str(c.k) if c.k else "?", f"{c.steps:,.0f}" if source.has_counts and c.steps else "–",
                  fmt.pct(c.alpha, 1), fmt.pct(c.draft_acceptance_rate, 1), fmt.fixed(c.mean_acceptance_length, 2),
                  fmt.pct(source.alpha_applied, 1), ", ".join(fmt.pct(x, 0) for x in cond) if cond else "–")
@@ -190,6 +266,7 @@ class ImportMetricsDialog(QDialog):
     def _notes_for(self, source: SourceResult) -> str:
         row = source.to_dict()
         lines = [f"{Path(source.file).name} [{source.engine}]: {source.counts.convention_note}",
+                 *([f"Read as: {source.format}"] if source.format else []),
                  f"α applied: {source.alpha_rule}"]
         if row["per_position_engine"]:
             lines.append("Engine's per-position rate (cumulative): "
@@ -197,7 +274,7 @@ class ImportMetricsDialog(QDialog):
         if row["histogram"]:
             lines.append("Histogram (steps by accepted drafts 0..K): " + ", ".join(f"{h:,.0f}" for h in row["histogram"]))
         lines += [f"• {n}" for n in row["notes"]]
-        return "\n".join(lines)
+        return "\n".join(fmt.printable(line, 2000) for line in lines)
 
     # --- slots -----------------------------------------------------------------------
     def _on_add_clicked(self) -> None:

@@ -19,6 +19,12 @@ def _scrape(tmp_path: Path, name: str, alpha: float, k: int = 4) -> str:
     return str(path)
 
 
+def _read(dialog: ImportMetricsDialog, qtbot, change) -> None:  # noqa: ANN001
+    """Make a change that reads the files (on the dialog's worker) and wait until the read has ended."""
+    with qtbot.waitSignal(dialog.read_done, timeout=20_000):
+        change()
+
+
 def _dialog(window, qtbot) -> ImportMetricsDialog:  # noqa: ANN001
     action = next(a for a in window.menuBar().actions()[0].menu().actions() if "measured acceptance" in a.text())
     action.trigger()
@@ -30,8 +36,8 @@ def _dialog(window, qtbot) -> ImportMetricsDialog:  # noqa: ANN001
 
 def test_the_file_menu_opens_it_and_apply_is_one_undo_step(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
     dialog = _dialog(window, qtbot)
-    dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)])
-    dialog.class_combo.setCurrentText("code")
+    _read(dialog, qtbot, lambda: dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)]))
+    _read(dialog, qtbot, lambda: dialog.class_combo.setCurrentText("code"))
     assert dialog.table.rowCount() == 1 and dialog.table.item(0, 3).text() == "code"
     assert dialog.table.item(0, 6).text() == "90.0%"  # α per token, next to the other two conventions
     assert "Mean acceptance length" in [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())]
@@ -51,9 +57,9 @@ def test_k_is_asked_for_and_a_tier_override_can_be_the_target(window, qtbot, tmp
     path = tmp_path / "trt.prom"
     path.write_text(trtllm_scrape(30_000, 18_000))
     dialog.class_combo.setCurrentText("prose")
-    dialog.add_files([str(path)])
+    _read(dialog, qtbot, lambda: dialog.add_files([str(path)]))
     assert "enter K" in dialog.message_label.text() and not dialog.apply_button.isEnabled()
-    dialog.k_spin.setValue(3)
+    _read(dialog, qtbot, lambda: dialog.k_spin.setValue(3))
     assert dialog.apply_button.isEnabled()
     tier = window.document.workbook.tiers[1].name
     assert dialog.apply(tier=tier)
@@ -66,7 +72,7 @@ def test_a_bad_file_is_one_line_and_nothing_applies(window, qtbot, tmp_path: Pat
     bad = tmp_path / "notes.txt"
     bad.write_text("not metrics at all\n")
     depth = window.document.undo_stack.count()
-    dialog.add_files([_scrape(tmp_path, "ok.prom", 0.7), str(bad)])
+    _read(dialog, qtbot, lambda: dialog.add_files([_scrape(tmp_path, "ok.prom", 0.7), str(bad)]))
     assert "notes.txt: none of the formats read" in dialog.message_label.text() and dialog.table.rowCount() == 0
     assert not dialog.apply(None) and window.document.undo_stack.count() == depth
 
@@ -81,14 +87,15 @@ def test_dropping_a_scrape_opens_the_dialog_with_it(window, qtbot, tmp_path: Pat
     dialog = window.findChild(ImportMetricsDialog)
     assert dialog is not None
     qtbot.addWidget(dialog)
-    assert dialog.files() == [path] and dialog.table.rowCount() == 1
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 1 and not dialog.reading, timeout=20_000)
+    assert dialog.files() == [path]
     assert window.document.path is None or not window.document.path.endswith(".prom")  # not opened as a workbook
 
 
 def test_the_target_tier_is_kept_by_identity_and_another_workbook_clears_the_files(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001,E501
     dialog = _dialog(window, qtbot)
-    dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)])
-    dialog.class_combo.setCurrentText("code")
+    _read(dialog, qtbot, lambda: dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)]))
+    _read(dialog, qtbot, lambda: dialog.class_combo.setCurrentText("code"))
     doc = window.document
     dialog.target_combo.setCurrentIndex(dialog.target_combo.findText("Overrides of tier “Apex Express”"))
     doc.apply("rename", lambda wb: wb.rename_tier("Apex Express", "Apex X"))
@@ -104,3 +111,29 @@ def test_the_target_tier_is_kept_by_identity_and_another_workbook_clears_the_fil
     assert doc.workbook.override_for("Apex X", "code").alpha_source == "imported"
     doc.replace(doc.workbook.copy(), None)
     assert dialog.files() == [] and not dialog.apply_button.isEnabled()
+
+
+def test_a_big_log_reads_on_the_worker_with_progress_and_cancel(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from tests.model.metrics import log_files as lf
+    dialog = _dialog(window, qtbot)
+    path = tmp_path / "server.log"
+    block = "\n".join(lf.noise(99) + [lf.vllm_v1_line([10, 15, 20, 25, 30])]) + "\n"
+    path.write_text(block * 4_000)  # about 40 MB: long enough to cancel while it reads
+    dialog.add_files([str(path)])
+    assert dialog.reading and dialog.progress.isVisible() and dialog.cancel_button.isVisible()
+    with qtbot.waitSignal(dialog.read_done, timeout=20_000):
+        qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert not dialog.reading and "cancelled" in dialog.message_label.text() and dialog.table.rowCount() == 0
+    _read(dialog, qtbot, lambda: dialog.k_spin.setValue(4))  # any change reads the files again, to the end
+    assert dialog.table.rowCount() == 1 and dialog.sources[0].counts.steps == 4_000 * 100
+
+
+def test_every_reader_error_is_shown_in_the_dialog(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from tests.model.metrics import log_files as lf
+    dialog = _dialog(window, qtbot)
+    path = tmp_path / "bad.log"
+    path.write_text(lf.vllm_v1_line([10, 15, 20, 25, 30]).replace("Mean acceptance length: 3.50",
+                                                                   "Mean acceptance length: 1.2.3") + "\n")
+    _read(dialog, qtbot, lambda: dialog.add_files([str(path)]))
+    text = dialog.message_label.text()
+    assert "bad.log:1: Mean acceptance length: '1.2.3' is not a number" in text and dialog.table.rowCount() == 0
