@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from model.report.renames import follow_renames
-from model.report.sheet_reader import REPORT_ROWS, Grid, read_xlsx
+from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
                            header_labels)
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
@@ -120,6 +120,9 @@ def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
             continue
         raw = found[key]
         cell = f"sheet {INPUTS}, cell {where[key]} ({label})"
+        if isinstance(raw, CellError):
+            problems.append(f"{cell}: holds the spreadsheet error {raw.code}, not a value")
+            continue
         if key in ("title", "currency"):
             values[key] = _cell_text(raw)
             if key == "currency" and not values[key]:
@@ -192,8 +195,14 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
         if heading(values):
             break  # rows added under a table ran into the next table's heading
         name = _cell_text(values[0]) if row_type is not Override else f"{_cell_text(values[0])}/{_cell_text(values[1])}"
+        if any(isinstance(v, CellError) for v in values[:2]):
+            name = ""  # "#REF!" is not a name to call the row by
         parsed: dict[str, Any] = {}
         for col, (spec, raw) in enumerate(zip(specs, values), start=1):
+            if isinstance(raw, CellError):
+                problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {spec.label}: holds the "
+                                f"spreadsheet error {raw.code}, not a value")
+                continue
             try:
                 parsed[spec.name] = spec.parse(raw)
             except ValidationError as exc:

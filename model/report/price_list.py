@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from model.report.importer import _cell_text
-from model.report.sheet_reader import MAX_COLUMNS, PRICE_LIST_ROWS, read_csv, read_xlsx
+from model.report.sheet_reader import ERROR_CODES, MAX_COLUMNS, PRICE_LIST_ROWS, CellError, read_csv, read_xlsx
 from model.workbook.rows import CURRENCIES, TaskClass, Tier, Workbook
 from model.workbook.validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError,
                                        check_workbook)
@@ -133,7 +133,9 @@ def read_price_list(path: str | os.PathLike[str], kind: str, *, decimal: str | N
         sheet = ""
         csv_table = read_csv(p, max_rows=max_rows)
         numbers = [n for n, _ in csv_table.rows]
-        table = [fields for _, fields in csv_table.rows]
+        # Excel saves an error cell in a CSV as its code: "#N/A" is no more a name there than in an xlsx
+        table = [[CellError(f.strip()) if f.strip() in ERROR_CODES else f for f in fields]
+                 for _, fields in csv_table.rows]
         formats = None
         mark = decimal or ("," if csv_table.delimiter == ";" else ".")
     out, problems = _from_table(table, formats, kind, sheet, str(p), numbers, mark)
@@ -204,7 +206,7 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
         values = table[r]
         if all(_cell_text(v) == "" for v in values):
             continue
-        name = _cell_text(values[name_col]) if name_col < len(values) else ""
+        name = _cell_text(values[name_col]) if name_col < len(values) and not isinstance(values[name_col], CellError) else ""
         who = f"{name!r}, " if name else ""
         row_currency = None
         if currency_col is not None and currency_col < len(values) and _cell_text(values[currency_col]):
@@ -217,6 +219,10 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
         for c, spec in columns.items():
             raw = values[c] if c < len(values) else None
             place = f"{sheet}cell {get_column_letter(c + 1)}{numbers[r]}"
+            if isinstance(raw, CellError):
+                problems.append(f"{place}: {who}{spec.label}: holds the spreadsheet error {raw.code}, not a value; "
+                                "correct it in the file")
+                continue
             if spec.name in _MONEY and raw is not None and _cell_text(raw):
                 if formats is not None:
                     raw = _format_currency(raw, formats[r][c] if c < len(formats[r]) else "")

@@ -4,6 +4,11 @@ A sheet's <dimension> can claim A1:XFD1048576 for one stray cell, and openpyxl f
 row up to a stored one; both turn a 10 KB file into minutes and gigabytes. Here only the rows the
 file stores are read, only the first `max_cols` columns are kept, a stored non-blank row past
 `max_rows` is refused (naming it), and the zip's unpacked parts are bounded before any is parsed.
+
+Records compress to almost nothing: 400 KB can hold millions of shared strings, cell formats or
+empty rows, and openpyxl loads the first two whole before a cell is read. So the parts it loads
+are counted as they stream (spreadsheet_parts.py) and the rows a sheet stores, empty ones too,
+are counted as they are read; past a limit the file is refused, within seconds.
 """
 from __future__ import annotations
 
@@ -19,11 +24,30 @@ from model.safe_files import (LIMIT_PRICE_LIST_CSV, LIMIT_SPREADSHEET, XLSX_PART
                               FileRefused, open_regular, read_bytes_limited, size_text)
 from model.workbook.validation import WorkbookError
 
+from model.report.spreadsheet_parts import (MAX_PART_ELEMENTS, MAX_ROW_CELLS, MAX_SHARED_STRINGS,  # noqa: F401
+                                           MAX_SHEET_CELLS, MAX_STYLE_RECORDS, PartsRefused, check_part_counts,
+                                           check_sheet_counts)
+
 # Excel's own limit for the text of one cell; anything longer did not come from a spreadsheet program
 MAX_CELL_CHARS = 32_767
 PRICE_LIST_ROWS = 100_000  # a vendor's price list has tens of rows; a typo'd export has millions
 REPORT_ROWS = 250_000  # the Inputs sheet of the largest workbook the app handles (2,000 x 100 overrides)
 MAX_COLUMNS = 64
+
+
+@dataclass(frozen=True)
+class CellError:
+    """A cell holding a spreadsheet error (#DIV/0!, #N/A, #REF!): not a value, and never a name."""
+
+    code: str
+
+    def __str__(self) -> str:
+        return self.code
+
+
+# what Excel writes for an error, also in a CSV it saves
+ERROR_CODES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
+                         "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!"})
 
 
 @dataclass
@@ -47,7 +71,7 @@ def _refuse(path: Path, reason: str) -> WorkbookError:
     return WorkbookError([reason], str(path))
 
 
-def _check_zip(fh: Any, path: Path) -> None:
+def _check_zip(fh: Any, path: Path, max_rows: int) -> None:
     """Refuse a zip whose parts unpack past the limits, before openpyxl inflates any of them.
 
     The sizes checked are the ones the zip declares; Python's zip reader stops at the declared
@@ -67,6 +91,14 @@ def _check_zip(fh: Any, path: Path) -> None:
     if total > XLSX_UNPACKED_LIMIT:
         raise _refuse(path, f"unpacks to {size_text(total)}, over the {size_text(XLSX_UNPACKED_LIMIT)} limit for a "
                             "spreadsheet; nothing was read")
+    fh.seek(0)
+    try:
+        with zipfile.ZipFile(fh) as z:
+            check_part_counts(z, max_rows)
+    except PartsRefused as exc:
+        raise _refuse(path, str(exc)) from None
+    except Exception:  # noqa: BLE001 - a damaged part (bad CRC, zlib, zip): openpyxl's parse that follows names it
+        pass
     fh.seek(0)
     missing = _missing_part(fh, {i.filename for i in infos})
     if missing:
@@ -115,7 +147,7 @@ def read_xlsx(path: str | os.PathLike[str], *, sheet: str | None, max_rows: int,
     except FileRefused as exc:
         raise _refuse(p, exc.reason.replace("not a spreadsheet", "not an Excel file")) from None
     with fh:
-        _check_zip(fh, p)
+        _check_zip(fh, p, max_rows)
         from openpyxl import load_workbook
 
         book = None
@@ -127,8 +159,21 @@ def read_xlsx(path: str | os.PathLike[str], *, sheet: str | None, max_rows: int,
             if sheet is not None and sheet not in names:
                 return Grid(sheet), names
             ws = book[sheet] if sheet is not None else book.worksheets[0]
+            source = getattr(ws, "_get_source", None)
+            if source is not None:  # count before openpyxl parses: it keeps every row it parsed
+                try:
+                    with source() as src:
+                        check_sheet_counts(src, f"sheet {ws.title}", max_rows)
+                except PartsRefused as exc:
+                    raise _refuse(p, str(exc)) from None
             grid = Grid(ws.title)
+            stored = 0
             for number, values, number_formats in _stored_rows(ws, max_cols, formats):
+                stored += 1
+                if stored > max_rows:  # 10 million empty <row/>s parse for minutes before any is past it
+                    raise _refuse(p, f"sheet {ws.title}: stores more than {max_rows:,} rows, the most read from "
+                                     "this kind of file (empty rows count: a sheet formatted far down stores "
+                                     "them); delete the rows past the last one used; nothing was imported")
                 if not any(v is not None and v != "" for v in values):
                     continue
                 if number > max_rows:
@@ -167,7 +212,8 @@ def _stored_rows(ws: Any, max_cols: int,
         source = ws._get_source
     except (ImportError, AttributeError):  # another openpyxl: the public API, bounded by the row limit
         for number, row in enumerate(ws.iter_rows(max_col=max_cols, max_row=REPORT_ROWS + 1), 1):
-            yield (number, tuple(getattr(c, "value", None) for c in row),
+            yield (number, tuple(CellError(str(c.value)) if getattr(c, "data_type", "") == "e" and c.value is not None
+                                 else getattr(c, "value", None) for c in row),
                    tuple(str(getattr(c, "number_format", "") or "") for c in row) if formats else ())
         return
     book = ws.parent
@@ -180,7 +226,9 @@ def _stored_rows(ws: Any, max_cols: int,
             for c in cells:
                 col = c["column"]
                 if 1 <= col <= max_cols:
-                    values[col - 1] = c["value"]
+                    # an error cell's value is its code ("#DIV/0!"), which would read as text
+                    values[col - 1] = (CellError(str(c["value"])) if c.get("data_type") == "e" and c["value"] is not None
+                                       else c["value"])
                     if formats:
                         shapes[col - 1] = str(ReadOnlyCell(ws, **c).number_format or "")
             while values and values[-1] is None:

@@ -1,8 +1,10 @@
 """Bounds every fuzzed read must stay within, and the checks shared by the fuzz tests.
 
 Time: each read runs under a POSIX interval timer; one that passes SECONDS fails the example
-(a hang is a failure, not a stuck suite). Memory: the process's peak resident size may grow by at
-most MEMORY_MB over one read. Messages: a refusal is one line, at most a few hundred characters.
+(a hang is a failure, not a stuck suite). Memory: a watchdog thread reads the resident size every
+50 ms and stops the read as soon as it has grown by more than MEMORY_MB (a bomb fails the case
+rather than the machine), and the process's peak may not have grown by more afterwards. Messages:
+a refusal is one line, at most a few hundred characters.
 """
 from __future__ import annotations
 
@@ -36,22 +38,46 @@ def _peak_mb() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+def _resident_mb() -> float:
+    """The resident size now (Linux /proc); 0 where it cannot be read."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
 @contextlib.contextmanager
-def bounded(seconds: float = SECONDS) -> Iterator[None]:
+def bounded(seconds: float = SECONDS, memory_mb: float = MEMORY_MB) -> Iterator[None]:
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     before = _peak_mb()
+    tripped: list[float] = []
+    stop = threading.Event()
 
     def expire(signum: int, frame: Any) -> None:
+        if tripped:
+            raise OverBound(f"the resident memory grew by {tripped[0]:.0f} MB, over {memory_mb:.0f} MB")
         raise OverBound(f"took longer than {seconds} s")
+
+    def watch(start: float, main: int) -> None:
+        while not stop.wait(0.05):
+            grown = _resident_mb() - start
+            if grown > memory_mb:
+                tripped.append(grown)
+                signal.pthread_kill(main, signal.SIGALRM)  # handled by expire, in the main thread
+                return
 
     if usable:
         # pytest-timeout may hold the same timer for the whole test: hand its rest back afterwards
         old_handler = signal.signal(signal.SIGALRM, expire)
         old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
         started = time.monotonic()
+        if hasattr(signal, "pthread_kill") and _resident_mb():
+            threading.Thread(target=watch, args=(_resident_mb(), threading.get_ident()), daemon=True).start()
     try:
         yield
     finally:
+        stop.set()
         if usable:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)
