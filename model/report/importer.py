@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
@@ -63,6 +64,8 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
 
     # a tier or class renamed in Excel leaves its baselines and overrides holding the old name
     follow_renames(p, wb)
+    # the probe's endpoint, the measured speed and the load are not on Inputs: Notes keeps them
+    read_kept(p, wb)
     late = workbook_problems(wb, place)
     if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
         raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))

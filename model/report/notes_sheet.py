@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
+from model.report.kept_fields import write_kept
 from model.report.layout import NOTES
 from model.workbook.rows import Workbook
 from model.workbook.validation import CLASS_FIELDS, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
@@ -189,6 +190,8 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 12, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
                   15: 10, 16: 18, 17: 10, 18: 10, 19: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
+    # the tier fields Inputs does not hold, for the round trip: beside the lists, machinery too
+    write_kept(sheet, wb, _CHOICES_ROW - 1, _CHOICES_COL + len(choice_fields()) + 1)
     sheet.ws.freeze_panes(0, 1)
     # printed: the assumptions and the inputs as exported; the drop-down lists are the sheet's machinery
     sheet.print_last_col = len(_TIER_COLUMNS)
