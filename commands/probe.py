@@ -21,9 +21,10 @@ from model.probe.client import Limits
 from model.probe.endpoint import Endpoint, check_endpoint, parse_extra_body, resolve_api_key, tier_endpoint
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label, parse_context
+from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
-from model.probe.run import ProbeProgress, run_probe
+from model.probe.run import ProbeProgress
 from model.probe.run_file import read_run
 from model.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
@@ -61,6 +62,9 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against-base-url", help="baseline endpoint's base URL")
     parser.add_argument("--against-extra-body", default="", metavar="JSON", help="baseline's extra request fields")
     parser.add_argument("--allow-http", action="store_true", help="allow plain http to a host other than loopback")
+    parser.add_argument("--concurrency", metavar="N,N,...",
+                        help="parallel streams per level, one level at a time, e.g. 1,4,16 (default 1, or 1 and "
+                             "the workbook tier's concurrency); fast and baseline are probed at each level")
     parser.add_argument("--from-run", type=Path, metavar="RUN.jsonl", help="re-analyse a run file; sends nothing")
 
 
@@ -70,8 +74,9 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
         raise ValueError("--prompts FILE.jsonl is required")
     prompts = load_probe_prompts(args.prompts)
     contexts = tuple(dict.fromkeys(parse_context(c) for c in args.contexts.split(",") if c.strip())) or (0,)
+    levels = parse_levels(args.concurrency) if args.concurrency else None
     common = dict(prompts=prompts, contexts=contexts, repeats=args.repeats, max_tokens=args.max_tokens,
-                  prompts_path=str(args.prompts))
+                  prompts_path=str(args.prompts), concurrency=levels or (1,))
     if args.workbook is not None:
         if args.base_url or args.model:
             raise ValueError("give either a workbook with --tier or --base-url/--model, not both")
@@ -88,6 +93,8 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
                                  fast_prices=Prices(tier.price_in, tier.price_out),
                                  baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
                                  **common)
+        if levels is None and tier.concurrency > 1:  # the load the analyst runs, beside a quiet server's
+            settings.concurrency = (1, tier.concurrency)
         return settings, wb.settings.currency
     if not args.base_url or not args.model:
         raise ValueError("give a workbook with --tier, or --base-url and --model")
@@ -107,7 +114,8 @@ def _progress_printer(stream: TextIO):
         if event.requests_done == 0:
             return
         left = f", {event.seconds_left:.0f} s left" if event.seconds_left is not None else ""
-        stream.write(f"  {event.requests_done}/{event.requests_total} requests, "
+        level = f" ({event.message})" if "streams" in event.message else ""
+        stream.write(f"  {event.requests_done}/{event.requests_total} requests{level}, "
                      f"{event.tokens_per_second:.0f} tok/s{left}\n")
         stream.flush()
     return show
@@ -154,8 +162,22 @@ def format_report(report: ProbeReport) -> str:
                      f"token-identical to the baseline" + ("; first divergences: " + ", ".join(
                          f"{d['task_class']} #{d['prompt_index'] + 1} at {d['unit']} {d['position']}"
                          for d in report.identity.divergences[:5]) if report.identity.divergences else ""))
+    if len(report.by_concurrency) > 1 or any(x.concurrency > 1 for x in report.by_concurrency):
+        lines.append(format_levels(report))
     for f in report.failed:
         lines.append(f"failed: {f}")
+    return "\n".join(lines)
+
+
+def format_levels(report: ProbeReport) -> str:
+    head = f"{'streams':>8}{'req':>5}{'tok/s/stream':>13}{'base tok/s':>11}{'TTFT s':>8}{'tok/step':>9}{'alpha':>7}  speedup"
+    lines = ["speed at each concurrency (per stream; fast and baseline at the same level):", head, "-" * len(head)]
+    for x in report.by_concurrency:
+        mark = f"  throttled: {x.throttled_responses} answers were 429 (the rate limit, not the tier)" if x.throttled else ""
+        lines.append(f"{x.concurrency:>8}{x.requests:>5}{_fig(x.decode_tokens_per_s, '.1f'):>13}"
+                     f"{_fig(x.baseline_decode_tokens_per_s, '.1f'):>11}{_fig(x.ttft_s, '.3f'):>8}"
+                     f"{_fig(x.mean_tokens_per_step, '.2f'):>9}{_fig(x.alpha, '.3f'):>7}  "
+                     f"{_fig(x.speedup_measured, '.2f', 'x')}{mark}")
     return "\n".join(lines)
 
 
@@ -176,10 +198,11 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if settings.baseline is not None:
         check_endpoint(settings.baseline)
         keys[BASELINE] = resolve_api_key(settings.baseline)
-    est = estimate(settings)
     contexts = ", ".join(context_label(c) for c in settings.contexts)
+    what = (estimate(settings).describe(currency) if settings.concurrency == (1,)
+            else estimate_levels(settings).describe(currency))
     question = (f"probe {settings.fast.describe()}" + (f" against {settings.baseline.describe()}" if settings.baseline else "")
-                + f" at {contexts}: {est.describe(currency)}.")
+                + f" at {contexts}: {what}.")
     if args.yes:
         print(question, file=err)
     elif not _ask(question):
@@ -189,7 +212,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if run_path is not None:
         run_path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        run = run_to_end(run_probe(settings, keys, run_path, limits=Limits()), _progress_printer(err))
+        run = run_to_end(run_any(settings, keys, run_path, limits=Limits()), _progress_printer(err))
     except KeyboardInterrupt:
         print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
         return 130

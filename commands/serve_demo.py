@@ -117,23 +117,36 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="each step is paced to at least this many ms (default 20): the demo pair takes "
                              "about 1 ms, too little to time over loopback")
     parser.add_argument("--chunk-tokens", type=int, default=4, help="tokens per chunk in the chunked style")
+    parser.add_argument("--knee-tokens", type=int, default=32,
+                        help="concurrent streams of a model share one step, whose time follows a stated rule: "
+                             "step = step-ms x max(1, query tokens in the batch / knee-tokens), a plain stream "
+                             "adding 1 token and a speculative one K + 1 (its verify pass), the draft free. "
+                             "Memory-bound (flat) up to the knee, compute-bound past it, so demo-fast's "
+                             "speedup falls with concurrency as a real server's does (default 32)")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="pace each stream on its own instead (the step time never grows with load)")
 
 
 def run_serve_demo(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: expected 0 to 65535")
-    if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1:
-        raise ValueError("--k and --chunk-tokens must be at least 1, --step-ms 0 or more")
+    if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1 or args.knee_tokens < 1:
+        raise ValueError("--k, --chunk-tokens and --knee-tokens must be at least 1, --step-ms 0 or more")
+    from model.probe.batching import BatchRule
+
+    rule = None if args.no_batch else BatchRule(args.step_ms / 1000.0, args.knee_tokens)
     # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
     silent = True if args.style == "llamacpp" else bool(getattr(args, "silent_tokens", False))
     app = create_app(demo_models(args.style, args.k, silent=silent), min_step_s=args.step_ms / 1000.0,
-                     chunk_tokens=args.chunk_tokens, max_tokens_cap=128)
+                     chunk_tokens=args.chunk_tokens, max_tokens_cap=128, batch=rule)
     server = LoopbackServer(app, args.port, log_level="info")
     try:
         server.start()
     except (OSError, RuntimeError) as exc:
         raise ValueError(f"cannot listen on 127.0.0.1:{args.port} ({exc})") from None
+    batching = f"batched: {rule.describe()}" if rule else "each stream paced on its own"
     print(f"serving {FAST_MODEL} ({args.style}, K={args.k}) and {STANDARD_MODEL} (plain) at {server.base_url}\n"
+          f"  {batching}\n"
           f"  probe it: specledger probe --base-url {server.base_url} --model {FAST_MODEL} "
           f"--against-model {STANDARD_MODEL} --prompts resources/prompts/demo.jsonl --json probe.json --yes\n"
           "  Ctrl+C stops it.", file=sys.stderr, flush=True)

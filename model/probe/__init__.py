@@ -14,6 +14,9 @@
 - filler      the neutral filler document that puts a prompt at 8K or 32K context
 - plan        the requests a probe will send, their tokens and cost
 - run         the probe as a cancellable generator; analysis into the result the CLI and GUI show
+- load        the probe at several concurrencies: parallel streams per level, one level at a time, cost per level
+- by_load     speed, tokens per step, alpha and speedup per concurrency level; throttled levels marked
+- batching    the demo server's batch: one step serves every active stream, its time by a stated rule
 - demo_server an OpenAI-compatible ASGI app that streams an injected generator's steps (serve-demo)
 
 Imports the core and the workbook, never another wing (sampling's loop is injected into the demo server).

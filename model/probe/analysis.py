@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from model.probe.by_load import LevelSpeed, level_speeds, lowest_level
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
@@ -60,6 +61,7 @@ class ClassProbe:
     by_context: list[ContextSpeed] = field(default_factory=list)
     reported_draft_acceptance_rate: float | None = None  # accepted / drafted, the engine's own convention
     steps_left_out: int = 0  # read merged by a late client, not counted
+    by_concurrency: list[LevelSpeed] = field(default_factory=list)
 
     @property
     def stretches(self) -> int:
@@ -86,6 +88,7 @@ class ProbeReport:
     notes: list[str] = field(default_factory=list)  # what the reading left out or could not do, in words
     timing_unreliable: bool = False
     silent_tokens: int = 0
+    by_concurrency: list[LevelSpeed] = field(default_factory=list)  # the tier's speed per level (by_load)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -96,10 +99,12 @@ class ProbeReport:
             "notes": self.notes, "timing_unreliable": self.timing_unreliable, "silent_tokens": self.silent_tokens,
             "classes": []}
         for c in self.classes:
-            row = {k: v for k, v in c.__dict__.items() if k != "by_context"}
+            row = {k: v for k, v in c.__dict__.items() if k not in ("by_context", "by_concurrency")}
             row["by_context"] = [dict(s.__dict__, context_label=context_label(s.context)) for s in c.by_context]
+            row["by_concurrency"] = [s.to_dict() for s in c.by_concurrency]
             out["classes"].append(row)
         out["identity"] = self.identity.to_dict() if self.identity is not None else None
+        out["by_concurrency"] = [s.to_dict() for s in self.by_concurrency]
         return out
 
     def to_json(self) -> str:
@@ -153,6 +158,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     if k is None and rep_all is not None and rep_all.k is not None:  # the stream hides the steps; the server says K
         k, k_source = rep_all.k, "reported"
     contexts = sorted({r.context for r in fast})
+    quiet = lowest_level(records)  # speeds per context at the quietest level; by_concurrency has the rest
     classes = []
     failed_reports: list[str] = []
     for name in _class_order(fast):
@@ -174,14 +180,14 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
         by_context = []
         for ctx in contexts:
-            f = measure([r for r in mine if r.context == ctx])
+            f = measure([r for r in mine if r.context == ctx and r.concurrency == quiet])
             row = ContextSpeed(ctx, f.requests, _num(f.ttft_s), _num(f.decode_tokens_per_s))
             if theirs:
-                b = measure([r for r in theirs if r.context == ctx])
+                b = measure([r for r in theirs if r.context == ctx and r.concurrency == quiet])
                 row.baseline_ttft_s, row.baseline_decode_tokens_per_s = _num(b.ttft_s), _num(b.decode_tokens_per_s)
                 row.speedup_measured = _num(speedup(f, b))
             by_context.append(row)
-        overall = measure(mine)
+        overall = measure([r for r in mine if r.concurrency == quiet])
         classes.append(ClassProbe(
             task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
             alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
@@ -190,7 +196,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             tokens_per_step_histogram=reading.histogram, steps=reading.steps if class_timing else 0,
             ttft_s=_num(overall.ttft_s), decode_tokens_per_s=_num(overall.decode_tokens_per_s),
             speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
-            by_context=by_context,
+            by_context=by_context, by_concurrency=level_speeds(mine + theirs, style, k),
             reported_draft_acceptance_rate=_num(rep.draft_acceptance_rate) if rep is not None else None,
             steps_left_out=reading.left_out))
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
@@ -202,4 +208,4 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
-        silent_tokens=steps.silent_tokens)
+        silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k))

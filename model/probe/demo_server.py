@@ -21,7 +21,9 @@ Steps are paced to the time they took, but at least `min_step_s`: the demo pair 
 in about a millisecond, and on loopback that would drown in scheduling noise.
 With `include_usage`, the last chunk has the usage and, for a speculative model, vLLM-style
 per-request counts in `metrics.speculative_decoding` (with the histogram of full-K steps apart).
-`/metrics` is a Prometheus page with vLLM's counter names. Requests are served one at a time.
+`/metrics` is a Prometheus page with vLLM's counter names. Requests are generated one at a time;
+with a `batch` rule (model.probe.batching) concurrent streams of a model step together, one step
+serving every active stream, its time growing with the batch by the rule.
 """
 from __future__ import annotations
 
@@ -118,6 +120,25 @@ def _groups(gen: Generation, style: str, chunk_tokens: int, min_step_s: float) -
     return [(even, [(c, True)]) for c in chunks]
 
 
+def _tick_groups(gen: Generation, style: str, chunk_tokens: int) -> list[list[Event]]:
+    """The events each step of a batch sends: a step's own (as _groups), or for the chunked style the
+    chunks that step filled (the remainder with the last step)."""
+    if style != "chunked":
+        return [events for _, events in _groups(gen, style, chunk_tokens, 0.0)]
+    out: list[list[Event]] = []
+    buffer: list[str] = []
+    for step in gen.steps:
+        if not step.tokens:
+            continue
+        buffer += list(step.tokens)
+        full = len(buffer) - len(buffer) % chunk_tokens
+        out.append([(buffer[i:i + chunk_tokens], True) for i in range(0, full, chunk_tokens)])
+        del buffer[:full]
+    if buffer and out:
+        out[-1].append((buffer, True))
+    return out
+
+
 def llamacpp_timings(gen: Generation, prompt_s: float, predicted_s: float) -> dict[str, Any]:
     """llama.cpp's `timings` object (result_timings::to_json): draft_n and draft_n_accepted appear only when
     the request drafted; draft_n counts every draft token proposed, short drafts near the budget included."""
@@ -153,8 +174,12 @@ def _prompt_text(messages: Any) -> str | None:
 
 
 def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chunk_tokens: int = 4,
-               api_key: str | None = None, max_tokens_cap: int = 256) -> Any:
-    """The ASGI app; ``api_key`` set makes it refuse other bearer tokens with 401 (for the tests)."""
+               api_key: str | None = None, max_tokens_cap: int = 256, batch: Any = None) -> Any:
+    """The ASGI app; ``api_key`` set makes it refuse other bearer tokens with 401 (for the tests).
+
+    ``batch`` (a model.probe.batching.BatchRule) serves concurrent streams of a model in one batch
+    whose step time follows the rule (see batching); None paces each stream on its own.
+    """
     from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, generate_latest
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -173,6 +198,11 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
     per_pos = Counter("vllm:spec_decode_num_accepted_tokens_per_pos", "Accepted drafts at each position",
                       labels + ["position"], registry=registry)
     lock = asyncio.Lock()
+    clocks: dict[str, Any] | None = None
+    memo: dict[tuple[str, str, int], Generation] = {}
+    if batch is not None:
+        from model.probe.batching import BatchClock
+        clocks = {name: BatchClock(batch) for name in models}
 
     async def chat(request: Request) -> Response:
         if api_key is not None and request.headers.get("authorization") != f"Bearer {api_key}":
@@ -192,11 +222,19 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
         max_tokens = body.get("max_tokens") or body.get("max_completion_tokens") or 64
         if not isinstance(max_tokens, int) or not 1 <= max_tokens <= max_tokens_cap:
             return _error(400, f"max_tokens must be an integer from 1 to {max_tokens_cap}", "invalid_request_error")
+        name = str(body["model"])
         async with lock:
             began = time.perf_counter()
-            gen = await run_in_threadpool(model.generate, prompt, max_tokens)
+            # batched: greedy, so a prompt seen before gives the same steps; kept, so concurrent streams
+            # start together instead of queueing behind one CPU for their generation
+            gen = memo.get((name, prompt, max_tokens)) if clocks is not None else None
+            if gen is None:
+                gen = await run_in_threadpool(model.generate, prompt, max_tokens)
+                if clocks is not None:
+                    memo[(name, prompt, max_tokens)] = gen
+                    while len(memo) > 1024:
+                        memo.pop(next(iter(memo)))
             prompt_s = time.perf_counter() - began  # the demo computes every step before it streams
-        name = str(body["model"])
         rid = f"chatcmpl-{uuid.uuid4().hex}"
         llama = model.style == "llamacpp"
         counts = spec_counts(gen) if gen.k else None
@@ -239,7 +277,15 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
             # llama.cpp's first chunk says the role with a null content; the others an empty string
             yield sse(_chunk(rid, name, created, None if llama else '', None, False, role=True))
             streaming = last = time.perf_counter()
-            for wait, group in _groups(gen, model.style, chunk_tokens, min_step_s):
+            if clocks is not None:  # one tick of the model's batch per step
+                from model.probe.batching import batched_events
+
+                async for piece in batched_events(
+                        _tick_groups(gen, model.style, chunk_tokens), clocks[name], gen.k + 1 if gen.k else 1,
+                        lambda group: "".join(sse(_chunk(rid, name, created, ''.join(t), t, logprobs and lp))
+                                              for t, lp in group), sent):
+                    yield piece
+            for wait, group in ([] if clocks is not None else _groups(gen, model.style, chunk_tokens, min_step_s)):
                 # each step a full step time after the one before, even when the loop ran late: catching
                 # up would send two steps back to back, and they would read as one
                 delay = last + wait - time.perf_counter()
@@ -276,6 +322,7 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                             Route("/v1/models", list_models, methods=["GET"]),
                             Route("/metrics", metrics, methods=["GET"])])
     app.state.models = models
+    app.state.clocks = clocks  # the batches' own tick times, for the tests and the benchmark
     return app
 
 

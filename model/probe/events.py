@@ -39,6 +39,8 @@ class RequestRecord:
     response_id: str | None = None  # the server's id for the completion, to match its own logs
     # the client's own late wake-ups while it read, [end, seconds]; None: not measured (an older run file)
     stalls: list[list[float]] | None = None
+    concurrency: int = 1  # parallel streams the probe kept open on this tier while this one ran
+    throttled: int = 0  # 429 answers this request met before it was served (each retried)
 
     @property
     def ok(self) -> bool:
@@ -73,5 +75,5 @@ class RequestRecord:
         data = dict(data, stalls=[[float(a), float(b)] for a, b in stalls] if isinstance(stalls, list) else None)
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
-                                       "reported", "error", "retries", "response_id", "stalls") if k in data}
+                                       "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled") if k in data}
         return cls(events=events, **known)

@@ -13,6 +13,7 @@ from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
 from model.probe.prompt_file import ProbePrompt
 
+MAX_CONCURRENCY = 256  # one thread and one connection per stream
 CHARS_PER_TOKEN = 4.0  # English text; for the estimate only, the run file keeps the server's usage
 
 
@@ -35,6 +36,7 @@ class ProbeSettings:
     fast_prices: Prices | None = None
     baseline_prices: Prices | None = None
     prompts_path: str = ""
+    concurrency: tuple[int, ...] = (1,)  # parallel streams per level, one level at a time (model/probe/load.py)
 
     def check(self) -> None:
         if not self.prompts:
@@ -45,6 +47,8 @@ class ProbeSettings:
             raise ValueError("--max-tokens must be between 2 and 4096")
         if not self.contexts or any(c < 0 or c > 1_048_576 for c in self.contexts):
             raise ValueError("contexts must be between 0 and 1M tokens")
+        if not self.concurrency or any(not 1 <= n <= MAX_CONCURRENCY for n in self.concurrency):
+            raise ValueError(f"--concurrency levels must be from 1 to {MAX_CONCURRENCY} parallel streams")
 
 
 @dataclass(frozen=True)

@@ -80,3 +80,35 @@ def test_a_bad_extra_body_is_one_line(prompts, capsys):
                  "--prompts", str(prompts), "--yes"])
     err = capsys.readouterr().err
     assert code != 0 and "--extra-body" in err and len(err.strip().splitlines()) == 1
+
+
+def test_probe_at_several_concurrencies_states_every_level_and_writes_by_concurrency(server, prompts, tmp_path, capsys):
+    wb = load_demo()
+    fast, base = wb.tiers[0], wb.tiers[1]
+    fast.endpoint_url, fast.endpoint_model, fast.concurrency = server.base_url, "demo-fast", 3
+    base.endpoint_url, base.endpoint_model = server.base_url, "demo-standard"
+    path = tmp_path / "wb.json"
+    save_workbook(wb, path)
+    out = tmp_path / "probe.json"
+    # no --concurrency: the tier's own load (3 streams) beside one stream
+    code = main(["probe", str(path), "--tier", fast.name, "--against", base.name, "--prompts", str(prompts),
+                 "--max-tokens", "8", "--json", str(out), "--yes"])
+    assert code == 0, capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "1 stream: 4 requests" in captured.err and "3 streams: 6 requests" in captured.err  # said before sending
+    assert "speed at each concurrency" in captured.out
+    result = json.loads(out.read_text())
+    assert [x["concurrency"] for x in result["by_concurrency"]] == [1, 3]
+    assert all([x["concurrency"] for x in c["by_concurrency"]] == [1, 3] for c in result["classes"])
+    assert all(x["speedup_measured"] > 0 and x["throttled"] is False for x in result["by_concurrency"])
+    run_lines = out.with_suffix(".run.jsonl").read_text().splitlines()[1:]
+    assert sorted({json.loads(line)["concurrency"] for line in run_lines}) == [1, 3]
+    assert main(["probe", "--from-run", str(out.with_suffix(".run.jsonl")), "--json", str(tmp_path / "again.json")]) == 0
+    assert json.loads((tmp_path / "again.json").read_text())["by_concurrency"] == result["by_concurrency"]
+
+
+def test_a_bad_concurrency_is_one_line(prompts, capsys):
+    code = main(["probe", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--prompts", str(prompts),
+                 "--concurrency", "1,0"])
+    assert code != 0
+    assert "--concurrency" in capsys.readouterr().err
