@@ -39,6 +39,7 @@ class SamplingProgress:
     seconds_left: float | None  # None until one prompt is done
     elapsed_seconds: float
     message: str = ""
+    workers_alive: int | None = None  # a Ray run's workers able to take prompts; None on a local run
 
 
 @dataclass
@@ -77,6 +78,9 @@ class PromptResult:
     target_output_ids: list[int]
     output_text: str
     drafted_counts: list[int] = field(default_factory=list)  # per stretch: K, or fewer at the end
+    # a Ray run's only: the node and worker process that measured it, and the attempts it took
+    ran_on: str | None = None
+    attempts: int | None = None
 
 
 @dataclass
@@ -92,12 +96,22 @@ class SamplingResult:
     prompts: list[PromptResult] = field(default_factory=list)
     wall_seconds: float = 0.0
     ort_seconds: float = 0.0  # time inside onnxruntime calls, both models
+    # a Ray run's only (ray_run.RayRunInfo as a dict): address, workers, nodes, retried and failed prompts
+    ray: dict[str, Any] | None = None
 
     def class_result(self, task_class: str) -> ClassResult:
         return next(c for c in self.classes if c.task_class == task_class)
 
     def to_dict(self) -> dict[str, Any]:
-        return _clean(asdict(self))
+        data = _clean(asdict(self))
+        # a local run's JSON stays as it was: the Ray-only keys appear only where a Ray run filled them
+        if data["ray"] is None:
+            del data["ray"]
+        for prompt in data["prompts"]:
+            for key in ("ran_on", "attempts"):
+                if prompt[key] is None:
+                    del prompt[key]
+        return data
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -204,6 +218,40 @@ def check_budget_fits(model: Any, max_new_tokens: int, k: int) -> None:
             f"(got {max_new_tokens})")
 
 
+def encode_prompts(draft: Any, target: Any, prompts: list[Prompt], prompts_path: str | Path, max_new_tokens: int,
+                   k: int, check: Callable[[], bool] | None = None) -> list[list[int]]:
+    """Every prompt's token ids, refused (naming the file and line) where a model could not run them."""
+    encoded = []
+    for p in prompts:
+        raise_if_cancelled(check)  # thousands of prompts take a while to tokenize
+        ids = target.encode(p.text)
+        if not ids:
+            raise ValueError(f"{prompts_path}, line {p.line}: the prompt encodes to no tokens")
+        for model in (draft, target):
+            check_token_ids(prompts_path, p, ids, model)
+        for model in (draft, target):
+            check_prompt_fits(prompts_path, p, len(ids), max_new_tokens + k + 1, model.max_context, model.name)
+        encoded.append(ids)
+    return encoded
+
+
+def measure_prompt(draft: Any, target: Any, ids: list[int], index: int, k: int, max_new_tokens: int,
+                   temperature: float, seed: int, check: Callable[[], bool] | None = None,
+                   ) -> tuple[SpeculativeRun, TargetRun]:
+    """One prompt speculatively, then target-only with the same seed.
+
+    The generator is seeded by (seed, the prompt's position in its file) alone: not by the
+    prompts run before it, nor by where it runs, so a Ray worker (ray_run.py) draws exactly
+    what a local run draws for the same prompt.
+    """
+    rng_seed = [seed, index]
+    stop = target.eos_ids
+    spec = speculative_generate(draft, target, ids, k, max_new_tokens, temperature,
+                                np.random.default_rng(rng_seed), check, stop)
+    plain = target_generate(target, ids, max_new_tokens, temperature, np.random.default_rng(rng_seed), check, stop)
+    return spec, plain
+
+
 def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DEMO_TARGET,
                  prompts_path: str | Path = DEMO_PROMPTS, k: int = 4, max_new_tokens: int = 48,
                  temperature: float = 0.0, seed: int = 0, provider: str = "auto",
@@ -230,18 +278,7 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     draft, target = pair
     for model in (draft, target):
         check_budget_fits(model, max_new_tokens, k)
-    encoded = []
-    for p in prompts:
-        raise_if_cancelled(check)  # thousands of prompts take a while to tokenize
-        ids = target.encode(p.text)
-        if not ids:
-            raise ValueError(f"{prompts_path}, line {p.line}: the prompt encodes to no tokens")
-        for model in (draft, target):
-            check_token_ids(prompts_path, p, ids, model)
-        for model in (draft, target):
-            check_prompt_fits(prompts_path, p, len(ids), max_new_tokens + k + 1, model.max_context, model.name)
-        encoded.append(ids)
-    stop = target.eos_ids
+    encoded = encode_prompts(draft, target, prompts, prompts_path, max_new_tokens, k, check)
     # one short untimed run so first-call allocations do not land in the first class
     speculative_generate(draft, target, encoded[0], k, min(4, max_new_tokens), 0.0, cancel=check)
     ort_before = draft.ort_seconds + target.ort_seconds
@@ -251,11 +288,7 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     loop_start = time.perf_counter()
     emitted = 0
     for index, (p, ids) in enumerate(zip(prompts, encoded)):
-        rng_seed = [seed, index]  # per prompt, so a result does not depend on the prompts before it
-        spec = speculative_generate(draft, target, ids, k, max_new_tokens, temperature,
-                                    np.random.default_rng(rng_seed), check, stop)
-        plain = target_generate(target, ids, max_new_tokens, temperature,
-                                np.random.default_rng(rng_seed), check, stop)
+        spec, plain = measure_prompt(draft, target, ids, index, k, max_new_tokens, temperature, seed, check)
         runs = by_class.setdefault(p.task_class, ([], []))
         runs[0].append(spec)
         runs[1].append(plain)

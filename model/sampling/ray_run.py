@@ -1,0 +1,286 @@
+"""Measure acceptance on a Ray cluster: run.py's per-prompt loop spread over Ray actors, the same numbers.
+
+``run_sampling_ray(...)`` is a cancellable generator like ``run_sampling``: it yields SamplingProgress
+(with the workers alive) and returns the same SamplingResult, plus where each prompt ran, how many
+attempts it took, and a ``ray`` summary (nodes, workers, retried and failed prompts). Each prompt is
+measured by run.measure_prompt, seeded by (seed, its position in the file) alone, and the classes are
+summarised in file order over the same per-prompt runs, so every per-prompt count, α per class and
+histogram equals a local run's; only the timings differ.
+
+Faults: the driver hands each worker at most two prompts at a time and keeps every result by prompt
+index, so a prompt is counted once. A worker that dies (killed, out of memory) is restarted by Ray and
+its prompts go back in the queue for any worker; a prompt that fails `max_attempts` times is reported
+by name and the rest of the run stands. Before measuring, each node is checked for the model folders
+and for onnxruntime of this machine's version, and what is wrong is reported by node.
+Cancel kills every worker (Ray stops their processes within seconds) and returns the prompts done,
+``ray["cancelled"]`` set.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generator
+
+from model.cancel import raise_if_cancelled
+from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, load_prompts
+from model.sampling.ray_connect import RayError, RaySession, connect
+from model.sampling.ray_worker import PairWorker, node_check, pack_folder, packed_size
+from model.sampling.run import (CancelCheck, PromptResult, SamplingProgress, SamplingResult, _as_callable,
+                                check_request, summarise_class)
+
+IN_FLIGHT = 2  # prompts a worker holds at once: one measuring, one queued, so it never waits on the driver
+POLL_SECONDS = 0.2  # how often the driver looks at the cancel flag while it waits for results
+NODE_CHECK_TIMEOUT = 120.0
+SETUP_TIMEOUT = 600.0  # loading a large pair on a GPU takes minutes; a worker that never loads is an error
+
+
+@dataclass(frozen=True)
+class RayOptions:
+    address: str | None = None  # None: a local Ray on this machine; "auto"; "ray://host:10001"
+    workers: int | None = None  # None: one per CPU (or per GPU share) the cluster has
+    gpus_per_worker: float = 0.0  # 0: workers run on CPU
+    ship_models: bool = False  # send the model folders through the object store instead of a shared path
+    max_attempts: int = 3  # per prompt, counting the first
+    local_cpus: int | None = None  # CPUs of a local Ray (None: all of this machine's)
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB"
+
+
+def check_nodes(ray: Any, draft: str | None, target: str | None) -> list[dict[str, Any]]:
+    """Every live node's check (node_check), run on that node; a RayError naming each node that fails."""
+    import onnxruntime
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    task = ray.remote(num_cpus=0, max_retries=0)(node_check)
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    refs = [task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
+            .remote(draft, target) for n in nodes]
+    infos, problems = [], []
+    for node, ref in zip(nodes, refs):
+        name = node.get("NodeManagerAddress", node["NodeID"][:8])
+        try:
+            info = ray.get(ref, timeout=NODE_CHECK_TIMEOUT)
+        except Exception as exc:  # a node that cannot import the code, or never answers
+            problems.append(f"node {name}: the check could not run ({type(exc).__name__}: "
+                            f"{str(exc).strip().splitlines()[-1][:200] if str(exc).strip() else ''})")
+            continue
+        infos.append(info)
+        found = list(info["problems"])
+        if info["onnxruntime"] and info["onnxruntime"] != onnxruntime.__version__:
+            found.append(f"onnxruntime {info['onnxruntime']}, this machine {onnxruntime.__version__}")
+        problems.extend(f"node {info['node']}: {p}" for p in found)
+    if problems:
+        raise RayError("before measuring: " + "; ".join(problems))
+    return infos
+
+
+def _cause_words(exc: BaseException) -> str:
+    """A worker's error in one line: the prompt's own exception where Ray wraps one."""
+    cause = getattr(exc, "cause", None)
+    if isinstance(cause, BaseException):
+        text = str(cause).strip()
+        return text.splitlines()[0][:300] if text else type(cause).__name__
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[-1][:200] if text else ''}"
+
+
+def run_sampling_ray(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DEMO_TARGET,
+                     prompts_path: str | Path = DEMO_PROMPTS, k: int = 4, max_new_tokens: int = 48,
+                     temperature: float = 0.0, seed: int = 0, provider: str = "auto", cancel: CancelCheck = None,
+                     *, options: RayOptions = RayOptions(),
+                     ) -> Generator[SamplingProgress, None, SamplingResult]:
+    """The run of ``run_sampling`` over Ray workers; see the module's docstring."""
+    check_request(k, max_new_tokens, temperature, seed)
+    if options.gpus_per_worker < 0 or options.max_attempts < 1 or (options.workers is not None
+                                                                   and options.workers < 1):
+        raise ValueError("Ray workers and attempts must be at least 1, GPUs per worker 0 or more")
+    check = _as_callable(cancel)
+    raise_if_cancelled(check)
+    started = time.perf_counter()
+    prompts = load_prompts(prompts_path)
+    total = len(prompts)
+    draft_dir, target_dir = str(Path(draft_dir).absolute()), str(Path(target_dir).absolute())
+    yield SamplingProgress(0, total, 0.0, None, 0.0, f"connecting to Ray ({options.address or 'local'})")
+    session = connect(options.address, local_cpus=options.local_cpus)
+    actors: list[Any] = []
+    try:
+        ray = session.ray
+        raise_if_cancelled(check)
+        if options.ship_models:
+            for role, folder in (("draft", draft_dir), ("target", target_dir)):
+                if not Path(folder).is_dir():
+                    raise RayError(f"--ray-ship-models: {role} model folder not found here: {folder}")
+            size = packed_size([draft_dir, target_dir])
+            yield SamplingProgress(0, total, 0.0, None, time.perf_counter() - started,
+                                   f"shipping the pair to the cluster: {_mb(size)}")
+            sources: tuple[Any, Any] = (ray.put(pack_folder(draft_dir)), ray.put(pack_folder(target_dir)))
+            nodes = check_nodes(ray, None, None)
+        else:
+            yield SamplingProgress(0, total, 0.0, None, time.perf_counter() - started, "checking the nodes")
+            nodes = check_nodes(ray, draft_dir, target_dir)
+            sources = (draft_dir, target_dir)
+        raise_if_cancelled(check)
+        resources = ray.cluster_resources()
+        gpus = options.gpus_per_worker
+        count = options.workers or max(1, int(resources.get("GPU", 0) // gpus if gpus else resources.get("CPU", 1)))
+        worker_provider = "cuda" if gpus > 0 else provider
+        remote = ray.remote(num_cpus=1, num_gpus=gpus, max_restarts=options.max_attempts, max_task_retries=0)
+        actor_class = remote(PairWorker)
+        actors = [actor_class.remote(sources[0], sources[1], worker_provider, prompts, str(prompts_path), k,
+                                     max_new_tokens, temperature, seed) for _ in range(count)]
+        yield SamplingProgress(0, total, 0.0, None, time.perf_counter() - started,
+                               f"loading the pair on {count} workers", workers_alive=0)
+        where = yield from _wait_ready(ray, actors, check, total, started)
+        result = yield from _dispatch(ray, actors, where, check, total, started, options.max_attempts)
+    finally:
+        for actor in actors:
+            try:
+                session.ray.kill(actor, no_restart=True)
+            except Exception:  # already gone
+                pass
+        session.close()
+    done, attempts, failed, cancelled, seconds, ort = result
+    by_class: dict[str, tuple[list[Any], list[Any]]] = {}
+    out = SamplingResult(provider="; ".join(sorted({w["provider"] for w in where})), k=k, temperature=temperature,
+                         seed=seed, max_new_tokens=max_new_tokens, draft=draft_dir, target=target_dir)
+    for index in sorted(done):  # file order, as a local run appends them
+        p, item = prompts[index], done[index]
+        runs = by_class.setdefault(p.task_class, ([], []))
+        runs[0].append(item["spec"])
+        runs[1].append(item["plain"])
+        spec, plain = item["spec"], item["plain"]
+        out.prompts.append(PromptResult(p.task_class, p.line, spec.output_ids, spec.accepted_counts,
+                                        plain.output_ids, item["text"], spec.drafted_counts,
+                                        ran_on=item["ran_on"], attempts=attempts[index]))
+    out.classes = [summarise_class(name, k, spec, plain) for name, (spec, plain) in by_class.items()]
+    out.wall_seconds, out.ort_seconds = seconds, ort
+    out.ray = {"address": session.address, "startup_seconds": session.startup_seconds,
+               "workers": [f"{w['node']} pid {w['pid']}" for w in where],
+               "nodes": [{"node": n["node"], "host": n["host"], "onnxruntime": n["onnxruntime"]} for n in nodes],
+               "models_shipped": options.ship_models,
+               "retried_prompts": sum(1 for i in done if attempts[i] > 1),
+               "failed_prompts": [f"{prompts_path}, line {prompts[i].line} ({prompts[i].task_class}): {why}"
+                                  for i, why in sorted(failed.items())],
+               "cancelled": cancelled}
+    return out
+
+
+def _wait_ready(ray: Any, actors: list[Any], check: Any, total: int, started: float,
+                ) -> Generator[SamplingProgress, None, list[dict[str, Any]]]:
+    """Every worker loaded (its `where`); a load error (a bad prompt, a broken model) in the worker's words."""
+    refs = {actor.where.remote(): i for i, actor in enumerate(actors)}
+    where: list[dict[str, Any] | None] = [None] * len(actors)
+    deadline = time.perf_counter() + SETUP_TIMEOUT
+    while refs:
+        raise_if_cancelled(check)
+        if time.perf_counter() > deadline:
+            raise RayError(f"{len(refs)} of {len(actors)} Ray workers did not load the pair within "
+                           f"{SETUP_TIMEOUT:.0f} s (is the cluster short of CPUs or GPUs for them?)")
+        ready, _ = ray.wait(list(refs), num_returns=1, timeout=POLL_SECONDS)
+        for ref in ready:
+            i = refs.pop(ref)
+            try:
+                where[i] = ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, ValueError):  # the loaders' own one-line errors, as a local run gives them
+                    raise cause from None
+                raise RayError(f"a Ray worker could not load the pair: {_cause_words(exc)}") from None
+            except ray.exceptions.RayActorError as exc:
+                raise RayError(f"a Ray worker died while loading the pair: {_cause_words(exc)}") from None
+            yield SamplingProgress(0, total, 0.0, None, time.perf_counter() - started,
+                                   f"{len(actors) - len(refs)} of {len(actors)} workers ready",
+                                   workers_alive=len(actors) - len(refs))
+    return [w for w in where if w is not None]
+
+
+def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: Any, total: int, started: float,
+              max_attempts: int) -> Generator[SamplingProgress, None, tuple]:
+    """Hand prompts to live workers, collect results by index, requeue what a dead worker held."""
+    pending: deque[int] = deque(range(total))
+    done: dict[int, dict[str, Any]] = {}
+    failed: dict[int, str] = {}
+    attempts = [0] * total
+    last_worker: dict[int, int] = {}
+    up = [True] * len(actors)  # taking prompts; a dead worker is down until Ray restarted it
+    gone = [False] * len(actors)  # restarts used up
+    pings: dict[Any, int] = {}
+    inflight: dict[Any, tuple[int, int]] = {}
+    load = [0] * len(actors)
+    loop_start = time.perf_counter()
+    emitted, ort, cancelled = 0, 0.0, False
+
+    def worker_down(a: int) -> None:
+        if up[a] and not gone[a]:
+            up[a] = False
+            pings[actors[a].where.remote()] = a  # answers once Ray has restarted it and it reloaded the pair
+
+    def retry(index: int, why: str) -> None:
+        if attempts[index] >= max_attempts:
+            failed[index] = f"failed {attempts[index]} times, last: {why}"
+        else:
+            pending.appendleft(index)
+
+    while pending or inflight:
+        if check is not None and check():
+            cancelled = True
+            break
+        live = [a for a in range(len(actors)) if up[a]]
+        while pending and live and min(load[a] for a in live) < IN_FLIGHT:
+            index = pending[0]
+            # another worker than the one it failed on, where there is one
+            choices = sorted(live, key=lambda a: (load[a], a == last_worker.get(index)))
+            a = choices[0]
+            if load[a] >= IN_FLIGHT:
+                break
+            pending.popleft()
+            attempts[index] += 1
+            last_worker[index] = a
+            load[a] += 1
+            inflight[actors[a].measure.remote(index)] = (index, a)
+        if not inflight and not pings:
+            for index in pending:  # every worker is gone for good
+                failed[index] = "no Ray worker left to run it"
+            pending.clear()
+            break
+        ready, _ = ray.wait(list(inflight) + list(pings), num_returns=1, timeout=POLL_SECONDS)
+        for ref in ready:
+            if ref in pings:
+                a = pings.pop(ref)
+                try:
+                    where[a] = ray.get(ref)
+                    up[a] = True
+                except Exception:  # it will not come back: its restarts are used up
+                    gone[a] = True
+                continue
+            index, a = inflight.pop(ref)
+            load[a] -= 1
+            try:
+                item = ray.get(ref)
+            except ray.exceptions.RayActorError as exc:
+                worker_down(a)
+                retry(index, f"its worker died ({type(exc).__name__})")
+                continue
+            except ray.exceptions.RayTaskError as exc:  # the prompt itself failed on a live worker
+                retry(index, _cause_words(exc))
+                continue
+            except Exception as exc:  # an object lost with its node
+                worker_down(a)
+                retry(index, _cause_words(exc))
+                continue
+            done[index] = item
+            emitted += len(item["spec"].output_ids)
+            ort += item["ort_seconds"]
+        elapsed = time.perf_counter() - loop_start
+        finished = len(done) + len(failed)
+        yield SamplingProgress(len(done), total, emitted / elapsed if elapsed > 0 else 0.0,
+                               elapsed / finished * (total - finished) if finished else None,
+                               time.perf_counter() - started, "", workers_alive=sum(up))
+    return done, attempts, failed, cancelled, time.perf_counter() - loop_start, ort
+
+
+__all__ = ["RayError", "RayOptions", "RaySession", "check_nodes", "run_sampling_ray"]
