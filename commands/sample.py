@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import threading
 from pathlib import Path
 from typing import TextIO
 
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from model.sampling.providers import PROVIDER_CHOICES, choose_provider
+from commands import sample_ray
 from commands.runner import one_line, worded
 from model.sampling.run import Cancelled, check_request, SamplingProgress, SamplingResult, run_sampling, run_to_end
 
@@ -31,6 +33,7 @@ def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--provider", choices=PROVIDER_CHOICES, default="auto",
                         help="execution provider (default auto: CUDA when usable, else CPU)")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT", help="write the full result as JSON here")
+    sample_ray.add_ray_arguments(parser)
 
 
 def _progress_printer(stream: TextIO):
@@ -43,8 +46,9 @@ def _progress_printer(stream: TextIO):
             return
         last[0] = event.elapsed_seconds
         left = f", {event.seconds_left:.0f} s left" if event.seconds_left is not None else ""
+        workers = f", {event.workers_alive} workers alive" if event.workers_alive is not None else ""
         text = (f"  {event.prompts_done}/{event.prompts_total} prompts, "
-                f"{event.tokens_per_second:.0f} tok/s{left}")
+                f"{event.tokens_per_second:.0f} tok/s{workers}{left}")
         stream.write(f"\r{text}   " if tty else text + "\n")
         stream.flush()
     return show
@@ -81,7 +85,8 @@ def _check_request(args: argparse.Namespace) -> None:
 
         args.json = check_output_target(args.json, "--json result")
     check_request(args.k, args.max_new_tokens, args.temperature, args.seed)
-    if args.provider == "cuda":
+    sample_ray.check_ray_arguments(args)
+    if args.provider == "cuda" and args.ray is None:  # on a cluster the workers' GPUs are what counts
         # a forced CUDA that cannot work would quietly measure CPU timings (c, speedup) under a GPU request
         choice = choose_provider("cuda")
         if choice.device != "cuda":
@@ -94,9 +99,14 @@ def run_sample_command(args: argparse.Namespace) -> int:
     err = sys.stderr
     try:
         _check_request(args)
-        gen = run_sampling(args.draft, args.target, args.prompts, k=args.k, max_new_tokens=args.max_new_tokens,
-                           temperature=args.temperature, seed=args.seed, provider=args.provider)
-        result = run_to_end(gen, _progress_printer(err))
+        if args.ray is not None:
+            cancel = threading.Event()
+            show = sample_ray.say_steps(_progress_printer(err), err)
+            result = sample_ray.run_with_ctrl_c(cancel, lambda: run_to_end(sample_ray.ray_job(args, cancel), show))
+        else:
+            gen = run_sampling(args.draft, args.target, args.prompts, k=args.k, max_new_tokens=args.max_new_tokens,
+                               temperature=args.temperature, seed=args.seed, provider=args.provider)
+            result = run_to_end(gen, _progress_printer(err))
         if err.isatty():
             err.write("\n")
         if args.json is not None:
@@ -117,9 +127,11 @@ def run_sample_command(args: argparse.Namespace) -> int:
         err.write(f"sample: error: {type(exc).__name__}: {one_line(worded(exc))}\n")
         return 1
     print(format_table(result))
+    if result.ray is not None:
+        print("\n".join(sample_ray.ray_lines(result)))
     if args.json is not None:
         print(f"JSON written to {args.json}")
-    return 0
+    return 130 if result.ray is not None and result.ray["cancelled"] else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,8 @@ settings.register_profile("specledger", deadline=None, suppress_health_check=[He
 settings.load_profile("specledger")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# a Ray the tests start listens on loopback only; Ray reads this when it is imported (see model/sampling/ray_connect.py)
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

@@ -1,0 +1,82 @@
+"""`sample --ray`'s one-line refusals: no Ray installed, an address nobody answers, Ray client and cluster on
+different versions, Ray flags without --ray. None of these starts a Ray."""
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import time
+
+import pytest
+
+from commands.sample import add_sample_arguments, run_sample_command
+from model.sampling.ray_connect import RayError, check_reachable, version_mismatch_words
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str]:
+    parser = argparse.ArgumentParser()
+    add_sample_arguments(parser)
+    code = run_sample_command(parser.parse_args(argv))
+    return code, capsys.readouterr().err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_without_ray_installed_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    code, err = _run(["--ray", "auto"], capsys)
+    assert code == 2
+    assert err == "sample: error: --ray needs Ray, which is not installed here: pip install -e '.[ray]'\n"
+
+
+def test_an_address_nobody_answers_is_one_line_within_seconds(capsys):
+    pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
+    import ray
+
+    if ray.is_initialized():
+        pytest.skip("a Ray is already joined in this process")
+    port = _free_port()  # nothing listens on it
+    start = time.monotonic()
+    code, err = _run(["--ray", f"ray://127.0.0.1:{port}"], capsys)
+    assert time.monotonic() - start < 20
+    steps, last = err.splitlines()[:-1], err.splitlines()[-1]
+    assert code == 2 and steps == [f"  connecting to Ray (ray://127.0.0.1:{port})"]
+    assert last.startswith(f"sample: error: the Ray cluster at ray://127.0.0.1:{port} cannot be reached (")
+    assert not ray.is_initialized()
+
+
+def test_address_forms():
+    with pytest.raises(RayError, match=r"not an address Ray takes"):
+        check_reachable("ray://nohost")
+    check_reachable("auto")  # Ray finds this machine's cluster itself
+    with pytest.raises(RayError, match=r"cannot be reached"):
+        check_reachable(f"127.0.0.1:{_free_port()}", timeout=2)
+
+
+def test_version_mismatch_in_ray_own_words_becomes_one_line():
+    pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
+    from ray._private.utils import check_version_info
+
+    with pytest.raises(RuntimeError) as caught:  # the error Ray raises when a client meets another version
+        check_version_info({"ray_version": "2.9.3", "python_version": "3.10.12"}, "Ray Client")
+    words = version_mismatch_words(str(caught.value), "ray://head:10001")
+    assert words is not None and "\n" not in words
+    assert words.startswith("Ray client and cluster versions differ: the cluster at ray://head:10001 runs "
+                            "Ray 2.9.3 on Python 3.10.12, this machine Ray ")
+    assert words.endswith("(here: pip install 'ray[default]==2.9.3' on Python 3.10.12)")
+    assert version_mismatch_words("Connection refused", "auto") is None
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--ray-workers", "2"], "--ray-workers only apply with --ray"),
+    (["--ray-ship-models", "--ray-gpus-per-worker", "1"], "--ray-gpus-per-worker, --ray-ship-models only apply"),
+    (["--ray", "--ray-workers", "0"], "--ray-workers must be from 1 to 4096 (got 0)"),
+    (["--ray", "--ray-gpus-per-worker", "nan"], "--ray-gpus-per-worker must be from 0 to 64 (got nan)"),
+])
+def test_ray_flags_refused_in_one_line(argv, words, capsys):
+    code, err = _run(argv, capsys)
+    assert code == 2 and err.count("\n") == 1 and words in err
