@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from model.workbook import row_edits
 from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
-from model.workbook.rows import Override, TaskClass, Tier, Workbook
+from model.workbook.rows import Override, TaskClass, Tier, Workbook, drop_stale_interval
 
 from gui.tables import used_costs
 from gui.tables.cell_format import (NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal,
@@ -291,6 +291,8 @@ class RowTableModel(WorkbookTableModel):
             if match == target.name:
                 raise ValidationError(f"Tier {target.name!r}, Baseline: a tier cannot be its own baseline")
             value = match
+        if spec.name == "alpha" and isinstance(target, TaskClass):
+            drop_stale_interval(target, value)
         setattr(target, spec.name, value)
 
 

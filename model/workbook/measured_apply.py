@@ -7,7 +7,9 @@ NaN or out-of-range alpha means the class had nothing to measure.
 """
 from __future__ import annotations
 
-from typing import Protocol, Sequence, TypeVar
+from typing import Any, Protocol, Sequence, TypeVar
+
+from model.acceptance import Acceptance
 
 from model.workbook.rows import TaskClass, Workbook
 from model.workbook.validation import CLASS_FIELDS
@@ -45,18 +47,32 @@ def plan_measured(workbook: Workbook, classes: Sequence[M], add_missing: bool
     return todo, skipped
 
 
+def interval_fields(c: MeasuredClass) -> dict[str, Any]:
+    """The interval fields a measurement sets: its Acceptance's (attribute ``acceptance``), else none at all,
+    so an older interval or typed range never outlives the value it was about."""
+    acc = getattr(c, "acceptance", None)
+    if isinstance(acc, Acceptance):
+        return acc.row_fields()
+    return {"alpha_low": None, "alpha_high": None, "alpha_confidence": None, "alpha_requests": 0,
+            "alpha_steps": 0, "alpha_method": ""}
+
+
 def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool]], note: str,
                tier: str | None, source: str = "measured") -> None:
-    """Set each class's alpha (tier None) or that tier's overrides, marked with the source and the note."""
+    """Set each class's alpha (tier None) or that tier's overrides, marked with the source and the note,
+    with the interval the measurement carries."""
     for name, c, is_new in todo:
         if is_new:
             workbook.classes.append(TaskClass(name=name, alpha=float(c.alpha), alpha_source=source,
                                               source_note=note))
+        interval = interval_fields(c)
         if tier is None:
             row = workbook.classes[workbook.class_index(name)]  # type: ignore[index]
             row.alpha, row.alpha_source, row.source_note = float(c.alpha), source, note
+            for key, value in interval.items():
+                setattr(row, key, value)
         else:
-            workbook.set_override(tier, name, float(c.alpha), source, note)
+            workbook.set_override(tier, name, float(c.alpha), source, note, **interval)
 
 
 def unused_acceptance_note(workbook: Workbook, tiers: Sequence[str]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import itertools
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 SPECULATIVE_CHOICES = ("yes", "no", "unknown")
 COST_MODELS = ("typed", "roofline")
@@ -79,6 +80,15 @@ class TaskClass:
     alpha: float = 0.6  # per-token acceptance
     alpha_source: str = "assumed"
     source_note: str = ""  # e.g. the draft/target pair a measured alpha came from
+    # the interval on alpha (DESIGN.md section 7): a range typed by the analyst (a vendor's stated range, own
+    # doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
+    # without an interval, method says why: too few requests, counts only). None/0/"" in older files.
+    alpha_low: float | None = None
+    alpha_high: float | None = None
+    alpha_confidence: float | None = None
+    alpha_requests: int = 0
+    alpha_steps: int = 0
+    alpha_method: str = ""
 
 
 @dataclass
@@ -90,6 +100,29 @@ class Override:
     alpha: float
     alpha_source: str = "assumed"
     source_note: str = ""
+    # the interval on alpha (DESIGN.md section 7): a range typed by the analyst (a vendor's stated range, own
+    # doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
+    # without an interval, method says why: too few requests, counts only). None/0/"" in older files.
+    alpha_low: float | None = None
+    alpha_high: float | None = None
+    alpha_confidence: float | None = None
+    alpha_requests: int = 0
+    alpha_steps: int = 0
+    alpha_method: str = ""
+
+
+INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method")
+
+
+def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:
+    """Before ``row.alpha`` is typed as ``alpha``: a measured interval belongs to the measured value and goes;
+    a typed range stays while it still holds the new value."""
+    measured = row.alpha_confidence is not None or row.alpha_requests > 0 or row.alpha_method not in ("", "typed range")
+    outside = row.alpha_low is not None and row.alpha_high is not None and not row.alpha_low <= alpha <= row.alpha_high
+    if (measured and alpha != row.alpha) or outside:
+        row.alpha_low = row.alpha_high = row.alpha_confidence = None
+        row.alpha_requests = row.alpha_steps = 0
+        row.alpha_method = ""
 
 
 @dataclass
@@ -98,6 +131,7 @@ class Settings:
     claim_tolerance: float = 0.05  # a claim holds if mix speedup >= claim * (1 - tolerance)
     k_max: int = 16
     currency: str = "USD"
+    confidence: float = 0.95  # of every interval made and of the verdicts that read them
 
 
 @dataclass
@@ -136,11 +170,13 @@ class Workbook:
                 return o
         return None
 
-    def set_override(self, tier: str, task_class: str, alpha: float | None, source: str = "assumed", note: str = "") -> None:
-        """Set, replace or (alpha None) remove the override for one (tier, class)."""
+    def set_override(self, tier: str, task_class: str, alpha: float | None, source: str = "assumed", note: str = "",
+                     **interval: Any) -> None:
+        """Set, replace or (alpha None) remove the override for one (tier, class); ``interval`` holds
+        the alpha_low ... alpha_method fields a measurement gives (none: no interval)."""
         self.overrides = [o for o in self.overrides if not (o.tier == tier and o.task_class == task_class)]
         if alpha is not None:
-            self.overrides.append(Override(tier, task_class, float(alpha), source, note))
+            self.overrides.append(Override(tier, task_class, float(alpha), source, note, **interval))
 
     def rename_tier(self, old: str, new: str) -> None:
         """Rename a tier and everything that points at it (baselines, overrides)."""

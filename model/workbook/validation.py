@@ -26,7 +26,7 @@ class ValidationError(ValueError):
 class FieldSpec:
     name: str
     label: str
-    kind: str  # text, int, float, percent, choice, optional_float
+    kind: str  # text, int, float, percent, choice, optional_float, optional_percent
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
@@ -47,6 +47,8 @@ class FieldSpec:
         lo, hi = self.minimum, self.maximum
         if self.kind == "optional_float":
             what = "blank or a number"
+        if self.kind == "optional_percent":
+            what = "blank or a share (0.78 or 78%)"
         if lo is not None and hi is not None:
             return f"{what} from {_fmt(lo)} to {'below ' if self.below_maximum else ''}{_fmt(hi)}"
         if lo is not None:
@@ -79,10 +81,11 @@ class FieldSpec:
             if self.required and not text:
                 raise ValidationError("must not be empty")
             return text
-        if self.kind == "optional_float" and (value is None or (isinstance(value, str) and not value.strip())):
+        if self.kind in ("optional_float", "optional_percent") and (value is None or (isinstance(value, str) and not value.strip())):
             return None
         try:
-            number = parse_number(value, context=self.context, percent=self.kind == "percent", decimal=decimal)
+            number = parse_number(value, context=self.context, percent=self.kind in ("percent", "optional_percent"),
+                                  decimal=decimal)
         except NumberFormatError as exc:
             raise ValidationError(f"must be {self.describe()}; {shown(value)} {exc}") from None
         except ValueError:
@@ -229,6 +232,21 @@ OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("source_note", "Source note", "text", multiline=True),
 )
 
+# The interval kept with an acceptance (task class and override): not columns of the tables; a typed range
+# (alpha_low, alpha_high) or what a measurement found. alpha_range_problems below checks them together.
+ACCEPTANCE_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("alpha_low", "Alpha low", "optional_percent", 0.0, 1.0),
+    FieldSpec("alpha_high", "Alpha high", "optional_percent", 0.0, 1.0),
+    FieldSpec("alpha_confidence", "Interval confidence", "optional_percent", 0.5, 1.0, below_maximum=True),
+    FieldSpec("alpha_requests", "Requests measured", "int", 0, 1e9),
+    FieldSpec("alpha_steps", "Steps measured", "int", 0, 1e12),
+    FieldSpec("alpha_method", "Interval method", "text"),
+)
+
+# the confidence of every interval and verdict; not in SETTINGS_FIELDS (the settings dialog's and the
+# report's settings block), a workbook-wide setting all the same
+CONFIDENCE_FIELD = FieldSpec("confidence", "Interval confidence", "percent", 0.5, 1.0, below_maximum=True)
+
 # the workbook-wide settings: one "row" of its own, checked like the others
 SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("marginal_band", "Marginal band", "percent", 0.0, 1.0),
@@ -242,9 +260,9 @@ TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
     Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS},
-    TaskClass: {f.name: f for f in CLASS_FIELDS},
-    Override: {f.name: f for f in OVERRIDE_FIELDS},
-    Settings: {f.name: f for f in SETTINGS_FIELDS},
+    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS},
+    Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS},
+    Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
 }
 _ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
 
@@ -274,7 +292,7 @@ def required_fields(row_type: type, given: dict[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
-_NUMBER_KINDS = ("int", "float", "percent", "optional_float")
+_NUMBER_KINDS = ("int", "float", "percent", "optional_float", "optional_percent")
 
 
 def row_label(row: Any, index: int | None = None) -> str:
@@ -308,6 +326,23 @@ def parse_settings(values: dict[str, Any], base: Settings | None = None) -> Sett
     return out
 
 
+def alpha_range_problems(row: Any, index: int | None = None) -> list[str]:
+    """A task class's or override's range: both ends or neither, low <= alpha <= high."""
+    low, high = getattr(row, "alpha_low", None), getattr(row, "alpha_high", None)
+    if low is None and high is None:
+        return []
+    where = f"{row_label(row, index)}, Alpha range"
+    if low is None or high is None:
+        return [f"{where}: give both ends (alpha low and alpha high) or neither"]
+    try:
+        if not low <= row.alpha <= high:
+            return [f"{where}: must hold the acceptance itself ({shown(low)} to {shown(high)} does not hold "
+                    f"{shown(row.alpha)})"]
+    except TypeError:  # a wrong type is reported by the field's own check
+        return []
+    return []
+
+
 def check_row(row: Any, index: int | None = None) -> list[str]:
     """Every field of one row through its spec; returns messages (empty when valid)."""
     problems = []
@@ -321,6 +356,8 @@ def check_row(row: Any, index: int | None = None) -> list[str]:
             spec.parse(value)
         except ValidationError as exc:
             problems.append(f"{row_label(row, index)}, {spec.label}: {exc}")
+    if not problems and isinstance(row, (TaskClass, Override)):
+        problems.extend(alpha_range_problems(row, index))
     return problems
 
 
