@@ -133,12 +133,17 @@ def _alpha_text(kind: str, alpha: float | None) -> str:
 
 def comparison_text(cmp) -> str:
     # speed verdict: against plain decoding; value verdict: speed over the baseline against price over it
-    lines = [f"{'tier':<22}{'mix':>8}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  "
+    tiers, pairs = cmp.tier_records(), cmp.pair_records()
+    # intervals widen the speed columns only where the workbook has any
+    tw = 22 if any(r["speedup_interval"] for r in tiers) else 8
+    pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
+    lines = [f"{'tier':<22}{'mix':>{tw}}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  "
              f"{'verdict':<22}{'pays a':>7}  value"]
-    for r in cmp.tier_records():
+    for r in tiers:
         flag = " (unconfirmed)" if r["unconfirmed"] else ""
         holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
-        lines.append(f"{r['tier'][:21]:<22}{fmt.times(r['mix_speedup']):>8}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
+        mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
+        lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
                      f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['verdict'] + flag:<22}"
                      f"{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}  {r['value_verdict']}")
@@ -153,18 +158,44 @@ def comparison_text(cmp) -> str:
                      if r["claimed_speedup"] is not None else "")
             lines.append(f"  {r['tier']}: {m.words()}{claim}")
     lines.append("")
-    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>9}  {'verdict':<9}"
+    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
                  f"{'price':>7}{'pays a':>8}  value")
-    for r in cmp.pair_records():
+    for r in pairs:
         if r["verdict"] == "n/a":
             continue
         be = _alpha_text(r["break_even"], r["break_even_alpha"])
         ratio = "–" if r["value_verdict"] == "n/a" else ("free" if r["price_ratio"] is None else fmt.times(r["price_ratio"]))
+        speed = fmt.times_interval(r["speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{fmt.pct(r['alpha'], 0):>7}{be:>8}"
-                     f"{fmt.pct(r['trailer_fill'], 0):>7}{fmt.times(r['speedup']):>9}  {r['verdict']:<9}"
+                     f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  {r['verdict']:<9}"
                      f"{ratio:>7}{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>8}  {r['value_verdict']}")
     lines.append("")
-    lines.append("verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"
+    lines.extend(fair_price_lines(cmp, tiers))
+    lines.append(f"verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"
                  " (tier / baseline); 'pays a' is the acceptance at which they are equal (for a tier: the one"
-                 " acceptance every class would need).")
+                 " acceptance every class would need). Intervals in brackets are at "
+                 f"{cmp.confidence:.0%} confidence (classes combined as independent); 'undecided' where one reaches "
+                 "both sides of a break-even.")
     return "\n".join(lines) + "\n"
+
+
+def fair_price_lines(cmp, tiers: list[dict[str, Any]]) -> list[str]:
+    """Per tier with a baseline: the fair price (factor and prices per 1M tokens), at the measured acceptance and
+    at the pessimistic end, and the acceptance to guarantee beside the one the workload runs like."""
+    out = []
+    for r in tiers:
+        if r["fair_price_factor"] is None:
+            continue
+        cur = cmp.currency
+        line = (f"{r['tier']}: fair price {fmt.times(r['fair_price_factor'])} list ({fmt.money(r['fair_price_out'], cur, 2)}"
+                f" out, {fmt.money(r['fair_price_in'], cur, 2)} in per 1M)")
+        if r["fair_price_factor_low"] is not None:
+            line += (f"; open at {fmt.times(r['fair_price_factor_low'])} ({fmt.money(r['fair_price_out_low'], cur, 2)} out, "
+                     f"{fmt.money(r['fair_price_in_low'], cur, 2)} in), the pessimistic end")
+        guarantee = (f"acceptance to guarantee {fmt.pct(r['acceptance_to_guarantee'], 1)}"
+                     if r["price_break_even"] == "root" else f"acceptance to guarantee: {r['price_break_even']}")
+        runs = fmt.pct_interval(r["effective_alpha"], *(r["alpha_interval"] or (None, None)), digits=1)
+        out.append(f"{line}; {guarantee}, runs like {runs}")
+    if out:
+        out.append("")
+    return out

@@ -10,15 +10,18 @@ from numpy.typing import NDArray
 
 from model import arithmetic as ar
 from model import roofline
+from model.acceptance import acceptance_of
+from model.acceptance.propagate import mix_interval, speedup_ends
 from model.measured_speed import measured_speed
 from model.workbook.rows import Tier, Workbook
 
-GAIN, MARGINAL, TAX, NOT_APPLICABLE = 0, 1, 2, 3
-VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a"}
+# UNDECIDED: the interval at the workbook's confidence reaches both sides of a break-even (DESIGN.md section 7)
+GAIN, MARGINAL, TAX, NOT_APPLICABLE, UNDECIDED = 0, 1, 2, 3, 4
+VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a", UNDECIDED: "undecided"}
 BREAK_EVEN_NAMES = {**ar.KIND_NAMES, -1: "n/a"}
 # the value verdict: does the speed over the baseline pay for the price over the baseline?
 WORTH, NOT_WORTH = 0, 1
-VALUE_NAMES = {WORTH: "worth the premium", NOT_WORTH: "not worth it", NOT_APPLICABLE: "n/a"}
+VALUE_NAMES = {WORTH: "worth the premium", NOT_WORTH: "not worth it", NOT_APPLICABLE: "n/a", UNDECIDED: "undecided"}
 
 
 class TierCosts:
@@ -101,6 +104,32 @@ class Comparison:
     mix_price_break_even_kind: NDArray[np.int8]
     effective_alpha: NDArray[np.float64]
     tier_value_verdict: NDArray[np.int8]
+    # certainty (DESIGN.md section 7): NaN ends where an acceptance has no interval; speed and value verdicts
+    # above are UNDECIDED where the interval reaches both sides of their break-even
+    confidence: float  # the workbook's: of the mix's interval and of the verdicts
+    alpha_low: NDArray[np.float64]
+    alpha_high: NDArray[np.float64]
+    alpha_confidence: NDArray[np.float64]  # per cell: the confidence its interval was made at
+    alpha_note: list[list[str]]  # why a cell has no interval ("" where it has one)
+    speedup_low: NDArray[np.float64]
+    speedup_high: NDArray[np.float64]
+    pair_vs_baseline: NDArray[np.float64]  # per cell: speedup over the baseline's speedup on that class
+    pair_vs_baseline_low: NDArray[np.float64]
+    pair_vs_baseline_high: NDArray[np.float64]
+    mix_speedup_low: NDArray[np.float64]  # per tier, the classes combined as independent
+    mix_speedup_high: NDArray[np.float64]
+    speedup_vs_baseline_low: NDArray[np.float64]
+    speedup_vs_baseline_high: NDArray[np.float64]
+    effective_alpha_low: NDArray[np.float64]
+    effective_alpha_high: NDArray[np.float64]
+    # the fair price (DESIGN.md section 7): the factor on both list prices at which speed over the baseline
+    # equals the price ratio; _low at the pessimistic end of the interval (NaN without one)
+    fair_price_factor: NDArray[np.float64]
+    fair_price_factor_low: NDArray[np.float64]
+    fair_price_in: NDArray[np.float64]
+    fair_price_out: NDArray[np.float64]
+    fair_price_in_low: NDArray[np.float64]
+    fair_price_out_low: NDArray[np.float64]
     equal_weights: bool = False  # no output tokens entered: the mix weighs every class the same
     # per tier: a probe's measured speedup over the baseline (NaN: none) and where/when it was measured;
     # model.measured_speed sets it beside the modelled speedup in words
@@ -127,6 +156,13 @@ class Comparison:
                     "price_break_even": BREAK_EVEN_NAMES[int(self.price_break_even_kind[i, j])],
                     "price_break_even_alpha": _num(self.price_break_even_alpha[i, j]),
                     "value_verdict": VALUE_NAMES[int(self.value_verdict[i, j])],
+                    "alpha_interval": _pair(self.alpha_low[i, j], self.alpha_high[i, j]),
+                    "interval_note": self.alpha_note[i][j] or None,
+                    "confidence": _num(self.alpha_confidence[i, j]),
+                    "speedup_interval": _pair(self.speedup_low[i, j], self.speedup_high[i, j]),
+                    "speedup_vs_baseline": _num(self.pair_vs_baseline[i, j]),
+                    "speedup_vs_baseline_interval": _pair(self.pair_vs_baseline_low[i, j],
+                                                          self.pair_vs_baseline_high[i, j]),
                 })
         return out
 
@@ -150,6 +186,16 @@ class Comparison:
                 "effective_alpha": _num(self.effective_alpha[i]),
                 "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
                 **measured_speed(self, i).record(),
+                "confidence": self.confidence,
+                "alpha_interval": _pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),
+                "speedup_interval": _pair(self.mix_speedup_low[i], self.mix_speedup_high[i]),
+                "speedup_vs_baseline_interval": _pair(self.speedup_vs_baseline_low[i], self.speedup_vs_baseline_high[i]),
+                "fair_price_factor": _num(self.fair_price_factor[i]),
+                "fair_price_factor_low": _num(self.fair_price_factor_low[i]),
+                "fair_price_in": _num(self.fair_price_in[i]), "fair_price_out": _num(self.fair_price_out[i]),
+                "fair_price_in_low": _num(self.fair_price_in_low[i]),
+                "fair_price_out_low": _num(self.fair_price_out_low[i]),
+                "acceptance_to_guarantee": _num(self.mix_price_break_even_alpha[i]),
             })
         return out
 
@@ -160,8 +206,20 @@ def _num(x: Any) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def _verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float) -> NDArray[np.int8]:
+def _pair(low: Any, high: Any) -> list[float] | None:
+    lo, hi = _num(low), _num(high)
+    return None if lo is None or hi is None else [lo, hi]
+
+
+def _verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float,
+              low: NDArray[np.float64] | None = None, high: NDArray[np.float64] | None = None) -> NDArray[np.int8]:
     v = np.where(s < 1.0, TAX, np.where(s < 1.0 + band, MARGINAL, GAIN))
+    if low is not None and high is not None:
+        # the verdict of either end; where they differ the interval reaches across a line: undecided
+        with np.errstate(invalid="ignore"):
+            v_lo = np.where(low < 1.0, TAX, np.where(low < 1.0 + band, MARGINAL, GAIN))
+            v_hi = np.where(high < 1.0, TAX, np.where(high < 1.0 + band, MARGINAL, GAIN))
+        v = np.where(np.isfinite(low) & np.isfinite(high) & (v_lo != v_hi), UNDECIDED, v)
     # NaN (a tier with no task classes has no mix speedup) is no verdict, not a gain
     return np.where(applicable & ~np.isnan(s), v, NOT_APPLICABLE).astype(np.int8)
 
@@ -187,11 +245,15 @@ def _price_solve(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: N
     return alpha, kind
 
 
-def _value_verdicts(speedup: NDArray[np.float64], needed: NDArray[np.float64],
-                    applicable: NDArray[np.bool_]) -> NDArray[np.int8]:
+def _value_verdicts(speedup: NDArray[np.float64], needed: NDArray[np.float64], applicable: NDArray[np.bool_],
+                    low: NDArray[np.float64] | None = None, high: NDArray[np.float64] | None = None) -> NDArray[np.int8]:
     with np.errstate(invalid="ignore"):
         worth = speedup >= needed
-    return np.where(applicable, np.where(worth, WORTH, NOT_WORTH), NOT_APPLICABLE).astype(np.int8)
+        # decided only when the whole interval is on one side of the price break-even
+        undecided = (np.isfinite(low) & np.isfinite(high) & (low < needed) & (high >= needed)
+                     if low is not None and high is not None else np.zeros(np.shape(worth), dtype=bool))
+    v = np.where(undecided, UNDECIDED, np.where(worth, WORTH, NOT_WORTH))
+    return np.where(applicable, v, NOT_APPLICABLE).astype(np.int8)
 
 
 def compare(wb: Workbook) -> Comparison:
@@ -207,6 +269,7 @@ def compare(wb: Workbook) -> Comparison:
 
     alpha = np.tile(np.array([c.alpha for c in classes], dtype=np.float64), (n_t, 1))
     source = [[c.alpha_source for c in classes] for _ in tiers]
+    acc = [[acceptance_of(c, s.confidence) for c in classes] for _ in tiers]
     t_index = {t.name: i for i, t in enumerate(tiers)}
     c_index = {c.name: j for j, c in enumerate(classes)}
     for o in wb.overrides:
@@ -214,6 +277,11 @@ def compare(wb: Workbook) -> Comparison:
         if i is not None and j is not None:
             alpha[i, j] = o.alpha
             source[i][j] = f"{o.alpha_source} (tier override)"
+            acc[i][j] = acceptance_of(o, s.confidence)  # the override's own interval, or none: not the class's
+    a_lo = np.array([[a.low if a.has_interval else np.nan for a in row] for row in acc], dtype=np.float64).reshape(n_t, n_c)
+    a_hi = np.array([[a.high if a.has_interval else np.nan for a in row] for row in acc], dtype=np.float64).reshape(n_t, n_c)
+    a_conf = np.array([[a.confidence if a.has_interval else np.nan for a in row] for row in acc],
+                      dtype=np.float64).reshape(n_t, n_c)
 
     costs = TierCosts(tiers)
     kk = k[:, None]
@@ -242,10 +310,15 @@ def compare(wb: Workbook) -> Comparison:
     # margin: how far above (or below) the break-even this class runs; a never-paying
     # setting has no break-even, so no margin either
     margin = np.where(sp_row & (be.kind != ar.NEVER), alpha - be.alpha, np.nan)
-    verdict = _verdicts(speedup, np.broadcast_to(sp_row, (n_t, n_c)), s.marginal_band)
+    stretch = ar.stretch_cost(kk, c, v)
+    s_lo, s_hi = speedup_ends(a_lo, a_hi, kk, stretch)
+    s_lo, s_hi = np.where(sp_row, s_lo, np.nan), np.where(sp_row, s_hi, np.nan)
+    verdict = _verdicts(speedup, np.broadcast_to(sp_row, (n_t, n_c)), s.marginal_band, s_lo, s_hi)
 
     weights = tokens_out if tokens_out.sum() > 0 else np.ones(n_c)
     mix = ar.blend_speedup(speedup, weights[None, :]) if n_c else np.full(n_t, np.nan)
+    mix_lo, mix_hi = (mix_interval(speedup, s_lo, s_hi, weights[None, :], a_conf, s.confidence) if n_c
+                      else (np.full(n_t, np.nan), np.full(n_t, np.nan)))
     monthly = (tokens_out[None, :] * np.array([t.price_out for t in tiers])[:, None]
                + tokens_in[None, :] * np.array([t.price_in for t in tiers])[:, None]).sum(axis=1) / 1e6
     base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
@@ -255,6 +328,8 @@ def compare(wb: Workbook) -> Comparison:
     with np.errstate(divide="ignore", invalid="ignore"):
         premium = np.where(has_base & (base_cost > 0), monthly / base_cost - 1.0, np.nan)
         vs_base = np.where(has_base, mix / base_mix, np.nan)
+        # the baseline is held at its own value while the tier's acceptance moves (as in the value verdict)
+        vs_base_lo, vs_base_hi = np.where(has_base, mix_lo / base_mix, np.nan), np.where(has_base, mix_hi / base_mix, np.nan)
         per_speed = monthly / mix
         mix_cf = np.where(spec, (np.where(sp_row, cf, 1.0) * weights).sum(axis=1) / weights.sum(), 1.0) if n_c else np.full(n_t, np.nan)
 
@@ -273,9 +348,11 @@ def compare(wb: Workbook) -> Comparison:
     base_speed = speedup[b0]
     pair_ok = sp_row & has_base[:, None] & ~np.isnan(ratio)
     needed = ratio * base_speed
-    stretch = ar.stretch_cost(kk, c, v)
     p_alpha, p_kind = _price_solve(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
-    value = _value_verdicts(speedup, needed, pair_ok)
+    value = _value_verdicts(speedup, needed, pair_ok, s_lo, s_hi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pair_base = np.where(has_base[:, None], base_speed, np.nan)
+        pair_vs, pair_vs_lo, pair_vs_hi = speedup / pair_base, s_lo / pair_base, s_hi / pair_base
 
     # the mix: monthly cost over the baseline's; with no tokens at all, the output price as per class.
     # One alpha cannot describe a workload whose classes differ, so the mix's break-even is the uniform
@@ -290,7 +367,15 @@ def compare(wb: Workbook) -> Comparison:
     mix_p_alpha, mix_p_kind = _price_solve(mix_needed, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok)
     eff = ar.solve_alpha_for_tokens(np.nan_to_num(mix * mean_stretch, nan=1.0), k)
     eff_alpha = np.where(spec & ~np.isnan(mix), np.where(eff.kind == ar.NEVER, 1.0, eff.alpha), np.nan)
-    tier_value = _value_verdicts(mix, mix_needed, tier_ok)
+    tier_value = _value_verdicts(mix, mix_needed, tier_ok, mix_lo, mix_hi)
+    # the uniform acceptance the interval's ends run like (where the mix has an interval)
+    ends = [ar.solve_alpha_for_tokens(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix_lo, mix_hi)]
+    eff_lo, eff_hi = (np.where(spec & np.isfinite(m), np.where(e.kind == ar.NEVER, 1.0, e.alpha), np.nan)
+                      for m, e in zip((mix_lo, mix_hi), ends))
+    # the fair price: speed over the baseline / price ratio scales both list prices (DESIGN.md section 7)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fair = np.where(tier_ok, vs_base / mix_ratio, np.nan)
+        fair_lo = np.where(tier_ok, vs_base_lo / mix_ratio, np.nan)
 
     claimed = np.array([np.nan if t.claimed_speedup is None else t.claimed_speedup for t in tiers], dtype=np.float64)
     claim_ctx = np.array([t.claim_context for t in tiers], dtype=np.float64)
@@ -314,10 +399,20 @@ def compare(wb: Workbook) -> Comparison:
         speedup_vs_baseline=vs_base, price_per_speedup=per_speed, mix_cost_factor=mix_cf,
         claimed_speedup=claimed, claim_context=claim_ctx, claim_alpha=claim_alpha,
         claim_kind=claim.kind, claim_holds=holds,
-        tier_verdict=_verdicts(mix, spec, s.marginal_band),
+        tier_verdict=_verdicts(mix, spec, s.marginal_band, mix_lo, mix_hi),
         price_ratio=ratio, price_break_even_alpha=p_alpha, price_break_even_kind=p_kind, value_verdict=value,
         mix_price_ratio=mix_ratio, mix_price_break_even_alpha=mix_p_alpha, mix_price_break_even_kind=mix_p_kind,
         effective_alpha=eff_alpha, tier_value_verdict=tier_value,
+        confidence=s.confidence, alpha_low=np.where(sp_row, a_lo, np.nan), alpha_high=np.where(sp_row, a_hi, np.nan),
+        alpha_confidence=np.where(sp_row, a_conf, np.nan),
+        alpha_note=[[a.note if spec[i] else "" for a in row] for i, row in enumerate(acc)],
+        speedup_low=s_lo, speedup_high=s_hi,
+        pair_vs_baseline=np.where(pair_ok, pair_vs, np.nan), pair_vs_baseline_low=np.where(pair_ok, pair_vs_lo, np.nan),
+        pair_vs_baseline_high=np.where(pair_ok, pair_vs_hi, np.nan),
+        mix_speedup_low=mix_lo, mix_speedup_high=mix_hi, speedup_vs_baseline_low=vs_base_lo,
+        speedup_vs_baseline_high=vs_base_hi, effective_alpha_low=eff_lo, effective_alpha_high=eff_hi,
+        fair_price_factor=fair, fair_price_factor_low=fair_lo, fair_price_in=fair * price_in, fair_price_out=fair * price_out,
+        fair_price_in_low=fair_lo * price_in, fair_price_out_low=fair_lo * price_out,
         equal_weights=bool(n_c) and not tokens_out.sum() > 0,
         measured_speedup=np.array([np.nan if t.measured_speedup is None else t.measured_speedup for t in tiers],
                                   dtype=np.float64),

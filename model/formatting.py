@@ -26,6 +26,20 @@ def times(x: float | None, digits: int = 2) -> str:
     return "–" if _missing(x) else f"{x:.{digits}f}x"
 
 
+def times_interval(x: float | None, low: float | None, high: float | None, digits: int = 2) -> str:
+    """1.44x (1.31–1.58); the bare value where there is no interval."""
+    if _missing(low) or _missing(high):
+        return times(x, digits)
+    return f"{times(x, digits)} ({low:.{digits}f}–{high:.{digits}f})"
+
+
+def pct_interval(x: float | None, low: float | None, high: float | None, digits: int = 0) -> str:
+    """68% (62–73%); the bare value where there is no interval."""
+    if _missing(low) or _missing(high):
+        return pct(x, digits)
+    return f"{pct(x, digits)} ({low * 100:.{digits}f}–{high * 100:.{digits}f}%)"
+
+
 def money(x: float | None, currency: str = "USD", digits: int = 0) -> str:
     if _missing(x):
         return "–"

@@ -33,6 +33,7 @@ SUMMARY: dict[str, tuple[str, str]] = {
     "Monthly cost": ("monthly_cost", "number"), "Cost per 1x": ("price_per_speedup", "number"),
     "FLOPs/token": ("mix_cost_factor", "number"), "Claim needs alpha": ("claim_alpha", "share"),
     "Measured": ("measured_speedup", "number"),
+    "Fair price": ("fair_price_factor", "number"),
 }
 # a shown number starts with a digit, a sign or a currency symbol; anything else is words
 _SHOWN_NUMBER = re.compile(r"^[-+]?[$€£¥]?\d")

@@ -11,23 +11,27 @@ from PySide6.QtGui import QBrush, QColor
 
 from model import arithmetic as ar
 from model import formatting as fmt
-from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, VALUE_NAMES, VERDICT_NAMES, WORTH,
-                              Comparison)
+from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES, VERDICT_NAMES,
+                              WORTH, Comparison)
 from model.measured_speed import AGREES, measured_speed
 
 from gui.document import Document
 from gui.tables import result_copy
 from gui.tables.input_models import Index, WorkbookTableModel
 
-VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#dedede")}
+# undecided (the interval reaches both sides of a break-even) in one pale violet in both schemes: no verdict's hue
+UNDECIDED_COLOUR = QColor("#ddd3f0")
+VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QColor("#f6c4c4"), NOT_APPLICABLE: QColor("#dedede"),
+                   UNDECIDED: UNDECIDED_COLOUR}
 # the value verdict in its own hues, so a glance tells which verdict colours the grid
-VALUE_COLOURS = {WORTH: QColor("#b9dcf2"), NOT_WORTH: QColor("#f2c6de"), NOT_APPLICABLE: QColor("#dedede")}
+VALUE_COLOURS = {WORTH: QColor("#b9dcf2"), NOT_WORTH: QColor("#f2c6de"), NOT_APPLICABLE: QColor("#dedede"),
+                 UNDECIDED: UNDECIDED_COLOUR}
 # what the colours mean, for the legend beside the grid: (colour, words)
 LEGENDS = {
     "speed": [(VERDICT_COLOURS[GAIN], "gain"), (VERDICT_COLOURS[MARGINAL], "marginal"), (VERDICT_COLOURS[TAX], "tax"),
-              (VERDICT_COLOURS[NOT_APPLICABLE], "not speculative")],
+              (UNDECIDED_COLOUR, "undecided"), (VERDICT_COLOURS[NOT_APPLICABLE], "not speculative")],
     "value": [(VALUE_COLOURS[WORTH], "worth the premium"), (VALUE_COLOURS[NOT_WORTH], "not worth it"),
-              (VALUE_COLOURS[NOT_APPLICABLE], "no baseline / not speculative")],
+              (UNDECIDED_COLOUR, "undecided"), (VALUE_COLOURS[NOT_APPLICABLE], "no baseline / not speculative")],
 }
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
@@ -75,7 +79,7 @@ def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
 
 # metric key -> (menu label, cell text)
 METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
-    "speedup": ("Speedup", lambda c, i, j: fmt.times(c.speedup[i, j])),
+    "speedup": ("Speedup", lambda c, i, j: fmt.times_interval(c.speedup[i, j], c.speedup_low[i, j], c.speedup_high[i, j])),
     "speed_verdict": ("Speed verdict (vs plain decoding)", _speed_verdict_text),
     "value_verdict": ("Value verdict (speed vs price)", _value_verdict_text),
     "price_break_even": ("Price break-even alpha", price_break_even_text),
@@ -98,13 +102,15 @@ def colour_scheme(metric: str) -> str:
 
 
 # the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
-_PAIR_FIELDS = ("speedup", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
+_PAIR_FIELDS = ("speedup", "speedup_low", "speedup_high", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
                 "optimal_k", "optimal_speedup", "cost_factor", "price_ratio", "price_break_even_alpha",
                 "price_break_even_kind", "value_verdict")
 _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
                 "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict",
                 "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
-                "tier_value_verdict", "measured_speedup")
+                "tier_value_verdict", "measured_speedup", "mix_speedup_low", "mix_speedup_high", "speedup_vs_baseline_low",
+                "speedup_vs_baseline_high", "fair_price_factor", "fair_price_factor_low", "effective_alpha_low",
+                "effective_alpha_high")
 
 
 def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
@@ -138,11 +144,11 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     lines = [
         f"{tier} on {cls}" + ("  (speculative decoding not confirmed)" if cmp.unconfirmed[i] else ""),
         f"K = {k} draft tokens per stretch; c = {c:.3f} (draft pass / target step); v = {v:.3f} (verify pass / target step)",
-        f"alpha = {fmt.pct(a)} per token, source: {cmp.alpha_source[i][j]}",
+        f"alpha = {fmt.pct(a)} per token, source: {cmp.alpha_source[i][j]}; " + interval_text(cmp, i, j),
         f"Tokens per stretch E = (1 - alpha^(K+1)) / (1 - alpha) = {e:.2f}",
         f"Trailer fill F = (E - 1) / K = {fmt.pct(cmp.trailer_fill[i, j])}",
         f"Stretch cost K*c + v = {k * c + v:.2f} target steps",
-        f"Speedup S = E / (K*c + v) = {fmt.times(cmp.speedup[i, j])}",
+        f"Speedup S = E / (K*c + v) = {fmt.times_interval(cmp.speedup[i, j], cmp.speedup_low[i, j], cmp.speedup_high[i, j])}",
         f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}",
         f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",
         f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cost_factor[i, j])}",
@@ -151,6 +157,33 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
         HELP_HINT,
     ]
     return "\n".join(lines)
+
+
+def interval_text(cmp: Comparison, i: int, j: int) -> str:
+    lo, hi = cmp.alpha_low[i, j], cmp.alpha_high[i, j]
+    if math.isnan(lo) or math.isnan(hi):
+        return f"no interval ({cmp.alpha_note[i][j]})"
+    return f"{cmp.alpha_confidence[i, j]:.0%} interval {fmt.pct(lo)} to {fmt.pct(hi)}"
+
+
+def _fair_price_text(cmp: Comparison, i: int) -> str:
+    f = cmp.fair_price_factor[i]
+    if math.isnan(f):
+        return ""
+    low = cmp.fair_price_factor_low[i]
+    return f"{fmt.times(f)} (open at {fmt.times(low)})" if not math.isnan(low) else fmt.times(f)
+
+
+def _fair_price_tip(cmp: Comparison, i: int) -> str:
+    if math.isnan(cmp.fair_price_factor[i]):
+        return ""
+    cur = cmp.currency
+    text = (f"Fair price: {fmt.money(cmp.fair_price_out[i], cur, 2)} out, {fmt.money(cmp.fair_price_in[i], cur, 2)} in "
+            "per 1M tokens")
+    if not math.isnan(cmp.fair_price_factor_low[i]):
+        text += (f"; at the pessimistic end of the {cmp.confidence:.0%} interval {fmt.money(cmp.fair_price_out_low[i], cur, 2)}"
+                 f" out, {fmt.money(cmp.fair_price_in_low[i], cur, 2)} in: the price to open a negotiation with")
+    return text
 
 
 def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
@@ -275,11 +308,12 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice). Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
     ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline. n/a without a baseline or for a tier that does not run speculative decoding."),
     ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
-    ("Mix speedup", lambda c, i: fmt.times(c.mix_speedup[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed."),
-    ("vs baseline", lambda c, i: fmt.times(c.speedup_vs_baseline[i]), "Mix speedup divided by the baseline tier's mix speedup."),
+    ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
+    ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
+    ("Fair price", _fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
     ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
-    ("Value needs alpha", _mix_break_even_text, "The one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha)."),
+    ("Value needs alpha", _mix_break_even_text, "The acceptance to guarantee: the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha)."),
     ("Runs like alpha", lambda c, i: fmt.pct(c.effective_alpha[i]) if int(c.mix_price_break_even_kind[i]) != -1 else "", "The one acceptance that, held by every class, gives the mix speedup the workload has now. Worth the premium when it is at least 'Value needs alpha'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
     ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
@@ -348,5 +382,6 @@ class TierSummaryModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
             said = f"\n{said[0].upper()}{said[1:]}" if said else ""
-            return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}\n{explain}\n{HELP_HINT}"
+            extra = f"\n{_fair_price_tip(cmp, i)}" if header == "Fair price" and _fair_price_tip(cmp, i) else ""
+            return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}{extra}\n{explain}\n{HELP_HINT}"
         return None

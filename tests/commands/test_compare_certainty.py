@@ -1,0 +1,55 @@
+"""compare with intervals: the JSON fields, the text's brackets and the fair price lines."""
+from __future__ import annotations
+
+import io
+import json
+from argparse import Namespace
+
+import pytest
+
+from commands.calc_compare import run_compare
+from model.workbook.json_file import load_demo, save_workbook
+
+
+def _compare(path: str | None, as_json: bool) -> str:
+    out = io.StringIO()
+    assert run_compare(Namespace(workbook=path, json=as_json, csv=False), out) == 0
+    return out.getvalue()
+
+
+@pytest.fixture
+def ranged(tmp_path) -> str:
+    wb = load_demo()
+    for c in wb.classes:
+        c.alpha_low, c.alpha_high = c.alpha - 0.08, min(1.0, c.alpha + 0.06)
+    path = tmp_path / "ranged.json"
+    save_workbook(wb, path)
+    return str(path)
+
+
+def test_compare_json_carries_intervals_and_fair_prices(ranged) -> None:
+    d = json.loads(_compare(ranged, True))
+    tier = next(t for t in d["tiers"] if t["tier"] == "Northwind Turbo")
+    assert tier["confidence"] == 0.95 and tier["value_verdict"] == "undecided"
+    lo, hi = tier["speedup_interval"]
+    assert lo < tier["mix_speedup"] < hi and tier["speedup_vs_baseline_interval"] == [lo, hi]  # a plain baseline
+    assert tier["fair_price_factor_low"] < tier["fair_price_factor"]
+    assert tier["fair_price_out"] == pytest.approx(20.0 * tier["fair_price_factor"])
+    assert tier["fair_price_in_low"] == pytest.approx(2.5 * tier["fair_price_factor_low"])
+    assert tier["acceptance_to_guarantee"] == tier["price_break_even_alpha"]
+    pair = next(p for p in d["pairs"] if p["tier"] == "Northwind Turbo" and p["task_class"] == "prose")
+    assert pair["alpha_interval"] == pytest.approx([0.42, 0.56]) and pair["verdict"] == "undecided"
+    assert pair["interval_note"] is None and pair["confidence"] == 0.95
+    plain = json.loads(_compare(None, True))
+    p = next(p for p in plain["pairs"] if p["tier"] == "Northwind Turbo" and p["task_class"] == "prose")
+    assert p["alpha_interval"] is None and p["speedup_interval"] is None
+    assert p["interval_note"] == "assumed, no range given" and p["verdict"] == "marginal"
+
+
+def test_compare_text_shows_brackets_and_the_fair_price(ranged) -> None:
+    text = _compare(ranged, False)
+    assert "1.44x (1.34–1.52)" in text and "1.05x (0.91–1.17)  undecided" in text
+    assert "Northwind Turbo: fair price 1.05x list ($20.93 out, $2.62 in per 1M); open at 0.97x" in text
+    assert "acceptance to guarantee 65.8%, runs like 67.9% (64.6–70.5%)" in text
+    plain = _compare(None, False)
+    assert "(" not in plain.splitlines()[2] and "open at" not in plain

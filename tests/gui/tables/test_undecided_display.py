@@ -1,0 +1,48 @@
+"""Intervals in the window: speedups with their interval, undecided cells in their own colour and legend entry,
+the fair price in the per-tier summary."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from gui.tables.result_models import SUMMARY_COLUMNS, UNDECIDED_COLOUR, VERDICT_COLOURS
+from model.comparison import GAIN, UNDECIDED
+
+
+def _ranges(wb) -> None:
+    for c in wb.classes:
+        c.alpha_low, c.alpha_high = c.alpha - 0.08, min(1.0, c.alpha + 0.06)
+
+
+def test_undecided_cells_have_their_own_colour_and_legend(window):
+    window.metric_combo.setCurrentIndex(window.metric_combo.findData("speed_verdict"))
+    assert "undecided" in window.legend.text()
+    window.document.apply("ranges", _ranges)
+    window.document.flush()
+    cmp, model = window.document.comparison, window.results_model
+    i, j = cmp.tier_names.index("Northwind Turbo"), cmp.class_names.index("prose")
+    # prose runs at 1.05x (0.91-1.17): its interval reaches below 1
+    assert cmp.verdict[i, j] == UNDECIDED
+    assert model.data(model.index(i, j)) == "undecided"
+    assert model.data(model.index(i, j), Qt.ItemDataRole.BackgroundRole).color() == UNDECIDED_COLOUR
+    assert UNDECIDED_COLOUR not in [VERDICT_COLOURS[k] for k in VERDICT_COLOURS if k != UNDECIDED]
+    code = cmp.class_names.index("code")
+    assert cmp.verdict[i, code] == GAIN
+    window.metric_combo.setCurrentIndex(window.metric_combo.findData("speedup"))
+    assert model.data(model.index(i, j)) == "1.05x (0.91–1.17)"
+    assert "95% interval 42.0% to 56.0%" in model.data(model.index(i, j), Qt.ItemDataRole.ToolTipRole)
+
+
+def test_the_summary_shows_mix_intervals_and_the_fair_price(window):
+    heads = [c[0] for c in SUMMARY_COLUMNS]
+    model = window.summary_model
+    cmp = window.document.comparison
+    i = cmp.tier_names.index("Northwind Turbo")
+    assert model.data(model.index(i, heads.index("Fair price"))) == "1.05x"
+    window.document.apply("ranges", _ranges)
+    window.document.flush()
+    cmp = window.document.comparison
+    assert model.data(model.index(i, heads.index("Mix speedup"))) == "1.44x (1.34–1.52)"
+    assert model.data(model.index(i, heads.index("Fair price"))) == "1.05x (open at 0.97x)"
+    tip = model.data(model.index(i, heads.index("Fair price")), Qt.ItemDataRole.ToolTipRole)
+    assert "$20.93 out" in tip and "pessimistic end" in tip
+    assert model.data(model.index(i, heads.index("Value verdict"))) == "undecided"
