@@ -13,6 +13,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
+from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
@@ -157,6 +158,12 @@ def comparison_text(cmp) -> str:
             claim = (f" Claim {fmt.times(r['claimed_speedup'])} at {fmt.context(r['claim_context'])}."
                      if r["claimed_speedup"] is not None else "")
             lines.append(f"  {r['tier']}: {m.words()}{claim}")
+    at_load = [(r["tier"], load_speed(cmp, i).words()) for i, r in enumerate(cmp.tier_records())]
+    if any(words for _, words in at_load):
+        # the speed at the analyst's own parallel streams: a vendor's claim is for a quiet server
+        lines.append("")
+        lines.append("speed at your load (parallel streams, the tier's concurrency):")
+        lines += [f"  {tier}: {words}" for tier, words in at_load if words]
     lines.append("")
     lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
                  f"{'price':>7}{'pays a':>8}  value")

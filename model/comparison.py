@@ -12,6 +12,7 @@ from model import arithmetic as ar
 from model import roofline
 from model.acceptance import acceptance_of
 from model.acceptance.propagate import mix_interval, speedup_ends
+from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.workbook.rows import Tier, Workbook
 
@@ -135,6 +136,10 @@ class Comparison:
     # model.measured_speed sets it beside the modelled speedup in words
     measured_speedup: NDArray[np.float64] | None = None
     measured_note: list[str] = field(default_factory=list)
+    # per tier: the parallel streams the analyst runs, and a probe's speedups per concurrency (the tier's
+    # text); model.load_speed reads the one at the tier's concurrency into a verdict at that load
+    concurrency: NDArray[np.int64] | None = None
+    measured_by_concurrency: list[str] = field(default_factory=list)
 
     def pair_records(self) -> list[dict[str, Any]]:
         out = []
@@ -196,6 +201,7 @@ class Comparison:
                 "fair_price_in_low": _num(self.fair_price_in_low[i]),
                 "fair_price_out_low": _num(self.fair_price_out_low[i]),
                 "acceptance_to_guarantee": _num(self.mix_price_break_even_alpha[i]),
+                **load_speed(self, i).record(),
             })
         return out
 
@@ -417,4 +423,6 @@ def compare(wb: Workbook) -> Comparison:
         measured_speedup=np.array([np.nan if t.measured_speedup is None else t.measured_speedup for t in tiers],
                                   dtype=np.float64),
         measured_note=[t.measured_note for t in tiers],
+        concurrency=np.array([t.concurrency for t in tiers], dtype=np.int64),
+        measured_by_concurrency=[t.measured_by_concurrency for t in tiers],
     )

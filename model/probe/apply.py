@@ -15,6 +15,7 @@ import numpy as np
 from model import arithmetic as ar
 from model.probe.analysis import ClassProbe, ProbeReport
 from model.probe.filler import context_label
+from model.workbook.load_speedups import format_speedups
 from model.workbook.measured_apply import apply_plan, plan_measured
 from model.workbook.rows import Workbook
 
@@ -65,4 +66,9 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
         if speed is not None:
             row.measured_speedup = round(speed, 4)
             row.measured_note = f"probed {report.date or 'today'} at {where}, against {report.baseline_name}"
+        # a probe at several concurrencies keeps its speedup per level: the comparison reads the tier's own load
+        levels = {x.concurrency: (round(x.speedup_measured, 4), x.throttled) for x in report.by_concurrency
+                  if x.speedup_measured is not None and math.isfinite(x.speedup_measured) and x.speedup_measured > 0}
+        if len(levels) > 1 or any(n > 1 for n in levels):
+            row.measured_by_concurrency = format_speedups(levels)
     return skipped

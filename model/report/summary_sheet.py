@@ -10,6 +10,7 @@ from typing import Any
 
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.formatting import context as context_text
+from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
@@ -135,6 +136,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         measured = measured_speed(cmp, i)
         if measured.measured is not None:
             said.append((tier.name, measured.words()))
+        at_load = load_speed(cmp, i).words()  # the speedup at the tier's concurrency, where it runs
+        if at_load:
+            said.append((tier.name, at_load))
         claim_alpha = float(cmp.claim_alpha[i])
         if cmp.claim_holds[i] is None:
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"], DASH)
@@ -164,7 +168,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                                  refs.setting("currency"), wb.settings.currency)
     # under the table, not a column: the words are long and the table prints one page wide
     sheet.text(last + 2, 1, "Measured speed (a probe: tokens per second over the baseline's), beside the model's "
-               "'Speedup vs baseline'", st.HEADING)
+               "'Speedup vs baseline', and at each tier's load (parallel streams)", st.HEADING)
     if not said:
         sheet.text(last + 3, 1, "No tier has a measured speed yet: probe it from the app (Tools > Probe a tier) "
                    "and apply the result.", st.NOTE)
