@@ -206,6 +206,13 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
         values = table[r]
         if all(_cell_text(v) == "" for v in values):
             continue
+        if formats is None and any(_cell_text(v) for v in values[len(table[start]):]):
+            # a CSV row wider than its header: an unquoted 12,50 in a comma-separated list is price
+            # 12 and the next column 50, every field after it shifted one along
+            problems.append(f"line {numbers[r]}: {len(values)} fields, but the header (line {numbers[start]}) has "
+                            f"{len(table[start])}; a number with a decimal comma (12,50) must be quoted (\"12,50\") "
+                            "in a comma-separated list, or separate the list with semicolons")
+            continue
         name = _cell_text(values[name_col]) if name_col < len(values) and not isinstance(values[name_col], CellError) else ""
         who = f"{name!r}, " if name else ""
         row_currency = None

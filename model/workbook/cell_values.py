@@ -21,7 +21,27 @@ class NumberFormatError(ValueError):
 
 
 def _strip_currency(text: str) -> str:
-    return re.sub(r"^\s*[$€£¥]\s*|\s*(USD|EUR|GBP)\s*$", "", text, flags=re.IGNORECASE)
+    # "$2.50", "2.50 USD", and "12,50 €" as much of Europe writes it (a price list reads it so too)
+    return re.sub(r"^\s*[$€£¥]\s*|\s*(USD|EUR|GBP|[$€£¥])\s*$", "", text, flags=re.IGNORECASE)
+
+
+# digits grouped by a space or an apostrophe: "1 234,5" (French, with a no-break or narrow no-break
+# space), "1'234.5" (Swiss). Refused with the number to write instead, wherever it is typed or read
+_GROUP_MARKS = {" ": "a space", "\u00a0": "a no-break space (U+00A0)", "\u202f": "a narrow no-break space (U+202F)",
+                "\u2009": "a thin space (U+2009)", "'": "an apostrophe", "\u2019": "an apostrophe (U+2019)"}
+_SPACE_GROUPED = re.compile(r"\s*([-+]?)([1-9][0-9]{0,2}(?:[ \u00a0\u202f\u2009'\u2019][0-9]{3})+)([.,][0-9]+)?"
+                            r"\s*([kKmMbBgG%x]?)\s*")
+
+
+def _refuse_space_groups(text: str, decimal: str) -> None:
+    m = _SPACE_GROUPED.fullmatch(text)
+    if m is None:
+        return
+    sign, whole, frac, suffix = m.group(1), m.group(2), m.group(3) or "", m.group(4)
+    mark = next(ch for ch in whole if not ch.isdigit())
+    digits = "".join(ch for ch in whole if ch.isdigit())
+    write = f"{sign}{digits}{decimal + frac[1:] if frac else ''}{suffix}"
+    raise NumberFormatError(f"groups its digits with {_GROUP_MARKS[mark]}, which numbers here do not; write {write}")
 
 
 def _grouped(text: str, mark: str) -> bool:
@@ -89,6 +109,8 @@ def parse_number(value: Any, *, percent: bool = False, context: bool = False, de
         except OverflowError:  # an int from a JSON file too large for a float
             raise ValueError("too large") from None
     text = _strip_currency(str(value))
+    if len(text) <= 100:
+        _refuse_space_groups(text, decimal)
     m = _NUMBER.match(text) if len(text) <= 100 else None
     if not m:
         raise ValueError("not a number")

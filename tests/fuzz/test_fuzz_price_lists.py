@@ -107,3 +107,41 @@ def test_xlsx_lists(tmp_path_factory, cells: list[list[object]], far: str | None
     path = Path(tmp_path_factory.mktemp("xlsx")) / "list.xlsx"
     book.save(path)
     _check(outcome(lambda: read_price_list(path, "tiers"), WorkbookError), path)
+
+
+GROUP_MARKS = " \u00a0\u202f\u2009'\u2019"
+
+
+@settings(max_examples=80, deadline=None)
+@given(whole=st.integers(1000, 10**7), frac=st.one_of(st.none(), st.integers(0, 99)),
+       mark=st.sampled_from(list(GROUP_MARKS)), decimal=st.sampled_from([".", ","]),
+       euro=st.sampled_from(["", " €", "€ "]))
+def test_grouped_numbers_read_the_same_in_a_list_and_a_cell(tmp_path_factory, whole: int, frac: int | None,
+                                                            mark: str, decimal: str, euro: str) -> None:
+    from model.workbook.validation import ValidationError, parse_field
+    from model.workbook.rows import Tier
+
+    text = f"{whole:,}".replace(",", mark) + (f"{decimal}{frac:02d}" if frac is not None else "")
+    text = euro + text if euro == "€ " else text + euro
+    sep = ";" if decimal == "," else ","
+    path = Path(tmp_path_factory.mktemp("g")) / "list.csv"
+    path.write_text(f"Tier{sep}Price out /1M\nA{sep}\"{text}\"\n", encoding="utf-8")
+    got = outcome(lambda: read_price_list(path, "tiers", decimal=decimal), WorkbookError)
+    try:
+        cell: object = parse_field(Tier, "price_out", text, "A", decimal=decimal)
+    except ValidationError as exc:
+        cell = exc
+    # grouped by a space or an apostrophe: refused in both, with the number to write
+    assert isinstance(got, WorkbookError) and isinstance(cell, ValidationError), (got, cell)
+    written = f"{whole}" + (f"{decimal}{frac:02d}" if frac is not None else "")
+    assert f"write {written}" in str(got) and f"write {written}" in str(cell), (str(got), str(cell))
+
+
+@settings(max_examples=60, deadline=None)
+@given(price=st.tuples(st.integers(0, 999), st.integers(0, 99)), extra=st.integers(1, 3))
+def test_a_row_wider_than_its_header_is_refused(tmp_path_factory, price: tuple[int, int], extra: int) -> None:
+    path = Path(tmp_path_factory.mktemp("w")) / "list.csv"
+    row = ",".join(["A", f"{price[0]},{price[1]:02d}", "3"] + ["1"] * (extra - 1))
+    path.write_text(f"Tier,Price out /1M,Price in /1M\n{row}\n")
+    got = outcome(lambda: read_price_list(path, "tiers"), WorkbookError)
+    assert isinstance(got, WorkbookError) and "line 2: " in str(got) and "semicolons" in str(got), got
