@@ -151,7 +151,11 @@ class SpecCounts:
         steps, pos = self.steps, self.per_position_accepted
         if pos is None and self.stretch_histogram is not None:
             hist = self.stretch_histogram
-            pos = tuple(float(sum(hist[i:])) for i in range(1, len(hist)))
+            tail, sums = 0.0, []
+            for h in reversed(hist[1:]):  # steps accepting at least i drafts: one pass, linear in K
+                tail += h
+                sums.append(tail)
+            pos = tuple(reversed(sums))
         if pos is None or not steps:
             return None
         return tuple(p / steps for p in pos)
@@ -264,9 +268,13 @@ def _counts_list(value: Any, where: str) -> tuple[float, ...]:
             raise ReportError(f"{where}: keys must be accepted-draft counts, got {list(value)!r}") from None
         if any(j < 0 for j in pairs):
             raise ReportError(f"{where}: negative accepted-draft count")
+        if any(j > MAX_K for j in pairs):
+            raise ReportError(f"{where}: an accepted-draft count past K's bound of {MAX_K}")
         return tuple(pairs.get(j, 0.0) for j in range(max(pairs, default=-1) + 1))
     if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
         raise ReportError(f"{where}: expected a list of counts, got {value!r}")
+    if len(value) > MAX_K + 1:
+        raise ReportError(f"{where}: {len(value):,} entries; K is 1 to {MAX_K}, so at most {MAX_K + 1}")
     return tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(value))
 
 

@@ -27,7 +27,7 @@ from gui.document import Document
 from gui.worker import TaskRunner
 from gui.tier_choice import chosen_tier, names_gone_tier, refill_tiers
 
-FILE_FILTER = ("Engine metrics (*.prom *.txt *.log *.jsonl *.json *.metrics);;All files (*)")
+FILE_FILTER = ("Engine metrics and logs (*.prom *.txt *.log *.out *.jsonl *.json *.metrics);;All files (*)")
 COLUMNS = ("File", "Engine", "Model", "Class", "K", "Steps", "α per token", "Draft acceptance rate",
            "Mean acceptance length", "α applied", "Per position (conditional)")
 _ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"

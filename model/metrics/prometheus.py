@@ -16,10 +16,11 @@ Engines and their families (the definitions, and the source each was read from):
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from model.engine_reports import SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
+from model.engine_reports import MAX_K, SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
 from model.metrics.result import MetricsError
 
 TGI_NOTE = ("TGI: tgi_request_skipped_tokens = speculated tokens accepted per decode step (n - 1), a histogram "
@@ -47,14 +48,28 @@ class Scrape:
     k_hint: int | None = None
 
 
+_WANTED = (*ENGINE_PREFIXES.values(), "tgi_request_success", "trtllm_speculative_config_info")
+MAX_MODELS = 256  # model_name values read from one scrape; a real server serves a handful
+
+
+def _wanted(line: str) -> bool:
+    """A line of a family speculation needs: a full /metrics page is mostly others (latency histograms, ...)."""
+    if line.startswith("#"):
+        parts = line.split(None, 3)
+        return len(parts) >= 3 and parts[1] in ("TYPE", "HELP") and parts[2].startswith(_WANTED)
+    return line.lstrip().startswith(_WANTED)
+
+
 def _parse(text: str, file: str) -> list:
     from prometheus_client.parser import text_string_to_metric_families
+    # only the families speculation needs go through the (pure Python) parser: linear, and fast on a full page
+    kept = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip() and _wanted(line)]
     try:
-        return list(text_string_to_metric_families(text))
+        return list(text_string_to_metric_families("".join(line + "\n" for _, line in kept)))
     except (ValueError, TypeError, IndexError) as exc:
         # the parser names no line: find the first line it refuses on its own
-        for number, line in enumerate(text.splitlines(), 1):
-            if line.strip() and not line.startswith("#"):
+        for number, line in kept:
+            if not line.startswith("#"):
                 try:
                     list(text_string_to_metric_families(line + "\n"))
                 except (ValueError, TypeError, IndexError):
@@ -131,6 +146,9 @@ def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
                 series[(what, sub)] = series.get((what, sub), 0.0) + s.value  # summed over engine / rank labels
     if not scrape.values:
         raise MetricsError(f"{file}: the {engine} speculative-decoding metrics have no samples (no request drafted yet?)")
+    if len(scrape.values) > MAX_MODELS:
+        raise MetricsError(f"{file}: {len(scrape.values):,} models in one scrape, more than the {MAX_MODELS} read; "
+                           "scrape one server (or filter the page) per import")
     return scrape
 
 
@@ -193,6 +211,10 @@ def _sglang_gauges(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCoun
     length, rate = v.get(("length", "")), v.get(("rate", ""))
     if length is None:
         raise MetricsError(f"{file}: sglang:spec_accept_length is missing")
+    if not (math.isfinite(length) and 1.0 <= length <= MAX_K + 1):
+        raise MetricsError(f"{file}: sglang:spec_accept_length: {length!r} is not a tokens-per-step figure (1 to K + 1)")
+    if rate is not None and not (math.isfinite(rate) and 0.0 <= rate <= 1.0):
+        raise MetricsError(f"{file}: sglang:spec_accept_rate: {rate!r} is not a rate (0 to 1)")
     notes = ["SGLang exports gauges for the last logging interval, not counts for the run: "
              "two scrapes give the later interval, not a difference"]
     k = None
@@ -221,6 +243,9 @@ def _tgi_histogram(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCoun
             raise MetricsError(f"{file}: tgi_request_skipped_tokens buckets are not whole token counts "
                                f"(le={le}); TGI sets them to 0..speculate")
         buckets.append((int(bound), value))
+    if len(buckets) > MAX_K + 1:
+        raise MetricsError(f"{file}: tgi_request_skipped_tokens has {len(buckets):,} buckets; K (TGI's speculate) is 1 to "
+                           f"{MAX_K}, so at most {MAX_K + 1} are read")
     buckets.sort()
     if not buckets or [b for b, _ in buckets] != list(range(len(buckets))) or len(buckets) < 2:
         raise MetricsError(f"{file}: tgi_request_skipped_tokens buckets are {[b for b, _ in buckets]}, not 0..K "

@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any, Iterable, Mapping
 
-from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine, count_problem, speculation_from_response
+from model.engine_reports import MAX_K, VLLM_NOTE, ReportError, SpecCounts, combine, count_problem, speculation_from_response
 from model.metrics.result import MetricsError
 
 SAMPLE_NOTE = ("SpecLedger sample: stretches that drafted all K; alpha by maximum likelihood on the histogram; "
@@ -45,6 +45,8 @@ def read_vllm_bench(obj: Mapping[str, Any], file: str) -> tuple[SpecCounts, list
     rates = obj.get("spec_decode_per_position_acceptance_rates") or []
     if not isinstance(rates, list):
         raise MetricsError(f"{file}: spec_decode_per_position_acceptance_rates is not a list")
+    if len(rates) > MAX_K:
+        raise MetricsError(f"{file}: spec_decode_per_position_acceptance_rates has {len(rates):,} positions; K is 1 to {MAX_K}")
     pos = tuple(_finite(r, f"{file}: spec_decode_per_position_acceptance_rates[{i}]") * drafts for i, r in enumerate(rates))
     own = {key: obj[key] for key in ("spec_decode_acceptance_rate", "spec_decode_acceptance_length") if key in obj}
     counts = SpecCounts(
@@ -58,8 +60,8 @@ def read_vllm_bench(obj: Mapping[str, Any], file: str) -> tuple[SpecCounts, list
 
 def read_sample_result(obj: Mapping[str, Any], file: str) -> list[tuple[str, SpecCounts, list[str]]]:
     k = obj.get("k")
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise MetricsError(f"{file}: k must be a whole number >= 1, got {k!r}")
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
+        raise MetricsError(f"{file}: k must be a whole number of draft tokens from 1 to {MAX_K}, got {k!r}")
     note = f"measured by specledger sample ({obj.get('provider')}; draft {obj.get('draft')}, target {obj.get('target')})"
     out = []
     for i, c in enumerate(obj["classes"]):
