@@ -18,7 +18,7 @@ Job = Callable[[threading.Event], Generator[Any, None, Any]]
 
 # errors whose own message is already written for the user: the class name adds nothing
 _WORDED_ERRORS = ("ModelLoadError", "ModelOutputError", "VocabularyMismatch", "PromptFileError", "WorkbookError",
-                  "ValueError", "FileNotFoundError", "FileRefused")
+                  "ValueError", "FileNotFoundError", "FileRefused", "RayError")
 
 
 def worded_error(message: str) -> str:

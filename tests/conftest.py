@@ -33,3 +33,19 @@ def _no_leftover_threads():
         t.join(timeout=5)
     still = [t.name for t in leftover if t.is_alive()]
     assert not still, f"test left threads running: {still}"
+
+
+@pytest.fixture(scope="session")
+def ray_local():
+    """One Ray for every Ray test of the run, started on first use: 2 CPUs, loopback only, no dashboard.
+
+    Ray takes seconds to start on a shared 2-core machine, so the tests share it; a run's own workers are
+    killed at its end, so the tests leave it as they found it.
+    """
+    ray = pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        assert [n["NodeManagerAddress"] for n in ray.nodes()] == ["127.0.0.1"]  # no network address published
+        yield ray
+    finally:
+        ray.shutdown()

@@ -19,7 +19,7 @@ PROVIDERS = ("auto", "cuda", "cpu")
 
 @dataclass(frozen=True)
 class RunParams:
-    """The arguments of one run, exactly as run_sampling takes them."""
+    """The arguments of one run, exactly as run_sampling takes them, and whether it runs on Ray (and where)."""
 
     draft_dir: str
     target_dir: str
@@ -29,13 +29,21 @@ class RunParams:
     temperature: float
     seed: int
     provider: str
+    ray: bool = False
+    ray_address: str = ""  # blank: a local Ray on this machine; "auto"; "ray://head:10001"
 
 
 def start_sampling(params: RunParams, cancel: threading.Event) -> Generator[Any, None, Any]:
-    """The worker's job. The import is here so onnxruntime loads on first run, not at window start."""
+    """The worker's job. The import is here so onnxruntime (and Ray) load on first run, not at window start."""
+    args = asdict(params)
+    use_ray, address = args.pop("ray"), args.pop("ray_address").strip()
+    if use_ray:
+        from model.sampling.ray_run import RayOptions, run_sampling_ray
+
+        return run_sampling_ray(cancel=cancel, options=RayOptions(address=address or None), **args)
     from model.sampling.run import run_sampling
 
-    return run_sampling(cancel=cancel, **asdict(params))
+    return run_sampling(cancel=cancel, **args)
 
 
 def save_params(settings: QSettings, params: RunParams) -> None:
@@ -53,7 +61,7 @@ def load_params(settings: QSettings, default: RunParams) -> RunParams:
         value = _convert(raw, type(getattr(default, f.name)))
         if value is None or (f.name == "provider" and value not in PROVIDERS):
             continue
-        if isinstance(value, str) and f.name != "provider" and not value.strip():
+        if isinstance(value, str) and f.name not in ("provider", "ray_address") and not value.strip():
             continue  # a blank path is never worth restoring over the demo's
         found[f.name] = value
     return replace(default, **found)
@@ -61,6 +69,8 @@ def load_params(settings: QSettings, default: RunParams) -> RunParams:
 
 def _convert(raw: Any, kind: type) -> Any:
     try:
+        if kind is bool:  # an INI file hands back "true"/"false"
+            return raw if isinstance(raw, bool) else {"true": True, "false": False}.get(str(raw).lower())
         if kind is int:
             number = float(raw)
             return int(number) if number.is_integer() else None

@@ -6,6 +6,7 @@ progress and results, and turns "Apply measured acceptance" into one undo step.
 """
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -46,6 +47,15 @@ def duration_words(seconds: float | None) -> str:
     return f"{seconds} s left" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s left"
 
 
+def _ray_words(result: SamplingResult) -> str:
+    """A Ray run's line under the heading: where it ran and what it retried; nothing for a local run."""
+    info = result.ray
+    if not info:
+        return ""
+    return (f"On Ray ({html.escape(str(info['address']))}): {len(info['workers'])} workers on "
+            f"{len(info['nodes'])} node(s), {info['retried_prompts']} prompts retried<br>")
+
+
 class SamplingPanel(QWidget):
     provider_changed = Signal(str)  # the execution provider in words, for the status bar
     status_message = Signal(str)
@@ -64,11 +74,12 @@ class SamplingPanel(QWidget):
         self._settings = settings
         if settings is not None:
             self.set_params(load_params(settings, self.params()))
-            for edit in (self.draft_edit, self.target_edit, self.prompts_edit):
+            for edit in (self.draft_edit, self.target_edit, self.prompts_edit, self.ray_address_edit):
                 edit.textChanged.connect(self._on_form_changed)
             for spin in (self.k_spin, self.tokens_spin, self.temperature_spin, self.seed_spin):
                 spin.valueChanged.connect(self._on_form_changed)
             self.provider_combo.currentIndexChanged.connect(self._on_form_changed)
+            self.ray_check.toggled.connect(self._on_form_changed)
         self.runner.progressed.connect(self._on_run_progressed)
         self.runner.finished.connect(self._on_run_finished)
         self.runner.errored.connect(self._on_run_errored)
@@ -105,6 +116,20 @@ class SamplingPanel(QWidget):
         for key, text in (("auto", "Auto (CUDA if usable)"), ("cuda", "CUDA"), ("cpu", "CPU")):
             self.provider_combo.addItem(text, key)
 
+        self.ray_check = QCheckBox("Run on a Ray cluster")
+        self.ray_check.setToolTip("Measure on Ray workers, each loading the pair once; the same numbers as "
+                                  "here (pip install -e '.[ray]')")
+        self.ray_address_edit = QLineEdit(enabled=False)
+        self.ray_address_edit.setPlaceholderText("blank: a local Ray · auto · ray://head:10001")
+        self.ray_address_edit.setToolTip("Ray's address: auto for the cluster this machine belongs to, "
+                                         "ray://HOST:10001 for a remote one, blank for a local Ray")
+        self.ray_check.toggled.connect(self.ray_address_edit.setEnabled)
+        ray_row = QWidget()
+        ray_box = QHBoxLayout(ray_row)
+        ray_box.setContentsMargins(0, 0, 0, 0)
+        ray_box.addWidget(self.ray_check)
+        ray_box.addWidget(self.ray_address_edit, 1)
+
         pair = QGroupBox("Draft/target pair and prompts")
         form = QFormLayout(pair)
         form.addRow("Draft model folder", draft_row)
@@ -120,6 +145,7 @@ class SamplingPanel(QWidget):
             knobs.addWidget(widget, row, 2 * col + 1, 1, 3 if i == 4 else 1)
         knobs.setColumnStretch(6, 1)
         form.addRow(knobs)
+        form.addRow(ray_row)
 
         self.run_button = QPushButton("Run")
         self.run_button.setDefault(True)
@@ -192,7 +218,8 @@ class SamplingPanel(QWidget):
     def params(self) -> RunParams:
         return RunParams(self.draft_edit.text().strip(), self.target_edit.text().strip(),
                          self.prompts_edit.text().strip(), self.k_spin.value(), self.tokens_spin.value(),
-                         self.temperature_spin.value(), self.seed_spin.value(), self.provider_combo.currentData())
+                         self.temperature_spin.value(), self.seed_spin.value(), self.provider_combo.currentData(),
+                         self.ray_check.isChecked(), self.ray_address_edit.text().strip())
 
     def set_params(self, params: RunParams) -> None:
         self.draft_edit.setText(params.draft_dir)
@@ -203,6 +230,8 @@ class SamplingPanel(QWidget):
         self.temperature_spin.setValue(params.temperature)
         self.seed_spin.setValue(params.seed)
         self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(params.provider)))
+        self.ray_check.setChecked(params.ray)
+        self.ray_address_edit.setText(params.ray_address)
 
     def _on_form_changed(self, *_args: object) -> None:
         if self._settings is not None:
@@ -267,7 +296,7 @@ class SamplingPanel(QWidget):
         self._set_running(True)
         self.progress_bar.setFormat("%v of %m prompts")
         self.progress_bar.setRange(0, 0)  # busy until the first count arrives (model loading)
-        self.rate_label.setText("loading models…")
+        self.rate_label.setText("starting Ray…" if params.ray else "loading models…")
         self.show_message("")
         self.status_message.emit(f"{TASK_LABEL}…")
 
@@ -283,10 +312,11 @@ class SamplingPanel(QWidget):
         progress: SamplingProgress = event  # type: ignore[assignment]
         self.progress_bar.setRange(0, max(1, progress.prompts_total))
         self.progress_bar.setValue(progress.prompts_done)
+        workers = "" if progress.workers_alive is None else f" · {progress.workers_alive} workers alive"
         if progress.prompts_done == 0:
             self.rate_label.setText(progress.message or "starting…")
         else:
-            self.rate_label.setText(f"{progress.tokens_per_second:,.0f} tokens/s · "
+            self.rate_label.setText(f"{progress.tokens_per_second:,.0f} tokens/s{workers} · "
                                     f"{duration_words(progress.seconds_left)}")
 
     def _on_run_finished(self, result: object) -> None:
@@ -324,9 +354,13 @@ class SamplingPanel(QWidget):
     def _show_result(self, result: SamplingResult) -> None:
         self.heading_label.setText(
             f"<b>{pair_label(result)}</b>, seed {result.seed}, {len(result.prompts)} prompts, "
-            f"{result.max_new_tokens} new tokens each · provider: {result.provider}<br>"
+            f"{result.max_new_tokens} new tokens each · provider: {result.provider}<br>{_ray_words(result)}"
             "<span style='color:#555'>The acceptance α is the measurement. Measured speed on small models is "
             "mostly timing noise (spread over prompts in brackets); the predicted speedup is what α implies.</span>")
+        failed = (result.ray or {}).get("failed_prompts", [])
+        if failed:  # the rest of the run stands; these are named so they can be run again
+            self.show_message(f"{len(failed)} prompts failed on every attempt and are left out: "
+                              + "; ".join(failed[:3]) + (" …" if len(failed) > 3 else ""), error=True)
         self.results_model.set_results(result.classes)
         self._on_document_changed()
         if result.classes:

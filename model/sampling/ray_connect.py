@@ -36,7 +36,7 @@ def import_ray(local: bool) -> Any:
     try:
         import ray
     except ImportError:
-        raise RayError(f"--ray needs Ray, which is not installed here: {INSTALL_HINT}") from None
+        raise RayError(f"Ray is not installed here (needed to run on a Ray cluster): {INSTALL_HINT}") from None
     return ray
 
 
@@ -104,10 +104,10 @@ def connect(address: str | None, *, local_cpus: int | None = None, ship_code: bo
     """
     ray = import_ray(local=address is None)
     where = address or "local"
-    if ray.is_initialized():
-        return RaySession(ray, where, started=False, startup_seconds=0.0)
     if address not in (None, "auto"):
         check_reachable(address)
+    if ray.is_initialized():
+        return RaySession(ray, where, started=False, startup_seconds=0.0)
     kwargs: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
     if address is None:
         kwargs.update(num_cpus=local_cpus, include_dashboard=False)

@@ -1,8 +1,5 @@
-"""Sampling over Ray (ray_run.py) against a local run, on one Ray the module starts: 2 CPUs, loopback only.
-
-Ray takes several seconds to start on a shared 2-core machine, so every test here shares one instance;
-each test's bound is generous and its own.
-"""
+"""Sampling over Ray (ray_run.py) against a local run, on the session's one Ray (tests/conftest.py's
+ray_local: 2 CPUs, loopback only). Each test's bound is generous and its own."""
 from __future__ import annotations
 
 import argparse
@@ -10,14 +7,12 @@ import json
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
-# a Ray this process starts listens on loopback only (read by Ray when it is imported)
-os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
 
+from tests.ray_procs import alive as _alive, worker_pids as _worker_pids  # noqa: E402
 from commands.sample import add_sample_arguments, run_sample_command  # noqa: E402
 from model.sampling.prompts import DEMO_PROMPTS  # noqa: E402
 from model.sampling.ray_connect import RayError  # noqa: E402
@@ -25,16 +20,6 @@ from model.sampling.ray_run import RayOptions, run_sampling_ray  # noqa: E402
 from model.sampling.run import Cancelled, run_sampling, run_to_end  # noqa: E402
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def ray_local():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    try:
-        assert [n["NodeManagerAddress"] for n in ray.nodes()] == ["127.0.0.1"]  # no network address published
-        yield ray
-    finally:
-        ray.shutdown()
 
 
 @pytest.fixture(scope="module")
@@ -50,38 +35,6 @@ def _per_prompt(result):
 def _per_class(result):
     return [(c.task_class, c.prompts, c.stretches, c.drafted_tokens, c.accepted_tokens, c.generated_tokens,
              c.alpha, c.histogram, c.position_acceptance) for c in result.classes]
-
-
-def _worker_pids() -> list[int]:
-    """Ray worker processes running PairWorker that descend from this test process (not anyone else's)."""
-    me, found = os.getpid(), []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if not cmd.startswith(b"ray::PairWorker"):
-            continue
-        pid = int(entry)
-        while pid > 1:
-            try:
-                pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                break
-            if pid == me:
-                found.append(int(entry))
-                break
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_demo_over_ray_equals_local_run_exactly(ray_local, local_greedy):
