@@ -243,6 +243,11 @@ def count_problem(c: SpecCounts) -> str | None:
             if value > steps * (1 + 1e-3) + 0.5:
                 return (f"per-position accepted[{i}]: {value:g} of {steps:g} steps is a rate of {value / steps if steps else math.inf:.3g}, "
                         "above 1")
+    pos = c.per_position_accepted or ()
+    for i in range(1, len(pos)):
+        if pos[i] > pos[i - 1] * (1 + 1e-6) + 0.5:
+            return (f"per-position accepted[{i}]: {pos[i]:g} steps reached draft {i + 1} but only {pos[i - 1]:g} "
+                    f"reached draft {i}; the counts are cumulative and cannot rise along the stretch")
     if c.histogram is not None and not c.histogram_partial:
         hist_steps = float(sum(c.histogram))
         hist_accepted = float(sum(j * n for j, n in enumerate(c.histogram)))

@@ -35,6 +35,10 @@ TRTLLM_GAUGES = {"trtllm_spec_decode_acceptance_length": "length"}
 TGI_HISTOGRAM = "tgi_request_skipped_tokens"
 ENGINE_PREFIXES = {"vllm": "vllm:spec_decode_", "sglang": "sglang:spec_", "trtllm": "trtllm_spec_decode_", "tgi": TGI_HISTOGRAM}
 _MODEL_LABELS = ("model_name", "model", "served_model_name")
+FORMATS = {"vllm": "Prometheus text, vLLM /metrics (spec_decode counters, V1)",
+           "sglang": "Prometheus text, SGLang /metrics (spec_accept_length and spec_accept_rate gauges)",
+           "trtllm": "Prometheus text, TensorRT-LLM trtllm-serve /metrics (spec_decode counters)",
+           "tgi": "Prometheus text, TGI /metrics (tgi_request_skipped_tokens histogram)"}
 
 
 @dataclass
@@ -46,6 +50,7 @@ class Scrape:
     values: dict[str | None, dict[tuple[str, str], float]] = field(default_factory=dict)  # model -> (what, sub) -> v
     kinds: dict[str, str] = field(default_factory=dict)  # what -> counter / gauge / histogram
     k_hint: int | None = None
+    lines: dict[str, int] = field(default_factory=dict)  # a count's name in refusals -> the line of its first sample
 
 
 _WANTED = (*ENGINE_PREFIXES.values(), "tgi_request_success", "trtllm_speculative_config_info")
@@ -60,12 +65,28 @@ def _wanted(line: str) -> bool:
     return line.lstrip().startswith(_WANTED)
 
 
-def _parse(text: str, file: str) -> list:
+# the names model.engine_reports.count_problem gives each count, by the family it comes from
+_FIELD_OF = {"vllm:spec_decode_num_drafts": "drafts (verify steps)", "vllm:spec_decode_num_draft_tokens": "draft tokens",
+             "vllm:spec_decode_num_accepted_tokens_per_pos": "per-position accepted",
+             "vllm:spec_decode_num_accepted_tokens": "accepted tokens",
+             "trtllm_spec_decode_num_draft_tokens": "draft tokens", "trtllm_spec_decode_num_accepted_tokens": "accepted tokens",
+             TGI_HISTOGRAM: "histogram"}
+
+
+def _parse(text: str, file: str) -> tuple[list, dict[str, int]]:
+    """The families speculation needs, and the line of each count's first sample (for refusals)."""
     from prometheus_client.parser import text_string_to_metric_families
     # only the families speculation needs go through the (pure Python) parser: linear, and fast on a full page
     kept = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip() and _wanted(line)]
+    lines: dict[str, int] = {}
+    for number, line in kept:
+        if not line.startswith("#"):
+            name = line.lstrip().split("{", 1)[0].split(None, 1)[0]
+            what = next((f for prefix, f in _FIELD_OF.items() if name.startswith(prefix)), None)
+            if what is not None and not name.endswith("_created"):
+                lines.setdefault(what, number)
     try:
-        return list(text_string_to_metric_families("".join(line + "\n" for _, line in kept)))
+        return list(text_string_to_metric_families("".join(line + "\n" for _, line in kept))), lines
     except (ValueError, TypeError, IndexError) as exc:
         # the parser names no line: find the first line it refuses on its own
         for number, line in kept:
@@ -97,7 +118,7 @@ def _model(labels: dict[str, str]) -> str | None:
 
 
 def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
-    families = _parse(text, file)
+    families, lines = _parse(text, file)
     found = engine_of(families)
     if engine == "auto":
         if found is None:
@@ -107,7 +128,7 @@ def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
     elif found != engine:
         raise MetricsError(f"{file}: no {engine} speculative-decoding metrics in this scrape"
                            + (f" (it has {found}'s)" if found else ""))
-    scrape = Scrape(file=file, engine=engine)
+    scrape = Scrape(file=file, engine=engine, lines=lines)
     wanted: dict[str, tuple[str, str]] = {}
     if engine == "vllm":
         wanted = {name: (what, "counter") for name, what in VLLM_COUNTERS.items()}
@@ -154,7 +175,7 @@ def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
 
 def difference(before: Scrape, after: Scrape) -> Scrape:
     """after - before for counters; gauges keep the after value. A counter that went down means a restart."""
-    out = Scrape(file=after.file, engine=after.engine, kinds=dict(after.kinds), k_hint=after.k_hint)
+    out = Scrape(file=after.file, engine=after.engine, kinds=dict(after.kinds), k_hint=after.k_hint, lines=after.lines)
     for model, series in after.values.items():
         old = before.values.get(model)
         if old is None:

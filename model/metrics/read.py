@@ -332,7 +332,7 @@ def _scrape_sources(scrape: prometheus.Scrape, before: str | None) -> list[Sourc
             head += f"; the scrape has {len(models)} models, one source per model_name"
         out.append(SourceResult(file=scrape.file, engine=scrape.engine, counts=counts, model=model,
                                 kind="prometheus-difference" if before else "prometheus", has_counts=has_counts,
-                                notes=[head, *notes]))
+                                notes=[head, *notes], format=prometheus.FORMATS[scrape.engine], field_lines=scrape.lines))
     return out
 
 
@@ -343,7 +343,8 @@ def _finish(source: SourceResult, k: int | None, task_class: str | None) -> Sour
         raise MetricsError(f"{source.file}: {exc}") from None
     problem = count_problem(counts) if source.has_counts else None
     if problem:
-        raise MetricsError(f"{source.file}: {problem}")
+        line = next((n for name, n in source.field_lines.items() if problem.startswith(name)), None)
+        raise MetricsError(f"{source.file}{f':{line}' if line else ''}: {problem}")
     if source.has_counts and counts.steps == 0:
         raise MetricsError(f"{source.file}: zero drafts{' for ' + source.model if source.model else ''}: "
                            "nothing was speculated between the scrapes (or since the server started)")

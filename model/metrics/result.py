@@ -36,6 +36,7 @@ class SourceResult:
     format: str = ""  # the format and version it was read as, in words
     # the per-request (or per-interval) counts the source adds up, named: for per-request intervals
     requests: list[tuple[str, SpecCounts]] = field(default_factory=list)
+    field_lines: dict[str, int] = field(default_factory=dict)  # a count's name -> its line, where the format has lines
 
     @property
     def rates_fall(self) -> bool | None:
@@ -51,7 +52,7 @@ class SourceResult:
         n_first, n_last = reached[0], reached[len(cond) - 1]
         if not (n_first > 0 and n_last > 0) or math.isnan(first) or math.isnan(last):
             return None
-        se = math.sqrt(first * (1 - first) / n_first + last * (1 - last) / n_last)
+        se = math.sqrt(max(0.0, first * (1 - first) / n_first + last * (1 - last) / n_last))
         return first - last > max(2.0 * se, _FALL_MARGIN)
 
     @property

@@ -153,3 +153,17 @@ def test_alpha_stays_a_probability_for_every_k(tmp_path: Path) -> None:
         path.write_text(lf.vllm_v1_line([3] + [0] * (k - 1) + [7]) + "\n")
         [s] = read_sources([str(path)])
         assert s.counts.k == k and 0 <= s.counts.alpha <= 1 and not math.isnan(s.counts.mean_acceptance_length)
+
+
+def test_a_scrape_refusal_names_the_line_of_the_count(tmp_path: Path) -> None:
+    path = tmp_path / "inf.prom"
+    text = _scrape(**{_DRAFTS: _DRAFTS.replace("1000.0", "+Inf")})
+    path.write_text(text)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("vllm:spec_decode_num_drafts_total"))
+    with pytest.raises(MetricsError, match=rf"inf\.prom:{line}: drafts \(verify steps\): inf"):
+        read_sources([str(path)])
+    rising = vllm_scrape({"m": [100, 0, 0, 0, 100]}).replace(
+        'position="2"} 100.0', 'position="2"} 150.0')
+    (tmp_path / "rise.prom").write_text(rising)
+    with pytest.raises(MetricsError, match=r"rise\.prom:\d+: per-position accepted\[2\]: 150 steps reached draft 3"):
+        read_sources([str(tmp_path / "rise.prom")])

@@ -137,3 +137,21 @@ def test_every_reader_error_is_shown_in_the_dialog(window, qtbot, tmp_path: Path
     _read(dialog, qtbot, lambda: dialog.add_files([str(path)]))
     text = dialog.message_label.text()
     assert "bad.log:1: Mean acceptance length: '1.2.3' is not a number" in text and dialog.table.rowCount() == 0
+
+
+def test_a_dropped_llamacpp_log_shows_all_three_conventions(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from tests.model.metrics import log_files as lf
+    path = tmp_path / "llama-server.log"
+    path.write_text("\n".join(lf.noise(200) + [lf.llamacpp_request(42, [10, 15, 20, 25, 30]),
+                                               lf.llamacpp_request(43, [20, 10, 10, 5, 5])]) + "\n")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    window.dropEvent(QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                                Qt.KeyboardModifier.NoModifier))
+    dialog = window.findChild(ImportMetricsDialog)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 1 and not dialog.reading, timeout=20_000)
+    cells = [dialog.table.item(0, c).text() for c in range(dialog.table.columnCount())]
+    # 315 accepted of 600 drafted in 150 steps, histogram 30, 25, 30, 30, 35: alpha 315 / 430
+    assert cells[1] == "llamacpp" and cells[4] == "4" and cells[6:9] == ["73.3%", "52.5%", "3.10"]
+    assert "Read as: llama.cpp server log" in dialog.notes.toPlainText()

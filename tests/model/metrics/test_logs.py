@@ -222,3 +222,31 @@ def test_the_conversions_agree_with_the_arithmetic(tmp_path: Path) -> None:
     # the three conventions of one source describe one run: E at the per-token alpha is the i.i.d. length
     assert s.counts.draft_acceptance_rate == pytest.approx((s.counts.mean_acceptance_length - 1) / 4)
     assert float(ar.expected_tokens(s.counts.alpha_e_matched, 4)) == pytest.approx(LENGTH)
+
+
+def test_a_2_gb_log_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "huge.log"
+    with open(path, "wb") as fh:  # sparse: 2 GB on paper, nothing on disk
+        fh.truncate(2 * 1024**3)
+    with pytest.raises(MetricsError, match=r"huge\.log.*2,048 MB, over the 1,024 MB limit"):
+        read_sources([str(path)])
+
+
+def test_sglang_decode_lines_of_current_and_older_versions(tmp_path: Path) -> None:
+    # accept len 3.40 and 2.60 with accept rate 0.80 and 0.53: K = 2.4 / 0.8 = 3 and 1.6 / 0.53 = 3.02, so 3;
+    # the lines carry no counts, so they are averaged with equal weight: length 3.0, rate 0.665
+    lines = ["[2026-11-30 14:02:11 TP0] Decode batch [1024], #running-req: 8, #token: 5210, token usage: 0.03, "
+             "accept len: 3.40, accept rate: 0.80, cuda graph: True, gen throughput (token/s): 412.55, #queue-req: 0",
+             "[2025-06-01 10:00:00] Decode batch. #running-req: 4, #token: 900, token usage: 0.01, accept len: 2.60, "
+             "accept rate: 0.53, cuda graph: True, gen throughput (token/s): 210.3, #queue-req: 0, "]
+    [s] = read_sources([_write(tmp_path, "sglang.log", lines)])
+    assert s.counts.k == 3 and not s.has_counts and "Decode batch" in s.format
+    assert s.counts.mean_acceptance_length == pytest.approx(3.0)
+    assert s.counts.draft_acceptance_rate == pytest.approx(0.665)
+
+
+def test_every_source_says_its_format(tmp_path: Path) -> None:
+    from tests.model.metrics.engine_files import iid_steps, vllm_scrape
+    [s] = read_sources([_write(tmp_path, "m.prom", vllm_scrape({"m": iid_steps(0.8, 4, 1_000)}))])
+    assert s.format.startswith("Prometheus text, vLLM") and s.to_dict()["format"] == s.format
+    assert s.to_dict()["convention_note"].startswith("vLLM: draft acceptance rate = accepted / draft tokens")
