@@ -146,8 +146,9 @@ def comparison_text(cmp) -> str:
         mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
-                     f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['verdict'] + flag:<22}"
-                     f"{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}  {r['value_verdict']}")
+                     f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['incomplete'] or r['verdict'] + flag:<22}"
+                     f"{'–' if r['incomplete'] else _alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}"
+                     f"  {r['value_verdict']}")
     measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())
                 if r["measured_speedup"] is not None]
     if measured:

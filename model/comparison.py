@@ -140,6 +140,8 @@ class Comparison:
     # text); model.load_speed reads the one at the tier's concurrency into a verdict at that load
     concurrency: NDArray[np.int64] | None = None
     measured_by_concurrency: list[str] = field(default_factory=list)
+    # per tier: "" or why it has no verdicts: mechanics an import made up ("incomplete: needs c and v")
+    incomplete: list[str] = field(default_factory=list)
 
     def pair_records(self) -> list[dict[str, Any]]:
         out = []
@@ -190,6 +192,7 @@ class Comparison:
                 "price_break_even_alpha": _num(self.mix_price_break_even_alpha[i]),
                 "effective_alpha": _num(self.effective_alpha[i]),
                 "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
+                "incomplete": (self.incomplete[i] or None) if self.incomplete else None,
                 **measured_speed(self, i).record(),
                 "confidence": self.confidence,
                 "alpha_interval": _pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),
@@ -393,6 +396,16 @@ def compare(wb: Workbook) -> Comparison:
     holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix[i]) else None
              for i in range(n_t)]
 
+    # a tier whose mechanics an import made up (Tier.defaulted) gets no verdicts from them
+    incomplete = [t.missing_mechanics() for t in tiers]
+    made_up = np.array([bool(w) for w in incomplete], dtype=bool)
+    if made_up.any():
+        verdict = np.where(made_up[:, None], NOT_APPLICABLE, verdict).astype(np.int8)
+        value = np.where(made_up[:, None], NOT_APPLICABLE, value).astype(np.int8)
+        tier_value = np.where(made_up, NOT_APPLICABLE, tier_value).astype(np.int8)
+        holds = [None if made_up[i] else h for i, h in enumerate(holds)]
+        fair, fair_lo = np.where(made_up, np.nan, fair), np.where(made_up, np.nan, fair_lo)  # no price from them
+
     return Comparison(
         tier_names=[t.name for t in tiers], class_names=[c.name for c in classes], currency=s.currency,
         speculative=spec, unconfirmed=unconfirmed, k=k, alpha=alpha, alpha_source=source,
@@ -405,7 +418,7 @@ def compare(wb: Workbook) -> Comparison:
         speedup_vs_baseline=vs_base, price_per_speedup=per_speed, mix_cost_factor=mix_cf,
         claimed_speedup=claimed, claim_context=claim_ctx, claim_alpha=claim_alpha,
         claim_kind=claim.kind, claim_holds=holds,
-        tier_verdict=_verdicts(mix, spec, s.marginal_band, mix_lo, mix_hi),
+        tier_verdict=_verdicts(mix, spec & ~made_up, s.marginal_band, mix_lo, mix_hi),
         price_ratio=ratio, price_break_even_alpha=p_alpha, price_break_even_kind=p_kind, value_verdict=value,
         mix_price_ratio=mix_ratio, mix_price_break_even_alpha=mix_p_alpha, mix_price_break_even_kind=mix_p_kind,
         effective_alpha=eff_alpha, tier_value_verdict=tier_value,
@@ -425,4 +438,5 @@ def compare(wb: Workbook) -> Comparison:
         measured_note=[t.measured_note for t in tiers],
         concurrency=np.array([t.concurrency for t in tiers], dtype=np.int64),
         measured_by_concurrency=[t.measured_by_concurrency for t in tiers],
+        incomplete=incomplete,
     )

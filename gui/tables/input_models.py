@@ -106,7 +106,7 @@ class WorkbookTableModel(QAbstractTableModel):
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        if str(value) == self.data(index, Qt.ItemDataRole.EditRole):
+        if str(value) == self.data(index, Qt.ItemDataRole.EditRole) and not self._confirms_made_up(index):
             return True  # re-committing the same text must not make an undo step
         label = self.headerData(index.column(), Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
         try:
@@ -116,6 +116,12 @@ class WorkbookTableModel(QAbstractTableModel):
             self.refused.emit(str(exc))
             return False
         return True
+
+    def _confirms_made_up(self, index: Index) -> bool:
+        """Typing over a value an import made up confirms it, even unchanged: one step, and the tier is complete."""
+        rows = self.rows(self.document.workbook)
+        row = rows[index.row()] if index.row() < len(rows) else None
+        return isinstance(row, Tier) and self.specs[index.column()].name in row.defaulted_fields()
 
     def set_cells(self, cells: list[Cell], text: str, add_rows: int = 0) -> bool:
         """Several cells as one undo step; refused whole, naming the first bad cell.
@@ -294,6 +300,8 @@ class RowTableModel(WorkbookTableModel):
         if spec.name == "alpha" and isinstance(target, TaskClass):
             drop_stale_interval(target, value)
         setattr(target, spec.name, value)
+        if isinstance(target, Tier):
+            target.entered(spec.name)  # a value the analyst typed is no longer one an import made up
 
 
 class TierTableModel(RowTableModel):

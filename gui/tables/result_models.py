@@ -26,6 +26,8 @@ VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QC
 # the value verdict in its own hues, so a glance tells which verdict colours the grid
 VALUE_COLOURS = {WORTH: QColor("#b9dcf2"), NOT_WORTH: QColor("#f2c6de"), NOT_APPLICABLE: QColor("#dedede"),
                  UNDECIDED: UNDECIDED_COLOUR}
+# a tier whose mechanics an import made up: no verdict, a colour of its own (neither grey nor undecided's violet)
+INCOMPLETE_COLOUR = QColor("#cfe6e4")
 # what the colours mean, for the legend beside the grid: (colour, words)
 LEGENDS = {
     "speed": [(VERDICT_COLOURS[GAIN], "gain"), (VERDICT_COLOURS[MARGINAL], "marginal"), (VERDICT_COLOURS[TAX], "tax"),
@@ -295,11 +297,19 @@ def _measured_text(cmp: Comparison, i: int) -> str:
     return "" if m.measured is None else fmt.times(m.measured) + ("" if m.agreement in ("", AGREES) else " (!)")
 
 
+def _incomplete(cmp: Comparison, i: int) -> str:
+    return cmp.incomplete[i] if cmp.incomplete else ""
+
+
 def _speed_verdict(cmp: Comparison, i: int) -> str:
+    if _incomplete(cmp, i):
+        return _incomplete(cmp, i)
     return VERDICT_NAMES[int(cmp.tier_verdict[i])] + (" (unconfirmed)" if cmp.unconfirmed[i] else "")
 
 
 def _value_verdict(cmp: Comparison, i: int) -> str:
+    if _incomplete(cmp, i):
+        return "incomplete"
     return VALUE_NAMES[int(cmp.tier_value_verdict[i])]
 
 
@@ -371,6 +381,9 @@ class TierSummaryModel(WorkbookTableModel):
             return result_copy.copy_text(cmp, result_copy.SUMMARY.get(header), (i,), text(cmp, i))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
+        if role == Qt.ItemDataRole.BackgroundRole and header in ("Speed verdict", "Value verdict") \
+                and _incomplete(cmp, i):
+            return QBrush(INCOMPLETE_COLOUR)
         if role == Qt.ItemDataRole.BackgroundRole and header == "Speed verdict":
             return QBrush(VERDICT_COLOURS[int(cmp.tier_verdict[i])])
         if role == Qt.ItemDataRole.BackgroundRole and header == "Value verdict":
@@ -379,6 +392,11 @@ class TierSummaryModel(WorkbookTableModel):
             return QBrush(QColor("#b00020"))
         if role == Qt.ItemDataRole.ForegroundRole and header == "Measured" and _measured_text(cmp, i).endswith("(!)"):
             return QBrush(QColor("#b00020"))
+        if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
+            made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
+            return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. An import made up {made_up or 'its mechanics'} "
+                    "because its file did not give them; enter them in the Tiers table (each edit counts) to get "
+                    f"verdicts.\n{HELP_HINT}")
         if role == Qt.ItemDataRole.ToolTipRole:
             said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
             said = f"\n{said[0].upper()}{said[1:]}" if said else ""

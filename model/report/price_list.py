@@ -10,7 +10,7 @@ A workbook with no tiers yet adopts the file's one currency instead.
 """
 from __future__ import annotations
 
-import dataclasses
+import copy
 import os
 import re
 from dataclasses import dataclass, field
@@ -80,6 +80,7 @@ class MergeResult:
     changed_columns: list[str]  # labels of the fields that changed in some updated row
     kept_columns: list[str]  # labels of the fields the file lacks (kept on updated rows)
     currency_note: str
+    incomplete: list[str] = field(default_factory=list)  # "name (incomplete: needs c and v)" per new tier
 
     def summary(self) -> str:
         """One line for the status bar or the terminal: rows added, rows updated and which columns."""
@@ -101,6 +102,10 @@ class MergeResult:
                      f". The {len(kept)} columns the file lacks were kept")
         if self.kept_columns and self.added:
             text += f". New {many} take a blank {one}'s values for the columns the file lacks"
+            if self.incomplete:
+                # in full: which tiers have no verdicts until the analyst enters what the file did not say
+                text += (f"; made up, so marked incomplete with no verdicts until entered: "
+                         f"{'; '.join(self.incomplete)}")
         return text + (f". {self.currency_note}" if self.currency_note else "") + "."
 
 
@@ -314,6 +319,7 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
     # a baseline typed in another case still names the tier it means (one of the file's own, too)
     exact = {n.lower(): n for n in [t.name for t in out.tiers] + [r["name"] for r in prices.rows]}
     provenance = _provenance(prices)
+    incomplete: list[str] = []  # new tiers whose mechanics the file does not give, in words
     for values in prices.rows:
         values = dict(values)
         if values.get("baseline"):
@@ -322,12 +328,25 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
         if provenance and "alpha" in values and (i is None or target[i].alpha != values["alpha"]):  # type: ignore[union-attr]
             values = {**provenance, **values}
         if i is None:
-            target.append(row_type(**values))  # type: ignore[arg-type]
+            row = row_type(**values)
+            if isinstance(row, Tier):
+                made_up = _made_up_mechanics(row, prices.fields)
+                if made_up:
+                    row.defaulted = ", ".join(made_up)
+                    if "speculative" in made_up:
+                        row.speculative = "unknown"  # not "yes": the file did not say
+                    incomplete.append(f"{row.name} ({row.missing_mechanics()}; made up: {row.defaulted})")
+            target.append(row)  # type: ignore[arg-type]
             added.append(values["name"])
             continue
         old = target[i]
         values.pop("name")  # the key, matched case-insensitively: the workbook's spelling stays
-        new = dataclasses.replace(old, **values)
+        # a copy, not dataclasses.replace: the tier keeps its identity (a probe's result stays bound to it)
+        new = copy.copy(old)
+        for name, value in values.items():
+            setattr(new, name, value)
+            if isinstance(new, Tier):
+                new.entered(name)
         # the provenance that follows a new α is not a column the file changed
         diff = [f for f in values if getattr(old, f) != getattr(new, f) and f not in provenance]
         if diff:
@@ -339,4 +358,15 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
     check_workbook(out)  # the caller names the file: its cells are named already
     kept = [labels[s.name] for s in specs if s.name not in prices.fields]
     changed = [labels[s.name] for s in specs if s.name in changed_fields]
-    return MergeResult(out, prices.kind, added, updated, unchanged, changed, kept, note)
+    return MergeResult(out, prices.kind, added, updated, unchanged, changed, kept, note, incomplete)
+
+
+# what a tier's verdicts rest on; a price list that lacks them must not have them made up
+_MECHANICS = ("speculative", "k", "cost_model", "c", "v", "gpu", "pair")
+
+
+def _made_up_mechanics(tier: Tier, given: tuple[str, ...]) -> list[str]:
+    """The mechanics fields a new tier took from a blank row because the file has no column for them."""
+    if tier.speculative == "no" and "speculative" in given:
+        return []  # a standard tier needs only its prices
+    return [f for f in _MECHANICS if f not in given and f != "cost_model"]

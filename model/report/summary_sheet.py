@@ -151,6 +151,11 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                     DASH if holds is None else ("yes" if holds else "no"), None, st.CENTRE)
         else:
             sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
+        if cmp.incomplete and cmp.incomplete[i]:
+            # mechanics an import made up: no verdicts from them, here as in the app (enter them there)
+            for name, words in (("Speed verdict", cmp.incomplete[i]), ("Value verdict", "incomplete"),
+                                ("Claim holds", DASH), ("Price break-even alpha (SpecLedger)", DASH)):
+                sheet.text(row, _SCOL[name], words, st.CENTRE)
         # the mix's price break-even weighs the same inputs as its classes' (all of them): a row says it
         refused_row, any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
                                                     for word in (REFUSED_INPUT, STALE, PRICE_STALE, OPT_STALE))

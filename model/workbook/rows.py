@@ -55,6 +55,32 @@ class Tier:
     # "1: 2.31, 4: 1.85, 16: 0.97*" (* marks a level the server throttled with 429s).
     concurrency: int = 1
     measured_by_concurrency: str = ""
+    # The mechanics an import made up because its file did not give them ("speculative, k, c, v"): the
+    # tier is incomplete, with no verdicts, until the analyst enters them (an edit of a field drops it).
+    defaulted: str = ""
+
+    def defaulted_fields(self) -> list[str]:
+        return [f.strip() for f in self.defaulted.split(",") if f.strip()]
+
+    def entered(self, field_name: str) -> None:
+        """The analyst set `field_name`: it is no longer a made-up value."""
+        if field_name in self.defaulted_fields():
+            self.defaulted = ", ".join(f for f in self.defaulted_fields() if f != field_name)
+
+    def missing_mechanics(self) -> str:
+        """'speculative unknown', 'incomplete: needs c and v' and the like; '' when complete."""
+        made_up = set(self.defaulted_fields())
+        if "speculative" in made_up:
+            return "speculative unknown"
+        if self.speculative == "no":
+            return ""
+        words = {"k": "K", "c": "c", "v": "v", "gpu": "GPU", "pair": "draft/target pair"}
+        need = ["k"] + (["c", "v"] if self.cost_model == "typed" else ["gpu", "pair"])
+        missing = [words[f] for f in need if f in made_up]
+        if not missing:
+            return ""
+        listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
+        return f"incomplete: needs {listed}"
 
     def __post_init__(self) -> None:
         # Which tier a measurement was taken on, through renames, row moves and undo: an attribute, not a

@@ -118,3 +118,24 @@ def test_the_summary_shows_a_probes_measured_speedup_beside_the_model_with_words
     tip = model.data(model.index(i, col), Qt.ItemDataRole.ToolTipRole)
     assert "2026-11-30 at 4K" in tip and "modelled 1.44x" in tip and "doubt the acceptance" in tip
     assert model.data(model.index(0, col)) == ""  # nothing measured on the standard tier
+
+
+def test_an_incomplete_tier_shows_why_in_its_own_colour_until_the_analyst_enters_c_and_v(window):
+    from gui.tables.result_models import INCOMPLETE_COLOUR
+    doc = window.document
+
+    def imported(wb):
+        t = wb.tiers[wb.tier_index("Apex Express")]
+        t.cost_model, t.defaulted = "typed", "c, v, gpu, pair"  # as a price list without them leaves it
+    doc.apply("import", imported)
+    doc.flush()
+    model, i = window.summary_model, doc.workbook.tier_index("Apex Express")
+    col = [c[0] for c in SUMMARY_COLUMNS].index("Speed verdict")
+    assert model.data(model.index(i, col)) == "incomplete: needs c and v"
+    assert model.data(model.index(i, col), Qt.ItemDataRole.BackgroundRole).color() == INCOMPLETE_COLOUR
+    assert "made up c, v, gpu, pair" in model.data(model.index(i, col), Qt.ItemDataRole.ToolTipRole)
+    tiers = window.tier_model
+    for field in ("c", "v"):  # typed by the analyst, even the same value, counts as entered
+        assert tiers.setData(tiers.index(i, tiers.column_of(field)), "0.1", Qt.ItemDataRole.EditRole)
+        doc.flush()
+    assert model.data(model.index(i, col)) in VERDICT_NAMES.values()

@@ -95,7 +95,9 @@ def test_unmarked_prices_are_read_as_the_workbooks_and_it_says_so(tmp_path: Path
 def test_an_empty_workbook_adopts_the_lists_currency(tmp_path: Path) -> None:
     path = _csv(tmp_path, "Tier,Price out /1M\nZeta Fast,€9.50\n")
     result = merge_rows(Workbook(), read_price_list(path, "tiers"))
-    assert result.workbook.settings.currency == "EUR" and result.workbook.tiers == [Tier(name="Zeta Fast", price_out=9.5)]
+    made_up = "speculative, k, c, v, gpu, pair"  # the file gives no mechanics: none are taken as known
+    assert result.workbook.settings.currency == "EUR" and result.workbook.tiers == [
+        Tier(name="Zeta Fast", price_out=9.5, speculative="unknown", defaulted=made_up)]
 
 
 def test_an_xlsx_price_formatted_as_money_keeps_its_currency(tmp_path: Path) -> None:
@@ -134,3 +136,32 @@ def test_an_acceptance_from_a_list_is_marked_imported_not_left_measured(tmp_path
     assert (legal.alpha_source, legal.source_note) == ("imported", "imported: workload.csv")
     assert result.updated == ["code"] and result.unchanged == ["json"]
     assert result.changed_columns == ["Acceptance alpha"]
+
+
+def test_a_new_tier_without_mechanics_is_incomplete_with_no_verdicts_until_they_are_entered(tmp_path: Path) -> None:
+    """Issue 20: a list with only tier, vendor, K and prices made new tiers speculative with c 0.1 and v 1,
+    and they showed 'gain 1.88x'. Now they are incomplete, say why, and the summary names what was made up."""
+    from model.comparison import NOT_APPLICABLE, compare
+    path = _csv(tmp_path, "Tier,Vendor,Speculative,K,Price out /1M,Price in /1M,Baseline\n"
+                          "Zeta Fast,Zeta,yes,5,12,2,Apex Standard\n")
+    result = merge_rows(load_demo(), read_price_list(path, "tiers"))
+    wb = result.workbook
+    lean = _csv(tmp_path, "Tier,Vendor,K,Price out /1M\nZeta Plain,Zeta,5,12\n", "lean.csv")
+    plain = merge_rows(wb, read_price_list(lean, "tiers")).workbook.tiers[-1]
+    fast = wb.tiers[-1]
+    assert fast.speculative == "yes" and fast.missing_mechanics() == "incomplete: needs c and v"
+    assert plain.speculative == "unknown" and plain.missing_mechanics() == "speculative unknown"
+    assert "Zeta Fast (incomplete: needs c and v; made up: c, v, gpu, pair)" in result.summary()
+    cmp = compare(wb)
+    i = cmp.tier_names.index("Zeta Fast")
+    assert cmp.incomplete[i] == "incomplete: needs c and v"
+    assert int(cmp.tier_verdict[i]) == NOT_APPLICABLE and int(cmp.tier_value_verdict[i]) == NOT_APPLICABLE
+    assert (cmp.verdict[i] == NOT_APPLICABLE).all() and cmp.claim_holds[i] is None
+    fast.entered("c")
+    assert fast.missing_mechanics() == "incomplete: needs v"
+    fast.entered("v")
+    assert fast.missing_mechanics() == "" and int(compare(wb).tier_verdict[i]) != NOT_APPLICABLE
+    # a row already in the workbook keeps its identity (a probe's result stays bound to it) and its mechanics
+    again = merge_rows(wb, read_price_list(_csv(tmp_path, "Tier,Price out /1M\nApex Express,30\n", "b.csv"), "tiers"))
+    j = wb.tier_index("Apex Express")
+    assert again.workbook.tiers[j].identity == wb.tiers[j].identity and again.workbook.tiers[j].defaulted == ""
