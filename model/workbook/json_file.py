@@ -14,8 +14,11 @@ from model.safe_files import (LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, ch
 from model.workbook.validation import (SPECS, ValidationError, WorkbookError, check_workbook, parse_field,
                                        required_fields, shown, title_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
+from model.workbook.acceptance_fields import summary_alpha
 
-SCHEMA_VERSION = 1
+# 2: acceptance profiles and lengths on task classes and overrides, tree drafts on tiers (fields a
+# version-1 file does not have, so it loads unchanged with their defaults)
+SCHEMA_VERSION = 2
 FORMAT_NAME = "specledger-workbook"
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 DEMO_WORKBOOK = RESOURCES / "demo_workbook.json"
@@ -66,11 +69,16 @@ def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -
                 refused = True
         # a missing field is refused like a bad one: its default would quietly change the numbers
         missing = [f for f in required_fields(row_type, values) if f not in item]
+        if refused and ("profile" in item or "acceptance_length" in item):
+            missing = [f for f in missing if f != "alpha"]  # the refused profile or length stood for it
         for fname in missing:
             problems.append(f"{where}, {fname}: missing ({specs[fname].label}, {specs[fname].describe()}); "
                             "a workbook file must give it")
         if refused or missing:
             continue
+        if row_type in (TaskClass, Override) and "alpha" not in values:
+            values["alpha"] = summary_alpha(values.get("profile", ()), values.get("acceptance_length"),
+                                            values.get("acceptance_length_k"))
         rows.append(row_type(**values))
     return rows
 

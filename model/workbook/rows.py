@@ -50,6 +50,10 @@ class Tier:
     extra_body: str = ""
     measured_speedup: float | None = None
     measured_note: str = ""
+    # A tree draft (schema 2): the tokens the target verifies per step, the last accepted one
+    # included; None for a chain, which verifies K + 1. The tier's K is then the tree's depth:
+    # its draft passes per step and the longest run one step can accept.
+    tree_size: int | None = None
     # The load the analyst will run: parallel streams on this tier (a batch job's workers). A probe
     # at several concurrencies keeps its speedups over the baseline per level, as text
     # "1: 2.31, 4: 1.85, 16: 0.97*" (* marks a level the server throttled with 429s).
@@ -115,6 +119,13 @@ class TaskClass:
     alpha_requests: int = 0
     alpha_steps: int = 0
     alpha_method: str = ""
+    # Acceptance beyond one alpha (schema 2, DESIGN.md section 7): a profile is the conditional
+    # acceptance at each draft position, position 1 first; a mean acceptance length (bonus token
+    # included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at.
+    # alpha stays beside them as the i.i.d. summary (derived from them when a file omits it).
+    profile: tuple[float, ...] = ()
+    acceptance_length: float | None = None
+    acceptance_length_k: int | None = None
 
 
 @dataclass
@@ -135,6 +146,13 @@ class Override:
     alpha_requests: int = 0
     alpha_steps: int = 0
     alpha_method: str = ""
+    # Acceptance beyond one alpha (schema 2, DESIGN.md section 7): a profile is the conditional
+    # acceptance at each draft position, position 1 first; a mean acceptance length (bonus token
+    # included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at.
+    # alpha stays beside them as the i.i.d. summary (derived from them when a file omits it).
+    profile: tuple[float, ...] = ()
+    acceptance_length: float | None = None
+    acceptance_length_k: int | None = None
 
 
 INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method")

@@ -26,7 +26,7 @@ class ValidationError(ValueError):
 class FieldSpec:
     name: str
     label: str
-    kind: str  # text, int, float, percent, choice, optional_float, optional_percent
+    kind: str  # text, int, float, percent, choice, optional_float, optional_percent, optional_int, and the kinds in _OWN_PARSERS
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
@@ -43,12 +43,17 @@ class FieldSpec:
             return "one of " + ", ".join(self.choice_list())
         if self.kind == "text":
             return "a non-empty text" if self.required else "any text"
+        if self.kind == "profile":
+            return ("blank or the acceptance at each draft position, position 1 first, as shares "
+                    f"(0.77, 0.58, 0.53 or 77% 58% 53%; 1 to {K_LIMITS[1]} positions)")
         what = {"int": "a whole number", "percent": "a share (0.78 or 78%)"}.get(self.kind, "a number")
         lo, hi = self.minimum, self.maximum
         if self.kind == "optional_float":
             what = "blank or a number"
-        if self.kind == "optional_percent":
+        elif self.kind == "optional_percent":
             what = "blank or a share (0.78 or 78%)"
+        elif self.kind == "optional_int":
+            what = "blank or a whole number"
         if lo is not None and hi is not None:
             return f"{what} from {_fmt(lo)} to {'below ' if self.below_maximum else ''}{_fmt(hi)}"
         if lo is not None:
@@ -81,7 +86,7 @@ class FieldSpec:
             if self.required and not text:
                 raise ValidationError("must not be empty")
             return text
-        if self.kind in ("optional_float", "optional_percent") and (value is None or (isinstance(value, str) and not value.strip())):
+        if self.kind in ("optional_float", "optional_percent", "optional_int") and (value is None or (isinstance(value, str) and not value.strip())):
             return None
         try:
             number = parse_number(value, context=self.context, percent=self.kind in ("percent", "optional_percent"),
@@ -92,7 +97,7 @@ class FieldSpec:
             raise ValidationError(f"must be {self.describe()} (got {shown(value)})") from None
         if not math.isfinite(number):
             raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
-        if self.kind == "int":
+        if self.kind in ("int", "optional_int"):
             if abs(number - round(number)) > 1e-9:
                 raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
             number = int(round(number))
@@ -193,8 +198,44 @@ def _load_speedups_text(value: Any) -> str:
         raise ValidationError(str(exc)) from None
 
 
+def _profile_value(value: Any) -> tuple[float, ...]:
+    """A per-position profile: a list from a file, or text as typed ("0.77, 0.58, 0.53", "77% 58% 53%")."""
+    if value is None or (isinstance(value, (str, list, tuple)) and not (value.strip() if isinstance(value, str) else value)):
+        return ()
+    if isinstance(value, str):
+        if len(value) > 2000:
+            raise ValidationError(f"is longer than 2000 characters ({len(value):,})")
+        bad = bad_character(value)
+        if bad:
+            raise ValidationError(bad)
+        # commas separate positions here, so a decimal comma is written as a percentage (77% 58%)
+        inner = value.strip().strip("[]()").strip()  # "[0.9, 0.8]" or "(0.9, 0.8)" as a list is printed
+        if not inner:
+            return ()
+        items: list[Any] = [part for part in re.split(r"[,;\s]+", inner) if part]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise ValidationError(f"must be {_PROFILE.describe()} (got {shown(value)})")
+    if not 1 <= len(items) <= K_LIMITS[1]:
+        raise ValidationError(f"must have 1 to {K_LIMITS[1]} positions (got {len(items)})")
+    rates = []
+    for i, item in enumerate(items, start=1):
+        if isinstance(item, bool) or not isinstance(item, (str, int, float)):
+            raise ValidationError(f"position {i} must be a share from 0 to 1 (got {shown(item)})")
+        try:
+            rate = parse_number(item, percent=True)
+        except ValueError:
+            raise ValidationError(f"position {i} must be a share from 0 to 1 (got {shown(item)})") from None
+        if not (math.isfinite(rate) and 0.0 <= rate <= 1.0):
+            raise ValidationError(f"position {i} must be a share from 0 to 1 (got {shown(item)})")
+        rates.append(float(rate))
+    return tuple(rates)
+
+
 _OWN_PARSERS: dict[str, Callable[[Any], Any]] = {"json_object": _json_object_text, "env_name": _env_var_name,
-                                                 "url": _url_text, "by_concurrency": _load_speedups_text}
+                                                 "url": _url_text, "by_concurrency": _load_speedups_text,
+                                                 "profile": _profile_value}
 
 # A tier's endpoint: optional, not columns of the tiers table (the probe dialog edits them)
 ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
@@ -213,6 +254,20 @@ LOAD_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("concurrency", "Concurrency (parallel streams)", "int", 1, 4096),
     FieldSpec("measured_by_concurrency", "Measured speedup by concurrency", "by_concurrency"),
     FieldSpec("defaulted", "Made up by an import (enter these)", "text"),
+)
+
+# A tree draft (schema 2): optional, blank for a chain
+TREE_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("tree_size", "Tree size (tokens verified per step)", "optional_int", 2, 4096),
+)
+
+# Acceptance beyond one alpha (schema 2), on a task class and on an override: optional, and checked
+# together by acceptance_problems (a length needs its K; a profile or a length, not both)
+_PROFILE = FieldSpec("profile", "Acceptance profile", "profile")
+PROFILE_FIELDS: tuple[FieldSpec, ...] = (
+    _PROFILE,
+    FieldSpec("acceptance_length", "Mean acceptance length", "optional_float", 1.0, K_LIMITS[1] + 1.0),
+    FieldSpec("acceptance_length_k", "K of the acceptance length", "optional_int", *K_LIMITS),
 )
 
 CLASS_FIELDS: tuple[FieldSpec, ...] = (
@@ -260,9 +315,9 @@ SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
 TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
-    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS},
-    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS},
-    Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS},
+    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS + TREE_FIELDS},
+    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
+    Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
 }
 _ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
@@ -282,6 +337,10 @@ REQUIRED_FIELDS: dict[type, tuple[str, ...]] = {
 def required_fields(row_type: type, given: dict[str, Any]) -> tuple[str, ...]:
     """The fields a row of `row_type` must give, once `given` (its parsed values so far) is known."""
     out = list(REQUIRED_FIELDS[row_type])
+    if row_type in (TaskClass, Override) and (given.get("profile") or given.get("acceptance_length") is not None):
+        out.remove("alpha")  # schema 2: a profile or a length stands instead of alpha, which is derived from it
+        if given.get("acceptance_length") is not None:
+            out.append("acceptance_length_k")
     if row_type is Tier and given.get("speculative") != "no":
         out += ["k", "cost_model"]
         if given.get("cost_model") == "typed":
@@ -293,7 +352,7 @@ def required_fields(row_type: type, given: dict[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
-_NUMBER_KINDS = ("int", "float", "percent", "optional_float", "optional_percent")
+_NUMBER_KINDS = ("int", "float", "percent", "optional_float", "optional_percent", "optional_int")
 
 
 def row_label(row: Any, index: int | None = None) -> str:
@@ -352,7 +411,7 @@ def check_row(row: Any, index: int | None = None) -> list[str]:
         try:
             # a stored number must be a number already: text such as "16" parses, but would break the arithmetic
             if spec.kind in _NUMBER_KINDS and value is not None and (
-                    isinstance(value, bool) or not isinstance(value, int if spec.kind == "int" else (int, float))):
+                    isinstance(value, bool) or not isinstance(value, int if spec.kind in ("int", "optional_int") else (int, float))):
                 raise ValidationError(f"must be {spec.describe()} (got {value!r})")
             spec.parse(value)
         except ValidationError as exc:
@@ -401,6 +460,13 @@ def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
                 else:
                     problems.append(f"{word} {row.name!r} in row {i + 1}: the name is already used in row {seen[key] + 1}")
             seen.setdefault(key, i)
+    for rows in (wb.classes, wb.overrides):
+        for row in rows:
+            problems.extend(f"{row_label(row)}, {p}" for p in acceptance_problems(row))
+    for t in wb.tiers:
+        if t.tree_size is not None and t.tree_size < t.k + 1:
+            problems.append(f"{row_label(t)}, {TREE_FIELDS[0].label}: a tree of depth K = {t.k} verifies at least "
+                            f"K + 1 = {t.k + 1} tokens a step (got {t.tree_size})")
     tier_names = {t.name for t in wb.tiers}
     class_names = {c.name for c in wb.classes}
     for i, t in enumerate(wb.tiers):
@@ -420,6 +486,22 @@ def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
     problems.extend(check_row(wb.settings))
     problems.extend(title_problems(wb.title))
     return problems
+
+
+def acceptance_problems(row: TaskClass | Override) -> list[str]:
+    """What is wrong between a row's acceptance fields (each field on its own is checked by its spec)."""
+    length, k = row.acceptance_length, row.acceptance_length_k
+    out = []
+    if row.profile and length is not None:
+        out.append(f"{_PROFILE.label}: give a profile or a mean acceptance length, not both")
+    if length is not None and k is None:
+        out.append("Mean acceptance length: give the K it was measured at (acceptance_length_k)")
+    elif k is not None and length is None:
+        out.append("K of the acceptance length: given without a mean acceptance length")
+    elif length is not None and k is not None and length > k + 1.0 + 1e-12:
+        out.append(f"Mean acceptance length: at K = {k} it is at most K + 1 = {k + 1}, bonus token included "
+                   f"(got {length:g})")
+    return out
 
 
 class WorkbookError(ValueError):

@@ -1,0 +1,101 @@
+"""Workbook schema 2: acceptance profiles and lengths on classes and overrides, tree drafts on tiers."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from model import arithmetic as ar
+from model.workbook import json_file as wf
+from model.workbook.rows import TaskClass
+from model.workbook.validation import WorkbookError, parse_field
+
+TIER = {"name": "Fast", "speculative": "yes", "k": 3, "cost_model": "typed", "c": 0.1, "v": 1.0,
+        "price_out": 2.0, "price_in": 0.5}
+CLASS = {"name": "code", "tokens_out": 1e6, "tokens_in": 0.0, "context": 4096}
+
+
+def _book(classes: list[dict], tiers: list[dict] | None = None, overrides: list[dict] | None = None,
+          version: int = 2) -> dict:
+    return {"format": "specledger-workbook", "schema_version": version, "tiers": tiers or [TIER],
+            "task_classes": classes, "overrides": overrides or []}
+
+
+def test_a_version_1_file_loads_unchanged_and_saves_as_version_2(tmp_path):
+    v1 = _book([dict(CLASS, alpha=0.8)], overrides=[{"tier": "Fast", "task_class": "code", "alpha": 0.7}], version=1)
+    wb = wf.workbook_from_dict(v1)
+    c, o, t = wb.classes[0], wb.overrides[0], wb.tiers[0]
+    assert (c.alpha, c.profile, c.acceptance_length, c.acceptance_length_k) == (0.8, (), None, None)
+    assert (o.alpha, o.profile, o.acceptance_length) == (0.7, (), None) and t.tree_size is None
+    demo = wf.load_demo()  # the demo file is version 1
+    assert json.loads(wf.DEMO_WORKBOOK.read_text())["schema_version"] == 1
+    assert all(cl.profile == () and cl.acceptance_length is None for cl in demo.classes)
+    wf.save_workbook(wb, tmp_path / "v2.json")
+    saved = json.loads((tmp_path / "v2.json").read_text())
+    assert saved["schema_version"] == 2 and saved["task_classes"][0]["profile"] == []
+    assert wf.load_workbook(tmp_path / "v2.json") == wb
+
+
+def test_profiles_lengths_and_trees_round_trip(tmp_path):
+    conditional = [0.77, 0.45 / 0.77, 0.24 / 0.45]  # vLLM's n-gram example, cumulative 0.77, 0.45, 0.24
+    data = _book([dict(CLASS, profile=conditional),
+                  dict(CLASS, name="prose", acceptance_length=2.46, acceptance_length_k=3),
+                  dict(CLASS, name="json", alpha=0.9, profile=[0.95, 0.9])],
+                 tiers=[dict(TIER, tree_size=16)],
+                 overrides=[{"tier": "Fast", "task_class": "prose", "profile": "77% 58% 53%"}])
+    wb = wf.workbook_from_dict(data)
+    code, prose, js = wb.classes
+    assert code.profile == pytest.approx(conditional) and prose.acceptance_length == 2.46
+    # a profile or a length without alpha: alpha is the i.i.d. summary with the same E at the measured K
+    assert float(ar.expected_tokens(code.alpha, 3)) == pytest.approx(2.46, rel=1e-12)
+    assert prose.alpha == pytest.approx(code.alpha, rel=1e-12)
+    assert js.alpha == 0.9  # given beside the profile: kept as given
+    assert wb.overrides[0].profile == (0.77, 0.58, 0.53) and wb.tiers[0].tree_size == 16
+    wf.save_workbook(wb, tmp_path / "wb.json")
+    assert wf.load_workbook(tmp_path / "wb.json") == wb
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"acceptance_length": 2.46}, "acceptance_length_k: missing"),
+    ({"acceptance_length": 4.5, "acceptance_length_k": 3}, "at most K + 1 = 4"),
+    ({"alpha": 0.5, "acceptance_length_k": 3}, "given without a mean acceptance length"),
+    ({"profile": [0.9], "acceptance_length": 1.9, "acceptance_length_k": 1}, "not both"),
+    ({"profile": [0.5, 1.2]}, "position 2 must be a share from 0 to 1"),
+    ({"profile": [0.5, True]}, "position 2 must be a share"),
+    ({"profile": [0.5] * 65}, "1 to 64 positions"),
+    ({"profile": {"a": 1}}, "must be blank or the acceptance at each draft position"),
+    ({"profile": []}, "alpha: missing"),  # an empty profile stands for nothing
+    ({"acceptance_length": 0.5, "acceptance_length_k": 3}, "acceptance_length: must be blank or a number from 1 to 65"),
+])
+def test_bad_acceptance_fields_are_refused_naming_the_field(fields, message):
+    with pytest.raises(WorkbookError) as err:
+        wf.workbook_from_dict(_book([dict(CLASS, **fields)]))
+    assert message in str(err.value)
+    if "profile" in fields and fields["profile"]:
+        assert "alpha: missing" not in str(err.value)  # the refused profile is the problem, not a second one
+
+
+def test_tree_size_is_at_least_k_plus_one():
+    with pytest.raises(WorkbookError, match="verifies at least K \\+ 1 = 4 tokens"):
+        wf.workbook_from_dict(_book([dict(CLASS, alpha=0.8)], tiers=[dict(TIER, tree_size=3)]))
+    with pytest.raises(WorkbookError, match="tree_size: must be blank or a whole number from 2 to 4096"):
+        wf.workbook_from_dict(_book([dict(CLASS, alpha=0.8)], tiers=[dict(TIER, tree_size=1.5)]))
+    assert wf.workbook_from_dict(_book([dict(CLASS, alpha=0.8)], tiers=[dict(TIER, tree_size=4)])).tiers[0].tree_size == 4
+
+
+@pytest.mark.parametrize("typed,expected", [
+    ("0.77, 0.58, 0.53", (0.77, 0.58, 0.53)), ("77% 58% 53%", (0.77, 0.58, 0.53)), ("[0.9; 0.8]", (0.9, 0.8)),
+    ("", ()), (None, ()),
+])
+def test_a_profile_typed_as_text(typed, expected):
+    assert parse_field(TaskClass, "profile", typed) == pytest.approx(expected)
+
+
+def test_the_readme_names_the_schema_2_fields():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The workbook file", 1)[1].split("\n## ", 1)[0]
+    assert "`schema_version: 2`" in section
+    for name in ("profile", "acceptance_length", "acceptance_length_k", "tree_size"):
+        assert f"`{name}`" in section
