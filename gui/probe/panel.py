@@ -31,7 +31,8 @@ from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label, parse_context
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
-from model.probe.run import ProbeProgress, ProbeRun, run_probe
+from model.probe.load import estimate_levels, parse_levels, run_any
+from model.probe.run import ProbeProgress, ProbeRun
 from model.workbook.validation import parse_field
 from model.workbook.rows import Tier
 
@@ -99,6 +100,12 @@ class ProbePanel(QWidget):
         form.addRow("API key env var", self.key_env_edit)
         form.addRow("or keyring", keyring)
         form.addRow("Extra fields", self.extra_edit)
+        # the load the analyst runs: saved to the tier with the endpoint; the comparison judges the tier there
+        self.load_spin = QSpinBox(minimum=1, maximum=4096, value=1, suffix=" streams",
+                                  toolTip="Parallel streams you will run on this tier (a batch job's workers). "
+                                          "Saved with the endpoint; the comparison uses the speedup measured at "
+                                          "this concurrency where a probe measured one")
+        form.addRow("Your load", self.load_spin)
         form.addRow("", self.save_endpoint_button)
         form.addRow("Against", self.baseline_combo)
 
@@ -112,11 +119,14 @@ class ProbePanel(QWidget):
         self.contexts_edit.setMaximumWidth(120)
         self.tokens_spin = QSpinBox(minimum=2, maximum=4096, value=64, toolTip="Output tokens per request")
         self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1)
+        self.levels_edit = QLineEdit("1", toolTip="Parallel streams per level, one level at a time, e.g. 1,4,16: "
+                                     "fast and baseline at each level")
+        self.levels_edit.setMaximumWidth(90)
         run_form = QFormLayout()
         run_form.addRow("Prompts (JSONL)", prompts_row)
         knobs = QHBoxLayout()
         for text, w in (("Contexts", self.contexts_edit), ("Max tokens", self.tokens_spin),
-                        ("Repeats", self.repeats_spin)):
+                        ("Repeats", self.repeats_spin), ("Concurrency", self.levels_edit)):
             knobs.addWidget(QLabel(text))
             knobs.addWidget(w)
         run_form.addRow(knobs)
@@ -237,6 +247,8 @@ class ProbePanel(QWidget):
             return
         for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits()):
             edit.setText(getattr(tier, name))
+        self.load_spin.setValue(tier.concurrency)
+        self.levels_edit.setText("1" if tier.concurrency == 1 else f"1,{tier.concurrency}")
         base = self.document.workbook.tiers[i] if (i := self.document.workbook.tier_index(tier.baseline)) is not None \
             else None
         self.baseline_combo.setCurrentIndex(max(0, self.baseline_combo.findData(base.identity)) if base else 0)
@@ -252,6 +264,7 @@ class ProbePanel(QWidget):
         try:  # the one validator, as a typed cell would be
             values = {name: parse_field(Tier, name, edit.text(), tier.name)
                       for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits())}
+            values["concurrency"] = parse_field(Tier, "concurrency", self.load_spin.value(), tier.name)
         except ValueError as exc:
             self.show_message(f"Not saved: {exc}", error=True)
             return
@@ -295,7 +308,7 @@ class ProbePanel(QWidget):
             fast_name=tier.name if tier else fast.model, baseline_name=base_tier.name if base_tier else "",
             fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
             baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
-            prompts_path=self.prompts_edit.text().strip())
+            prompts_path=self.prompts_edit.text().strip(), concurrency=parse_levels(self.levels_edit.text()))
         settings.check()
         return settings
 
@@ -319,7 +332,7 @@ class ProbePanel(QWidget):
         except (ValueError, OSError) as exc:
             self.show_message(str(exc), error=True)
             return
-        est = estimate(settings)
+        est = estimate(settings) if settings.concurrency == (1,) else estimate_levels(settings)
         where = ", ".join(context_label(c) for c in settings.contexts)
         if not self.confirm(f"Probe {settings.fast.describe()} at {where}: "
                             f"{est.describe(self.document.workbook.settings.currency)}."):
@@ -332,7 +345,7 @@ class ProbePanel(QWidget):
         partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
 
         def job(cancel: threading.Event) -> Generator[ProbeProgress, None, ProbeRun]:
-            return run_probe(settings, keys, run_path, cancel, into=partial)
+            return run_any(settings, keys, run_path, cancel, into=partial)
 
         if not self.runner.start(TASK_LABEL, job):
             self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
@@ -374,8 +387,13 @@ class ProbePanel(QWidget):
         if r.identity is not None and r.identity.compared:
             identity = (f"<br>Identity at temperature 0: {r.identity.share:.0%} of {r.identity.compared} prompts "
                         f"token-identical to {r.baseline_name}.")
+        levels = ""
+        if any(x.concurrency > 1 for x in r.by_concurrency):
+            levels = "<br>Speedup over the baseline by parallel streams: " + ", ".join(
+                f"{x.concurrency}: " + ("–" if x.speedup_measured is None else f"{x.speedup_measured:.2f}x")
+                + (" (throttled: 429s)" if x.throttled else "") for x in r.by_concurrency) + "."
         self.verdict_label.setText(f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k})<br>"
-                                   f"{r.evidence}{identity}")
+                                   f"{r.evidence}{identity}{levels}")
         if note:
             self.show_message(note, error=error)
         self._set_running(False)

@@ -103,3 +103,23 @@ def test_tools_menu_opens_the_probe_dock_on_the_selected_tier(qtbot, tmp_path):
     assert window._probe_dock.isVisible() or not window.isVisible()
     assert window.probe_panel.tier_combo.currentText() == window.document.workbook.tiers[1].name
     window.document.undo_stack.setClean()
+
+
+def test_the_dock_probes_at_several_concurrencies_and_saves_the_tiers_load(qtbot, panel):
+    asked: list[str] = []
+    panel.confirm = lambda text: asked.append(text) or True
+    panel.levels_edit.setText("1,2")
+    with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert "1 stream: 4 requests" in asked[0] and "2 streams: 4 requests" in asked[0]
+    assert [x.concurrency for x in panel.report.by_concurrency] == [1, 2]
+    assert "by parallel streams: 1: " in panel.verdict_label.text()
+    panel.load_spin.setValue(2)
+    qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
+    assert panel.document.workbook.tiers[0].concurrency == 2
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    levels = panel.document.workbook.tiers[0].measured_by_concurrency
+    assert levels.startswith("1: ") and ", 2: " in levels
+    panel.levels_edit.setText("1,x")
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert "--concurrency" in panel.message_label.text() or "concurrency" in panel.message_label.text()
