@@ -1,4 +1,4 @@
-"""The charts beside the tables: trailer fill, speedup over acceptance, speedup over context.
+"""The charts beside the tables: trailer fill, speedup over acceptance, over context, over concurrency.
 
 The main window calls ``ChartsPanel.show_result`` after every recompute and when the
 selected tier changes. Only the chart in the visible tab redraws then (its persistent
@@ -14,22 +14,25 @@ from model.workbook.rows import Workbook
 
 from gui.charts.alpha import AlphaChart
 from gui.charts.context import ContextChart
+from gui.charts.load import LoadChart
 from gui.charts.trailer import TrailerChart
 
 
 class ChartsPanel(QWidget):
-    """Three charts in tabs, all following the selected tier."""
+    """Four charts in tabs, all following the selected tier."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.trailer_chart = TrailerChart()
         self.alpha_chart = AlphaChart()
         self.context_chart = ContextChart()
+        self.load_chart = LoadChart()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.trailer_chart, "Trailer fill")
         self.tabs.addTab(self.alpha_chart, "Speedup vs acceptance")
         self.tabs.addTab(self.context_chart, "Speedup vs context")
+        self.tabs.addTab(self.load_chart, "vs concurrency")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
@@ -41,7 +44,7 @@ class ChartsPanel(QWidget):
             chart.set_result(workbook, comparison, tier_row)
         self.current_chart().bring_up_to_date()
 
-    def current_chart(self) -> TrailerChart | AlphaChart | ContextChart:
+    def current_chart(self) -> TrailerChart | AlphaChart | ContextChart | LoadChart:
         return self.tabs.currentWidget()  # type: ignore[return-value]
 
     def flush(self) -> None:
@@ -55,5 +58,5 @@ class ChartsPanel(QWidget):
         if chart is not None:
             chart.bring_up_to_date()
 
-    def charts(self) -> list[TrailerChart | AlphaChart | ContextChart]:
-        return [self.trailer_chart, self.alpha_chart, self.context_chart]
+    def charts(self) -> list[TrailerChart | AlphaChart | ContextChart | LoadChart]:
+        return [self.trailer_chart, self.alpha_chart, self.context_chart, self.load_chart]

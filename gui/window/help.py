@@ -33,6 +33,20 @@ SECTIONS: list[tuple[str, str, str]] = [
      "as cheap as decoding: small batch, memory-bound; more at large batch). Type them (Cost model = typed) or "
      "let the roofline model derive them from GPU, draft/target pair, batch and context (Cost model = roofline). "
      "Both grow with context because each pass reads the KV cache."),
+    ("load", "Batch and concurrency: the server's load and yours",
+     "Speculative decoding pays while the server is memory-bound and fades as its batch grows: the verify pass "
+     "computes K + 1 tokens per stream, so at a large batch the fast tier can be slower than the standard one. "
+     "Two numbers are easy to mix up. The roofline's <b>Batch</b> is the <i>server's</i> batch: the sequences the "
+     "engine verifies together, yours and every other customer's. You cannot see it; a vendor rarely says it. "
+     "A tier's <b>Concurrency</b> (Tools &gt; Probe a tier, <i>Your load</i>) is <i>yours</i>: the parallel "
+     "streams your batch job keeps open. Probe with <i>Concurrency</i> 1,4,16 to measure the speedup over the "
+     "baseline at each level; Apply keeps them on the tier, and where one was measured at the tier's own "
+     "concurrency the comparison and the report judge the price at that load and say so. The <i>Speedup vs "
+     "concurrency</i> chart shows the measured points, the claim at one stream (a claim is made on a quiet "
+     "server), the price ratio the speedup must stay above to be worth the premium, and, for a roofline tier, "
+     "the roofline's speedup against the server's batch as a dashed line: where your points fall on it says "
+     "what batch the vendor's server behaves like. A level the server throttled (429s) is marked and not used: "
+     "its speed measured the rate limit."),
     ("speedup", "Speedup S",
      "One stretch costs K c + v target steps and emits E tokens, so S = E / (K c + v) against plain decoding "
      "of the target. S &lt; 1 means the fast tier is slower than the raw target for that class."),
@@ -108,7 +122,8 @@ SECTIONS: list[tuple[str, str, str]] = [
 # F1 on an input cell: the section that says what that field does to the numbers
 ANCHOR_FOR_FIELD = {
     "name": "editing", "vendor": "editing", "notes": "editing", "speculative": "verdict", "k": "stretch",
-    "cost_model": "cost", "c": "cost", "v": "cost", "gpu": "cost", "pair": "cost", "batch": "cost",
+    "cost_model": "cost", "c": "cost", "v": "cost", "gpu": "cost", "pair": "cost", "batch": "load",
+    "concurrency": "load",
     "claimed_speedup": "claim", "claim_context": "claim", "price_out": "pricing", "price_in": "pricing",
     "baseline": "pricing", "tokens_out": "mix", "tokens_in": "pricing", "context": "context", "alpha": "alpha",
     "alpha_source": "alpha", "source_note": "alpha",

@@ -290,18 +290,18 @@ def test_a_chart_whose_data_did_not_change_is_not_redrawn(qtbot, panel: ChartsPa
     other.tiers[3].k += 1
     _redraw(panel, other, TURBO)
     assert sorted(drawn) == ["AlphaChart"]
-    # a price moves nothing any chart draws
+    # a price moves nothing any chart draws but the price ratio on the concurrency chart
     drawn.clear()
     priced = other.copy()
     priced.tiers[TURBO].price_out += 1.0
     _redraw(panel, priced, TURBO)
-    assert drawn == []
+    assert drawn == ["LoadChart"]
     # one class's acceptance moves the selected tier's data in every chart, and the drawing follows it
     drawn.clear()
     edited = priced.copy()
     edited.classes[0].alpha = 0.31
     cmp = _redraw(panel, edited, TURBO)
-    assert sorted(drawn) == ["AlphaChart", "ContextChart", "TrailerChart"]
+    assert sorted(drawn) == ["AlphaChart", "ContextChart", "LoadChart", "TrailerChart"]
     fill = panel.trailer_chart.fill_data()[edited.classes[0].name]
     assert fill[1] == pytest.approx(0.31) and fill[0] == pytest.approx(float(cmp.trailer_fill[TURBO, 0]))
     # the same result again draws nothing

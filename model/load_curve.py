@@ -1,0 +1,72 @@
+"""The data of the "speedup against concurrency" chart for one tier.
+
+Three things on one axis of parallel streams, each what it is:
+- the speedups a probe measured over the baseline at each concurrency (the tier's
+  measured_by_concurrency), throttled levels apart;
+- the vendor's claim, at concurrency 1: a claim is made on a quiet server;
+- for a roofline tier, the roofline's mix speedup against the *server's* batch: the batch an engine
+  verifies together, which the analyst cannot see (other customers share it). Drawn beside the
+  measured points it lets the analyst read off what batch the vendor's server behaves like; it is not
+  a prediction of the analyst's own concurrency.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from model import arithmetic as ar
+from model import roofline
+from model.workbook.load_speedups import LoadSpeedupError, parse_speedups
+from model.workbook.rows import Workbook
+
+BATCH_GRID = np.unique(np.round(np.geomspace(1, 256, 41)))  # 1 .. 256 server batch, even on a log axis
+
+
+@dataclass
+class LoadCurve:
+    concurrency: int  # the analyst's load (the tier's field)
+    levels: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # measured concurrencies
+    measured: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # speedup over the baseline
+    throttled: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    claim: float | None = None  # the vendor's claimed speedup, at concurrency 1
+    batches: NDArray[np.float64] = field(default_factory=lambda: BATCH_GRID.copy())
+    roofline: NDArray[np.float64] | None = None  # the roofline's mix speedup at each server batch
+    price_ratio: float | None = None  # worth the premium above this speedup over the baseline
+    note: str = ""  # why a part is missing, in words
+
+
+def load_curve(wb: Workbook, alpha: NDArray[np.float64], price_ratio: float | None, i: int) -> LoadCurve:
+    """Tier i's curve; ``alpha`` is its acceptance per class (the comparison's row, overrides applied)."""
+    tier = wb.tiers[i]
+    out = LoadCurve(int(tier.concurrency))
+    try:
+        levels = parse_speedups(tier.measured_by_concurrency)
+    except LoadSpeedupError:
+        levels = {}
+    out.levels = np.array(list(levels), dtype=np.float64)
+    out.measured = np.array([s for s, _ in levels.values()], dtype=np.float64)
+    out.throttled = np.array([t for _, t in levels.values()], dtype=bool)
+    out.price_ratio = price_ratio if price_ratio is not None and math.isfinite(price_ratio) else None
+    notes = []
+    if not levels:
+        notes.append("nothing measured by concurrency yet: probe with Concurrency 1,4,16")
+    if tier.speculative == "no":
+        notes.append("not speculative")
+        out.note = "; ".join(notes)
+        return out
+    out.claim = tier.claimed_speedup
+    pair, gpu = roofline.PAIRS.get(tier.pair), roofline.GPUS.get(tier.gpu)
+    if tier.cost_model != "roofline" or pair is None or gpu is None or not wb.classes:
+        notes.append("typed c and v: no roofline line (cost model roofline draws it)")
+    else:
+        contexts = np.array([c.context for c in wb.classes], dtype=np.float64)[None, :]
+        c, v = roofline.cost_ratios(pair, gpu, float(tier.k), contexts, out.batches[:, None])
+        s = ar.speedup(np.asarray(alpha, dtype=np.float64)[None, :], float(tier.k), c, v)
+        tokens = np.array([c.tokens_out for c in wb.classes], dtype=np.float64)
+        weights = tokens if tokens.sum() > 0 else np.ones(len(wb.classes))
+        out.roofline = ar.blend_speedup(s, weights[None, :])
+    out.note = "; ".join(notes)
+    return out

@@ -1,0 +1,40 @@
+"""The "vs concurrency" chart draws model.load_curve for the selected tier (#25)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gui.charts.panel import ChartsPanel
+from model.comparison import compare
+from model.load_curve import load_curve
+from model.workbook.json_file import load_demo
+
+TURBO, HELIX_FAST = 1, 3
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = ChartsPanel()
+    qtbot.addWidget(widget)
+    widget.resize(520, 460)
+    widget.show()
+    return widget
+
+
+def test_the_chart_shows_measured_points_the_claim_and_the_roofline_by_batch(panel):
+    wb = load_demo()
+    wb.tiers[TURBO].concurrency = 16
+    wb.tiers[TURBO].measured_by_concurrency = "1: 2.4, 4: 2.1, 16: 1.3, 64: 0.8*"
+    cmp = compare(wb)
+    panel.tabs.setCurrentWidget(panel.load_chart)
+    panel.show_result(wb, cmp, TURBO)
+    chart = panel.load_chart
+    x, y = chart.measured_points()
+    assert list(x) == [1, 4, 16] and list(y) == [2.4, 2.1, 1.3]  # the throttled level is drawn apart
+    assert chart.claim_point() == (1.0, wb.tiers[TURBO].claimed_speedup)
+    bx, by = chart.roofline_line()
+    expected = load_curve(wb, cmp.alpha[TURBO], float(cmp.mix_price_ratio[TURBO]), TURBO)
+    assert np.array_equal(bx, expected.batches) and np.allclose(by, expected.roofline)
+    assert "Northwind Turbo" in chart.title_label.text
+    panel.show_result(wb, cmp, HELIX_FAST)
+    assert chart.roofline_line() is None and chart.measured_points() is None
