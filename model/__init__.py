@@ -1,7 +1,7 @@
 """SpecLedger's model: every number is computed here, every file is read and written here. No Qt, ever.
 
 The core sits at the top of this package (arithmetic, acceptance, roofline, comparison, curves, chart_data, engine_reports,
-formatting, cancel); it may use the workbook's rows and nothing else of the wings. The wings,
+spec_checks, formatting, cancel); it may use the workbook's rows and nothing else of the wings. The wings,
 each a package of its own, meet only through the core and the workbook:
 
 - workbook/  the inputs: rows as dataclasses, the one validator, the JSON file, row edits, applying measured α

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from model import arithmetic as ar
+from model.spec_checks import MAX_COUNT, MAX_K
 
 VLLM_NOTE = ("vLLM: draft acceptance rate = accepted / draft tokens; mean acceptance length = 1 + accepted / drafts "
              "(bonus token included); per-position rate = accepted at position i / drafts, cumulative")
@@ -33,10 +34,6 @@ PREDICTED_NOTE = ("OpenAI Predicted Outputs: accepted / (accepted + rejected) pr
                   "the caller sent, not the vendor's draft model; not a speculative-decoding alpha")
 FIREWORKS_NOTE = ("Fireworks (undocumented header fireworks-speculation-acceptance, 'position:accepted/attempted'): "
                   "read as cumulative counts per draft position; steps = attempts at position 1")
-
-
-MAX_K = 64  # draft tokens per step, as everywhere in SpecLedger
-MAX_COUNT = float(2**53)  # past this a float no longer holds a whole count exactly: no real counter is there
 
 
 class ReportError(ValueError):
@@ -211,56 +208,6 @@ def _number(value: Any, where: str) -> float:
     if value > MAX_COUNT:
         raise ReportError(f"{where}: {value!r} is past 2^53, not a count a server keeps")
     return float(value)
-
-
-def count_problem(c: SpecCounts) -> str | None:
-    """The first impossible figure in `c`, in words naming its field; None when the counts can be true.
-
-    Checked on every source before any conversion, so an impossible count is refused rather than turned
-    into an alpha: non-finite, negative or past 2^53; K outside 1..64; more accepted than drafted; a
-    per-position count above the steps (a rate above 1); a histogram whose steps or accepted tokens
-    disagree with the counts given beside it.
-    """
-    scalars = {"drafts (verify steps)": c.drafts, "draft tokens": c.draft_tokens, "accepted tokens": c.accepted_tokens}
-    for name, value in scalars.items():
-        if value is not None and not (math.isfinite(value) and 0 <= value <= MAX_COUNT):
-            return f"{name}: {value!r} is not a count (negative, NaN, infinite or past 2^53)"
-    for name, vector in (("per-position accepted", c.per_position_accepted), ("histogram", c.histogram)):
-        for i, value in enumerate(vector or ()):
-            if not (math.isfinite(value) and 0 <= value <= MAX_COUNT):
-                return f"{name}[{i}]: {value!r} is not a count (negative, NaN, infinite or past 2^53)"
-    if c.k is not None and not 1 <= c.k <= MAX_K:
-        return f"K = {c.k} draft tokens per step is outside 1..{MAX_K}"
-    for name, vector in (("per-position accepted", c.per_position_accepted), ("histogram", c.histogram)):
-        if vector is not None and len(vector) > MAX_K + 1:
-            return f"{name}: {len(vector)} entries, more than K can be (1..{MAX_K})"
-    slack = 1e-6
-    if c.accepted_tokens is not None and c.draft_tokens is not None and c.accepted_tokens > c.draft_tokens * (1 + slack) + slack:
-        return f"accepted tokens: {c.accepted_tokens:g} accepted of {c.draft_tokens:g} drafted is more than were drafted"
-    steps = c.drafts
-    if steps is not None and c.per_position_accepted is not None:
-        for i, value in enumerate(c.per_position_accepted):
-            if value > steps * (1 + 1e-3) + 0.5:
-                return (f"per-position accepted[{i}]: {value:g} of {steps:g} steps is a rate of {value / steps if steps else math.inf:.3g}, "
-                        "above 1")
-    pos = c.per_position_accepted or ()
-    for i in range(1, len(pos)):
-        if pos[i] > pos[i - 1] * (1 + 1e-6) + 0.5:
-            return (f"per-position accepted[{i}]: {pos[i]:g} steps reached draft {i + 1} but only {pos[i - 1]:g} "
-                    f"reached draft {i}; the counts are cumulative and cannot rise along the stretch")
-    if c.histogram is not None and not c.histogram_partial:
-        hist_steps = float(sum(c.histogram))
-        hist_accepted = float(sum(j * n for j, n in enumerate(c.histogram)))
-        if steps is not None and abs(hist_steps - steps) > max(0.5, 1e-6 * steps):
-            return f"histogram: its counts sum to {hist_steps:g} steps, but the source counts {steps:g} verify steps"
-        if c.accepted_tokens is not None and abs(hist_accepted - c.accepted_tokens) > max(0.5, 1e-6 * c.accepted_tokens):
-            return (f"histogram: it implies {hist_accepted:g} accepted tokens, but the source counts "
-                    f"{c.accepted_tokens:g}")
-        if c.k is not None and len(c.histogram) > c.k + 1:
-            return f"histogram: {len(c.histogram)} entries, more than K + 1 = {c.k + 1}"
-    if steps and c.accepted_tokens is not None and c.k and c.accepted_tokens > steps * c.k * (1 + slack) + slack:
-        return (f"accepted tokens: {c.accepted_tokens:g} over {steps:g} steps is more than K = {c.k} a step")
-    return None
 
 
 def _counts_list(value: Any, where: str) -> tuple[float, ...]:

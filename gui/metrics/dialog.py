@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from model import formatting as fmt
-from model.metrics.read import ENGINES, applicable, is_metrics_path, missing_k, read_sources_steps, source_note
+from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, read_sources_steps, read_task_map,
+                                source_note)
 from model.metrics.result import MetricsError, SourceResult
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
@@ -62,6 +63,11 @@ class ImportMetricsDialog(QDialog):
         self.class_combo = QComboBox()
         self.class_combo.setEditable(True)
         self.class_combo.setToolTip("Task class for sources that name none")
+        self.task_map_path: str | None = None
+        self.task_map_button = QPushButton("Task map…")
+        self.task_map_button.setToolTip("llama.cpp logs: a file of task ids and task classes (JSON {\"42\": \"code\"} "
+                                        "or lines '42,code'); each request then goes to its class")
+        self.task_map_button.clicked.connect(self._on_task_map_clicked)
         for widget in (self.engine_combo, self.class_combo):
             widget.currentTextChanged.connect(self._on_form_changed)
         self.k_spin.valueChanged.connect(self._on_form_changed)
@@ -105,7 +111,10 @@ class ImportMetricsDialog(QDialog):
         form = QFormLayout()
         form.addRow("Engine", self.engine_combo)
         form.addRow("K (draft tokens per step)", self.k_spin)
-        form.addRow("Task class", self.class_combo)
+        class_row = QHBoxLayout()
+        class_row.addWidget(self.class_combo, 1)
+        class_row.addWidget(self.task_map_button)
+        form.addRow("Task class", class_row)
         apply_row = QHBoxLayout()
         apply_row.addWidget(QLabel("Apply to"))
         apply_row.addWidget(self.target_combo, 1)
@@ -187,9 +196,11 @@ class ImportMetricsDialog(QDialog):
             return
         engine, k = self.engine_combo.currentText(), self.k_spin.value() or None
         task_class = self.class_combo.currentText().strip() or None
+        task_map_path = self.task_map_path
 
         def job(cancel):  # noqa: ANN001, ANN202 - the worker's protocol: a generator that yields progress
-            return read_sources_steps(files, engine=engine, k=k, task_class=task_class)
+            task_map = read_task_map(task_map_path) if task_map_path else None
+            return read_sources_steps(files, engine=engine, k=k, task_class=task_class, task_map=task_map)
 
         self.show_message(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}…")
         self._show_reading(True)
@@ -280,6 +291,18 @@ class ImportMetricsDialog(QDialog):
     def _on_add_clicked(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Import measured acceptance", "", FILE_FILTER)
         self.add_files(paths)
+
+    def set_task_map(self, path: str | None) -> None:
+        """The task-id map for llama.cpp logs (None: one class for the whole log); the files are read again."""
+        self.task_map_path = path or None
+        self.task_map_button.setText(f"Task map: {fmt.printable(Path(path).name, 40)}" if path else "Task map…")
+        self._refresh()
+
+    def _on_task_map_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Task ids and task classes", "",
+                                              "Task maps (*.json *.csv *.txt *.tsv);;All files (*)")
+        if path:
+            self.set_task_map(path)
 
     def _on_clear_clicked(self) -> None:
         self.file_list.clear()

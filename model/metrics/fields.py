@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from model.engine_reports import MAX_COUNT
+from model.spec_checks import MAX_COUNT
 from model.metrics.result import MetricsError
 
 _TOKEN = r"([^\s,;()%]+)"

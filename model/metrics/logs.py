@@ -27,8 +27,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from model.engine_reports import (LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts, count_problem,
-                                  speculation_from_response)
+from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts, speculation_from_response
+from model.spec_checks import count_problem
 from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 

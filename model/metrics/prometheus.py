@@ -20,7 +20,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from model.engine_reports import MAX_K, SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
+from model.engine_reports import SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
+from model.spec_checks import MAX_K
 from model.metrics.result import MetricsError
 
 TGI_NOTE = ("TGI: tgi_request_skipped_tokens = speculated tokens accepted per decode step (n - 1), a histogram "

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, BinaryIO, Generator, Iterator, Mapping, Sequence
 
 from model.cancel import run_to_end
-from model.engine_reports import MAX_K, ReportError, count_problem, with_k
+from model.engine_reports import ReportError, with_k
+from model.spec_checks import MAX_K, count_problem
 from model.metrics import logscan, prometheus, records, tools
 from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult

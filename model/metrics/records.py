@@ -15,7 +15,8 @@ import json
 import math
 from typing import Any, Iterable, Mapping
 
-from model.engine_reports import MAX_K, VLLM_NOTE, ReportError, SpecCounts, combine, count_problem, speculation_from_response
+from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine, speculation_from_response
+from model.spec_checks import MAX_K, count_problem
 from model.metrics.result import MetricsError
 
 SAMPLE_NOTE = ("SpecLedger sample: stretches that drafted all K; alpha by maximum likelihood on the histogram; "

@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from model.engine_reports import ReportError, SpecCounts, combine, count_problem, speculation_from_recorded, speculation_from_response
+from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_recorded, speculation_from_response
+from model.spec_checks import count_problem
 from model.metrics.result import MetricsError
 
 AIPERF_NOTE = ("AIPerf: acceptance length = 1 + accepted / verify steps (bonus token included); draft acceptance rate = "

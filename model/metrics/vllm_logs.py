@@ -28,7 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from model.engine_reports import VLLM_NOTE, SpecCounts, count_problem
+from model.engine_reports import VLLM_NOTE, SpecCounts
+from model.spec_checks import count_problem
 from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 

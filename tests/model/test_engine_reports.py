@@ -168,3 +168,9 @@ def test_vllm_records_with_the_counter_names_read_the_same() -> None:
     assert counts is not None and counts.k == k and counts.steps == sum(hist)
     assert counts.stretch_histogram == pytest.approx(hist)
     assert counts.alpha == pytest.approx(alpha, abs=1e-4)
+
+
+def test_k_bound_of_the_count_checks_is_the_validators() -> None:
+    from model.spec_checks import MAX_K
+    from model.workbook.validation import K_LIMITS
+    assert MAX_K == K_LIMITS[1]

@@ -155,3 +155,20 @@ def test_a_dropped_llamacpp_log_shows_all_three_conventions(window, qtbot, tmp_p
     # 315 accepted of 600 drafted in 150 steps, histogram 30, 25, 30, 30, 35: alpha 315 / 430
     assert cells[1] == "llamacpp" and cells[4] == "4" and cells[6:9] == ["73.3%", "52.5%", "3.10"]
     assert "Read as: llama.cpp server log" in dialog.notes.toPlainText()
+
+
+def test_a_task_map_gives_each_llamacpp_request_its_class(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from tests.model.metrics import log_files as lf
+    dialog = _dialog(window, qtbot)
+    log = tmp_path / "server.log"
+    log.write_text("\n".join([lf.llamacpp_request(1, [10, 15, 20, 25, 30]), lf.llamacpp_request(2, [20, 10, 10, 5, 5])]))
+    _read(dialog, qtbot, lambda: dialog.add_files([str(log)]))
+    assert dialog.table.rowCount() == 1
+    mapping = tmp_path / "tasks.csv"
+    mapping.write_text("1,code\n2,prose\n")
+    _read(dialog, qtbot, lambda: dialog.set_task_map(str(mapping)))
+    rows = {dialog.table.item(r, 3).text(): dialog.table.item(r, 8).text() for r in range(dialog.table.rowCount())}
+    assert rows == {"code": "3.50", "prose": "2.30"} and dialog.task_map_button.text() == "Task map: tasks.csv"
+    mapping.write_text("1\n")  # a broken map is said in the dialog
+    _read(dialog, qtbot, lambda: dialog.set_task_map(str(mapping)))
+    assert "tasks.csv:1: task '1': expected a task class name" in dialog.message_label.text()

@@ -98,6 +98,17 @@ def test_vllm_v1_first_form_has_no_steps_and_asks_for_k(tmp_path: Path) -> None:
     _three(s, RATE, LENGTH, 0.7583, tol=5e-4)
 
 
+def test_vllm_v1_middle_form_with_rate_and_length_first(tmp_path: Path) -> None:
+    # a form between the first and the current: "Draft acceptance rate: %.1f%%, Mean acceptance length: %.2f,
+    # Accepted: %d tokens, Drafted: %d tokens, Per-position acceptance rate: %s"; fields are read by label
+    line = ("INFO 05-20 10:00:00 [loggers.py:118] SpecDecoding metrics: Draft acceptance rate: 62.5%, Mean acceptance "
+            "length: 3.50, Accepted: 250 tokens, Drafted: 400 tokens, Per-position acceptance rate: 0.900, 0.750, 0.550, 0.300")
+    [s] = read_sources([_write(tmp_path, "vllm-0.8.5.log", [line])])
+    assert s.counts.steps == 100 and s.counts.k == 4 and "current form" in s.format
+    # request A alone: 250 / 400, 1 + 250 / 100, histogram 10, 15, 20, 25, 30: alpha 250 / (250 + 70)
+    _three(s, 0.625, 3.5, 250 / 320)
+
+
 def test_vllm_offline_example_summary(tmp_path: Path) -> None:
     lines = ["Processed prompts: 100%|##########| 80/80", *lf.vllm_offline_summary([a + b for a, b in zip(A, B)])]
     [s] = read_sources([_write(tmp_path, "offline.txt", lines)])
