@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 from numpy.typing import NDArray
@@ -144,10 +144,13 @@ class Comparison:
     incomplete: list[str] = field(default_factory=list)
 
     def pair_records(self) -> list[dict[str, Any]]:
-        out = []
+        return list(self.iter_pair_records())
+
+    def iter_pair_records(self) -> Iterator[dict[str, Any]]:
+        """The records one at a time: `compare --json` of 300,000 classes x 8 tiers held 2.4 million."""
         for i, tier in enumerate(self.tier_names):
             for j, cls in enumerate(self.class_names):
-                out.append({
+                yield {
                     "tier": tier, "task_class": cls, "unconfirmed": bool(self.unconfirmed[i]),
                     "k": int(self.k[i]), "alpha": _num(self.alpha[i, j]), "alpha_source": self.alpha_source[i][j],
                     "c": _num(self.c[i, j]), "v": _num(self.v[i, j]),
@@ -170,8 +173,7 @@ class Comparison:
                     "speedup_vs_baseline": _num(self.pair_vs_baseline[i, j]),
                     "speedup_vs_baseline_interval": _pair(self.pair_vs_baseline_low[i, j],
                                                           self.pair_vs_baseline_high[i, j]),
-                })
-        return out
+                }
 
     def tier_records(self) -> list[dict[str, Any]]:
         out = []
