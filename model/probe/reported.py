@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
-from model.probe.steps import silent_tokens
+from model.probe.steps import silent_tokens, usage_tokens
 
 K_MAX = 64
 K_MATCH = 0.02  # the predicted draft tokens must match the server's to this share (or one token)
@@ -87,34 +87,41 @@ def _predicted_drafts(requests: Sequence[tuple[RequestRecord, list[Group], float
 
 
 def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> ServerK | None:
-    """Where the server reports draft tokens but no K (llama.cpp's timings.draft_n), K = draft tokens over
-    drafting steps, the steps counted by the client: only requests whose every step it saw whole (no
-    silent tokens, no merged read) count. None when no request reports draft tokens without a K."""
-    drafting: list[tuple[RequestRecord, list[Group], float]] = []
+    """Where the server reports draft tokens but no K (llama.cpp's timings.draft_n): K = draft tokens over
+    drafting steps. Every step emits one token of the target's own, so a request's steps are its tokens
+    minus its accepted drafts (usage.completion_tokens - draft_n_accepted, silent tokens included); the
+    requests whose steps the client saw, all of them, one by one, say where each step began, and so how
+    many drafts the token budget left room for. None when no request reports draft tokens without a K."""
+    drafting: list[tuple[RequestRecord, list[Group], float, int | None]] = []
     for record, gs in groups:
         try:
             counts = speculation_from_response(response_body(record), record.reported.get("headers"))
         except ReportError:
             continue
         if counts is not None and counts.k is None and counts.draft_tokens is not None and counts.draft_tokens > 0:
-            drafting.append((record, gs, float(counts.draft_tokens)))
+            tokens = usage_tokens(record)
+            steps = int(round(tokens - counts.accepted)) if tokens is not None and counts.accepted is not None else None
+            drafting.append((record, gs, float(counts.draft_tokens), steps if steps and steps > 0 else None))
     if not drafting:
         return None
-    usable = [(r, gs, d) for r, gs, d in drafting if gs and not silent_tokens(r) and not any(g.suspect for g in gs)]
-    if not usable:
-        return ServerK(None, None, f"the server reports draft tokens but no K, and none of its {len(drafting)} "
-                                   "requests had every step seen whole by the client (silent tokens or a merged "
-                                   "read), so the number of drafting steps is missing")
-    drafted = sum(d for _, _, d in usable)
-    steps = sum(len(gs) for _, gs, _ in usable)
-    mean = drafted / steps
-    best = min(((abs(_predicted_drafts(usable, k, first) - drafted), k, first)
-                for k in range(1, K_MAX + 1) for first in (True, False)))
-    miss, k, first = best
-    if miss <= max(1.0, K_MATCH * drafted):
-        how = "every step" if first else "every step after the first (which the prompt pass emits)"
-        return ServerK(k, mean, f"K = {k}: the server's {drafted:g} draft tokens over the {steps} steps the client "
-                                f"saw in {len(usable)} requests match {how} drafting K where the token budget left room")
-    return ServerK(None, mean, f"the server's {drafted:g} draft tokens over the {steps} steps the client saw give "
-                               f"{mean:.2f} drafts per step; drafts vary in length (llama.cpp's --draft-p-min "
-                               f"stops a draft early), so K is at least {math.ceil(mean - 1e-9)}")
+    counted = [(d, n) for _, _, d, n in drafting if n is not None]
+    mean = sum(d for d, _ in counted) / sum(n for _, n in counted) if counted else None
+    seen = [(r, gs, d) for r, gs, d, n in drafting
+            if gs and n == len(gs) and not silent_tokens(r) and not any(g.suspect for g in gs)]
+    if seen:
+        drafted = sum(d for _, _, d in seen)
+        miss, k, first = min(((abs(_predicted_drafts(seen, k, first) - drafted), k, first)
+                              for k in range(1, K_MAX + 1) for first in (True, False)))
+        if miss <= max(1.0, K_MATCH * drafted):
+            how = "every step" if first else "every step after the first (which the prompt pass emits)"
+            return ServerK(k, mean, f"K = {k}: the server's {drafted:g} draft tokens over the "
+                                    f"{sum(len(gs) for _, gs, _ in seen)} steps the client saw whole in {len(seen)} "
+                                    f"requests match {how} drafting K where the token budget left room")
+    if mean is None:
+        return ServerK(None, None, "the server reports draft tokens but no K, and no usage to count its steps by, "
+                                   "so the number of drafting steps is missing")
+    return ServerK(None, mean, f"the server's draft tokens over its steps (tokens minus accepted drafts) give "
+                               f"{mean:.2f} drafts per step" + ("" if seen else ", and the client saw no request's "
+                               "steps whole to place them") + "; drafts vary in length (near the token budget, the "
+                               "prompt pass, llama.cpp's --draft-p-min), so K is at least "
+                               f"{math.ceil(mean - 1e-9)}")

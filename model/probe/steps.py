@@ -164,7 +164,7 @@ def _partial_counts(records: Sequence[RequestRecord], counts: list[int | None]) 
     if counted and all(e.n_tokens == 1 for e in counted):
         worth = max(TOKEN_CHARS, max(len(e.text) for e in counted))
         longest = max(len(e.text) for e in bare)
-        over = [r.label for r in records if _usage(r) is not None and len(r.content_events) > _usage(r)]
+        over = [r.label for r in records if usage_tokens(r) is not None and len(r.content_events) > usage_tokens(r)]
         if longest <= worth and not over:
             why = (f"{len(bare)} of {events} events carry no logprobs (llama.cpp gives none for the tokens an "
                    f"accepted draft supplied); the {len(counted)} that do carry one token each and none without "
@@ -178,7 +178,7 @@ def _partial_counts(records: Sequence[RequestRecord], counts: list[int | None]) 
         return StyleReading(UNKNOWN_COUNTS, False, f"{len(bare)} of {events} events carry no logprobs and {why}, "
                                                    "so the steps cannot be read")
     if not counted:
-        usage = [_usage(r) for r in records]
+        usage = [usage_tokens(r) for r in records]
         if all(u is not None for u in usage) and sum(usage) == events:
             return _per_token(records, "no logprobs, but the usage counts one token per event")
         return StyleReading(UNKNOWN_COUNTS, False,
@@ -189,7 +189,7 @@ def _partial_counts(records: Sequence[RequestRecord], counts: list[int | None]) 
                         "the uncounted ones cannot be read")
 
 
-def _usage(record: RequestRecord) -> int | None:
+def usage_tokens(record: RequestRecord) -> int | None:
     """usage.completion_tokens when the server gave a whole, non-negative number."""
     value = (record.usage or {}).get("completion_tokens")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
@@ -199,7 +199,7 @@ def _usage(record: RequestRecord) -> int | None:
 
 def silent_tokens(record: RequestRecord) -> int:
     """Tokens the usage counts beyond the content events' tokens (no content event of their own)."""
-    usage = _usage(record)
+    usage = usage_tokens(record)
     seen = sum(e.n_tokens or 1 for e in record.content_events)
     return max(usage - seen, 0) if usage is not None else 0
 
