@@ -86,7 +86,12 @@ def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -
 def workbook_from_dict(data: Any, source: str = "") -> Workbook:
     """Build and check a workbook; raises WorkbookError listing every problem, before anything is kept."""
     if not isinstance(data, dict):
-        raise WorkbookError(["the file does not hold a workbook object"], source)
+        kind = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(type(data), "a number")
+        raise WorkbookError([f"not a SpecLedger workbook: the JSON holds {kind}, not a workbook object"], source)
+    if not set(data) & {"format", "schema_version", "tiers", "task_classes", "overrides", "settings"}:
+        # some other program's JSON: say that, not which of our keys it lacks
+        raise WorkbookError(["not a SpecLedger workbook: it has none of a workbook's keys (tiers, task_classes, "
+                             "overrides, settings, schema_version)"], source)
     if data.get("format", FORMAT_NAME) != FORMAT_NAME:
         raise WorkbookError([f"not a SpecLedger workbook (format {data.get('format')!r})"], source)
     version = data.get("schema_version")
