@@ -56,6 +56,8 @@ def run_app(path: str | None) -> int:
     app = application()
     window, error = create_window(path)
     window.show()
+    # a window manager adds its frame on showing: keep the frame on the screen too
+    QTimer.singleShot(300, window.fit_to_screen)
     if error:
         # after the window is up, so the message has a parent and the demo is visible behind it
         QTimer.singleShot(0, lambda: QMessageBox.warning(window, "Cannot open workbook", f"{error}\n\nShowing the demo workbook instead."))

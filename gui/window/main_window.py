@@ -395,10 +395,9 @@ class MainWindow(ScreenFit, QMainWindow):
     # --- window events -------------------------------------------------------------------
     def _restore_geometry(self) -> None:
         geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1600, 980)
+        restored = isinstance(geometry, QByteArray) and not geometry.isEmpty() and self.restoreGeometry(geometry)
+        # a first start fits the screen (1366 x 768 too); a size saved on a larger screen is clamped to this one
+        self.place_on_screen(bool(restored))
         panes = self.settings.value("window/panes")
         if isinstance(panes, QByteArray) and not panes.isEmpty():
             self.splitter.restoreState(panes)

@@ -5,14 +5,53 @@ because it is about geometry, not about what the window shows.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget
 
 _NARROW_TABLES = 560  # below this the tables show too little to read beside the charts and a panel
+PREFERRED_SIZE = (1600, 980)  # the first start's size where the screen has room for it
+# a window manager's title bar and borders, unknown until the window is shown: left free on a first start
+_FRAME_ALLOWANCE = (16, 48)
+
+
+def first_start_geometry(avail: QRect) -> QRect:
+    """The first start's window (no saved settings): the preferred size, or what the available area holds
+    with room for a window manager's frame, centred in it (1366 x 768 less a panel included)."""
+    w = min(PREFERRED_SIZE[0], max(avail.width() - _FRAME_ALLOWANCE[0], 320))
+    h = min(PREFERRED_SIZE[1], max(avail.height() - _FRAME_ALLOWANCE[1], 240))
+    x = avail.left() + max(0, (avail.width() - w) // 2)
+    # below a title bar's height from the top, so the frame a window manager adds stays on screen too
+    y = avail.top() + max(0, min(avail.height() - h, _FRAME_ALLOWANCE[1] - 8))
+    return QRect(x, y, w, h)
+
+
+def clamped_geometry(window: QRect, avail: QRect) -> QRect:
+    """A saved window moved, and shrunk where needed, into the screen's available area (a laptop after a monitor)."""
+    w, h = min(window.width(), avail.width()), min(window.height(), avail.height())
+    x = min(max(window.left(), avail.left()), avail.right() + 1 - w)
+    y = min(max(window.top(), avail.top()), avail.bottom() + 1 - h)
+    return QRect(x, y, w, h)
 
 
 class ScreenFit:
+    def place_on_screen(self, restored: bool) -> None:
+        """After restoreGeometry (restored) or on a first start: the whole window inside the available area."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(*PREFERRED_SIZE)
+            return
+        avail = screen.availableGeometry()
+        if not restored:
+            self.setGeometry(first_start_geometry(avail))
+        elif not self.isMaximized() and not self.isFullScreen():
+            frame, inner = self.frameGeometry(), self.geometry()
+            fit = clamped_geometry(frame, avail)
+            if fit != frame:  # the frame's margins stay as they were; the window inside shrinks and moves
+                self.setGeometry(QRect(fit.left() + inner.left() - frame.left(), fit.top() + inner.top() - frame.top(),
+                                       fit.width() - (frame.width() - inner.width()),
+                                       fit.height() - (frame.height() - inner.height())))
+
     def _make_room_for_dock(self) -> None:
         self.fit_to_screen()
         left = self.splitter.sizes()[0]
