@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import TextIO
 
-from commands.runner import CommandError
+from commands.runner import CommandError, confidence_arg
 from model import formatting as fmt
 from model.metrics.read import ENGINES, applicable, missing_k, read_sources, read_task_map, source_note
 from model.metrics.result import MetricsError, SourceResult
@@ -28,6 +28,8 @@ def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task-map", metavar="FILE",
                    help="task ids to task classes for a llama.cpp log: JSON {\"42\": \"code\"} or lines '42,code'")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--confidence", type=confidence_arg, default=0.95,
+                   help="confidence of the interval on alpha from per-request records (default 0.95)")
     p.add_argument("--apply", metavar="WORKBOOK", help="apply the alphas to this workbook's task classes (with -o)")
     p.add_argument("--tier", metavar="NAME", help="with --apply: set this tier's overrides instead of the classes")
     p.add_argument("--add-missing", action="store_true", help="with --apply: add classes the workbook lacks")
@@ -52,6 +54,9 @@ def _text(sources: list[SourceResult]) -> str:
         if c.per_position_conditional is not None:
             lines.append("  per position (conditional): " + ", ".join(fmt.pct(x, 0) for x in c.per_position_conditional))
         lines.append(f"  applied alpha {fmt.pct(s.alpha_applied, 1)}: {s.alpha_rule}")
+        a = s.acceptance
+        lines.append(f"  {s.confidence:.0%} interval {fmt.pct(a.low, 1)} to {fmt.pct(a.high, 1)} over {a.requests} requests"
+                     if a.interval else f"  interval: {a.note}")
         lines.append(f"  {c.convention_note}")
         for note in s.to_dict()["notes"]:
             lines.append(f"  - {_P(note, 400)}")
@@ -81,6 +86,8 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
         sources = read_sources(args.files, engine=args.engine, k=args.k, task_class=args.task_class, task_map=task_map)
     except MetricsError as exc:
         raise CommandError(_P(str(exc), 600)) from None
+    for s in sources:
+        s.confidence = args.confidence
     unknown = missing_k(sources)
     if unknown:
         files = ", ".join(sorted({s.file for s in unknown}))

@@ -39,3 +39,16 @@ def run_command(name: str, runner: Callable[[argparse.Namespace], int], args: ar
         else:
             print(f"specledger {name}: unexpected error ({exc.__class__.__name__}: {text})", file=sys.stderr)
         return 1
+
+
+def confidence_arg(text: str) -> float:
+    """argparse type for --confidence: 50% to below 100% (0.95 or 95%), through the workbook's validator."""
+    import argparse
+
+    from model.workbook.rows import Settings
+    from model.workbook.validation import ValidationError, parse_field
+
+    try:
+        return float(parse_field(Settings, "confidence", text))
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("Settings, ")) from None

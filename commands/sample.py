@@ -17,8 +17,9 @@ from typing import TextIO
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from model.sampling.providers import PROVIDER_CHOICES, choose_provider
 from commands import sample_ray
-from commands.runner import one_line, worded
-from model.sampling.run import Cancelled, check_request, SamplingProgress, SamplingResult, run_sampling, run_to_end
+from commands.runner import confidence_arg, one_line, worded
+from model.sampling.run import (Cancelled, check_request, SamplingProgress, SamplingResult, attach_intervals, run_sampling,
+                                run_to_end)
 
 
 def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +34,8 @@ def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--provider", choices=PROVIDER_CHOICES, default="auto",
                         help="execution provider (default auto: CUDA when usable, else CPU)")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT", help="write the full result as JSON here")
+    parser.add_argument("--confidence", type=confidence_arg, default=0.95,
+                        help="confidence of each class's interval on alpha (default 0.95; 95%% also reads)")
     sample_ray.add_ray_arguments(parser)
 
 
@@ -61,14 +64,18 @@ def _fig(x: float, spec: str, width: int, suffix: str = "") -> str:
 
 
 def format_table(result: SamplingResult) -> str:
-    head = (f"{'class':<14}{'prompts':>8}{'stretch':>8}{'alpha':>7}{'accept':>8}{'E':>6}"
+    head = (f"{'class':<14}{'prompts':>8}{'stretch':>8}{'alpha':>7}{'interval':>14}{'accept':>8}{'E':>6}"
             f"{'c':>7}{'v':>6}{'S meas':>8}{'S pred':>8}  histogram 0..K")
     lines = [f"provider: {result.provider}; K = {result.k}; temperature = {result.temperature:g}; "
              f"{result.max_new_tokens} new tokens per prompt",
              "alpha: per-token (ML, i.i.d.); accept: draft acceptance rate (accepted/drafted); "
-             "E: mean acceptance length (tokens per stretch)", head, "-" * len(head)]
+             "E: mean acceptance length (tokens per stretch)",
+             f"interval: {result.confidence:.0%} on alpha, prompts as the unit ('too few': under 5 prompts with a full "
+             "stretch)", head, "-" * len(head)]
     for c in result.classes:
-        lines.append(f"{c.task_class:<14}{c.prompts:>8}{c.stretches:>8}{_fig(c.alpha, '.2f', 7)}"
+        interval = (f"{c.alpha_interval[0]:.2f}–{c.alpha_interval[1]:.2f}" if c.alpha_interval
+                    else ("too few" if c.interval_note and "too few" in c.interval_note else "–"))
+        lines.append(f"{c.task_class:<14}{c.prompts:>8}{c.stretches:>8}{_fig(c.alpha, '.2f', 7)}{interval:>14}"
                      f"{_fig(c.draft_acceptance_rate, '.0%', 8)}{_fig(c.mean_acceptance_length, '.2f', 6)}"
                      f"{_fig(c.c_measured, '.2f', 7)}{_fig(c.v_measured, '.2f', 6)}"
                      f"{_fig(c.speedup_measured, '.2f', 8, 'x')}{_fig(c.speedup_predicted, '.2f', 8, 'x')}  "
@@ -109,6 +116,7 @@ def run_sample_command(args: argparse.Namespace) -> int:
             result = run_to_end(gen, _progress_printer(err))
         if err.isatty():
             err.write("\n")
+        attach_intervals(result, args.confidence)
         if args.json is not None:
             from model.safe_files import atomic_write
 

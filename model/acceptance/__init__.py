@@ -11,7 +11,8 @@ workbook may use it.
 """
 from model.acceptance.value import (ALPHA, COUNTS_ONLY, KINDS, NO_INTERVAL_ASSUMED, TOO_FEW, TYPED_RANGE,
                                     Acceptance, acceptance_of)
-from model.acceptance.interval import METHOD, MIN_REQUESTS, alpha_interval, per_request_counts
+from model.acceptance.interval import (METHOD, MIN_REQUESTS, alpha_interval, alpha_interval_from_reports,
+                                       per_request_counts)
 
 __all__ = ["ALPHA", "COUNTS_ONLY", "KINDS", "NO_INTERVAL_ASSUMED", "TOO_FEW", "TYPED_RANGE", "Acceptance",
-           "acceptance_of", "METHOD", "MIN_REQUESTS", "alpha_interval", "per_request_counts"]
+           "acceptance_of", "METHOD", "MIN_REQUESTS", "alpha_interval", "alpha_interval_from_reports", "per_request_counts"]

@@ -26,7 +26,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from model.acceptance.value import TOO_FEW, Acceptance
+from model.acceptance.value import COUNTS_ONLY, TOO_FEW, Acceptance
 
 MIN_REQUESTS = 5
 METHOD = "cluster-robust log-odds, t(G-1), requests as clusters"
@@ -105,3 +105,47 @@ def token_level_interval(accepted: float, trials: float, confidence: float = 0.9
 
 def _expit(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+def alpha_interval_from_reports(requests: Sequence[object], k: int | None, point: float, confidence: float = 0.95,
+                                e_matched: bool = False) -> Acceptance:
+    """The interval on an engine-reported alpha from its per-request counts (engine_reports.SpecCounts, read
+    by attribute), or COUNTS_ONLY where the source added everything up before we saw it.
+
+    With a histogram per request the ML alpha's own interval applies. Otherwise (or where the applied alpha is
+    E-matched, ``e_matched``) the interval is made on the draft acceptance rate accepted / drafted (the same
+    ratio estimator, requests as clusters) and its ends carried to alpha through the rate's monotone map at K
+    (arithmetic.draft_acceptance_rate_to_alpha, which is the E-matched rule). The interval is widened to hold
+    ``point`` where the two rules differ slightly.
+    """
+    from model import arithmetic as ar
+
+    if not requests or not k:
+        return Acceptance(point, None, None, None, len(requests), 0, COUNTS_ONLY)
+    hists = [getattr(r, "histogram", None) for r in requests]
+    if not e_matched and all(h is not None and len(h) == k + 1 for h in hists):
+        acc = np.array([float(np.dot(np.arange(k + 1), h)) for h in hists])
+        trials = acc + np.array([float(np.sum(h[:-1])) for h in hists])
+        steps = np.array([float(np.sum(h)) for h in hists])
+        out = alpha_interval(acc, trials, confidence, steps)
+        return _holding(out, point)
+    acc_t = [getattr(r, "accepted", getattr(r, "accepted_tokens", None)) for r in requests]
+    drafted = [d if (d := getattr(r, "draft_tokens", None)) is not None else
+               (s * k if (s := getattr(r, "steps", None)) is not None else None) for r in requests]
+    if any(a is None for a in acc_t) or any(d is None for d in drafted):
+        return Acceptance(point, None, None, None, len(requests), 0, COUNTS_ONLY)
+    steps = np.array([float(getattr(r, "steps", None) or 0.0) for r in requests])
+    rate = alpha_interval(np.asarray(acc_t, dtype=np.float64), np.asarray(drafted, dtype=np.float64), confidence, steps)
+    if not rate.has_interval:
+        return Acceptance(point, None, None, None, rate.requests, rate.steps, rate.method)
+    ends = ar.draft_acceptance_rate_to_alpha(np.array([rate.low, rate.high]), k)
+    low, high = (float(x) for x in ends.alpha)
+    return _holding(Acceptance(point, low, high, confidence, rate.requests, rate.steps,
+                               METHOD + ", on accepted/drafted carried to alpha at K"), point)
+
+
+def _holding(a: Acceptance, point: float) -> Acceptance:
+    if not a.has_interval or not math.isfinite(point):
+        return Acceptance(point, a.low, a.high, a.confidence, a.requests, a.steps, a.method)
+    return Acceptance(point, min(float(a.low), point), max(float(a.high), point), a.confidence, a.requests, a.steps,  # type: ignore[arg-type]
+                      a.method)

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from model.acceptance import COUNTS_ONLY, Acceptance, alpha_interval_from_reports
 from model.engine_reports import SpecCounts
 
 # how far the first and last conditional rates must lie apart, beyond two standard errors, to call it falling
@@ -37,6 +38,17 @@ class SourceResult:
     # the per-request (or per-interval) counts the source adds up, named: for per-request intervals
     requests: list[tuple[str, SpecCounts]] = field(default_factory=list)
     field_lines: dict[str, int] = field(default_factory=dict)  # a count's name -> its line, where the format has lines
+    confidence: float = 0.95  # of the interval on the applied alpha
+
+    @property
+    def acceptance(self) -> Acceptance:
+        """The applied alpha with its interval from the per-request counts, or COUNTS_ONLY where the source
+        gave only totals (a scrape, a log line): no per-request variation to see, none invented."""
+        point = self.alpha
+        if not self.has_counts or not self.requests or self.alpha_applied is None:
+            return Acceptance(point, None, None, None, len(self.requests), 0, COUNTS_ONLY)
+        return alpha_interval_from_reports([r for _, r in self.requests], self.counts.k, point, self.confidence,
+                                           e_matched=bool(self.rates_fall))
 
     @property
     def rates_fall(self) -> bool | None:
@@ -119,9 +131,16 @@ class SourceResult:
             "histogram": _nums(hist) if hist is not None and self.has_counts else None,
             "engine_values": {k: _num(v) if isinstance(v, (int, float)) else v for k, v in c.engine_values.items()},
             "requests": len(self.requests) or None,
+            **_interval_fields(self),
             "convention_note": c.convention_note,
             "notes": notes,
         }
+
+
+def _interval_fields(source: "SourceResult") -> dict[str, Any]:
+    a = source.acceptance
+    return {"alpha_interval": list(a.interval) if a.interval else None, "interval_note": a.note or None,
+            "confidence": source.confidence, "interval_method": a.method or None}
 
 
 def _num(x: float | None) -> float | None:

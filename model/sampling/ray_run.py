@@ -28,7 +28,7 @@ from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, load_p
 from model.sampling.ray_connect import RayError, RaySession, connect
 from model.sampling.ray_worker import PairWorker, node_check, pack_folder, packed_size
 from model.sampling.run import (CancelCheck, PromptResult, SamplingProgress, SamplingResult, _as_callable,
-                                check_request, summarise_class)
+                                check_request, summarise_class, attach_intervals)
 
 IN_FLIGHT = 2  # prompts a worker holds at once: one measuring, one queued, so it never waits on the driver
 POLL_SECONDS = 0.2  # how often the driver looks at the cancel flag while it waits for results
@@ -157,6 +157,7 @@ def run_sampling_ray(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path 
                                         plain.output_ids, item["text"], spec.drafted_counts,
                                         ran_on=item["ran_on"], attempts=attempts[index]))
     out.classes = [summarise_class(name, k, spec, plain) for name, (spec, plain) in by_class.items()]
+    attach_intervals(out, out.confidence)
     out.wall_seconds, out.ort_seconds = seconds, ort
     out.ray = {"address": session.address, "startup_seconds": session.startup_seconds,
                "workers": [f"{w['node']} pid {w['pid']}" for w in where],

@@ -22,6 +22,7 @@ from typing import Any, Callable, Generator, Iterable
 import numpy as np
 
 from model import arithmetic as ar
+from model.acceptance import Acceptance, alpha_interval, per_request_counts
 from model.workbook.validation import K_LIMITS
 from model.sampling.prompts import (DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, check_token_ids,
                                     load_prompts)
@@ -67,6 +68,19 @@ class ClassResult:
     # tiny models on a shared CPU are noise next to the acceptance, and the spread says how much
     speedup_measured_low: float = float("nan")
     speedup_measured_high: float = float("nan")
+    # the interval on alpha with the prompt (request) as the unit (model.acceptance; sampling/intervals.py)
+    alpha_interval: list[float] | None = None
+    interval_note: str | None = None
+    requests: int = 0  # prompts with at least one full stretch
+    interval_method: str = ""
+    interval_confidence: float | None = None
+
+    @property
+    def acceptance(self) -> Acceptance:
+        """What applying this class keeps in the workbook: alpha with its interval (or why there is none)."""
+        lo, hi = self.alpha_interval or (None, None)
+        return Acceptance(self.alpha, lo, hi, self.interval_confidence if lo is not None else None, self.requests,
+                          self.stretches, self.interval_method or (self.interval_note or ""))
 
 
 @dataclass
@@ -98,6 +112,7 @@ class SamplingResult:
     ort_seconds: float = 0.0  # time inside onnxruntime calls, both models
     # a Ray run's only (ray_run.RayRunInfo as a dict): address, workers, nodes, retried and failed prompts
     ray: dict[str, Any] | None = None
+    confidence: float = 0.95  # of every class's alpha_interval
 
     def class_result(self, task_class: str) -> ClassResult:
         return next(c for c in self.classes if c.task_class == task_class)
@@ -302,10 +317,29 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
                                elapsed / done * (len(prompts) - done), time.perf_counter() - started,
                                p.task_class)
     result.classes = [summarise_class(name, k, spec, plain) for name, (spec, plain) in by_class.items()]
+    attach_intervals(result, result.confidence)
     result.wall_seconds = time.perf_counter() - loop_start
     result.ort_seconds = draft.ort_seconds + target.ort_seconds - ort_before
     return result
 
 
-__all__ = ["MAX_NEW_TOKENS", "check_request", "Cancelled", "ClassResult", "Prompt", "PromptResult", "SamplingProgress", "SamplingResult",
+def attach_intervals(result: SamplingResult, confidence: float = 0.95) -> SamplingResult:
+    """Each class's interval on alpha at ``confidence``, from the full stretches prompt by prompt (the prompt
+    is the unit: model.acceptance.interval says why and where it stops: fewer than 5 prompts, no interval)."""
+    per_class: dict[str, list[list[int]]] = {}
+    for p in result.prompts:
+        full = [a for a, d in zip(p.accepted_counts, p.drafted_counts) if d == result.k]
+        per_class.setdefault(p.task_class, []).append(full)
+    for c in result.classes:
+        acc, trials, steps = per_request_counts(per_class.get(c.task_class, []), result.k)
+        a = alpha_interval(acc, trials, confidence, steps)
+        c.alpha_interval = list(a.interval) if a.interval else None
+        c.interval_note = a.note or None
+        c.requests, c.interval_method = a.requests, a.method
+        c.interval_confidence = confidence if a.interval else None
+    result.confidence = confidence
+    return result
+
+
+__all__ = ["MAX_NEW_TOKENS", "attach_intervals", "check_request", "Cancelled", "ClassResult", "Prompt", "PromptResult", "SamplingProgress", "SamplingResult",
            "run_sampling", "run_to_end", "summarise_class"]

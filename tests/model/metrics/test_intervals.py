@@ -1,0 +1,65 @@
+"""Intervals on imported acceptance: per-request records give one (requests as the unit), counters say they cannot."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model import arithmetic as ar
+from model.acceptance import COUNTS_ONLY, TOO_FEW, alpha_interval
+from model.metrics.read import read_sources
+from tests.model.metrics.engine_files import iid_steps, vllm_scrape
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _trt_line(task_class: str, hist: list[int]) -> str:
+    steps, accepted = sum(hist), sum(j * n for j, n in enumerate(hist))
+    return json.dumps({"task_class": task_class, "response": {"id": "chatcmpl-1", "metrics": {
+        "speculative_decoding": {"num_spec_steps": steps, "num_draft_tokens": 4 * steps,
+                                 "num_accepted_draft_tokens": accepted, "acceptance_histogram": hist,
+                                 "num_spec_tokens": 4}}}})
+
+
+def test_records_with_histograms_give_the_ml_interval(tmp_path: Path) -> None:
+    alphas = [0.6, 0.7, 0.8, 0.75, 0.65, 0.72]
+    hists = [iid_steps(a, 4, 60) for a in alphas]
+    [s] = read_sources([_write(tmp_path, "r.jsonl", "\n".join(_trt_line("code", h) for h in hists) + "\n")])
+    a = s.acceptance
+    # by hand: each request's accepted drafts and trials (accepted + steps short of K) into the cluster interval
+    acc = np.array([sum(j * n for j, n in enumerate(h)) for h in hists], dtype=float)
+    trials = acc + np.array([sum(h[:-1]) for h in hists], dtype=float)
+    want = alpha_interval(acc, trials, 0.95)
+    assert a.point == pytest.approx(s.alpha) and a.requests == 6
+    assert (a.low, a.high) == pytest.approx((min(want.low, s.alpha), max(want.high, s.alpha)))
+    d = s.to_dict()
+    assert d["alpha_interval"] == pytest.approx([a.low, a.high]) and d["confidence"] == 0.95 and d["requests"] == 6
+    s.confidence = 0.8
+    assert s.acceptance.half_width < a.half_width
+
+
+def test_llamacpp_records_interval_on_the_rate_carried_to_alpha(tmp_path: Path) -> None:
+    pairs = [(40, 30), (40, 22), (48, 40), (36, 20), (44, 33), (40, 28), (52, 41)]
+    text = "\n".join(json.dumps({"task_class": "prose", "timings": {"draft_n": n, "draft_n_accepted": a}})
+                     for n, a in pairs) + "\n"
+    [s] = read_sources([_write(tmp_path, "llama.jsonl", text)], k=4)
+    a = s.acceptance
+    rate = alpha_interval([p[1] for p in pairs], [p[0] for p in pairs], 0.95)
+    ends = ar.draft_acceptance_rate_to_alpha(np.array([rate.low, rate.high]), 4).alpha
+    assert a.has_interval and a.low == pytest.approx(min(ends[0], s.alpha)) and a.high == pytest.approx(max(ends[1], s.alpha))
+    assert a.low < s.alpha < a.high
+
+
+def test_few_records_and_counters_say_why_there_is_no_interval(tmp_path: Path) -> None:
+    text = "\n".join(_trt_line("code", iid_steps(0.7, 4, 50)) for _ in range(3)) + "\n"
+    [s] = read_sources([_write(tmp_path, "r.jsonl", text)])
+    assert s.acceptance.interval is None and s.acceptance.note == TOO_FEW
+    [scrape] = read_sources([_write(tmp_path, "m.prom", vllm_scrape({"llama": iid_steps(0.8, 4, 20_000)}))])
+    assert scrape.acceptance.interval is None and scrape.to_dict()["interval_note"] == COUNTS_ONLY
+    assert scrape.to_dict()["alpha_interval"] is None
