@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from commands.runner import confidence_arg
 from model.cancel import run_to_end
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.client import Limits
@@ -66,6 +67,8 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
                         help="parallel streams per level, one level at a time, e.g. 1,4,16 (default 1, or 1 and "
                              "the workbook tier's concurrency); fast and baseline are probed at each level")
     parser.add_argument("--from-run", type=Path, metavar="RUN.jsonl", help="re-analyse a run file; sends nothing")
+    parser.add_argument("--confidence", type=confidence_arg, default=0.95,
+                        help="confidence of each class's interval on alpha (default 0.95)")
 
 
 def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
@@ -151,6 +154,7 @@ def format_report(report: ProbeReport) -> str:
                      f"{_fig(c.reported_draft_acceptance_rate, '.3f'):>7}"
                      f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
                      f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
+    lines.extend(interval_lines(report))
     if any(c.reported_draft_acceptance_rate is not None for c in report.classes):
         lines.append("rate: the server's own draft acceptance rate, accepted / drafted tokens (its convention)")
     conv = next((c.reported_convention for c in report.classes if c.reported_convention), None)
@@ -167,6 +171,17 @@ def format_report(report: ProbeReport) -> str:
     for f in report.failed:
         lines.append(f"failed: {f}")
     return "\n".join(lines)
+
+
+def interval_lines(report: ProbeReport) -> list[str]:
+    """Each class's alpha with its interval (requests as the unit), or why it has none."""
+    parts = []
+    for c in report.classes:
+        if c.alpha_interval:
+            parts.append(f"{c.task_class} {c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f}")
+        elif c.alpha is not None:
+            parts.append(f"{c.task_class}: {c.interval_note}")
+    return [f"interval on alpha ({report.confidence:.0%}, requests as the unit): " + "; ".join(parts)] if parts else []
 
 
 def format_levels(report: ProbeReport) -> str:
@@ -189,7 +204,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         args.run = check_output_target(args.run, "run file")
     if args.from_run is not None:
         header, records = read_run(args.from_run)
-        report = analyse(records, header)
+        report = analyse(records, header, getattr(args, "confidence", 0.95))
         return _finish(report, args, None)
     settings, currency = _endpoints(args)
     settings.check()
@@ -216,7 +231,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
         return 130
-    report = analyse(run.records, run.header)
+    report = analyse(run.records, run.header, getattr(args, "confidence", 0.95))
     if run_path is not None:
         print(f"run file: {run_path}", file=err)
     code = _finish(report, args, run.error)

@@ -15,10 +15,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from model.acceptance import Acceptance
 from model.probe.by_load import LevelSpeed, level_speeds, lowest_level
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
+from model.probe.intervals import class_acceptance
 from model.engine_reports import ReportError, with_k
 from model.probe.merges import BUSY
 from model.probe.reported import convention, k_from_server, reported_acceptance
@@ -62,6 +64,19 @@ class ClassProbe:
     reported_draft_acceptance_rate: float | None = None  # accepted / drafted, the engine's own convention
     steps_left_out: int = 0  # read merged by a late client, not counted
     by_concurrency: list[LevelSpeed] = field(default_factory=list)
+    # the interval on alpha, requests as the unit (model/probe/intervals.py); null with the reason otherwise
+    alpha_interval: list[float] | None = None
+    interval_note: str | None = None
+    interval_method: str | None = None
+    interval_confidence: float | None = None
+
+    @property
+    def acceptance(self) -> Acceptance:
+        """What applying this class keeps in the workbook: alpha with its interval, or why there is none."""
+        lo, hi = self.alpha_interval or (None, None)
+        return Acceptance(float(self.alpha) if self.alpha is not None else math.nan, lo, hi,
+                          self.interval_confidence if lo is not None else None, self.requests, self.steps,
+                          self.interval_method or self.interval_note or "")
 
     @property
     def stretches(self) -> int:
@@ -89,6 +104,7 @@ class ProbeReport:
     timing_unreliable: bool = False
     silent_tokens: int = 0
     by_concurrency: list[LevelSpeed] = field(default_factory=list)  # the tier's speed per level (by_load)
+    confidence: float = 0.95  # of every class's alpha_interval
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -96,6 +112,7 @@ class ProbeReport:
             "stream_style": self.stream_style, "k_estimate": self.k_estimate, "tier": self.fast_name,
             "baseline": self.baseline_name, "baseline_mean_tokens_per_step": self.baseline_mean_tokens_per_step,
             "requests": self.requests, "failed": self.failed, "date": self.date, "k_source": self.k_source,
+            "confidence": self.confidence,
             "notes": self.notes, "timing_unreliable": self.timing_unreliable, "silent_tokens": self.silent_tokens,
             "classes": []}
         for c in self.classes:
@@ -118,7 +135,8 @@ def _class_order(records: Sequence[RequestRecord]) -> list[str]:
     return list(seen)
 
 
-def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = None) -> ProbeReport:
+def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = None,
+            confidence: float = 0.95) -> ProbeReport:
     header = header or {}
     fast = [r for r in records if r.role == FAST and r.ok]
     base = [r for r in records if r.role == BASELINE and r.ok]
@@ -188,6 +206,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
                 row.speedup_measured = _num(speedup(f, b))
             by_context.append(row)
         overall = measure([r for r in mine if r.concurrency == quiet])
+        acc = class_acceptance(source, alpha, reading, mine, k, confidence)
         classes.append(ClassProbe(
             task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
             alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
@@ -198,7 +217,11 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
             by_context=by_context, by_concurrency=level_speeds(mine + theirs, style, k),
             reported_draft_acceptance_rate=_num(rep.draft_acceptance_rate) if rep is not None else None,
-            steps_left_out=reading.left_out))
+            steps_left_out=reading.left_out,
+            alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
+            interval_note=(acc.note or None) if acc is not None else "no alpha",
+            interval_method=acc.method or None if acc is not None else None,
+            interval_confidence=confidence if acc is not None and acc.interval else None))
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
         verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,
@@ -208,4 +231,4 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
-        silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k))
+        silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k), confidence=confidence)

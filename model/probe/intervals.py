@@ -1,0 +1,45 @@
+"""The interval on a probed class's alpha: each request is one unit (model.acceptance says why).
+
+Timing alpha: each request's full steps (read whole, with room for K + 1 tokens) give its accepted drafts and
+trials, into the cluster interval. Reported alpha: each response's own counts (engine_reports) go to
+model.acceptance.alpha_interval_from_reports. Either way fewer than 5 requests give no interval.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from model.acceptance import Acceptance, alpha_interval, alpha_interval_from_reports, per_request_counts
+from model.engine_reports import ReportError, speculation_from_response, with_k
+from model.probe.events import RequestRecord
+from model.probe.reported import response_body
+from model.probe.steps import StepReading, full_steps
+
+
+def timing_acceptance(reading: StepReading, k: int, confidence: float) -> Acceptance:
+    per_request = [[min(n - 1, k) for n in full_steps(record, groups, k)] for record, groups in reading.groups]
+    acc, trials, steps = per_request_counts(per_request, k)
+    return alpha_interval(acc, trials, confidence, steps)
+
+
+def reported_acceptance_interval(records: Sequence[RequestRecord], k: int | None, point: float,
+                                 confidence: float) -> Acceptance:
+    parts = []
+    for r in records:
+        try:
+            counts = speculation_from_response(response_body(r), r.reported.get("headers"))
+            if counts is not None:
+                parts.append(with_k(counts, k) if counts.k is None else counts)
+        except ReportError:
+            continue  # said by reported_acceptance already; the request is left out of the interval too
+    return alpha_interval_from_reports(parts, k, point, confidence)
+
+
+def class_acceptance(source: str | None, alpha: float | None, reading: StepReading, records: Sequence[RequestRecord],
+                     k: int | None, confidence: float) -> Acceptance | None:
+    """The class's alpha with its interval, by the source its alpha came from; None without an alpha."""
+    if alpha is None:
+        return None
+    if source == "timing" and k:
+        out = timing_acceptance(reading, k, confidence)
+        return Acceptance(alpha, out.low, out.high, out.confidence, out.requests, out.steps, out.method)
+    return reported_acceptance_interval(records, k, alpha, confidence)

@@ -1,0 +1,46 @@
+"""probe --json gives each class's interval on alpha (requests as the unit), or why there is none."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from main import main
+from model.acceptance import TOO_FEW
+from model.probe.demo_server import LoopbackServer
+from tests.probe_servers import demo_app
+
+pytest.importorskip("uvicorn")
+
+
+@pytest.fixture(scope="module")
+def server():
+    app, _ = demo_app("vllm")
+    with LoopbackServer(app) as s:
+        yield s
+
+
+def test_probe_json_has_intervals_and_too_few_says_so(server, tmp_path, capsys):
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n    result = []\n"}) + "\n"
+                               for i in range(6))
+                       + '{"task_class": "prose", "messages": [{"role": "user", "content": "The morning was"}]}\n')
+    out = tmp_path / "probe.json"
+    code = main(["probe", "--base-url", server.base_url, "--model", "demo-fast", "--prompts", str(prompts),
+                 "--max-tokens", "24", "--json", str(out), "--yes", "--confidence", "90%"])
+    text = capsys.readouterr().out
+    assert code == 0
+    result = json.loads(out.read_text())
+    assert result["confidence"] == 0.9
+    code_c, prose = result["classes"]
+    assert code_c["requests"] == 6 and code_c["alpha_interval"] is not None
+    lo, hi = code_c["alpha_interval"]
+    assert lo <= code_c["alpha"] <= hi and hi - lo < 0.5 and code_c["interval_note"] is None
+    assert prose["alpha_interval"] is None and prose["interval_note"] == TOO_FEW
+    assert "interval on alpha (90%, requests as the unit): code " in text and f"prose: {TOO_FEW}" in text
+
+
+def test_a_bad_confidence_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["probe", "--from-run", "x.jsonl", "--confidence", "1.5"])
+    assert "Interval confidence" in capsys.readouterr().err
