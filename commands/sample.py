@@ -69,9 +69,8 @@ def format_table(result: SamplingResult) -> str:
     lines = [f"provider: {result.provider}; K = {result.k}; temperature = {result.temperature:g}; "
              f"{result.max_new_tokens} new tokens per prompt",
              "alpha: per-token (ML, i.i.d.); accept: draft acceptance rate (accepted/drafted); "
-             "E: mean acceptance length (tokens per stretch)",
-             f"interval: {result.confidence:.0%} on alpha, prompts as the unit ('too few': under 5 prompts with a full "
-             "stretch)", head, "-" * len(head)]
+             f"E: mean acceptance length (tokens per stretch); interval: {result.confidence:.0%} on alpha, prompts "
+             "as the unit ('too few': under 5 prompts with a full stretch)", head, "-" * len(head)]
     for c in result.classes:
         interval = (f"{c.alpha_interval[0]:.2f}–{c.alpha_interval[1]:.2f}" if c.alpha_interval
                     else ("too few" if c.interval_note and "too few" in c.interval_note else "–"))
