@@ -153,6 +153,20 @@ def _alpha_text(kind: str, alpha: float | None) -> str:
     return {"never": "never", "n/a": "–"}.get(kind) or fmt.pct(alpha, 0)
 
 
+def _acceptance_cells(r: dict[str, Any]) -> tuple[str, str, str]:
+    """alpha, its break-even and the price's, or for a profile or a length the same in tokens per step."""
+    if r["acceptance_kind"] == "alpha":
+        return (fmt.pct(r["alpha"], 0), _alpha_text(r["break_even"], r["break_even_alpha"]),
+                _alpha_text(r["price_break_even"], r["price_break_even_alpha"]))
+
+    def length(x: float | None, prefix: str) -> str:
+        return "–" if x is None else f"{prefix}{x:.2f}"
+
+    mark = "*" if r["extrapolated"] else ""
+    return (length(r["mean_acceptance_length"], "AL ") + mark, length(r["break_even_length"], "E* "),
+            length(r["price_break_even_length"], "E* "))
+
+
 def comparison_text(cmp) -> str:
     # speed verdict: against plain decoding; value verdict: speed over the baseline against price over it
     tiers, pairs = cmp.tier_records(), cmp.pair_records()
@@ -187,17 +201,21 @@ def comparison_text(cmp) -> str:
         lines.append("speed at your load (parallel streams, the tier's concurrency):")
         lines += [f"  {tier}: {words}" for tier, words in at_load if words]
     lines.append("")
-    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>7}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
+    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
                  f"{'price':>7}{'pays a':>8}  value")
     for r in pairs:
         if r["verdict"] == "n/a":
             continue
-        be = _alpha_text(r["break_even"], r["break_even_alpha"])
+        alpha_cell, be, pays = _acceptance_cells(r)
         ratio = "–" if r["value_verdict"] == "n/a" else ("free" if r["price_ratio"] is None else fmt.times(r["price_ratio"]))
         speed = fmt.times_interval(r["speedup"], *(r["speedup_interval"] or (None, None)))
-        lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{fmt.pct(r['alpha'], 0):>7}{be:>8}"
+        lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{alpha_cell:>8}{be:>8}"
                      f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  {r['verdict']:<9}"
-                     f"{ratio:>7}{_alpha_text(r['price_break_even'], r['price_break_even_alpha']):>8}  {r['value_verdict']}")
+                     f"{ratio:>7}{pays:>8}  {r['value_verdict']}")
+    if any(r["acceptance_kind"] != "alpha" for r in pairs if r["verdict"] != "n/a"):
+        lines.append("AL: the mean acceptance length (tokens per verify step) of a class given as a profile or a"
+                     " length, where alpha does not apply; E*: the length it must reach (K c + v, or the price's);"
+                     " * extrapolated past the K it was measured at.")
     lines.append("")
     lines.extend(fair_price_lines(cmp, tiers))
     lines.append(f"verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"

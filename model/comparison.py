@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from model import arithmetic as ar
 from model import roofline
 from model.acceptance import acceptance_of
+from model.acceptance.profiles import AcceptanceGrid, acceptance_record
 from model.acceptance.propagate import mix_interval, speedup_ends
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
@@ -33,6 +34,9 @@ class TierCosts:
         self.typed_c = np.array([t.c for t in tiers], dtype=np.float64)[:, None]
         self.typed_v = np.array([t.v for t in tiers], dtype=np.float64)[:, None]
         self.batch = np.array([t.batch for t in tiers], dtype=np.float64)[:, None]
+        # a tree draft verifies tree_size tokens a step and drafts over its width per depth level (K = depth)
+        self.tree = np.array([np.nan if t.tree_size is None else float(t.tree_size) for t in tiers], dtype=np.float64)[:, None]
+        self.depth = np.array([t.k for t in tiers], dtype=np.float64)[:, None]
         pairs = [roofline.PAIRS.get(t.pair) for t in tiers]
         gpus = [roofline.GPUS.get(t.gpu) for t in tiers]
         # typed tiers never read their preset; any stand-in keeps the arrays rectangular
@@ -47,13 +51,15 @@ class TierCosts:
         if not self.roof.any():
             return np.broadcast_to(self.typed_c, np.broadcast(self.typed_c, context).shape)
         step = self.target.time(1.0, context, self.batch)
-        return np.where(self.roof, self.draft.time(1.0, context, self.batch) / step, self.typed_c)
+        width = np.where(np.isnan(self.tree), 1.0, np.maximum(1.0, (self.tree - 1.0) / self.depth))
+        return np.where(self.roof, self.draft.time(width, context, self.batch) / step, self.typed_c)
 
     def v(self, k: NDArray[np.float64], context: NDArray[np.float64]) -> NDArray[np.float64]:
         if not self.roof.any():
             return np.broadcast_to(self.typed_v, np.broadcast(self.typed_v, k, context).shape)
         step = self.target.time(1.0, context, self.batch)
-        return np.where(self.roof, self.target.time(k + 1.0, context, self.batch) / step, self.typed_v)
+        verified = np.where(np.isnan(self.tree), k + 1.0, np.maximum(self.tree, k + 1.0))
+        return np.where(self.roof, self.target.time(verified, context, self.batch) / step, self.typed_v)
 
 
 @dataclass
@@ -142,6 +148,14 @@ class Comparison:
     measured_by_concurrency: list[str] = field(default_factory=list)
     # per tier: "" or why it has no verdicts: mechanics an import made up ("incomplete: needs c and v")
     incomplete: list[str] = field(default_factory=list)
+    # acceptance beyond one alpha (model/acceptance/profiles.py): per cell its kind (alpha, length, profile),
+    # whether E at the tier's K (or at the optimal K) was extrapolated past what was measured, and the
+    # break-evens in tokens per verify step, E* = K c + v and the price's E at which speed pays the price
+    acceptance: AcceptanceGrid | None = None
+    extrapolated: NDArray[np.bool_] | None = None
+    optimal_k_extrapolated: NDArray[np.bool_] | None = None
+    break_even_length: NDArray[np.float64] | None = None
+    price_break_even_length: NDArray[np.float64] | None = None
 
     def pair_records(self) -> list[dict[str, Any]]:
         return list(self.iter_pair_records())
@@ -173,6 +187,7 @@ class Comparison:
                     "speedup_vs_baseline": _num(self.pair_vs_baseline[i, j]),
                     "speedup_vs_baseline_interval": _pair(self.pair_vs_baseline_low[i, j],
                                                           self.pair_vs_baseline_high[i, j]),
+                    **acceptance_record(self, i, j),
                 }
 
     def tier_records(self) -> list[dict[str, Any]]:
@@ -283,12 +298,15 @@ def compare(wb: Workbook) -> Comparison:
     acc = [[acceptance_of(c, s.confidence) for c in classes] for _ in tiers]
     t_index = {t.name: i for i, t in enumerate(tiers)}
     c_index = {c.name: j for j, c in enumerate(classes)}
+    cells: dict[tuple[int, int], Any] = {}
     for o in wb.overrides:
         i, j = t_index.get(o.tier), c_index.get(o.task_class)
         if i is not None and j is not None:
+            cells[i, j] = o
             alpha[i, j] = o.alpha
             source[i][j] = f"{o.alpha_source} (tier override)"
             acc[i][j] = acceptance_of(o, s.confidence)  # the override's own interval, or none: not the class's
+    grid = AcceptanceGrid.of(classes, cells, n_t)
     a_lo = np.array([[a.low if a.has_interval else np.nan for a in row] for row in acc], dtype=np.float64).reshape(n_t, n_c)
     a_hi = np.array([[a.high if a.has_interval else np.nan for a in row] for row in acc], dtype=np.float64).reshape(n_t, n_c)
     a_conf = np.array([[a.confidence if a.has_interval else np.nan for a in row] for row in acc],
@@ -299,28 +317,34 @@ def compare(wb: Workbook) -> Comparison:
     c = np.array(costs.c(context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
     v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
     be = ar.break_even(kk, c, v)
-    e = ar.expected_tokens(alpha, kk)
+    e, extrapolated = grid.tokens(alpha, kk)  # a profile's or a length's E where a cell has one
+    if grid.any_beyond_alpha:
+        # an interval on alpha says nothing of a profile or a length: none for those cells
+        a_lo, a_hi, a_conf = (np.where(grid.is_alpha, x, np.nan) for x in (a_lo, a_hi, a_conf))
     sp = e / ar.stretch_cost(kk, c, v)
     # search at least up to the tier's own K, so "optimal K" is never worse than it
     k_top = max(s.k_max, int(k.max()) if n_t else 1)
     ks = np.arange(1, k_top + 1, dtype=np.float64)[:, None, None]
-    s_all = ar.speedup(alpha[None], ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
+    e_all, x_all = grid.tokens(alpha[None], ks)
+    s_all = e_all / ar.stretch_cost(ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
     # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
     allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
     best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
             else np.zeros((n_t, n_c), dtype=np.int64))
     opt_k = best + 1
     opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
-    cf = ar.flops_factor(alpha, kk, costs.c_flops)
+    opt_x = np.take_along_axis(x_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c), dtype=bool)
+    cf = (kk * costs.c_flops + kk + 1.0) / e  # arithmetic.flops_factor over this E
 
     sp_row = spec[:, None]
     nan = np.full((n_t, n_c), np.nan)
     speedup = np.where(sp_row, sp, 1.0)
-    be_alpha = np.where(sp_row, be.alpha, np.nan)
+    # alpha* is the i.i.d. translation of E* = K c + v: it does not apply to a profile or a length
+    be_alpha = np.where(sp_row & grid.is_alpha, be.alpha, np.nan)
     be_kind = np.where(sp_row, be.kind, -1).astype(np.int8)
     # margin: how far above (or below) the break-even this class runs; a never-paying
     # setting has no break-even, so no margin either
-    margin = np.where(sp_row & (be.kind != ar.NEVER), alpha - be.alpha, np.nan)
+    margin = np.where(sp_row & (be.kind != ar.NEVER) & grid.is_alpha, alpha - be.alpha, np.nan)
     stretch = ar.stretch_cost(kk, c, v)
     s_lo, s_hi = speedup_ends(a_lo, a_hi, kk, stretch)
     s_lo, s_hi = np.where(sp_row, s_lo, np.nan), np.where(sp_row, s_hi, np.nan)
@@ -360,6 +384,7 @@ def compare(wb: Workbook) -> Comparison:
     pair_ok = sp_row & has_base[:, None] & ~np.isnan(ratio)
     needed = ratio * base_speed
     p_alpha, p_kind = _price_solve(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
+    p_alpha = np.where(grid.is_alpha, p_alpha, np.nan)
     value = _value_verdicts(speedup, needed, pair_ok, s_lo, s_hi)
     with np.errstate(divide="ignore", invalid="ignore"):
         pair_base = np.where(has_base[:, None], base_speed, np.nan)
@@ -441,4 +466,8 @@ def compare(wb: Workbook) -> Comparison:
         concurrency=np.array([t.concurrency for t in tiers], dtype=np.int64),
         measured_by_concurrency=[t.measured_by_concurrency for t in tiers],
         incomplete=incomplete,
+        acceptance=grid, extrapolated=np.where(sp_row, extrapolated, False),
+        optimal_k_extrapolated=np.where(sp_row, opt_x, False),
+        break_even_length=np.where(sp_row, stretch, np.nan),
+        price_break_even_length=np.where(pair_ok, needed * stretch, np.nan),
     )

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 ALPHA = "alpha"  # per-token acceptance, i.i.d. model
-KINDS = (ALPHA,)
+LENGTH = "length"  # a mean acceptance length at a stated K (model/acceptance/profiles.py)
+PROFILE = "profile"  # conditional acceptance per draft position (model/acceptance/profiles.py)
+KINDS = (ALPHA, LENGTH, PROFILE)
 
 # why a measured or typed acceptance has no interval; said in place of one, never a guess
 TOO_FEW = "too few requests for an interval"

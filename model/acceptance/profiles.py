@@ -1,0 +1,171 @@
+"""Acceptance beyond one alpha: a per-position profile or a mean acceptance length, per (tier, class).
+
+DESIGN.md section 7. A task class (or a tier's override) holds one of three kinds of acceptance:
+ALPHA, the per-token alpha of the i.i.d. model; LENGTH, a mean acceptance length E measured at a
+stated K; PROFILE, the conditional acceptance p_1..p_m at each draft position. The comparison asks
+this module for E at each tier's K (and at every K of the optimal-K search) and gets, beside it,
+whether that E was extrapolated past what was measured:
+
+- PROFILE: E = 1 + sum_k prod_(j<=k) p_j over the profile extended to K by the stated rule
+  (arithmetic.extend_profile, geometric decay by default); K beyond the m measured positions is
+  extrapolated.
+- LENGTH: the length itself at its own K; at another K, the i.i.d. alpha with the same E carries it
+  (arithmetic.length_at_k), and that is extrapolated.
+- ALPHA: E(alpha, K), never labelled extrapolated (it is the model itself).
+
+Rows are read by their field names (profile, acceptance_length, acceptance_length_k), so this imports
+no workbook module, like value.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from model import arithmetic as ar
+from model.acceptance.value import ALPHA, LENGTH, PROFILE
+
+EXTEND_RULE = "geometric"  # how a profile is carried past its measured positions
+
+
+def kind_of(row: Any) -> str:
+    if getattr(row, "profile", ()):
+        return PROFILE
+    if getattr(row, "acceptance_length", None) is not None and getattr(row, "acceptance_length_k", None) is not None:
+        return LENGTH
+    return ALPHA
+
+
+@dataclass
+class AcceptanceGrid:
+    """The acceptance kind of every (tier, class) cell, with the profiles and lengths the cells hold."""
+
+    kind: NDArray[np.int8]  # 0 alpha, 1 length, 2 profile, per (tier, class)
+    profile: NDArray[np.float64]  # (tiers, classes, positions), NaN past each cell's measured positions
+    positions: NDArray[np.int64]  # measured positions per cell (0 where not a profile)
+    length: NDArray[np.float64]  # NaN where not a length
+    length_k: NDArray[np.float64]
+
+    KIND_CODES = (ALPHA, LENGTH, PROFILE)
+
+    @classmethod
+    def of(cls, class_rows: list[Any], override_rows: dict[tuple[int, int], Any], n_tiers: int) -> "AcceptanceGrid":
+        """From the class rows and the overrides that apply, keyed by (tier index, class index).
+
+        Built per class and then per override, never per cell: a workbook of 300,000 classes stays linear.
+        """
+        n_c = len(class_rows)
+        codes = cls.KIND_CODES
+        kind = np.tile(np.array([codes.index(kind_of(r)) for r in class_rows], dtype=np.int8), (n_tiers, 1))
+        over = {cell: codes.index(kind_of(o)) for cell, o in override_rows.items()}
+        for (i, j), code in over.items():
+            kind[i, j] = code  # an override replaces the class's acceptance on that tier, kind and all
+        if not kind.any():  # all alpha: nothing more to hold
+            nothing = np.broadcast_to(np.nan, (n_tiers, n_c))
+            return cls(kind, np.broadcast_to(np.nan, (n_tiers, n_c, 1)), np.zeros((n_tiers, n_c), dtype=np.int64),
+                       nothing, nothing)
+        rows_with = [r for r in class_rows if getattr(r, "profile", ())] + [o for o in override_rows.values()
+                                                                          if getattr(o, "profile", ())]
+        width = max([len(r.profile) for r in rows_with] or [1])
+
+        def fill(r: Any, p_row: NDArray[np.float64]) -> tuple[float, float]:
+            p_row[:] = np.nan
+            if getattr(r, "profile", ()):
+                p_row[: len(r.profile)] = r.profile
+            if kind_of(r) == LENGTH:
+                return float(r.acceptance_length), float(r.acceptance_length_k)
+            return np.nan, np.nan
+
+        class_profile = np.full((n_c, width), np.nan)
+        class_length = np.full((2, n_c), np.nan)
+        for j, r in enumerate(class_rows):
+            class_length[:, j] = fill(r, class_profile[j])
+        profile = np.repeat(class_profile[None], n_tiers, axis=0)
+        length = np.repeat(class_length[0][None], n_tiers, axis=0)
+        length_k = np.repeat(class_length[1][None], n_tiers, axis=0)
+        for (i, j), o in override_rows.items():
+            length[i, j], length_k[i, j] = fill(o, profile[i, j])
+        positions = np.where(kind == 2, np.isfinite(profile).sum(axis=-1), 0)
+        return cls(kind, profile, positions, length, length_k)
+
+    @property
+    def any_beyond_alpha(self) -> bool:
+        return bool(self.kind.any())
+
+    @property
+    def is_alpha(self) -> NDArray[np.bool_]:
+        return self.kind == 0
+
+    def kind_names(self) -> list[list[str]]:
+        return [[self.KIND_CODES[int(x)] for x in row] for row in self.kind]
+
+    def tokens(self, alpha: NDArray[np.float64], k: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """E per cell at K = k (broadcast against (tiers, classes), e.g. (K values, tiers, 1)), and whether
+        it was extrapolated past what was measured."""
+        e = np.asarray(ar.expected_tokens(alpha, k), dtype=np.float64)
+        extrapolated = np.zeros(e.shape, dtype=bool)
+        if not self.any_beyond_alpha:
+            return e, extrapolated
+        kk = np.broadcast_to(np.asarray(k, dtype=np.float64), e.shape)
+        k_top = int(np.nanmax(kk)) if kk.size else 1
+        if (self.kind == 2).any():
+            # cells without a profile get a stand-in (nothing accepted) so the stack extends as one array
+            stand_in = np.zeros_like(self.profile)
+            stand_in[..., 1:] = np.nan
+            ext, _ = ar.extend_profile(np.where((self.kind == 2)[..., None], self.profile, stand_in), max(k_top, 1),
+                                       EXTEND_RULE)
+            lengths = np.concatenate([np.ones(ext.shape[:-1] + (1,)), 1.0 + np.cumsum(np.cumprod(ext, axis=-1), axis=-1)],
+                                     axis=-1)  # E at K = 0..k_top per cell
+            picked = np.take_along_axis(np.broadcast_to(lengths, e.shape + lengths.shape[-1:]),
+                                        np.clip(kk, 0, k_top).astype(np.int64)[..., None], axis=-1)[..., 0]
+            is_profile = np.broadcast_to(self.kind == 2, e.shape)
+            e = np.where(is_profile, picked, e)
+            extrapolated |= is_profile & (kk > np.broadcast_to(self.positions, e.shape))
+        if (self.kind == 1).any():
+            is_length = np.broadcast_to(self.kind == 1, e.shape)
+            carried, moved = ar.length_at_k(np.nan_to_num(self.length, nan=1.0), np.nan_to_num(self.length_k, nan=1.0), kk)
+            e = np.where(is_length, carried, e)
+            extrapolated |= is_length & moved
+        return e, extrapolated
+
+    def profile_list(self, i: int, j: int) -> list[float] | None:
+        if self.kind[i, j] != 2:
+            return None
+        return [float(x) for x in self.profile[i, j, : int(self.positions[i, j])]]
+
+
+def _num(x: Any) -> float | None:
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
+    """The acceptance fields of compare --json for one (tier, class) of a Comparison.
+
+    E (mean_acceptance_length) sits next to the break-even in the same unit, tokens per verify step;
+    a profile's or a length's break-even alpha is null, and break_even_alpha_note says why.
+    """
+    grid = cmp.acceptance
+    kind = grid.KIND_CODES[int(grid.kind[i, j])] if grid is not None else ALPHA
+    spec = bool(cmp.speculative[i])
+    out: dict[str, Any] = {
+        "acceptance_kind": kind,
+        "mean_acceptance_length": _num(cmp.tokens_per_stretch[i, j]),
+        "extrapolated": bool(spec and cmp.extrapolated is not None and cmp.extrapolated[i, j]),
+        "optimal_k_extrapolated": bool(spec and cmp.optimal_k_extrapolated is not None and cmp.optimal_k_extrapolated[i, j]),
+        "break_even_length": _num(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else None,
+        "price_break_even_length": (_num(cmp.price_break_even_length[i, j])
+                                    if cmp.price_break_even_length is not None else None),
+        "profile": grid.profile_list(i, j) if grid is not None else None,
+    }
+    # the same keys on every row (compare --csv writes one header for all)
+    out["acceptance_measured_k"] = None
+    out["break_even_alpha_note"] = None
+    if kind != ALPHA:
+        out["acceptance_measured_k"] = int(grid.length_k[i, j]) if kind == LENGTH else int(grid.positions[i, j])
+        what = "a per-position profile" if kind == PROFILE else "a mean acceptance length"
+        out["break_even_alpha_note"] = (f"does not apply: the acceptance is {what}, not one per-token alpha; "
+                                        "compare mean_acceptance_length with break_even_length")
+    return out
