@@ -47,6 +47,9 @@ class AcceptanceGrid:
     positions: NDArray[np.int64]  # measured positions per cell (0 where not a profile)
     length: NDArray[np.float64]  # NaN where not a length
     length_k: NDArray[np.float64]
+    # the same profiles per class row and per override, so a profile is extended once, not once per tier
+    class_profile: NDArray[np.float64] | None = None  # (classes, positions)
+    override_cells: tuple[tuple[int, int], ...] = ()
 
     KIND_CODES = (ALPHA, LENGTH, PROFILE)
 
@@ -88,7 +91,7 @@ class AcceptanceGrid:
         for (i, j), o in override_rows.items():
             length[i, j], length_k[i, j] = fill(o, profile[i, j])
         positions = np.where(kind == 2, np.isfinite(profile).sum(axis=-1), 0)
-        return cls(kind, profile, positions, length, length_k)
+        return cls(kind, profile, positions, length, length_k, class_profile, tuple(override_rows))
 
     @property
     def any_beyond_alpha(self) -> bool:
@@ -104,23 +107,23 @@ class AcceptanceGrid:
     def tokens(self, alpha: NDArray[np.float64], k: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """E per cell at K = k (broadcast against (tiers, classes), e.g. (K values, tiers, 1)), and whether
         it was extrapolated past what was measured."""
-        e = np.asarray(ar.expected_tokens(alpha, k), dtype=np.float64)
+        if self.kind.all():  # no alpha cell: E(alpha, K) would be computed only to be replaced
+            e = np.zeros(np.broadcast_shapes(np.shape(alpha), np.shape(k)))
+        else:
+            e = np.asarray(ar.expected_tokens(alpha, k), dtype=np.float64)
         extrapolated = np.zeros(e.shape, dtype=bool)
         if not self.any_beyond_alpha:
             return e, extrapolated
         kk = np.broadcast_to(np.asarray(k, dtype=np.float64), e.shape)
         k_top = int(np.nanmax(kk)) if kk.size else 1
         if (self.kind == 2).any():
-            # cells without a profile get a stand-in (nothing accepted) so the stack extends as one array
-            stand_in = np.zeros_like(self.profile)
-            stand_in[..., 1:] = np.nan
-            ext, _ = ar.extend_profile(np.where((self.kind == 2)[..., None], self.profile, stand_in), max(k_top, 1),
-                                       EXTEND_RULE)
-            lengths = np.concatenate([np.ones(ext.shape[:-1] + (1,)), 1.0 + np.cumsum(np.cumprod(ext, axis=-1), axis=-1)],
-                                     axis=-1)  # E at K = 0..k_top per cell
-            picked = np.take_along_axis(np.broadcast_to(lengths, e.shape + lengths.shape[-1:]),
-                                        np.clip(kk, 0, k_top).astype(np.int64)[..., None], axis=-1)[..., 0]
+            lengths = self._profile_lengths(k_top)  # E at K = 0..k_top per cell
             is_profile = np.broadcast_to(self.kind == 2, e.shape)
+            if e.ndim == 3 and kk.shape[0] == k_top and np.array_equal(kk[:, 0, 0], np.arange(1, k_top + 1)):
+                picked = np.moveaxis(lengths[..., 1:], -1, 0)  # the optimal-K search: every K from 1, no gather
+            else:
+                picked = np.take_along_axis(np.broadcast_to(lengths, e.shape + lengths.shape[-1:]),
+                                            np.clip(kk, 0, k_top).astype(np.int64)[..., None], axis=-1)[..., 0]
             e = np.where(is_profile, picked, e)
             extrapolated |= is_profile & (kk > np.broadcast_to(self.positions, e.shape))
         if (self.kind == 1).any():
@@ -129,6 +132,27 @@ class AcceptanceGrid:
             e = np.where(is_length, carried, e)
             extrapolated |= is_length & moved
         return e, extrapolated
+
+    def _profile_lengths(self, k_top: int) -> NDArray[np.float64]:
+        """E at K = 0..k_top per cell from the extended profiles; kept for the next call (the tier's K and
+        the optimal-K search both ask, up to the same K). Extended once per class and per override."""
+        cached = getattr(self, "_lengths", None)
+        if cached is not None and cached.shape[-1] >= k_top + 1:
+            return cached[..., : k_top + 1]
+        n_t, n_c = self.kind.shape
+        base = self.class_profile if self.class_profile is not None else np.full((n_c, self.profile.shape[-1]), np.nan)
+        cells = self.override_cells
+        rows = np.concatenate([base, np.array([self.profile[i, j] for i, j in cells]).reshape(len(cells), base.shape[-1])])
+        # rows without a profile get a stand-in (nothing accepted) so the stack extends as one array
+        missing = ~np.isfinite(rows[:, 0])
+        rows[missing, 0] = 0.0
+        ext, _ = ar.extend_profile(rows, max(k_top, 1), EXTEND_RULE)
+        per_row = np.concatenate([np.ones((ext.shape[0], 1)), 1.0 + np.cumsum(np.cumprod(ext, axis=-1), axis=-1)], axis=-1)
+        lengths = np.repeat(per_row[None, :n_c], n_t, axis=0)
+        for r, (i, j) in enumerate(cells):
+            lengths[i, j] = per_row[n_c + r]
+        self._lengths = lengths
+        return lengths[..., : k_top + 1]
 
     def profile_list(self, i: int, j: int) -> list[float] | None:
         if self.kind[i, j] != 2:

@@ -56,6 +56,14 @@ def main() -> None:
     for label, wb in (("compare(): demo (8 tiers x 6 classes)", demo), ("compare(): 100 tiers x 30 classes", big)):
         t = timings(lambda wb=wb: compare(wb), 50)
         print(f"{label:<42}{np.median(t):>10.2f}{np.percentile(t, 95):>9.2f}")
+    # issue 22: every class and override a 16-position profile (falling from its alpha), beside the all-alpha book
+    profiled = big.copy()
+    for row in profiled.classes + profiled.overrides:
+        row.profile = tuple(float(x) for x in row.alpha * 0.97 ** np.arange(16))
+    t_alpha = timings(lambda: compare(big), 50)
+    t_prof = timings(lambda: compare(profiled), 50)
+    print(f"{'compare(): 100 x 30, 16-position profiles':<42}{np.median(t_prof):>10.2f}{np.percentile(t_prof, 95):>9.2f}"
+          f"   ratio to all-alpha (same run) {np.median(t_prof) / np.median(t_alpha):.2f}x (goal <= 1.5x)")
     t = timings(lambda: workbook_problems(big), 20)
     print(f"{'validate 100 x 30 workbook':<42}{np.median(t):>10.2f}{np.percentile(t, 95):>9.2f}")
 
