@@ -12,7 +12,7 @@ from typing import Any
 from model.safe_files import (LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, check_output_target,
                               read_bytes_limited)
 from model.workbook.validation import (SPECS, ValidationError, WorkbookError, check_workbook, parse_field,
-                                       required_fields, shown, title_problems)
+                                       required_fields, shown, size_problems, title_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 from model.workbook.acceptance_fields import summary_alpha
 
@@ -102,6 +102,10 @@ def workbook_from_dict(data: Any, source: str = "") -> Workbook:
     if version > SCHEMA_VERSION:
         raise WorkbookError([f"schema version {version} is newer than this SpecLedger reads ({SCHEMA_VERSION}); update SpecLedger"], source)
     problems: list[str] = _unknown_top_level_keys(data)
+    counts = [len(data[key]) if isinstance(data.get(key), list) else 0 for key in ("tiers", "task_classes", "overrides")]
+    too_big = size_problems(*counts)
+    if too_big:  # refused on the counts, before hundreds of thousands of rows are built and checked
+        raise WorkbookError(problems + too_big, source)
     settings_raw = data.get("settings", {})
     known = {f.name for f in fields(Settings)}
     if not isinstance(settings_raw, dict) or set(settings_raw) - known:
