@@ -36,6 +36,11 @@ from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
 
 
+# load-keeping requests per stream slot: a short answer ends before the level's longest (a fast tier's
+# steps per request differ by up to K + 1 times), so a slot may need a few to stay open to the end
+PADDING_ROUNDS = 4
+
+
 def parse_levels(text: str) -> tuple[int, ...]:
     """"1,4,16" -> (1, 4, 16): whole numbers, each once, in the order given (the run goes in that order)."""
     levels: list[int] = []
@@ -84,10 +89,11 @@ def plan_levels(settings: ProbeSettings) -> list[Level]:
 @dataclass
 class LevelEstimate:
     concurrency: int
-    requests: int
+    requests: int  # measured, and at most `extra` load-keeping ones besides (counted in tokens and cost)
     tokens_in: int
     tokens_out: int
     cost: float | None
+    extra: int = 0
 
 
 @dataclass
@@ -99,6 +105,10 @@ class LoadEstimate:
         return sum(x.requests for x in self.levels)
 
     @property
+    def extra(self) -> int:
+        return sum(x.extra for x in self.levels)
+
+    @property
     def cost(self) -> float | None:
         costs = [x.cost for x in self.levels]
         return None if any(c is None for c in costs) else float(sum(c for c in costs if c is not None))
@@ -106,26 +116,32 @@ class LoadEstimate:
     def describe(self, currency: str = "") -> str:
         def money(x: float | None) -> str:
             return f"at most {x:,.4f} {currency}".rstrip() if x is not None else "cost unknown (no prices given)"
-        parts = [f"{x.concurrency} stream{'s' if x.concurrency > 1 else ''}: {x.requests} requests, "
-                 f"~{x.tokens_in:,} in / ≤{x.tokens_out:,} out, {money(x.cost)}" for x in self.levels]
-        return (f"{self.requests} requests over {len(self.levels)} level(s) ({'; '.join(parts)}); "
+        parts = [f"{x.concurrency} stream{'s' if x.concurrency > 1 else ''}: {x.requests} requests"
+                 + (f" + up to {x.extra} load-keeping" if x.extra else "")
+                 + f", ~{x.tokens_in:,} in / ≤{x.tokens_out:,} out, {money(x.cost)}" for x in self.levels]
+        extra = f" (+ up to {self.extra} load-keeping requests, not analysed)" if self.extra else ""
+        return (f"{self.requests} requests{extra} over {len(self.levels)} level(s) ({'; '.join(parts)}); "
                 f"in all {money(self.cost)}")
 
 
 def estimate_levels(settings: ProbeSettings) -> LoadEstimate:
     out = LoadEstimate()
     for level in plan_levels(settings):
-        t_in = t_out = 0
+        t_in = t_out = extra = 0
         cost: float | None = 0.0
         for role, items in ((FAST, level.fast), (BASELINE, level.baseline)):
-            r_in = sum(int(math.ceil(p.prompt.chars / CHARS_PER_TOKEN)) + p.context for p in items)
-            r_out = len(items) * settings.max_tokens
+            # the load-keeping requests a phase may send, at most: the plan again, PADDING_ROUNDS x (n - 1)
+            padding = ([items[i % len(items)] for i in range(PADDING_ROUNDS * (level.concurrency - 1))]
+                       if items else [])
+            extra += len(padding)
+            r_in = sum(int(math.ceil(p.prompt.chars / CHARS_PER_TOKEN)) + p.context for p in items + padding)
+            r_out = len(items + padding) * settings.max_tokens
             t_in, t_out = t_in + r_in, t_out + r_out
             prices = settings.fast_prices if role == FAST else settings.baseline_prices
             if items:
                 cost = None if prices is None or cost is None else cost + (
                     r_in * prices.price_in + r_out * prices.price_out) / 1e6
-        out.levels.append(LevelEstimate(level.concurrency, level.requests, t_in, t_out, cost))
+        out.levels.append(LevelEstimate(level.concurrency, level.requests, t_in, t_out, cost, extra))
     return out
 
 
@@ -160,8 +176,8 @@ def _run_phase(items: list[PlannedRequest], n: int, make_worker: Callable[[], _W
 
     When the queue is empty and measured requests are still streaming, a free worker sends a
     load-keeping request (the plan again, not analysed, closed as soon as the last measured one
-    ends): every measured stream runs with n streams open to its end, as in a batch job's steady
-    state, instead of speeding up as the level drains.
+    ends; at most PADDING_ROUNDS x (n - 1) of them): every measured stream runs with n streams open to its end, as in
+    a batch job's steady state, instead of speeding up as the level drains.
     """
     todo: "queue.Queue[PlannedRequest]" = queue.Queue()
     for item in items:
@@ -178,6 +194,8 @@ def _run_phase(items: list[PlannedRequest], n: int, make_worker: Callable[[], _W
                 item, padding = todo.get_nowait(), False
             except queue.Empty:
                 with lock:
+                    if pad[0] >= PADDING_ROUNDS * (n - 1):  # the most the estimate counts
+                        return
                     item, padding = items[pad[0] % len(items)], True
                     pad[0] += 1
             try:

@@ -21,7 +21,7 @@ from tests.probe_servers import FAST_LIMITS, demo_pair, settings_for, subset
 
 pytest.importorskip("uvicorn")
 
-RULE = BatchRule(0.03, 32)  # 30 ms steps: a loaded machine's scheduling noise stays small beside them
+RULE = BatchRule(0.04, 32)  # 40 ms steps: a loaded machine's scheduling noise stays small beside them
 
 
 def _batched_app(rule: BatchRule = RULE):
@@ -46,14 +46,16 @@ def test_each_level_sends_a_multiple_of_its_streams_and_the_estimate_adds_up():
     assert len({p.label for p in levels[2].fast}) == 16  # cycled prompts are further repeats, each named
     est = estimate_levels(s)
     assert [x.requests for x in est.levels] == [6, 8, 32] and est.requests == 46
+    # besides, up to 4 (n - 1) load-keeping requests per tier and level, counted in tokens and cost
+    assert [x.extra for x in est.levels] == [0, 24, 120] and est.extra == 144
     tin = {p.prompt_index: -(-p.prompt.chars // 4) for p in levels[0].fast}
-    fast_in = sum(tin[p.prompt_index] for p in levels[2].fast)
-    assert est.levels[2].tokens_in == 2 * fast_in and est.levels[2].tokens_out == 32 * 10
-    by_hand = (fast_in * 1.0 + 160 * 10.0 + fast_in * 0.5 + 160 * 2.0) / 1e6
+    fast_in = sum(tin[p.prompt_index] for p in levels[2].fast) + sum(tin[(i % 16) % 3] for i in range(60))
+    assert est.levels[2].tokens_in == 2 * fast_in and est.levels[2].tokens_out == (32 + 120) * 10
+    by_hand = (fast_in * 1.0 + 760 * 10.0 + fast_in * 0.5 + 760 * 2.0) / 1e6
     assert est.levels[2].cost == pytest.approx(by_hand)
     assert est.cost == pytest.approx(sum(x.cost for x in est.levels))
     text = est.describe("USD")
-    assert "16 streams: 32 requests" in text and "USD" in text
+    assert "16 streams: 32 requests + up to 120 load-keeping" in text and "USD" in text
     s.baseline_prices = None
     assert estimate_levels(s).cost is None and "cost unknown" in estimate_levels(s).describe()
 
@@ -107,6 +109,12 @@ def test_the_run_file_records_each_requests_level(loaded):
     assert header["concurrency"] == [1, 4, 16]
     assert sorted({r.concurrency for r in records}) == [1, 4, 16]
     assert sum(1 for r in records if r.concurrency == 16 and r.role == BASELINE) == 16
+    assert all(v <= 2 * 4 * 15 for v in run.header["load_keeping_requests"].values())  # 4 (n - 1) per tier at most
+    # the batch stayed full while measured streams ran: the server's own ticks at level 16 are at 16 but for
+    # the first and last few (streams joining, the last one closing)
+    sizes = [t[1] for t in app.state.clocks["demo-fast"].ticks]
+    at16 = sizes[next(i for i, b in enumerate(sizes) if b == 16):]
+    assert sum(b == 16 for b in at16) >= 0.8 * len(at16), at16
     # the server saw 16 streams in one batch: its own ticks say so
     assert max(t[1] for t in app.state.clocks["demo-fast"].ticks) == 16
 
