@@ -56,20 +56,47 @@ def _content_types(z: zipfile.ZipFile, budget: list[int]) -> tuple[dict[str, str
     return defaults, overrides
 
 
+def _sheet_titles(z: zipfile.ZipFile, budget: list[int]) -> dict[str, str]:
+    """Part name -> sheet title, from the workbook and its relationships (each counted), for messages."""
+    sheets: dict[str, str] = {}  # relationship id -> title
+    targets: dict[str, str] = {}  # relationship id -> part
+
+    def sheet(tag: str, attrs: dict[str, str]) -> None:
+        if tag.rsplit("}", 1)[-1] == "sheet":
+            rid = next((v for k, v in attrs.items() if k.rsplit("}", 1)[-1] == "id"), None)
+            if rid and "name" in attrs:
+                sheets[rid] = attrs["name"][:80]
+
+    def rel(tag: str, attrs: dict[str, str]) -> None:
+        if tag.rsplit("}", 1)[-1] == "Relationship" and "Id" in attrs and attrs.get("Target"):
+            target = attrs["Target"]
+            targets[attrs["Id"]] = (target.lstrip("/") if target.startswith("/")
+                                    else posixpath.normpath(posixpath.join("xl", target)))
+
+    names = set(z.namelist())
+    for part, handler in (("xl/workbook.xml", sheet), ("xl/_rels/workbook.xml.rels", rel)):
+        if part in names:
+            _scan(z, part, budget, handler)
+    return {targets[rid]: title for rid, title in sheets.items() if rid in targets}
+
+
 def check_part_counts(z: zipfile.ZipFile, max_rows: int) -> None:
     """Raise PartsRefused naming the first part over a count limit; silent for a part that is not
     well-formed XML (openpyxl's parse names that damage). A sheet is counted as far as opening the
     file parses it, against `max_rows`."""
     budget = [MAX_PART_ELEMENTS]
     defaults, overrides = _content_types(z, budget)
+    titles: dict[str, str] | None = None
     for info in z.infolist():
         name = info.filename
         if name == _CONTENT_TYPES or info.is_dir():
             continue
         kind = overrides.get(name) or defaults.get(posixpath.splitext(name)[1].lstrip(".").lower(), "")
         if "worksheet+xml" in kind:
+            titles = titles if titles is not None else _sheet_titles(z, budget)
+            where = f"sheet {titles[name]}" if name in titles else f"its part {name[:80]}"
             with z.open(name) as fh:
-                check_sheet_counts(fh, f"its part {name[:80]}", max_rows, until_dimension=True)
+                check_sheet_counts(fh, where, max_rows, until_dimension=True)
             continue
         if not (kind.endswith("xml") or name.endswith((".xml", ".rels"))) or any(k in kind for k in _NOT_LOADED):
             continue
