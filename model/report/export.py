@@ -33,7 +33,8 @@ from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_con
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import write_grid
 from model.report.inputs_sheet import write_inputs
-from model.report.layout import (CHARTS, COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY,
+from model.report.brief_sheet import write_brief
+from model.report.layout import (BRIEF, CHARTS, COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY,
                                  SUMMARY)
 from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
@@ -139,7 +140,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                          "created": moment.replace(tzinfo=None)})
     cells: list[tuple[str, int, int, Any]] = []
     formats = st.Formats(book)
-    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (SUMMARY, CHARTS, GRID, SENSITIVITY,
+    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (BRIEF, SUMMARY, CHARTS, GRID, SENSITIVITY,
                                                                           COMPARISON, INPUTS, CURVES, NOTES)}
     refs = write_inputs(sheets[INPUTS], wb, choice_ranges())
     heading = [("Workbook", wb.title or "–"), ("File", source_name or "–"), ("Exported", when),
@@ -153,6 +154,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
     tail = "   No output tokens entered: the mix weighs every class the same." if cmp.equal_weights else ""
     write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, (line, tail))
+    brief_fits = write_brief(sheets[BRIEF], wb, cmp, when)
     write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
     write_sensitivity(sheets[SENSITIVITY], wb, cmp, refs, cmp_rows, shifted)
     yield 3, _STEPS
@@ -177,6 +179,9 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     key_cols = {SUMMARY: 1, SENSITIVITY: 1, GRID: 2, INPUTS: 1, CURVES: 1, NOTES: 1}
     for name, sheet in sheets.items():
         sheet.page(title, when, repeat.get(name), key_cols.get(name, 0))
+    # one page where it fits readably (a few fast tiers); a long list of tiers runs on, one page wide
+    sheets[BRIEF].ws.fit_to_pages(1, 1 if brief_fits else 0)
+    sheets[BRIEF].ws.activate()
     yield 6, _STEPS
     with _collector_paused():
         book.close()

@@ -10,6 +10,7 @@ from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS
 
 SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES = (
     "Summary", "Charts", "Grid", "Sensitivity", "Comparison", "Inputs", "Curves", "Notes")
+BRIEF = "Brief"  # first: the page a manager reads (words only; no formula reads it)
 
 # The settings block: a label in column A, its value in column B.
 SETTINGS_TITLE_ROW = 4

@@ -40,7 +40,7 @@ def edge_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_sheets_tables_frozen_headers_and_print_setup(demo_report):
     book = openpyxl.load_workbook(demo_report)
-    assert book.sheetnames == [SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES]
+    assert book.sheetnames == ["Brief", SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES]
     tables = {name for ws in book.worksheets for name in ws.tables}
     assert {"SummaryTable", "ComparisonTable", "Tiers", "TaskClasses", "Overrides"} <= tables
     # only titles and the header row freeze: the Summary's table is in view on a 768-pixel screen
@@ -361,7 +361,7 @@ def test_empty_workbook_exports(tmp_path):
     from model.workbook.rows import Workbook
 
     export_report(Workbook(), tmp_path / "empty.xlsx")
-    assert openpyxl.load_workbook(tmp_path / "empty.xlsx").sheetnames[0] == SUMMARY
+    assert openpyxl.load_workbook(tmp_path / "empty.xlsx").sheetnames[:2] == ["Brief", SUMMARY]
 
 
 def test_unconfirmed_tier_is_flagged_on_the_summary(demo_report):

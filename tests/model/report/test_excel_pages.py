@@ -94,3 +94,13 @@ def test_notes_rows_grow_for_their_wrapped_text(tmp_path: Path):
     ws = openpyxl.load_workbook(tmp_path / "r.xlsx")["Inputs"]
     row = next(r for r in range(1, 40) if ws.cell(r, 1).value == wb.tiers[0].name)
     assert ws.row_dimensions[row].height >= 5 * 15
+
+
+def test_the_brief_prints_first_on_one_page(printed):
+    for book in ("demo", "wide"):
+        pages = printed[book]
+        brief = [p for p in pages if p.sheet == "Brief"]
+        assert pages[0].sheet == "Brief" and "Recommendation" in brief[0].text and "Ask the vendor for" in brief[0].text
+    # the demo's four fast tiers on one page; the wide book's six with 30 classes run on at full size
+    # (fitted to one page they would print too small: the readable-text test above covers every page)
+    assert len([p for p in printed["demo"] if p.sheet == "Brief"]) == 1

@@ -1,0 +1,148 @@
+"""The brief: one page a manager reads in a minute, per fast tier in plain words.
+
+For each tier that runs (or may run) speculative decoding: the recommendation (take it / take it only for
+these classes / do not take it / undecided: measure more), the measured speed against the claim, what it
+costs over the standard tier, and what to ask the vendor for. The words come from the comparison only; the
+Excel report's Brief sheet and the window's PDF print the same rows.
+
+What to ask for is the acceptance to guarantee (the price break-even α of the mix) for now. The fair price
+and the intervals belong to the confidence work (issue 21): `_ask_price` is their place.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from model import arithmetic as ar
+from model import formatting as fmt
+from model.comparison import NOT_WORTH, UNDECIDED, WORTH, Comparison
+from model.measured_speed import measured_speed
+from model.workbook.rows import Workbook
+
+TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS = ("take it", "take it only for these classes", "do not take it",
+                                            "undecided: measure more")
+# how each recommendation is coloured where it is shown (the report's verdict looks)
+LOOKS = {TAKE: "gain", TAKE_SOME: "marginal", DO_NOT: "tax", UNDECIDED_WORDS: "undecided"}
+
+
+@dataclass(frozen=True)
+class BriefTier:
+    tier: str
+    vendor: str
+    recommendation: str  # one of TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS
+    why: str  # the classes it pays on, or what is missing
+    speed: str  # measured speed against the claim (and the model's)
+    cost: str  # what it costs over the standard tier
+    ask: str  # what to ask the vendor for
+
+    @property
+    def look(self) -> str:
+        # the longest words first: "take it only for these classes: ..." also starts with "take it"
+        return next(LOOKS[w] for w in sorted(LOOKS, key=len, reverse=True) if self.recommendation.startswith(w))
+
+
+def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
+    """One entry per fast tier (speculative yes or unknown, or incomplete), in the workbook's order."""
+    out = []
+    for i, tier in enumerate(wb.tiers):
+        incomplete = cmp.incomplete[i] if cmp.incomplete else ""
+        if not cmp.speculative[i] and not incomplete:
+            continue
+        rec, why = _recommendation(cmp, i, incomplete)
+        if cmp.unconfirmed[i] and not incomplete:
+            why += " The vendor has not confirmed it runs speculative decoding: a probe tells (Tools > Probe a tier)."
+        out.append(BriefTier(tier.name, tier.vendor, rec, why, _speed(cmp, i), _cost(cmp, i), _ask(cmp, i)))
+    return out
+
+
+def _classes(cmp: Comparison, i: int, verdict: int) -> list[str]:
+    return [c for j, c in enumerate(cmp.class_names) if int(cmp.value_verdict[i, j]) == verdict]
+
+
+_LISTED = 6  # classes named in a sentence; a longer list is counted, the rest is on the Comparison sheet
+
+
+def _names(names: list[str]) -> str:
+    if len(names) > _LISTED:
+        return f"{len(names)} classes ({', '.join(names[:_LISTED - 2])} and {len(names) - _LISTED + 2} more)"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _recommendation(cmp: Comparison, i: int, incomplete: str) -> tuple[str, str]:
+    if incomplete:
+        return UNDECIDED_WORDS, f"Its mechanics are not known ({incomplete}): ask the vendor, then enter them."
+    if int(cmp.baseline_index[i]) < 0:
+        return UNDECIDED_WORDS, "It is not priced against a standard tier: set its baseline."
+    if not cmp.class_names:
+        return UNDECIDED_WORDS, "The workbook has no task classes: enter the workload."
+    worth, not_worth, open_ = (_classes(cmp, i, v) for v in (WORTH, NOT_WORTH, UNDECIDED))
+    tier_value = int(cmp.tier_value_verdict[i])
+    if tier_value == UNDECIDED or (open_ and not worth):
+        return UNDECIDED_WORDS, (f"Whether the speed pays its price is not settled on {_names(open_)}: measure more "
+                                 "requests there." if open_ else "The mix is too close to its price break-even to "
+                                 "tell: measure more requests.")
+    if worth and not not_worth and not open_:
+        return TAKE, f"The speed over {cmp.tier_names[int(cmp.baseline_index[i])]} pays its price on every class."
+    if worth:
+        return f"{TAKE_SOME}: {_names(worth)}", (  # the classes it pays on are in the recommendation
+            f"It does not pay its price on {_names(not_worth or open_)}"
+            + (" (not settled there: measure more)." if open_ and not not_worth else "."))
+    return DO_NOT, "On no class does the speed over the standard tier pay for the price over it."
+
+
+def _speed(cmp: Comparison, i: int) -> str:
+    claimed = float(cmp.claimed_speedup[i])
+    claim = (f"Claimed {fmt.times(claimed)} at {fmt.context(cmp.claim_context[i])}" if math.isfinite(claimed)
+             else "No speed claimed")
+    m = measured_speed(cmp, i)
+    if m.measured is not None:
+        where = f" ({m.note})" if m.note else ""
+        text = f"{claim}; measured {fmt.times(m.measured)}{where}"
+        if math.isfinite(claimed):
+            text += ": short of the claim" if m.measured < claimed * 0.95 else ": it meets the claim"
+        if m.modelled is not None:
+            text += f". The model expected {fmt.times(m.modelled)}" + (f". {m.doubt}" if m.doubt else ".")
+        return text if text.endswith(".") else text + "."
+    mix = float(cmp.mix_speedup[i])
+    holds = cmp.claim_holds[i]
+    held = "" if holds is None else ("; the model says it holds" if holds else "; the model says it does not hold")
+    return f"{claim}; modelled {fmt.times(mix)} on your mix{held}. Not measured: probe it (Tools > Probe a tier)."
+
+
+def _cost(cmp: Comparison, i: int) -> str:
+    money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
+    b = int(cmp.baseline_index[i])
+    if b < 0:
+        return f"{money} a month; no standard tier to compare with."
+    base = fmt.money(float(cmp.monthly_cost[b]), cmp.currency)
+    premium = float(cmp.premium[i])
+    over = f"{fmt.signed_pct(premium, 0)} over" if math.isfinite(premium) else "against"
+    return f"{money} a month, {over} {cmp.tier_names[b]} ({base})."
+
+
+def _ask(cmp: Comparison, i: int) -> str:
+    """What to ask the vendor for: the acceptance to guarantee (the mix's price break-even), then the price."""
+    kind, alpha = int(cmp.mix_price_break_even_kind[i]), float(cmp.mix_price_break_even_alpha[i])
+    if kind == ar.ROOT:
+        text = (f"A guaranteed acceptance of at least {fmt.pct(alpha, 0)} on your mix (the price pays from there; "
+                f"it runs like {fmt.pct(float(cmp.effective_alpha[i]), 0)} now).")
+    elif kind == ar.ALWAYS:
+        text = "The price pays at any acceptance: nothing to guarantee."
+    elif kind == ar.NEVER:
+        text = f"No acceptance makes this price pay at K={int(cmp.k[i])}: ask for a lower price."
+    else:
+        text = "Set a standard tier and the workload first."
+    price = _ask_price(cmp, i)
+    return f"{text} {price}".strip()
+
+
+def _ask_price(cmp: Comparison, i: int) -> str:
+    """The price to ask for. Its place is kept for the confidence work (issue 21: the fair price at the
+    pessimistic end of the interval); until it fills this, the brief asks for an acceptance only."""
+    return ""
+
+
+def brief_records(wb: Workbook, cmp: Comparison) -> list[dict[str, Any]]:
+    return [{"tier": b.tier, "vendor": b.vendor, "recommendation": b.recommendation, "why": b.why,
+             "speed": b.speed, "cost": b.cost, "ask": b.ask} for b in brief(wb, cmp)]
