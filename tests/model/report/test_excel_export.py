@@ -50,7 +50,9 @@ def test_sheets_tables_frozen_headers_and_print_setup(demo_report):
         assert book[name].print_title_rows, f"{name} prints no header row on its later pages"
     for ws in book.worksheets:
         assert "&P" in ws.oddFooter.right.text and "exported" in ws.oddFooter.left.text
-        assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToHeight == 0  # one page wide
+        # one page wide; the Brief one page tall too (1 is the default the file leaves out)
+        tall = (None, 1) if ws.title == "Brief" else (0,)
+        assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToHeight in tall
         assert ws.page_setup.orientation == "landscape"
     assert book.properties.creator == "SpecLedger" and book.properties.title == demo().title
     assert book[COMPARISON].column_dimensions["A"].width >= 20
@@ -110,7 +112,7 @@ def test_charts_have_a_sheet_of_their_own(demo_report):
     """Every picture prints on the Charts sheet, each page whole, under no table header: the three, then a context
     chart per speculative tier (beside its block on Curves, a chart was cut between two pages across)."""
     n_spec = sum(t.speculative != "no" for t in demo().tiers)
-    assert _charts_per_sheet(demo_report) == {SUMMARY: 0, CHARTS: 3 + n_spec, GRID: 0, SENSITIVITY: 0, COMPARISON: 0,
+    assert _charts_per_sheet(demo_report) == {"Brief": 0, SUMMARY: 0, CHARTS: 3 + n_spec, GRID: 0, SENSITIVITY: 0, COMPARISON: 0,
                                               INPUTS: 0, CURVES: 0, NOTES: 0}
     ws = openpyxl.load_workbook(demo_report)[CHARTS]
     assert not ws.print_title_rows and ws.page_setup.orientation == "landscape"
