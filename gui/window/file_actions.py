@@ -90,7 +90,8 @@ class FileActions:
         self.recent_menu = menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_shown)
         menu.addSeparator()
-        for text, slot in (("&Export to Excel…", self.export_excel), ("&Import from Excel…", self.import_excel),
+        for text, slot in (("&Export to Excel…", self.export_excel), ("Export &brief as PDF…", self.export_brief_pdf),
+                           ("&Import from Excel…", self.import_excel),
                            ("Import &tiers from CSV/xlsx…", lambda: self.import_rows("tiers")),
                            ("Import task &classes from CSV/xlsx…", lambda: self.import_rows("classes"))):
             action = QAction(text, w)
@@ -248,6 +249,24 @@ class FileActions:
         if not tasks.start("Exporting to Excel", lambda _cancel: export_steps(workbook, path, source_name=name)):
             self._disconnect_export()
             return False
+        return True
+
+    def export_brief_pdf(self, path: str | None = None) -> bool:
+        """The report's first page, the brief, as a PDF printed by Qt (for a mail); one page for a few tiers."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self.window, "Export brief as PDF", self.suggested_path(".pdf"),
+                                                  "PDF (*.pdf)")
+            if not path:
+                return False
+        if not path.lower().endswith(".pdf"):
+            path += ".pdf"
+        from gui.window.brief_pdf import save_brief_pdf
+        try:
+            save_brief_pdf(self.document.workbook, self.document.comparison, path)
+        except OSError as exc:
+            self._error("Cannot export the brief", exc)
+            return False
+        self.window.show_message(f"Exported the brief to {path}", 8000)
         return True
 
     def _disconnect_export(self) -> None:
