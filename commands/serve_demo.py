@@ -13,6 +13,7 @@ joins two wings: the sampling loop and the probe's server.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,9 @@ from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServe
 from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
 
 FAST_MODEL, STANDARD_MODEL = "demo-fast", "demo-standard"
+MAX_K = 64
+MAX_STEP_MS = 10_000.0  # a step paced to ten seconds is already no demo
+MAX_CHUNK_TOKENS = 128  # the demo's token budget: a larger chunk is the whole answer
 
 
 def _token_texts(target: Any, ids: list[int]) -> tuple[str, ...]:
@@ -132,6 +136,12 @@ def run_serve_demo(args: argparse.Namespace) -> int:
         raise ValueError(f"--port {args.port}: expected 0 to 65535")
     if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1 or args.knee_tokens < 1:
         raise ValueError("--k, --chunk-tokens and --knee-tokens must be at least 1, --step-ms 0 or more")
+    if not args.k <= MAX_K:
+        raise ValueError(f"--k {str(args.k)[:30]}: expected 1 to {MAX_K}, as every K in SpecLedger")
+    if not (math.isfinite(args.step_ms) and args.step_ms <= MAX_STEP_MS):
+        raise ValueError(f"--step-ms {str(args.step_ms)[:30]}: expected 0 to {MAX_STEP_MS:g} ms")
+    if not args.chunk_tokens <= MAX_CHUNK_TOKENS:
+        raise ValueError(f"--chunk-tokens {str(args.chunk_tokens)[:30]}: expected 1 to {MAX_CHUNK_TOKENS}")
     from model.probe.batching import BatchRule
 
     rule = None if args.no_batch else BatchRule(args.step_ms / 1000.0, args.knee_tokens)

@@ -2,6 +2,7 @@
 
 - endpoint    where a tier answers and where its API key comes from (env var or keyring; never stored)
 - client      one streamed request over httpx (timeouts, bounded retries, no cross-host redirects)
+- guard       deadlines and cancel that hold whatever a server sends, read caps, key scrubbing, absurd usage
 - events      what a request recorded: events with arrival times, usage, what the server reported
 - run_file    the raw run as JSON lines, so an analysis can be re-run without a request
 - steps       tokens per verify step from the stream (style detection, histogram, K, alpha)

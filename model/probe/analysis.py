@@ -222,6 +222,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             interval_note=(acc.note or None) if acc is not None else "no alpha",
             interval_method=acc.method or None if acc is not None else None,
             interval_confidence=confidence if acc is not None and acc.interval else None))
+    for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
+        failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
         verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,

@@ -4,6 +4,9 @@ httpx with certificate checks on (never switched off here) and redirects not fol
 redirect would carry the key somewhere the analyst did not name. 429 and 5xx answers are
 retried a bounded number of times, waiting what Retry-After says (capped) or a doubling backoff.
 Every failure raises ProbeRequestError with one line naming the request; the key never appears.
+A request holds to its wall-clock deadline (and the run's) and to a cancel within a second
+whatever the server sends, reads within caps, refuses absurd usage numbers by name, and leaves
+no copy of the key in what it recorded (model.probe.guard).
 """
 from __future__ import annotations
 
@@ -14,11 +17,11 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Callable
 
 import httpx
-from httpx_sse import EventSource, SSEError
-
 from model.cancel import Cancelled, raise_if_cancelled
 from model.probe.endpoint import ApiKey, Endpoint, scrub
 from model.probe.events import RequestRecord, StreamEvent
+from model.probe.guard import (SseReader, StreamLimit, Watchdog, bounded_body, nan_constant, scrub_value,
+                               usage_problems)
 from model.probe.stalls import StallWatch
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -36,7 +39,8 @@ class Limits:
     connect_s: float = 10.0
     first_byte_s: float = 120.0  # a 32K prefill on a busy server takes a while
     gap_s: float = 30.0  # silence between two events
-    total_s: float = 600.0  # one request from send to [DONE]
+    total_s: float = 600.0  # one request from send to [DONE], retries included: a wall-clock deadline
+    run_s: float = 24 * 3600.0  # the whole run
     retries: int = 3
     max_retry_wait_s: float = 30.0
 
@@ -77,9 +81,17 @@ def _sleep(seconds: float, cancel: Callable[[], bool] | None) -> None:
 
 
 def _server_says(response: httpx.Response) -> str:
+    said = getattr(response, "_specledger_said", None)
+    if said is None:  # read once: a body read in part cannot be read again
+        said = _read_server_says(response)
+        setattr(response, "_specledger_said", said)
+    return said
+
+
+def _read_server_says(response: httpx.Response) -> str:
     try:
-        response.read()
-        data = response.json()
+        # an error body that never ends is read no further than its first 64 KB
+        data = json.loads(bounded_body(response.iter_bytes()))
         message = data.get("error", {}).get("message") if isinstance(data.get("error"), dict) else data.get("error")
         text = str(message or data.get("message") or data.get("detail") or "")
     except Exception:
@@ -108,7 +120,12 @@ def _read_chunk(record: RequestRecord, data: dict[str, Any], t: float) -> None:
         if name in data:
             record.reported[name] = data[name]
     if isinstance(data.get("usage"), dict):
-        record.usage = data["usage"]
+        record.usage = dict(data["usage"])
+        refused = usage_problems(record.usage)
+        if refused:  # impossible counts: the field is dropped for this request, and said
+            record.reported.setdefault("refused_fields", []).extend(refused)
+            for item in refused:
+                record.usage.pop(item.split(" = ")[0].split(".", 1)[1], None)
         details = data["usage"].get("completion_tokens_details")
         if isinstance(details, dict):
             record.reported["completion_tokens_details"] = details
@@ -142,6 +159,7 @@ class ChatClient:
             timeout=httpx.Timeout(connect=limits.connect_s, read=limits.first_byte_s, write=limits.connect_s,
                                   pool=limits.connect_s))
         self.url = endpoint.base_url.rstrip("/") + "/chat/completions"
+        self._sock: Any = None  # the connection's socket, for the watchdog to shut (kept across reused connections)
 
     def close(self) -> None:
         self._client.close()
@@ -152,51 +170,83 @@ class ChatClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def stream(self, record: RequestRecord, messages: list[dict[str, Any]], cancel: Callable[[], bool] | None = None
-               ) -> RequestRecord:
-        """Fill ``record`` from one streamed answer; raise ProbeRequestError (one line) or Cancelled."""
+    def stream(self, record: RequestRecord, messages: list[dict[str, Any]], cancel: Callable[[], bool] | None = None,
+               deadline: float | None = None) -> RequestRecord:
+        """Fill ``record`` from one streamed answer; raise ProbeRequestError (one line) or Cancelled.
+
+        ``deadline`` (time.monotonic) is the run's; the request's own is Limits.total_s from now.
+        """
+        mine = time.monotonic() + self.limits.total_s
+        watchdog = Watchdog(min(mine, deadline) if deadline is not None else mine, cancel, self._sock)
         try:
-            return self._stream(record, messages, cancel)
-        except (Cancelled, ProbeRequestError):
+            with watchdog:
+                return self._guarded(record, messages, cancel, watchdog)
+        finally:
+            self._sock = watchdog.sock
+            _scrub_record(record, self._key)
+
+    def _guarded(self, record: RequestRecord, messages: list[dict[str, Any]], cancel: Callable[[], bool] | None,
+                 watchdog: Watchdog) -> RequestRecord:
+        try:
+            return self._stream(record, messages, cancel, watchdog)
+        except Cancelled:
+            if watchdog.reason == "deadline":  # a retry's wait ended by the deadline, not by the analyst
+                raise ProbeRequestError(self._deadline_message(record)) from None
             raise
-        except httpx.ConnectTimeout:
-            message = f"{record.label}: could not connect to {self.endpoint.base_url} within {self.limits.connect_s:g} s"
-        except httpx.ConnectError as exc:
-            message = f"{record.label}: could not connect to {self.endpoint.base_url} ({_first_line(exc)})"
-        except httpx.ReadTimeout:
+        except Exception as exc:
+            # a read that failed because the watchdog shut the socket is the deadline or the cancel speaking
+            watchdog.raise_if_fired()
+            if watchdog.reason == "deadline":
+                raise ProbeRequestError(self._deadline_message(record)) from None
+            if not isinstance(exc, httpx.HTTPError):
+                raise
+            raise ProbeRequestError(self._scrub(self._http_message(record, exc))) from None
+
+    def _http_message(self, record: RequestRecord, exc: httpx.HTTPError) -> str:
+        if isinstance(exc, httpx.ConnectTimeout):
+            return f"{record.label}: could not connect to {self.endpoint.base_url} within {self.limits.connect_s:g} s"
+        if isinstance(exc, httpx.ConnectError):
+            return f"{record.label}: could not connect to {self.endpoint.base_url} ({_first_line(exc)})"
+        if isinstance(exc, httpx.ReadTimeout):
             what = "first byte" if record.t_headers is None or not record.events else "next event"
             limit = self.limits.first_byte_s if what == "first byte" else self.limits.gap_s
-            message = (f"{record.label}: no {what} within {limit:g} s after {len(record.events)} events "
-                       "(the server stalled)")
-        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
-            message = f"{record.label}: the stream was cut after {len(record.events)} events ({_first_line(exc)})"
-        except httpx.HTTPError as exc:
-            message = f"{record.label}: {exc.__class__.__name__}: {_first_line(exc)}"
-        raise ProbeRequestError(scrub(message, self._key))
+            return (f"{record.label}: no {what} within {limit:g} s after {len(record.events)} events "
+                    "(the server stalled)")
+        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
+            return f"{record.label}: the stream was cut after {len(record.events)} events ({_first_line(exc)})"
+        return f"{record.label}: {exc.__class__.__name__}: {_first_line(exc)}"
+
+    def _deadline_message(self, record: RequestRecord) -> str:
+        return (f"{record.label}: not finished within its deadline ({self.limits.total_s:g} s a request, "
+                f"{self.limits.run_s:g} s the run) after {len(record.events)} events; the connection was closed")
+
+    def _scrub(self, text: str) -> str:
+        return scrub_value(scrub(text, self._key), self._key.reveal() if self._key else None)
 
     def _stream(self, record: RequestRecord, messages: list[dict[str, Any]],
-                cancel: Callable[[], bool] | None) -> RequestRecord:
+                cancel: Callable[[], bool] | None, watchdog: Watchdog) -> RequestRecord:
         limits = self.limits
+        stop = (lambda: bool(watchdog.reason) or bool(cancel and cancel()))
         for attempt in range(limits.retries + 1):
-            raise_if_cancelled(cancel)
+            raise_if_cancelled(stop)
             body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
             record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
             record.t_headers = record.t_done = record.response_id = None
             record.stalls = None
             start = time.perf_counter()
-            with self._client.stream("POST", self.url, json=body) as response:
+            with self._client.stream("POST", self.url, json=body, extensions={"trace": watchdog.trace}) as response:
                 record.t_headers = time.perf_counter() - start
                 if response.status_code in RETRY_STATUS and attempt < limits.retries:
                     wait = _retry_wait(response, attempt, limits.max_retry_wait_s)
                     record.retries += 1
                     response.close()
-                    _sleep(wait, cancel)
+                    _sleep(wait, stop)
                     continue
                 if response.status_code == 400 and self.logprobs and "logprob" in _server_says(response).lower():
                     self.logprobs = False  # the endpoint does not offer them: count tokens another way
                     continue
                 if response.status_code != 200:
-                    raise ProbeRequestError(scrub(_status_error(record.label, self.endpoint, response), self._key))
+                    raise ProbeRequestError(self._scrub(_status_error(record.label, self.endpoint, response)))
                 for name, value in response.headers.items():
                     if name.lower().startswith(REPORTED_HEADER_PREFIX):
                         record.reported.setdefault("headers", {})[name.lower()] = value
@@ -208,46 +258,65 @@ class ChatClient:
                 watch = StallWatch(start)
                 with watch:
                     try:
-                        self._read_events(record, response, start, cancel)
+                        self._read_events(record, response, start, cancel, watchdog)
                     finally:
                         record.stalls = watch.stalls
                 return record
         raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
 
     def _read_events(self, record: RequestRecord, response: httpx.Response, start: float,
-                     cancel: Callable[[], bool] | None) -> None:
-        clock, limits = time.perf_counter, self.limits
+                     cancel: Callable[[], bool] | None, watchdog: Watchdog) -> None:
+        clock = time.perf_counter
+        kind = response.headers.get("content-type", "")
+        if not kind.lower().startswith("text/event-stream"):
+            raise ProbeRequestError(f"{record.label}: not an event stream (content-type {self._scrub(kind[:60])!r})")
         done = False
+        def check() -> None:
+            if watchdog.reason:
+                raise StreamLimit("stopped")  # the deadline or the cancel: _guarded says which
+        reader = SseReader(response.iter_bytes(), check=check)
         try:
-            for number, sse in enumerate(EventSource(response).iter_sse(), start=1):
+            for number, payload in enumerate(reader.events(), start=1):
                 t = clock() - start
                 raise_if_cancelled(cancel)
-                if t > limits.total_s:
-                    raise ProbeRequestError(f"{record.label}: not finished after {limits.total_s:g} s "
-                                            f"({len(record.events)} events); gave up")
-                data = sse.data.strip()
+                data = payload.strip()
                 if data == "[DONE]":
                     done = True
                     break
                 if not data:
                     continue
                 try:
-                    chunk = json.loads(data)
+                    chunk = json.loads(data, parse_constant=nan_constant)
                     if not isinstance(chunk, dict):
                         raise ValueError("not a JSON object")
                     if "error" in chunk:
                         raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
-                                                f"{scrub(_first_line(chunk['error']), self._key)}")
+                                                f"{self._scrub(_first_line(chunk['error']))}")
                     _read_chunk(record, chunk, t)
                 except (ValueError, AttributeError, TypeError) as exc:
                     raise ProbeRequestError(f"{record.label}: event {number} is malformed "
-                                            f"({_first_line(exc)}): {scrub(data[:60], self._key)!r}") from None
-        except SSEError as exc:
-            raise ProbeRequestError(f"{record.label}: not an event stream ({_first_line(exc)})") from None
+                                            f"({_first_line(exc)}): {self._scrub(data[:60])!r}") from None
+        except StreamLimit as exc:
+            raise ProbeRequestError(f"{record.label}: {exc} after {len(record.events)} events; gave up") from None
         record.t_done = clock() - start
         if not done:
             raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
                                     f"{len(record.events)} events (cut midway)")
+
+
+def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:
+    """Take the key (and any Bearer value) out of everything the server sent back into this record."""
+    secret = key.reveal() if key is not None else None
+    for e in record.events:
+        e.text = scrub_value(e.text, secret)
+        if e.tokens is not None:
+            e.tokens = scrub_value(e.tokens, secret)
+    record.reported = scrub_value(record.reported, secret)
+    record.usage = scrub_value(record.usage, secret)
+    record.response_id = scrub_value(record.response_id, secret)
+    record.finish_reason = scrub_value(record.finish_reason, secret)
+    if record.error:
+        record.error = scrub_value(record.error, secret)
 
 
 def _first_line(value: object) -> str:

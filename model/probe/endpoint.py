@@ -76,8 +76,22 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+MAX_URL = 2048  # what browsers and servers accept in practice
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def check_endpoint(endpoint: Endpoint) -> None:
     """Refuse what cannot work or would send a key in the clear, before any request."""
+    url = endpoint.base_url
+    if len(url) > MAX_URL:
+        raise EndpointError(f"base URL: {len(url):,} characters ({url[:60]!r}...); at most {MAX_URL} are accepted")
+    bad = next((c for c in url if ord(c) < 0x21 or 0x7F <= ord(c) <= 0x9F or 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        raise EndpointError(f"base URL {url[:60]!r}: holds a space or control character (U+{ord(bad):04X}); "
+                            "a URL is one word")
     parts = urlsplit(endpoint.base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise EndpointError(f"base URL {endpoint.base_url!r}: expected http(s)://host[:port]/path")
@@ -102,9 +116,11 @@ def parse_extra_body(text: str, what: str = "extra request fields") -> dict[str,
     if not text.strip():
         return {}
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise EndpointError(f"{what}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+    except ValueError as exc:  # NaN or Infinity: json.dumps would send them, and no server reads them
+        raise EndpointError(f"{what}: not valid JSON ({exc})") from None
     if not isinstance(value, dict):
         raise EndpointError(f"{what}: expected a JSON object like {{\"service_tier\": \"priority\"}}")
     return value

@@ -5,6 +5,7 @@ says nothing about the wall clock except its date, and two requests compare on e
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -69,11 +70,47 @@ class RequestRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RequestRecord":
-        events = [StreamEvent(float(e["t"]), str(e.get("text", "")), e.get("n_tokens"), e.get("tokens"))
-                  for e in data.get("events", [])]
+        """A record from a run file line; a damaged one raises ValueError naming the field."""
+        for name, kinds in _FIELD_TYPES.items():
+            if name in data and data[name] is not None and not _is(data[name], kinds):
+                raise ValueError(f"field {name!r} should be {_KIND_WORDS[kinds]}, not {type(data[name]).__name__}")
+        for name in ("label", "role", "task_class", "max_tokens"):
+            if name not in data:
+                raise ValueError(f"field {name!r} is missing")
+        raw_events = data.get("events") or []
+        if not isinstance(raw_events, list):
+            raise ValueError("field 'events' should be a list")
+        events = []
+        for i, e in enumerate(raw_events):
+            if not isinstance(e, dict) or not _is(e.get("t"), (int, float)) or not math.isfinite(e["t"]):
+                raise ValueError(f"events[{i}] should be an object with a number 't'")
+            n, tokens = e.get("n_tokens"), e.get("tokens")
+            if not isinstance(e.get("text", ""), str) or not (n is None or _is(n, (int,))) or not (
+                    tokens is None or (isinstance(tokens, list) and all(isinstance(x, str) for x in tokens))):
+                raise ValueError(f"events[{i}]: 'text' should be text, 'n_tokens' a whole number, 'tokens' a list of text")
+            events.append(StreamEvent(float(e["t"]), e.get("text", ""), n, tokens))
         stalls = data.get("stalls")
-        data = dict(data, stalls=[[float(a), float(b)] for a, b in stalls] if isinstance(stalls, list) else None)
+        if stalls is not None and not (isinstance(stalls, list) and all(
+                isinstance(x, list) and len(x) == 2 and all(_is(v, (int, float)) for v in x) for x in stalls)):
+            raise ValueError("field 'stalls' should be a list of [end, seconds] pairs")
+        data = dict(data, stalls=[[float(a), float(b)] for a, b in stalls] if stalls is not None else None)
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
-                                       "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled") if k in data}
+                                       "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled")
+                 if k in data}
+        if known.get("reported") is None:
+            known["reported"] = {}
         return cls(events=events, **known)
+
+
+def _is(value: Any, kinds: tuple[type, ...]) -> bool:
+    return isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
+
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "label": (str,), "role": (str,), "task_class": (str,), "prompt_index": (int,), "context": (int,), "repeat": (int,),
+    "max_tokens": (int,), "t_headers": (int, float), "t_done": (int, float), "finish_reason": (str,),
+    "usage": (dict,), "reported": (dict,), "error": (str,), "retries": (int,), "response_id": (str,),
+    "concurrency": (int,), "throttled": (bool, int)}
+_KIND_WORDS = {(str,): "text", (int,): "a whole number", (int, float): "a number", (dict,): "an object",
+               (bool, int): "true or false"}

@@ -13,6 +13,7 @@ from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
 from model.probe.prompt_file import ProbePrompt
 
+MAX_REPEATS = 1000  # each prompt sent this many times at most: a run stays in hours, not years
 MAX_CONCURRENCY = 256  # one thread and one connection per stream
 CHARS_PER_TOKEN = 4.0  # English text; for the estimate only, the run file keeps the server's usage
 
@@ -41,8 +42,8 @@ class ProbeSettings:
     def check(self) -> None:
         if not self.prompts:
             raise ValueError("no prompts to send")
-        if self.repeats < 1:
-            raise ValueError("--repeats must be at least 1")
+        if not 1 <= self.repeats <= MAX_REPEATS:
+            raise ValueError(f"--repeats must be from 1 to {MAX_REPEATS}")
         if not 2 <= self.max_tokens <= 4096:
             raise ValueError("--max-tokens must be between 2 and 4096")
         if not self.contexts or any(c < 0 or c > 1_048_576 for c in self.contexts):

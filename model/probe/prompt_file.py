@@ -50,6 +50,15 @@ def _messages(value: Any, where: str) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
+def _refuse_surrogates(where: str, field: str, text: str) -> None:
+    # JSON's \ud800 escapes decode to half a character, which no request body can carry
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ProbePromptError(f"{where}: field {field!r} holds a lone surrogate (U+{ord(text[exc.start]):04X} at "
+                               f"character {exc.start + 1}), not text") from None
+
+
 def load_probe_prompts(path: str | Path) -> list[ProbePrompt]:
     path = Path(path)
     lines = read_text_limited(path, limit_bytes=MAX_BYTES, what="prompt file").splitlines()
@@ -72,6 +81,9 @@ def load_probe_prompts(path: str | Path) -> list[ProbePrompt]:
             messages = ({"role": "user", "content": row["prompt"]},)
         else:
             raise ProbePromptError(f"{where}: field 'prompt' is missing or not a non-empty string")
+        for i, m in enumerate(messages):
+            _refuse_surrogates(where, f"messages[{i}].content" if "messages" in row else "prompt", m["content"])
+        _refuse_surrogates(where, "task_class", row["task_class"])
         prompts.append(ProbePrompt(row["task_class"].strip(), messages, number))
     if not prompts:
         raise ProbePromptError(f"{path}: the file has no prompts")

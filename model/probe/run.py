@@ -82,6 +82,7 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
     writer = RunWriter(run_path, run.header) if run_path else None
     fillers = {ctx: filler(ctx) for ctx in settings.contexts}
     started = time.perf_counter()
+    run_deadline = time.monotonic() + limits.run_s  # holds whatever the server sends, as each request's does
     tokens = 0
     try:
         yield ProbeProgress(0, len(plan), 0.0, None, 0.0, "starting")
@@ -89,7 +90,8 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
             record = RequestRecord(item.label, item.role, item.prompt.task_class, item.prompt_index, item.context,
                                    item.repeat, settings.max_tokens)
             try:
-                clients[item.role].stream(record, item.prompt.with_filler(fillers[item.context]), check)
+                clients[item.role].stream(record, item.prompt.with_filler(fillers[item.context]), check,
+                                          deadline=run_deadline)
             except Cancelled:
                 run.cancelled = True
                 break
