@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from model.workbook import row_edits
 from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
-from model.workbook.rows import Override, TaskClass, Tier, Workbook, drop_stale_interval
+from model.workbook.rows import Override, TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval
 
 from gui.tables import used_costs
 from gui.tables.cell_format import (NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal,
@@ -299,6 +299,8 @@ class RowTableModel(WorkbookTableModel):
             value = match
         if spec.name == "alpha" and isinstance(target, TaskClass):
             drop_stale_interval(target, value)
+            if value != target.alpha:
+                drop_acceptance_shape(target)  # the alpha typed is the acceptance now, not the profile beside it
         setattr(target, spec.name, value)
         if isinstance(target, Tier):
             target.entered(spec.name)  # a value the analyst typed is no longer one an import made up

@@ -91,6 +91,32 @@ class SourceResult:
         return f"from the mean acceptance length at K = {c.k} (i.i.d. model)"
 
     @property
+    def profile(self) -> tuple[float, ...]:
+        """What measured_apply sets as the class's profile: the conditional rate at every position 1..K the
+        source counted (vLLM's per-position counters, a histogram), so E at K is the measured one and other
+        K values extend the measured shape; () where it did not count every position."""
+        c = self.counts
+        cond = c.per_position_conditional
+        if not self.has_counts or self.alpha_applied is None or cond is None or not c.k or len(cond) != c.k:
+            return ()
+        if not all(0.0 <= x <= 1.0 for x in cond):  # NaN (a position no step reached) fails too
+            return ()
+        return tuple(float(x) for x in cond)
+
+    @property
+    def acceptance_length(self) -> float | None:
+        """A source with a mean acceptance length but no per-position counts applies that length at its K."""
+        c = self.counts
+        e = c.mean_acceptance_length
+        if self.profile or self.alpha_applied is None or not c.k or e is None or not 1.0 <= e <= c.k + 1.0:
+            return None
+        return float(e)
+
+    @property
+    def acceptance_length_k(self) -> int | None:
+        return int(self.counts.k) if self.acceptance_length is not None else None
+
+    @property
     def stretches(self) -> float:
         """For measured_apply: a source with no steps (or no K) has nothing to apply."""
         return (self.counts.steps or 0.0) if self.alpha_applied is not None else 0.0

@@ -82,6 +82,15 @@ class ClassResult:
         return Acceptance(self.alpha, lo, hi, self.interval_confidence if lo is not None else None, self.requests,
                           self.stretches, self.interval_method or (self.interval_note or ""))
 
+    @property
+    def profile(self) -> tuple[float, ...]:
+        """The per-position profile measured (every stretch is seen, so every position's conditional rate),
+        applied beside alpha so E at K is the measured one; () where some position was never reached."""
+        rates = self.position_acceptance
+        if not rates or any(r is None or not 0.0 <= r <= 1.0 for r in rates):  # NaN fails the range test
+            return ()
+        return tuple(float(r) for r in rates)  # type: ignore[arg-type]
+
 
 @dataclass
 class PromptResult:

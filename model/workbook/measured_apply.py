@@ -57,15 +57,27 @@ def interval_fields(c: MeasuredClass) -> dict[str, Any]:
             "alpha_steps": 0, "alpha_method": ""}
 
 
+def shape_fields(c: MeasuredClass) -> dict[str, Any]:
+    """The profile or length a measurement carries (attributes of those names), else none: a measured alpha
+    alone must not leave an older profile deciding E (DESIGN.md section 7)."""
+    profile = tuple(float(x) for x in (getattr(c, "profile", None) or ()))
+    length, length_k = getattr(c, "acceptance_length", None), getattr(c, "acceptance_length_k", None)
+    if profile:
+        return {"profile": profile, "acceptance_length": None, "acceptance_length_k": None}
+    if length is not None and length_k is not None:
+        return {"profile": (), "acceptance_length": float(length), "acceptance_length_k": int(length_k)}
+    return {"profile": (), "acceptance_length": None, "acceptance_length_k": None}
+
+
 def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool]], note: str,
                tier: str | None, source: str = "measured") -> None:
     """Set each class's alpha (tier None) or that tier's overrides, marked with the source and the note,
-    with the interval the measurement carries."""
+    with the interval and the profile or length the measurement carries."""
     for name, c, is_new in todo:
         if is_new:
             workbook.classes.append(TaskClass(name=name, alpha=float(c.alpha), alpha_source=source,
                                               source_note=note))
-        interval = interval_fields(c)
+        interval = {**interval_fields(c), **shape_fields(c)}
         if tier is None:
             row = workbook.classes[workbook.class_index(name)]  # type: ignore[index]
             row.alpha, row.alpha_source, row.source_note = float(c.alpha), source, note

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from model.workbook.rows import INTERVAL_FIELDS, TaskClass, Tier, Workbook
+from model.workbook.rows import INTERVAL_FIELDS, SHAPE_FIELDS, TaskClass, Tier, Workbook
 
 
 # the validator's limit on any text field: a generated name must pass it too
@@ -92,7 +92,7 @@ def duplicate_rows(wb: Workbook, kind: str, indexes: list[int]) -> list[int]:
         rows.insert(at + offset, row)  # type: ignore[arg-type]
         new_indexes.append(at + offset)
         for o in list(wb.overrides):
-            interval = {f: getattr(o, f) for f in INTERVAL_FIELDS}
+            interval = {f: getattr(o, f) for f in INTERVAL_FIELDS + SHAPE_FIELDS}
             if kind == "tiers" and o.tier == rows[i].name:
                 wb.set_override(row.name, o.task_class, o.alpha, o.alpha_source, o.source_note, **interval)
             elif kind == "classes" and o.task_class == rows[i].name:

@@ -156,6 +156,13 @@ class Override:
 
 
 INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method")
+# what an acceptance is beyond one alpha (schema 2): kept with the row's alpha wherever it is copied or replaced
+SHAPE_FIELDS = ("profile", "acceptance_length", "acceptance_length_k")
+
+
+def drop_acceptance_shape(row: "TaskClass | Override") -> None:
+    """A typed alpha replaces the row's profile or length: otherwise the profile would go on deciding E."""
+    row.profile, row.acceptance_length, row.acceptance_length_k = (), None, None
 
 
 def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:

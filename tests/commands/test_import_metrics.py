@@ -111,3 +111,36 @@ def test_a_llamacpp_log_with_a_task_map_gives_a_source_per_class(tmp_path: Path)
     rows = {r["task_class"]: r for r in json.loads(result.stdout)["sources"]}
     assert rows["code"]["mean_acceptance_length"] == 3.5 and rows["prose"]["mean_acceptance_length"] == 2.3
     assert rows["code"]["format"].startswith("llama.cpp server log")
+
+
+def test_apply_carries_the_measured_profile_into_the_comparison(tmp_path: Path) -> None:
+    """Issue 22's 'done': a vLLM scrape of a draft whose acceptance falls along the stretch (cumulative per
+    position 0.77, 0.45, 0.24 at K = 3) is applied as its profile, and compare uses it at K and says where it
+    extrapolates."""
+    from tests.commands.test_compare_profiles import WORKBOOK
+
+    book = json.loads(json.dumps(WORKBOOK))
+    book["tiers"].append(dict(book["tiers"][1], name="Eagle K5", k=5))
+    book["task_classes"][0] = {"name": "code", "tokens_out": 3e6, "tokens_in": 1e6, "context": 4096, "alpha": 0.5,
+                               "profile": [0.9]}  # an older assumption, replaced by the import
+    wb_path, out = tmp_path / "wb.json", tmp_path / "out.json"
+    wb_path.write_text(json.dumps(book))
+    scrape = tmp_path / "eagle.prom"
+    scrape.write_text(vllm_scrape({"llama": [230, 320, 210, 240]}))  # steps with 0..3 accepted of 1,000
+    r = run(str(scrape), "--task-class", "code", "--apply", str(wb_path), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    code = load_workbook(out).classes[0]
+    assert code.profile == pytest.approx((0.77, 0.45 / 0.77, 0.24 / 0.45)) and code.acceptance_length is None
+    pairs = json.loads(subprocess.run([sys.executable, str(ROOT / "main.py"), "compare", str(out), "--json"],
+                                      capture_output=True, text=True, cwd=ROOT, timeout=120).stdout)["pairs"]
+    rec = {(p["tier"], p["task_class"]): p for p in pairs}
+    at3, at5 = rec["Eagle", "code"], rec["Eagle K5", "code"]
+    assert at3["acceptance_kind"] == "profile" and at3["mean_acceptance_length"] == pytest.approx(2.46)
+    assert not at3["extrapolated"] and at5["extrapolated"] and at3["break_even_alpha"] is None
+    # a later measurement with no per-position counts (a TensorRT-LLM scrape) applies its length, and the profile goes
+    trt = tmp_path / "trt.prom"
+    trt.write_text(trtllm_scrape(3000, 1800))
+    r = run(str(trt), "--k", "3", "--task-class", "code", "--apply", str(out), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    code = load_workbook(out).classes[0]
+    assert code.profile == () and code.acceptance_length_k == 3 and code.acceptance_length == pytest.approx(1 + 0.6 * 3)

@@ -99,3 +99,23 @@ def test_the_readme_names_the_schema_2_fields():
     assert "`schema_version: 2`" in section
     for name in ("profile", "acceptance_length", "acceptance_length_k", "tree_size"):
         assert f"`{name}`" in section
+
+
+def test_a_measurement_applies_its_profile_or_length_and_clears_an_older_one():
+    from types import SimpleNamespace
+
+    from model.workbook.measured_apply import apply_plan
+    from model.workbook.rows import Override, Workbook
+
+    wb = Workbook(classes=[TaskClass("code", alpha=0.5, profile=(0.9, 0.8))],
+                  overrides=[Override("Fast", "code", 0.5, profile=(0.7,))])
+    with_profile = SimpleNamespace(task_class="code", alpha=0.68, profile=(0.77, 0.58, 0.53))
+    apply_plan(wb, [("code", with_profile, False)], "sampled", None)
+    assert wb.classes[0].profile == (0.77, 0.58, 0.53) and wb.classes[0].alpha == 0.68
+    with_length = SimpleNamespace(task_class="code", alpha=0.7, acceptance_length=2.5, acceptance_length_k=3)
+    apply_plan(wb, [("code", with_length, False)], "scraped", "Fast")
+    o = wb.override_for("Fast", "code")
+    assert o is not None and o.profile == () and (o.acceptance_length, o.acceptance_length_k) == (2.5, 3)
+    alpha_only = SimpleNamespace(task_class="code", alpha=0.6)
+    apply_plan(wb, [("code", alpha_only, False)], "probed", None)
+    assert wb.classes[0].profile == () and wb.classes[0].acceptance_length is None and wb.classes[0].alpha == 0.6
