@@ -119,3 +119,21 @@ def test_a_measurement_applies_its_profile_or_length_and_clears_an_older_one():
     alpha_only = SimpleNamespace(task_class="code", alpha=0.6)
     apply_plan(wb, [("code", alpha_only, False)], "probed", None)
     assert wb.classes[0].profile == () and wb.classes[0].acceptance_length is None and wb.classes[0].alpha == 0.6
+
+
+def test_the_report_computes_from_alpha_and_says_it_leaves_profiles_out():
+    import io
+
+    import openpyxl
+
+    from model.report.export import alpha_only, build_report
+
+    wb = wf.load_demo()
+    wb.classes[0].profile = (0.95, 0.9, 0.5)
+    stripped, listed = alpha_only(wb)
+    assert listed == wb.classes[0].name and stripped.classes[0].profile == () and wb.classes[0].profile
+    assert alpha_only(stripped) == (stripped, "")
+    data, _ = build_report(wb, "demo.json")
+    notes = openpyxl.load_workbook(io.BytesIO(data), read_only=True)["Notes"]
+    text = " ".join(str(v) for row in notes.iter_rows(max_row=12, values_only=True) for v in row if v)
+    assert "does not carry acceptance profiles or lengths yet (code)" in text
