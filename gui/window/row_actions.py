@@ -108,6 +108,20 @@ class RowActions:
         view.select_block(made[0], 0, made[-1], view.model().columnCount() - 1)
         return made
 
+    @staticmethod
+    def _delete_question(kind: str, names: list[str], orphans: list[str]) -> str:
+        one, many = _WORDS[kind]
+        what = f"these {len(names)} {many}: {name_list(names)}" if len(names) > 1 else f"the {one} {names[0]!r}"
+        if kind == "tiers":
+            then = "Their acceptance overrides go with them." if len(names) > 1 else "Its acceptance overrides go with it."
+            if orphans:
+                lose = "loses its baseline" if len(orphans) == 1 else "lose their baseline"
+                then += f" Priced against it, {name_list(orphans)} {lose} (no value verdict until you set another)."
+        else:
+            then = ("Their acceptance overrides on every tier go with them." if len(names) > 1
+                    else "Its acceptance overrides on every tier go with it.")
+        return f"Delete {what}?\n\n{then} Edit > Undo brings everything back."
+
     def delete_rows(self) -> int:
         """Delete the selected rows; more than one is asked about first and named. Returns how many went."""
         kind, view = self.target()
@@ -119,12 +133,15 @@ class RowActions:
         table = row_edits.rows_of(doc.workbook, kind)
         names = [table[i].name for i in rows]
         col = max(view.currentIndex().column(), 0)
-        if len(rows) > 1 and not self.confirm(
-                f"Delete {len(rows)} {many}?",
-                f"Delete these {len(rows)} {many}: {name_list(names)}?\n\n"
-                "Their acceptance overrides go with them, and tiers priced against a deleted tier lose "
-                "their baseline. Edit > Undo brings everything back."):
-            self.host.show_message(f"Nothing deleted: {len(rows)} {many} were selected.", 5000)
+        gone = set(names)
+        # the tiers that would lose their baseline: a single delete asks about them too, naming them
+        orphans = [t.name for t in doc.workbook.tiers if t.baseline in gone and t.name not in gone] \
+            if kind == "tiers" else []
+        if (len(rows) > 1 or orphans) and not self.confirm(
+                f"Delete {len(rows)} {many if len(rows) > 1 else one}?",
+                self._delete_question(kind, names, orphans)):
+            self.host.show_message(f"Nothing deleted: {len(rows)} {many if len(rows) > 1 else one} "
+                                   f"{'were' if len(rows) > 1 else 'was'} selected.", 5000)
             return 0
         if not self._apply(f"Delete {len(rows)} {one if len(rows) == 1 else many}",
                            lambda wb: row_edits.delete_rows(wb, kind, rows), (kind, rows[0], 0)):

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QInputDialog, QLabel, QLineEdit,
+                               QMessageBox, QVBoxLayout, QWidget)
 
 from model.workbook.validation import SETTINGS_FIELDS, TITLE_FIELD, ValidationError, parse_field
+from model.workbook.row_edits import convert_prices
 from model.workbook.rows import Settings, Workbook
 
 from gui.tables.cell_format import edit_text, locale_decimal
@@ -93,12 +94,22 @@ class SettingsDialog(QDialog):
             self.title_edit.setFocus()
             return
         current = self.document.workbook.settings
+        rate: float | None = None
+        priced = any(t.price_out or t.price_in for t in self.document.workbook.tiers)
+        if parsed["currency"] != current.currency and priced:
+            # the numbers are not converted behind the analyst's back: already in the new currency, or at a rate
+            answer = self.ask_currency(current.currency, parsed["currency"])
+            if answer is None:
+                return  # stay open, nothing applied
+            rate = answer
         if title != self.document.workbook.title or any(getattr(current, name) != value
                                                          for name, value in parsed.items()):
             def mutate(wb: Workbook) -> None:
                 wb.title = title
                 for name, value in parsed.items():
                     setattr(wb.settings, name, value)
+                if rate is not None and rate != 1.0:
+                    convert_prices(wb, rate)
 
             try:
                 self.document.apply("Edit workbook settings", mutate)
@@ -106,6 +117,23 @@ class SettingsDialog(QDialog):
                 self._refuse("", str(exc))
                 return
         super().accept()
+
+    def ask_currency(self, old: str, new: str) -> float | None:
+        """1.0: the prices are already in `new`; a rate: convert them (1 old = rate new); None: cancel.
+        A test replaces it (a modal box would block it)."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Change the currency",
+                          f"The tiers' prices are entered in {old}. Are they already in {new}, or should SpecLedger "
+                          f"convert them at a rate you type?", parent=self)
+        keep = box.addButton(f"Already in {new}: keep the numbers", QMessageBox.ButtonRole.AcceptRole)
+        convert = box.addButton("Convert at a rate…", QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is keep:
+            return 1.0
+        if box.clickedButton() is convert:
+            rate, ok = QInputDialog.getDouble(self, "Conversion rate", f"1 {old} = ? {new}", 1.0, 1e-6, 1e6, 6)
+            return rate if ok else None
+        return None
 
     def _refuse(self, name: str, message: str) -> None:
         self.error_label.setText(f"Not applied: {message}")

@@ -114,3 +114,20 @@ def delete_rows(wb: Workbook, kind: str, indexes: list[int]) -> int:
     else:
         wb.overrides = [o for o in wb.overrides if o.task_class not in names]
     return len(doomed)
+
+
+def convert_prices(wb: Workbook, rate: float) -> int:
+    """Every tier's prices times `rate` (one unit of the old currency in the new one), each through the
+    validator; returns how many tiers had a price. Raises ValidationError, changing nothing, on a refused one."""
+    import math
+
+    from model.workbook.validation import ValidationError, parse_field
+
+    if not math.isfinite(rate) or rate <= 0:
+        raise ValidationError(f"the rate must be a number above 0 (got {rate!r})")
+    new = [(t, {f: parse_field(Tier, f, round(getattr(t, f) * rate, 6), t.name) for f in ("price_out", "price_in")})
+           for t in wb.tiers]
+    for tier, prices in new:  # only once every price has passed: nothing half-converted
+        for name, value in prices.items():
+            setattr(tier, name, value)
+    return sum(1 for t in wb.tiers if t.price_out or t.price_in)

@@ -140,3 +140,28 @@ def test_new_rows_are_filled_from_the_row_above(qtbot, window) -> None:
     assert added.name == "medical"
     assert (added.tokens_out, added.context, added.alpha) == (last.tokens_out, last.context, last.alpha)
     assert doc.workbook.classes[-2].name == "legal"
+
+
+def test_deleting_one_baseline_tier_asks_first_naming_the_tiers_that_lose_it(qtbot, window, no_questions) -> None:
+    """Issue 20: a single-row delete of a tier others use as their baseline went ahead without a word."""
+    view, doc = window.tier_view, window.document
+    window.input_tabs.setCurrentWidget(view)
+    standard = doc.workbook.tier_index("Northwind Standard")
+    view.select_block(standard, 0, standard, 0)
+    assert window.rows.delete_rows() == 0 and doc.workbook.tier_index("Northwind Standard") is not None
+    (title, text), = no_questions
+    assert title == "Delete 1 tier?" and "'Northwind Turbo' loses its baseline" in text
+    # a tier nobody prices against goes without a question, as before
+    turbo = doc.workbook.tier_index("Northwind Turbo")
+    view.select_block(turbo, 0, turbo, 0)
+    assert window.rows.delete_rows() == 1 and len(no_questions) == 1
+
+
+def test_deleting_task_classes_says_task_classes(qtbot, window, no_questions) -> None:
+    view = window.class_view
+    window.input_tabs.setCurrentWidget(view)
+    view.select_block(0, 0, 1, 0)
+    assert window.rows.delete_rows() == 0
+    (title, text), = no_questions
+    assert title == "Delete 2 task classes?" and "these 2 task classes: 'code', 'json'" in text
+    assert "baseline" not in text and "tier" not in text.split("on every tier")[0]

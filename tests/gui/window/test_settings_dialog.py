@@ -38,10 +38,14 @@ def test_dialog_shows_the_settings_and_applies_them_as_one_undo_step(qtbot, wind
     _retype(qtbot, dialog.tolerance_edit, "0.02")
     _retype(qtbot, dialog.k_max_edit, "8")
     dialog.currency_combo.setCurrentText("EUR")
+    asked: list[tuple[str, str]] = []
+    dialog.ask_currency = lambda old, new: asked.append((old, new)) or 1.0  # "already in EUR"
+    prices = [(t.price_out, t.price_in) for t in window.document.workbook.tiers]
     _ok(dialog)
-    assert not dialog.isVisible()
+    assert not dialog.isVisible() and asked == [("USD", "EUR")]
     window.document.flush()
     assert window.document.workbook.settings == Settings(0.10, 0.02, 8, "EUR")
+    assert [(t.price_out, t.price_in) for t in window.document.workbook.tiers] == prices
     assert window.document.undo_stack.count() == steps + 1
     assert window.document.comparison.currency == "EUR"
     window.undo_action.trigger()
@@ -120,3 +124,26 @@ def test_the_title_is_editable_and_names_the_window_and_the_suggested_file(qtbot
     assert asked[-1] == str(saved.parent / "Q3 negotiation - Northwind - Helix.json")
     doc.undo_stack.undo()
     assert doc.workbook.title.startswith("SpecLedger demo")
+
+
+def test_a_currency_change_converts_at_the_typed_rate_or_stays_open_on_cancel(qtbot, window) -> None:
+    """Issue 20: changing the currency relabelled every price without a word; now it asks."""
+    doc = window.document
+    turbo = doc.workbook.tiers[doc.workbook.tier_index("Northwind Turbo")]
+    out, inp = turbo.price_out, turbo.price_in
+    dialog = _open(window)
+    dialog.currency_combo.setCurrentText("EUR")
+    dialog.ask_currency = lambda old, new: None  # Cancel: nothing applied, the dialog stays
+    _ok(dialog)
+    assert dialog.isVisible() and doc.workbook.settings.currency == "USD"
+    dialog.ask_currency = lambda old, new: 0.5  # 1 USD = 0.5 EUR
+    steps = doc.undo_stack.count()
+    _ok(dialog)
+    doc.flush()
+    turbo = doc.workbook.tiers[doc.workbook.tier_index("Northwind Turbo")]
+    assert doc.workbook.settings.currency == "EUR" and (turbo.price_out, turbo.price_in) == (out * 0.5, inp * 0.5)
+    assert doc.undo_stack.count() == steps + 1  # currency and prices: one step
+    window.undo_action.trigger()
+    doc.flush()
+    turbo = doc.workbook.tiers[doc.workbook.tier_index("Northwind Turbo")]
+    assert doc.workbook.settings.currency == "USD" and turbo.price_out == out
