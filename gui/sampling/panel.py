@@ -69,6 +69,8 @@ class SamplingPanel(QWidget):
         self.job_factory: Callable[[RunParams, threading.Event], Generator[Any, None, Any]] = start_sampling
         self.result: SamplingResult | None = None
         self._running = False
+        # a Ray run's latest way to build its result over the prompts done: what a cancel keeps
+        self._partial: Callable[[], SamplingResult] | None = None
         self._build()
         # the form is remembered between sessions in the window's settings, when it has them
         self._settings = settings
@@ -294,6 +296,7 @@ class SamplingPanel(QWidget):
             self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
             return
         self._set_running(True)
+        self._partial = None
         self.progress_bar.setFormat("%v of %m prompts")
         self.progress_bar.setRange(0, 0)  # busy until the first count arrives (model loading)
         self.rate_label.setText("starting Ray…" if params.ray else "loading models…")
@@ -310,6 +313,8 @@ class SamplingPanel(QWidget):
         if not self._running or not hasattr(event, "prompts_total"):
             return
         progress: SamplingProgress = event  # type: ignore[assignment]
+        if progress.partial is not None:
+            self._partial = progress.partial
         self.progress_bar.setRange(0, max(1, progress.prompts_total))
         self.progress_bar.setValue(progress.prompts_done)
         workers = "" if progress.workers_alive is None else f" · {progress.workers_alive} workers alive"
@@ -341,7 +346,15 @@ class SamplingPanel(QWidget):
         cancelled = message.lower().startswith("cancelled")
         self._set_progress_idle("cancelled" if cancelled else "not run")
         self.rate_label.setText("")
-        if message.lower().startswith("cancelled"):
+        partial = self._partial() if cancelled and self._partial is not None else None
+        if partial is not None and partial.prompts:
+            self.result = partial
+            self._show_result(partial)
+            self.apply_button.setEnabled(True)
+            self.show_message(f"Cancelled. The {len(partial.prompts)} prompts measured before the cancel are kept "
+                              "and shown.")
+            self.status_message.emit("Measurement cancelled; the prompts done are kept")
+        elif cancelled:
             kept = " The previous results are still shown." if self.result is not None else ""
             self.show_message(f"Cancelled.{kept}")
             self.status_message.emit("Measurement cancelled")

@@ -46,6 +46,18 @@ class RayOptions:
     local_cpus: int | None = None  # CPUs of a local Ray (None: all of this machine's)
 
 
+@dataclass
+class _Tally:
+    """What the run has so far, kept by prompt index: shared by the dispatch loop and the result's assembly."""
+
+    done: dict[int, dict[str, Any]]
+    failed: dict[int, str]
+    attempts: list[int]
+    cancelled: bool = False
+    seconds: float = 0.0
+    ort_seconds: float = 0.0
+
+
 def _mb(size: int) -> str:
     return f"{size / 1e6:,.1f} MB"
 
@@ -135,7 +147,15 @@ def run_sampling_ray(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path 
         yield SamplingProgress(0, total, 0.0, None, time.perf_counter() - started,
                                f"loading the pair on {count} workers", workers_alive=0)
         where = yield from _wait_ready(ray, actors, check, total, started)
-        result = yield from _dispatch(ray, actors, where, check, total, started, options.max_attempts)
+        tally = _Tally({}, {}, [0] * total)
+
+        def assemble() -> SamplingResult:
+            return _assemble(tally, prompts, str(prompts_path), where, nodes, session, options,
+                             SamplingResult(provider="; ".join(sorted({w["provider"] for w in where})), k=k,
+                                            temperature=temperature, seed=seed, max_new_tokens=max_new_tokens,
+                                            draft=draft_dir, target=target_dir))
+
+        yield from _dispatch(ray, actors, where, check, started, options.max_attempts, tally, assemble)
     finally:
         for actor in actors:
             try:
@@ -143,30 +163,35 @@ def run_sampling_ray(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path 
             except Exception:  # already gone
                 pass
         session.close()
-    done, attempts, failed, cancelled, seconds, ort = result
+    return assemble()
+
+
+def _assemble(tally: _Tally, prompts: list[Any], prompts_name: str, where: list[dict[str, Any]],
+              nodes: list[dict[str, Any]], session: RaySession, options: RayOptions,
+              out: SamplingResult) -> SamplingResult:
+    """The result over the prompts done, in file order as a local run appends them, and the Ray summary."""
     by_class: dict[str, tuple[list[Any], list[Any]]] = {}
-    out = SamplingResult(provider="; ".join(sorted({w["provider"] for w in where})), k=k, temperature=temperature,
-                         seed=seed, max_new_tokens=max_new_tokens, draft=draft_dir, target=target_dir)
-    for index in sorted(done):  # file order, as a local run appends them
+    done, attempts = dict(tally.done), tally.attempts
+    for index in sorted(done):
         p, item = prompts[index], done[index]
-        runs = by_class.setdefault(p.task_class, ([], []))
-        runs[0].append(item["spec"])
-        runs[1].append(item["plain"])
         spec, plain = item["spec"], item["plain"]
+        runs = by_class.setdefault(p.task_class, ([], []))
+        runs[0].append(spec)
+        runs[1].append(plain)
         out.prompts.append(PromptResult(p.task_class, p.line, spec.output_ids, spec.accepted_counts,
                                         plain.output_ids, item["text"], spec.drafted_counts,
                                         ran_on=item["ran_on"], attempts=attempts[index]))
-    out.classes = [summarise_class(name, k, spec, plain) for name, (spec, plain) in by_class.items()]
+    out.classes = [summarise_class(name, out.k, spec, plain) for name, (spec, plain) in by_class.items()]
     attach_intervals(out, out.confidence)
-    out.wall_seconds, out.ort_seconds = seconds, ort
+    out.wall_seconds, out.ort_seconds = tally.seconds, tally.ort_seconds
     out.ray = {"address": session.address, "startup_seconds": session.startup_seconds,
                "workers": [f"{w['node']} pid {w['pid']}" for w in where],
                "nodes": [{"node": n["node"], "host": n["host"], "onnxruntime": n["onnxruntime"]} for n in nodes],
                "models_shipped": options.ship_models,
                "retried_prompts": sum(1 for i in done if attempts[i] > 1),
-               "failed_prompts": [f"{prompts_path}, line {prompts[i].line} ({prompts[i].task_class}): {why}"
-                                  for i, why in sorted(failed.items())],
-               "cancelled": cancelled}
+               "failed_prompts": [f"{prompts_name}, line {prompts[i].line} ({prompts[i].task_class}): {why}"
+                                  for i, why in sorted(tally.failed.items())],
+               "cancelled": tally.cancelled}
     return out
 
 
@@ -199,13 +224,16 @@ def _wait_ready(ray: Any, actors: list[Any], check: Any, total: int, started: fl
     return [w for w in where if w is not None]
 
 
-def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: Any, total: int, started: float,
-              max_attempts: int) -> Generator[SamplingProgress, None, tuple]:
-    """Hand prompts to live workers, collect results by index, requeue what a dead worker held."""
+def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: Any, started: float,
+              max_attempts: int, tally: _Tally, assemble: Any) -> Generator[SamplingProgress, None, None]:
+    """Hand prompts to live workers, collect results by index, requeue what a dead worker held.
+
+    Each event's `partial` builds the result over the prompts done so far: a front end that stops
+    reading at a cancel (gui/worker.py closes the generator) keeps them through it.
+    """
+    done, failed, attempts = tally.done, tally.failed, tally.attempts
+    total = len(attempts)
     pending: deque[int] = deque(range(total))
-    done: dict[int, dict[str, Any]] = {}
-    failed: dict[int, str] = {}
-    attempts = [0] * total
     last_worker: dict[int, int] = {}
     up = [True] * len(actors)  # taking prompts; a dead worker is down until Ray restarted it
     gone = [False] * len(actors)  # restarts used up
@@ -213,7 +241,11 @@ def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: A
     inflight: dict[Any, tuple[int, int]] = {}
     load = [0] * len(actors)
     loop_start = time.perf_counter()
-    emitted, ort, cancelled = 0, 0.0, False
+    emitted = 0
+
+    def partial() -> SamplingResult:
+        tally.cancelled = True
+        return assemble()
 
     def worker_down(a: int) -> None:
         if up[a] and not gone[a]:
@@ -228,7 +260,7 @@ def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: A
 
     while pending or inflight:
         if check is not None and check():
-            cancelled = True
+            tally.cancelled = True
             break
         live = [a for a in range(len(actors)) if up[a]]
         while pending and live and min(load[a] for a in live) < IN_FLIGHT:
@@ -275,13 +307,14 @@ def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: A
                 continue
             done[index] = item
             emitted += len(item["spec"].output_ids)
-            ort += item["ort_seconds"]
+            tally.ort_seconds += item["ort_seconds"]
         elapsed = time.perf_counter() - loop_start
         finished = len(done) + len(failed)
         yield SamplingProgress(len(done), total, emitted / elapsed if elapsed > 0 else 0.0,
                                elapsed / finished * (total - finished) if finished else None,
-                               time.perf_counter() - started, "", workers_alive=sum(up))
-    return done, attempts, failed, cancelled, time.perf_counter() - loop_start, ort
+                               time.perf_counter() - started, "", workers_alive=sum(up), partial=partial)
+        tally.seconds = time.perf_counter() - loop_start
+    tally.seconds = time.perf_counter() - loop_start
 
 
 __all__ = ["RayError", "RayOptions", "RaySession", "check_nodes", "run_sampling_ray"]

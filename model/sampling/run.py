@@ -41,6 +41,9 @@ class SamplingProgress:
     elapsed_seconds: float
     message: str = ""
     workers_alive: int | None = None  # a Ray run's workers able to take prompts; None on a local run
+    # a Ray run's events: builds the SamplingResult over the prompts done so far, marked cancelled, so a front
+    # end that stops reading at a cancel (closing the generator) keeps them. Call it once the run has stopped.
+    partial: Callable[[], Any] | None = None
 
 
 @dataclass

@@ -85,7 +85,10 @@ def test_a_ray_run_in_the_panel_equals_the_local_one_and_cancels(qtbot, panel, r
     with qtbot.waitSignal(panel.runner.errored, timeout=5_000):
         panel.cancel_button.click()
     assert time.perf_counter() - start < 3.0
-    assert panel.message_label.text().startswith("Cancelled") and panel.run_button.isEnabled()
+    kept = len(panel.result.prompts)
+    assert panel.message_label.text() == (f"Cancelled. The {kept} prompts measured before the cancel are kept "
+                                          "and shown.") and 1 <= kept < 48
+    assert panel.result.ray["cancelled"] and panel.run_button.isEnabled()
     stop_by = time.monotonic() + 10
     while any(alive(p) for p in pids) and time.monotonic() < stop_by:
         qtbot.wait(200)
