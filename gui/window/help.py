@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
+from gui.window.guide_day import DAY_SECTIONS
 from model.workbook.row_edits import NEW_ROW_POLICY
 
 # anchor -> (title, body html); the order is the reading order of the guide
@@ -135,10 +136,30 @@ ANCHOR_FOR_METRIC = {"speedup": "speedup", "break_even": "break_even", "margin":
                      "trailer_fill": "fill", "alpha": "alpha", "optimal_k": "optimal_k", "cost_factor": "cost_factor"}
 
 
+SECTIONS[:0] = DAY_SECTIONS  # the guide starts at the beginning of the day, then explains every number
+
+
+def version() -> str:
+    """The installed SpecLedger's version (pyproject's), or 'unknown' when run from an uninstalled tree."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("specledger")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def about_html() -> str:
+    return (f"<h3>SpecLedger {version()}</h3><p>Is a vendor's speculative-decoding fast tier worth its price on your "
+            "workload? Break-even acceptance, priced comparison, measured acceptance, and a report for the "
+            "negotiation.</p><p>Help &gt; Getting started walks through an analyst's day; F1 on any cell explains "
+            "that number.</p>")
+
+
 def guide_html() -> str:
     contents = " &middot; ".join(f"<a href='#{a}'>{t}</a>" for a, t, _ in SECTIONS)
     body = "".join(f"<h3><a name='{a}'></a>{t}</h3><p>{b}</p>" for a, t, b in SECTIONS)
-    return f"<h2>The numbers in SpecLedger</h2><p>{contents}</p>{body}"
+    return f"<h2>The SpecLedger guide: the analyst's day, then every number</h2><p>{contents}</p>{body}"
 
 
 class HelpDialog(QDialog):

@@ -5,7 +5,7 @@ import sys
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QMessageBox,
                                QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model.workbook.rows import Workbook
@@ -228,6 +228,13 @@ class MainWindow(ScreenFit, QMainWindow):
         self._action(tools, "&Probe a tier…", lambda: show_probe_panel(self))
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&Guide to the numbers", self._on_help_requested, QKeySequence(QKeySequence.StandardKey.HelpContents))
+        help_menu.addSeparator()
+        for text, anchor in (("Getting &started: the analyst's day", "day"), ("&Probe a tier", "probe"),
+                             ("&Measure acceptance", "measure"), ("Price &lists", "price_lists"),
+                             ("&Engine metrics", "metrics"), ("Where to get &c and v", "where_cv")):
+            self._action(help_menu, text, lambda _checked=False, a=anchor: self.show_help(a))
+        help_menu.addSeparator()
+        self._action(help_menu, "&About SpecLedger", self._on_about_requested)
 
     # --- what the user sees --------------------------------------------------------
     def fit_columns(self) -> None:
@@ -362,6 +369,10 @@ class MainWindow(ScreenFit, QMainWindow):
         if shown:
             self._chart_width = self.splitter.sizes()[1]
         self.charts_action.setChecked(shown)
+
+    def _on_about_requested(self) -> None:
+        from gui.window.help import about_html
+        QMessageBox.about(self, "About SpecLedger", about_html())
 
     def _on_help_requested(self) -> None:
         # F1 on a results cell opens the guide at that number's section
