@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from commands import probe_decide
 from commands.runner import confidence_arg
 from model.cancel import run_to_end
 from model.probe.analysis import ProbeReport, analyse
@@ -69,6 +70,7 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from-run", type=Path, metavar="RUN.jsonl", help="re-analyse a run file; sends nothing")
     parser.add_argument("--confidence", type=confidence_arg, default=0.95,
                         help="confidence of each class's interval on alpha (default 0.95)")
+    probe_decide.add_decide_arguments(parser)
 
 
 def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
@@ -206,6 +208,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         header, records = read_run(args.from_run)
         report = analyse(records, header, getattr(args, "confidence", 0.95))
         return _finish(report, args, None)
+    probe_decide.check_decide_arguments(args)
     settings, currency = _endpoints(args)
     settings.check()
     check_endpoint(settings.fast)
@@ -218,6 +221,15 @@ def run_probe_command(args: argparse.Namespace) -> int:
             else estimate_levels(settings).describe(currency))
     question = (f"probe {settings.fast.describe()}" + (f" against {settings.baseline.describe()}" if settings.baseline else "")
                 + f" at {contexts}: {what}.")
+    until = getattr(args, "until_decided", False)
+    if until:
+        question = (f"probe {settings.fast.describe()} until each class is decided: at most {args.max_requests} "
+                    "requests a class" + (f" and {args.max_cost:g} {currency}".rstrip() if args.max_cost is not None else "")
+                    + ".")
+    if args.workbook is not None and args.tier:
+        for line in probe_decide.need_lines(load_workbook(args.workbook), settings.fast_name, settings, currency,
+                                            args.confidence, args.half_width, args.max_requests if until else None):
+            print(line, file=err)
     if args.yes:
         print(question, file=err)
     elif not _ask(question):
@@ -226,6 +238,22 @@ def run_probe_command(args: argparse.Namespace) -> int:
     run_path = args.run or (args.json.with_suffix(".run.jsonl") if args.json is not None else None)
     if run_path is not None:
         run_path.parent.mkdir(parents=True, exist_ok=True)
+    if until:
+        try:
+            decided, code = probe_decide.run_decide(args, settings, keys, run_path, _progress_printer(err), err)
+        except KeyboardInterrupt:
+            print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
+            return 130
+        report = analyse(decided.records, decided.header, args.confidence)
+        if args.json is not None:
+            probe_decide.write_json(args.json, decided, report.to_dict())
+        print(format_report(report))
+        print(probe_decide.decide_text(decided, currency))
+        if args.json is not None:
+            print(f"JSON written to {args.json}")
+        if decided.error:
+            print(f"specledger probe: {decided.error}", file=err)
+        return code
     try:
         run = run_to_end(run_any(settings, keys, run_path, limits=Limits()), _progress_printer(err))
     except KeyboardInterrupt:

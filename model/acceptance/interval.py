@@ -20,6 +20,7 @@ coverage against known truth (between-prompt spread sd 0.05 to 0.15, K = 4, 256 
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -47,6 +48,7 @@ def per_request_counts(accepted_per_stretch: Sequence[Sequence[int]], k: int) ->
     return np.asarray(acc, dtype=np.float64), np.asarray(trials, dtype=np.float64), np.asarray(steps, dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=512)
 def t_quantile(confidence: float, df: float) -> float:
     from scipy import stats  # lazy: app start stays fast
 

@@ -35,8 +35,9 @@ class RunWriter:
         self._file.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
         self._file.flush()
 
-    def add(self, record: RequestRecord) -> None:
-        self._write(record.to_dict())
+    def add(self, record: RequestRecord, **extra: Any) -> None:
+        """One record; ``extra`` keys (a round number) ride along and are ignored by read_run."""
+        self._write({**record.to_dict(), **extra})
 
     def close(self) -> None:
         if not self._file.closed:

@@ -44,3 +44,26 @@ def test_a_bad_confidence_is_refused(capsys):
     with pytest.raises(SystemExit):
         main(["probe", "--from-run", "x.jsonl", "--confidence", "1.5"])
     assert "Interval confidence" in capsys.readouterr().err
+
+
+def test_until_decided_to_a_half_width_in_the_cli(server, tmp_path, capsys):
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n    result = []\n"}) + "\n"
+                               for i in range(8)))
+    out = tmp_path / "probe.json"
+    code = main(["probe", "--base-url", server.base_url, "--model", "demo-fast", "--prompts", str(prompts),
+                 "--max-tokens", "24", "--json", str(out), "--yes", "--until-decided", "--half-width", "0.45",
+                 "--max-requests", "10"])
+    text = capsys.readouterr().out
+    assert code == 0
+    d = json.loads(out.read_text())["until_decided"]
+    [c] = d["classes"]
+    assert c["decided"] and c["stopped"] == "half-width reached" and c["requests"] == 5 and d["looks"] == [5, 10]
+    assert d["total_tokens"] == c["tokens"] > 0 and d["total_cost"] is None
+    assert "code: alpha" in text and "half-width reached after 5 requests" in text
+
+
+def test_until_decided_without_a_threshold_is_refused(capsys):
+    assert main(["probe", "--base-url", "http://127.0.0.1:9", "--model", "m", "--prompts", "p.jsonl",
+                 "--until-decided"]) != 0
+    assert "needs a workbook tier" in capsys.readouterr().err

@@ -1,0 +1,123 @@
+"""probe's certainty part: what deciding each class would cost before a run, and --until-decided.
+
+The thresholds come from the workbook's comparison: a class is judged against its price break-even alpha on the
+probed tier (the value verdict), or its break-even alpha where the tier has no baseline (the speed verdict).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+from pathlib import Path
+from typing import Any, TextIO
+
+from model import arithmetic as ar
+from model import formatting as fmt
+from model.acceptance import acceptance_of
+from model.acceptance.sequential import look_confidence, look_schedule, requests_to_decide
+from model.cancel import run_to_end
+from model.comparison import compare
+from model.probe.plan import ProbeSettings, estimate
+from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided
+from model.workbook.json_file import load_workbook
+from model.workbook.rows import Workbook
+
+
+def add_decide_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--until-decided", action="store_true",
+                        help="send rounds to the classes still undecided (the fast tier only) and stop each once its "
+                             "interval clears its price break-even (or --half-width); needs a workbook tier")
+    parser.add_argument("--max-requests", type=int, default=40, help="with --until-decided: per class (default 40)")
+    parser.add_argument("--max-cost", type=float, help="with --until-decided: stop before passing this cost")
+    parser.add_argument("--half-width", type=float, help="stop a class once its interval is this narrow (e.g. 0.03)")
+
+
+def check_decide_arguments(args: argparse.Namespace) -> None:
+    if not getattr(args, "until_decided", False):
+        return
+    if not 5 <= args.max_requests <= 10_000:
+        raise ValueError("--max-requests must be from 5 to 10000 (an interval needs 5 requests)")
+    if args.max_cost is not None and not (args.max_cost >= 0 and math.isfinite(args.max_cost)):
+        raise ValueError("--max-cost must be a cost of 0 or more")
+    if args.half_width is not None and not 0 < args.half_width < 0.5:
+        raise ValueError("--half-width must be above 0 and below 0.5 (0.03 is 3 points either side)")
+    if args.workbook is None and args.half_width is None:
+        raise ValueError("--until-decided needs a workbook tier (its prices give each class's break-even) or --half-width")
+
+
+def class_thresholds(wb: Workbook, tier: str) -> dict[str, float | None]:
+    """Per class: the price break-even alpha on this tier (else the break-even alpha); 0 where any alpha pays,
+    just above 1 where none does; None where the tier does not run speculative decoding."""
+    cmp = compare(wb)
+    i = cmp.tier_names.index(tier)
+    out: dict[str, float | None] = {}
+    for j, name in enumerate(cmp.class_names):
+        kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
+        if kind == -1:
+            kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
+        out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha)
+    return out
+
+
+def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, confidence: float,
+               half_width: float | None, max_requests: int | None) -> list[str]:
+    """Before a run: per class, the further requests expected to decide it (or reach the half-width) and their cost."""
+    thresholds = class_thresholds(wb, tier)
+    by_lower = {c.name.lower(): c for c in wb.classes}
+    conf = look_confidence(confidence, len(look_schedule(max_requests))) if max_requests else confidence
+    lines = [f"to decide at {confidence:.0%}" + (f" (each look at {conf:.2%})" if max_requests else "") + ":"]
+    for name in dict.fromkeys(p.task_class for p in settings.prompts):
+        row = by_lower.get(name.lower())
+        if row is None:
+            lines.append(f"  {name}: not in the workbook, no break-even to decide against")
+            continue
+        over = wb.override_for(tier, row.name)
+        acc = acceptance_of(over or row, wb.settings.confidence)
+        need = requests_to_decide(acc if acc.requests else None, acc.point, thresholds.get(row.name), conf, half_width)
+        prompts = [p for p in settings.prompts if p.task_class == name]
+        one = estimate(dataclasses.replace(settings, prompts=prompts[:1], baseline=None, repeats=1,
+                                           contexts=settings.contexts[:1], concurrency=(1,))).cost
+        target = f"half-width {half_width:.3f}" if half_width else f"break-even {fmt.pct(thresholds.get(row.name), 1)}"
+        if math.isinf(need.extra):
+            lines.append(f"  {name}: alpha {fmt.pct(acc.point, 1)} against {target}: {need.basis}; cannot be decided")
+            continue
+        cost = f", about {need.extra * one:,.4f} {currency}".rstrip() if one is not None else ""
+        lines.append(f"  {name}: alpha {fmt.pct(acc.point, 1)} against {target}: about {need.extra:.0f} more requests "
+                     f"({need.basis}){cost}")
+    return lines
+
+
+def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, run_path: Path | None, show: Any,
+               out: TextIO) -> tuple[UntilDecidedRun, int]:
+    thresholds: dict[str, float | None] = {}
+    if args.workbook is not None:
+        wb = load_workbook(args.workbook)
+        by_lower = {k.lower(): v for k, v in class_thresholds(wb, settings.fast_name).items()}
+        thresholds = {p.task_class: by_lower.get(p.task_class.lower()) for p in settings.prompts}
+    decide = DecideSettings(args.confidence, args.max_requests, args.max_cost, args.half_width)
+    run = run_to_end(run_until_decided(settings, keys, thresholds, decide, run_path), show)
+    return run, 1 if run.error else 0
+
+
+def decide_text(run: UntilDecidedRun, currency: str) -> str:
+    lines = [f"until decided at {run.confidence:.0%} (looks at {', '.join(map(str, run.looks))} requests a class, "
+             f"each at {run.look_confidence:.2%}):"]
+    for c in run.classes:
+        interval = f" ({c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f})" if c.alpha_interval else ""
+        verdict = {"above": "at or above", "below": "below"}.get(c.side, "")
+        what = (f"decided: {verdict} {fmt.pct(c.threshold, 1)}" if c.stopped == "decided"
+                else c.stopped)
+        lines.append(f"  {c.task_class}: alpha {fmt.pct(c.alpha, 1)}{interval}; {what} after {c.requests} requests, "
+                     f"{c.tokens:,} tokens")
+    cost = "unknown (no prices)" if run.cost is None else f"{run.cost:,.4f} {currency}".rstrip()
+    lines.append(f"total: {sum(c.requests for c in run.classes)} requests, {sum(c.tokens for c in run.classes):,} "
+                 f"tokens, cost {cost}")
+    return "\n".join(lines)
+
+
+def write_json(path: Path, run: UntilDecidedRun, report: dict[str, Any]) -> None:
+    from model.safe_files import atomic_write
+
+    text = json.dumps({**report, "until_decided": run.to_dict()}, indent=2, allow_nan=False) + "\n"
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

@@ -1,0 +1,178 @@
+"""probe --until-decided: requests in rounds to the classes still undecided, each stopped as soon as it is decided.
+
+A class is decided when its interval on alpha lies wholly on one side of the alpha it is judged against (the
+price break-even on this tier, or the break-even without a baseline; the caller gives it), or, with a target
+half-width, once its interval is that narrow. Rounds follow model.acceptance.sequential's fixed schedule of
+looks (5, 10, 20, ... requests per class, up to --max-requests), each look's interval at the confidence spent
+equally over the looks (alpha-spending, Bonferroni): the error rate holds under this optional stopping. Only the
+fast tier is sent (acceptance is the fast tier's); the class's prompts are cycled in file order, so a class with
+fewer prompts than requests repeats prompts, which at temperature 0 adds no new information: give it more
+prompts. --max-cost stops before a round whose estimated cost would pass the cap. Each request in the run file
+carries its round; the header carries the schedule.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generator, Mapping
+
+import httpx
+
+from model.acceptance.sequential import OPEN, look_confidence, look_schedule, side
+from model.probe.analysis import analyse
+from model.probe.client import Limits
+from model.probe.endpoint import ApiKey
+from model.probe.events import FAST, RequestRecord
+from model.probe.plan import ProbeSettings, estimate
+from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, run_probe
+from model.probe.run_file import RunWriter
+from model.probe.speed import request_tokens
+
+
+@dataclass(frozen=True)
+class DecideSettings:
+    confidence: float = 0.95
+    max_requests: int = 40  # per class
+    max_cost: float | None = None  # currency, at the tier's prices
+    half_width: float | None = None  # stop a class once its interval is this narrow (no threshold needed)
+
+
+@dataclass
+class ClassDecision:
+    task_class: str
+    threshold: float | None  # the alpha it is judged against; None: only a half-width can stop it
+    decided: bool = False
+    side: str = OPEN  # above / below the threshold, or open
+    requests: int = 0
+    tokens: int = 0  # output tokens received
+    rounds: int = 0
+    alpha: float | None = None
+    alpha_interval: list[float] | None = None
+    stopped: str = ""  # decided, half-width reached, max requests, max cost, no alpha, cancelled, error
+
+
+@dataclass
+class UntilDecidedRun:
+    classes: list[ClassDecision] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    records: list[RequestRecord] = field(default_factory=list)
+    looks: list[int] = field(default_factory=list)
+    look_confidence: float = math.nan
+    confidence: float = 0.95
+    cost: float | None = 0.0  # None without prices
+    error: str | None = None
+    cancelled: bool = False
+    header: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"confidence": self.confidence, "looks": self.looks, "look_confidence": self.look_confidence,
+                "method": "alpha-spending over a fixed schedule of looks (Bonferroni)",
+                "total_cost": self.cost, "total_tokens": sum(c.tokens for c in self.classes),
+                "rounds": self.rounds, "error": self.error, "cancelled": self.cancelled,
+                "classes": [dataclasses.asdict(c) for c in self.classes]}
+
+
+def _cost(record: RequestRecord, settings: ProbeSettings) -> float | None:
+    prices = settings.fast_prices
+    if prices is None:
+        return None
+    usage = record.usage or {}
+    t_in = usage.get("prompt_tokens") if isinstance(usage.get("prompt_tokens"), int) else 0
+    return (t_in * prices.price_in + request_tokens(record) * prices.price_out) / 1e6
+
+
+def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], thresholds: Mapping[str, float | None],
+                      decide: DecideSettings, run_path: str | Path | None = None, cancel: CancelCheck = None,
+                      limits: Limits = Limits(), transport: httpx.BaseTransport | None = None,
+                      into: UntilDecidedRun | None = None) -> Generator[ProbeProgress, None, UntilDecidedRun]:
+    """Send rounds until every class is decided or capped; yields ProbeProgress, returns UntilDecidedRun."""
+    settings.check()
+    by_class: dict[str, list] = {}
+    for p in settings.prompts:
+        by_class.setdefault(p.task_class, []).append(p)
+    out = into if into is not None else UntilDecidedRun()
+    out.looks = look_schedule(decide.max_requests)
+    out.look_confidence = look_confidence(decide.confidence, len(out.looks))
+    out.confidence = decide.confidence
+    out.cost = 0.0 if settings.fast_prices is not None else None
+    out.classes = [ClassDecision(name, thresholds.get(name)) for name in by_class]
+    state = {c.task_class: c for c in out.classes}
+    for c in out.classes:
+        if c.threshold is None and decide.half_width is None:
+            c.stopped = "no break-even to decide against"
+    out.header = {**run_header(dataclasses.replace(settings, baseline=None)),
+                  "until_decided": {"looks": out.looks, "look_confidence": out.look_confidence,
+                                    "confidence": decide.confidence, "max_requests": decide.max_requests,
+                                    "max_cost": decide.max_cost, "half_width": decide.half_width,
+                                    "thresholds": dict(thresholds)}}
+    writer = RunWriter(run_path, out.header) if run_path else None
+    total = len(out.classes) * (out.looks[-1] if out.looks else 0)
+    try:
+        for number, look in enumerate(out.looks, start=1):
+            open_classes = [c for c in out.classes if not c.stopped]
+            todo = []
+            for c in open_classes:
+                prompts = by_class[c.task_class]
+                todo += [prompts[(c.requests + i) % len(prompts)] for i in range(look - c.requests)]
+            if not todo:
+                break
+            sub = dataclasses.replace(settings, prompts=todo, baseline=None, repeats=1, contexts=settings.contexts[:1],
+                                      concurrency=(1,))
+            planned = estimate(sub).cost
+            if (decide.max_cost is not None and out.cost is not None and planned is not None
+                    and out.cost + planned > decide.max_cost):
+                for c in open_classes:
+                    c.stopped = "max cost"
+                break
+            run = ProbeRun()
+            done_before = sum(c.requests for c in out.classes)
+            gen = run_probe(sub, keys, None, cancel, limits, transport, run)
+            try:
+                while True:
+                    p = next(gen)
+                    yield ProbeProgress(done_before + p.requests_done, total, p.tokens_per_second, None,
+                                        p.elapsed_seconds, f"round {number} (look at {look} requests a class)")
+            except StopIteration:
+                pass
+            for record in run.records:
+                out.records.append(record)
+                if writer:
+                    writer.add(record, round=number)
+                c = state[record.task_class]
+                c.requests += 1
+                c.tokens += request_tokens(record)
+                cost = _cost(record, settings)
+                out.cost = None if cost is None or out.cost is None else out.cost + cost
+            report = analyse([r for r in out.records if r.role == FAST], out.header, out.look_confidence)
+            found = {cp.task_class: cp for cp in report.classes}
+            decided_now = []
+            for c in open_classes:
+                c.rounds = number
+                cp = found.get(c.task_class)
+                if cp is None or cp.alpha is None:
+                    continue
+                acc = cp.acceptance
+                c.alpha, c.alpha_interval = cp.alpha, list(acc.interval) if acc.interval else None
+                if decide.half_width is not None and acc.has_interval and acc.half_width <= decide.half_width:
+                    c.decided, c.stopped = True, "half-width reached"
+                elif c.threshold is not None and (s := side(acc, c.threshold)) != OPEN:
+                    c.decided, c.side, c.stopped = True, s, "decided"
+                if c.decided:
+                    decided_now.append(c.task_class)
+            out.rounds.append({"round": number, "look": look, "requests": len(run.records),
+                               "decided": decided_now, "cost": out.cost})
+            if run.cancelled or run.error:
+                out.cancelled, out.error = run.cancelled, run.error
+                for c in out.classes:
+                    if not c.stopped:
+                        c.stopped = "cancelled" if run.cancelled else "error"
+                break
+        for c in out.classes:
+            if not c.stopped:
+                c.stopped = "no alpha" if c.alpha is None else "max requests"
+    finally:
+        if writer:
+            writer.close()
+    return out
