@@ -7,7 +7,7 @@ own acceptance, drawn from a Beta around the class mean with a standard deviatio
 prompts; within a request every draft is accepted with that probability (i.i.d.), a stretch emits its accepted
 drafts plus the target's token, and only stretches with room for K + 1 tokens count (as the probe counts them).
 The truth a probe estimates is the class's alpha as the ML rule reads it over unlimited prompts (sum of accepted
-over sum of trials, from 200,000 simulated requests), which is what the comparison uses.
+over sum of trials, from 50,000 simulated requests), which is what the comparison uses.
 
 Table 1: coverage of the 95% interval (model.acceptance: cluster-robust log-odds, requests as clusters) and of a
 naive token-level interval (Wilson over all tokens as if independent), and the median half-width, at 5, 10, 20
@@ -101,15 +101,17 @@ def sequential_table(rng: np.random.Generator, runs: int) -> None:
     print(f"\nTable 2: until decided against alpha* = {THRESHOLD} (looks at {looks} requests, each at "
           f"{look_confidence(0.95, len(looks)):.2%}), {runs} runs per cell; fixed plan: the 95% interval at the least n "
           "that decides classes 5 points from alpha* correctly 95% of the time")
+    # truth-a*: the ML truth (over 50,000 simulated requests) minus alpha*; the class means are alpha* -0.10 ... +0.15
     print(f"{'sd':>5}{'truth-a*':>9}{'decided':>9}{'wrong':>7}{'mean req':>9}{'tokens':>9}"
           f"{'fixed n':>8}{'fixed wrong':>12}{'fixed tokens':>13}{'fixed/until':>12}")
     for sd in SDS:
         results: dict[float, tuple[float, float, float]] = {}
+        truths: dict[float, float] = {}
         sims: dict[float, list[tuple[np.ndarray, np.ndarray]]] = {}
         for delta in (-0.10, -0.05, -0.02, 0.02, 0.05, 0.10, 0.15):
             # the class mean that puts the ML truth delta from the threshold (the Beta spread shifts it a little)
             mean = THRESHOLD + delta
-            true = truth(rng, mean, sd)
+            true = truths[delta] = truth(rng, mean, sd)
             a_all, t_all = simulate(rng, runs * CAP, mean, sd)
             sims[delta] = [(a_all[i * CAP:(i + 1) * CAP], t_all[i * CAP:(i + 1) * CAP]) for i in range(runs)]
             decided = wrong = 0
@@ -131,14 +133,14 @@ def sequential_table(rng: np.random.Generator, runs: int) -> None:
                 fixed_n = n
                 break
         for delta, (dec, wrong, req) in results.items():
-            true_above = (THRESHOLD + delta) >= THRESHOLD
+            true_above = truths[delta] >= THRESHOLD
             if fixed_n is not None:
                 sides = [side(alpha_interval(a[:fixed_n], t[:fixed_n], 0.95), THRESHOLD) for a, t in sims[delta]]
                 f_wrong = np.mean([s != OPEN and (s == ABOVE) != true_above for s in sides])
                 fixed = f"{fixed_n:>8}{f_wrong:>12.1%}{fixed_n * TOKENS:>13,}{fixed_n / req:>11.2f}x"
             else:
-                fixed = f"{'> ' + str(CAP):>8}{'':>12}{'':>13}{'':>12}"
-            print(f"{sd:>5.2f}{delta:>+9.2f}{dec:>9.1%}{wrong:>7.1%}{req:>9.1f}{req * TOKENS:>9,.0f}{fixed}")
+                fixed = f"{'> ' + str(CAP):>8}{'':>12}{'> ' + format(CAP * TOKENS, ','):>13}{'> ' + format(CAP / req, '.2f') + 'x':>12}"
+            print(f"{sd:>5.2f}{truths[delta] - THRESHOLD:>+9.3f}{dec:>9.1%}{wrong:>7.1%}{req:>9.1f}{req * TOKENS:>9,.0f}{fixed}")
 
 
 def main() -> None:
