@@ -81,6 +81,32 @@ def version_mismatch_words(text: str, address: str) -> str | None:
             f"(here: pip install 'ray[default]=={ray_there}' on Python {py_there})")
 
 
+def _check_auto(ray: Any) -> None:
+    """"auto" is RAY_ADDRESS, else the cluster `ray start` last recorded on this machine, else a GCS process
+    found running here. A record left by a cluster that has since stopped would have Ray retry for minutes,
+    so the address it resolves to is tried first, as a given one is."""
+    try:
+        from ray._private.services import canonicalize_bootstrap_address  # where Ray 2.x resolves it
+    except ImportError:
+        return  # another Ray layout: ray.init will judge
+    try:
+        found = canonicalize_bootstrap_address("auto")
+    except ConnectionError:
+        raise RayError(_NO_CLUSTER) from None
+    except Exception:  # a malformed RAY_ADDRESS: ray.init words it
+        return
+    if found:
+        try:
+            check_reachable(found)
+        except RayError as exc:
+            raise RayError(f"--ray auto: {exc} (the address Ray found for auto: RAY_ADDRESS, the last "
+                           "`ray start` here, or a Ray running here)") from None
+
+
+_NO_CLUSTER = ("--ray auto: no Ray cluster runs on this machine; start one (ray start --head) or give its address, "
+               "ray://HOST:10001")
+
+
 @dataclass
 class RaySession:
     """A connection to Ray for one run; `started` when the run started (and so stops) Ray itself."""
@@ -104,7 +130,9 @@ def connect(address: str | None, *, local_cpus: int | None = None, ship_code: bo
     """
     ray = import_ray(local=address is None)
     where = address or "local"
-    if address not in (None, "auto"):
+    if address == "auto":
+        _check_auto(ray)
+    elif address is not None:
         check_reachable(address)
     if ray.is_initialized():
         return RaySession(ray, where, started=False, startup_seconds=0.0)
@@ -126,8 +154,7 @@ def connect(address: str | None, *, local_cpus: int | None = None, ship_code: bo
         if words:
             raise RayError(words) from None
         if "Could not find any running Ray instance" in text:
-            raise RayError("--ray auto: no Ray cluster runs on this machine; start one (ray start --head) or "
-                           "give its address, ray://HOST:10001") from None
+            raise RayError(_NO_CLUSTER) from None
         if isinstance(exc, (ConnectionError, TimeoutError)):
             raise RayError(f"the Ray cluster at {where} cannot be reached ({_first_line(text)})") from None
         raise RayError(f"Ray could not start{'' if address is None else f' at {where}'}: "

@@ -49,6 +49,17 @@ def test_an_address_nobody_answers_is_one_line_within_seconds(capsys):
     assert ray.is_initialized() == joined  # nothing was started
 
 
+def test_auto_pointing_at_a_stopped_cluster_is_one_line_within_seconds(monkeypatch, capsys):
+    pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
+    port = _free_port()  # as RAY_ADDRESS (or a record of a `ray start` since stopped) would give it
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    start = time.monotonic()
+    code, err = _run(["--ray", "auto"], capsys)
+    assert time.monotonic() - start < 20 and code == 2  # Ray itself would retry for minutes
+    assert err.splitlines()[-1].startswith(f"sample: error: --ray auto: the Ray cluster at 127.0.0.1:{port} "
+                                           "cannot be reached (")
+
+
 def test_address_forms():
     with pytest.raises(RayError, match=r"not an address Ray takes"):
         check_reachable("ray://nohost")
