@@ -149,6 +149,11 @@ def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def _claim_alpha_text(r: dict) -> str:
+    # an impossible claim says so, in the one word used everywhere (not the dash of no claim at all)
+    return fmt.OUT_OF_REACH if r["claim_reachable"] is False else fmt.pct(r["claim_implied_alpha"], 0)
+
+
 def _alpha_text(kind: str, alpha: float | None) -> str:
     return {"never": "never", "n/a": "–"}.get(kind) or fmt.pct(alpha, 0)
 
@@ -181,7 +186,7 @@ def comparison_text(cmp) -> str:
         mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
-                     f"{fmt.pct(r['claim_implied_alpha'], 0):>9}  {holds:<5}  {r['incomplete'] or r['verdict'] + flag:<22}"
+                     f"{_claim_alpha_text(r):>9}  {holds:<5}  {r['incomplete'] or r['verdict'] + flag:<22}"
                      f"{'–' if r['incomplete'] else _alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}"
                      f"  {r['value_verdict']}")
     measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())

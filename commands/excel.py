@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from commands.runner import CommandError
+from model import formatting as fmt
 from model.safe_files import check_output_target, symlink_note
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_demo, load_workbook, save_workbook
@@ -30,7 +31,7 @@ def run_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
     source = Path(args.workbook).name if args.workbook else "built-in demo"
     export_report(wb, target, source)
     note = symlink_note(requested, target)
-    out.write(f"wrote {target} ({len(wb.tiers)} tiers x {len(wb.classes)} task classes)"
+    out.write(f"wrote {target} ({fmt.count(len(wb.tiers), 'tier')} x {fmt.count(len(wb.classes), 'task class', 'task classes')})"
               f"{f'; {note}' if note else ''}\n")
     return 0
 
@@ -75,7 +76,7 @@ def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
         what = merged.summary().rstrip(".")
     else:
         wb = import_report(args.source)
-        what = f"{len(wb.tiers)} tiers, {len(wb.classes)} task classes, {len(wb.overrides)} overrides"
+        what = f"{fmt.count(len(wb.tiers), 'tier')}, {fmt.count(len(wb.classes), 'task class', 'task classes')}, {fmt.count(len(wb.overrides), 'override')}"
     written = save_workbook(wb, args.output)
     note = symlink_note(args.output, written)
     out.write(f"wrote {written} ({what}){f'; {note}' if note else ''}\n")

@@ -14,6 +14,14 @@ def _missing(x: float | None) -> bool:
     return x is None or (isinstance(x, float) and not math.isfinite(x))
 
 
+OUT_OF_REACH = "out of reach"  # the one word for a claim (or a price) no acceptance can reach
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """'1 class', '2 classes': a number with its noun in the right number."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def pct(x: float | None, digits: int = 1) -> str:
     return "–" if _missing(x) else f"{x * 100:.{digits}f}%"
 

@@ -189,7 +189,7 @@ class AlphaChart(ChartView):
         elif np.isnan(claim_alpha):
             self._claim.setData([], [])
             self._claim_label.setVisible(False)
-            notes.append(f"claim {fmt.times(claimed)} is out of reach at any α")
+            notes.append(f"claim {fmt.times(claimed)} is {fmt.OUT_OF_REACH} at any α")
         else:
             self._claim.setData([claim_alpha], [claimed])
             self._claim_label.setHtml(html_text(f"claim {fmt.times(claimed)} needs α {claim_alpha:.2f}", CLAIM))

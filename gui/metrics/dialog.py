@@ -357,12 +357,12 @@ class ImportMetricsDialog(QDialog):
 
         where = f" to tier {tier}" if tier else ""
         try:
-            self.document.apply(f"Import measured acceptance{where} ({len(todo)} classes)", mutate,
+            self.document.apply(f"Import measured acceptance{where} ({fmt.count(len(todo), 'class', 'classes')})", mutate,
                                 where=changed_block(self.document.workbook, todo, tier))
         except ValueError as exc:
             self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
             return False
-        text = f"Imported measured α into {len(todo)} classes{where}." + (f" Skipped: {', '.join(skipped)}." if skipped else "")
+        text = f"Imported measured α into {fmt.count(len(todo), 'class', 'classes')}{where}." + (f" Skipped: {', '.join(skipped)}." if skipped else "")
         self.show_message(text)
         self.applied.emit(text + " Undo with Ctrl+Z.")
         return True

@@ -24,6 +24,7 @@ from gui.document import Document
 from gui.probe.results import ProbeResultsModel
 from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
+from model import formatting as fmt
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.apply import apply_probe
 from model.probe.endpoint import Endpoint, check_endpoint, parse_extra_body, resolve_api_key
@@ -353,7 +354,7 @@ class ProbePanel(QWidget):
         # a new run: the previous verdict and table are not this run's, and Apply must not offer them
         self.report, self.report_tier = None, None
         self.results_model.set_report(None)
-        self.verdict_label.setText(f"<b>Probing…</b> {est.requests} requests planned.")
+        self.verdict_label.setText(f"<b>Probing…</b> {fmt.count(est.requests, 'request')} planned.")
         self._set_running(True)
         self.progress_bar.setFormat("%v of %m requests")
         self.progress_bar.setRange(0, max(1, est.requests))
@@ -406,7 +407,7 @@ class ProbePanel(QWidget):
         self.rate_label.setText("done")
         if result.error:  # the bar says the run stopped, not that it is a sixth done
             self.progress_bar.setFormat("stopped after %v of %m requests")
-            self._show(result, f"{result.error}. The {len(result.records)} requests that completed are shown.", True)
+            self._show(result, f"{result.error}. The {fmt.count(len(result.records), 'request')} that completed {'is' if len(result.records) == 1 else 'are'} shown.", True)
         else:
             self._show(result, f"Raw run: {result.run_path}")
         self.status_message.emit(f"Probed {result.header.get('fast_name')}: speculative {self.report.verdict}")
@@ -420,7 +421,7 @@ class ProbePanel(QWidget):
         partial = self._partial
         if message.lower().startswith("cancelled"):
             if partial is not None and partial.records:
-                self._show(partial, f"Cancelled; the {len(partial.records)} requests that completed are shown.")
+                self._show(partial, f"Cancelled; the {fmt.count(len(partial.records), 'request')} that completed {'is' if len(partial.records) == 1 else 'are'} shown.")
             else:
                 self._set_running(False)
                 self.show_message("Cancelled before any request completed.")

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout,
                                QWidget)
 
+from model import formatting as fmt
 from model.sampling.labels import pair_label, pair_note
 from model.workbook.validation import K_LIMITS
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured, unused_acceptance_note
@@ -333,10 +334,10 @@ class SamplingPanel(QWidget):
         n = len(self.result.prompts)
         self.progress_bar.setRange(0, max(1, n))
         self.progress_bar.setValue(max(1, n))
-        self.progress_bar.setFormat(f"{n} of {n} prompts")
+        self.progress_bar.setFormat(f"{n} of {fmt.count(n, 'prompt')}")
         self._show_result(self.result)
         self.provider_changed.emit(self.result.provider)
-        self.status_message.emit(f"Measured acceptance for {len(self.result.classes)} task classes "
+        self.status_message.emit(f"Measured acceptance for {fmt.count(len(self.result.classes), 'task class', 'task classes')} "
                                  f"on {self.result.provider}")
 
     def _on_run_errored(self, message: str) -> None:
@@ -431,14 +432,14 @@ class SamplingPanel(QWidget):
         note = pair_note(self.result)
         where = f" to tier {tier}" if tier else ""
         try:
-            self.document.apply(f"Apply measured acceptance{where} ({len(todo)} classes)",
+            self.document.apply(f"Apply measured acceptance{where} ({fmt.count(len(todo), 'class', 'classes')})",
                                 lambda wb: apply_plan(wb, todo, note, tier),
                                 where=changed_block(self.document.workbook, todo, tier))
         except ValueError as exc:  # the document's validator refused it; nothing changed
             self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
             return skipped
         added = [name for name, _, is_new in todo if is_new]
-        parts = [f"Applied measured α to {len(todo)} classes{where}, from {pair_label(self.result)}."]
+        parts = [f"Applied measured α to {fmt.count(len(todo), 'class', 'classes')}{where}, from {pair_label(self.result)}."]
         if added:
             parts.append(f"Added: {', '.join(added)}.")
         if skipped:

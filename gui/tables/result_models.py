@@ -272,7 +272,7 @@ def _implied_text(cmp: Comparison, i: int) -> str:
     if math.isnan(cmp.claimed_speedup[i]) or not cmp.speculative[i]:
         return ""
     if int(cmp.claim_kind[i]) == ar.NEVER:
-        return "unreachable"
+        return fmt.OUT_OF_REACH
     return fmt.pct(cmp.claim_alpha[i])
 
 

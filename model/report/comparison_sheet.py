@@ -107,6 +107,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.formula(3, 1, banner_formula(flags), "", None, st.BANNER)
     # left, every one: the table's filter buttons sit at a header's right end and would hide a right one's end
     sheet.header_row(HEADER_ROW, COMPARISON_COLUMNS)
+    sheet.explain_headers(HEADER_ROW, COMPARISON_COLUMNS)
     sheet.ws.set_row(HEADER_ROW - 1, 58)
     raw_c, raw_v, flops = roofline_costs(wb)
     band = refs.setting("marginal_band")

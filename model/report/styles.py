@@ -48,6 +48,19 @@ VERDICT_LOOKS = {
     "tax": {"bg_color": "#FFC7CE", "font_color": "#9C0006"},
 }
 
+# Plain words for the report's jargon headers, attached to the header cells as notes
+HEADER_NOTES = {
+    "Grey values": "Grey cells are numbers SpecLedger computed (no spreadsheet formula exists for them). This column "
+                   "says when an input they rest on was edited here since export, so they are out of date: "
+                   "import into SpecLedger and export again.",
+    "Price break-even alpha (SpecLedger)": "The acceptance at which the tier's speed over its standard tier exactly "
+                                           "pays for its price over it: above it the premium is worth paying. "
+                                           "Ask the vendor to guarantee at least this.",
+    "Alpha the claim needs (SpecLedger)": "The acceptance at which the vendor's claimed speedup would come true at "
+                                          "the claim's context. 'out of reach': no acceptance can deliver the claim.",
+    "Price break-even alpha": "The acceptance at which the speed over the standard tier pays for the price over it.",
+}
+
 # A user's text starting with one of these would be a formula (or a DDE/@ function
 # in some spreadsheets) if typed; it must stay inert text in the file.
 FORMULA_LEADS = ("=", "+", "-", "@")
@@ -345,6 +358,12 @@ class SheetWriter:
                 self.ws.conditional_format(first, {"type": "formula", "criteria": f'={currency}="{code}"',
                                                    "format": self.formats.get(money_format(code, decimals)),
                                                    "multi_range": cells})
+
+    def explain_headers(self, row: int, labels: list[str]) -> None:
+        """A plain-language note on each jargon header in `labels` (a cell comment: shown on hover, not printed)."""
+        for col, label in enumerate(labels, start=1):
+            if label in HEADER_NOTES:
+                self.ws.write_comment(row - 1, col - 1, HEADER_NOTES[label], {"x_scale": 2, "y_scale": 1.2})
 
     def colour_words(self, cells: str, words: dict[str, str]) -> None:
         """Conditional formatting, so a verdict that changes after an edit changes colour too."""

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
+from model.formatting import OUT_OF_REACH
 from model.formatting import context as context_text
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
@@ -67,6 +68,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                "(no closed form); the charts are on the Charts sheet, the assumptions and the inputs as exported on Notes.",
                st.NOTE)
     sheet.header_row(HEADER_ROW, SUMMARY_COLUMNS, text_columns=_TEXT_COLUMNS, centred=_CENTRED_COLUMNS)
+    sheet.explain_headers(HEADER_ROW, SUMMARY_COLUMNS)
     sheet.ws.set_row(HEADER_ROW - 1, 58)
 
     money = st.money_format(wb.settings.currency)
@@ -144,7 +146,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"], DASH)
         else:
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"],
-                           "out of reach" if math.isnan(claim_alpha) else claim_alpha, st.PERCENT)
+                           OUT_OF_REACH if math.isnan(claim_alpha) else claim_alpha, st.PERCENT)
         holds = cmp.claim_holds[i]
         if n_c:
             formula("Claim holds", f'=IF(OR({spec}="no",{claim}=""),"{DASH}",IF({G}>={claim}*(1-{tol}),"yes","no"))',

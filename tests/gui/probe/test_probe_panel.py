@@ -85,7 +85,7 @@ def test_cancel_keeps_the_requests_that_completed(qtbot, panel, tmp_path):
             qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
         with qtbot.waitSignal(panel.runner.errored, timeout=10_000):
             qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
-    assert "1 requests that completed" in panel.message_label.text(), (panel._partial, panel.rate_label.text())
+    assert "1 request that completed is shown" in panel.message_label.text(), (panel._partial, panel.rate_label.text())
     assert panel.report is not None and panel.report.requests == 1
 
 

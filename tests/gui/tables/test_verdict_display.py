@@ -139,3 +139,12 @@ def test_an_incomplete_tier_shows_why_in_its_own_colour_until_the_analyst_enters
         assert tiers.setData(tiers.index(i, tiers.column_of(field)), "0.1", Qt.ItemDataRole.EditRole)
         doc.flush()
     assert model.data(model.index(i, col)) in VERDICT_NAMES.values()
+
+
+def test_an_impossible_claim_reads_out_of_reach_as_in_compare_and_the_report(window):
+    doc = window.document
+    doc.apply("claim", lambda wb: setattr(wb.tiers[wb.tier_index("Apex Express")], "claimed_speedup", 40.0))
+    doc.flush()
+    model = window.summary_model
+    col = [c[0] for c in SUMMARY_COLUMNS].index("Claim needs alpha")
+    assert model.data(model.index(doc.workbook.tier_index("Apex Express"), col)) == fmt.OUT_OF_REACH
