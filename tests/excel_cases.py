@@ -35,3 +35,13 @@ def edge_workbook() -> Workbook:
 
 def demo() -> Workbook:
     return load_demo()
+
+
+def ranged() -> Workbook:
+    """The demo with a range on every class and one override: undecided verdicts and fair prices at both ends."""
+    wb = load_demo()
+    for c in wb.classes:
+        c.alpha_low, c.alpha_high = c.alpha - 0.08, min(1.0, c.alpha + 0.06)
+    o = wb.overrides[0]
+    o.alpha_low, o.alpha_high = max(0.0, o.alpha - 0.05), o.alpha + 0.05
+    return wb

@@ -16,6 +16,7 @@ import numpy as np
 
 from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
+from model.comparison import UNDECIDED as UNDECIDED_CODE
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
@@ -28,6 +29,7 @@ STALE, PRICE_STALE, OPT_STALE = "stale", "price break-even stale", "optimal K st
 REFUSED_INPUT = "input out of range"  # a row whose inputs hold what the validator refuses (pasted past validation)
 FLAG_LOOKS = {REFUSED_INPUT: "tax", STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"}
 WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
+UNDECIDED = VALUE_NAMES[UNDECIDED_CODE]
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 _OVERRIDE_ALPHA = next(spec for spec in OVERRIDE_FIELDS if spec.name == "alpha")
@@ -62,11 +64,36 @@ def grey_word(kind: int, value: float) -> float | str:
     return float(value) if name in ("always", "root") else name
 
 
-def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applicable: str) -> str:
+def interval_ends(low: float, high: float) -> tuple[str, str] | tuple[None, None]:
+    """SpecLedger's speedups at the ends of the acceptance interval, as formula literals (None without one)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None, None
+    return repr(float(low)), repr(float(high))
+
+
+def _speed_words(s: str, band: str) -> str:
+    return f'IF({s}<1,"tax",IF({s}<1+{band},"marginal","gain"))'
+
+
+def speed_verdict_formula(s: str, band: str, lo: str | None, hi: str | None) -> str:
+    """gain / marginal / tax of ``s``; undecided where the interval's ends (SpecLedger's, at the confidence
+    set in the workbook) fall in different verdicts, with the marginal band live."""
+    words = _speed_words(s, band)
+    if lo is None or hi is None:
+        return words
+    return f'IF({_speed_words(lo, band)}<>{_speed_words(hi, band)},"{UNDECIDED}",{words})'
+
+
+def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applicable: str,
+                  lo: str | None = None, hi: str | None = None) -> str:
     """Worth the premium where speedup over the baseline >= price ratio, written without a division
-    (a free baseline makes any price infinitely dear; two free tiers have no ratio)."""
-    return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",'
-            f'IF({speed}*{base_cost}>={cost}*{base_speed},"{WORTH}","{NOT_WORTH}")))')
+    (a free baseline makes any price infinitely dear; two free tiers have no ratio). With an interval
+    (SpecLedger's speedups at its ends) undecided where the live price ratio falls inside it."""
+    verdict = f'IF({speed}*{base_cost}>={cost}*{base_speed},"{WORTH}","{NOT_WORTH}")'
+    if lo is not None and hi is not None:
+        verdict = (f'IF(AND({lo}*{base_cost}<{cost}*{base_speed},{hi}*{base_cost}>={cost}*{base_speed}),'
+                   f'"{UNDECIDED}",{verdict})')
+    return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}))')
 
 
 def roofline_costs(wb: Workbook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -198,14 +225,15 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                 put_grey_k(row, 14, NA)
                 put_grey_x(row, 15, NA)
             put_x(row, 16, f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})', float(cmp.cost_factor[i, j]))
-            put_word(row, 17, f'=IF({spec}="no","{NA}",IF({S}<1,"tax",IF({S}<1+{band},"marginal","gain")))',
+            lo, hi = interval_ends(cmp.speedup_low[i, j], cmp.speedup_high[i, j])
+            put_word(row, 17, f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, lo, hi)})',
                      VERDICT_NAMES[int(cmp.verdict[i, j])])
             put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
             base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
             base_speed = f"INDEX({speeds},({at}-1)*{n_c}+{j + 1})"
-            put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok),
+            put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, lo, hi),
                      VALUE_NAMES[int(cmp.value_verdict[i, j])])
             price_moved = price_inputs(i, j, int(cmp.baseline_index[i]), is_spec)
             # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
@@ -225,7 +253,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.table("ComparisonTable", HEADER_ROW, last, COMPARISON_COLUMNS)
     sheet.colour_verdicts(f"{col['Speed verdict']}{HEADER_ROW + 1}:{col['Speed verdict']}{last}")
     sheet.colour_words(f"{col['Value verdict']}{HEADER_ROW + 1}:{col['Value verdict']}{last}",
-                       {WORTH: "gain", NOT_WORTH: "tax"})
+                       {WORTH: "gain", NOT_WORTH: "tax", UNDECIDED: "undecided"})
     sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     # wide enough for each bold header word ("Acceptance", "(SpecLedger)") beside its filter button

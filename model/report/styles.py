@@ -46,6 +46,8 @@ VERDICT_LOOKS = {
     "gain": {"bg_color": "#C6EFCE", "font_color": "#006100"},
     "marginal": {"bg_color": "#FFEB9C", "font_color": "#9C5700"},
     "tax": {"bg_color": "#FFC7CE", "font_color": "#9C0006"},
+    # the interval reaches both sides of a break-even: the window's pale violet
+    "undecided": {"bg_color": "#DDD3F0", "font_color": "#3F2A78"},
 }
 
 # Plain words for the report's jargon headers, attached to the header cells as notes
@@ -372,7 +374,7 @@ class SheetWriter:
                                                "format": self.formats.get(None, VERDICT_LOOKS[look])})
 
     def colour_verdicts(self, cells: str) -> None:
-        self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax"})
+        self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax", "undecided": "undecided"})
 
     def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None, key_cols: int = 0) -> None:
         """Printed (and PDF) pages: readable text (see print_layout), the header row and the name columns on

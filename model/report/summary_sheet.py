@@ -15,7 +15,8 @@ from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
-                                           Shifted, banner_formula, grey_word, letter, value_formula)
+                                           UNDECIDED, Shifted, banner_formula, grey_word, interval_ends, letter,
+                                           speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
@@ -82,6 +83,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     tol, band = refs.setting("claim_tolerance"), refs.setting("marginal_band")
     outs = refs.tier_column("price_out")
     said: list[tuple[str, str]] = []  # (tier, the measured speed in words), listed under the table
+    fair: list[tuple[int, int, str, str, str]] = []  # (tier, its row, its cost, its baseline's, baseline's mix)
     for i, tier in enumerate(wb.tiers):
         row = first + i
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
@@ -118,15 +120,18 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",{G}/INDEX({mixes},{found})))',
                     DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
-            formula("Speed verdict", f'=IF({spec}="no","{NA}",IF({G}<1,"tax",IF({G}<1+{band},"marginal","gain")))',
+            lo, hi = interval_ends(cmp.mix_speedup_low[i], cmp.mix_speedup_high[i])
+            formula("Speed verdict", f'=IF({spec}="no","{NA}",{speed_verdict_formula(G, band, lo, hi)})',
                     VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
             at = f"{col['Baseline position']}{row}"
             no_tokens = f"SUM({weights})+SUM({tokens_in})=0"
             cost = f"IF({no_tokens},{refs.tier(i, 'price_out')},{H})"
             base_cost = f"IF({no_tokens},INDEX({outs},{at}),INDEX({costs},{at}))"
             formula("Value verdict", value_formula(G, cost, f"INDEX({mixes},{at})", base_cost,
-                                                   f'AND({spec}<>"no",{at}>0)'),
+                                                   f'AND({spec}<>"no",{at}>0)', lo, hi),
                     VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
+            if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]):
+                fair.append((i, row, cost, base_cost, f"INDEX({mixes},{at})"))
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
             for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
@@ -167,7 +172,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
 
     sheet.table("SummaryTable", HEADER_ROW, last, SUMMARY_COLUMNS, filters=False)
     sheet.colour_verdicts(f"{col['Speed verdict']}{first}:{col['Speed verdict']}{last}")
-    sheet.colour_words(f"{col['Value verdict']}{first}:{col['Value verdict']}{last}", {WORTH: "gain", NOT_WORTH: "tax"})
+    sheet.colour_words(f"{col['Value verdict']}{first}:{col['Value verdict']}{last}",
+                       {WORTH: "gain", NOT_WORTH: "tax", UNDECIDED: "undecided"})
     sheet.colour_words(f"{col['Claim holds']}{first}:{col['Claim holds']}{last}", {"yes": "gain", "no": "tax"})
     sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     sheet.money_follows_currency(f"{col['Monthly cost']}{first}:{col['Monthly cost']}{last} "
@@ -183,10 +189,51 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         sheet.text(last + 3 + n, 1, name, st.LABEL)
         sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
     last += 2 + max(1, len(said))
+    last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
     sheet.hide(_SCOL["Baseline position"], 8)
     return last
+
+
+def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
+                 fair: list[tuple[int, int, str, str, str]], col: dict[str, str], last: int, money: str) -> int:
+    """Under the table: per tier with a baseline, the fair price (speedup over the baseline / price ratio, on both
+    list prices) as live formulas, at the pessimistic end of the interval (SpecLedger's mix speedup there), and
+    the acceptance to guarantee beside the one the workload runs like."""
+    top = last + 2
+    sheet.text(top, 1, "Fair price: the price at which the speed over the baseline is exactly worth it (both list "
+               "prices times the factor); open the negotiation at the pessimistic end", st.HEADING)
+    heads = ["Tier", "Fair price factor", "Fair price out /1M", "Fair price in /1M", "At the pessimistic end",
+             "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like (SpecLedger)"]
+    for c, head in enumerate(heads, start=1):
+        sheet.text(top + 1, c, head, st.LABEL)
+    if not fair:
+        sheet.text(top + 2, 1, "No speculative tier has a baseline to be priced against.", st.NOTE)
+        return top + 2
+    put_x, put_money = sheet.writer(st.TIMES), sheet.writer(st.money_format(wb.settings.currency, 2))
+    for n, (i, row, cost, base_cost, base_mix) in enumerate(fair):
+        r = top + 2 + n
+        G = f"{col['Mix speedup']}{row}"
+        factor = f"{G}/{base_mix}*{base_cost}/{cost}"
+        sheet.formula(r, 1, f'={refs.tier(i, "name")}&""', wb.tiers[i].name)
+        put_x(r, 2, f"={factor}", float(cmp.fair_price_factor[i]))
+        put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out[i]))
+        put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in[i]))
+        lo, _ = interval_ends(cmp.mix_speedup_low[i], cmp.mix_speedup_high[i])
+        if lo is None or not math.isfinite(cmp.fair_price_factor_low[i]):
+            for c in (5, 6, 7):
+                sheet.text(r, c, DASH, st.RIGHT)
+        else:
+            put_x(r, 5, f"={lo}/{base_mix}*{base_cost}/{cost}", float(cmp.fair_price_factor_low[i]))
+            put_money(r, 6, f"=E{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out_low[i]))
+            put_money(r, 7, f"=E{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in_low[i]))
+        sheet.computed(r, 8, grey_word(cmp.mix_price_break_even_kind[i], cmp.mix_price_break_even_alpha[i]), st.PERCENT)
+        sheet.computed(r, 9, float(cmp.effective_alpha[i]), st.PERCENT)
+    first, end = top + 2, top + 1 + len(fair)
+    sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{end}" for c in "CDFG"), refs.setting("currency"),
+                                 wb.settings.currency, 2)
+    return end
 
 
 def _mix(weights: str, s_range: str) -> str:

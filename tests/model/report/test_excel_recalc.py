@@ -17,7 +17,7 @@ import pytest
 
 openpyxl = pytest.importorskip("openpyxl")
 
-from tests.excel_cases import demo, edge_workbook  # noqa: E402
+from tests.excel_cases import demo, edge_workbook, ranged  # noqa: E402
 from tests.office import convert, printed_pages  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
@@ -106,7 +106,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     out = tmp_path_factory.mktemp("recalculated")
     profile = tmp_path_factory.mktemp("lo_profile")
     cases: dict[str, Case] = {}
-    for name, wb in (("demo", demo()), ("edge", edge_workbook())):
+    for name, wb in (("demo", demo()), ("edge", edge_workbook()), ("ranged", ranged())):
         path = src / f"{name}.xlsx"
         data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
         path.write_bytes(data)
@@ -152,7 +152,7 @@ def _check_all_formulas(original: Path, other: Path, expected: dict) -> tuple[in
     return count, worst
 
 
-@pytest.mark.parametrize("case", ["demo", "edge"])
+@pytest.mark.parametrize("case", ["demo", "edge", "ranged"])
 def test_every_formula_equals_specledger_and_its_saved_value(recalculated, case):
     c = recalculated[case]
     count, worst = _check_all_formulas(c.original, c.recalculated, c.expected)
@@ -347,3 +347,23 @@ def test_currency_and_title_edited_in_the_file_show_on_the_pages(tmp_path):
     assert "Workbook: Q3 negotiation" in summary and "Currency: EUR" in summary and "File: demo.json" in summary
     for name, text in by_sheet.items():
         assert "€" in text and "$" not in text, f"{name} still prints dollars after the currency became EUR"
+
+
+def test_undecided_and_the_fair_price_follow_the_prices_by_formula(recalculated):
+    """With intervals, LibreOffice computes the same undecided verdicts and fair prices; the fair price is live."""
+    c = recalculated["ranged"]
+    values = openpyxl.load_workbook(c.recalculated, data_only=True)
+    cmp = compare(c.workbook)
+    ws = values[SUMMARY]
+    header, cols = _table(ws, ("Tier", "Vendor"))
+    verdicts = {ws.cell(r, 1).value: ws.cell(r, cols["Value verdict"]).value
+                for r in range(header + 1, header + 1 + len(cmp.tier_names))}
+    assert verdicts == {t: VALUE_NAMES[int(v)] for t, v in zip(cmp.tier_names, cmp.tier_value_verdict)}
+    assert "undecided" in verdicts.values()
+    fair_head = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "Fair price factor")
+    rows = {ws.cell(r, 1).value: r for r in range(fair_head + 1, ws.max_row + 1) if ws.cell(r, 1).value}
+    i = cmp.tier_names.index("Northwind Turbo")
+    r = rows["Northwind Turbo"]
+    assert math.isclose(ws.cell(r, 2).value, cmp.fair_price_factor[i], rel_tol=REL_TOL)
+    assert math.isclose(ws.cell(r, 5).value, cmp.fair_price_factor_low[i], rel_tol=REL_TOL)
+    assert math.isclose(ws.cell(r, 3).value, cmp.fair_price_out[i], rel_tol=REL_TOL)
