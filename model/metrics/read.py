@@ -209,7 +209,6 @@ def _check_engine(sources: list[SourceResult], engine: str, file: str) -> list[S
 
 def _json_lines(fh: BinaryIO, file: str, engine: str) -> Generator[int, None, list[SourceResult]]:
     stats = ScanStats()
-    first: dict[str, Any] = {}
 
     def items() -> Iterator[tuple[int, Any]]:
         for item in scan(fh, None, stats):
@@ -222,8 +221,6 @@ def _json_lines(fh: BinaryIO, file: str, engine: str) -> Generator[int, None, li
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise MetricsError(f"{file}:{number}: not JSON ({exc.msg}); a line cut midway?") from None
-            if not first:
-                first["obj"] = obj
             yield number, obj
     gen = items()
     try:

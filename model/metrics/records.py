@@ -91,7 +91,7 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
     by_class: dict[str | None, list[tuple[str, SpecCounts]]] = {}
     without: list[int] = []
     seen_engine: tuple[str, int] | None = None
-    n_items = 0
+    n_items = without_count = 0
     for line, obj in items:
         n_items += 1
         if not isinstance(obj, Mapping):
@@ -109,7 +109,9 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
         if problem:
             raise MetricsError(f"{file}:{line}: {problem}")
         if counts is None:
-            without.append(line)
+            without_count += 1
+            if len(without) < 5:  # the first few named; a big file of other records costs no memory
+                without.append(line)
             continue
         usage = counts.engine in ("openai-predicted-outputs", "fireworks")
         if engine != "auto" and (counts.engine != engine if engine != "usage" else not usage):
@@ -132,8 +134,8 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
             raise MetricsError(f"{file}: class {task_class or '(none)'}: {exc}") from None
         notes = [f"{len(parts)} requests added up"]
         if without:
-            shown = ", ".join(str(n) for n in without[:5]) + (" ..." if len(without) > 5 else "")
-            notes.append(f"{len(without)} records without speculation fields left out (lines {shown})")
+            shown = ", ".join(str(n) for n in without) + (" ..." if without_count > len(without) else "")
+            notes.append(f"{without_count} records without speculation fields left out (lines {shown})")
         out.append((task_class, total, notes, named))
     return out
 
