@@ -238,7 +238,8 @@ def _v1(state: _State, notes: list[str]) -> list[SourceResult]:
     extra = [f"{len(parts)} vLLM log intervals added up (each line counts its own interval; data-parallel engines' lines too)"]
     if current:
         extra.append("per-position rates printed to 3 decimals")
-    return [_source(file, "vllm", counts, fmt, [*notes, *state.v1_notes, *extra], requests=state.v1.parts)]
+    # interval lines are not requests (the unit an interval on alpha resamples): the source gives totals only
+    return [_source(file, "vllm", counts, fmt, [*notes, *state.v1_notes, *extra])]
 
 
 def _v0(state: _State, notes: list[str]) -> list[SourceResult]:

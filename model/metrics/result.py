@@ -35,7 +35,8 @@ class SourceResult:
     has_counts: bool = True  # False where the source gives only rates (gauges, SGLang log lines)
     notes: list[str] = field(default_factory=list)
     format: str = ""  # the format and version it was read as, in words
-    # the per-request (or per-interval) counts the source adds up, named: for per-request intervals
+    # the per-request counts the source adds up, named (a request is the unit an interval resamples); empty
+    # where the source gives totals or per-interval lines only
     requests: list[tuple[str, SpecCounts]] = field(default_factory=list)
     field_lines: dict[str, int] = field(default_factory=dict)  # a count's name -> its line, where the format has lines
     confidence: float = 0.95  # of the interval on the applied alpha
