@@ -342,12 +342,12 @@ class ImportMetricsDialog(QDialog):
         try:
             chosen = applicable(self.sources)
         except MetricsError as exc:
-            self.show_message(str(exc), error=True)
+            self.show_message(fmt.printable(str(exc), 600), error=True)
             return False
         todo, skipped = plan_measured(self.document.workbook, chosen, add_missing)
         if not todo:
-            self.show_message("Nothing applied: " + (", ".join(skipped) or "no source has a task class and an α")
-                              + ".", error=True)
+            reason = fmt.printable(", ".join(skipped), 600) or "no source has a task class and an α"
+            self.show_message(f"Nothing applied: {reason}.", error=True)
             return False
         today = date.today()
 
@@ -362,7 +362,7 @@ class ImportMetricsDialog(QDialog):
         except ValueError as exc:
             self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
             return False
-        text = f"Imported measured α into {fmt.count(len(todo), 'class', 'classes')}{where}." + (f" Skipped: {', '.join(skipped)}." if skipped else "")
+        text = f"Imported measured α into {fmt.count(len(todo), 'class', 'classes')}{where}." + (f" Skipped: {fmt.printable(', '.join(skipped), 600)}." if skipped else "")
         self.show_message(text)
         self.applied.emit(text + " Undo with Ctrl+Z.")
         return True
