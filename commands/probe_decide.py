@@ -12,14 +12,13 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
-from model import arithmetic as ar
 from model import formatting as fmt
 from model.acceptance import acceptance_of
 from model.acceptance.sequential import look_confidence, look_schedule, requests_to_decide
 from model.cancel import run_to_end
-from model.comparison import compare
 from model.probe.plan import ProbeSettings, estimate
-from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided
+from model.probe.until_decided import (DecideSettings, UntilDecidedRun, class_thresholds, run_until_decided,
+                                       thresholds_for)
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Workbook
 
@@ -44,20 +43,6 @@ def check_decide_arguments(args: argparse.Namespace) -> None:
         raise ValueError("--half-width must be above 0 and below 0.5 (0.03 is 3 points either side)")
     if args.workbook is None and args.half_width is None:
         raise ValueError("--until-decided needs a workbook tier (its prices give each class's break-even) or --half-width")
-
-
-def class_thresholds(wb: Workbook, tier: str) -> dict[str, float | None]:
-    """Per class: the price break-even alpha on this tier (else the break-even alpha); 0 where any alpha pays,
-    just above 1 where none does; None where the tier does not run speculative decoding."""
-    cmp = compare(wb)
-    i = cmp.tier_names.index(tier)
-    out: dict[str, float | None] = {}
-    for j, name in enumerate(cmp.class_names):
-        kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
-        if kind == -1:
-            kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
-        out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha)
-    return out
 
 
 def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, confidence: float,
@@ -92,9 +77,8 @@ def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, ru
                out: TextIO) -> tuple[UntilDecidedRun, int]:
     thresholds: dict[str, float | None] = {}
     if args.workbook is not None:
-        wb = load_workbook(args.workbook)
-        by_lower = {k.lower(): v for k, v in class_thresholds(wb, settings.fast_name).items()}
-        thresholds = {p.task_class: by_lower.get(p.task_class.lower()) for p in settings.prompts}
+        thresholds = thresholds_for(load_workbook(args.workbook), settings.fast_name,
+                                    [p.task_class for p in settings.prompts])
     decide = DecideSettings(args.confidence, args.max_requests, args.max_cost, args.half_width)
     run = run_to_end(run_until_decided(settings, keys, thresholds, decide, run_path), show)
     return run, 1 if run.error else 0

@@ -9,6 +9,7 @@ requests that completed. The API key is read on Run from the named env var or ke
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Generator
 from datetime import datetime
 from html import escape
@@ -34,6 +35,7 @@ from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.run import ProbeProgress, ProbeRun
+from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided, thresholds_for
 from model.workbook.validation import parse_field
 from model.workbook.rows import Tier
 
@@ -63,6 +65,8 @@ class ProbePanel(QWidget):
         self.report_tier: int | None = None
         self._run_tier: int | None = None
         self._partial: ProbeRun | None = None  # what the worker had when a cancel stopped it
+        self._last_live = 0.0  # when the table last showed the intervals of a run still going
+        self.decided: UntilDecidedRun | None = None  # the last run-until-decided's per-class outcome
         self._running = False
         # asked before sending; a test replaces it
         self.confirm: Callable[[str], bool] = self._ask
@@ -131,6 +135,22 @@ class ProbePanel(QWidget):
             knobs.addWidget(QLabel(text))
             knobs.addWidget(w)
         run_form.addRow(knobs)
+        # until decided: rounds to the classes still undecided against their price break-even (the workbook's)
+        self.decide_check = QCheckBox("Run until decided", toolTip="Send rounds of requests (this tier only) to the "
+                                      "classes whose acceptance interval still reaches across their price break-even, "
+                                      "and stop each once it does not (or at the caps)")
+        self.max_requests_spin = QSpinBox(minimum=5, maximum=10000, value=40, suffix=" a class",
+                                          toolTip="Most requests per class")
+        self.max_cost_edit = QLineEdit(placeholderText="no cap", toolTip="Stop before a round would pass this cost "
+                                       "(at the tier's prices)")
+        self.max_cost_edit.setMaximumWidth(90)
+        decide_row = QHBoxLayout()
+        decide_row.addWidget(self.decide_check)
+        for text, w in (("Max requests", self.max_requests_spin), ("Max cost", self.max_cost_edit)):
+            decide_row.addWidget(QLabel(text))
+            decide_row.addWidget(w)
+        decide_row.addStretch(1)
+        run_form.addRow(decide_row)
 
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self._on_run_clicked)
@@ -335,8 +355,20 @@ class ProbePanel(QWidget):
             return
         est = estimate(settings) if settings.concurrency == (1,) else estimate_levels(settings)
         where = ", ".join(context_label(c) for c in settings.contexts)
-        if not self.confirm(f"Probe {settings.fast.describe()} at {where}: "
-                            f"{est.describe(self.document.workbook.settings.currency)}."):
+        currency = self.document.workbook.settings.currency
+        decide = None
+        if self.decide_check.isChecked():
+            try:
+                decide, thresholds = self._decide_settings(settings)
+            except ValueError as exc:
+                self.show_message(str(exc), error=True)
+                return
+            question = (f"Probe {settings.fast.describe()} until each class is decided at "
+                        f"{decide.confidence:.0%}: at most {decide.max_requests} requests a class"
+                        + (f", at most {decide.max_cost:g} {currency}" if decide.max_cost is not None else "") + ".")
+        else:
+            question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
+        if not self.confirm(question):
             self.show_message("Nothing sent.")
             return
         tier = self._tier()
@@ -345,8 +377,16 @@ class ProbePanel(QWidget):
         run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
         partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
 
-        def job(cancel: threading.Event) -> Generator[ProbeProgress, None, ProbeRun]:
-            return run_any(settings, keys, run_path, cancel, into=partial)
+        self._last_live = 0.0
+        if decide is not None:
+            # the loop fills the same list of records, so a cancel shows what completed either way
+            decided = UntilDecidedRun(records=partial.records)
+
+            def job(cancel: threading.Event) -> Generator[ProbeProgress, None, Any]:
+                return run_until_decided(settings, keys, thresholds, decide, run_path, cancel, into=decided)
+        else:
+            def job(cancel: threading.Event) -> Generator[ProbeProgress, None, Any]:
+                return run_any(settings, keys, run_path, cancel, into=partial)
 
         if not self.runner.start(TASK_LABEL, job):
             self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
@@ -363,6 +403,33 @@ class ProbePanel(QWidget):
         self.show_message(f"Raw run: {run_path}")
         self.status_message.emit(f"{TASK_LABEL}…")
 
+    def _decide_settings(self, settings: ProbeSettings) -> tuple[DecideSettings, dict[str, float | None]]:
+        tier = self._tier()
+        if tier is None:
+            raise ValueError("Run until decided needs the probed tier in the workbook: its prices give each class's "
+                             "price break-even")
+        text = self.max_cost_edit.text().strip()
+        try:
+            cap = float(text.replace(",", ".")) if text else None
+        except ValueError:
+            raise ValueError(f"Max cost must be a number or blank (got {text!r})") from None
+        if cap is not None and not cap >= 0:
+            raise ValueError("Max cost must be 0 or more")
+        wb = self.document.workbook
+        thresholds = thresholds_for(wb, tier.name, [p.task_class for p in settings.prompts])
+        return DecideSettings(wb.settings.confidence, self.max_requests_spin.value(), cap), thresholds
+
+    def _show_live(self) -> None:
+        """The intervals so far, at most once a second: they narrow as requests complete."""
+        partial = self._partial
+        now = time.monotonic()
+        if partial is None or now - self._last_live < 1.0:
+            return
+        self._last_live = now
+        records = list(partial.records)  # appended by the worker; a copy is a consistent snapshot
+        if records:
+            self.results_model.set_report(analyse(records, {}, self.document.workbook.settings.confidence))
+
     def _on_cancel_clicked(self) -> None:
         if self._running:
             self.runner.cancel()
@@ -377,9 +444,10 @@ class ProbePanel(QWidget):
         if event.requests_done:  # type: ignore[attr-defined]
             self.rate_label.setText(f"{event.tokens_per_second:,.0f} tokens/s · "  # type: ignore[attr-defined]
                                     f"{_seconds(event.seconds_left)}")  # type: ignore[attr-defined]
+            self._show_live()
 
     def _show(self, run: ProbeRun, note: str = "", error: bool = False) -> None:
-        self.report = analyse(run.records, run.header)
+        self.report = analyse(run.records, run.header, self.document.workbook.settings.confidence)
         self.report_tier = self._run_tier
         self.results_model.set_report(self.report)
         r = self.report
@@ -400,6 +468,17 @@ class ProbePanel(QWidget):
         self._set_running(False)
 
     def _on_run_finished(self, result: object) -> None:
+        if isinstance(result, UntilDecidedRun) and self._running:
+            self.decided = result
+            run = ProbeRun(records=result.records, error=result.error, cancelled=result.cancelled,
+                           header=result.header)
+            self._on_run_finished(run)
+            cost = "" if result.cost is None else f"; cost {result.cost:,.4f} {self.document.workbook.settings.currency}"
+            words = "; ".join(f"{c.task_class} " + (f"decided ({'at or above' if c.side == 'above' else 'below'} "
+                                                     f"{fmt.pct(c.threshold)})" if c.stopped == "decided" else c.stopped)
+                              + f" after {c.requests}" for c in result.classes)
+            self.show_message(f"Until decided: {words} requests{cost}.")
+            return
         if not self._running or not isinstance(result, ProbeRun):
             return
         self.progress_bar.setRange(0, max(1, self.progress_bar.maximum()))

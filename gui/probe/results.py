@@ -10,8 +10,15 @@ from model.probe.analysis import ClassProbe, ProbeReport
 
 Index = QModelIndex | QPersistentModelIndex
 
-COLUMNS = ("Task class", "Requests", "α used", "Source", "α reported", "α timing", "Tokens/step", "TTFT",
-           "Decode tok/s", "Speedup")
+COLUMNS = ("Task class", "Requests", "α used", "α interval", "Source", "α reported", "α timing", "Tokens/step",
+           "TTFT", "Decode tok/s", "Speedup")
+_INTERVAL = 3
+
+
+def interval_text(c: ClassProbe) -> str:
+    if c.alpha_interval:
+        return f"{c.alpha_interval[0] * 100:.1f}–{c.alpha_interval[1] * 100:.1f}%"
+    return "too few requests" if c.interval_note and "too few" in c.interval_note else "–"
 
 
 def _x(value: float | None, spec: str, suffix: str = "") -> str:
@@ -19,6 +26,10 @@ def _x(value: float | None, spec: str, suffix: str = "") -> str:
 
 
 def _cell(c: ClassProbe, column: int) -> str:
+    if column == _INTERVAL:
+        return interval_text(c)
+    if column > _INTERVAL:
+        column -= 1
     if column == 0:
         return c.task_class
     if column == 1:
@@ -65,8 +76,12 @@ class ProbeResultsModel(QAbstractTableModel):
         c = self._classes[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return _cell(c, index.column())
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 4 and c.reported_convention:
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 5 and c.reported_convention:
             return c.reported_convention
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() not in (0, 3):
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == _INTERVAL:
+            conf = f"{c.interval_confidence:.0%} interval, " if c.interval_confidence else ""
+            return (f"{conf}requests as the unit ({c.interval_method})" if c.alpha_interval
+                    else (c.interval_note or "no alpha"))
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() not in (0, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -20,7 +20,9 @@ from typing import Any, Generator, Mapping
 
 import httpx
 
+from model import arithmetic as ar
 from model.acceptance.sequential import OPEN, look_confidence, look_schedule, side
+from model.comparison import compare
 from model.probe.analysis import analyse
 from model.probe.client import Limits
 from model.probe.endpoint import ApiKey
@@ -29,6 +31,7 @@ from model.probe.plan import ProbeSettings, estimate
 from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, run_probe
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
+from model.workbook.rows import Workbook
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,27 @@ class UntilDecidedRun:
                 "total_cost": self.cost, "total_tokens": sum(c.tokens for c in self.classes),
                 "rounds": self.rounds, "error": self.error, "cancelled": self.cancelled,
                 "classes": [dataclasses.asdict(c) for c in self.classes]}
+
+
+def class_thresholds(wb: Workbook, tier: str) -> dict[str, float | None]:
+    """Per class of the workbook: the alpha a probe of ``tier`` decides against, the price break-even alpha on it
+    (else, without a baseline, the break-even alpha); 0 where any alpha pays, just above 1 where none does; None
+    where the tier does not run speculative decoding."""
+    cmp = compare(wb)
+    i = cmp.tier_names.index(tier)
+    out: dict[str, float | None] = {}
+    for j, name in enumerate(cmp.class_names):
+        kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
+        if kind == -1:
+            kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
+        out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha)
+    return out
+
+
+def thresholds_for(wb: Workbook, tier: str, classes: list[str]) -> dict[str, float | None]:
+    """class_thresholds for the probed classes, matched to the workbook's by name ignoring case."""
+    by_lower = {k.lower(): v for k, v in class_thresholds(wb, tier).items()}
+    return {name: by_lower.get(name.lower()) for name in classes}
 
 
 def _cost(record: RequestRecord, settings: ProbeSettings) -> float | None:

@@ -123,3 +123,37 @@ def test_the_dock_probes_at_several_concurrencies_and_saves_the_tiers_load(qtbot
     panel.levels_edit.setText("1,x")
     qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
     assert "--concurrency" in panel.message_label.text() or "concurrency" in panel.message_label.text()
+
+
+def test_run_until_decided_in_the_dock_shows_intervals_and_each_class_outcome(qtbot, panel, tmp_path, server):
+    import json
+
+    from gui.probe.results import COLUMNS
+
+    prompts = tmp_path / "code.jsonl"
+    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n    result = []\n"})
+                               + "\n" for i in range(8)))
+    panel.prompts_edit.setText(str(prompts))
+    panel.tier_combo.setCurrentIndex(panel.tier_combo.findText("Northwind Turbo"))
+    panel.url_edit.setText(server.base_url)  # choosing the tier loads its (empty) endpoint
+    panel.model_edit.setText("demo-fast")
+    panel.baseline_combo.setCurrentIndex(0)  # (none): until decided sends the tier alone
+    panel.decide_check.setChecked(True)
+    panel.max_requests_spin.setValue(10)
+    asked: list[str] = []
+    panel.confirm = lambda text: asked.append(text) or True
+    errors: list[str] = []
+    panel.runner.errored.connect(errors.append)
+    with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+        assert panel.message_label.text().startswith("Raw run"), panel.message_label.text()
+    assert not errors
+    assert "until each class is decided at 95%: at most 10 requests a class" in asked[0]
+    assert panel.decided is not None
+    [c] = panel.decided.classes
+    assert c.threshold is not None and c.requests in (5, 10) and c.stopped in ("decided", "max requests")
+    assert panel.report is not None and panel.report.requests == c.requests
+    col = COLUMNS.index("α interval")
+    text = panel.results_model.data(panel.results_model.index(0, col))
+    assert text.endswith("%") and "–" in text
+    assert "Until decided: code" in panel.message_label.text()
