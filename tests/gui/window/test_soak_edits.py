@@ -65,10 +65,16 @@ def _shown(model) -> list[list[object]]:  # noqa: ANN001
 
 
 def _same_comparison(a, b) -> bool:  # noqa: ANN001
+    """Field by field, into nested dataclasses (the acceptance grid holds arrays of its own)."""
+    if type(a) is not type(b):
+        return False
     for f in dataclasses.fields(a):
         x, y = getattr(a, f.name), getattr(b, f.name)
         if isinstance(x, np.ndarray):
             if x.shape != y.shape or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
+                return False
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            if not _same_comparison(x, y):
                 return False
         elif x != y:
             return False
