@@ -7,7 +7,10 @@ are the client's timestamp jitter: what the probe adds to every step time it rea
 jitter at 16 and 64 streams stays within 2x of one stream's. Printed side by side, in one run (the
 machine is shared: compare within a run).
 
-    python tests/bench/bench_load.py [--levels 1,16,64] [--step-ms 20] [--max-tokens 48] [--knee 32]
+    python tests/bench/bench_load.py [--levels 1,16,64] [--step-ms 20] [--max-tokens 48] [--knee 32] [--rule 1,4,16]
+
+With --rule it also probes fast and baseline at those levels and prints the measured speedup beside the
+batching rule's prediction (model.probe.batching.predicted_speedup at the tokens per step the client read).
 """
 from __future__ import annotations
 
@@ -72,12 +75,38 @@ def jitter_at(base_url: str, level: int, max_tokens: int, truth_url: str) -> tup
     return np.abs(np.asarray(diffs)), len(run.records), skipped
 
 
+def rule_check(base_url: str, levels: tuple[int, ...], max_tokens: int, step_s: float, knee: int) -> None:
+    from model.probe.analysis import analyse
+    from model.probe.batching import BatchRule, predicted_speedup
+    from model.probe.events import FAST
+    from model.probe.speed import request_tokens
+    from tests.probe_servers import settings_for, subset
+
+    settings = settings_for(base_url, subset(1))
+    settings.concurrency, settings.max_tokens = levels, max_tokens
+    limits = Limits(connect_s=10, first_byte_s=60, gap_s=30, total_s=300, retries=2, max_retry_wait_s=1)
+    run = run_to_end(run_load(settings, {}, limits=limits))
+    if run.error:
+        raise SystemExit(run.error)
+    rule = BatchRule(step_s, knee)
+    print(f"measured speedup against the batching rule ({rule.describe()}):")
+    print(f"{'streams':>8}{'fast tok/s':>12}{'base tok/s':>12}{'tok/step':>10}{'measured':>10}{'rule':>8}{'ratio':>8}")
+    for x in analyse(run.records, run.header).by_concurrency:
+        mine = [r for r in run.records if r.role == FAST and r.concurrency == x.concurrency]
+        e = (sum(request_tokens(r) - (r.content_events[0].n_tokens or 1) for r in mine)
+             / sum(len(r.content_events) - 1 for r in mine))
+        p = predicted_speedup(rule, x.concurrency, 4, e)
+        print(f"{x.concurrency:>8}{x.decode_tokens_per_s:>12.1f}{x.baseline_decode_tokens_per_s:>12.1f}{e:>10.2f}"
+              f"{x.speedup_measured:>9.2f}x{p:>7.2f}x{x.speedup_measured / p:>8.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", default="1,16,64")
     ap.add_argument("--step-ms", type=float, default=20.0)
     ap.add_argument("--max-tokens", type=int, default=48)
     ap.add_argument("--knee", type=int, default=32)
+    ap.add_argument("--rule", default="", help="levels to check the batching rule at, e.g. 1,4,16")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     child = subprocess.Popen([sys.executable, "-c", SERVER, str(ROOT), str(args.step_ms / 1000), str(args.knee)],
@@ -105,6 +134,9 @@ def main() -> None:
                   + (f"  ({skipped} requests' events did not match the server's steps)" if skipped else "")
                   + f"  [{time.perf_counter() - started:.0f} s]")
         print("goal: median and p95 jitter at 16 and 64 streams within 2x of one stream's")
+        if args.rule:
+            rule_check(base_url, tuple(int(x) for x in args.rule.split(",")), args.max_tokens,
+                       args.step_ms / 1000, args.knee)
     finally:
         if child.stdin:
             child.stdin.close()
