@@ -10,6 +10,12 @@ Engines and their families (the definitions, and the source each was read from):
 - TensorRT-LLM (tensorrt_llm/metrics/collector.py, trtllm-serve): counters
   trtllm_spec_decode_num_draft_tokens_total, trtllm_spec_decode_num_accepted_tokens_total, gauge
   trtllm_spec_decode_acceptance_length (last iteration, bonus included); no step counter.
+- llama.cpp server (tools/server, server_task_result_metrics::to_metrics, with --metrics): counters
+  llamacpp:spec_decode_num_drafts_total (verify steps that drafted), ..._num_draft_tokens_total,
+  ..._num_accepted_tokens_total (bonus excluded) and ..._num_accepted_tokens_per_pos_total with a
+  `position` label 0..K-1 (steps accepting at least position + 1 drafts, cumulative as vLLM's); no
+  model label. Values are written with C++'s default stream precision: six significant digits, so a
+  count of a million or more is rounded (1234567 reads 1.23457e+06).
 - TGI (router, send_responses): histogram tgi_request_skipped_tokens, one observation per decode step of
   n - 1 (the speculated tokens accepted), buckets 0..speculate; each request's first (prefill) step
   records 0 too, so tgi_request_success is taken off bucket 0 where the scrape has it.
@@ -30,13 +36,20 @@ TGI_NOTE = ("TGI: tgi_request_skipped_tokens = speculated tokens accepted per de
 # family name (as the parser reports it) -> the type it must have
 VLLM_COUNTERS = {"vllm:spec_decode_num_drafts": "drafts", "vllm:spec_decode_num_draft_tokens": "draft_tokens",
                  "vllm:spec_decode_num_accepted_tokens": "accepted", "vllm:spec_decode_num_accepted_tokens_per_pos": "per_pos"}
+LLAMACPP_COUNTERS = {"llamacpp:spec_decode_num_drafts": "drafts", "llamacpp:spec_decode_num_draft_tokens": "draft_tokens",
+                     "llamacpp:spec_decode_num_accepted_tokens": "accepted",
+                     "llamacpp:spec_decode_num_accepted_tokens_per_pos": "per_pos"}
+LLAMACPP_METRICS_NOTE = ("llama.cpp /metrics: spec_decode_num_drafts = verify steps that drafted, num_draft_tokens = "
+                         "draft tokens, num_accepted_tokens = accepted drafts (bonus token excluded), per_pos{position=i} "
+                         "= steps accepting at least i + 1 drafts (cumulative); totals since the server started")
 SGLANG_GAUGES = {"sglang:spec_accept_length": "length", "sglang:spec_accept_rate": "rate"}
 TRTLLM_COUNTERS = {"trtllm_spec_decode_num_draft_tokens": "draft_tokens", "trtllm_spec_decode_num_accepted_tokens": "accepted"}
 TRTLLM_GAUGES = {"trtllm_spec_decode_acceptance_length": "length"}
 TGI_HISTOGRAM = "tgi_request_skipped_tokens"
-ENGINE_PREFIXES = {"vllm": "vllm:spec_decode_", "sglang": "sglang:spec_", "trtllm": "trtllm_spec_decode_", "tgi": TGI_HISTOGRAM}
+ENGINE_PREFIXES = {"vllm": "vllm:spec_decode_", "llamacpp": "llamacpp:spec_decode_", "sglang": "sglang:spec_", "trtllm": "trtllm_spec_decode_", "tgi": TGI_HISTOGRAM}
 _MODEL_LABELS = ("model_name", "model", "served_model_name")
 FORMATS = {"vllm": "Prometheus text, vLLM /metrics (spec_decode counters, V1)",
+           "llamacpp": "Prometheus text, llama.cpp llama-server /metrics (spec_decode counters)",
            "sglang": "Prometheus text, SGLang /metrics (spec_accept_length and spec_accept_rate gauges)",
            "trtllm": "Prometheus text, TensorRT-LLM trtllm-serve /metrics (spec_decode counters)",
            "tgi": "Prometheus text, TGI /metrics (tgi_request_skipped_tokens histogram)"}
@@ -70,6 +83,10 @@ def _wanted(line: str) -> bool:
 _FIELD_OF = {"vllm:spec_decode_num_drafts": "drafts (verify steps)", "vllm:spec_decode_num_draft_tokens": "draft tokens",
              "vllm:spec_decode_num_accepted_tokens_per_pos": "per-position accepted",
              "vllm:spec_decode_num_accepted_tokens": "accepted tokens",
+             "llamacpp:spec_decode_num_drafts": "drafts (verify steps)",
+             "llamacpp:spec_decode_num_draft_tokens": "draft tokens",
+             "llamacpp:spec_decode_num_accepted_tokens_per_pos": "per-position accepted",
+             "llamacpp:spec_decode_num_accepted_tokens": "accepted tokens",
              "trtllm_spec_decode_num_draft_tokens": "draft tokens", "trtllm_spec_decode_num_accepted_tokens": "accepted tokens",
              TGI_HISTOGRAM: "histogram"}
 
@@ -124,7 +141,7 @@ def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
     if engine == "auto":
         if found is None:
             raise MetricsError(f"{file}: Prometheus text without speculative-decoding metrics of vLLM, SGLang, "
-                               "TensorRT-LLM or TGI (was speculative decoding on?)")
+                               "TensorRT-LLM, TGI or llama.cpp (was speculative decoding on?)")
         engine = found
     elif found != engine:
         raise MetricsError(f"{file}: no {engine} speculative-decoding metrics in this scrape"
@@ -133,6 +150,8 @@ def read_scrape(text: str, file: str, engine: str = "auto") -> Scrape:
     wanted: dict[str, tuple[str, str]] = {}
     if engine == "vllm":
         wanted = {name: (what, "counter") for name, what in VLLM_COUNTERS.items()}
+    elif engine == "llamacpp":
+        wanted = {name: (what, "counter") for name, what in LLAMACPP_COUNTERS.items()}
     elif engine == "sglang":
         wanted = {name: (what, "gauge") for name, what in SGLANG_GAUGES.items()}
     elif engine == "trtllm":
@@ -202,18 +221,23 @@ def counts_of(scrape: Scrape, model: str | None) -> tuple[SpecCounts, bool, list
     """The counts of one model's series; (counts, whether they are counts rather than rates, notes)."""
     v = scrape.values[model]
     file = scrape.file
-    if scrape.engine == "vllm":
+    if scrape.engine in ("vllm", "llamacpp"):
+        family = f"{scrape.engine}:spec_decode_num_accepted_tokens_per_pos"
         positions = sorted((int(sub), value) for (what, sub), value in v.items() if what == "per_pos" and sub.isdigit())
         per_pos = None
         if positions:
             if [p for p, _ in positions] != list(range(len(positions))):
-                raise MetricsError(f"{file}: vllm:spec_decode_num_accepted_tokens_per_pos has positions "
+                raise MetricsError(f"{file}: {family} has positions "
                                    f"{[p for p, _ in positions]}, not 0..K-1")
             per_pos = tuple(value for _, value in positions)
-        counts = SpecCounts(engine="vllm", k=len(positions) or None, drafts=v.get(("drafts", "")),
+        counts = SpecCounts(engine=scrape.engine, k=len(positions) or None, drafts=v.get(("drafts", "")),
                             draft_tokens=v.get(("draft_tokens", "")), accepted_tokens=v.get(("accepted", "")),
-                            per_position_accepted=per_pos, convention_note=VLLM_NOTE)
+                            per_position_accepted=per_pos,
+                            convention_note=VLLM_NOTE if scrape.engine == "vllm" else LLAMACPP_METRICS_NOTE)
         notes = []
+        if scrape.engine == "llamacpp" and any(x >= 1e6 for x in v.values()):
+            notes.append("llama.cpp writes /metrics values with six significant digits: counts of a million or more "
+                         "are rounded (the rates keep five or six digits)")
         if counts.k and counts.drafts and counts.draft_tokens is not None and counts.draft_tokens < counts.drafts * counts.k - 0.5:
             notes.append(f"{counts.drafts * counts.k - counts.draft_tokens:g} draft slots were not drafted (draft tokens "
                          f"< drafts x K): some steps drafted fewer than K (n-gram, or a generation's end); /metrics cannot "

@@ -59,6 +59,29 @@ def vllm_scrape(models: dict[str, list[int]], engines: int = 1) -> str:
     return "\n".join(lines) + "\n"
 
 
+def llamacpp_scrape(hist: list[int], predicted: int = 0) -> str:
+    """llama-server --metrics /metrics text (tools/server server_task_result_metrics::to_metrics) for a histogram:
+    HELP/TYPE/value per family, no labels but the per-position counter's `position`, values written by a C++
+    ostream at its default precision (six significant digits, as %g)."""
+    k = len(hist) - 1
+    steps, accepted = sum(hist), sum(j * n for j, n in enumerate(hist))
+    lines = []
+    for name, kind, help_text, value in (
+            ("prompt_tokens_total", "counter", "Number of prompt tokens processed, excluding cached tokens", 40 * k),
+            ("tokens_predicted_total", "counter", "Number of generation tokens processed", predicted or steps + accepted),
+            ("spec_decode_num_draft_tokens_total", "counter", "Speculative: Total draft tokens generated", steps * k),
+            ("spec_decode_num_accepted_tokens_total", "counter", "Speculative: Total draft tokens accepted by the target model",
+             accepted),
+            ("spec_decode_num_drafts_total", "counter", "Speculative: Total speculative decoding verification steps", steps),
+            ("requests_processing", "gauge", "Number of requests processing", 0)):
+        lines += [f"# HELP llamacpp:{name} {help_text}", f"# TYPE llamacpp:{name} {kind}", f"llamacpp:{name} {float(value):g}"]
+    lines += ["# HELP llamacpp:spec_decode_num_accepted_tokens_per_pos_total Accepted tokens per draft position",
+              "# TYPE llamacpp:spec_decode_num_accepted_tokens_per_pos_total counter"]
+    lines += [f'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{{position="{i}"}} {p}'
+              for i, p in enumerate(per_position(hist))]
+    return "\n".join(lines) + "\n"
+
+
 def vllm_log_line(hist: list[int], seconds: float = 10.0) -> str:
     """One SpecDecodingLogging.log line (vLLM v1), with the engine's own rounding."""
     k = len(hist) - 1

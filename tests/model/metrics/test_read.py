@@ -9,7 +9,7 @@ import pytest
 from model import arithmetic as ar
 from model.metrics.read import applicable, missing_k, read_sources
 from model.metrics.result import MetricsError
-from tests.model.metrics.engine_files import (iid_steps, per_position, sglang_log_line, sglang_scrape, tgi_scrape,
+from tests.model.metrics.engine_files import (iid_steps, llamacpp_scrape, per_position, sglang_log_line, sglang_scrape, tgi_scrape,
                                               trtllm_scrape, vllm_log_line, vllm_scrape)
 
 
@@ -242,3 +242,24 @@ def test_vllm_metrics_of_data_parallel_engines_are_summed_over_the_engine_label(
     [source] = read_sources([_write(tmp_path, "dp.prom", text)])
     assert source.counts.steps == sum(hist) and source.counts.accepted == sum(j * n for j, n in enumerate(hist))
     assert source.counts.per_position_accepted == tuple(float(p) for p in per_position(hist))
+
+
+def test_a_llamacpp_metrics_page_gives_k_and_alpha(tmp_path: Path) -> None:
+    hist = iid_steps(0.8, 4, 2_000)
+    [source] = read_sources([_write(tmp_path, "metrics", llamacpp_scrape(hist))])
+    row = source.to_dict()
+    assert (row["engine"], row["k"], row["kind"]) == ("llamacpp", 4, "prometheus")
+    assert "llama.cpp" in row["format"]
+    assert (row["drafts"], row["draft_tokens"]) == (sum(hist), 4 * sum(hist))
+    assert row["accepted_tokens"] == sum(j * n for j, n in enumerate(hist))
+    assert row["alpha"] == pytest.approx(0.8, abs=2e-3)
+    assert row["histogram"] == hist
+
+
+def test_llamacpp_counts_past_a_million_are_read_rounded_and_said(tmp_path: Path) -> None:
+    hist = iid_steps(0.7, 3, 3_000_000)
+    text = llamacpp_scrape(hist)
+    assert "e+06" in text  # the ostream's six digits, as the server writes them
+    [source] = read_sources([_write(tmp_path, "metrics", text)])
+    assert source.counts.k == 3 and source.counts.alpha == pytest.approx(0.7, abs=1e-3)
+    assert any("six significant digits" in n for n in source.to_dict()["notes"])
