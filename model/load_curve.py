@@ -3,7 +3,8 @@
 Three things on one axis of parallel streams, each what it is:
 - the speedups a probe measured over the baseline at each concurrency (the tier's
   measured_by_concurrency), throttled levels apart;
-- the vendor's claim, at concurrency 1: a claim is made on a quiet server;
+- the vendor's claim, at concurrency 1 (a claim is made on a quiet server) unless the tier's
+  claim_concurrency says the vendor stated another;
 - for a roofline tier, the roofline's mix speedup against the *server's* batch: the batch an engine
   verifies together, which the analyst cannot see (other customers share it). Drawn beside the
   measured points it lets the analyst read off what batch the vendor's server behaves like; it is not
@@ -31,7 +32,8 @@ class LoadCurve:
     levels: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # measured concurrencies
     measured: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # speedup over the baseline
     throttled: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    claim: float | None = None  # the vendor's claimed speedup, at concurrency 1
+    claim: float | None = None  # the vendor's claimed speedup
+    claim_concurrency: int = 1  # where the claim was measured: 1 (a quiet server) unless the vendor says
     batches: NDArray[np.float64] = field(default_factory=lambda: BATCH_GRID.copy())
     roofline: NDArray[np.float64] | None = None  # the roofline's mix speedup at each server batch
     price_ratio: float | None = None  # worth the premium above this speedup over the baseline
@@ -58,6 +60,7 @@ def load_curve(wb: Workbook, alpha: NDArray[np.float64], price_ratio: float | No
         out.note = "; ".join(notes)
         return out
     out.claim = tier.claimed_speedup
+    out.claim_concurrency = int(tier.claim_concurrency)
     pair, gpu = roofline.PAIRS.get(tier.pair), roofline.GPUS.get(tier.gpu)
     if tier.cost_model != "roofline" or pair is None or gpu is None or not wb.classes:
         notes.append("typed c and v: no roofline line (cost model roofline draws it)")

@@ -61,7 +61,7 @@ class LoadChart(ChartView):
         self._note.setParentItem(self.plot.getViewBox())
         self._note.setPos(6, 4)
         for sample, label in ((self._measured, "measured (probe)"), (self._throttled, "throttled (429s): not used"),
-                              (self._claim, "vendor claim (1 stream)"),
+                              (self._claim, "vendor claim (at its streams)"),
                               (self._roof, "roofline by server batch"), (self._price_sample, "price ratio"),
                               (self._unity_sample, "1.00x")):
             self.legend.addItem(sample, label)
@@ -72,7 +72,7 @@ class LoadChart(ChartView):
         if not 0 <= tier_row < len(workbook.tiers):
             return tier_row
         tier = workbook.tiers[tier_row]
-        return (tier_row, curve_inputs(tier), tier.concurrency, tier.measured_by_concurrency,
+        return (tier_row, curve_inputs(tier), tier.concurrency, tier.measured_by_concurrency, tier.claim_concurrency,
                 tuple((c.context, c.tokens_out) for c in workbook.classes),
                 array_bytes(comparison.alpha[tier_row], comparison.mix_price_ratio[tier_row],
                             comparison.baseline_index[tier_row]))
@@ -94,7 +94,8 @@ class LoadChart(ChartView):
         ok = ~curve.throttled
         self._measured.setData(curve.levels[ok], curve.measured[ok])
         self._throttled.setData(curve.levels[~ok], curve.measured[~ok])
-        self._claim.setData([1.0] if curve.claim is not None else [], [curve.claim] if curve.claim is not None else [])
+        has_claim = curve.claim is not None
+        self._claim.setData([float(curve.claim_concurrency)] if has_claim else [], [curve.claim] if has_claim else [])
         if curve.roofline is not None:
             self._roof.setData(curve.batches, curve.roofline)
         else:

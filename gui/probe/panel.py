@@ -106,11 +106,20 @@ class ProbePanel(QWidget):
         form.addRow("or keyring", keyring)
         form.addRow("Extra fields", self.extra_edit)
         # the load the analyst runs: saved to the tier with the endpoint; the comparison judges the tier there
-        self.load_spin = QSpinBox(minimum=1, maximum=4096, value=1, suffix=" streams",
+        self.load_spin = QSpinBox(minimum=1, maximum=4096, value=1,
                                   toolTip="Parallel streams you will run on this tier (a batch job's workers). "
                                           "Saved with the endpoint; the comparison uses the speedup measured at "
                                           "this concurrency where a probe measured one")
-        form.addRow("Your load", self.load_spin)
+        self.claim_load_spin = QSpinBox(minimum=1, maximum=4096, value=1,
+                                        toolTip="The parallel streams the vendor's claim was measured at, where "
+                                                "the vendor says (a claim is usually for one stream on a quiet server)")
+        load_row = QHBoxLayout()
+        load_row.addWidget(self.load_spin)
+        load_row.addWidget(QLabel("streams; the claim at"))
+        load_row.addWidget(self.claim_load_spin)
+        load_row.addWidget(QLabel("streams"))
+        load_row.addStretch(1)
+        form.addRow("Your load", load_row)
         form.addRow("", self.save_endpoint_button)
         form.addRow("Against", self.baseline_combo)
 
@@ -126,15 +135,19 @@ class ProbePanel(QWidget):
         self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1)
         self.levels_edit = QLineEdit("1", toolTip="Parallel streams per level, one level at a time, e.g. 1,4,16: "
                                      "fast and baseline at each level")
-        self.levels_edit.setMaximumWidth(90)
         run_form = QFormLayout()
         run_form.addRow("Prompts (JSONL)", prompts_row)
         knobs = QHBoxLayout()
         for text, w in (("Contexts", self.contexts_edit), ("Max tokens", self.tokens_spin),
-                        ("Repeats", self.repeats_spin), ("Concurrency", self.levels_edit)):
+                        ("Repeats", self.repeats_spin)):
             knobs.addWidget(QLabel(text))
             knobs.addWidget(w)
         run_form.addRow(knobs)
+        levels_row = QHBoxLayout()
+        levels_row.addWidget(QLabel("Concurrency"))
+        levels_row.addWidget(self.levels_edit, 1)
+        levels_row.addWidget(QLabel("parallel streams per level, e.g. 1,4,16"))
+        run_form.addRow(levels_row)
         # until decided: rounds to the classes still undecided against their price break-even (the workbook's)
         self.decide_check = QCheckBox("Run until decided", toolTip="Send rounds of requests (this tier only) to the "
                                       "classes whose acceptance interval still reaches across their price break-even, "
@@ -269,6 +282,7 @@ class ProbePanel(QWidget):
         for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits()):
             edit.setText(getattr(tier, name))
         self.load_spin.setValue(tier.concurrency)
+        self.claim_load_spin.setValue(tier.claim_concurrency)
         self.levels_edit.setText("1" if tier.concurrency == 1 else f"1,{tier.concurrency}")
         base = self.document.workbook.tiers[i] if (i := self.document.workbook.tier_index(tier.baseline)) is not None \
             else None
@@ -286,6 +300,7 @@ class ProbePanel(QWidget):
             values = {name: parse_field(Tier, name, edit.text(), tier.name)
                       for name, edit in zip(ENDPOINT_EDITS, self._endpoint_edits())}
             values["concurrency"] = parse_field(Tier, "concurrency", self.load_spin.value(), tier.name)
+            values["claim_concurrency"] = parse_field(Tier, "claim_concurrency", self.claim_load_spin.value(), tier.name)
         except ValueError as exc:
             self.show_message(f"Not saved: {exc}", error=True)
             return

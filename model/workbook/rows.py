@@ -59,6 +59,7 @@ class Tier:
     # "1: 2.31, 4: 1.85, 16: 0.97*" (* marks a level the server throttled with 429s).
     concurrency: int = 1
     measured_by_concurrency: str = ""
+    claim_concurrency: int = 1  # the parallel streams the vendor's claim was measured at (a quiet server: 1)
     # The mechanics an import made up because its file did not give them ("speculative, k, c, v"): the
     # tier is incomplete, with no verdicts, until the analyst enters them (an edit of a field drops it).
     defaulted: str = ""

@@ -276,6 +276,7 @@ ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
 LOAD_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("concurrency", "Concurrency (parallel streams)", "int", 1, 4096),
     FieldSpec("measured_by_concurrency", "Measured speedup by concurrency", "by_concurrency"),
+    FieldSpec("claim_concurrency", "Claim concurrency (streams)", "int", 1, 4096),
     FieldSpec("defaulted", "Made up by an import (enter these)", "text"),
 )
 

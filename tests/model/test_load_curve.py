@@ -18,7 +18,9 @@ def test_the_roofline_line_passes_through_the_comparisons_speedup_at_the_tiers_b
     cmp = compare(wb)
     curve = load_curve(wb, cmp.alpha[TURBO], float(cmp.mix_price_ratio[TURBO]), TURBO)
     assert list(curve.levels) == [1, 4, 16, 64] and list(curve.throttled) == [False, False, False, True]
-    assert curve.claim == wb.tiers[TURBO].claimed_speedup
+    assert curve.claim == wb.tiers[TURBO].claimed_speedup and curve.claim_concurrency == 1
+    wb.tiers[TURBO].claim_concurrency = 8  # the vendor says its claim was measured at 8 streams
+    assert load_curve(wb, cmp.alpha[TURBO], None, TURBO).claim_concurrency == 8
     at = int(np.flatnonzero(curve.batches == wb.tiers[TURBO].batch)[0])
     assert curve.roofline[at] == pytest.approx(float(cmp.mix_speedup[TURBO]), rel=1e-9)
     # a bigger server batch makes the verify pass dearer: the roofline's speedup never rises with it

@@ -36,5 +36,8 @@ def test_the_chart_shows_measured_points_the_claim_and_the_roofline_by_batch(pan
     expected = load_curve(wb, cmp.alpha[TURBO], float(cmp.mix_price_ratio[TURBO]), TURBO)
     assert np.array_equal(bx, expected.batches) and np.allclose(by, expected.roofline)
     assert "Northwind Turbo" in chart.title_label.text
+    wb.tiers[TURBO].claim_concurrency = 8
+    panel.show_result(wb, cmp, TURBO)
+    assert chart.claim_point() == (8.0, wb.tiers[TURBO].claimed_speedup)
     panel.show_result(wb, cmp, HELIX_FAST)
     assert chart.roofline_line() is None and chart.measured_points() is None

@@ -115,8 +115,9 @@ def test_the_dock_probes_at_several_concurrencies_and_saves_the_tiers_load(qtbot
     assert [x.concurrency for x in panel.report.by_concurrency] == [1, 2]
     assert "by parallel streams: 1: " in panel.verdict_label.text()
     panel.load_spin.setValue(2)
+    panel.claim_load_spin.setValue(4)
     qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
-    assert panel.document.workbook.tiers[0].concurrency == 2
+    assert (panel.document.workbook.tiers[0].concurrency, panel.document.workbook.tiers[0].claim_concurrency) == (2, 4)
     qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
     levels = panel.document.workbook.tiers[0].measured_by_concurrency
     assert levels.startswith("1: ") and ", 2: " in levels

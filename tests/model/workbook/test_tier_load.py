@@ -16,10 +16,11 @@ def test_an_old_workbook_loads_with_concurrency_1_and_nothing_measured(tmp_path)
     for t in data["tiers"]:
         t.pop("concurrency")
         t.pop("measured_by_concurrency")
+        t.pop("claim_concurrency")
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data))
     wb = load_workbook(path)
-    assert all(t.concurrency == 1 and t.measured_by_concurrency == "" for t in wb.tiers)
+    assert all(t.concurrency == 1 and t.measured_by_concurrency == "" and t.claim_concurrency == 1 for t in wb.tiers)
 
 
 def test_load_fields_round_trip_in_the_canonical_text(tmp_path):
@@ -45,6 +46,7 @@ def test_the_probes_rows_and_a_throttled_mark_parse():
 @pytest.mark.parametrize(("field", "value", "words"), [
     ("concurrency", 0, "from 1 to 4096"),
     ("concurrency", 2.5, "whole number"),
+    ("claim_concurrency", 0, "from 1 to 4096"),
     ("measured_by_concurrency", "4 = 1.8", "streams: speedup"),
     ("measured_by_concurrency", "0: 1.8", "from 1 to 4096"),
     ("measured_by_concurrency", "4: 1.8, 4: 1.7", "given twice"),
