@@ -7,7 +7,10 @@
   accepted /   388 generated), mean acceptance length =  3.65, acceptance rate per position = (0.804,
   0.701, 0.629, 0.515)", where mean length = 1 + accepted / verify steps and the rate at position i =
   steps that accepted at least i + 1 drafts / verify steps (cumulative), one per draft position. The
-  request's task id is on the print_timing lines ("id  0 | task 42 |").
+  request's task id is on the print_timing lines ("id  0 | task 42 |"). Builds with the "mean len"
+  line print the per-position rates on the next line, at trace level only (-lv 4): "     acc per pos =
+  (0.804, 0.701, 0.629, 0.515)", one rate per draft position up to --draft-max (the slot sizes it to
+  K), over the same verify steps; read into the request it follows, it gives K.
 - llama.cpp common/speculative.cpp common_speculative_print_stats, per speculative implementation:
   "statistics draft: #calls(b,g,a) = 1 200 200, #gen drafts = 200, #acc drafts = 170, #gen tokens =
   399, #acc tokens = 311[, #mean acc len = 2.55, #acc rate/pos = (0.850, 0.705)]" — totals of one
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts, speculation_from_response
 from model.spec_checks import count_problem
@@ -43,6 +46,7 @@ _LC_REQUEST = re.compile(r"draft acceptance(?P<old> rate)? =\s*([^\s,;()%]+) \(\
                          r"([^\s,;()%]+) generated\)")
 _LC_LENGTH = re.compile(r"mean (?:acceptance length|len) =\s*([^\s,;()%]+)")
 _LC_POS = re.compile(r"acceptance rate per position = \(([^)]*)\)")
+_LC_POS_TRACE = re.compile(r"acc per pos = \(([^)]*)\)")
 _LC_TASK = re.compile(r"\|\s*task (-?\d+) \|")
 _LC_STATS_IMPL = re.compile(r"statistics\s+([^\s:]+):")
 _LC_STATS = {name: label(text) for name, text in (
@@ -115,6 +119,27 @@ def llamacpp_request(line: str, number: int, file: str, out: Requests) -> None:
     name = f"task {out.task}" if out.task is not None else f"line {number}"
     out.parts.append((name, _checked(counts, where)))
     out.task = None
+
+
+def llamacpp_per_pos(line: str, number: int, file: str, out: Requests) -> None:
+    """The trace-level "acc per pos = (...)" line: the per-position rates of the request whose "draft acceptance"
+    line it follows (same task id), which gives that request's K."""
+    where = f"{file}:{number}"
+    m, task = _LC_POS_TRACE.search(line), _LC_TASK.search(line)
+    if m is None or not out.parts:
+        return
+    rates = rate_list(m.group(1), where, "acc per pos")
+    name, counts = out.parts[-1]
+    if not rates or counts.k is not None or (task is not None and name != f"task {task.group(1)}"):
+        return  # no verify step, a line already read, or not the request just read
+    steps = counts.drafts
+    if steps is None and counts.accepted_tokens == 0:
+        steps = (counts.draft_tokens or 0.0) / len(rates)
+    counts = replace(counts, k=len(rates), drafts=steps,
+                     per_position_accepted=cumulative_counts(rates, steps) if steps else None,
+                     convention_note=LLAMACPP_STEPS_NOTE if steps is not None else counts.convention_note)
+    out.parts[-1] = (name, _checked(counts, where))
+    out.form = "mean len with the trace-level 'acc per pos' lines (K from their length)"
 
 
 @dataclass

@@ -72,6 +72,8 @@ class _State:
             self.requests.lines += 1
             self.requests.first = self.requests.first or number
             logs.llamacpp_request(line, number, self.file, self.requests)
+        elif "acc per pos = (" in line:
+            logs.llamacpp_per_pos(line, number, self.file, self.requests)
         elif "print_timing: " in line:
             logs.llamacpp_timing_line(line, self.requests)
         elif "Decode batch" in line:

@@ -23,9 +23,11 @@ def llamacpp_request(task: int, hist: list[int], form: str = "current", t: str =
     head = f"({accepted:5d} accepted / {generated:5d} generated)"
     if form == "old":  # SLT_INF(*this, "\ndraft acceptance rate = ...")
         return f"{prefix}\ndraft acceptance rate = {accepted / generated:0.5f} {head}"
-    if form == "mean-len":
-        return f"{prefix}draft acceptance = {accepted / generated:0.5f} {head}, mean len = {1 + accepted / steps:5.2f}"
     rates = ", ".join(f"{p / steps:.3f}" for p in per_position(hist))
+    if form in ("mean-len", "mean-len-trace"):
+        line = f"{prefix}draft acceptance = {accepted / generated:0.5f} {head}, mean len = {1 + accepted / steps:5.2f}"
+        # the same builds' SLT_TRC(*this, "     acc per pos = (%s)\n", ...) right after it, with -lv 4
+        return line + (f"\n{prefix}     acc per pos = ({rates})" if form == "mean-len-trace" else "")
     return (f"{prefix}draft acceptance = {accepted / generated:0.5f} {head}, mean acceptance length = "
             f"{1 + accepted / steps:5.2f}, acceptance rate per position = ({rates})")
 

@@ -60,6 +60,21 @@ def test_llamacpp_older_forms_need_k_and_then_convert(tmp_path: Path) -> None:
     assert s.counts.steps == 100 and "mean len" in s.format
 
 
+def test_llamacpp_mean_len_builds_take_k_from_the_trace_level_acc_per_pos_line(tmp_path: Path) -> None:
+    # builds that print "mean len" put the rates on the next line, at -lv 4 only; K = its length, and the reference
+    # run's figures come back with no --k
+    lines = lf.llamacpp_timing(42, 350) + [lf.llamacpp_request(42, A, form="mean-len-trace")] + lf.noise(50) \
+        + lf.llamacpp_timing(43, 115) + [lf.llamacpp_request(43, B, form="mean-len-trace")]
+    [s] = read_sources([_write(tmp_path, "trace.log", lines)])
+    assert not missing_k([s]) and (s.counts.k, s.counts.steps) == (4, 150) and "acc per pos" in s.format
+    _three(s, RATE, LENGTH, ALPHA)
+    assert s.counts.per_position_rates == pytest.approx([120 / 150, 95 / 150, 65 / 150, 35 / 150])
+    # a rates line of another task is not taken for the request before it
+    stray = lf.llamacpp_request(9, A, form="mean-len-trace").replace("task 9 |      acc", "task 10 |      acc")
+    [s] = read_sources([_write(tmp_path, "stray.log", [stray])])
+    assert missing_k([s])
+
+
 def test_llamacpp_statistics_lines_are_totals_the_last_counts(tmp_path: Path) -> None:
     # 200 steps, 311 accepted of 400, per position 0.850 and 0.705 (170 and 141 steps): histogram 30, 29, 141
     lines = [lf.llamacpp_stats("draft", 100, 80, 200, 150, [0.8, 0.7]), *lf.noise(20),
