@@ -206,8 +206,11 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
                "prices times the factor); open the negotiation at the pessimistic end", st.HEADING)
     heads = ["Tier", "Fair price factor", "Fair price out /1M", "Fair price in /1M", "At the pessimistic end",
              "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like (SpecLedger)"]
-    for c, head in enumerate(heads, start=1):
-        sheet.text(top + 1, c, head, st.LABEL)
+    # the table's header look (wrapped, right over numbers) in the Summary's narrow columns: written as plain
+    # labels the long ones ran into each other ("At the pessiOut /1M th")
+    sheet.header_row(top + 1, heads, text_columns={"Tier"})
+    widths = [_WIDTHS.get(SUMMARY_COLUMNS[c], st.DEFAULT_WIDTH) for c in range(len(heads))]
+    sheet.ws.set_row(top, 15 * max(st.wrapped_lines(h, w) for h, w in zip(heads, widths)))
     if not fair:
         sheet.text(top + 2, 1, "No speculative tier has a baseline to be priced against.", st.NOTE)
         return top + 2

@@ -18,6 +18,7 @@ from model.curves import context_curves  # noqa: E402
 from model.report.export import build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.context_sheet import CONTEXTS  # noqa: E402
+from model.report.styles import wrapped_lines  # noqa: E402
 from model.report.layout import CHARTS, COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
 from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
 from tests.bench.workbooks import large_workbook  # noqa: E402
@@ -385,3 +386,19 @@ def test_export_steps_report_progress_and_a_cancel_writes_nothing(tmp_path):
     assert not out.exists() and list(tmp_path.iterdir()) == []
     events = list(export_steps(demo(), out))
     assert [e[0] for e in events] == list(range(1, events[0][1] + 1)) and out.exists()
+
+
+def test_the_fair_price_header_wraps_within_its_columns(demo_report):
+    # its long headers ("Acceptance to guarantee (SpecLedger)") sit over the Summary's narrow numeric columns:
+    # unwrapped they ran into each other when printed
+    summary = openpyxl.load_workbook(demo_report)[SUMMARY]
+    heading = next(c for row in summary.iter_rows() for c in row
+                   if isinstance(c.value, str) and c.value.startswith("Fair price: "))
+    head_row = heading.row + 1
+    heads = [summary.cell(head_row, c) for c in range(1, 10)]
+    assert heads[0].value == "Tier" and heads[-1].value == "Runs like (SpecLedger)"
+    height = summary.row_dimensions[head_row].height
+    for cell in heads:
+        width = summary.column_dimensions[cell.column_letter].width
+        assert cell.alignment.wrap_text, cell.value
+        assert height >= 15 * wrapped_lines(cell.value, width), (cell.value, width, height)
