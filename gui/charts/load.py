@@ -57,9 +57,10 @@ class LoadChart(ChartView):
                                   self._throttled, self._claim)):
             item.setZValue(10 + z)
             self.plot.addItem(item)
-        self._note = pg.TextItem(anchor=(0.0, 0.0))
+        # top right: the claim's star and the load line's label sit at the left, at one stream
+        self._note = pg.TextItem(anchor=(1.0, 0.0))
         self._note.setParentItem(self.plot.getViewBox())
-        self._note.setPos(6, 4)
+        self.plot.vb.sigResized.connect(self._on_view_resized)
         for sample, label in ((self._measured, "measured (probe)"), (self._throttled, "throttled (429s): not used"),
                               (self._claim, "vendor claim (at its streams)"),
                               (self._roof, "roofline by server batch"), (self._price_sample, "price ratio"),
@@ -128,4 +129,12 @@ class LoadChart(ChartView):
     def _set_note(self, text: str) -> None:
         self._note.setVisible(bool(text))
         if text:
-            self._note.setHtml(html_text(text, BREAK_EVEN))
+            # one note a line, wrapped within the plot: on one line they ran past the pane's edge at 1366 x 768
+            lines = "<br>".join(html_text(line, BREAK_EVEN) for line in text.split("; "))
+            self._note.setHtml(f'<div style="text-align:right">{lines}</div>')
+            self._on_view_resized()
+
+    def _on_view_resized(self, *_args: object) -> None:
+        width = self.plot.vb.width()
+        self._note.setTextWidth(max(80.0, 0.75 * width))
+        self._note.setPos(width - 4, 4)

@@ -29,10 +29,13 @@ class ChartsPanel(QWidget):
         self.load_chart = LoadChart()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.trailer_chart, "Trailer fill")
-        self.tabs.addTab(self.alpha_chart, "Speedup vs acceptance")
-        self.tabs.addTab(self.context_chart, "Speedup vs context")
-        self.tabs.addTab(self.load_chart, "vs concurrency")
+        # short labels, so all four tabs show in the chart pane of a 1366-wide screen (the long ones scrolled the
+        # fourth out of sight); each chart's title and the tab's tooltip give the full name
+        for chart, label, full in ((self.trailer_chart, "Trailer fill", "Trailer fill per task class"),
+                                   (self.alpha_chart, "vs acceptance", "Speedup vs acceptance"),
+                                   (self.context_chart, "vs context", "Speedup vs context"),
+                                   (self.load_chart, "vs concurrency", "Speedup vs concurrency")):
+            self.tabs.setTabToolTip(self.tabs.addTab(chart, label), full)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)

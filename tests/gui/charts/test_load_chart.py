@@ -41,3 +41,16 @@ def test_the_chart_shows_measured_points_the_claim_and_the_roofline_by_batch(pan
     assert chart.claim_point() == (8.0, wb.tiers[TURBO].claimed_speedup)
     panel.show_result(wb, cmp, HELIX_FAST)
     assert chart.roofline_line() is None and chart.measured_points() is None
+
+
+def test_the_note_wraps_within_the_plot(panel, qtbot):
+    # a typed tier with nothing measured has two notes; on one line they ran past the pane's right edge
+    wb = load_demo()
+    cmp = compare(wb)
+    panel.resize(460, 600)
+    panel.tabs.setCurrentWidget(panel.load_chart)
+    panel.show_result(wb, cmp, HELIX_FAST)
+    qtbot.wait(20)
+    chart = panel.load_chart
+    note = chart._note.mapRectToParent(chart._note.boundingRect())
+    assert chart._note.isVisible() and 0 <= note.left() and note.right() <= chart.plot.vb.width()

@@ -180,3 +180,16 @@ def test_the_panel_width_is_kept_between_sessions(qtbot, window, settings):
     window.document.undo_stack.setClean()
     window.close()
     assert int(settings.value("window/sampling_dock_width")) == width
+
+
+def test_every_chart_tab_shows_at_1366(qtbot, window):
+    # the long tab labels needed scroll arrows at 1366 x 768, the fourth chart's tab out of sight
+    window.resize(1366, 768)
+    qtbot.wait(50)
+    tabs = window.charts.tabs
+    bar = tabs.tabBar()
+    assert tabs.count() == 4
+    cut = [tabs.tabText(i) for i in range(tabs.count()) if bar.tabRect(i).right() > bar.width()]
+    assert not cut, f"tabs past the pane's edge: {cut}"
+    # the short labels' full names
+    assert all(tabs.tabToolTip(i).startswith(("Speedup vs", "Trailer fill")) for i in range(tabs.count()))
