@@ -3,9 +3,21 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
 
 from gui.window.main_window import MainWindow
 from model.workbook.json_file import load_demo
+
+
+@pytest.fixture(autouse=True)
+def no_modal_boxes(monkeypatch):
+    """A static message box in a test waits for a click that never comes: fail at once, naming it."""
+    def refuse(kind: str):
+        def opened(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN202
+            raise AssertionError(f"a modal QMessageBox.{kind} opened in a test: {title!r}: {text!r}")
+        return opened
+    for kind in ("question", "warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, kind, staticmethod(refuse(kind)))
 
 
 @pytest.fixture

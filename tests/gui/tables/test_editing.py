@@ -108,7 +108,11 @@ def test_undo_redo_of_edit_and_rows(qtbot, window):
     window.duplicate_rows()
     assert len(doc.workbook.tiers) == 9 and doc.workbook.tiers[2].name == "Northwind Turbo (copy)"
     window.tier_view.setCurrentIndex(_cell(window.tier_view, 0, 0))
+    asked: list[str] = []
+    window.rows.confirm = lambda title, text: asked.append(text) or True
     window.delete_rows()
+    # Northwind Standard is a baseline: the delete asked first, naming the tier that loses it
+    assert len(asked) == 1 and "Northwind Turbo" in asked[0]
     assert "Northwind Standard" not in [t.name for t in doc.workbook.tiers]
     assert all(t.baseline != "Northwind Standard" for t in doc.workbook.tiers)
     window.activateWindow()
