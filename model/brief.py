@@ -5,8 +5,9 @@ these classes / do not take it / undecided: measure more), the measured speed ag
 costs over the standard tier, and what to ask the vendor for. The words come from the comparison only; the
 Excel report's Brief sheet and the window's PDF print the same rows.
 
-What to ask for is the acceptance to guarantee (the price break-even α of the mix) for now. The fair price
-and the intervals belong to the confidence work (issue 21): `_ask_price` is their place.
+What to ask for is the acceptance to guarantee (the price break-even α of the mix) and the fair price (the
+comparison's: list prices times speedup over the baseline / price ratio), with the pessimistic end of the
+interval to open at where there is one.
 """
 from __future__ import annotations
 
@@ -138,9 +139,23 @@ def _ask(cmp: Comparison, i: int) -> str:
 
 
 def _ask_price(cmp: Comparison, i: int) -> str:
-    """The price to ask for. Its place is kept for the confidence work (issue 21: the fair price at the
-    pessimistic end of the interval); until it fills this, the brief asks for an acceptance only."""
-    return ""
+    """The fair price (the price at which the speed over the baseline is exactly worth it), and the pessimistic
+    end of the interval to open the negotiation at where one differs; '' where there is none."""
+    factor = float(cmp.fair_price_factor[i])
+    if not math.isfinite(factor) or factor <= 0:
+        return ""
+    cur = cmp.currency
+
+    def prices(out: float, inp: float, f: float) -> str:
+        return f"{fmt.money(out, cur, 2)} out, {fmt.money(inp, cur, 2)} in ({fmt.times(f)} list)"
+
+    text = (f"Its speed is worth up to {prices(float(cmp.fair_price_out[i]), float(cmp.fair_price_in[i]), factor)} "
+            "per 1M tokens")
+    low = float(cmp.fair_price_factor_low[i])
+    if math.isfinite(low) and 0 < low and fmt.times(low) != fmt.times(factor):
+        text += (f"; open the negotiation at {prices(float(cmp.fair_price_out_low[i]), float(cmp.fair_price_in_low[i]), low)}, "
+                 "the cautious end of the measured range")
+    return text + "."
 
 
 def brief_records(wb: Workbook, cmp: Comparison) -> list[dict[str, Any]]:

@@ -55,3 +55,21 @@ def test_the_brief_is_the_reports_first_sheet(tmp_path: Path):
     assert "Take it" in text and "Orbital Rapid (Orbital Labs)" in text
     # fit to one page (1 is the attributes' default, which the file leaves out)
     assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToHeight in (None, 1, "1")
+
+
+def test_the_brief_asks_for_the_fair_price_and_where_to_open():
+    wb = load_demo()
+    cmp = compare(wb)
+    i = wb.tier_index("Northwind Turbo")
+    factor = float(cmp.fair_price_factor[i])
+    # speed over the baseline / price ratio, on the list prices (20 out, 2.50 in): worked from the comparison
+    assert factor == pytest.approx(float(cmp.speedup_vs_baseline[i]) / float(cmp.mix_price_ratio[i]))
+    ask = _by_tier(wb)["Northwind Turbo"].ask
+    assert f"worth up to ${20 * factor:.2f} out, ${2.5 * factor:.2f} in ({factor:.2f}x list) per 1M tokens" in ask
+    assert "open the negotiation" not in ask  # no interval on the demo's assumed acceptance
+    for c in wb.classes:  # a measured range on every class gives a pessimistic end to open at
+        c.alpha_low, c.alpha_high = c.alpha - 0.05, c.alpha + 0.05
+    cmp = compare(wb)
+    low = float(cmp.fair_price_factor_low[i])
+    assert 0 < low < float(cmp.fair_price_factor[i])
+    assert f"open the negotiation at ${20 * low:.2f} out" in _by_tier(wb)["Northwind Turbo"].ask
