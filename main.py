@@ -33,7 +33,8 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def _gui_parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
-        prog="specledger", description=__doc__,
+        prog="specledger", description='SpecLedger: is a vendor\'s "fast tier" worth it on your workload? '
+        "With no command, opens the window.",
         epilog="headless commands: " + "; ".join(f"{name}: {spec[3]}" for name, spec in COMMANDS.items())
         + ". Run `specledger COMMAND --help` for one.")
     p.add_argument("workbook", nargs="?", help="workbook .json, or a report .xlsx to import, to open (default: the built-in demo)")

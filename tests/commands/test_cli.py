@@ -131,3 +131,11 @@ def test_a_missing_xcb_cursor_library_is_named_in_one_line(monkeypatch, capsys):
     # with the library there, nothing is said (the window would start; not started here)
     monkeypatch.setattr(main, "_XCB_CURSOR", "libc.so.6")
     assert main._missing_system_library() is None
+
+
+def test_the_top_level_help_speaks_to_the_user():
+    # it printed main.py's docstring, "Parses arguments and starts things", a note for developers
+    r = run("--help")
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())  # argparse wraps at the terminal width
+    assert "With no command, opens the window." in text and "Parses arguments" not in text
