@@ -16,7 +16,7 @@ from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UN
 from model.measured_speed import AGREES, measured_speed
 
 from gui.document import Document
-from gui.tables import result_copy
+from gui.tables import acceptance_text, result_copy
 from gui.tables.input_models import Index, WorkbookTableModel
 
 # undecided (the interval reaches both sides of a break-even) in one pale violet in both schemes: no verdict's hue
@@ -52,15 +52,21 @@ def _solved_text(kind: int, alpha: float, k: int, always: str) -> str:
 
 
 def break_even_text(cmp: Comparison, i: int, j: int) -> str:
+    if acceptance_text.shape(cmp, i, j):
+        return acceptance_text.break_even_cell(cmp, i, j)
     return _solved_text(int(cmp.break_even_kind[i, j]), cmp.break_even_alpha[i, j], int(cmp.k[i]), "0% (always pays)")
 
 
 def _margin_text(cmp: Comparison, i: int, j: int) -> str:
+    if acceptance_text.shape(cmp, i, j):
+        return acceptance_text.margin_cell(cmp, i, j)
     m = cmp.margin[i, j]
     return "–" if math.isnan(m) else f"{m * 100:+.1f} pts"
 
 
 def price_break_even_text(cmp: Comparison, i: int, j: int) -> str:
+    if acceptance_text.shape(cmp, i, j):
+        return acceptance_text.price_break_even_cell(cmp, i, j)
     return _solved_text(int(cmp.price_break_even_kind[i, j]), cmp.price_break_even_alpha[i, j], int(cmp.k[i]),
                         "0% (always)")
 
@@ -91,7 +97,9 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     "margin": ("Margin (alpha - alpha*)", _margin_text),
     "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
     # a tier that drafts nothing accepts nothing: the class's alpha would read as if it were used
-    "alpha": ("Acceptance used", lambda c, i, j: fmt.pct(c.alpha[i, j]) if c.speculative[i] else "n/a"),
+    # a profile or a length: its mean acceptance length, not the alpha kept beside it (acceptance_text)
+    "alpha": ("Acceptance used", lambda c, i, j: "n/a" if not c.speculative[i] else
+              acceptance_text.acceptance_cell(c, i, j) if acceptance_text.shape(c, i, j) else fmt.pct(c.alpha[i, j])),
     "optimal_k": ("Best K (speedup)", lambda c, i, j: f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})" if c.speculative[i] else "n/a"),
     "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cost_factor[i, j])),
 }
@@ -106,7 +114,8 @@ def colour_scheme(metric: str) -> str:
 # the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
 _PAIR_FIELDS = ("speedup", "speedup_low", "speedup_high", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
                 "optimal_k", "optimal_speedup", "cost_factor", "price_ratio", "price_break_even_alpha",
-                "price_break_even_kind", "value_verdict")
+                "price_break_even_kind", "value_verdict", "tokens_per_stretch", "break_even_length",
+                "price_break_even_length")
 _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
                 "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict",
                 "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
@@ -146,12 +155,14 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     lines = [
         f"{tier} on {cls}" + ("  (speculative decoding not confirmed)" if cmp.unconfirmed[i] else ""),
         f"K = {k} draft tokens per stretch; c = {c:.3f} (draft pass / target step); v = {v:.3f} (verify pass / target step)",
-        f"alpha = {fmt.pct(a)} per token, source: {cmp.alpha_source[i][j]}; " + interval_text(cmp, i, j),
-        f"Tokens per stretch E = (1 - alpha^(K+1)) / (1 - alpha) = {e:.2f}",
+        *([f"alpha = {fmt.pct(a)} per token, source: {cmp.alpha_source[i][j]}; " + interval_text(cmp, i, j),
+           f"Tokens per stretch E = (1 - alpha^(K+1)) / (1 - alpha) = {e:.2f}"]
+          if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[:2]),
         f"Trailer fill F = (E - 1) / K = {fmt.pct(cmp.trailer_fill[i, j])}",
         f"Stretch cost K*c + v = {k * c + v:.2f} target steps",
         f"Speedup S = E / (K*c + v) = {fmt.times_interval(cmp.speedup[i, j], cmp.speedup_low[i, j], cmp.speedup_high[i, j])}",
-        f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}",
+        (f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}"
+         if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[2]),
         f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",
         f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cost_factor[i, j])}",
         f"Speed verdict: {VERDICT_NAMES[int(cmp.verdict[i, j])]} (against plain decoding)",
@@ -199,7 +210,8 @@ def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     over = cmp.speedup[i, j] / cmp.speedup[b, j]
     return [
         f"Price ratio: this class's traffic on {cmp.tier_names[i]} / on {base} = {_ratio_text(ratio, True)}",
-        f"Speedup over {base}: {fmt.times(over)}; price break-even alpha (speedup over {base} = price ratio): "
+        f"Speedup over {base}: {fmt.times(over)}; price break-even "
+        f"{'E in tokens per step' if acceptance_text.shape(cmp, i, j) else 'alpha'} (speedup over {base} = price ratio): "
         f"{price_break_even_text(cmp, i, j)}",
         f"Value verdict: {VALUE_NAMES[int(cmp.value_verdict[i, j])]}",
     ]

@@ -1,0 +1,80 @@
+"""The results grid's words for a cell whose acceptance is a per-position profile or a mean acceptance length.
+
+There no one per-token alpha is used (model/acceptance/profiles.py): the comparison takes E, the mean
+acceptance length, from the profile or the length, and states the break-evens in the same unit, tokens per
+verify step (E* = K c + v, and the E at which the speed pays the price). The grid shows those, as `compare`
+does ("AL 3.58*", "E* 1.90"), rather than the alpha kept beside them, which decides nothing there.
+"""
+from __future__ import annotations
+
+import math
+
+from model import formatting as fmt
+from model.acceptance.value import ALPHA, LENGTH, PROFILE
+from model.comparison import Comparison
+
+
+def shape(cmp: Comparison, i: int, j: int) -> str:
+    """'profile' or 'length' where (tier i, class j) runs on one; '' for an alpha or a tier that drafts nothing."""
+    grid = cmp.acceptance
+    if grid is None or not cmp.speculative[i]:
+        return ""
+    kind = grid.KIND_CODES[int(grid.kind[i, j])]
+    return "" if kind == ALPHA else kind
+
+
+def _length(x: float, prefix: str = "") -> str:
+    return "–" if math.isnan(x) else f"{prefix}{x:.2f}"
+
+
+def _extrapolated(cmp: Comparison, i: int, j: int) -> bool:
+    return bool(cmp.extrapolated is not None and cmp.extrapolated[i, j])
+
+
+def acceptance_cell(cmp: Comparison, i: int, j: int) -> str:
+    """AL (the mean acceptance length at the tier's K), * where extrapolated past what was measured."""
+    return _length(float(cmp.tokens_per_stretch[i, j]), "AL ") + ("*" if _extrapolated(cmp, i, j) else "")
+
+
+def break_even_cell(cmp: Comparison, i: int, j: int) -> str:
+    return _length(_at(cmp.break_even_length, i, j), "E* ")
+
+
+def price_break_even_cell(cmp: Comparison, i: int, j: int) -> str:
+    return _length(_at(cmp.price_break_even_length, i, j), "E* ")
+
+
+def margin_cell(cmp: Comparison, i: int, j: int) -> str:
+    m = float(cmp.tokens_per_stretch[i, j]) - _at(cmp.break_even_length, i, j)
+    return "–" if math.isnan(m) else f"{m:+.2f} tok/step"
+
+
+def _at(values: object, i: int, j: int) -> float:
+    return math.nan if values is None else float(values[i, j])  # type: ignore[index]
+
+
+def tooltip_lines(cmp: Comparison, i: int, j: int) -> list[str]:
+    """The acceptance, E and break-even lines of a cell's tooltip, for a profile or a length."""
+    grid = cmp.acceptance
+    k = int(cmp.k[i])
+    e = float(cmp.tokens_per_stretch[i, j])
+    beyond = f" (extrapolated past K={_measured_k(cmp, i, j)})" if _extrapolated(cmp, i, j) else ""
+    if shape(cmp, i, j) == PROFILE:
+        measured = grid.profile_list(i, j) or []  # type: ignore[union-attr]
+        what = (f"acceptance: a per-position profile ({', '.join(fmt.pct(p, 0) for p in measured)} at positions "
+                f"1..{len(measured)}), extended past them by geometric decay; no one alpha is used")
+    else:
+        what = (f"acceptance: a mean acceptance length of {float(grid.length[i, j]):.2f} measured at "  # type: ignore[union-attr]
+                f"K={int(grid.length_k[i, j])}, carried to other K by the i.i.d. rule; no one alpha is used")
+    return [
+        what + f", source: {cmp.alpha_source[i][j]}",
+        f"Tokens per stretch E at K={k}, from the {shape(cmp, i, j)}: {e:.2f}{beyond}",
+        f"Break-even E* = K*c + v = {break_even_cell(cmp, i, j)[3:]} tokens per step; margin {margin_cell(cmp, i, j)}",
+    ]
+
+
+def _measured_k(cmp: Comparison, i: int, j: int) -> int:
+    grid = cmp.acceptance
+    if shape(cmp, i, j) == LENGTH:
+        return int(grid.length_k[i, j])  # type: ignore[union-attr]
+    return int(grid.positions[i, j])  # type: ignore[union-attr]

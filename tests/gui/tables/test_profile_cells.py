@@ -1,0 +1,38 @@
+"""A class given as a per-position profile or a mean acceptance length: the results grid shows what the
+comparison used (its mean acceptance length, break-evens in tokens per step), not the alpha kept beside it."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+
+def _shapes(wb) -> None:
+    json_row, summary_row = wb.classes[wb.class_index("json")], wb.classes[wb.class_index("summarisation")]
+    json_row.profile = (0.9, 0.8, 0.7, 0.6)
+    summary_row.acceptance_length, summary_row.acceptance_length_k = 2.4, 4
+
+
+def _cell(window, metric: str, i: int, j: int, role=Qt.ItemDataRole.DisplayRole):
+    window.metric_combo.setCurrentIndex(window.metric_combo.findData(metric))
+    model = window.results_model
+    return model.data(model.index(i, j), role)
+
+
+def test_profile_and_length_cells_show_the_length_used(window):
+    window.document.apply("shapes", _shapes)
+    window.document.flush()
+    cmp = window.document.comparison
+    i = cmp.tier_names.index("Northwind Turbo")  # K = 5, past the 4 positions measured: extrapolated
+    js, sm, code = (cmp.class_names.index(n) for n in ("json", "summarisation", "code"))
+    e, e_star = float(cmp.tokens_per_stretch[i, js]), float(cmp.break_even_length[i, js])
+    # the alpha beside the profile (85%) gives another E at K = 5: the cell must not show it as used
+    assert abs(e - (1 - 0.85 ** 6) / 0.15) > 0.1
+    assert _cell(window, "alpha", i, js) == f"AL {e:.2f}*"
+    assert _cell(window, "alpha", i, sm).startswith("AL ")
+    assert _cell(window, "alpha", i, code) == "80.0%"  # an alpha class as before
+    assert _cell(window, "break_even", i, js) == f"E* {e_star:.2f}"
+    assert _cell(window, "price_break_even", i, js) == f"E* {float(cmp.price_break_even_length[i, js]):.2f}"
+    assert _cell(window, "margin", i, js) == f"{e - e_star:+.2f} tok/step"
+    tip = _cell(window, "speedup", i, js, Qt.ItemDataRole.ToolTipRole)
+    assert "per-position profile (90%, 80%, 70%, 60%" in tip and "(1 - alpha^(K+1))" not in tip
+    assert f"from the profile: {e:.2f} (extrapolated past K=4)" in tip
+    assert "mean acceptance length of 2.40 measured at K=4" in _cell(window, "speedup", i, sm, Qt.ItemDataRole.ToolTipRole)
