@@ -52,11 +52,18 @@ def alpha_curves(tiers: list[Tier], alphas: NDArray[np.float64] = ALPHA_GRID) ->
     )
 
 
-def break_even_fill(break_even_alpha: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+def break_even_fill(break_even_alpha: ArrayLike, k: ArrayLike,
+                    break_even_length: ArrayLike | None = None) -> NDArray[np.float64]:
     """The trailer fill a class needs to break even: F(alpha*, K); NaN where alpha* is NaN.
 
-    This is the seed's "the break-even is the trailer's fill" as a mark on each trailer.
+    This is the seed's "the break-even is the trailer's fill" as a mark on each trailer. A class given as a
+    profile or a length has no alpha*: where ``break_even_length`` (E* = K c + v) is given, its fill
+    (E* - 1) / K stands in, the same mark in the unit that holds for any acceptance.
     """
     a = np.asarray(break_even_alpha, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        return np.where(np.isnan(a), np.nan, ar.trailer_fill(np.nan_to_num(a), k))
+        fill = np.where(np.isnan(a), np.nan, ar.trailer_fill(np.nan_to_num(a), k))
+        if break_even_length is not None:
+            length = np.asarray(break_even_length, dtype=np.float64)
+            fill = np.where(np.isnan(fill), (length - 1.0) / np.asarray(k, dtype=np.float64), fill)
+    return fill

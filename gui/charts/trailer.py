@@ -14,6 +14,7 @@ from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
 from gui.charts.style import BREAK_EVEN, INK, ChartView, array_bytes, class_color, html_text, up_to_date
+from gui.tables import acceptance_text
 
 BAR_HEIGHT = 0.62
 WASTE_BRUSH = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
@@ -67,7 +68,8 @@ class TrailerChart(ChartView):
         return (i, comparison.tier_names[i], tuple(comparison.class_names), bool(comparison.speculative[i]),
                 bool(comparison.unconfirmed[i]),
                 array_bytes(comparison.k[i], comparison.trailer_fill[i], comparison.alpha[i], comparison.speedup[i],
-                            comparison.break_even_alpha[i], comparison.break_even_kind[i]))
+                            comparison.break_even_alpha[i], comparison.break_even_kind[i],
+                            comparison.tokens_per_stretch[i], *_lengths(comparison, i)))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
@@ -88,11 +90,15 @@ class TrailerChart(ChartView):
         self._cargo.setOpts(x0=np.zeros(n), width=cargo, y=rows, height=BAR_HEIGHT,
                             brushes=[class_color(j) for j in range(n)])
         self._walls.setData(*self._wall_segments(rows, k))
-        needed = break_even_fill(comparison.break_even_alpha[tier_row], k) * k
+        lengths = _lengths(comparison, tier_row)
+        needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
         self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
         never = comparison.break_even_kind[tier_row] == ar.NEVER
         self._numbers = [
-            f"α {alpha[j]:.2f} · {fmt.pct(fill[j], 0)} full · {fmt.times(speedup[j])}" + (" · never pays" if never[j] else "")
+            # a profile or a length decides E there, not the alpha kept beside it: its mean acceptance length
+            (acceptance_text.acceptance_cell(comparison, tier_row, j) if acceptance_text.shape(comparison, tier_row, j)
+             else f"α {alpha[j]:.2f}") + f" · {fmt.pct(fill[j], 0)} full · {fmt.times(speedup[j])}"
+            + (" · never pays" if never[j] else "")
             for j in range(n)
         ]
         self._set_row_labels("left", rows, names)
@@ -175,3 +181,8 @@ class TrailerChart(ChartView):
         self.plot.setYRange(0, 1, padding=0)
         self.set_title(f"Trailer fill — {tier}" if tier else "Trailer fill")
         self._shown = {}
+
+
+def _lengths(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
+    """Tier i's break-evens in tokens per step (E*), where the comparison has them."""
+    return () if comparison.break_even_length is None else (comparison.break_even_length[i],)

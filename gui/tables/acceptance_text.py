@@ -78,3 +78,29 @@ def _measured_k(cmp: Comparison, i: int, j: int) -> int:
     if shape(cmp, i, j) == LENGTH:
         return int(grid.length_k[i, j])  # type: ignore[union-attr]
     return int(grid.positions[i, j])  # type: ignore[union-attr]
+
+
+def class_alpha_words(row: object) -> tuple[str, str]:
+    """For a task class's (or override's) alpha cell: what to show after the alpha, and a tooltip line.
+
+    A profile or a length decides the results, the alpha beside it is their i.i.d. summary; a range (typed or
+    measured) is the interval the verdicts carry. ('', '') for a bare alpha."""
+    profile = tuple(getattr(row, "profile", ()) or ())
+    length, length_k = getattr(row, "acceptance_length", None), getattr(row, "acceptance_length_k", None)
+    if profile:
+        rates = ", ".join(fmt.pct(p, 0) for p in profile)
+        return "· profile", (f"The acceptance is a per-position profile ({rates} at positions 1..{len(profile)}): the "
+                             "results use it, and this alpha is its one-number summary (the Excel report computes "
+                             "from the alpha). Typing an alpha replaces the profile.")
+    if length is not None and length_k is not None:
+        return f"· AL {length:.2f}", (f"The acceptance is a mean acceptance length of {length:.2f} at K={length_k}: the "
+                                      "results use it, and this alpha is its one-number summary (the Excel report "
+                                      "computes from the alpha). Typing an alpha replaces the length.")
+    low, high = getattr(row, "alpha_low", None), getattr(row, "alpha_high", None)
+    if low is not None and high is not None:
+        confidence = getattr(row, "alpha_confidence", None)
+        what = f"the {confidence:.0%} interval measured" if confidence else "the range typed"
+        return f"({low * 100:.1f}–{high * 100:.1f}%)", (f"{what.capitalize()}: {fmt.pct(low)} to {fmt.pct(high)}; "
+                                                        "the verdicts say 'undecided' where it reaches both sides "
+                                                        "of a break-even.")
+    return "", ""

@@ -16,7 +16,7 @@ from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
 from model.workbook.rows import Override, TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval
 
-from gui.tables import used_costs
+from gui.tables import acceptance_text, used_costs
 from gui.tables.cell_format import (NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal,
                                     percent_edit_text, with_mark)
 from gui.document import Document
@@ -345,6 +345,16 @@ class TierTableModel(RowTableModel):
 class ClassTableModel(RowTableModel):
     def __init__(self, document: Document) -> None:
         super().__init__(document, TaskClass, CLASS_FIELDS, "classes", "Task class")
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        shown = super().data(index, role)
+        if index.isValid() and self.specs[index.column()].name == "alpha" and role in (
+                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            # the profile, length or range beside the alpha: it decides the results (or their certainty)
+            suffix, note = acceptance_text.class_alpha_words(self.rows()[index.row()])
+            if suffix:
+                return f"{shown} {suffix}" if role == Qt.ItemDataRole.DisplayRole else f"{shown}\n{note}"
+        return shown
 
 
 class OverrideGridModel(WorkbookTableModel):

@@ -308,3 +308,19 @@ def test_a_chart_whose_data_did_not_change_is_not_redrawn(qtbot, panel: ChartsPa
     drawn.clear()
     _redraw(panel, edited, TURBO)
     assert drawn == []
+
+
+def test_a_profile_class_trailer_shows_its_length_and_break_even_mark(panel: ChartsPanel, demo: Workbook) -> None:
+    # json as a per-position profile: no one alpha decides its E, so its label gives the length it runs at,
+    # and its break-even mark is E* = K c + v as a fill, where alpha* has no number
+    j = demo.class_index("json")
+    demo.classes[j].profile = (0.9, 0.8, 0.7, 0.6)
+    cmp = _redraw(panel, demo, TURBO)
+    label = panel.trailer_chart.row_labels()[j]
+    assert label.startswith(f"AL {cmp.tokens_per_stretch[TURBO, j]:.2f}*") and "α" not in label
+    assert panel.trailer_chart.row_labels()[0].startswith("α 0.80")  # code: an alpha as before
+    x, _ = panel.trailer_chart._needed.getData()
+    marks = x[::2]  # two points per class, first class first
+    k = demo.tiers[TURBO].k
+    assert marks[j] == pytest.approx(cmp.break_even_length[TURBO, j] - 1.0)  # (E* - 1) / K of K slots
+    assert np.isfinite(marks).all() and 0 < marks[j] < k

@@ -36,3 +36,26 @@ def test_profile_and_length_cells_show_the_length_used(window):
     assert "per-position profile (90%, 80%, 70%, 60%" in tip and "(1 - alpha^(K+1))" not in tip
     assert f"from the profile: {e:.2f} (extrapolated past K=4)" in tip
     assert "mean acceptance length of 2.40 measured at K=4" in _cell(window, "speedup", i, sm, Qt.ItemDataRole.ToolTipRole)
+
+
+def test_the_task_classes_table_says_what_stands_beside_the_alpha(window):
+    def ranged(wb) -> None:
+        _shapes(wb)
+        code = wb.classes[wb.class_index("code")]
+        code.alpha_low, code.alpha_high = 0.74, 0.86
+
+    window.document.apply("shapes", ranged)
+    window.document.flush()
+    model, wb = window.class_model, window.document.workbook
+    col = model.column_of("alpha")
+
+    def shown(name: str, role=Qt.ItemDataRole.DisplayRole):
+        return model.data(model.index(wb.class_index(name), col), role)
+
+    assert shown("json") == "85.0% · profile"
+    assert "per-position profile (90%, 80%, 70%, 60%" in shown("json", Qt.ItemDataRole.ToolTipRole)
+    assert shown("summarisation") == "65.0% · AL 2.40"
+    assert shown("code") == "80.0% (74.0–86.0%)" and "range typed" in shown("code", Qt.ItemDataRole.ToolTipRole)
+    assert shown("prose") == "50.0%"
+    # what a cell edits is still the alpha alone
+    assert model.data(model.index(wb.class_index("json"), col), Qt.ItemDataRole.EditRole).rstrip("%") in ("85", "85.0")
