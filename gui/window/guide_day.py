@@ -22,7 +22,9 @@ DAY_SECTIONS: list[tuple[str, str, str]] = [
      "imported.</li>"
      "<li><b>Read the verdicts.</b> The <i>Per tier</i> table: the speed verdict (against plain decoding), the "
      "value verdict (does the speed over the baseline pay for the price over it), the claim, and beside the "
-     "model's speedup the <i>Measured</i> one. The grid shows each class; F1 on any cell explains it.</li>"
+     "model's speedup the <i>Measured</i> one, and the <i>Fair price</i> to negotiate with. A measured acceptance "
+     "carries its interval; a verdict it cannot settle reads <i>undecided</i>: measure more (see "
+     "<a href='#certainty'>intervals</a>). The grid shows each class; F1 on any cell explains it.</li>"
      "<li><b>Export.</b> File &gt; Export to Excel writes the report, its first sheet a one-page brief for a "
      "manager; File &gt; Export brief as PDF prints that page for a mail.</li></ol>"),
     ("probe", "Probe a tier (Tools > Probe a tier)",

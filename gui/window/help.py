@@ -61,6 +61,8 @@ SECTIONS: list[tuple[str, str, str]] = [
      "<span style='background:#ffe4b0'>&nbsp;marginal&nbsp;</span> 1 &le; S &lt; 1 + band; "
      "<span style='background:#f6c4c4'>&nbsp;tax&nbsp;</span> S &lt; 1: half-empty trailers, the draft's cost is "
      "on the invoice and the speed is not delivered. Grey: the tier does not run speculative decoding. "
+     "<span style='background:#ddd3f0'>&nbsp;undecided&nbsp;</span> the speedup's interval reaches both sides of a "
+     "verdict's line: measure more before acting on it (see <a href='#certainty'>intervals</a>). "
      "This is the <b>speed verdict</b>: it says whether the tier is faster than plain decoding, not whether the "
      "speed is worth what it costs; the value verdict below says that."),
     ("value", "Value verdict: is the speed worth the premium?",
@@ -72,7 +74,8 @@ SECTIONS: list[tuple[str, str, str]] = [
      "<span style='background:#b9dcf2'>&nbsp;worth the premium&nbsp;</span> when the speedup over the baseline is "
      "at least the price ratio, so one unit of speed costs no more than on the baseline (Cost per 1x no higher); "
      "<span style='background:#f2c6de'>&nbsp;not worth it&nbsp;</span> otherwise: faster, perhaps, but you pay "
-     "more for the speed than it gives. A tier can be a <i>gain</i> and <i>not worth it</i> at once. "
+     "more for the speed than it gives; <span style='background:#ddd3f0'>&nbsp;undecided&nbsp;</span> where the "
+     "interval on the speedup over the baseline reaches both sides of the price ratio. A tier can be a <i>gain</i> and <i>not worth it</i> at once. "
      "<b>Price break-even alpha</b>: the acceptance at which the speedup over the baseline equals the price ratio, "
      "solved like a claim's alpha (0% when even alpha = 0 pays; <i>none</i> when not even alpha = 1 does). "
      "The baseline's own speedup is held where it is (1 for plain decoding). "
@@ -81,6 +84,28 @@ SECTIONS: list[tuple[str, str, str]] = [
      "acceptance that gives the mix speedup you have now. n/a: no baseline, or the tier does not run speculative "
      "decoding. The results grid shows either verdict (show: Speed verdict / Value verdict) and colours its cells "
      "by the verdict that goes with the number shown."),
+    ("certainty", "Intervals, undecided verdicts and the fair price",
+     "A measured acceptance carries an <b>interval</b> at the confidence in Settings (95% by default), with the "
+     "request (prompt) as the unit, since the tokens of one request are not independent; under 5 requests there "
+     "is none, and a count-only import (a scrape, a log line) says <i>interval unknown</i>. A typed acceptance may "
+     "carry a range of its own (the vendor's, or your doubt). Every speedup then shows its interval, "
+     "<tt>1.44x (1.31–1.58)</tt>; the mix's comes from the classes together, their errors independent. Where an "
+     "interval reaches both sides of a break-even the verdict is <i>undecided</i>: Tools &gt; Probe a tier, "
+     "<i>Run until decided</i>, buys the requests that settle it and says what they cost first. "
+     "<b>Fair price</b> (Per tier): the price at which the speed over the baseline is exactly worth it, as a "
+     "factor on both list prices (speedup over the baseline / price ratio): above 1.00x the list price is a "
+     "good deal, below it the tier charges more than its speed is worth. <i>open at</i> is the factor at the "
+     "interval's pessimistic end, the number to open a negotiation with. <i>Value needs alpha</i> is the "
+     "acceptance to guarantee: what the vendor would have to commit to for the list price to pay, beside "
+     "<i>Runs like alpha</i>, what your mix runs like now."),
+    ("shapes", "Profiles and mean acceptance lengths",
+     "A class (or an override) can hold, instead of one alpha, a <b>per-position profile</b> (the acceptance at "
+     "each draft position) or a <b>mean acceptance length</b> measured at a stated K, as engines and the Measure "
+     "panel report them. The comparison then takes E from it, and the grid shows <tt>AL 3.58</tt> (the mean "
+     "acceptance length at the tier's K; <tt>*</tt> where that K is past the positions measured, so the profile "
+     "was extended) and the break-evens in tokens per step, <tt>E* 1.90</tt> (K c + v, or what the price "
+     "needs), with the margin in tokens per step. The alpha beside it is its one-number summary; typing an "
+     "alpha replaces the profile or length."),
     ("optimal_k", "Best K",
      "The whole K from 1 to K max (or the tier's own K, if larger) that maximises S for this class, and the speedup it would give; "
      "a lower K wastes fewer slots when acceptance is low."),
@@ -100,7 +125,7 @@ SECTIONS: list[tuple[str, str, str]] = [
     ("claim", "The vendor's claim and the alpha it needs",
      "A claim \"S<sub>claim</sub> at context L\" implies an acceptance: solve S(alpha; K, c(L), v(L)) = S<sub>claim</sub>. "
      "Compare it with your measured alphas. The claim <i>holds</i> if your mix speedup reaches it within the "
-     "tolerance in Settings. <i>Unreachable</i>: not even alpha = 1 gives that speedup at this K."),
+     "tolerance in Settings. <i>Out of reach</i>: not even alpha = 1 gives that speedup at this K."),
     ("context", "Context length",
      "Longer context makes every pass read more KV cache, so c and v change and the gain shrinks: "
      "a 3x claim at 4K is not a 3x claim at 64K. The <i>Speedup vs context</i> chart shows it per class."),
@@ -129,6 +154,13 @@ ANCHOR_FOR_FIELD = {
     "baseline": "pricing", "tokens_out": "mix", "tokens_in": "pricing", "context": "context", "alpha": "alpha",
     "alpha_source": "alpha", "source_note": "alpha",
 }
+
+# F1 on a column of the per-tier summary; the rest open at the mix
+ANCHOR_FOR_SUMMARY = {"Speed verdict": "verdict", "Value verdict": "value", "Claim holds": "claim",
+                      "Claim needs alpha": "claim", "Fair price": "certainty", "Value needs alpha": "certainty",
+                      "Runs like alpha": "certainty", "Price ratio": "value", "Measured": "probe",
+                      "Monthly cost": "pricing", "Premium": "pricing", "Cost per 1x": "pricing",
+                      "vs baseline": "pricing", "FLOPs/token": "cost_factor", "Claim": "claim"}
 
 ANCHOR_FOR_METRIC = {"speedup": "speedup", "break_even": "break_even", "margin": "break_even",
                      "speed_verdict": "verdict", "value_verdict": "value", "price_break_even": "value",

@@ -18,7 +18,7 @@ from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dia
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
 from gui.window.screen_fit import ScreenFit
-from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, HelpDialog
+from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
 from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, ResultsGridModel, TierSummaryModel,
                                       colour_scheme)
@@ -379,7 +379,7 @@ class MainWindow(ScreenFit, QMainWindow):
         if self.results_view.hasFocus():
             self.show_help(ANCHOR_FOR_METRIC.get(self.results_model.metric, ""))
         elif self.summary_view.hasFocus():
-            self.show_help("mix")
+            self.show_help(self._summary_anchor())
         else:
             # on an input (or in its editor): the section about that field
             self.show_help(next((self._field_anchor(view) for view in (self.tier_view, self.class_view, self.override_view)
@@ -394,8 +394,15 @@ class MainWindow(ScreenFit, QMainWindow):
         return ANCHOR_FOR_FIELD.get(model.specs[current.column()].name, "")
 
     def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
-        anchor = ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view else "mix"
+        anchor = (ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view
+                  else self._summary_anchor())
         self.show_help(anchor)
+
+    def _summary_anchor(self) -> str:
+        """The guide's section for the per-tier summary's current column (the mix where none is more apt)."""
+        current = self.summary_view.currentIndex()
+        head = SUMMARY_COLUMNS[current.column()][0] if current.isValid() else ""
+        return ANCHOR_FOR_SUMMARY.get(head, "mix")
 
     def _on_edit_refused(self, message: str) -> None:
         self.show_message(f"{_REFUSED}{message}", 15000)

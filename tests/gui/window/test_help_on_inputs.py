@@ -39,3 +39,28 @@ def test_f1_on_an_input_opens_the_guide_at_that_field(qtbot, window, table, fiel
     assert at == _scroll_for(window, anchor)
     assert _scroll_for(window, "") == 0  # the plain Help menu still opens at the top
     help_dialog.close()
+
+
+def test_the_guide_explains_undecided_the_fair_price_and_profiles() -> None:
+    # the guide's verdict sections named gain/marginal/tax and worth/not worth only, and nothing said what an
+    # interval, 'undecided', the fair price or an 'AL 3.58' cell is
+    text = dict((a, b) for a, _, b in SECTIONS)
+    assert "undecided" in text["verdict"] and "undecided" in text["value"]
+    assert "Fair price" in text["certainty"] and "open at" in text["certainty"] and "1.44x (1.31–1.58)" in text["certainty"]
+    assert "AL 3.58" in text["shapes"] and "E* 1.90" in text["shapes"]
+    assert "Unreachable" not in text["claim"]  # 'out of reach' is the one word for it
+
+
+@pytest.mark.parametrize("column, anchor", [("Fair price", "certainty"), ("Value verdict", "value"),
+                                            ("Mix speedup", "mix")])
+def test_f1_on_the_per_tier_summary_opens_that_columns_section(qtbot, window, column, anchor) -> None:
+    from gui.tables.result_models import SUMMARY_COLUMNS
+
+    view = window.summary_view
+    window.activateWindow()
+    view.setCurrentIndex(window.summary_model.index(1, [c[0] for c in SUMMARY_COLUMNS].index(column)))
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=2000)
+    qtbot.keyClick(view, Qt.Key.Key_F1)
+    at = window._help.browser.verticalScrollBar().value()
+    assert at == _scroll_for(window, anchor)
