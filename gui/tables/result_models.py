@@ -13,6 +13,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES, VERDICT_NAMES,
                               WORTH, Comparison)
+from model.load_speed import load_speed
 from model.measured_speed import AGREES, measured_speed
 
 from gui.document import Document
@@ -327,8 +328,8 @@ def _value_verdict(cmp: Comparison, i: int) -> str:
 
 # (header, cell text, tooltip explaining the column); the verdicts first, so a laptop screen shows them
 SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
-    ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice). Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
-    ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline. n/a without a baseline or for a tier that does not run speculative decoding."),
+    ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice); undecided: the mix speedup's interval reaches across a verdict's line, so measure more. Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
+    ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline; undecided where the interval on the speedup over the baseline reaches both sides of the price ratio. n/a without a baseline or for a tier that does not run speculative decoding."),
     ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
     ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
     ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
@@ -411,6 +412,8 @@ class TierSummaryModel(WorkbookTableModel):
                     f"verdicts.\n{HELP_HINT}")
         if role == Qt.ItemDataRole.ToolTipRole:
             said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
+            # the verdict at the tier's own load, where a probe measured it there (compare and the report say it too)
+            said = load_speed(cmp, i).words() if header == "Value verdict" else said
             said = f"\n{said[0].upper()}{said[1:]}" if said else ""
             extra = f"\n{_fair_price_tip(cmp, i)}" if header == "Fair price" and _fair_price_tip(cmp, i) else ""
             return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}{extra}\n{explain}\n{HELP_HINT}"
