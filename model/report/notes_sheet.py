@@ -37,8 +37,20 @@ ASSUMPTIONS = [
      "not); with no output tokens entered at all, every class weighs the same."),
     ("Cost model", "monthly cost = list prices x monthly tokens; the draft's cost is inside the fast tier's price. "
      "Cost factor = compute per emitted token vs plain decoding, (K c + K + 1) / E."),
-    ("Verdict", "tax if S < 1; marginal if 1 <= S < 1 + the marginal band; gain otherwise; n/a for tiers that do "
+    ("Verdict", "tax if S < 1; marginal if 1 <= S < 1 + the marginal band; gain otherwise; undecided where the "
+     "speedups at the two ends of the acceptance's interval fall in different verdicts; n/a for tiers that do "
      "not run speculative decoding."),
+    ("Value verdict", "worth the premium where the speedup over the baseline is at least the price ratio (the "
+     "same traffic priced on the tier over on its baseline), not worth it otherwise, undecided where the "
+     "interval's ends fall on both sides of the price ratio; n/a without a baseline."),
+    ("Intervals", "a measured acceptance's interval at the workbook's confidence (requests as the unit), or a "
+     "range typed for an assumed one. The speedups at its ends are SpecLedger's as exported, written into the "
+     "verdict formulas: an alpha edited on Inputs changes the speedup, while 'undecided' still follows the "
+     "ends as exported (import and export again for new ones)."),
+    ("Fair price", "speedup over the baseline / price ratio, applied to both list prices: the price at which the "
+     "speed is exactly worth it. At the pessimistic end: the same with the mix speedup at the low end of its "
+     "interval, the price to open a negotiation with. The acceptance to guarantee is the mix's price "
+     "break-even alpha."),
     ("Unconfirmed", "a tier whose use of speculative decoding the vendor has not confirmed (speculative = unknown) "
      "is computed as if it ran it; confirm it, since the answer changes what the throughput claim measures."),
     ("Claim holds", "mix speedup >= claimed speedup x (1 - claim tolerance); tolerance and band are on the Inputs "

@@ -402,3 +402,11 @@ def test_the_fair_price_header_wraps_within_its_columns(demo_report):
         width = summary.column_dimensions[cell.column_letter].width
         assert cell.alignment.wrap_text, cell.value
         assert height >= 15 * wrapped_lines(cell.value, width), (cell.value, width, height)
+
+
+def test_notes_explain_undecided_intervals_and_the_fair_price(demo_report):
+    # the Summary shows undecided verdicts and a fair-price table; the Notes named gain/marginal/tax only
+    notes = openpyxl.load_workbook(demo_report)[NOTES]
+    said = {r[0].value: r[1].value for r in notes.iter_rows(max_col=2) if isinstance(r[0].value, str)}
+    assert "undecided" in said["Verdict"] and "undecided" in said["Value verdict"]
+    assert "interval" in said["Intervals"] and "negotiation" in said["Fair price"]
