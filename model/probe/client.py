@@ -256,11 +256,11 @@ class ChatClient:
                     timeout["read"] = limits.gap_s
                 # the client's own scheduling delay while it reads, to tell a late read from a big step
                 watch = StallWatch(start)
-                with watch:
-                    try:
+                try:
+                    with watch:
                         self._read_events(record, response, start, cancel, watchdog)
-                    finally:
-                        record.stalls = watch.stalls
+                finally:
+                    record.stalls = watch.stalls
                 return record
         raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
 

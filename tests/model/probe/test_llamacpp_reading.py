@@ -186,3 +186,21 @@ def test_a_late_step_while_the_client_was_awake_was_sent_late_and_is_kept() -> N
         for e in r.events[10:]:
             e.t += 0.035
     assert read_steps(unmeasured, detect_style(unmeasured)).left_out == 3  # without the timer, late is suspect
+
+
+def test_the_clients_timer_sees_its_own_stall_and_is_one_thread_for_all_requests() -> None:
+    import threading
+    import time
+
+    from model.probe.stalls import StallWatch
+    before = {t.name for t in threading.enumerate()}
+    t0 = time.perf_counter()
+    with StallWatch(t0) as a, StallWatch(t0) as b:
+        assert sum(t.name == "probe-stall-watch" for t in threading.enumerate()) == 1
+        end = time.perf_counter() + 0.2
+        while time.perf_counter() < end:  # hold the GIL in Python: the timer cannot wake on time
+            pass
+    assert a.stalls and a.stalls == b.stalls
+    assert all(0 < t <= 0.25 + 0.05 and late >= 0.003 for t, late in a.stalls)
+    time.sleep(0.05)
+    assert "probe-stall-watch" not in {t.name for t in threading.enumerate()} - before
