@@ -112,7 +112,7 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how demo-fast streams: one event per step (vllm), per token with the step's "
                              "timing (per-token), fixed-size chunks that hide the steps (chunked), no "
                              "speculation (plain), or as llama.cpp's server does (llamacpp: per token, logprobs "
-                             "only on the tokens the draft did not supply, silent special tokens, `timings`)")
+                             "only on the first token, silent special tokens, `timings`)")
     parser.add_argument("--silent-tokens", action="store_true",
                         help="the end-of-text token and what follows it count in the usage but send no content "
                              "(always so in the llamacpp style)")

@@ -123,3 +123,59 @@ def bad_app() -> Any:
 def write_prompts(path: Path, n: int = 2) -> Path:
     path.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def f{i}():"}) + "\n" for i in range(n)))
     return path
+
+
+# --- the demo server in a process of its own ---
+# A server in the probe's own process shares its interpreter: its work on a big step delays the client's
+# timer and reader, which no real server does. These run it apart, with its truth sent back at the end.
+
+class DemoProcess:
+    """serve-demo's app for ``style`` in a child process on 127.0.0.1; ``truth`` after the block ends."""
+
+    def __init__(self, style: str, step_s: float = STEP_S, silent: bool | None = None) -> None:
+        self.args = [style, str(step_s), "" if silent is None else str(int(silent))]
+        self.base_url = ""
+        self.truth: list[dict[str, Any]] = []
+        self._proc: Any = None
+
+    def __enter__(self) -> "DemoProcess":
+        import subprocess
+        import sys
+        self._proc = subprocess.Popen([sys.executable, "-m", "tests.probe_servers", *self.args], cwd=ROOT,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.base_url = self._proc.stdout.readline().strip()
+        if not self.base_url.startswith("http://127.0.0.1:"):
+            self.__exit__()
+            raise RuntimeError(f"the demo server did not start: {self.base_url!r}")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self._proc.poll() is None:
+                self._proc.stdin.write("done\n")
+                self._proc.stdin.flush()
+                line = self._proc.stdout.readline()
+                self.truth = json.loads(line) if line.strip() else []
+                self._proc.wait(30)
+        finally:
+            if self._proc.poll() is None:
+                self._proc.kill()
+                self._proc.wait(5)
+            self._proc.stdin.close()
+            self._proc.stdout.close()
+
+
+def _serve(style: str, step_s: str, silent: str) -> None:
+    from commands.serve_demo import demo_models
+    from model.probe.demo_server import LoopbackServer
+    models = demo_models(style, 4, pair=demo_pair(), silent=bool(int(silent)) if silent else None)
+    with LoopbackServer(create_app(models, min_step_s=float(step_s))) as server:
+        print(server.base_url, flush=True)
+        import sys
+        sys.stdin.readline()
+    print(json.dumps(models["demo-fast"].truth), flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+    _serve(*(sys.argv[1:4] + [""] * (3 - len(sys.argv[1:4]))))

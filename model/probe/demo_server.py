@@ -9,8 +9,9 @@ Styles:
 - "chunked":   the tokens re-cut into fixed-size chunks sent at an even pace, hiding the steps;
 - "plain":     one event per token of a generator that emits one token per step;
 - "llamacpp":  llama.cpp's server (tools/server, OpenAI chat endpoint): one event per token, the
-               tokens of a step back to back; logprobs only on the tokens the draft did not supply
-               (the verify step's own token); a role chunk with null content first; the final
+               tokens of a step back to back; logprobs only on tokens no verify step emitted (the
+               response's first token, from the prompt pass, and a step that drafted nothing: its
+               server sets no probs on a verify step's tokens); a role chunk with null content first; the final
                chunks a finish chunk with an empty delta, then the usage chunk carrying llama.cpp's
                `timings` (cache_n, prompt_*, predicted_*, and draft_n / draft_n_accepted when it
                drafted), and no K, no step count.
@@ -109,10 +110,13 @@ def _groups(gen: Generation, style: str, chunk_tokens: int, min_step_s: float) -
         return [(wait, [(tokens, True)]) for wait, tokens in paced]
     if style in PER_TOKEN_STYLES:
         out = []
-        for wait, tokens in paced:
-            # llama.cpp gives logprobs only for the token the target sampled itself, the step's last
-            last = len(tokens) - 1
-            out.append((wait, [([t], style != "llamacpp" or i == last) for i, t in enumerate(tokens) if t]))
+        drafted = [s.drafted for s in gen.steps if s.tokens]
+        for j, (wait, tokens) in enumerate(paced):
+            # llama.cpp (tools/server, server-context.cpp) sets no probs on the tokens of a verify step, the
+            # target's own included ("TODO: set result.probs"): only the prompt pass's first token and a
+            # step that drafted nothing carry logprobs
+            own = [style != "llamacpp" or drafted[j] == 0 or (j == 0 and i == 0) for i in range(len(tokens))]
+            out.append((wait, [([t], lp) for t, lp in zip(tokens, own) if t]))
         return out
     flat = [t for _, tokens in paced for t in tokens]
     chunks = [flat[i:i + chunk_tokens] for i in range(0, len(flat), chunk_tokens)]

@@ -8,9 +8,11 @@ steps inside such a group divide (any split of its tokens is as likely), so a su
 out rather than split; which groups a late reader merges depends on the reader's timing, not on the
 steps' sizes, so what remains is a fair sample. A merge needs the reader to have been away from
 the moment one step arrived until the next one did, about a decode time. A group is suspect when:
-- the client's own timer (model.probe.stalls) stalled for at least STALL decode times between
-  the group before and this one; a group that merely arrived late while the client was awake was
-  sent late (a busy server), which merges nothing;
+- the client's own timer (model.probe.stalls) stalled for at least STALL decode times and woke
+  just before this group was read (the read that finds two steps waiting is the first after the
+  stall; a stall that ended mid-gap, the reader busy with the group before, merged nothing, and
+  leaving out the step after a big one would bias alpha); a group that merely arrived late while
+  the client was awake was sent late (a busy server), which merges nothing;
 - where the client's stalls were not measured (a run file from before), it arrived more than LATE
   decode times after the group before it (a merge of two steps arrives at least two decode times
   after the step before them, unless that one was late too);
@@ -26,7 +28,8 @@ from typing import Sequence
 import numpy as np
 
 LATE = 1.5
-STALL = 0.5
+STALL = 0.9  # a merge needs the reader away for about a whole decode time
+WOKE, WOKE_MIN_S = 0.25, 0.003  # a stall ends this close before the group's arrival (its read) to count
 UNRELIABLE_SHARE = 0.2
 MIN_GAPS = 4  # a request with fewer gaps between groups takes the run's decode time
 BUSY = "timing unreliable on this run: the machine was busy"
@@ -62,13 +65,15 @@ def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | 
     d = float(np.median(own)) if own.size >= MIN_GAPS else run_decode
     if not d or d <= 0:
         return
-    long_stalls = [(float(end) - float(length), float(end)) for end, length in stalls or ()
-                   if float(length) >= STALL * d]
+    ends = sorted(float(end) for end, length in stalls or () if float(length) >= STALL * d)
+    near = max(WOKE * d, WOKE_MIN_S)
     for i in range(1, len(groups)):
         before, at = groups[i - 1].t, groups[i].t
         if stalls is None and at - before > LATE * d:
             groups[i].suspect = groups[i].suspect or LATE_READ
-        elif any(start < at and end > before for start, end in long_stalls):
+        # the read that found two steps waiting is the one right after the client woke: a stall that ended
+        # mid-gap (the reader busy parsing the group before) merged nothing
+        elif any(at - near <= end <= at + WOKE_MIN_S for end in ends):
             groups[i].suspect = groups[i].suspect or STALLED
 
 

@@ -7,7 +7,7 @@ A verify step emits 1 + (accepted drafts) tokens at once. Servers show it in one
   separated by small gaps;
 - re-chunked or padded by a gateway: every event the same size, or counts not given. Such a
   stream hides the steps, and the reading says so rather than guessing.
-llama.cpp gives logprobs only on some events (not on the tokens an accepted draft supplied): an
+llama.cpp gives logprobs only on some events (none on a verify step's tokens): an
 event without them, in a stream whose counted events all carry one token and whose text never
 holds more than a token's worth, is read as one token, and the evidence says so. Tokens that
 produced no content event (special tokens: usage.completion_tokens above the tokens seen) are not
@@ -166,8 +166,8 @@ def _partial_counts(records: Sequence[RequestRecord], counts: list[int | None]) 
         longest = max(len(e.text) for e in bare)
         over = [r.label for r in records if usage_tokens(r) is not None and len(r.content_events) > usage_tokens(r)]
         if longest <= worth and not over:
-            why = (f"{len(bare)} of {events} events carry no logprobs (llama.cpp gives none for the tokens an "
-                   f"accepted draft supplied); the {len(counted)} that do carry one token each and none without "
+            why = (f"{len(bare)} of {events} events carry no logprobs (llama.cpp gives none for a verify "
+                   f"step's tokens); the {len(counted)} that do carry one token each and none without "
                    f"holds more text than a token ({longest} characters at most, {worth} allowed), so each is read "
                    "as one token")
             reading = _per_token(records, why)

@@ -42,7 +42,7 @@ def _llama(accepted: list[int], index: int, *, logprobs: str = "own", silent: in
             r.events.append(StreamEvent(at + i * 2e-5, "ab", 1 if own else None, ["ab"] if own else None))
             first = False
         if j in stall_before:
-            r.stalls.append([at - 0.001, 0.015])
+            r.stalls.append([at - 0.001, 0.019])  # away for about a whole decode time (20 ms)
         t += STEP_S
     r.events.sort(key=lambda e: e.t)
     return r

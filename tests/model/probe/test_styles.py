@@ -15,7 +15,8 @@ from model.probe.demo_server import LoopbackServer
 from model.probe.events import FAST
 from model.probe.run import run_probe
 from model.probe.steps import PER_TOKEN_GAPS
-from tests.probe_servers import FAST_LIMITS, demo_app, settings_for, subset, truth_alpha
+from model.probe.demo_server import DemoModel
+from tests.probe_servers import FAST_LIMITS, DemoProcess, demo_app, settings_for, subset, truth_alpha
 
 pytest.importorskip("uvicorn")
 
@@ -26,12 +27,26 @@ def probed():
 
     def get(style: str):
         if style not in cache:
-            app, models = demo_app(style.replace("-silent", ""), silent=True if style.endswith("-silent") else None)
-            with LoopbackServer(app) as server:
+            name, silent = style.replace("-silent", ""), True if style.endswith("-silent") else None
+            # the styles read by their timing run the server in a process of its own, as a real server is
+            # (in the probe's process its work on a big step would delay the client): tests.probe_servers
+            if name in ("llamacpp", "per-token"):
+                server = DemoProcess(name, silent=silent)
+            else:
+                app, models = demo_app(name, silent=silent)
+                server = LoopbackServer(app)
+            with server:
                 # a baseline where a test reads it (identity, one token per step): it doubles the requests
-                settings = settings_for(server.base_url, subset(), baseline=style in ("vllm", "plain", "llamacpp"))
+                # llamacpp: more steps per class, as some are left out when the machine is busy (merges)
+                llama = style == "llamacpp"
+                settings = settings_for(server.base_url, subset(3 if llama else 2),
+                                        baseline=style in ("vllm", "plain", "llamacpp"))
+                if llama:
+                    settings.max_tokens = 32
                 run = run_to_end(run_probe(settings, {}, limits=FAST_LIMITS))
             assert run.error is None, run.error
+            if isinstance(server, DemoProcess):
+                models = {"demo-fast": DemoModel(lambda *a: None, name, server.truth)}
             cache[style] = (run, analyse(run.records, run.header), models)
         return cache[style]
     return get
@@ -55,7 +70,8 @@ def test_alpha_from_timing_is_within_005_of_the_servers_truth_per_class(probed, 
     for c in report.classes:
         ids = {r.response_id for r in run.records if r.role == FAST and r.task_class == c.task_class}
         assert c.alpha_timing is not None, c.task_class
-        assert abs(c.alpha_timing - truth_alpha(truth, ids)) <= 0.05, (c.task_class, c.alpha_timing)
+        assert abs(c.alpha_timing - truth_alpha(truth, ids)) <= 0.05, (c.task_class, c.alpha_timing,
+                                                                       truth_alpha(truth, ids), report.notes)
 
 
 def test_the_reported_path_gives_the_servers_alpha_exactly(probed) -> None:
@@ -76,7 +92,7 @@ def test_the_chunked_stream_still_reports_alpha_but_no_timing_estimate(probed) -
 @pytest.mark.parametrize("style", ["plain", "vllm"])
 def test_identity_is_complete_between_plain_and_speculative_at_temperature_0(probed, style: str) -> None:
     _, report, _ = probed(style)
-    assert report.identity.compared == len(subset())
+    assert report.identity.compared == len(subset(3 if style == "llamacpp" else 2))
     assert report.identity.share == 1.0, report.identity.divergences
 
 
@@ -122,7 +138,7 @@ def test_silent_tokens_are_counted_not_refused(probed, style: str) -> None:
     assert silent > 0  # the demo prompts include one that ends early: its end and what follows are silent
     assert report.silent_tokens == silent
     assert any(f"{silent} tokens in" in n for n in report.notes)
-    assert all(r.usage["completion_tokens"] == 24 for r in run.records if r.role == FAST)
+    assert all(r.usage["completion_tokens"] == r.max_tokens for r in run.records if r.role == FAST)
 
 
 def test_llamacpp_style_streams_like_llama_cpp(probed) -> None:
