@@ -119,7 +119,7 @@ def _progress_printer(stream: TextIO):
         if event.requests_done == 0:
             return
         left = f", {event.seconds_left:.0f} s left" if event.seconds_left is not None else ""
-        level = f" ({event.message})" if "streams" in event.message else ""
+        level = f" ({event.message})" if " stream" in event.message else ""  # "fast, 1 stream", "baseline, 4 streams"
         stream.write(f"  {event.requests_done}/{event.requests_total} requests{level}, "
                      f"{event.tokens_per_second:.0f} tok/s{left}\n")
         stream.flush()

@@ -25,6 +25,7 @@ from typing import Any, Callable, Generator, Mapping
 
 import httpx
 
+from model import formatting as fmt
 from model.cancel import Cancelled
 from model.probe.client import ChatClient, Limits, ProbeRequestError
 from model.probe.endpoint import ApiKey
@@ -318,7 +319,7 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
                         run.cancelled = True
                         break
                     if exc is not None:
-                        run.error = f"{role} at {level.concurrency} streams: {exc.__class__.__name__}: {exc}"
+                        run.error = f"{role} at {fmt.count(level.concurrency, 'stream')}: {exc.__class__.__name__}: {exc}"
                         break
                     assert record is not None
                     if writer:
@@ -332,7 +333,7 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
                     elapsed = time.perf_counter() - started
                     yield ProbeProgress(finished, total, tokens / elapsed if elapsed > 0 else 0.0,
                                         elapsed / finished * (total - finished), elapsed,
-                                        f"{role}, {level.concurrency} streams")
+                                        f"{role}, {fmt.count(level.concurrency, 'stream')}")
                 finish_workers(1.0 if (run.cancelled or run.error) else limits.total_s)
                 while not done.empty():  # finished while the run was stopping: completed, so kept
                     record, exc = done.get_nowait()

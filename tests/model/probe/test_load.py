@@ -195,3 +195,23 @@ def test_serve_demo_help_states_the_batching_rule():
     assert "K + 1" in text
     # the rule as the code applies it: flat to the knee, then proportional to the batch's query tokens
     assert RULE.step_seconds(32) == RULE.step_s and RULE.step_seconds(80) == pytest.approx(2.5 * RULE.step_s)
+
+
+def test_progress_names_each_level_with_its_streams_in_the_right_number():
+    # the CLI printed "(fast, 1 streams)" for every request of a one-stream level
+    import io
+
+    from commands.probe import _progress_printer
+
+    events = []
+    with LoopbackServer(_batched_app()) as server:
+        s = settings_for(server.base_url, subset(1)[:2], baseline=True)
+        s.concurrency, s.max_tokens = (1, 2), 6
+        run = run_to_end(run_load(s, {}, limits=FAST_LIMITS), events.append)
+    assert run.error is None, run.error
+    said = {e.message for e in events if e.requests_done}
+    assert {"fast, 1 stream", "baseline, 1 stream", "fast, 2 streams", "baseline, 2 streams"} <= said
+    out = io.StringIO()
+    for e in events:
+        _progress_printer(out)(e)
+    assert "(fast, 1 stream)," in out.getvalue() and "(baseline, 2 streams)," in out.getvalue()
