@@ -412,6 +412,9 @@ def compare(wb: Workbook) -> Comparison:
     with np.errstate(divide="ignore", invalid="ignore"):
         fair = np.where(tier_ok, vs_base / mix_ratio, np.nan)
         fair_lo = np.where(tier_ok, vs_base_lo / mix_ratio, np.nan)
+        # a free tier priced against a paid baseline has an infinite factor: times a zero price, no price
+        fair_in, fair_out = fair * price_in, fair * price_out
+        fair_in_lo, fair_out_lo = fair_lo * price_in, fair_lo * price_out
 
     claimed = np.array([np.nan if t.claimed_speedup is None else t.claimed_speedup for t in tiers], dtype=np.float64)
     claim_ctx = np.array([t.claim_context for t in tiers], dtype=np.float64)
@@ -457,8 +460,8 @@ def compare(wb: Workbook) -> Comparison:
         pair_vs_baseline_high=np.where(pair_ok, pair_vs_hi, np.nan),
         mix_speedup_low=mix_lo, mix_speedup_high=mix_hi, speedup_vs_baseline_low=vs_base_lo,
         speedup_vs_baseline_high=vs_base_hi, effective_alpha_low=eff_lo, effective_alpha_high=eff_hi,
-        fair_price_factor=fair, fair_price_factor_low=fair_lo, fair_price_in=fair * price_in, fair_price_out=fair * price_out,
-        fair_price_in_low=fair_lo * price_in, fair_price_out_low=fair_lo * price_out,
+        fair_price_factor=fair, fair_price_factor_low=fair_lo, fair_price_in=fair_in, fair_price_out=fair_out,
+        fair_price_in_low=fair_in_lo, fair_price_out_low=fair_out_lo,
         equal_weights=bool(n_c) and not tokens_out.sum() > 0,
         measured_speedup=np.array([np.nan if t.measured_speedup is None else t.measured_speedup for t in tiers],
                                   dtype=np.float64),
