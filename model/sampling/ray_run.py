@@ -265,11 +265,8 @@ def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: A
         live = [a for a in range(len(actors)) if up[a]]
         while pending and live and min(load[a] for a in live) < IN_FLIGHT:
             index = pending[0]
-            # another worker than the one it failed on, where there is one
-            choices = sorted(live, key=lambda a: (load[a], a == last_worker.get(index)))
-            a = choices[0]
-            if load[a] >= IN_FLIGHT:
-                break
+            # a worker with room, another than the one it failed on where there is one
+            a = min((w for w in live if load[w] < IN_FLIGHT), key=lambda w: (w == last_worker.get(index), load[w]))
             pending.popleft()
             attempts[index] += 1
             last_worker[index] = a
