@@ -70,7 +70,7 @@ def requests_to_decide(acc: Acceptance | None, alpha: float, threshold: float | 
     have = acc.requests if acc is not None else 0
     if half_width is not None:
         margin = half_width
-    elif threshold is None:
+    elif threshold is None or not math.isfinite(threshold):
         return Need(math.inf, "no break-even to decide against")
     else:
         margin = abs(alpha - threshold)

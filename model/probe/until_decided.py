@@ -88,7 +88,8 @@ def class_thresholds(wb: Workbook, tier: str) -> dict[str, float | None]:
         kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
         if kind == -1:
             kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
-        out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha)
+        # a class given as a profile or a length breaks even at a length, not an alpha (NaN here): no threshold
+        out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha if math.isfinite(alpha) else None)
     return out
 
 

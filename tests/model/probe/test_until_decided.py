@@ -57,3 +57,23 @@ def test_max_cost_stops_before_a_round_that_would_pass_it(server):
     settings.fast_prices = Prices(1e6, 1e6)  # a dollar a token: one round of 5 costs far more than the cap
     run = run_to_end(run_until_decided(settings, {}, {"code": 0.999}, DecideSettings(0.95, 10, max_cost=1.0)))
     assert run.classes[0].stopped == "max cost" and run.classes[0].requests == 0 and run.records == []
+
+
+def test_a_class_given_as_a_profile_has_no_alpha_to_decide_against():
+    # a profile's break-even is a length, not an alpha (the comparison's alpha is NaN there): the probe must
+    # not take NaN for a threshold (it crashed in math.ceil) but say there is none
+    import dataclasses
+    import math
+
+    from model.acceptance.sequential import requests_to_decide
+    from model.probe.until_decided import class_thresholds
+    from model.workbook.json_file import load_demo
+
+    wb = load_demo()
+    wb.classes[0] = dataclasses.replace(wb.classes[0], profile=(0.9, 0.8, 0.7, 0.6))
+    fast = next(t.name for t in wb.tiers if t.baseline)
+    thresholds = class_thresholds(wb, fast)
+    assert thresholds[wb.classes[0].name] is None
+    assert all(v is None or math.isfinite(v) for v in thresholds.values())
+    need = requests_to_decide(None, 0.8, float("nan"), 0.95)
+    assert need.extra == math.inf and "no break-even" in need.basis
