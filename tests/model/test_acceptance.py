@@ -146,3 +146,14 @@ def test_mix_interval_combines_independent_classes_narrower_than_all_worst_ends(
     none = mix_interval(np.full((2, 3), 2.0), np.full((2, 3), np.nan), np.full((2, 3), np.nan), np.ones(3),
                         np.full((2, 3), np.nan), 0.95)
     assert np.isnan(none[0]).all() and np.isnan(none[1]).all()
+
+
+def test_normal_quantile_matches_scipy_without_importing_it_for_every_compare():
+    from scipy import stats
+
+    from model.acceptance.interval import z_quantile
+
+    conf = np.array([[0.5, 0.8, 0.9], [0.95, 0.99, 0.999]])
+    assert np.allclose(z_quantile(conf), stats.norm.ppf(0.5 + 0.5 * conf), rtol=1e-12, atol=0)
+    assert float(z_quantile(0.95)) == pytest.approx(1.959963984540054, rel=1e-14)
+    assert np.isnan(z_quantile(1.0)) and np.isnan(z_quantile(float("nan")))
