@@ -20,8 +20,8 @@ import httpx
 from model.cancel import Cancelled, raise_if_cancelled
 from model.probe.endpoint import ApiKey, Endpoint, scrub
 from model.probe.events import RequestRecord, StreamEvent
-from model.probe.guard import (SseReader, StreamLimit, Watchdog, bounded_body, nan_constant, scrub_value,
-                               usage_problems)
+from model.probe.guard import (SseReader, StreamLimit, Watchdog, bounded_body, mask_across, nan_constant,
+                               scrub_value, usage_problems)
 from model.probe.stalls import StallWatch
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -311,6 +311,14 @@ def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:
         e.text = scrub_value(e.text, secret)
         if e.tokens is not None:
             e.tokens = scrub_value(e.tokens, secret)
+    # the key echoed a token at a time runs across events: masked where the joined text holds it
+    for e, text in zip(record.events, mask_across([e.text for e in record.events], secret)):
+        e.text = text
+    with_tokens = [e for e in record.events if e.tokens is not None]
+    flat = mask_across([t for e in with_tokens for t in e.tokens], secret)  # type: ignore[union-attr]
+    at = 0
+    for e in with_tokens:
+        e.tokens, at = flat[at:at + len(e.tokens)], at + len(e.tokens)  # type: ignore[arg-type]
     record.reported = scrub_value(record.reported, secret)
     record.usage = scrub_value(record.usage, secret)
     record.response_id = scrub_value(record.response_id, secret)

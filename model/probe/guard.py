@@ -160,6 +160,31 @@ def scrub_value(value: Any, secret: str | None) -> Any:
     return value
 
 
+def mask_across(pieces: list[str], secret: str | None) -> list[str]:
+    """The pieces with every character of the secret masked where it runs across them.
+
+    A server that echoes the key in its content sends it a token at a time, so no single event holds it
+    whole; joined, the events do. Lengths are kept, so the events still carry the text's shape."""
+    if not secret or not pieces:
+        return pieces
+    joined = "".join(pieces)
+    hits = []
+    start = joined.find(secret)
+    while start != -1:
+        hits.append(start)
+        start = joined.find(secret, start + 1)
+    if not hits:
+        return pieces
+    masked = list(joined)
+    for h in hits:
+        masked[h:h + len(secret)] = "*" * len(secret)
+    out, at = [], 0
+    for piece in pieces:
+        out.append("".join(masked[at:at + len(piece)]))
+        at += len(piece)
+    return out
+
+
 def _bad_number(value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return True
