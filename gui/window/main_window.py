@@ -17,6 +17,7 @@ from gui.document import Document
 from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dialog
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.row_actions import RowActions
+from gui.window.message_log import MessageLog
 from gui.window.screen_fit import ScreenFit
 from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, HelpDialog
 from gui.tables.input_models import ClassTableModel, OverrideGridModel, RowTableModel, TierTableModel
@@ -60,6 +61,7 @@ class MainWindow(ScreenFit, QMainWindow):
         # open on the first tier that runs speculative decoding, so the charts have something to show
         self._tier_row = next((i for i, t in enumerate(workbook.tiers) if t.speculative != "no"), 0 if workbook.tiers else -1)
         self._help: HelpDialog | None = None
+        self.message_log = MessageLog()
         self._sampling_dock: QDockWidget | None = None
         self.sampling_panel = None  # built on first use (Tools > Measure acceptance)
         self._build_models()
@@ -219,6 +221,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self.charts_action.setCheckable(True)
         self.charts_action.setChecked(True)
         self.charts_action.setToolTip("Show or hide the chart pane; the tables take its room")
+        self._action(view_menu, "Message &log…", lambda: self.message_log.show(self))
         # names stay in sight when the input tables scroll right (results and summary name rows in their headers)
         self.frozen_columns = [FrozenColumn(view) for view in (self.tier_view, self.class_view)]
         for frozen in self.frozen_columns:
@@ -300,6 +303,9 @@ class MainWindow(ScreenFit, QMainWindow):
 
     def show_message(self, text: str, timeout_ms: int = 8000) -> None:
         self.statusBar().showMessage(text, timeout_ms)
+        # a message longer than the window is wide is cut at its edge: whole in the tooltip and the log
+        self.statusBar().setToolTip(f"{text}\n(View > Message log lists every message)" if text else "")
+        self.message_log.record(text)
 
     def set_provider_text(self, text: str) -> None:
         self.provider_label.setText(f"Provider: {text}")
@@ -329,6 +335,16 @@ class MainWindow(ScreenFit, QMainWindow):
         self._refresh_charts()
         equal = self.document.comparison.equal_weights
         self.summary_title.setText(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if equal else ""))
+        # classes back from an undo (or a paste) came back at Qt's default width, their numbers cut: refit
+        names = tuple(self.document.comparison.class_names)
+        if names != getattr(self, "_grid_classes", names):
+            self._fit_results_grid()
+        self._grid_classes = names
+
+    def _fit_results_grid(self) -> None:
+        self.results_view.resizeColumnsToContents()
+        for col in range(self.results_model.columnCount()):
+            self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
 
     def _on_focus_requested(self, where: object) -> None:
         # after undo/redo, show the cell that changed back, as a spreadsheet does
@@ -360,9 +376,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self.results_model.set_metric(self.metric_combo.currentData())
         self._update_legend()
         # another metric, other text widths ("K=4 (2.10x)" is wider than "2.10x")
-        self.results_view.resizeColumnsToContents()
-        for col in range(self.results_model.columnCount()):
-            self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
+        self._fit_results_grid()
 
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
         shown = self._charts_shown()
