@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -107,3 +107,12 @@ def printable(text: object, limit: int = 200) -> str:
     if len(shown) > limit:
         shown = shown[: limit // 2] + "…" + shown[-(limit // 2 - 1):]
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in shown)
+
+
+def finite_or_none(x: Any) -> float | None:
+    """A number to show, or None for what is not one (None, NaN, infinite, not a number at all)."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None

@@ -9,7 +9,6 @@ over the baseline against the tier's price ratio) and the words say so; a level 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +64,7 @@ def load_speed(cmp: Any, i: int) -> LoadSpeed:
         levels = parse_speedups(text)
     except LoadSpeedupError:  # a validated workbook never holds one; a stray one measures nothing
         levels = {}
-    ratio = _finite(cmp.mix_price_ratio[i]) if int(cmp.baseline_index[i]) >= 0 else None
+    ratio = fmt.finite_or_none(cmp.mix_price_ratio[i]) if int(cmp.baseline_index[i]) >= 0 else None
     at = levels.get(concurrency)
     if at is None:
         return LoadSpeed(concurrency, None, NONE, ratio, "", levels)
@@ -75,10 +74,3 @@ def load_speed(cmp: Any, i: int) -> LoadSpeed:
     value = "" if ratio is None or not cmp.speculative[i] else (WORTH_AT_LOAD if speed >= ratio else NOT_WORTH_AT_LOAD)
     return LoadSpeed(concurrency, speed, MEASURED, ratio, value, levels)
 
-
-def _finite(x: Any) -> float | None:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return None
-    return x if math.isfinite(x) else None

@@ -10,7 +10,6 @@ AGREE_WITHIN of each other, relative: a probe's timing on a shared endpoint move
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,10 +50,10 @@ class MeasuredSpeed:
 
 def measured_speed(cmp: Any, i: int) -> MeasuredSpeed:
     """Tier i's measured speedup beside its modelled one, with words on what to doubt when they differ."""
-    measured = _finite(cmp.measured_speedup[i]) if cmp.measured_speedup is not None else None
+    measured = fmt.finite_or_none(cmp.measured_speedup[i]) if cmp.measured_speedup is not None else None
     note = cmp.measured_note[i] if cmp.measured_note else ""
     b = int(cmp.baseline_index[i])
-    modelled = _finite(cmp.speedup_vs_baseline[i]) if b >= 0 else _finite(cmp.mix_speedup[i])
+    modelled = fmt.finite_or_none(cmp.speedup_vs_baseline[i]) if b >= 0 else fmt.finite_or_none(cmp.mix_speedup[i])
     if measured is None or modelled is None or modelled <= 0:
         return MeasuredSpeed(measured, note, modelled, "", "")
     ratio = measured / modelled
@@ -80,10 +79,3 @@ def _doubt(cmp: Any, i: int, above: bool, ratio: float) -> str:
             f"{cheaper} than the model says: ask the vendor for the draft model and GPU, or use the roofline), "
             "or the context the probe ran at.")
 
-
-def _finite(x: Any) -> float | None:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return None
-    return x if math.isfinite(x) else None
