@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from model import arithmetic as ar
-from model.comparison import TierCosts
+from model.tier_costs import TierCosts
 from model.curves import ALPHA_GRID
 from model.workbook.rows import Tier
 

@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from model import arithmetic as ar
-from model.comparison import TierCosts
+from model.tier_costs import TierCosts
 from model.workbook.rows import Tier
 
 ALPHA_GRID = np.linspace(0.0, 1.0, 101)

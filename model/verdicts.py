@@ -1,0 +1,65 @@
+"""Verdicts of the comparison: their codes and names, and the rules that give them from speedups and prices.
+
+The speed verdict (gain, marginal, tax) reads a speedup against 1 and the marginal band; the value verdict
+(worth the premium or not) reads the speedup over the baseline against the price ratio. Either is UNDECIDED
+where the interval at the workbook's confidence reaches both sides of its line (DESIGN.md section 7).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from model import arithmetic as ar
+
+# UNDECIDED: the interval at the workbook's confidence reaches both sides of a break-even (DESIGN.md section 7)
+GAIN, MARGINAL, TAX, NOT_APPLICABLE, UNDECIDED = 0, 1, 2, 3, 4
+VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a", UNDECIDED: "undecided"}
+BREAK_EVEN_NAMES = {**ar.KIND_NAMES, -1: "n/a"}
+# the value verdict: does the speed over the baseline pay for the price over the baseline?
+WORTH, NOT_WORTH = 0, 1
+VALUE_NAMES = {WORTH: "worth the premium", NOT_WORTH: "not worth it", NOT_APPLICABLE: "n/a", UNDECIDED: "undecided"}
+
+
+def speed_verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float,
+                   low: NDArray[np.float64] | None = None, high: NDArray[np.float64] | None = None) -> NDArray[np.int8]:
+    v = np.where(s < 1.0, TAX, np.where(s < 1.0 + band, MARGINAL, GAIN))
+    if low is not None and high is not None:
+        # the verdict of either end; where they differ the interval reaches across a line: undecided
+        with np.errstate(invalid="ignore"):
+            v_lo = np.where(low < 1.0, TAX, np.where(low < 1.0 + band, MARGINAL, GAIN))
+            v_hi = np.where(high < 1.0, TAX, np.where(high < 1.0 + band, MARGINAL, GAIN))
+        v = np.where(np.isfinite(low) & np.isfinite(high) & (v_lo != v_hi), UNDECIDED, v)
+    # NaN (a tier with no task classes has no mix speedup) is no verdict, not a gain
+    return np.where(applicable & ~np.isnan(s), v, NOT_APPLICABLE).astype(np.int8)
+
+
+def cost_ratio(cost: NDArray[np.float64], base_cost: NDArray[np.float64]) -> NDArray[np.float64]:
+    """cost / base_cost, where a free baseline makes any price infinitely dear and two free tiers no ratio."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(base_cost > 0, cost / np.where(base_cost > 0, base_cost, 1.0),
+                        np.where(cost > 0, np.inf, np.nan))
+
+
+def solve_price_alpha(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: NDArray[np.float64],
+                      applicable: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
+    """The acceptance at which E / stretch reaches the speedup ``needed``: the claim's solver, kinds kept."""
+    needed, k, stretch, applicable = np.broadcast_arrays(needed, k, stretch, applicable)
+    alpha = np.full(needed.shape, np.nan)
+    kind = np.full(needed.shape, -1, dtype=np.int8)
+    # only the cells with a verdict are solved (plain tiers and tiers without a baseline are many)
+    # an infinite need (free baseline) is out of reach: capped above K + 1, which the solver calls NEVER
+    tokens = np.minimum(needed[applicable] * stretch[applicable], k[applicable] + 2.0)
+    solve = ar.solve_alpha_for_tokens(tokens, k[applicable])
+    alpha[applicable], kind[applicable] = solve.alpha, solve.kind
+    return alpha, kind
+
+
+def value_verdicts(speedup: NDArray[np.float64], needed: NDArray[np.float64], applicable: NDArray[np.bool_],
+                   low: NDArray[np.float64] | None = None, high: NDArray[np.float64] | None = None) -> NDArray[np.int8]:
+    with np.errstate(invalid="ignore"):
+        worth = speedup >= needed
+        # decided only when the whole interval is on one side of the price break-even
+        undecided = (np.isfinite(low) & np.isfinite(high) & (low < needed) & (high >= needed)
+                     if low is not None and high is not None else np.zeros(np.shape(worth), dtype=bool))
+    v = np.where(undecided, UNDECIDED, np.where(worth, WORTH, NOT_WORTH))
+    return np.where(applicable, v, NOT_APPLICABLE).astype(np.int8)
