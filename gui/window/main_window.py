@@ -4,18 +4,18 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model.workbook.rows import Workbook
-from model.workbook.validation import FieldSpec
 
 from gui.tables.choice_delegate import ChoiceDelegate
-from gui.tables.frozen_column import FrozenColumn
 from gui.document import Document
-from gui.metrics.dialog import add_menu_action, is_metrics_drop, open_import_dialog
+from gui.metrics.dialog import is_metrics_drop, open_import_dialog
+from gui.window.column_fit import fit_columns, fit_results_grid
 from gui.window.file_actions import FileActions, is_workbook_path
+from gui.window.menus import build_menus
 from gui.window.row_actions import RowActions
 from gui.window.message_log import MessageLog
 from gui.window.screen_fit import ScreenFit
@@ -26,30 +26,17 @@ from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, Results
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner
-from gui.probe.dock import show_probe_panel
 
 try:  # the charts are another module; the tables must work even if it fails to import
     from gui.charts.panel import ChartsPanel
 except Exception:  # noqa: BLE001
     ChartsPanel = None  # type: ignore[assignment,misc]
 
-_WIDE_FIELDS = {"notes": 260, "source_note": 260}
 _REFUSED = "Refused, value kept: "
 CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
-_SUMMARY_WIDEST = {"Speed verdict": "gain (unconfirmed)", "Value verdict": "worth the premium",
-                   "Claim holds": "does not hold"}
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
 _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
                   "in the mix</span>")
-
-
-def _sample_text(spec: FieldSpec) -> str:
-    """A typical value of a field, to size its column before the table holds any."""
-    if spec.kind == "choice":
-        return max(spec.choice_list(), key=len, default="")
-    if spec.kind == "text":
-        return "Northwind Standard" if spec.name in ("name", "baseline", "tier", "task_class") else "Apex Inference"
-    return {"percent": "100.0%", "float": "$10,000.00", "optional_float": "10.00x"}.get(spec.kind, "")
 
 
 class MainWindow(ScreenFit, QMainWindow):
@@ -69,7 +56,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self._build_status_bar()
         self.files = FileActions(self)
         self.rows = RowActions(self, self)
-        self._build_menus()
+        build_menus(self)
         self.setAcceptDrops(True)
         self.document.changed.connect(self._on_document_changed)
         self.document.dirty_changed.connect(self._on_dirty_changed)
@@ -177,97 +164,10 @@ class MainWindow(ScreenFit, QMainWindow):
         self.provider_label.setToolTip("ONNX Runtime execution provider used to measure acceptance")
         bar.addPermanentWidget(self.provider_label)
 
-    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:  # noqa: ANN001
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.files.build_menu(file_menu)
-        add_menu_action(self, file_menu, self.import_metrics)
-        edit = self.menuBar().addMenu("&Edit")
-        self.undo_action = self.document.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
-        self.redo_action = self.document.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
-        edit.addAction(self.undo_action)
-        edit.addAction(self.redo_action)
-        edit.addSeparator()
-        # the views handle these keys themselves; WidgetShortcut on a menu action only shows the key
-        for text, key, slot in (("&Copy", QKeySequence.StandardKey.Copy, lambda: self._focused_view().copy_selection()),
-                                ("&Paste", QKeySequence.StandardKey.Paste, lambda: self._focused_view().paste()),
-                                ("C&lear", QKeySequence(Qt.Key.Key_Delete), lambda: self._focused_view().clear_selection_cells())):
-            action = self._action(edit, text, slot, QKeySequence(key))
-            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        edit.addSeparator()
-        # one key sequence: Qt reads Ctrl+Shift+= on a US keyboard as Ctrl++ already, and listing
-        # both made Qt find two matches ("Ambiguous shortcut overload") and run neither
-        rows = [self._action(edit, "&Add row", self.add_row, QKeySequence("Ctrl++")),
-                self._action(edit, "&Duplicate rows", self.duplicate_rows, QKeySequence("Ctrl+D")),
-                self._action(edit, "D&elete rows", self.delete_rows, QKeySequence("Ctrl+-"))]
-        # right-click on an input table offers the same, as spreadsheets do
-        edit.addSeparator()
-        self._action(edit, "Workbook &settings…", self.edit_settings)
-        for view in (self.tier_view, self.class_view):
-            view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-            for action in rows:
-                view.addAction(action)
-        view_menu = self.menuBar().addMenu("&View")
-        self.charts_action = self._action(view_menu, "&Charts", self.set_charts_visible)
-        self.charts_action.setCheckable(True)
-        self.charts_action.setChecked(True)
-        self.charts_action.setToolTip("Show or hide the chart pane; the tables take its room")
-        self._action(view_menu, "Message &log…", lambda: self.message_log.show(self))
-        # names stay in sight when the input tables scroll right (results and summary name rows in their headers)
-        self.frozen_columns = [FrozenColumn(view) for view in (self.tier_view, self.class_view)]
-        for frozen in self.frozen_columns:
-            frozen.sync_actions()
-        tools = self.menuBar().addMenu("&Tools")
-        self._action(tools, "&Measure acceptance (ONNX draft/target)…", self.show_sampling_panel, QKeySequence("Ctrl+M"))
-        self._action(tools, "&Probe a tier…", lambda: show_probe_panel(self))
-        help_menu = self.menuBar().addMenu("&Help")
-        self._action(help_menu, "&Guide to the numbers", self._on_help_requested, QKeySequence(QKeySequence.StandardKey.HelpContents))
-        help_menu.addSeparator()
-        for text, anchor in (("Getting &started: the analyst's day", "day"), ("&Probe a tier", "probe"),
-                             ("&Measure acceptance", "measure"), ("Price &lists", "price_lists"),
-                             ("&Engine metrics", "metrics"), ("Where to get &c and v", "where_cv")):
-            self._action(help_menu, text, lambda _checked=False, a=anchor: self.show_help(a))
-        help_menu.addSeparator()
-        self._action(help_menu, "&About SpecLedger", self._on_about_requested)
-
     # --- what the user sees --------------------------------------------------------
     def fit_columns(self) -> None:
         """Widths to contents, with long free-text columns capped (run on load, not per edit)."""
-        for view in (self.tier_view, self.class_view, self.override_view, self.results_view, self.summary_view):
-            view.resizeColumnsToContents()
-            model = view.model()
-            if isinstance(model, RowTableModel):
-                metrics = view.fontMetrics()
-                for col, spec in enumerate(model.specs):
-                    # an empty or new workbook has nothing to size to: a floor fit for typical values
-                    # ("Northwind Standard", "assumed", "$1,000.00") rather than "A…" and "assu…"
-                    floor = metrics.horizontalAdvance(_sample_text(spec)) + 18
-                    width = max(view.columnWidth(col), floor)
-                    if spec.name in _WIDE_FIELDS:
-                        width = min(width, _WIDE_FIELDS[spec.name])
-                    view.setColumnWidth(col, width)
-            header = view.horizontalHeader()
-            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-            header.setStretchLastSection(False)
-            if model is self.summary_model:
-                # the verdicts' longest words, whatever the rows hold now
-                for col, (head, _, _) in enumerate(SUMMARY_COLUMNS):
-                    if head in _SUMMARY_WIDEST:
-                        floor = view.fontMetrics().horizontalAdvance(_SUMMARY_WIDEST[head]) + 18
-                        view.setColumnWidth(col, max(view.columnWidth(col), floor))
-            elif not isinstance(model, RowTableModel):
-                # grids of classes: equal, readable widths rather than one huge last column
-                for col in range(model.columnCount()):
-                    view.setColumnWidth(col, max(view.columnWidth(col), 84))
+        fit_columns((self.tier_view, self.class_view, self.override_view, self.results_view, self.summary_view))
 
     def _update_title(self) -> None:
         # the file, then the workbook's own title (Edit > Workbook settings) when it says more
@@ -342,9 +242,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self._grid_classes = names
 
     def _fit_results_grid(self) -> None:
-        self.results_view.resizeColumnsToContents()
-        for col in range(self.results_model.columnCount()):
-            self.results_view.setColumnWidth(col, max(self.results_view.columnWidth(col), 84))
+        fit_results_grid(self.results_view)
 
     def _on_focus_requested(self, where: object) -> None:
         # after undo/redo, show the cell that changed back, as a spreadsheet does
