@@ -29,7 +29,7 @@ def show_probe_panel(window: Any) -> QDockWidget | None:
     view = getattr(window, "tier_view", None)
     row = view.currentIndex().row() if view is not None else -1
     if 0 <= row < len(window.document.workbook.tiers):
-        choose_tier(panel.tier_combo, window.document.workbook.tiers[row])
+        choose_tier(panel.endpoint.tier_combo, window.document.workbook.tiers[row])
     dock.show()
     dock.raise_()
     if hasattr(window, "_make_room_for_dock"):

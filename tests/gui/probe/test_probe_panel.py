@@ -34,30 +34,30 @@ def panel(qtbot, tmp_path, server):
     widget.run_folder = tmp_path
     widget.confirm = lambda text: True
     qtbot.addWidget(widget)
-    widget.tier_combo.setCurrentIndex(0)
-    widget.url_edit.setText(server.base_url)
-    widget.model_edit.setText("demo-fast")
-    widget.baseline_combo.setCurrentIndex(widget.baseline_combo.findText(base))
-    widget.tokens_spin.setValue(16)
+    widget.endpoint.tier_combo.setCurrentIndex(0)
+    widget.endpoint.url_edit.setText(server.base_url)
+    widget.endpoint.model_edit.setText("demo-fast")
+    widget.endpoint.baseline_combo.setCurrentIndex(widget.endpoint.baseline_combo.findText(base))
+    widget.run_form.tokens_spin.setValue(16)
     prompts = tmp_path / "p.jsonl"
     prompts.write_text('{"task_class": "code", "prompt": "def parse_orders(orders):\\n    result = []\\n    for item in"}\n'
                        '{"task_class": "prose", "prompt": "The morning was"}\n')
-    widget.prompts_edit.setText(str(prompts))
+    widget.run_form.prompts_edit.setText(str(prompts))
     yield widget
     widget.runner.wait()
 
 
 def test_a_run_shows_the_verdict_and_apply_is_one_undo_step(qtbot, panel):
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
-        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
     assert panel.report is not None and panel.results_model.rowCount() == 2
     assert "Runs speculative decoding" in panel.verdict_label.text()
-    assert panel.apply_button.isEnabled()
+    assert panel.apply_row.apply_button.isEnabled()
     doc = panel.document
-    tier = panel.tier_combo.currentText()
+    tier = panel.endpoint.tier_combo.currentText()
     name = next(c.name for c in doc.workbook.classes if c.name.lower() == "code")
     before = doc.undo_stack.count()
-    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.apply_row.apply_button, Qt.MouseButton.LeftButton)
     assert doc.undo_stack.count() == before + 1
     o = doc.workbook.override_for(tier, name)
     assert o is not None and o.alpha_source == "probed"
@@ -66,26 +66,26 @@ def test_a_run_shows_the_verdict_and_apply_is_one_undo_step(qtbot, panel):
 
 
 def test_the_endpoint_is_saved_through_the_validator(qtbot, panel):
-    panel.key_env_edit.setText("sk-not-a-name")
-    qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
+    panel.endpoint.key_env_edit.setText("sk-not-a-name")
+    qtbot.mouseClick(panel.endpoint.save_endpoint_button, Qt.MouseButton.LeftButton)
     assert "Not saved" in panel.message_label.text()
-    panel.key_env_edit.setText("VENDOR_KEY")
-    qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
+    panel.endpoint.key_env_edit.setText("VENDOR_KEY")
+    qtbot.mouseClick(panel.endpoint.save_endpoint_button, Qt.MouseButton.LeftButton)
     tier = panel.document.workbook.tiers[0]
     assert (tier.endpoint_model, tier.api_key_env) == ("demo-fast", "VENDOR_KEY")
 
 
 def test_cancel_keeps_the_requests_that_completed(qtbot, panel, tmp_path):
     with LoopbackServer(bad_app()) as bad:
-        panel.baseline_combo.setCurrentIndex(0)
-        panel.url_edit.setText(bad.base_url)
-        panel.model_edit.setText("endless")  # the first request behaves, the second never ends
+        panel.endpoint.baseline_combo.setCurrentIndex(0)
+        panel.endpoint.url_edit.setText(bad.base_url)
+        panel.endpoint.model_edit.setText("endless")  # the first request behaves, the second never ends
         with qtbot.waitSignal(panel.runner.progressed, timeout=RUN_TIMEOUT_MS,
                               check_params_cb=lambda e: getattr(e, "requests_done", 0) == 1):
-            qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+            qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
         with qtbot.waitSignal(panel.runner.errored, timeout=10_000):
-            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
-    assert "1 request that completed is shown" in panel.message_label.text(), (panel._partial, panel.rate_label.text())
+            qtbot.mouseClick(panel.run_row.cancel_button, Qt.MouseButton.LeftButton)
+    assert "1 request that completed is shown" in panel.message_label.text(), (panel._partial, panel.run_row.rate_label.text())
     assert panel.report is not None and panel.report.requests == 1
 
 
@@ -101,28 +101,28 @@ def test_tools_menu_opens_the_probe_dock_on_the_selected_tier(qtbot, tmp_path):
                   for a in m.menu().actions() if a.text() == "&Probe a tier…")
     action.trigger()
     assert window._probe_dock.isVisible() or not window.isVisible()
-    assert window.probe_panel.tier_combo.currentText() == window.document.workbook.tiers[1].name
+    assert window.probe_panel.endpoint.tier_combo.currentText() == window.document.workbook.tiers[1].name
     window.document.undo_stack.setClean()
 
 
 def test_the_dock_probes_at_several_concurrencies_and_saves_the_tiers_load(qtbot, panel):
     asked: list[str] = []
     panel.confirm = lambda text: asked.append(text) or True
-    panel.levels_edit.setText("1,2")
+    panel.run_form.levels_edit.setText("1,2")
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
-        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
     assert "1 stream: 4 requests" in asked[0] and "2 streams: 4 requests" in asked[0]
     assert [x.concurrency for x in panel.report.by_concurrency] == [1, 2]
     assert "by parallel streams: 1: " in panel.verdict_label.text()
-    panel.load_spin.setValue(2)
-    panel.claim_load_spin.setValue(4)
-    qtbot.mouseClick(panel.save_endpoint_button, Qt.MouseButton.LeftButton)
+    panel.endpoint.load_spin.setValue(2)
+    panel.endpoint.claim_load_spin.setValue(4)
+    qtbot.mouseClick(panel.endpoint.save_endpoint_button, Qt.MouseButton.LeftButton)
     assert (panel.document.workbook.tiers[0].concurrency, panel.document.workbook.tiers[0].claim_concurrency) == (2, 4)
-    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.apply_row.apply_button, Qt.MouseButton.LeftButton)
     levels = panel.document.workbook.tiers[0].measured_by_concurrency
     assert levels.startswith("1: ") and ", 2: " in levels
-    panel.levels_edit.setText("1,x")
-    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    panel.run_form.levels_edit.setText("1,x")
+    qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
     assert "--concurrency" in panel.message_label.text() or "concurrency" in panel.message_label.text()
 
 
@@ -134,19 +134,19 @@ def test_run_until_decided_in_the_dock_shows_intervals_and_each_class_outcome(qt
     prompts = tmp_path / "code.jsonl"
     prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n    result = []\n"})
                                + "\n" for i in range(8)))
-    panel.prompts_edit.setText(str(prompts))
-    panel.tier_combo.setCurrentIndex(panel.tier_combo.findText("Northwind Turbo"))
-    panel.url_edit.setText(server.base_url)  # choosing the tier loads its (empty) endpoint
-    panel.model_edit.setText("demo-fast")
-    panel.baseline_combo.setCurrentIndex(0)  # (none): until decided sends the tier alone
-    panel.decide_check.setChecked(True)
-    panel.max_requests_spin.setValue(10)
+    panel.run_form.prompts_edit.setText(str(prompts))
+    panel.endpoint.tier_combo.setCurrentIndex(panel.endpoint.tier_combo.findText("Northwind Turbo"))
+    panel.endpoint.url_edit.setText(server.base_url)  # choosing the tier loads its (empty) endpoint
+    panel.endpoint.model_edit.setText("demo-fast")
+    panel.endpoint.baseline_combo.setCurrentIndex(0)  # (none): until decided sends the tier alone
+    panel.run_form.decide_check.setChecked(True)
+    panel.run_form.max_requests_spin.setValue(10)
     asked: list[str] = []
     panel.confirm = lambda text: asked.append(text) or True
     errors: list[str] = []
     panel.runner.errored.connect(errors.append)
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
-        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
         assert panel.message_label.text().startswith("Raw run"), panel.message_label.text()
     assert not errors
     assert "until each class is decided at 95%: at most 10 requests a class" in asked[0]

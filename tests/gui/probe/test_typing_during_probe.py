@@ -36,19 +36,19 @@ def test_every_key_typed_during_a_probe_run_arrives(qtbot, tmp_path):
         panel = window.probe_panel
         panel.run_folder = tmp_path
         panel.confirm = lambda text: True
-        panel.url_edit.setText(server.base_url)
-        panel.model_edit.setText("demo-fast")
-        panel.baseline_combo.setCurrentIndex(0)
-        panel.tokens_spin.setValue(48)
-        panel.repeats_spin.setValue(3)
+        panel.endpoint.url_edit.setText(server.base_url)
+        panel.endpoint.model_edit.setText("demo-fast")
+        panel.endpoint.baseline_combo.setCurrentIndex(0)
+        panel.run_form.tokens_spin.setValue(48)
+        panel.run_form.repeats_spin.setValue(3)
         done: list[object] = []
         window.tasks.finished.connect(done.append)
         window.tasks.errored.connect(done.append)
         try:
-            panel.run_button.click()
+            panel.run_row.run_button.click()
             assert window.tasks.is_busy()
             # wait for the first request to be under way, then type into the tier's name cell
-            qtbot.waitUntil(lambda: panel.progress_bar.value() >= 1 or bool(done), timeout=60_000)
+            qtbot.waitUntil(lambda: panel.run_row.progress_bar.value() >= 1 or bool(done), timeout=60_000)
             assert not done, "the run ended before the typing could start; give it more work"
             view = window.tier_view
             window.activateWindow()

@@ -1,0 +1,88 @@
+"""The probe dock's run form: the prompt file, contexts, tokens, repeats, concurrency levels and run-until-decided.
+
+Only shows and edits; what a run sends is built by ProbePanel.settings() from this form and the endpoint box.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QToolButton, QWidget
+
+from model.probe.filler import parse_context
+
+DEMO_PROMPTS = Path(__file__).resolve().parents[2] / "resources" / "prompts" / "demo.jsonl"
+
+
+class RunForm(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.prompts_edit = QLineEdit(str(DEMO_PROMPTS))
+        browse = QToolButton(text="…", toolTip="Browse")
+        browse.clicked.connect(self._on_prompts_browse_clicked)
+        prompts_row = QHBoxLayout()
+        prompts_row.addWidget(self.prompts_edit, 1)
+        prompts_row.addWidget(browse)
+        self.contexts_edit = QLineEdit("0", toolTip="Filler before each prompt, e.g. 1K,8K,32K (0: the prompt alone)")
+        self.contexts_edit.setMaximumWidth(120)
+        self.tokens_spin = QSpinBox(minimum=2, maximum=4096, value=64, toolTip="Output tokens per request")
+        self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1)
+        self.levels_edit = QLineEdit("1", toolTip="Parallel streams per level, one level at a time, e.g. 1,4,16: "
+                                     "fast and baseline at each level")
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Prompts (JSONL)", prompts_row)
+        knobs = QHBoxLayout()
+        for text, w in (("Contexts", self.contexts_edit), ("Max tokens", self.tokens_spin),
+                        ("Repeats", self.repeats_spin)):
+            knobs.addWidget(QLabel(text))
+            knobs.addWidget(w)
+        form.addRow(knobs)
+        levels_row = QHBoxLayout()
+        levels_row.addWidget(QLabel("Concurrency"))
+        levels_row.addWidget(self.levels_edit, 1)
+        levels_row.addWidget(QLabel("parallel streams per level, e.g. 1,4,16"))
+        form.addRow(levels_row)
+        # until decided: rounds to the classes still undecided against their price break-even (the workbook's)
+        self.decide_check = QCheckBox("Run until decided", toolTip="Send rounds of requests (this tier only) to the "
+                                      "classes whose acceptance interval still reaches across their price break-even, "
+                                      "and stop each once it does not (or at the caps)")
+        self.max_requests_spin = QSpinBox(minimum=5, maximum=10000, value=40, suffix=" a class",
+                                          toolTip="Most requests per class")
+        self.max_cost_edit = QLineEdit(placeholderText="no cap", toolTip="Stop before a round would pass this cost "
+                                       "(at the tier's prices)")
+        self.max_cost_edit.setMaximumWidth(90)
+        decide_row = QHBoxLayout()
+        decide_row.addWidget(self.decide_check)
+        for text, w in (("Max requests", self.max_requests_spin), ("Max cost", self.max_cost_edit)):
+            decide_row.addWidget(QLabel(text))
+            decide_row.addWidget(w)
+        decide_row.addStretch(1)
+        form.addRow(decide_row)
+
+    def prompts_path(self) -> str:
+        return self.prompts_edit.text().strip()
+
+    def contexts(self) -> tuple[int, ...]:
+        """The filler lengths typed, each once, in order (ValueError on one that is not a length)."""
+        return tuple(dict.fromkeys(parse_context(c) for c in self.contexts_edit.text().split(",") if c.strip()))
+
+    def show_levels_for(self, concurrency: int) -> None:
+        """Probe one stream and, where the tier runs at more, that load too."""
+        self.levels_edit.setText("1" if concurrency == 1 else f"1,{concurrency}")
+
+    def max_cost(self) -> float | None:
+        """The cost cap typed, or None when blank (ValueError, one line, otherwise)."""
+        text = self.max_cost_edit.text().strip()
+        try:
+            cap = float(text.replace(",", ".")) if text else None
+        except ValueError:
+            raise ValueError(f"Max cost must be a number or blank (got {text!r})") from None
+        if cap is not None and not cap >= 0:
+            raise ValueError("Max cost must be 0 or more")
+        return cap
+
+    def _on_prompts_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Prompt set", self.prompts_edit.text(),
+                                              "Prompt sets (*.jsonl);;All files (*)")
+        if path:
+            self.prompts_edit.setText(path)

@@ -1,0 +1,68 @@
+"""The probe dock's run row: Run, Cancel, the progress bar (requests done of planned) and the rate and time left.
+
+Only shows: ProbePanel starts and stops the run and tells the row what happened.
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+
+def seconds_left(s: float | None) -> str:
+    if s is None:
+        return "estimating time left"
+    s = max(0, round(s))
+    return f"{s} s left" if s < 60 else f"{s // 60} min {s % 60:02d} s left"
+
+
+class RunRow(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.run_button = QPushButton("Run")
+        self.cancel_button = QPushButton("Cancel", enabled=False)
+        self.progress_bar = QProgressBar(textVisible=True)
+        self.rate_label = QLabel("")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.progress_bar, 1)
+        row.addWidget(self.rate_label)
+        self.set_idle("no run yet")
+
+    def set_idle(self, words: str) -> None:
+        # no run in progress: words, not a count ("0 of 1 requests" read as a plan of one request)
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setFormat(words)
+
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+
+    def started(self, planned: int) -> None:
+        self.progress_bar.setFormat("%v of %m requests")
+        self.progress_bar.setRange(0, max(1, planned))
+        self.progress_bar.setValue(0)
+        self.rate_label.setText("starting…")
+
+    def progressed(self, done: int, total: int, tokens_per_second: float, seconds: float | None) -> None:
+        self.progress_bar.setRange(0, max(1, total))
+        self.progress_bar.setValue(done)
+        if done:
+            self.rate_label.setText(f"{tokens_per_second:,.0f} tokens/s · {seconds_left(seconds)}")
+
+    def cancelling(self) -> None:
+        self.rate_label.setText("cancelling…")
+        self.cancel_button.setEnabled(False)
+
+    def finished(self, done: int, stopped: bool) -> None:
+        self.progress_bar.setRange(0, max(1, self.progress_bar.maximum()))
+        self.progress_bar.setValue(done)
+        self.rate_label.setText("done")
+        if stopped:  # the bar says the run stopped, not that it is a sixth done
+            self.progress_bar.setFormat("stopped after %v of %m requests")
+
+    def errored(self) -> None:
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.rate_label.setText("")

@@ -1,0 +1,30 @@
+"""The probe dock's words: the verdict line over the table, and what a run until decided decided."""
+from __future__ import annotations
+
+from model import formatting as fmt
+from model.probe.analysis import ProbeReport
+from model.probe.until_decided import UntilDecidedRun
+
+
+def verdict_html(r: ProbeReport) -> str:
+    """Speculative or not and on what evidence, identity with the baseline, and the speedup per load level."""
+    k = f", K about {r.k_estimate}" if r.k_estimate else ""
+    identity = ""
+    if r.identity is not None and r.identity.compared:
+        identity = (f"<br>Identity at temperature 0: {r.identity.share:.0%} of {r.identity.compared} prompts "
+                    f"token-identical to {r.baseline_name}.")
+    levels = ""
+    if any(x.concurrency > 1 for x in r.by_concurrency):
+        levels = "<br>Speedup over the baseline by parallel streams: " + ", ".join(
+            f"{x.concurrency}: " + ("–" if x.speedup_measured is None else f"{x.speedup_measured:.2f}x")
+            + (" (throttled: 429s)" if x.throttled else "") for x in r.by_concurrency) + "."
+    return f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k})<br>{r.evidence}{identity}{levels}"
+
+
+def decided_words(run: UntilDecidedRun, currency: str) -> str:
+    """One line: per class decided (which side of its break-even) or why it stopped, after how many requests."""
+    cost = "" if run.cost is None else f"; cost {run.cost:,.4f} {currency}"
+    words = "; ".join(f"{c.task_class} " + (f"decided ({'at or above' if c.side == 'above' else 'below'} "
+                                             f"{fmt.pct(c.threshold)})" if c.stopped == "decided" else c.stopped)
+                      + f" after {c.requests}" for c in run.classes)
+    return f"Until decided: {words} requests{cost}."
