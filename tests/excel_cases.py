@@ -41,7 +41,8 @@ def ranged() -> Workbook:
     """The demo with a range on every class and one override: undecided verdicts and fair prices at both ends."""
     wb = load_demo()
     for c in wb.classes:
-        c.alpha_low, c.alpha_high = c.alpha - 0.08, min(1.0, c.alpha + 0.06)
+        # rounded as typed (a spreadsheet saves 15 digits: 0.8 - 0.08 would come back as 0.72)
+        c.alpha_low, c.alpha_high = round(c.alpha - 0.08, 6), round(min(1.0, c.alpha + 0.06), 6)
     o = wb.overrides[0]
-    o.alpha_low, o.alpha_high = max(0.0, o.alpha - 0.05), o.alpha + 0.05
+    o.alpha_low, o.alpha_high = round(max(0.0, o.alpha - 0.05), 6), round(o.alpha + 0.05, 6)
     return wb

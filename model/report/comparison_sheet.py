@@ -17,12 +17,13 @@ import numpy as np
 from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.comparison import UNDECIDED as UNDECIDED_CODE
+from model.acceptance.interval import z_quantile
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.workbook.rows import Workbook
-from model.workbook.validation import OVERRIDE_FIELDS
+from model.report.layout import OVERRIDE_COLUMNS
 
 NA = "n/a"
 STALE, PRICE_STALE, OPT_STALE = "stale", "price break-even stale", "optimal K stale"
@@ -32,8 +33,19 @@ WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 UNDECIDED = VALUE_NAMES[UNDECIDED_CODE]
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
-_OVERRIDE_ALPHA = next(spec for spec in OVERRIDE_FIELDS if spec.name == "alpha")
+# an override's numbers the rows read: its alpha and its interval (the class's are checked on Notes)
+_OVERRIDE_CHECKED = [spec for spec in OVERRIDE_COLUMNS if spec.name.startswith("alpha")
+                     and spec.kind in ("percent", "optional_percent", "int")]
 _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
+# by header, so a column added in between does not shift the others' widths; wide enough for each bold header
+# word ("Acceptance", "(SpecLedger)") beside its filter button
+_WIDTHS = {"Tier": 20, "Task class": 14, "K": 5, "Acceptance alpha": 12, "Alpha source": 17, "c (draft / target)": 10,
+           "v (verify / step)": 10, "c FLOPs": 9, "Break-even alpha (SpecLedger)": 14, "Margin over break-even": 10,
+           "Tokens per stretch E": 10, "Trailer fill": 9, "Speedup": 9, "Speedup, low end": 8,
+           "Speedup, high end": 8, "Optimal K (SpecLedger)": 12, "Speedup at optimal K (SpecLedger)": 12,
+           "Cost factor (FLOPs / token)": 10, "Speed verdict": 10, "Price break-even alpha (SpecLedger)": 14,
+           "Value verdict": 16, "Grey values": 17, **{name: 10 for name in _SHIFT_COLUMNS},
+           **{name: 12 for name in COMPARISON_COLUMNS[COMPARISON_COLUMNS.index("Alpha at export") + 1:]}}
 
 
 def letter(name: str) -> str:
@@ -64,36 +76,36 @@ def grey_word(kind: int, value: float) -> float | str:
     return float(value) if name in ("always", "root") else name
 
 
-def interval_ends(low: float, high: float) -> tuple[str, str] | tuple[None, None]:
-    """SpecLedger's speedups at the ends of the acceptance interval, as formula literals (None without one)."""
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return None, None
-    return repr(float(low)), repr(float(high))
-
-
 def _speed_words(s: str, band: str) -> str:
     return f'IF({s}<1,"tax",IF({s}<1+{band},"marginal","gain"))'
 
 
-def speed_verdict_formula(s: str, band: str, lo: str | None, hi: str | None) -> str:
-    """gain / marginal / tax of ``s``; undecided where the interval's ends (SpecLedger's, at the confidence
-    set in the workbook) fall in different verdicts, with the marginal band live."""
+def speed_verdict_formula(s: str, band: str, lo: str | None = None, hi: str | None = None) -> str:
+    """gain / marginal / tax of ``s``; undecided where the cells ``lo`` and ``hi`` (the speedups at the
+    interval's ends, live over its ends on Inputs; blank without an interval) fall in different verdicts."""
     words = _speed_words(s, band)
     if lo is None or hi is None:
         return words
-    return f'IF({_speed_words(lo, band)}<>{_speed_words(hi, band)},"{UNDECIDED}",{words})'
+    return (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi})),IF({_speed_words(lo, band)}<>{_speed_words(hi, band)},'
+            f'"{UNDECIDED}",{words}),{words})')
 
 
 def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applicable: str,
                   lo: str | None = None, hi: str | None = None) -> str:
     """Worth the premium where speedup over the baseline >= price ratio, written without a division
-    (a free baseline makes any price infinitely dear; two free tiers have no ratio). With an interval
-    (SpecLedger's speedups at its ends) undecided where the live price ratio falls inside it."""
+    (a free baseline makes any price infinitely dear; two free tiers have no ratio). With the cells of the
+    interval's ends (blank without one), undecided where the live price ratio falls inside it."""
     verdict = f'IF({speed}*{base_cost}>={cost}*{base_speed},"{WORTH}","{NOT_WORTH}")'
     if lo is not None and hi is not None:
-        verdict = (f'IF(AND({lo}*{base_cost}<{cost}*{base_speed},{hi}*{base_cost}>={cost}*{base_speed}),'
-                   f'"{UNDECIDED}",{verdict})')
+        # nested, not one AND: Excel evaluates every argument, and a blank end times a price is an error
+        verdict = (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi})),IF(AND({lo}*{base_cost}<{cost}*{base_speed},'
+                   f'{hi}*{base_cost}>={cost}*{base_speed}),"{UNDECIDED}",{verdict}),{verdict})')
     return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}))')
+
+
+def end_value(x: float) -> float | str:
+    """An interval end as the report shows it: the number, or blank where there is no interval."""
+    return float(x) if math.isfinite(x) else ""
 
 
 def roofline_costs(wb: Workbook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -146,7 +158,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_num, put_num_grey = sheet.writer(st.NUMBER), sheet.writer(st.NUMBER, st.COMPUTED)
     put_margin = sheet.writer(st.SIGNED_PERCENT, st.RIGHT)
     put_e = sheet.writer("0.000")
-    put_x = sheet.writer(st.TIMES)
+    put_x, put_x_r = sheet.writer(st.TIMES), sheet.writer(st.TIMES, st.RIGHT)
+    put_e_r = sheet.writer("0.000", st.RIGHT)
+    confidence = refs.setting("confidence")
     put_word = sheet.writer(None, st.CENTRE)
     put_source = sheet.writer(None, st.INDENT)
     put_grey_pct, put_grey_k, put_grey_x = (sheet.computed_writer(f) for f in (st.PERCENT, "0", st.TIMES))
@@ -158,8 +172,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
 
     def override_refused(tier: str, cls: str) -> str:
         """The row's acceptance is the override's where there is one: its test (the class's is on Notes)."""
-        ref = refs.override_alpha(tier, cls)
-        return "," + refused_test(_OVERRIDE_ALPHA, ref, {}) if ref else ""
+        if refs.override_alpha(tier, cls) is None:
+            return ""
+        return "".join("," + refused_test(spec, refs.override(tier, cls, spec.name), {}) for spec in _OVERRIDE_CHECKED)
 
     def price_inputs(i: int, j: int, b: int, is_spec: bool) -> str:
         """True (as a formula) where an input of pair (i, j)'s price break-even moved since export.
@@ -198,43 +213,81 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                                                    "c FLOPs"))
             BE, E, S, G = (col[n] + r for n in ("Break-even alpha (SpecLedger)", "Tokens per stretch E", "Speedup",
                                                 "Grey values"))
-            put_name(row, 1, f'={tier_name}&""', tier.name)
-            put_name(row, 2, f'={refs.cls(j, "name")}&""', cls.name)
-            put_k(row, 3, f"={k_ref}", tier.k)
+            put_name(row, _COL["Tier"], f'={tier_name}&""', tier.name)
+            put_name(row, _COL["Task class"], f'={refs.cls(j, "name")}&""', cls.name)
+            put_k(row, _COL["K"], f"={k_ref}", tier.k)
             alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
             alpha = float(cmp.alpha[i, j])
-            put_pct(row, 4, f"={alpha_ref}", alpha)
-            put_source(row, 5, _source_formula(refs, tier.name, cls.name, j), cmp.alpha_source[i][j])
+            put_pct(row, _COL["Acceptance alpha"], f"={alpha_ref}", alpha)
+            put_source(row, _COL["Alpha source"], _source_formula(refs, tier.name, cls.name, j), cmp.alpha_source[i][j])
             rc, rv = float(raw_c[i, j]), float(raw_v[i, j])
-            put_cost(row, 6, cost_formula(cm, rc, c_ref), rc if roof else tier.c)
-            put_cost(row, 7, cost_formula(cm, rv, v_ref), rv if roof else tier.v)
-            put_cost(row, 8, cost_formula(cm, float(flops[i]), C), float(flops[i]) if roof else tier.c)
+            put_cost(row, _COL["c (draft / target)"], cost_formula(cm, rc, c_ref), rc if roof else tier.c)
+            put_cost(row, _COL["v (verify / step)"], cost_formula(cm, rv, v_ref), rv if roof else tier.v)
+            put_cost(row, _COL["c FLOPs"], cost_formula(cm, float(flops[i]), C), float(flops[i]) if roof else tier.c)
             kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
-            put_grey_pct(row, 9, float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind)
+            put_grey_pct(row, _COL["Break-even alpha (SpecLedger)"],
+                         float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind)
             margin = float(cmp.margin[i, j])
-            put_margin(row, 10, f'=IF({G}="{STALE}","",IF(ISNUMBER({BE}),{A}-{BE},"{NA}"))',
+            put_margin(row, _COL["Margin over break-even"], f'=IF({G}="{STALE}","",IF(ISNUMBER({BE}),{A}-{BE},"{NA}"))',
                        NA if math.isnan(margin) else margin)
-            put_e(row, 11, f'=IF({spec}="no",1,{tokens_formula(A, K)})', float(cmp.tokens_per_stretch[i, j]))
+            put_e(row, _COL["Tokens per stretch E"], f'=IF({spec}="no",1,{tokens_formula(A, K)})',
+                  float(cmp.tokens_per_stretch[i, j]))
             fill = float(cmp.trailer_fill[i, j])
-            put_pct_r(row, 12, f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill)
-            put_x(row, 13, f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]))
+            put_pct_r(row, _COL["Trailer fill"], f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill)
+            put_x(row, _COL["Speedup"], f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]))
+            # the interval: its ends are inputs on Inputs (the override's, or the class's), carried through live
+            a_lo, a_hi, conf = (refs.acceptance(j, tier.name, cls.name, f)
+                                for f in ("alpha_low", "alpha_high", "alpha_confidence"))
+            ALO, AHI, ELO, EHI, SLO, SHI, VS = (col[n] + r for n in (
+                "Alpha low", "Alpha high", "E, low end", "E, high end", "Speedup, low end", "Speedup, high end",
+                "Speedup vs baseline"))
+            lo_a, hi_a = float(cmp.alpha_low[i, j]), float(cmp.alpha_high[i, j])
+            put_pct_r(row, _COL["Alpha low"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_lo})', end_value(lo_a))
+            put_pct_r(row, _COL["Alpha high"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_hi})', end_value(hi_a))
+            put_pct_r(row, _COL["Interval confidence"], f'=IF(ISNUMBER({ALO}),IF({conf}="",{confidence},{conf}),"")',
+                      end_value(cmp.alpha_confidence[i, j]))
+            for name, a_cell, a_val in (("E, low end", ALO, lo_a), ("E, high end", AHI, hi_a)):
+                put_e_r(row, _COL[name], f'=IF(ISNUMBER({a_cell}),{tokens_formula(a_cell, K)},"")',
+                        end_value(float(ar.expected_tokens(a_val, tier.k))) if math.isfinite(a_val) else "")
+            put_x_r(row, _COL["Speedup, low end"], f'=IF(ISNUMBER({ELO}),{ELO}/({K}*{C}+{V}),"")',
+                    end_value(cmp.speedup_low[i, j]))
+            put_x_r(row, _COL["Speedup, high end"], f'=IF(ISNUMBER({EHI}),{EHI}/({K}*{C}+{V}),"")',
+                    end_value(cmp.speedup_high[i, j]))
             if is_spec:
-                put_grey_k(row, 14, int(cmp.optimal_k[i, j]))
-                put_grey_x(row, 15, float(cmp.optimal_speedup[i, j]))
+                put_grey_k(row, _COL["Optimal K (SpecLedger)"], int(cmp.optimal_k[i, j]))
+                put_grey_x(row, _COL["Speedup at optimal K (SpecLedger)"], float(cmp.optimal_speedup[i, j]))
             else:
-                put_grey_k(row, 14, NA)
-                put_grey_x(row, 15, NA)
-            put_x(row, 16, f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})', float(cmp.cost_factor[i, j]))
-            lo, hi = interval_ends(cmp.speedup_low[i, j], cmp.speedup_high[i, j])
-            put_word(row, 17, f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, lo, hi)})',
+                put_grey_k(row, _COL["Optimal K (SpecLedger)"], NA)
+                put_grey_x(row, _COL["Speedup at optimal K (SpecLedger)"], NA)
+            put_x(row, _COL["Cost factor (FLOPs / token)"], f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
+                  float(cmp.cost_factor[i, j]))
+            put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
                      VERDICT_NAMES[int(cmp.verdict[i, j])])
             put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
             base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
             base_speed = f"INDEX({speeds},({at}-1)*{n_c}+{j + 1})"
-            put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, lo, hi),
+            put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI),
                      VALUE_NAMES[int(cmp.value_verdict[i, j])])
+            # the speedup over the baseline on this class, at the interval's ends too (the baseline held at its value)
+            put_x_r(row, _COL["Speedup vs baseline"],
+                    f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",{S}/{base_speed}),"")',
+                    end_value(cmp.pair_vs_baseline[i, j]))
+            for name, end, want in (("Speedup vs baseline, low end", SLO, cmp.pair_vs_baseline_low[i, j]),
+                                    ("Speedup vs baseline, high end", SHI, cmp.pair_vs_baseline_high[i, j])):
+                put_x_r(row, _COL[name], f'=IF(AND(ISNUMBER({VS}),ISNUMBER({end})),{end}/{base_speed},"")',
+                        end_value(want))
+            # the standard deviation of log S each end implies (propagate.mix_interval): the Summary's mix interval
+            z = float(z_quantile(cmp.alpha_confidence[i, j])) if math.isfinite(cmp.alpha_confidence[i, j]) else 1.0
+            has = math.isfinite(cmp.speedup_low[i, j]) and math.isfinite(cmp.alpha_confidence[i, j])
+            z = float(z_quantile(cmp.alpha_confidence[i, j])) if has else 1.0
+            log_s = math.log(float(cmp.speedup[i, j]))
+            for name, gap, want in (
+                    ("Log-speedup sd, low", f"LN({S})-LN({SLO})", log_s - math.log(cmp.speedup_low[i, j]) if has else 0.0),
+                    ("Log-speedup sd, high", f"LN({SHI})-LN({S})", math.log(cmp.speedup_high[i, j]) - log_s if has else 0.0)):
+                put_e(row, _COL[name], f'=IF(ISNUMBER({SLO}),({gap})/NORMINV(0.5+{col["Interval confidence"]}{r}/2,0,1),0)',
+                      want / z)
             price_moved = price_inputs(i, j, int(cmp.baseline_index[i]), is_spec)
             # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
             opt_moved = f'OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r})' if is_spec else "FALSE"
@@ -257,8 +310,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     # wide enough for each bold header word ("Acceptance", "(SpecLedger)") beside its filter button
-    sheet.widths({1: 20, 2: 14, 3: 5, 4: 12, 5: 19, 6: 10, 7: 10, 8: 9, 9: 14, 10: 11, 11: 10,
-                  12: 9, 13: 9, 14: 13, 15: 14, 16: 11, 17: 10, 18: 14, 19: 16, 20: 18, 21: 10, 22: 10, 23: 10})
+    sheet.widths({_COL[name]: width for name, width in _WIDTHS.items()})
     sheet.hide(_COL["Alpha at export"], 9)
     # printed one page wide, through the verdicts and flags: the per-class sensitivity speedups to their right
     # feed the Sensitivity sheet, which prints them as mixes

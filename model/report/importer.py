@@ -15,8 +15,8 @@ from typing import Any
 from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
-from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, SETTING_LABELS, TIERS_HEADING, TABLES,
-                           header_labels)
+from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, REQUIRED_COLUMNS, SETTING_LABELS,
+                                 TIERS_HEADING, TABLES, header_labels)
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
                                        parse_number, shown, title_problems, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
@@ -47,7 +47,9 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
                             f"({', '.join(header_labels(specs)[:3])}, ...) was not found")
             rows[heading], sheet_rows[heading] = [], []
             continue
-        rows[heading], sheet_rows[heading] = _read_table(ws, header_rows[heading], specs, _ROW_TYPES[heading], problems)
+        rows[heading], sheet_rows[heading] = _read_table(ws, header_rows[heading],
+                                                         _present(ws, header_rows[heading], heading, specs),
+                                                         _ROW_TYPES[heading], problems)
     if problems:
         raise WorkbookError(_explain_unsaved_formulas(p, problems), str(p))
     wb = Workbook(tiers=rows[TIERS_HEADING], classes=rows[CLASSES_HEADING], overrides=rows[OVERRIDES_HEADING],
@@ -118,7 +120,7 @@ def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
     values: dict[str, Any] = {}
     for key, label in SETTING_LABELS.items():
         if key not in found:
-            if key != "title":
+            if key not in ("title", "confidence"):  # a report older than intervals has no confidence row
                 problems.append(f"sheet {INPUTS}: no {label!r} row in the settings block")
             continue
         raw = found[key]
@@ -143,6 +145,9 @@ def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
                 problems.append(f"{cell}: must be a whole number from {K_LIMITS[0]} to {K_LIMITS[1]} (got {raw!r})")
                 continue
             number = int(round(number))
+        elif key == "confidence" and not 0.5 <= number < 1.0:
+            problems.append(f"{cell}: must be a share from 50% to below 100% (got {raw!r})")
+            continue
         elif not 0.0 <= number < 1.0 or (key == "marginal_band" and number > 1.0):
             problems.append(f"{cell}: must be a share from 0% to below 100% (got {raw!r})")
             continue
@@ -152,13 +157,15 @@ def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
         claim_tolerance=values.get("claim_tolerance", defaults.claim_tolerance),
         k_max=values.get("k_max", defaults.k_max),
         currency=values.get("currency", defaults.currency),
+        confidence=values.get("confidence", defaults.confidence),
     )
     return settings, values.get("title", "")
 
 
 def _find_headers(ws: Grid) -> dict[str, int]:
     """Header rows, found by their labels so that rows an analyst inserted above do not matter."""
-    targets = {heading: [lab.lower() for lab in header_labels(specs)] for heading, specs in TABLES}
+    targets = {heading: [lab.lower() for lab in header_labels(specs)][:REQUIRED_COLUMNS[heading]]
+               for heading, specs in TABLES}
     out: dict[str, int] = {}
     width = max(len(t) for t in targets.values())
     for row, _ in ws.numbered_rows():
@@ -167,6 +174,15 @@ def _find_headers(ws: Grid) -> dict[str, int]:
             if heading not in out and cells[:len(labels)] == labels:
                 out[heading] = row
     return out
+
+
+def _present(ws: Grid, header_row: int, heading: str, specs: tuple[FieldSpec, ...]) -> tuple[FieldSpec, ...]:
+    """The table's columns this report has: the required ones, then the optional ones (the interval) for as
+    long as their headers follow in order; a report older than them has none, and its rows take the defaults."""
+    n = REQUIRED_COLUMNS[heading]
+    while n < len(specs) and _cell_text(ws.cell(header_row, n + 1)).lower() == specs[n].label.lower():
+        n += 1
+    return specs[:n]
 
 
 def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,

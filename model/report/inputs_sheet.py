@@ -13,16 +13,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from model.report import styles as st
-from model.report.layout import (INPUTS, SETTING_LABELS, SETTING_ROWS, SETTINGS_TITLE_ROW, TABLES, InputsLayout,
-                                 column_of, header_labels)
-from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
+from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, SETTING_LABELS, SETTING_ROWS,
+                                 SETTINGS_TITLE_ROW, TABLES, InputsLayout, column_of, header_labels)
+from model.workbook.validation import (CLASS_FIELDS, CONFIDENCE_FIELD, OVERRIDE_FIELDS, SETTINGS_FIELDS, TIER_FIELDS,
+                                       FieldSpec)
 from model.workbook.rows import Workbook
 
 # how each numeric input reads; text and choice fields are written as text
 _FORMATS = {
     "k": "0", "c": st.NUMBER, "v": st.NUMBER, "batch": "0", "claimed_speedup": st.TIMES1,
     "claim_context": st.INTEGER, "tokens_out": st.INTEGER, "tokens_in": st.INTEGER,
-    "context": st.INTEGER, "alpha": st.PERCENT,
+    "context": st.INTEGER, "alpha": st.PERCENT, "alpha_low": st.PERCENT, "alpha_high": st.PERCENT,
+    "alpha_confidence": st.PERCENT, "alpha_requests": st.INTEGER, "alpha_steps": st.INTEGER,
 }
 # The three tables share columns; the last (notes) wraps inside its width, so the printed page stays one wide.
 _TOP = {"valign": "top"}  # a row grown for a wrapped note reads along its first line
@@ -50,7 +52,12 @@ class InputRefs:
     def override(self, tier: str, cls: str, field: str) -> str | None:
         """A field of the override of `cls` on `tier`'s draft, None where there is none."""
         row = self.override_rows.get((tier, cls))
-        return None if row is None else _ref(column_of(OVERRIDE_FIELDS, field), row)
+        return None if row is None else _ref(column_of(OVERRIDE_COLUMNS, field), row)
+
+    def acceptance(self, j: int, tier: str, cls: str, field: str) -> str:
+        """A field of the acceptance the (tier, class) row uses: the override's where there is one (its own
+        interval or none, never the class's), else the class's."""
+        return self.override(tier, cls, field) or self.cls(j, field)
 
     def class_column(self, field: str) -> str:
         """The whole column of one class field, e.g. every class's monthly output tokens."""
@@ -70,7 +77,7 @@ class InputRefs:
 
 # a 100 x 30 report asks for some 20,000 references into Inputs, most of them many times over
 _TIER_COLUMN = {spec.name: column_of(TIER_FIELDS, spec.name) for spec in TIER_FIELDS}
-_CLASS_COLUMN = {spec.name: column_of(CLASS_FIELDS, spec.name) for spec in CLASS_FIELDS}
+_CLASS_COLUMN = {spec.name: column_of(CLASS_COLUMNS, spec.name) for spec in CLASS_COLUMNS}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -89,9 +96,9 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
     sheet.text(SETTINGS_TITLE_ROW, 1, "Settings", st.HEADING)
     s = wb.settings
     values: dict[str, Any] = {"title": wb.title, "currency": s.currency, "marginal_band": s.marginal_band,
-                              "claim_tolerance": s.claim_tolerance, "k_max": s.k_max}
-    formats = {"marginal_band": st.PERCENT, "claim_tolerance": st.PERCENT, "k_max": "0"}
-    settings_specs = {spec.name: spec for spec in SETTINGS_FIELDS}
+                              "claim_tolerance": s.claim_tolerance, "k_max": s.k_max, "confidence": s.confidence}
+    formats = {"marginal_band": st.PERCENT, "claim_tolerance": st.PERCENT, "k_max": "0", "confidence": st.PERCENT}
+    settings_specs = {spec.name: spec for spec in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)}
     for key, label in SETTING_LABELS.items():
         row = SETTING_ROWS[key]
         sheet.text(row, 1, label, st.LABEL)
@@ -154,13 +161,13 @@ def _validate(sheet: st.SheetWriter, spec: FieldSpec, first: int, last: int, col
     """Excel data validation for one column of one table, from the validator's own field spec."""
     message = f"{spec.label} must be {spec.describe()}."[:255]
     options: dict[str, Any] = {"error_title": spec.label[:32], "error_message": message, "ignore_blank": True}
-    if spec.kind in ("int", "float", "percent", "optional_float") and spec.minimum is not None:
+    if spec.kind in ("int", "float", "percent", "optional_float", "optional_percent") and spec.minimum is not None:
         options.update(validate="integer" if spec.kind == "int" else "decimal", criteria="between",
                        minimum=spec.minimum, maximum=spec.maximum)
         if spec.below_maximum:
             options["maximum"] = spec.maximum - 1e-9
         # a required number left blank imports as an error; say so at the cell
-        options["ignore_blank"] = spec.kind == "optional_float"
+        options["ignore_blank"] = spec.kind.startswith("optional")
     elif spec.name in lists:
         options.update(validate="list", source=lists[spec.name])
         if spec.kind == "text":  # a baseline or a name typed in full is fine too; the drop-down only helps
@@ -176,11 +183,11 @@ def refused_test(spec: FieldSpec, ref: str, lists: dict[str, str]) -> str | None
 
     Nested IFs, not one OR: Excel evaluates every argument of OR, and INT of a text is an error.
     """
-    if spec.kind in ("int", "float", "percent", "optional_float") and spec.minimum is not None:
+    if spec.kind in ("int", "float", "percent", "optional_float", "optional_percent") and spec.minimum is not None:
         high = f"{ref}>={spec.maximum!r}" if spec.below_maximum else f"{ref}>{spec.maximum!r}"
         tests = [f"{ref}<{spec.minimum!r}", high] + ([f"{ref}<>INT({ref})"] if spec.kind == "int" else [])
         checked = f"IF(ISNUMBER({ref}),OR({','.join(tests)}),TRUE)"
-        return f'IF({ref}="",FALSE,{checked})' if spec.kind == "optional_float" else checked
+        return f'IF({ref}="",FALSE,{checked})' if spec.kind.startswith("optional") else checked
     if spec.kind == "choice" and spec.name in lists:
         return f"ISNA(MATCH({ref},{lists[spec.name].lstrip('=')},0))"
     if spec.kind == "text" and spec.required:

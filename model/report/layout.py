@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
+from model.workbook.validation import ACCEPTANCE_FIELDS, CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
 
 SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES = (
     "Summary", "Charts", "Grid", "Sensitivity", "Comparison", "Inputs", "Curves", "Notes")
@@ -20,6 +20,7 @@ SETTING_LABELS: dict[str, str] = {
     "marginal_band": "Marginal band",
     "claim_tolerance": "Claim tolerance",
     "k_max": "K max (optimal K search)",
+    "confidence": "Confidence of intervals",  # of the mix's interval and of every typed range without its own
 }
 SETTINGS_FIRST_ROW = SETTINGS_TITLE_ROW + 1
 SETTING_ROWS: dict[str, int] = {key: SETTINGS_FIRST_ROW + i for i, key in enumerate(SETTING_LABELS)}
@@ -51,7 +52,7 @@ class InputsLayout:
 
     @property
     def tier_header(self) -> int:
-        return SETTING_ROWS["k_max"] + 3
+        return max(SETTING_ROWS.values()) + 3
 
     def tier_row(self, i: int) -> int:
         return self.tier_header + 1 + i
@@ -72,18 +73,30 @@ class InputsLayout:
         return self.override_header + 1 + m
 
 
+# the class and override tables carry the acceptance's interval right of their own columns: the range's ends
+# (inputs the report's interval formulas read) and what a measurement made it from, so the round trip keeps them
+CLASS_COLUMNS = CLASS_FIELDS + ACCEPTANCE_FIELDS
+OVERRIDE_COLUMNS = OVERRIDE_FIELDS + ACCEPTANCE_FIELDS
 TABLES = (
     (TIERS_HEADING, TIER_FIELDS),
-    (CLASSES_HEADING, CLASS_FIELDS),
-    (OVERRIDES_HEADING, OVERRIDE_FIELDS),
+    (CLASSES_HEADING, CLASS_COLUMNS),
+    (OVERRIDES_HEADING, OVERRIDE_COLUMNS),
 )
+# an older report's tables end before the interval columns: these many leading columns find a table on import
+REQUIRED_COLUMNS = {TIERS_HEADING: len(TIER_FIELDS), CLASSES_HEADING: len(CLASS_FIELDS),
+                    OVERRIDES_HEADING: len(OVERRIDE_FIELDS)}
 
 # the Comparison sheet's columns, in order: the export writes them, the charts and context blocks look them up
 COMPARISON_COLUMNS = [
     "Tier", "Task class", "K", "Acceptance alpha", "Alpha source", "c (draft / target)", "v (verify / step)",
-    "c FLOPs", "Break-even alpha (SpecLedger)", "Margin over break-even", "Tokens per stretch E",
-    "Trailer fill", "Speedup", "Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)",
-    "Cost factor (FLOPs / token)", "Speed verdict", "Price break-even alpha (SpecLedger)", "Value verdict",
-    "Grey values", "Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts", "Alpha at export",
+    "Break-even alpha (SpecLedger)", "Margin over break-even", "Tokens per stretch E",
+    "Trailer fill", "Speedup", "Speedup, low end", "Speedup, high end", "Optimal K (SpecLedger)",
+    "Speedup at optimal K (SpecLedger)", "Cost factor (FLOPs / token)", "Speed verdict",
+    "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values",
+    # right of the printed columns: the draft's FLOPs (the cost factor's input), then the sensitivity speedups
+    "c FLOPs", "Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts", "Alpha at export",
+    # the interval carried through, live over its ends on Inputs (right of the printed columns)
+    "Alpha low", "Alpha high", "Interval confidence", "E, low end", "E, high end", "Speedup vs baseline",
+    "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Log-speedup sd, low", "Log-speedup sd, high",
 ]
 ALPHA_SHIFTS = (-0.2, -0.1, 0.1)  # the sensitivity block: every class's acceptance moved by these

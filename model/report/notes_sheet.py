@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
 from model.report.kept_fields import write_kept
-from model.report.layout import NOTES
+from model.report.layout import CLASS_COLUMNS, NOTES
 from model.workbook.rows import Workbook
-from model.workbook.validation import CLASS_FIELDS, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
+from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
 
 CHANGED = "changed"
 REFUSED = "out of range"  # an input the validator refuses: pasted past the data validation
@@ -43,10 +43,11 @@ ASSUMPTIONS = [
     ("Value verdict", "worth the premium where the speedup over the baseline is at least the price ratio (the "
      "same traffic priced on the tier over on its baseline), not worth it otherwise, undecided where the "
      "interval's ends fall on both sides of the price ratio; n/a without a baseline."),
-    ("Intervals", "a measured acceptance's interval at the workbook's confidence (requests as the unit), or a "
-     "range typed for an assumed one. The speedups at its ends are SpecLedger's as exported, written into the "
-     "verdict formulas: an alpha edited on Inputs changes the speedup, while 'undecided' still follows the "
-     "ends as exported (import and export again for new ones)."),
+    ("Intervals", "a measured acceptance's interval at its confidence (requests as the unit), or a range typed "
+     "for an assumed one: its ends are Alpha low and Alpha high on Inputs (a typed range without its own confidence "
+     "reads at the workbook's). E, the speedup and the speedup over the baseline at both ends are live formulas, "
+     "and so is 'undecided': type a narrower range and the verdicts follow. The mix's interval combines the "
+     "classes as independent (their log-speedup spreads weighted by their shares of the mix's time)."),
     ("Fair price", "speedup over the baseline / price ratio, applied to both list prices: the price at which the "
      "speed is exactly worth it. At the pessimistic end: the same with the mix speedup at the low end of its "
      "interval, the price to open a negotiation with. The acceptance to guarantee is the mix's price "
@@ -118,7 +119,7 @@ def choice_ranges() -> dict[str, str]:
 
 def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: list[tuple[str, str]]) -> NotesRefs:
     lists = choice_ranges()
-    settings_checked = [(spec, refs.setting(spec.name)) for spec in SETTINGS_FIELDS]
+    settings_checked = [(spec, refs.setting(spec.name)) for spec in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)]
     sheet.text(1, 1, "Notes: what the report assumes, and the inputs as exported", st.TITLE)
     row = 3
     heading = {label: f"{NOTES}!$B${row + n}" for n, (label, _) in enumerate(header)}
@@ -190,7 +191,7 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.number(r, 5, c.tokens_in, st.INTEGER)
         sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}),'
                       f'"{CHANGED}","")', "")
-        sheet.formula(r, 7, _refused_formula([(spec, refs.cls(j, spec.name)) for spec in CLASS_FIELDS], lists), "")
+        sheet.formula(r, 7, _refused_formula([(spec, refs.cls(j, spec.name)) for spec in CLASS_COLUMNS], lists), "")
     row = class_row0 + max(len(wb.classes), 1) + 1
     sheet.text(row, 1, "K max", st.LABEL)
     sheet.number(row, 2, wb.settings.k_max)

@@ -15,7 +15,7 @@ from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
-                                           UNDECIDED, Shifted, banner_formula, grey_word, interval_ends, letter,
+                                           UNDECIDED, Shifted, banner_formula, end_value, grey_word, letter,
                                            speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
@@ -28,19 +28,23 @@ HEADER_ROW = 5
 SENSITIVITY_HEADER_ROW = 4
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
-    "Monthly cost", "Premium over baseline", "Speedup vs baseline",
+    "Mix, low end", "Mix, high end", "Monthly cost", "Premium over baseline", "Speedup vs baseline",
     "Cost per 1x speedup", "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict",
-    "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values", "Baseline position",
+    "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values",
+    # right of the printed page: the speedup over the baseline at the interval's ends (the fair price's inputs)
+    "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Baseline position",
 ]
 BASELINE_POSITION = st.col_name(len(SUMMARY_COLUMNS))  # hidden: the baseline's place in the list, 0 for none
 _SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
 _TEXT_COLUMNS = {"Tier", "Vendor", "Baseline"}
 # by header, so a column added in between does not shift the others' widths
-_WIDTHS = {"Tier": 22, "Vendor": 14, "Speculative": 21, "Baseline": 18, "Claimed speedup": 9, "Claim context": 9,
-           "Mix speedup": 9, "Monthly cost": 12, "Premium over baseline": 12, "Speedup vs baseline": 12,
+_WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed speedup": 9, "Claim context": 9,
+           "Mix speedup": 9, "Mix, low end": 7, "Mix, high end": 7, "Monthly cost": 12,
+           "Speedup vs baseline, low end": 10, "Speedup vs baseline, high end": 10, "Premium over baseline": 10, "Speedup vs baseline": 10,
            "Cost per 1x speedup": 11, "Alpha the claim needs (SpecLedger)": 12,
            "Claim holds": 8, "Speed verdict": 9, "Price break-even alpha (SpecLedger)": 13, "Value verdict": 16,
            "Grey values": 18}  # the longest flag word, "price break-even stale"
+_ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
 
@@ -120,7 +124,16 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",{G}/INDEX({mixes},{found})))',
                     DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
-            lo, hi = interval_ends(cmp.mix_speedup_low[i], cmp.mix_speedup_high[i])
+            lo, hi = f"{col['Mix, low end']}{row}", f"{col['Mix, high end']}{row}"
+            for name, sd, sign in (("Mix, low end", "Log-speedup sd, low", "-"),
+                                   ("Mix, high end", "Log-speedup sd, high", "")):
+                formula(name, _mix_end(weights, s_range, _range(r0, n_c, sd), _range(r0, n_c, "Speedup, low end"),
+                                       G, sign, refs.setting("confidence")),
+                        end_value(cmp.mix_speedup_low[i] if sign else cmp.mix_speedup_high[i]), st.TIMES, st.RIGHT)
+            for name, end, want in (("Speedup vs baseline, low end", lo, cmp.speedup_vs_baseline_low[i]),
+                                    ("Speedup vs baseline, high end", hi, cmp.speedup_vs_baseline_high[i])):
+                formula(name, f'=IF(ISNUMBER({end}),IF({base}="","",IF(ISNA({found}),"",{end}/INDEX({mixes},{found}))),"")',
+                        end_value(want), st.TIMES, st.RIGHT)
             formula("Speed verdict", f'=IF({spec}="no","{NA}",{speed_verdict_formula(G, band, lo, hi)})',
                     VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
             at = f"{col['Baseline position']}{row}"
@@ -135,7 +148,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
             for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
-                         "Speed verdict", "Value verdict"):
+                         "Speed verdict", "Value verdict", "Mix, low end", "Mix, high end",
+                         "Speedup vs baseline, low end", "Speedup vs baseline, high end"):
                 sheet.text(row, _SCOL[name], DASH, st.RIGHT)
             sheet.number(row, _SCOL["Monthly cost"], 0.0, money)
             rows = ""
@@ -193,6 +207,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
     sheet.hide(_SCOL["Baseline position"], 8)
+    sheet.print_last_col = _SCOL["Grey values"]  # the interval's vs-baseline ends feed the fair price below
+    sheet.ws.print_area(0, 0, last - 1, _SCOL["Grey values"] - 1)
     return last
 
 
@@ -208,13 +224,17 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
              "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like (SpecLedger)"]
     # the table's header look (wrapped, right over numbers) in the Summary's narrow columns: written as plain
     # labels the long ones ran into each other ("At the pessiOut /1M th")
-    sheet.header_row(top + 1, heads, text_columns={"Tier"})
-    widths = [_WIDTHS.get(SUMMARY_COLUMNS[c], st.DEFAULT_WIDTH) for c in range(len(heads))]
+    # the acceptances skip the two narrow interval columns (Mix, low end / high end) for wider ones
+    columns = [1, 2, 3, 4, 5, 6, 7, _ACCEPT_COL, _ACCEPT_COL + 1]
+    sheet.header_row(top + 1, heads[:7], text_columns={"Tier"})
+    sheet.header_row(top + 1, heads[7:], first_col=_ACCEPT_COL)
+    widths = [_WIDTHS.get(SUMMARY_COLUMNS[c - 1], st.DEFAULT_WIDTH) for c in columns]
     sheet.ws.set_row(top, 15 * max(st.wrapped_lines(h, w) for h, w in zip(heads, widths)))
     if not fair:
         sheet.text(top + 2, 1, "No speculative tier has a baseline to be priced against.", st.NOTE)
         return top + 2
     put_x, put_money = sheet.writer(st.TIMES), sheet.writer(st.money_format(wb.settings.currency, 2))
+    put_x_r, put_money_r = sheet.writer(st.TIMES, st.RIGHT), sheet.writer(st.money_format(wb.settings.currency, 2), st.RIGHT)
     for n, (i, row, cost, base_cost, base_mix) in enumerate(fair):
         r = top + 2 + n
         G = f"{col['Mix speedup']}{row}"
@@ -223,20 +243,36 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
         put_x(r, 2, f"={factor}", float(cmp.fair_price_factor[i]))
         put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out[i]))
         put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in[i]))
-        lo, _ = interval_ends(cmp.mix_speedup_low[i], cmp.mix_speedup_high[i])
-        if lo is None or not math.isfinite(cmp.fair_price_factor_low[i]):
-            for c in (5, 6, 7):
-                sheet.text(r, c, DASH, st.RIGHT)
-        else:
-            put_x(r, 5, f"={lo}/{base_mix}*{base_cost}/{cost}", float(cmp.fair_price_factor_low[i]))
-            put_money(r, 6, f"=E{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out_low[i]))
-            put_money(r, 7, f"=E{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in_low[i]))
-        sheet.computed(r, 8, grey_word(cmp.mix_price_break_even_kind[i], cmp.mix_price_break_even_alpha[i]), st.PERCENT)
-        sheet.computed(r, 9, float(cmp.effective_alpha[i]), st.PERCENT)
+        lo = f"{col['Mix, low end']}{row}"  # live: the interval's ends are inputs on Inputs
+        low = float(cmp.fair_price_factor_low[i])
+        put_x_r(r, 5, f'=IF(ISNUMBER({lo}),{lo}/{base_mix}*{base_cost}/{cost},"{DASH}")', DASH if math.isnan(low) else low)
+        put_money_r(r, 6, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_out")},"{DASH}")',
+                  DASH if math.isnan(low) else float(cmp.fair_price_out_low[i]))
+        put_money_r(r, 7, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_in")},"{DASH}")',
+                  DASH if math.isnan(low) else float(cmp.fair_price_in_low[i]))
+        sheet.computed(r, _ACCEPT_COL, grey_word(cmp.mix_price_break_even_kind[i], cmp.mix_price_break_even_alpha[i]),
+                       st.PERCENT)
+        sheet.computed(r, _ACCEPT_COL + 1, float(cmp.effective_alpha[i]), st.PERCENT)
     first, end = top + 2, top + 1 + len(fair)
     sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{end}" for c in "CDFG"), refs.setting("currency"),
                                  wb.settings.currency, 2)
     return end
+
+
+def _range(first: int, n: int, name: str) -> str:
+    """One tier's block of a Comparison column."""
+    c = letter(name)
+    return f"{COMPARISON}!${c}${first}:${c}${first + n - 1}"
+
+
+def _mix_end(weights: str, s_range: str, sd_range: str, low_range: str, mix: str, sign: str, confidence: str) -> str:
+    """One end of the mix's interval (model/acceptance/propagate.mix_interval): the classes' log-speedup sds
+    weighted by their shares of the mix's time, combined as independent; blank where no class has an interval."""
+    def weighted(term: str) -> str:
+        return f"IF(SUM({weights})>0,SUMPRODUCT({term.format(w=weights)}),SUMPRODUCT({term.format(w='1')}))"
+    time = weighted(f"{{w}}/{s_range}")
+    spread = weighted(f"({{w}}/{s_range})^2*{sd_range}^2")
+    return (f'=IF(COUNT({low_range})=0,"",{mix}*EXP({sign}NORMINV(0.5+{confidence}/2,0,1)*SQRT({spread})/{time}))')
 
 
 def _mix(weights: str, s_range: str) -> str:

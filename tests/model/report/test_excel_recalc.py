@@ -24,9 +24,9 @@ from model.formatting import context as context_text  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report, export_report  # noqa: E402
 from model.report.comparison_sheet import grey_word  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
-from model.report.layout import (ALPHA_SHIFTS, COMPARISON, GRID, INPUTS, SENSITIVITY, SETTING_ROWS, SUMMARY,  # noqa: E402
-                                 InputsLayout, column_of)
-from model.workbook.validation import CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
+from model.report.layout import (ALPHA_SHIFTS, CLASS_COLUMNS, COMPARISON, GRID, INPUTS, OVERRIDE_COLUMNS,  # noqa: E402
+                                 SENSITIVITY, SETTING_ROWS, SUMMARY, InputsLayout, column_of)
+from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
 pytestmark = pytest.mark.libreoffice
@@ -76,9 +76,38 @@ PRICE_EDITS = [
 ]
 
 
-def _edit(src: Path, dst: Path, edits: list[tuple]) -> Workbook:
+# the ranged report with every class's range narrowed to a point's width, and one override's widened: typed on
+# Inputs, the undecided verdicts must follow by formula (the ends are inputs, not SpecLedger's numbers)
+def _narrowed() -> list[tuple]:
+    """The ranged report with every class's range narrowed to a point's width and the override's widened, typed
+    on Inputs: the undecided verdicts must follow by formula (the ends are inputs, not SpecLedger's numbers)."""
+    wb = ranged()
+    out = []
+    for cls in wb.classes:
+        out += [("class", cls.name, "alpha_low", round(cls.alpha - 0.002, 6)),
+                ("class", cls.name, "alpha_high", round(cls.alpha + 0.002, 6))]
+    o = wb.overrides[0]
+    return out + [("override", 0, "alpha_low", round(max(0.0, o.alpha - 0.3), 6)), ("override", 0, "alpha_high", 1.0)]
+
+
+def measured() -> Workbook:
+    """The ranged demo with intervals as a probe keeps them (confidence, requests, steps, method) and the
+    workbook's confidence moved off its default: every one of them must survive the round trip."""
+    wb = ranged()
+    wb.settings.confidence = 0.9
+    c = wb.classes[0]
+    c.alpha_source, c.alpha_confidence, c.alpha_requests, c.alpha_steps = "probed", 0.8, 40, 1234
+    c.alpha_method = "cluster-robust logit, requests as the unit"
+    wb.classes[1].alpha_low = wb.classes[1].alpha_high = None  # one class without a range
+    wb.classes[1].alpha_requests, wb.classes[1].alpha_method = 3, "too few requests for an interval"
+    o = wb.overrides[0]
+    o.alpha_confidence, o.alpha_requests, o.alpha_steps, o.alpha_method = 0.99, 12, 400, "cluster-robust logit"
+    return wb
+
+
+def _edit(src: Path, dst: Path, edits: list[tuple], base=demo) -> Workbook:
     """Change inputs in the file as an analyst would in Excel; returns the workbook SpecLedger would compare."""
-    wb = demo()
+    wb = base()
     layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
     book = openpyxl.load_workbook(src)
     ws = book[INPUTS]
@@ -91,9 +120,9 @@ def _edit(src: Path, dst: Path, edits: list[tuple]) -> Workbook:
             row, specs, target = layout.tier_row(n), TIER_FIELDS, wb.tiers[n]
         elif table == "class":
             n = wb.class_index(key)
-            row, specs, target = layout.class_row(n), CLASS_FIELDS, wb.classes[n]
+            row, specs, target = layout.class_row(n), CLASS_COLUMNS, wb.classes[n]
         else:
-            row, specs, target = layout.override_row(key), OVERRIDE_FIELDS, wb.overrides[key]
+            row, specs, target = layout.override_row(key), OVERRIDE_COLUMNS, wb.overrides[key]
         ws.cell(row, column_of(specs, field)).value = value
         setattr(target, field, value)
     book.save(dst)
@@ -106,7 +135,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     out = tmp_path_factory.mktemp("recalculated")
     profile = tmp_path_factory.mktemp("lo_profile")
     cases: dict[str, Case] = {}
-    for name, wb in (("demo", demo()), ("edge", edge_workbook()), ("ranged", ranged())):
+    for name, wb in (("demo", demo()), ("edge", edge_workbook()), ("ranged", ranged()), ("measured", measured())):
         path = src / f"{name}.xlsx"
         data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
         path.write_bytes(data)
@@ -115,6 +144,8 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
                         ("refused setting", [("setting", None, "k_max", 0)])):
         edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
         cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
+    edited = _edit(cases["ranged"].original, src / "narrowed.xlsx", _narrowed(), ranged)
+    cases["narrowed"] = Case(src / "narrowed.xlsx", out / "narrowed.xlsx", {}, edited)
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
     missing = [c.recalculated.name for c in cases.values() if not c.recalculated.exists()]
     assert not missing, f"LibreOffice did not convert {missing}: {run.stdout} {run.stderr}"
@@ -152,7 +183,7 @@ def _check_all_formulas(original: Path, other: Path, expected: dict) -> tuple[in
     return count, worst
 
 
-@pytest.mark.parametrize("case", ["demo", "edge", "ranged"])
+@pytest.mark.parametrize("case", ["demo", "edge", "ranged", "measured"])
 def test_every_formula_equals_specledger_and_its_saved_value(recalculated, case):
     c = recalculated[case]
     count, worst = _check_all_formulas(c.original, c.recalculated, c.expected)
@@ -325,9 +356,16 @@ def test_an_input_pasted_out_of_range_is_said_on_every_row_it_feeds(recalculated
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
-    for case in ("demo", "edge", "edited", "priced"):
+    for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
+    # what the round trip must keep, spelled out: a typed range, a measured interval's provenance, the confidence
+    back = import_report(recalculated["measured"].recalculated)
+    want = measured()
+    assert back.settings.confidence == 0.9
+    for got, exp in zip(back.classes + back.overrides, want.classes + want.overrides):
+        for field in ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method"):
+            assert getattr(got, field) == getattr(exp, field), (field, exp)
 
 
 def test_currency_and_title_edited_in_the_file_show_on_the_pages(tmp_path):
@@ -367,3 +405,42 @@ def test_undecided_and_the_fair_price_follow_the_prices_by_formula(recalculated)
     assert math.isclose(ws.cell(r, 2).value, cmp.fair_price_factor[i], rel_tol=REL_TOL)
     assert math.isclose(ws.cell(r, 5).value, cmp.fair_price_factor_low[i], rel_tol=REL_TOL)
     assert math.isclose(ws.cell(r, 3).value, cmp.fair_price_out[i], rel_tol=REL_TOL)
+
+
+def test_a_range_typed_on_inputs_moves_the_intervals_and_verdicts(recalculated):
+    """The interval's ends are inputs: narrowed on Inputs, LibreOffice's ends, mix intervals and verdicts are
+    compare()'s of the narrowed workbook, and the undecided verdicts of the range as exported are decided."""
+    c = recalculated["narrowed"]
+    cmp, before = compare(c.workbook), compare(ranged())
+    book = openpyxl.load_workbook(c.recalculated, data_only=True)
+    ws = book[COMPARISON]
+    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+    n_c = len(c.workbook.classes)
+    for i, tier in enumerate(c.workbook.tiers):
+        for j, cls in enumerate(c.workbook.classes):
+            row = COMPARISON_HEADER_ROW + 1 + i * n_c + j
+            value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
+            for name, want in (("Speedup, low end", cmp.speedup_low[i, j]), ("Speedup, high end", cmp.speedup_high[i, j]),
+                               ("Speedup vs baseline, low end", cmp.pair_vs_baseline_low[i, j]),
+                               ("Speedup vs baseline, high end", cmp.pair_vs_baseline_high[i, j])):
+                assert _close(value(name), float(want)), (tier.name, cls.name, name, value(name), want)
+            assert value("Speed verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], (tier.name, cls.name)
+            assert value("Value verdict") == VALUE_NAMES[int(cmp.value_verdict[i, j])], (tier.name, cls.name)
+    ws = book[SUMMARY]
+    header, heads = _table(ws, ("Tier", "Vendor"))
+    for i, tier in enumerate(c.workbook.tiers):
+        get = lambda name: ws.cell(header + 1 + i, heads[name]).value  # noqa: E731
+        for name, want in (("Mix, low end", cmp.mix_speedup_low[i]), ("Mix, high end", cmp.mix_speedup_high[i]),
+                           ("Speedup vs baseline, low end", cmp.speedup_vs_baseline_low[i])):
+            assert _close(get(name), float(want)), (tier.name, name, get(name), want)
+        assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], tier.name
+        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
+    from model.comparison import UNDECIDED as undecided
+    was = {t for i, t in enumerate(before.tier_names) if before.tier_value_verdict[i] == undecided}
+    now = {t for i, t in enumerate(cmp.tier_names) if cmp.tier_value_verdict[i] == undecided}
+    # the narrower ranges decided Northwind Turbo; Helix Fast stays undecided by its widened override
+    assert "Northwind Turbo" in was - now and "Helix Fast" in now, (was, now)
+    # the override's range was widened: its class's verdict on that tier went undecided
+    o = c.workbook.overrides[0]
+    i, j = c.workbook.tier_index(o.tier), c.workbook.class_index(o.task_class)
+    assert cmp.value_verdict[i, j] == undecided != before.value_verdict[i, j] or cmp.verdict[i, j] != before.verdict[i, j]
