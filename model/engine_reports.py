@@ -23,13 +23,14 @@ from model import arithmetic as ar
 from model.spec_checks import MAX_COUNT, MAX_K
 
 VLLM_NOTE = ("vLLM: draft acceptance rate = accepted / draft tokens; mean acceptance length = 1 + accepted / drafts "
-             "(bonus token included); per-position rate = accepted at position i / drafts, cumulative")
+             "(bonus token included); per-position rate = accepted at position i / drafts, cumulative; draft tokens are "
+             "those proposed (a draft shorter than K counts its own length) and drafts the steps that proposed any")
 SGLANG_NOTE = ("SGLang: accept length = completion tokens / verify steps (bonus token included); accept rate = "
                "accepted drafts / (verify steps x (speculative_num_draft_tokens - 1)); histogram = steps by accepted drafts")
 TRTLLM_NOTE = ("TensorRT-LLM: acceptance rate = accepted draft tokens / draft tokens; acceptance length = 1 + "
                "accepted / requests-with-drafts per iteration (bonus token included); no step count, so steps = draft tokens / K")
 LLAMACPP_NOTE = ("llama.cpp: draft_n = draft tokens, draft_n_accepted = accepted draft tokens; no step count, "
-                 "so steps = draft_n / K (drafts cut short by --draft-p-min make that an undercount)")
+                 "so steps = draft_n / K (drafts cut short by the token budget or --draft-p-min make that an undercount)")
 PREDICTED_NOTE = ("OpenAI Predicted Outputs: accepted / (accepted + rejected) prediction tokens measure a prediction "
                   "the caller sent, not the vendor's draft model; not a speculative-decoding alpha")
 FIREWORKS_NOTE = ("Fireworks (undocumented header fireworks-speculation-acceptance, 'position:accepted/attempted'): "
@@ -61,6 +62,11 @@ class SpecCounts:
     engine_values: Mapping[str, Any] = field(default_factory=dict)
     predicted_outputs: bool = False  # OpenAI Predicted Outputs: no alpha, whatever K is
     histogram_partial: bool = False  # the histogram covers only some steps (vLLM's full drafts): not checked against them
+    # verify steps that rejected a draft, where the source tells them from drafts cut short and wholly accepted
+    # (vLLM's histogram by draft length, llama.cpp's LLAMA_TRACE step lines); else bounded by `rejection_range`
+    rejections: float | None = None
+    rejection_bounds: tuple[float, float] | None = None  # the parts' ranges added up (combine), tighter than the sums'
+    k_at_least: int | None = None  # K unknown but at least this (llama.cpp's statistics line); K given must reach it
 
     # --- the counts, completed from one another where the source left one out --------------
     @property
@@ -121,15 +127,89 @@ class SpecCounts:
         return 1.0 + accepted / steps
 
     @property
+    def rejection_range(self) -> tuple[float, float] | None:
+        """Verify steps that rejected a draft: (fewest, most) the counts allow; None without a histogram at K.
+
+        A step that accepted j < K drafts was rejected at draft j + 1, or its draft was cut short to j tokens (the
+        token budget near max_tokens, the end of the context, a draft-confidence floor) and wholly accepted, which
+        is no rejection. Where the source counts them (`rejections`) both ends are that count. Otherwise the draft
+        tokens bound them: N steps of K slots drafted D tokens, so N K - D slots were cut; U = D - accepted drafts
+        went unaccepted, and each rejection leaves at least one, so at most U steps rejected (all accepted: none).
+        At fewest, the cut slots cover as many short steps as they can, those that accepted most first.
+        """
+        if self.rejections is not None:
+            return (self.rejections, self.rejections)
+        if self.rejection_bounds is not None:
+            return self.rejection_bounds
+        hist, k = self.stretch_histogram, self.k
+        if hist is None or not k or len(hist) != k + 1 or self.histogram_partial:
+            return None
+        short = float(sum(hist[:-1]))
+        if self.draft_tokens is None:
+            return (short, short)  # full drafts assumed: `truncation_known` says the source cannot tell
+        accepted = float(sum(j * n for j, n in enumerate(hist)))
+        cut = max(float(sum(hist)) * k - self.draft_tokens, 0.0)
+        unaccepted = max(self.draft_tokens - accepted, 0.0)
+        most = min(short, unaccepted)
+        covered, left = 0.0, cut
+        for j in range(k - 1, 0, -1):  # a step that accepted j of a draft cut to j tokens used K - j cut slots
+            take = min(hist[j], math.floor(left / (k - j) + 1e-9))  # whole steps: a draft is cut short or not
+            covered, left = covered + take, left - take * (k - j)
+        fewest = max(short - covered, min(unaccepted, 1.0))
+        return (min(fewest, most), most)
+
+    @property
+    def truncation_known(self) -> bool:
+        """Whether the steps that rejected are known exactly: counted by the source, or forced by its counts (no
+        draft was cut short, or every drafted token was accepted). False where the source has no draft tokens
+        to tell a draft cut short from a rejection, or where its counts leave a range."""
+        if self.rejections is not None:
+            return True
+        rng = self.rejection_range
+        return rng is not None and self.draft_tokens is not None and rng[1] - rng[0] <= 1e-9 * max(rng[1], 1.0)
+
+    @property
+    def _alpha_accepted(self) -> float | None:
+        # with a histogram its own accepted drafts (a partial one comes with counted rejections, which use all)
+        if self.rejections is None and self.stretch_histogram is not None:
+            return float(sum(j * n for j, n in enumerate(self.stretch_histogram)))
+        return self.accepted
+
+    def _alpha_at(self, rejections: float) -> float | None:
+        accepted = self._alpha_accepted
+        if accepted is None or accepted + rejections <= 0:
+            return None
+        return accepted / (accepted + rejections)
+
+    @property
     def alpha(self) -> float | None:
-        """Per-token alpha: the maximum-likelihood rule on the histogram where there is one, else the
-        alpha whose E(alpha, K) equals the mean acceptance length. None without K or without steps."""
+        """Per-token alpha: the maximum-likelihood rule (accepted / (accepted + rejecting steps)) where the steps
+        that rejected are known or bounded, counting every step that may have rejected as one (the low end of
+        `alpha_range`, the pessimistic figure); else the alpha whose E(alpha, K) equals the mean acceptance
+        length. None without K or without steps."""
         if self.predicted_outputs or not self.k:
             return None
-        hist = self.stretch_histogram
-        if hist is not None and len(hist) == self.k + 1 and sum(hist) > 0:
-            return ar.histogram_alpha(hist)
+        rng = self.rejection_range
+        if rng is not None:
+            return self._alpha_at(rng[1])
         return self.alpha_e_matched
+
+    @property
+    def alpha_range(self) -> tuple[float, float] | None:
+        """(low, high) alpha over the rejections the counts allow; None where alpha is not from rejections."""
+        rng = self.rejection_range
+        if self.predicted_outputs or not self.k or rng is None:
+            return None
+        low, high = self._alpha_at(rng[1]), self._alpha_at(rng[0])
+        return None if low is None or high is None else (low, high)
+
+    @property
+    def alpha_trials(self) -> tuple[float, float] | None:
+        """(accepted drafts, accepted + rejecting steps) behind `alpha`, for an interval over requests."""
+        rng, accepted = self.rejection_range, self._alpha_accepted
+        if self.predicted_outputs or not self.k or rng is None or accepted is None:
+            return None
+        return (accepted, accepted + rng[1])
 
     @property
     def alpha_e_matched(self) -> float | None:
@@ -194,10 +274,15 @@ def combine(parts: Iterable[SpecCounts]) -> SpecCounts:
         return tuple(sum(v[i] if i < len(v) else 0.0 for v in vectors) for i in range(width))
 
     first = items[0]
-    return replace(first, k=next(iter(ks), None), drafts=total("drafts"), draft_tokens=total("draft_tokens"),
+    ranges = [p.rejection_range for p in items]
+    bounds = None  # each request's range: a draft cut short is placed within its own request, not across them
+    if all(r is not None for r in ranges):
+        bounds = (float(sum(r[0] for r in ranges)), float(sum(r[1] for r in ranges)))  # type: ignore[index]
+    return replace(first, rejection_bounds=bounds, k=next(iter(ks), None), drafts=total("drafts"), draft_tokens=total("draft_tokens"),
                    accepted_tokens=total("accepted_tokens"), per_position_accepted=vector_total("per_position_accepted"),
                    histogram=vector_total("histogram"), engine_values=first.engine_values if len(items) == 1 else {},
-                   histogram_partial=any(p.histogram_partial for p in items))
+                   histogram_partial=any(p.histogram_partial for p in items), rejections=total("rejections"),
+                   k_at_least=max((p.k_at_least for p in items if p.k_at_least), default=None))
 
 
 # --- reading one response ------------------------------------------------------------------
@@ -255,8 +340,10 @@ def _vllm_request(spec: Mapping[str, Any]) -> SpecCounts:
     # acceptance_histogram (dense, K + 1 long), acceptance_histogram_by_draft_length {"k": [...]}, num_spec_tokens = K
     where = "metrics.speculative_decoding"
     k = _int_k(spec.get("num_spec_tokens"), f"{where}.num_spec_tokens")
-    hist, partial = None, False
+    hist, partial, rejections = None, False, None
     by_length = spec.get("acceptance_histogram_by_draft_length")
+    if isinstance(by_length, Mapping) and by_length:
+        rejections = _rejections_by_length(by_length, f"{where}.acceptance_histogram_by_draft_length")
     if k is not None and isinstance(by_length, Mapping) and str(k) in by_length:
         hist = _counts_list(by_length[str(k)], f"{where}.acceptance_histogram_by_draft_length[{k}]")  # full drafts only
         partial = True
@@ -277,7 +364,25 @@ def _vllm_request(spec: Mapping[str, Any]) -> SpecCounts:
     return SpecCounts(
         engine="vllm", k=k, drafts=first("num_spec_steps", "num_drafts"), draft_tokens=first("num_draft_tokens"),
         accepted_tokens=first("num_accepted_draft_tokens", "num_accepted_tokens"), per_position_accepted=pos or None,
-        histogram=hist, convention_note=VLLM_NOTE, engine_values=own, histogram_partial=partial)
+        histogram=hist, convention_note=VLLM_NOTE, engine_values=own, histogram_partial=partial, rejections=rejections)
+
+
+def _rejections_by_length(by_length: Mapping[str, Any], where: str) -> float:
+    """Steps that rejected a draft, from vLLM's histogram by proposed draft length: row d counts steps that
+    accepted j of d drafts, so j < d is a rejection and j = d a draft wholly accepted, however short."""
+    total = 0.0
+    for key, row in by_length.items():
+        try:
+            d = int(key)
+        except (TypeError, ValueError):
+            raise ReportError(f"{where}: key {key!r} is not a draft length") from None
+        if not 0 <= d <= MAX_K:
+            raise ReportError(f"{where}: draft length {d} is outside 0..{MAX_K}")
+        counts = _counts_list(row, f"{where}[{key}]")
+        if len(counts) > d + 1:
+            raise ReportError(f"{where}[{key}]: {len(counts)} buckets for drafts of {d} tokens ({d + 1} at most)")
+        total += sum(counts[:d])
+    return total
 
 
 _SGLANG_ACCEPTED = ("spec_num_correct_drafts", "spec_accepted_drafts", "spec_accept_token_num")
@@ -405,6 +510,12 @@ def with_k(counts: SpecCounts, k: int | None) -> SpecCounts:
     """The counts with K given by the user; ReportError when the source's own K says otherwise."""
     if k is None:
         return counts
+    pos = counts.per_position_accepted
+    if counts.k_at_least is not None:
+        if k < counts.k_at_least:
+            raise ReportError(f"K = {k} was given but the {counts.engine} source shows K is at least {counts.k_at_least}")
+        if pos is not None and len(pos) < k:  # positions past the longest accepted run: none accepted there
+            counts = replace(counts, per_position_accepted=pos + (0.0,) * (k - len(pos)))
     if counts.per_position_accepted is not None and len(counts.per_position_accepted) != k:
         raise ReportError(f"K = {k} was given but the source has {len(counts.per_position_accepted)} draft positions")
     if counts.histogram is not None and len(counts.histogram) > k + 1:

@@ -25,6 +25,7 @@ class Counts(Protocol):
     per_position_accepted: tuple[float, ...] | None
     histogram: tuple[float, ...] | None
     histogram_partial: bool
+    rejections: float | None
 
 
 def count_problem(c: Counts) -> str | None:
@@ -35,7 +36,8 @@ def count_problem(c: Counts) -> str | None:
     per-position count above the steps (a rate above 1); a histogram whose steps or accepted tokens
     disagree with the counts given beside it.
     """
-    scalars = {"drafts (verify steps)": c.drafts, "draft tokens": c.draft_tokens, "accepted tokens": c.accepted_tokens}
+    scalars = {"drafts (verify steps)": c.drafts, "draft tokens": c.draft_tokens, "accepted tokens": c.accepted_tokens,
+               "rejecting steps": c.rejections}
     for name, value in scalars.items():
         if value is not None and not (math.isfinite(value) and 0 <= value <= MAX_COUNT):
             return f"{name}: {value!r} is not a count (negative, NaN, infinite or past 2^53)"
@@ -72,6 +74,8 @@ def count_problem(c: Counts) -> str | None:
                     f"{c.accepted_tokens:g}")
         if c.k is not None and len(c.histogram) > c.k + 1:
             return f"histogram: {len(c.histogram)} entries, more than K + 1 = {c.k + 1}"
+    if c.rejections is not None and steps is not None and c.rejections > steps * (1 + 1e-6) + 0.5:
+        return f"rejecting steps: {c.rejections:g} of {steps:g} verify steps rejected a draft, more than there were steps"
     if steps and c.accepted_tokens is not None and c.k and c.accepted_tokens > steps * c.k * (1 + slack) + slack:
         return (f"accepted tokens: {c.accepted_tokens:g} over {steps:g} steps is more than K = {c.k} a step")
     return None

@@ -54,13 +54,19 @@ def settings_for(base_url: str, prompts: list[ProbePrompt], baseline: bool = Tru
                          max_tokens=MAX_TOKENS, fast_name="demo-fast", baseline_name="demo-standard")
 
 
-def truth_alpha(truth: list[dict[str, Any]], ids: set[str], seen_only: bool = False) -> float:
+def truth_alpha(truth: list[dict[str, Any]], ids: set[str], seen_only: bool = False, every_stretch: bool = False) -> float:
     """The server's own ML alpha over its full-K stretches, for the responses with these ids; ``seen_only``:
-    over the stretches whose every token the client saw (not those with silent tokens, which send no event)."""
+    over the stretches whose every token the client saw (not those with silent tokens, which send no event);
+    ``every_stretch``: over every stretch that drafted, a draft cut short (the last of a response) and wholly
+    accepted being no rejection, as model.engine_reports counts a server's report that tells them apart."""
+    k = truth[0]["k"]
+    if every_stretch:
+        steps = [(a, d) for t in truth if t["id"] in ids for a, d in zip(t["accepted"], t["drafted"]) if d > 0]
+        accepted = sum(a for a, _ in steps)
+        return accepted / (accepted + sum(a < d for a, d in steps))
     counts = [a for t in truth if t["id"] in ids
               for a, d, v in zip(t["accepted"], t["drafted"], t.get("visible") or [a + 1 for a in t["accepted"]])
               if d == t["k"] and (not seen_only or v == a + 1)]
-    k = truth[0]["k"]
     return ar.histogram_alpha(np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1))
 
 

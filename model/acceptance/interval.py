@@ -135,6 +135,12 @@ def alpha_interval_from_reports(requests: Sequence[object], k: int | None, point
 
     if not requests or not k:
         return Acceptance(point, None, None, None, len(requests), 0, COUNTS_ONLY)
+    trials_of = [getattr(r, "alpha_trials", None) for r in requests]  # (accepted, accepted + rejecting steps)
+    if not e_matched and all(t is not None for t in trials_of):
+        acc = np.array([t[0] for t in trials_of], dtype=np.float64)
+        trials = np.array([t[1] for t in trials_of], dtype=np.float64)
+        steps = np.array([float(getattr(r, "steps", None) or 0.0) for r in requests])
+        return _holding(alpha_interval(acc, trials, confidence, steps), point)
     hists = [getattr(r, "histogram", None) for r in requests]
     if not e_matched and all(h is not None and len(h) == k + 1 for h in hists):
         acc = np.array([float(np.dot(np.arange(k + 1), h)) for h in hists])

@@ -11,6 +11,11 @@
   line print the per-position rates on the next line, at trace level only (-lv 4): "     acc per pos =
   (0.804, 0.701, 0.629, 0.515)", one rate per draft position up to --draft-max (the slot sizes it to
   K), over the same verify steps; read into the request it follows, it gives K.
+- llama.cpp server with LLAMA_TRACE set in its environment (server_context::update_slots, SLT_INF): one line per
+  verify step, "accepted %2zu/%2zu draft tokens" (accepted / drafted, with the request's task id), or "... (restore
+  checkpoint)" where the context cannot drop a partial draft and the step is replayed (the replay's own line is the
+  same step again, skipped). A step that accepted fewer than it drafted rejected; one that accepted a draft cut
+  short (to max_tokens - 1 near the end) wholly did not: read into the request whose timing line follows.
 - llama.cpp common/speculative.cpp common_speculative_print_stats, per speculative implementation:
   "statistics draft: #calls(b,g,a) = 1 200 200, #gen drafts = 200, #acc drafts = 170, #gen tokens =
   399, #acc tokens = 311[, #mean acc len = 2.55, #acc rate/pos = (0.850, 0.705)]" — totals of one
@@ -37,7 +42,8 @@ from model.metrics.result import MetricsError
 
 LLAMACPP_STEPS_NOTE = ("llama.cpp: draft acceptance = accepted / generated draft tokens; mean acceptance length = 1 + "
                        "accepted / verify steps (bonus token included); rate per position = steps accepting at least "
-                       "i + 1 drafts / verify steps (cumulative)")
+                       "i + 1 drafts / verify steps (cumulative); generated counts the tokens drafted, a draft cut to "
+                       "the remaining budget (max_tokens - 1) or context its own length")
 LLAMACPP_STATS_NOTE = ("llama.cpp statistics: #gen drafts = verify steps that drafted, #gen tokens = draft tokens, "
                        "#acc tokens = accepted draft tokens, #acc drafts = steps accepting at least one; totals since "
                        "the speculative context was made")
@@ -48,6 +54,7 @@ _LC_LENGTH = re.compile(r"mean (?:acceptance length|len) =\s*([^\s,;()%]+)")
 _LC_POS = re.compile(r"acceptance rate per position = \(([^)]*)\)")
 _LC_POS_TRACE = re.compile(r"acc per pos = \(([^)]*)\)")
 _LC_TASK = re.compile(r"\|\s*task (-?\d+) \|")
+_LC_STEP = re.compile(r"\|\s*task (-?\d+) \| accepted\s+(\d+)/\s*(\d+) draft tokens( \(restore checkpoint\))?")
 _LC_STATS_IMPL = re.compile(r"statistics\s+([^\s:]+):")
 _LC_STATS = {name: label(text) for name, text in (
     ("drafts", "#gen drafts ="), ("acc_drafts", "#acc drafts ="), ("tokens", "#gen tokens ="),
@@ -71,6 +78,9 @@ class Requests:
     cut: int = 0
     form: str = ""
     task: str | None = None  # the task id of the latest print_timing line
+    steps: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # LLAMA_TRACE: (accepted, drafted) per step
+    replaying: set[str] = field(default_factory=set)  # tasks whose next step line replays a restored step
+    traced: int = 0  # requests whose rejections the step lines gave
 
 
 def _checked(counts: SpecCounts, where: str) -> SpecCounts:
@@ -84,6 +94,29 @@ def llamacpp_timing_line(line: str, out: Requests) -> None:
     m = _LC_TASK.search(line)
     if m:
         out.task = m.group(1)
+
+
+def llamacpp_step(line: str, out: Requests) -> None:
+    """One LLAMA_TRACE "accepted a/d draft tokens" line, kept for its request until its timing line."""
+    m = _LC_STEP.search(line)
+    if m is None:
+        return
+    task, accepted, drafted = m.group(1), int(m.group(2)), int(m.group(3))
+    if task in out.replaying:
+        out.replaying.discard(task)  # the replay of a restored step: that step was counted at its restore line
+        return
+    if m.group(4):
+        out.replaying.add(task)
+    out.steps.setdefault(task, []).append((accepted, drafted))
+
+
+def _traced(counts: SpecCounts, steps: list[tuple[int, int]] | None, out: Requests) -> SpecCounts:
+    """The request's rejections from its step lines, where they are the steps its timing line counts."""
+    if not steps or counts.drafts is None or abs(counts.drafts - len(steps)) > 1e-9 \
+            or sum(a for a, _ in steps) != counts.accepted_tokens:
+        return counts
+    out.traced += 1
+    return replace(counts, rejections=float(sum(a < d for a, d in steps)))
 
 
 def llamacpp_request(line: str, number: int, file: str, out: Requests) -> None:
@@ -117,6 +150,7 @@ def llamacpp_request(line: str, number: int, file: str, out: Requests) -> None:
                         engine_values={"draft acceptance": figure(m.group(2), where, "draft acceptance", at_most=1.0)})
     # the current forms carry "| task N |" themselves; the older line follows its request's other timing lines
     name = f"task {out.task}" if out.task is not None else f"line {number}"
+    counts = _traced(counts, out.steps.pop(out.task, None) if out.task is not None else None, out)
     out.parts.append((name, _checked(counts, where)))
     out.task = None
 

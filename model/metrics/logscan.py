@@ -68,6 +68,8 @@ class _State:
             self.stats.lines += 1
             self.stats.first = self.stats.first or number
             logs.llamacpp_stats(line, number, self.file, self.stats)
+        elif "draft tokens" in line and "| accepted" in line:
+            logs.llamacpp_step(line, self.requests)
         elif "draft acceptance" in line:
             self.requests.lines += 1
             self.requests.first = self.requests.first or number
@@ -187,6 +189,9 @@ def _llamacpp(state: _State, task_map: Mapping[str, str] | None, notes: list[str
             groups.setdefault(cls, []).append((name, counts))
         if unmapped:
             notes.append(f"{unmapped} requests whose task id the mapping file does not name: one source without a class")
+        if req.traced:
+            notes.append(f"{req.traced} of {len(req.parts)} requests have LLAMA_TRACE step lines ('accepted a/d draft "
+                         "tokens'): their rejections counted step by step, a draft cut short and wholly accepted being none")
         fmt = f"llama.cpp server log, per-request print_timing lines ({req.form})"
         return [_source(file, "llamacpp", _combined([c for _, c in parts], file), fmt,
                         [*notes, f"{len(parts)} requests added up"], task_class=cls, requests=parts)

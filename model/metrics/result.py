@@ -87,8 +87,8 @@ class SourceResult:
         if self.rates_fall and c.alpha_e_matched is not None:
             return (f"E-matched: per-position rates fall along the stretch, so the i.i.d. alpha is a summary; "
                     f"applied is the alpha whose E at K = {c.k} equals the measured mean acceptance length")
-        if c.stretch_histogram is not None:
-            return "maximum likelihood on the histogram (i.i.d. model)"
+        if c.rejection_range is not None:
+            return "maximum likelihood on the histogram (i.i.d. model)" + _truncation_words(c)
         return f"from the mean acceptance length at K = {c.k} (i.i.d. model)"
 
     @property
@@ -136,7 +136,11 @@ class SourceResult:
                          "the class's speedup uses the empirical mean acceptance length")
         elif self.rates_fall is None and not c.predicted_outputs:
             notes.append("no per-position counts: whether acceptance falls along the stretch cannot be told")
+        truncation = truncation_note(c)
+        if truncation:
+            notes.append(truncation)
         hist = c.stretch_histogram
+        low_high = c.alpha_range
         return {
             "file": self.file, "engine": self.engine, "kind": self.kind, "format": self.format, "model": self.model,
             "task_class": self.task_class, "k": c.k,
@@ -150,6 +154,9 @@ class SourceResult:
             "mean_acceptance_length": _num(c.mean_acceptance_length),
             "mean_acceptance_length_convention": "1 + accepted / verify steps, bonus token included (vLLM, Spec-Bench); equals E",
             "alpha_e_matched": _num(c.alpha_e_matched),
+            "alpha_range": [_num(x) for x in low_high] if low_high and low_high[1] - low_high[0] > 1e-12 else None,
+            "rejecting_steps": _nums(c.rejection_range), "short_drafts_told_apart": c.truncation_known
+            if c.rejection_range is not None else None,
             "alpha_applied": _num(self.alpha_applied), "alpha_applied_rule": self.alpha_rule,
             "per_position": _nums(c.per_position_conditional),
             "per_position_engine": _nums(c.per_position_rates),
@@ -162,6 +169,37 @@ class SourceResult:
             "convention_note": c.convention_note,
             "notes": notes,
         }
+
+
+def _truncation_words(c: SpecCounts) -> str:
+    if c.rejections is not None:
+        return "; the source counts the steps that rejected, so a draft cut short and wholly accepted is no rejection"
+    if c.truncation_known:
+        return ""
+    return "; every step that may have rejected counted as one (the low end)"
+
+
+def truncation_note(c: SpecCounts) -> str | None:
+    """What the alpha assumed about drafts shorter than K, where that matters; None where nothing was assumed."""
+    rng, k = c.rejection_range, c.k
+    if rng is None or not k or c.predicted_outputs or c.rejections is not None:
+        return None
+    steps = c.steps or 0.0
+    if c.draft_tokens is None:
+        return ("this source does not count draft tokens, so a draft cut short (token budget, end of context, a "
+                "draft-confidence floor) cannot be told from a rejection: alpha counts each step that accepted fewer than "
+                f"K = {k} as a rejection, which biases it low where drafts were cut short")
+    cut = steps * k - c.draft_tokens
+    if cut <= 1e-9:
+        return None  # every draft was K long: the histogram's short steps are rejections
+    if c.truncation_known:
+        return (f"{cut:g} of {steps * k:g} draft slots were never drafted (drafts cut short); the counts show which "
+                "short steps were rejections, so alpha counts only those")
+    low, high = c.alpha_range or (math.nan, math.nan)
+    return (f"{cut:g} of {steps * k:g} draft slots were never drafted (drafts cut short: token budget, end of context, "
+            f"a draft-confidence floor); these counts cannot tell a draft cut short and wholly accepted from a rejection, "
+            f"so {rng[0]:.1f} to {rng[1]:.1f} steps rejected and alpha lies in {100 * low:.1f}% to {100 * high:.1f}%; "
+            "the low end is applied")
 
 
 def _interval_fields(source: "SourceResult") -> dict[str, Any]:

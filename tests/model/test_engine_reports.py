@@ -174,3 +174,71 @@ def test_k_bound_of_the_count_checks_is_the_validators() -> None:
     from model.spec_checks import MAX_K
     from model.workbook.validation import K_LIMITS
     assert MAX_K == K_LIMITS[1]
+
+
+# --- drafts cut short: a step that accepted all of a short draft rejected nothing (issue 22 follow-up) ---------
+
+def test_a_draft_cut_short_and_wholly_accepted_is_no_rejection() -> None:
+    # the real llama.cpp server's first request (-lv 4, K = 4): 18 accepted of 18 drafted over 5 verify steps, per
+    # position 1.000, 1.000, 0.800, 0.800: steps by accepted 0, 0, 1, 0, 4, and the one that accepted 2 drafted 2
+    # (the last, cut to max_tokens - 1). Counting it a rejection gave 18 / 19 = 0.947; nothing was rejected: 1.0
+    c = SpecCounts(engine="llamacpp", k=4, drafts=5, draft_tokens=18, accepted_tokens=18, per_position_accepted=(5, 5, 4, 4))
+    assert c.stretch_histogram == (0, 0, 1, 0, 4)
+    assert ar.histogram_alpha(c.stretch_histogram) == pytest.approx(18 / 19)  # the old reading
+    assert c.rejection_range == (0.0, 0.0) and c.truncation_known
+    assert c.alpha == 1.0 and c.alpha_range == (1.0, 1.0)
+
+
+def test_where_the_counts_cannot_place_a_short_draft_alpha_takes_the_low_end_and_says_the_range() -> None:
+    # K = 4, 10 steps by accepted 1, 1, 2, 1, 5 (28 accepted), 38 drafted: 2 slots never drafted, 10 unaccepted.
+    # Most rejections: all 5 short steps (10 unaccepted allow 5). Fewest: the 2 cut slots cover the step that
+    # accepted 3 (a draft of 3, one slot) but not one that accepted 2 (two slots, one left): 4. alpha 28/33 to 28/32
+    c = SpecCounts(engine="vllm", k=4, drafts=10, draft_tokens=38, accepted_tokens=28, histogram=(1, 1, 2, 1, 5))
+    assert c.rejection_range == (4.0, 5.0) and not c.truncation_known
+    assert c.alpha_range == pytest.approx((28 / 33, 28 / 32))
+    assert c.alpha == pytest.approx(28 / 33) and c.alpha_trials == (28.0, 33.0)
+    full = SpecCounts(engine="vllm", k=4, drafts=10, draft_tokens=40, accepted_tokens=28, histogram=(1, 1, 2, 1, 5))
+    assert full.truncation_known and full.alpha == pytest.approx(ar.histogram_alpha([1, 1, 2, 1, 5]))  # no slot cut
+    blind = SpecCounts(engine="fireworks", k=4, drafts=10, accepted_tokens=28, per_position_accepted=(9, 8, 6, 5))
+    assert not blind.truncation_known and blind.rejection_range == (5.0, 5.0)  # no draft tokens: cannot tell
+
+
+def test_vllm_histogram_by_draft_length_tells_short_drafts_from_rejections() -> None:
+    # docs/features/speculative_decoding/acceptance_metrics.md: row d counts steps that accepted j of d drafts.
+    # K = 4: seven full drafts (one accepted 0, six all 4) and one cut to 2 drafts, both accepted: 26 accepted,
+    # 1 rejection: alpha = 26 / 27 (the full-draft row alone gave 24 / 25; the overall histogram, 26 / 28)
+    spec = {"num_spec_tokens": 4, "num_spec_steps": 8, "num_draft_tokens": 30, "num_accepted_draft_tokens": 26,
+            "acceptance_histogram": [1, 0, 1, 0, 6],
+            "acceptance_histogram_by_draft_length": {"4": [1, 0, 0, 0, 6], "2": [0, 0, 1]}}
+    c = speculation_from_response({"metrics": {"speculative_decoding": spec}})
+    assert c is not None and c.rejections == 1 and c.truncation_known
+    assert c.alpha == pytest.approx(26 / 27)
+    spec["acceptance_histogram_by_draft_length"] = {"4": [1, 0, 0, 0, 6], "2": [0, 1, 0]}  # the short one rejected
+    spec["num_accepted_draft_tokens"], spec["acceptance_histogram"] = 25, [1, 1, 0, 0, 6]
+    c = speculation_from_response({"metrics": {"speculative_decoding": spec}})
+    assert c is not None and c.alpha == pytest.approx(25 / 27)
+    # requests added up keep the counted rejections; a bad row is named
+    both = combine([c, c])
+    assert both.rejections == 4 and both.alpha == pytest.approx(50 / 54)
+    spec["acceptance_histogram_by_draft_length"] = {"2": [0, 1, 0, 5]}
+    with pytest.raises(ReportError, match=r"by_draft_length\[2\]"):
+        speculation_from_response({"metrics": {"speculative_decoding": spec}})
+
+
+def test_requests_added_up_keep_each_requests_own_range() -> None:
+    # the 18-of-18 request (no rejection) with one whose drafts were all K long and rejected twice in 3 steps:
+    # each places its short steps itself, so 0 + 2 rejections, not the 3 short steps of the sums
+    short = SpecCounts(engine="llamacpp", k=4, drafts=5, draft_tokens=18, accepted_tokens=18, per_position_accepted=(5, 5, 4, 4))
+    full = SpecCounts(engine="llamacpp", k=4, drafts=3, draft_tokens=12, accepted_tokens=6, per_position_accepted=(2, 2, 1, 1))
+    both = combine([short, full])
+    assert full.rejection_range == (2.0, 2.0) and both.rejection_range == (2.0, 2.0)
+    assert both.alpha == pytest.approx(24 / 26) and both.truncation_known
+
+
+def test_k_at_least_refuses_a_smaller_k_and_pads_the_positions() -> None:
+    c = SpecCounts(engine="llamacpp", drafts=10, draft_tokens=30, accepted_tokens=9, per_position_accepted=(6, 3),
+                   k_at_least=3)
+    with pytest.raises(ReportError, match="at least 3"):
+        with_k(c, 2)
+    four = with_k(c, 4)
+    assert four.per_position_accepted == (6, 3, 0, 0) and four.stretch_histogram == (4, 3, 3, 0, 0)

@@ -13,12 +13,14 @@ def per_position(hist: list[int]) -> list[int]:
     return [sum(hist[i:]) for i in range(1, len(hist))]
 
 
-def llamacpp_request(task: int, hist: list[int], form: str = "current", t: str = "0.16.519.195") -> str:
+def llamacpp_request(task: int, hist: list[int], form: str = "current", t: str = "0.16.519.195",
+                     generated: int | None = None) -> str:
     """tools/server server_slot::print_timings, SLT_INF: "draft acceptance = %0.5f (%5d accepted / %5d generated),
-    mean acceptance length = %5.2f, acceptance rate per position = (%.3f, ...)"; older forms below."""
+    mean acceptance length = %5.2f, acceptance rate per position = (%.3f, ...)"; older forms below. ``generated``:
+    the draft tokens where some drafts were cut short (default: every step drafted K)."""
     k = len(hist) - 1
     steps, accepted = sum(hist), sum(j * n for j, n in enumerate(hist))
-    generated = steps * k
+    generated = steps * k if generated is None else generated
     prefix = f"{t} I slot print_timing: id  0 | task {task} | "
     head = f"({accepted:5d} accepted / {generated:5d} generated)"
     if form == "old":  # SLT_INF(*this, "\ndraft acceptance rate = ...")
@@ -30,6 +32,21 @@ def llamacpp_request(task: int, hist: list[int], form: str = "current", t: str =
         return line + (f"\n{prefix}     acc per pos = ({rates})" if form == "mean-len-trace" else "")
     return (f"{prefix}draft acceptance = {accepted / generated:0.5f} {head}, mean acceptance length = "
             f"{1 + accepted / steps:5.2f}, acceptance rate per position = ({rates})")
+
+
+def llamacpp_steps(task: int, steps: list[tuple[int, int]], restore: tuple[int, ...] = ()) -> list[str]:
+    """server_context::update_slots with LLAMA_TRACE set, SLT_INF (`slot %12.*s: id %2d | task %d | ` from a lambda,
+    so __func__ is operator()): "accepted %2zu/%2zu draft tokens" per verify step (accepted, drafted), or with
+    " (restore checkpoint)" for the steps in ``restore``, each then replayed: its draft is the accepted tokens and the
+    corrected one, all accepted, logged again."""
+    p = f"0.16.512.04{task % 10} I slot   operator(): id  0 | task {task} | "
+    out = []
+    for i, (a, d) in enumerate(steps):
+        if i in restore:
+            out += [f"{p}accepted {a:2d}/{d:2d} draft tokens (restore checkpoint)", f"{p}accepted {a + 1:2d}/{a + 1:2d} draft tokens"]
+        else:
+            out.append(f"{p}accepted {a:2d}/{d:2d} draft tokens")
+    return out
 
 
 def llamacpp_timing(task: int, n_decoded: int) -> list[str]:

@@ -276,3 +276,39 @@ def test_every_source_says_its_format(tmp_path: Path) -> None:
     [s] = read_sources([_write(tmp_path, "m.prom", vllm_scrape({"m": iid_steps(0.8, 4, 1_000)}))])
     assert s.format.startswith("Prometheus text, vLLM") and s.to_dict()["format"] == s.format
     assert s.to_dict()["convention_note"].startswith("vLLM: draft acceptance rate = accepted / draft tokens")
+
+
+# --- drafts cut short: no rejection where the log can tell (issue 22 follow-up) -------------------------------
+
+def test_llamacpp_request_whose_every_draft_was_accepted_reads_alpha_one(tmp_path: Path) -> None:
+    # the real server's first request: 18 accepted / 18 generated, mean len 4.60 (5 steps), acc per pos (1.000,
+    # 1.000, 0.800, 0.800): one step drafted 2 (max_tokens - 1 left) and took both. Read before as 18 / 19 = 0.947
+    lines = lf.llamacpp_timing(0, 64) + [lf.llamacpp_request(0, [0, 0, 1, 0, 4], form="mean-len-trace", generated=18)]
+    [s] = read_sources([_write(tmp_path, "first.log", lines)])
+    assert (s.counts.k, s.counts.steps, s.counts.draft_tokens) == (4, 5, 18)
+    assert s.counts.alpha == 1.0 and s.alpha_applied == 1.0
+    assert s.to_dict()["alpha_range"] is None and s.to_dict()["short_drafts_told_apart"] is True
+
+
+def test_llamacpp_trace_step_lines_tell_a_short_draft_from_a_rejection(tmp_path: Path) -> None:
+    # K = 4, steps (accepted/drafted) 4/4, 1/4, 4/4, 3/3: 12 accepted of 15 over 4 steps, one rejection.
+    # Without the step lines: steps by accepted 0, 1, 0, 1, 2, one slot never drafted, 3 unaccepted: the step that
+    # accepted 3 may be the short draft (1 rejection) or a rejection (2): alpha 12/14 = 0.857 to 12/13 = 0.923
+    hist = [0, 1, 0, 1, 2]
+    timing = lf.llamacpp_timing(7, 17) + [lf.llamacpp_request(7, hist, form="mean-len-trace", generated=15)]
+    [s] = read_sources([_write(tmp_path, "plain.log", timing)])
+    assert s.counts.rejection_range == (1.0, 2.0) and s.counts.alpha == pytest.approx(12 / 14)
+    assert s.to_dict()["alpha_range"] == pytest.approx([12 / 14, 12 / 13])
+    assert any("cannot tell a draft cut short" in n for n in s.to_dict()["notes"])
+    steps = lf.llamacpp_steps(7, [(4, 4), (1, 4), (4, 4), (3, 3)])
+    [s] = read_sources([_write(tmp_path, "traced.log", steps + lf.noise(20) + timing)])
+    assert s.counts.rejections == 1 and s.counts.alpha == pytest.approx(12 / 13)
+    assert any("LLAMA_TRACE" in n for n in s.notes) and "counts the steps that rejected" in s.alpha_rule
+    # a restored step (recurrent context) counts once, at its restore line: 1/4 rejected, its replay 2/2 skipped
+    steps = lf.llamacpp_steps(7, [(4, 4), (1, 4), (4, 4), (3, 3)], restore=(1,))
+    [s] = read_sources([_write(tmp_path, "restored.log", steps + timing)])
+    assert s.counts.rejections == 1
+    # step lines that are not this request's steps (a count differs) are not used
+    steps = lf.llamacpp_steps(7, [(4, 4), (1, 4), (4, 4)])
+    [s] = read_sources([_write(tmp_path, "partial.log", steps + timing)])
+    assert s.counts.rejections is None and s.counts.rejection_range == (1.0, 2.0)

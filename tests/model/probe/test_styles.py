@@ -80,7 +80,8 @@ def test_the_reported_path_gives_the_servers_alpha_exactly(probed) -> None:
     for c in report.classes:
         ids = {r.response_id for r in run.records if r.role == FAST and r.task_class == c.task_class}
         assert c.alpha_source == "reported"
-        assert c.alpha == pytest.approx(truth_alpha(truth, ids), abs=1e-12)
+        # the server's histogram by draft length tells a last draft cut short and wholly accepted from a rejection
+        assert c.alpha == pytest.approx(truth_alpha(truth, ids, every_stretch=True), abs=1e-12)
         assert c.reported_convention.startswith("vllm") and "per-token alpha" in c.reported_convention
 
 
