@@ -26,7 +26,8 @@ VLLM_NOTE = ("vLLM: draft acceptance rate = accepted / draft tokens; mean accept
              "(bonus token included); per-position rate = accepted at position i / drafts, cumulative; draft tokens are "
              "those proposed (a draft shorter than K counts its own length) and drafts the steps that proposed any")
 SGLANG_NOTE = ("SGLang: accept length = completion tokens / verify steps (bonus token included); accept rate = "
-               "accepted drafts / (verify steps x (speculative_num_draft_tokens - 1)); histogram = steps by accepted drafts")
+               "accepted drafts / (verify steps x (speculative_num_draft_tokens - 1)); histogram = steps by accepted drafts; "
+               "proposed drafts are K a step whatever was drafted, so a draft cut short cannot be told from a rejection")
 TRTLLM_NOTE = ("TensorRT-LLM: acceptance rate = accepted draft tokens / draft tokens; acceptance length = 1 + "
                "accepted / requests-with-drafts per iteration (bonus token included); no step count, so steps = draft tokens / K")
 LLAMACPP_NOTE = ("llama.cpp: draft_n = draft tokens, draft_n_accepted = accepted draft tokens; no step count, "

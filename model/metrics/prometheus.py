@@ -41,7 +41,8 @@ LLAMACPP_COUNTERS = {"llamacpp:spec_decode_num_drafts": "drafts", "llamacpp:spec
                      "llamacpp:spec_decode_num_accepted_tokens_per_pos": "per_pos"}
 LLAMACPP_METRICS_NOTE = ("llama.cpp /metrics: spec_decode_num_drafts = verify steps that drafted, num_draft_tokens = "
                          "draft tokens, num_accepted_tokens = accepted drafts (bonus token excluded), per_pos{position=i} "
-                         "= steps accepting at least i + 1 drafts (cumulative); totals since the server started")
+                         "= steps accepting at least i + 1 drafts (cumulative); totals since the server started; draft tokens count what "
+                         "was drafted, a draft cut to the remaining budget its own length")
 SGLANG_GAUGES = {"sglang:spec_accept_length": "length", "sglang:spec_accept_rate": "rate"}
 TRTLLM_COUNTERS = {"trtllm_spec_decode_num_draft_tokens": "draft_tokens", "trtllm_spec_decode_num_accepted_tokens": "accepted"}
 TRTLLM_GAUGES = {"trtllm_spec_decode_acceptance_length": "length"}

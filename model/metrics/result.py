@@ -182,7 +182,14 @@ def _truncation_words(c: SpecCounts) -> str:
 def truncation_note(c: SpecCounts) -> str | None:
     """What the alpha assumed about drafts shorter than K, where that matters; None where nothing was assumed."""
     rng, k = c.rejection_range, c.k
-    if rng is None or not k or c.predicted_outputs or c.rejections is not None:
+    if not k or c.predicted_outputs or c.rejections is not None:
+        return None
+    if rng is None:
+        steps = c.steps if c.drafts is not None else None  # steps = draft tokens / K assumes full drafts: no check
+        if steps and c.draft_tokens is not None and steps * k - c.draft_tokens > 1e-9 and c.alpha is not None:
+            return (f"{steps * k - c.draft_tokens:g} of {steps * k:g} draft slots were never drafted (drafts cut short); "
+                    f"alpha from the mean acceptance length at K = {k} takes every draft as K long, so it is biased low "
+                    "(a per-position or per-step count would tell)")
         return None
     steps = c.steps or 0.0
     if c.draft_tokens is None:

@@ -312,3 +312,17 @@ def test_llamacpp_trace_step_lines_tell_a_short_draft_from_a_rejection(tmp_path:
     steps = lf.llamacpp_steps(7, [(4, 4), (1, 4), (4, 4)])
     [s] = read_sources([_write(tmp_path, "partial.log", steps + timing)])
     assert s.counts.rejections is None and s.counts.rejection_range == (1.0, 2.0)
+
+
+def test_an_e_matched_alpha_over_drafts_cut_short_says_it_is_biased_low() -> None:
+    from model.engine_reports import SpecCounts
+    from model.metrics.result import SourceResult
+
+    # K = 4, 10 steps, 38 drafted (2 slots cut), 28 accepted, no per-position counts: alpha from E = 3.8 at K = 4
+    c = SpecCounts(engine="llamacpp", k=4, drafts=10, draft_tokens=38, accepted_tokens=28)
+    notes = SourceResult(file="x", engine="llamacpp", counts=c).to_dict()["notes"]
+    assert c.rejection_range is None and c.alpha == pytest.approx(c.alpha_e_matched)
+    assert any(n.startswith("2 of 40 draft slots were never drafted") and "biased low" in n for n in notes)
+    full = SourceResult(file="x", engine="llamacpp", counts=SpecCounts(engine="llamacpp", k=4, drafts=10, draft_tokens=40,
+                                                                       accepted_tokens=28))
+    assert not any("never drafted" in n for n in full.to_dict()["notes"])
