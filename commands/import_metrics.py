@@ -12,7 +12,7 @@ from typing import TextIO
 
 from commands.runner import CommandError, confidence_arg
 from model import formatting as fmt
-from model.metrics.read import ENGINES, applicable, missing_k, read_sources, read_task_map, source_note
+from model.metrics.read import ENGINES, applicable, missing_k, missing_k_files, read_sources, read_task_map, source_note
 from model.metrics.result import MetricsError, SourceResult
 from model.workbook.json_file import load_workbook, save_workbook
 from model.workbook.measured_apply import apply_plan, plan_measured
@@ -90,8 +90,7 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
         s.confidence = args.confidence
     unknown = missing_k(sources)
     if unknown:
-        files = ", ".join(sorted({s.file for s in unknown}))
-        raise CommandError(f"K (draft tokens per step) is not in {_P(files)}; pass --k K")
+        raise CommandError(_P(f"K (draft tokens per step) is not in {missing_k_files(unknown)}; pass --k K", 600))
     if args.json:
         json.dump({"sources": [s.to_dict() for s in sources]}, out, indent=2)
         out.write("\n")

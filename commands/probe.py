@@ -27,7 +27,7 @@ from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress
-from model.probe.run_file import read_run
+from model.probe.run_file import read_run, record_k
 from model.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Tier, Workbook
@@ -245,6 +245,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
             print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
             return 130
         report = analyse(decided.records, decided.header, args.confidence)
+        record_k(run_path, report.k_estimate, report.k_source)
         if args.json is not None:
             probe_decide.write_json(args.json, decided, report.to_dict())
         print(format_report(report))
@@ -260,6 +261,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
         return 130
     report = analyse(run.records, run.header, getattr(args, "confidence", 0.95))
+    record_k(run_path, report.k_estimate, report.k_source)  # import-metrics on the run file then needs no --k
     if run_path is not None:
         print(f"run file: {run_path}", file=err)
     code = _finish(report, args, run.error)

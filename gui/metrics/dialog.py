@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from model import formatting as fmt
-from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, read_sources_steps, read_task_map,
-                                source_note)
+from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, missing_k_files, read_sources_steps,
+                                read_task_map, source_note)
 from model.metrics.result import MetricsError, SourceResult
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
@@ -245,7 +245,7 @@ class ImportMetricsDialog(QDialog):
             self._show_row(row, source)
         unknown = missing_k(sources)
         if unknown:
-            self.show_message(f"K is not in {fmt.printable(', '.join(sorted({Path(s.file).name for s in unknown})))}: "
+            self.show_message(f"K is not in {fmt.printable(missing_k_files(unknown, names_only=True), 400)}: "
                               "enter K (draft tokens per step) to get α.", error=True)
             self.k_spin.setFocus()
         else:

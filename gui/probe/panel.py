@@ -39,6 +39,7 @@ from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.run import ProbeProgress, ProbeRun
+from model.probe.run_file import record_k
 from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided, thresholds_for
 from model.workbook.rows import Tier
 
@@ -59,6 +60,7 @@ class ProbePanel(QWidget):
         self.report_tier: int | None = None
         self._run_tier: int | None = None
         self._partial: ProbeRun | None = None  # what the worker had when a cancel stopped it
+        self._run_path: Path | None = None  # the running probe's run file, given its K once analysed
         self._last_live = 0.0  # when the table last showed the intervals of a run still going
         self.decided: UntilDecidedRun | None = None  # the last run-until-decided's per-class outcome
         self._running = False
@@ -236,7 +238,7 @@ class ProbePanel(QWidget):
         tier = self._tier()
         self._run_tier = tier.identity if tier is not None else None
         self.run_folder.mkdir(parents=True, exist_ok=True)
-        run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
+        run_path = self._run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
         partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
 
         self._last_live = 0.0
@@ -298,6 +300,9 @@ class ProbePanel(QWidget):
 
     def _show(self, run: ProbeRun, note: str = "", error: bool = False) -> None:
         self.report = analyse(run.records, run.header, self.document.workbook.settings.confidence)
+        # the run file keeps the K settled on, so import-metrics on it needs no --k
+        record_k(self._run_path, self.report.k_estimate, self.report.k_source)
+        self._run_path = None
         self.report_tier = self._run_tier
         self.results_model.set_report(self.report)
         self.verdict_label.setText(verdict_html(self.report))

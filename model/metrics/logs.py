@@ -21,6 +21,10 @@
   399, #acc tokens = 311[, #mean acc len = 2.55, #acc rate/pos = (0.850, 0.705)]" — totals of one
   speculative context since it was made (not reset per request). Read only where the log has no
   per-request lines: the last line of each implementation, a total that goes down starting a new run.
+  "#acc rate/pos" is not one rate per draft position: common_speculative_accept grows its vector to the longest
+  run of accepted drafts seen, so its length (and #gen tokens / #gen drafts) is only a lower bound on K. K itself is
+  in the same trace level's "- n_max=4, n_min=0, p_min=0.000000" line (an ngram implementation: "- n_match=..,
+  n_max=..") printed as each implementation is added; with one such K in the log it is taken, else --k.
 - SGLang scheduler log_decode_stats: "Decode batch[. | [n],] #running-req: 8, ..., accept len: 3.12,
   accept rate: 0.53, ...": accept len = accepted tokens (bonus included) / verify steps over the
   interval; the rate's denominator changed between versions. Rates without counts: averaged with
@@ -32,11 +36,12 @@
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field, replace
 
 from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts, speculation_from_response
-from model.spec_checks import count_problem
+from model.spec_checks import MAX_K, count_problem
 from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 
@@ -60,6 +65,7 @@ _LC_STATS = {name: label(text) for name, text in (
     ("drafts", "#gen drafts ="), ("acc_drafts", "#acc drafts ="), ("tokens", "#gen tokens ="),
     ("accepted", "#acc tokens ="), ("length", "#mean acc len ="))}
 _LC_STATS_POS = re.compile(r"#acc rate/pos = \(([^)]*)\)")
+_LC_N_MAX = re.compile(r"(?:^|\s)- (?:n_match=\d+, )?n_max=(\d+), n_min=")
 _SG_LENGTH = label("accept len:")
 _SG_RATE = label("accept rate:")
 _SG_KEYS = ("spec_verify_ct", "spec_num_correct_drafts", "spec_accepted_drafts", "spec_accept_token_num",
@@ -183,9 +189,16 @@ class StatsRuns:
     last: dict[str, tuple[str, SpecCounts]] = field(default_factory=dict)
     banked: list[tuple[str, SpecCounts]] = field(default_factory=list)
     restarts: int = 0
+    n_max: set[int] = field(default_factory=set)  # K of each speculative implementation added ("- n_max=N" lines)
     lines: int = 0
     first: int = 0
     cut: int = 0
+
+
+def llamacpp_n_max(line: str, runs: StatsRuns) -> None:
+    m = _LC_N_MAX.search(line)
+    if m is not None and 1 <= int(m.group(1)) <= MAX_K:
+        runs.n_max.add(int(m.group(1)))
 
 
 def llamacpp_stats(line: str, number: int, file: str, runs: StatsRuns) -> None:
@@ -199,7 +212,9 @@ def llamacpp_stats(line: str, number: int, file: str, runs: StatsRuns) -> None:
     pos = _LC_STATS_POS.search(line)
     rates = rate_list(pos.group(1), where, "#acc rate/pos") if pos else ()
     drafts, tokens, accepted = (float(values[n]) for n in ("drafts", "tokens", "accepted"))  # type: ignore[arg-type]
-    counts = SpecCounts(engine="llamacpp", k=len(rates) or None, drafts=drafts, draft_tokens=tokens, accepted_tokens=accepted,
+    # K is at least the positions a run of accepted drafts reached, and at least the mean draft (none is longer than K)
+    at_least = max(len(rates), math.ceil(tokens / drafts - 1e-9) if drafts else 0) or None
+    counts = SpecCounts(engine="llamacpp", k_at_least=at_least, drafts=drafts, draft_tokens=tokens, accepted_tokens=accepted,
                         per_position_accepted=cumulative_counts(rates, drafts) if rates and drafts else None,
                         convention_note=LLAMACPP_STATS_NOTE,
                         engine_values={k: values[k] for k in ("acc_drafts", "length") if values[k] is not None})

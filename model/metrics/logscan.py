@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import BinaryIO, Generator, Mapping
 
-from model.engine_reports import ReportError, SpecCounts, combine
+from model.engine_reports import ReportError, SpecCounts, combine, with_k
 from model.metrics import logs, vllm_logs
 from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult
@@ -20,7 +20,8 @@ from model.metrics.result import MetricsError, SourceResult
 # few, short literals that between them occur in every format's lines (each marker is one pass over the
 # chunk, so fewer is faster): "ccept" is in acceptance / accepted / accept len lines, "raft" in the draft
 # counts (#gen drafts, num_drafts, Drafts:, Draft tokens:); the readers check each line fully
-_MARKERS = (b"ccept", b"raft", b"print_timing: ", b"total_num_output_tokens:", b"Position ", b"Speculative Decoding")
+_MARKERS = (b"ccept", b"raft", b"print_timing: ", b"total_num_output_tokens:", b"Position ", b"Speculative Decoding",
+            b" n_max=")
 
 LOG_FORMATS = ("llama.cpp server log", "vLLM V0/V1 server log", "vLLM offline summary", "vllm bench serve console",
                "SGLang server log")
@@ -64,6 +65,8 @@ class _State:
         elif "Speculative metrics:" in line:
             self.v0.saw(number)
             vllm_logs.v0_line(line, where, self.v0, self.v0_runs)
+        elif " n_max=" in line and "#gen drafts" not in line:
+            logs.llamacpp_n_max(line, self.stats)
         elif "#gen drafts" in line:
             self.stats.lines += 1
             self.stats.first = self.stats.first or number
@@ -197,10 +200,24 @@ def _llamacpp(state: _State, task_map: Mapping[str, str] | None, notes: list[str
                         [*notes, f"{len(parts)} requests added up"], task_class=cls, requests=parts)
                 for cls, parts in groups.items()]
     runs = state.stats
+    k_log = next(iter(runs.n_max)) if len(runs.n_max) == 1 else None
     by_impl: dict[str, list[tuple[str, SpecCounts]]] = {}
     for where, counts in [*runs.banked, *runs.last.values()]:
+        if k_log is not None and counts.k is None:
+            try:
+                counts = with_k(counts, k_log)
+            except ReportError as exc:
+                raise MetricsError(f"{file}: the log's '- n_max={k_log}' line: {exc}") from None
         by_impl.setdefault(where.split(" ")[0], []).append((where, counts))
     extra = [LLAMACPP_STATS_TAKEN]
+    if k_log is not None:
+        extra.append(f"K = {k_log} from the log's '- n_max={k_log}' line (the speculative implementation's settings)")
+    else:
+        at_least = max((c.k_at_least or 0 for _, c in [*runs.banked, *runs.last.values()]), default=0)
+        extra.append(f"K is at least {at_least}: '#acc rate/pos' has a rate per position up to the longest run of "
+                     "accepted drafts (common_speculative_accept grows it), not one per draft position"
+                     + (f"; the log's '- n_max' lines say {sorted(runs.n_max)}, one per implementation" if runs.n_max else "")
+                     + "; pass --k")
     if runs.restarts:
         extra.append(f"the totals went down {runs.restarts} time(s) (a restart, or another slot's context): each run's "
                      "last totals added up")

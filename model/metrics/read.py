@@ -251,16 +251,30 @@ def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[
 
 
 def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
-    by_class, n = tools.probe_run(stream, file)
-    if not by_class:
-        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {n} requests to the probed tier "
-                           "carries the server's own acceptance (the server reports none; its timing estimate is in "
+    run = tools.probe_run(stream, file)
+    if not run.by_class:
+        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {run.records} requests to the probed "
+                           "tier carries the server's own acceptance (the server reports none; its timing estimate is in "
                            "the probe's result instead)")
-    return [SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
-                         task_class=cls, kind="probe-run", format="SpecLedger probe run file (*.run.jsonl), "
-                         "the server-reported acceptance it recorded", requests=parts,
-                         notes=[f"{len(parts)} requests to the probed tier added up"])
-            for cls, parts in by_class.items()]
+    out = []
+    for cls, parts in run.by_class.items():
+        notes = [f"{len(parts)} requests to the probed tier added up"]
+        if run.k is not None:
+            try:  # the server's own K, where its counts carry one, must agree with the probe's
+                parts = [(name, with_k(c, run.k) if c.k is None else c) for name, c in parts]
+            except ReportError as exc:
+                raise MetricsError(f"{file}: the K the probe recorded: {exc}") from None
+            notes.append(f"K = {run.k} as the probe recorded it ({run.k_source or 'its analysis'})")
+        else:
+            notes.append(NO_K_IN_RUN_FILE)
+        out.append(SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
+                                task_class=cls, kind="probe-run", format="SpecLedger probe run file (*.run.jsonl), "
+                                "the server-reported acceptance it recorded", requests=parts, notes=notes))
+    return out
+
+
+NO_K_IN_RUN_FILE = ("this run file records no K: written before the probe recorded it, or the probe could not tell K "
+                    "(its run stopped, or the stream hid the steps)")
 
 
 def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
@@ -358,6 +372,22 @@ def _finish(source: SourceResult, k: int | None, task_class: str | None) -> Sour
 def missing_k(sources: Sequence[SourceResult]) -> list[SourceResult]:
     """Sources whose K neither the file nor the user gave (Predicted Outputs need none)."""
     return [s for s in sources if s.counts.k is None and not s.counts.predicted_outputs]
+
+
+def missing_k_files(sources: Sequence[SourceResult], names_only: bool = False) -> str:
+    """The files whose K is unknown, each with what it does know: a lower bound, or why a run file has none."""
+    parts = []
+    for file in sorted({s.file for s in sources}):
+        mine = [s for s in sources if s.file == file]
+        at_least = max((s.counts.k_at_least or 0 for s in mine), default=0)
+        shown = Path(file).name if names_only else file
+        if any(s.kind == "probe-run" for s in mine):
+            parts.append(f"{shown} ({NO_K_IN_RUN_FILE})")
+        elif at_least:
+            parts.append(f"{shown} (it shows K is at least {at_least})")
+        else:
+            parts.append(shown)
+    return "; ".join(parts)
 
 
 def source_note(source: SourceResult, today: date | None = None) -> str:

@@ -14,20 +14,23 @@
   one is read only where a request holds a response with an engine's speculation fields.
 - SpecLedger probe run file (model/probe/run_file.py): a "specledger-probe-run" header line, then one
   request a line with task_class, role ("fast" for the tier probed) and "reported": the speculation
-  fields the server sent, read by model.engine_reports.speculation_from_recorded.
+  fields the server sent, read by model.engine_reports.speculation_from_recorded; last, once the probe
+  analysed the run, {"kind": "specledger-probe-k", "k": K, "k_source": ...}: the K it inferred or the server
+  told it (files written before that line have no K).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_recorded, speculation_from_response
-from model.spec_checks import count_problem
+from model.spec_checks import MAX_K, count_problem
 from model.metrics.result import MetricsError
 
 AIPERF_NOTE = ("AIPerf: acceptance length = 1 + accepted / verify steps (bonus token included); draft acceptance rate = "
                "accepted / draft tokens (percent); histogram = verify steps by accepted drafts; as the server reported them")
 PROBE_KIND = "specledger-probe-run"
+PROBE_K_KIND = "specledger-probe-k"  # model/probe/run_file.K_KIND (a wing does not import another: the name twice)
 _AIPERF_TOTALS = ("total_spec_decode_steps", "total_accepted_draft_tokens", "total_draft_tokens")
 _AIPERF_HISTOGRAM = "pooled_spec_decode_acceptance_histogram"
 
@@ -143,14 +146,28 @@ def guidellm_report(obj: Mapping[str, Any], file: str) -> tuple[list[tuple[str, 
     return found, total
 
 
-def probe_run(items: Iterable[tuple[int, Any]], file: str) -> tuple[dict[str, list[tuple[str, SpecCounts]]], int]:
-    """The probed tier's requests that carry the server's own counts, per task class; and the records read."""
-    by_class: dict[str, list[tuple[str, SpecCounts]]] = {}
-    records = 0
+@dataclass
+class ProbeRunFile:
+    by_class: dict[str, list[tuple[str, SpecCounts]]] = field(default_factory=dict)
+    records: int = 0
+    k: int | None = None  # the K the probe recorded, None in a file from before it did
+    k_source: str = ""
+
+
+def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
+    """The probed tier's requests that carry the server's own counts, per task class; the records read; the K."""
+    out = ProbeRunFile()
+    by_class = out.by_class
     for line, obj in items:
+        if isinstance(obj, Mapping) and obj.get("kind") == PROBE_K_KIND:
+            k = obj.get("k")
+            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+                raise MetricsError(f"{file}:{line}: k: {k!r} is not a K (a whole number of draft tokens, 1 to {MAX_K})")
+            out.k, out.k_source = k, str(obj.get("k_source") or "")[:40]
+            continue
         if line == 1 or (isinstance(obj, Mapping) and obj.get("kind") == PROBE_KIND):
             continue
-        records += 1
+        out.records += 1
         where = f"{file}:{line}"
         if not isinstance(obj, Mapping) or not isinstance(obj.get("task_class"), str):
             raise MetricsError(f"{where}: a request record needs a task_class name")
@@ -162,7 +179,7 @@ def probe_run(items: Iterable[tuple[int, Any]], file: str) -> tuple[dict[str, li
             raise MetricsError(f"{where}: reported.{exc}") from None
         if counts is not None:
             by_class.setdefault(obj["task_class"], []).append((str(obj.get("label") or f"line {line}"), _checked(counts, where)))
-    return by_class, records
+    return out
 
 
 def combined(parts: list[SpecCounts], where: str) -> SpecCounts:

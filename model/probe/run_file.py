@@ -3,6 +3,10 @@
 A run file holds what was sent and received, never the API key (the endpoints are written by
 Endpoint.to_dict, which has only the key's source), so it can be shared for an audit and
 re-analysed later without a request (`specledger probe --from-run RUN.jsonl`).
+
+When the run has been analysed, `record_k` appends one last line, {"kind": "specledger-probe-k", "k": 4,
+"k_source": "timing"}: the K the probe inferred (from the steps' timing) or was told (by the server's counts),
+so `import-metrics` on the run file needs no --k. Run files written before that line existed have none.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from model.probe.events import RequestRecord
 from model.safe_files import check_output_target, read_text_limited
 
 KIND = "specledger-probe-run"
+K_KIND = "specledger-probe-k"  # the trailer line holding the K the analysis settled on
 VERSION = 1
 MAX_BYTES = 512 * 1024 * 1024
 
@@ -52,6 +57,25 @@ class RunWriter:
         self.close()
 
 
+def record_k(path: str | Path | None, k: int | None, source: str) -> bool:
+    """Append the run's K (and where it came from: "timing", "server", "reported") as the file's last line, once;
+    nothing where there is no file or no K. True when the line was written."""
+    if path is None or k is None:
+        return False
+    path = Path(path)
+    if not path.is_file():
+        return False
+    with open(path, "rb") as fh:  # a run analysed twice (the window redraws) keeps one K line
+        fh.seek(max(0, path.stat().st_size - 4096))
+        if f'"kind": "{K_KIND}"'.encode() in fh.read():
+            return False
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"kind": K_KIND, "k": int(k), "k_source": source}) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    return True
+
+
 def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
     path = Path(path)
     text = read_text_limited(path, limit_bytes=MAX_BYTES, what="run file")
@@ -68,6 +92,8 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
                 if obj.get("kind") != KIND:
                     raise ValueError(f"the first line is not a {KIND} header")
                 header = obj
+            elif obj.get("kind") == K_KIND:
+                header = {**header, "k_recorded": obj.get("k"), "k_recorded_source": obj.get("k_source")}
             else:
                 records.append(RequestRecord.from_dict(obj))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:

@@ -102,7 +102,8 @@ def test_probe_at_several_concurrencies_states_every_level_and_writes_by_concurr
     assert all([x["concurrency"] for x in c["by_concurrency"]] == [1, 3] for c in result["classes"])
     assert all(x["speedup_measured"] > 0 and x["throttled"] is False for x in result["by_concurrency"])
     run_lines = out.with_suffix(".run.jsonl").read_text().splitlines()[1:]
-    assert sorted({json.loads(line)["concurrency"] for line in run_lines}) == [1, 3]
+    assert json.loads(run_lines[-1]) == {"kind": "specledger-probe-k", "k": result["k_estimate"], "k_source": result["k_source"]}
+    assert sorted({json.loads(line)["concurrency"] for line in run_lines[:-1]}) == [1, 3]
     assert main(["probe", "--from-run", str(out.with_suffix(".run.jsonl")), "--json", str(tmp_path / "again.json")]) == 0
     assert json.loads((tmp_path / "again.json").read_text())["by_concurrency"] == result["by_concurrency"]
 
@@ -112,3 +113,34 @@ def test_a_bad_concurrency_is_one_line(prompts, capsys):
                  "--concurrency", "1,0"])
     assert code != 0
     assert "--concurrency" in capsys.readouterr().err
+
+
+def test_the_run_file_keeps_the_probes_k_and_import_metrics_reads_it(prompts, tmp_path, capsys):
+    # a llama.cpp-style server reports draft_n and draft_n_accepted per response, no K and no steps: import-metrics
+    # needed --k on a run file; the probe's K (4, from its timing or the server's counts) now rides in the file
+    app, _ = demo_app("llamacpp")
+    out = tmp_path / "probe.json"
+    with LoopbackServer(app) as s:
+        code = main(["probe", "--base-url", s.base_url, "--model", "demo-fast", "--prompts", str(prompts),
+                     "--max-tokens", "24", "--repeats", "2", "--json", str(out), "--yes"])
+    assert code == 0, capsys.readouterr().err
+    result = json.loads(out.read_text())
+    run = out.with_suffix(".run.jsonl")
+    last = json.loads(run.read_text().splitlines()[-1])
+    assert result["k_estimate"] == 4 and last == {"kind": "specledger-probe-k", "k": 4, "k_source": result["k_source"]}
+    capsys.readouterr()
+    assert main(["import-metrics", str(run), "--json"]) == 0
+    sources = json.loads(capsys.readouterr().out)["sources"]
+    assert {s["task_class"] for s in sources} == {"code", "prose"} and all(s["k"] == 4 for s in sources)
+    assert all(any("K = 4 as the probe recorded it" in n for n in s["notes"]) for s in sources)
+    # re-analysing the run (--from-run) still reads it, and writes no second K line
+    assert main(["probe", "--from-run", str(run), "--json", str(tmp_path / "again.json")]) == 0
+    assert run.read_text().count("specledger-probe-k") == 1
+    # a run file from before K was recorded: one line asking for --k, saying why
+    old = tmp_path / "old.run.jsonl"
+    old.write_text("".join(line + "\n" for line in run.read_text().splitlines()[:-1]))
+    capsys.readouterr()
+    assert main(["import-metrics", str(old)]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "records no K" in err and "pass --k K" in err
+    assert main(["import-metrics", str(old), "--k", "4", "--json"]) == 0

@@ -69,6 +69,31 @@ def llamacpp_stats(impl: str, drafts: int, acc_drafts: int, tokens: int, accepte
             f"{tail}, dur(b,g,a) = 0.004, 1011.730, 0.465 ms")
 
 
+def llamacpp_stats_from_steps(impl: str, steps: list[tuple[int, int]]) -> str:
+    """The statistics line as common/speculative.cpp keeps its counters, from steps (accepted, drafted): each
+    non-empty draft adds to #gen drafts and #gen tokens; common_speculative_accept counts the call, grows
+    n_acc_tokens_per_pos to the accepted count when longer and adds one to each position up to it, and counts a
+    step that accepted any in #acc drafts. Mean = 1 + #acc tokens / calls (%.2f), rates per position / calls (%.3f)."""
+    per_pos: list[int] = []
+    for a, _ in steps:
+        per_pos += [0] * max(0, a - len(per_pos))
+        for i in range(a):
+            per_pos[i] += 1
+    calls, accepted = len(steps), sum(a for a, _ in steps)
+    tail = (f", #mean acc len = {1 + accepted / calls:.2f}, #acc rate/pos = "
+            f"({', '.join(f'{p / calls:.3f}' for p in per_pos)})")
+    return (f"0.34.089.513 I spec common_specu: statistics {impl:>16}: #calls(b,g,a) = {1:4d} {calls:6d} {calls:6d}, "
+            f"#gen drafts = {calls:6d}, #acc drafts = {sum(a > 0 for a, _ in steps):5d}, #gen tokens = "
+            f"{sum(d for _, d in steps):6d}, #acc tokens = {accepted:5d}{tail}, dur(b,g,a) = 0.004, 1011.730, 0.465 ms")
+
+
+def llamacpp_spec_added(impl: str, n_max: int) -> list[str]:
+    """common_speculative_init's SPC_TRC lines as an implementation is added: its name, then "- n_max=%d, n_min=%d,
+    p_min=%f"."""
+    return [f"0.05.624.948 I spec common_specu: adding speculative implementation '{impl}'",
+            f"0.05.624.974 I spec common_specu: - n_max={n_max}, n_min=0, p_min=0.000000"]
+
+
 def vllm_v1_line(hist: list[int], prefix: str = "", seconds: float = 10.0) -> str:
     """vllm/v1/spec_decode/metrics.py SpecDecodingLogging.log (current form)."""
     k = len(hist) - 1

@@ -80,7 +80,8 @@ def test_llamacpp_statistics_lines_are_totals_the_last_counts(tmp_path: Path) ->
     lines = [lf.llamacpp_stats("draft", 100, 80, 200, 150, [0.8, 0.7]), *lf.noise(20),
              lf.llamacpp_stats("draft", 200, 170, 400, 311, [0.850, 0.705])]
     [s] = read_sources([_write(tmp_path, "stats.log", lines)])
-    assert s.counts.steps == 200 and s.counts.k == 2 and "statistics" in s.format
+    assert s.counts.steps == 200 and s.counts.k is None and s.counts.k_at_least == 2 and "statistics" in s.format
+    [s] = read_sources([_write(tmp_path, "stats.log", lines)], k=2)
     _three(s, 311 / 400, 2.555, 311 / 370)
 
 
@@ -326,3 +327,35 @@ def test_an_e_matched_alpha_over_drafts_cut_short_says_it_is_biased_low() -> Non
     full = SourceResult(file="x", engine="llamacpp", counts=SpecCounts(engine="llamacpp", k=4, drafts=10, draft_tokens=40,
                                                                        accepted_tokens=28))
     assert not any("never drafted" in n for n in full.to_dict()["notes"])
+
+
+def test_llamacpp_statistics_rates_per_position_only_bound_k(tmp_path: Path) -> None:
+    # K = 4 with drafts cut short (a draft-confidence floor): steps (accepted/drafted) 2/2, 0/3, 1/2, 2/3, 0/2.
+    # common_speculative_accept grows #acc rate/pos to the longest accepted run, 2: (3/5, 2/5) = (0.600, 0.400);
+    # 12 tokens over 5 drafts: some draft held 3. So K is at least 3, not 2, and not known
+    steps = [(2, 2), (0, 3), (1, 2), (2, 3), (0, 2)]
+    line = lf.llamacpp_stats_from_steps("draft-simple", steps)
+    assert "#acc rate/pos = (0.600, 0.400)" in line and "#mean acc len = 2.00" in line
+    path = _write(tmp_path, "stats.log", lf.noise(30) + [line])
+    [s] = read_sources([path])
+    assert missing_k([s]) and s.counts.k_at_least == 3 and any("K is at least 3" in n for n in s.notes)
+    with pytest.raises(MetricsError, match="at least 3"):
+        read_sources([path], k=2)
+    # with K = 4: positions 3 and 4 never accepted; steps by accepted 2, 1, 2, 0, 0; 5 accepted of 12 drafted,
+    # length 2.00. 8 slots never drafted, 7 unaccepted: 2 to 5 steps rejected (it was 4): alpha 5/10 to 5/7
+    [s] = read_sources([path], k=4)
+    assert s.counts.per_position_accepted == pytest.approx((3, 2, 0, 0)) and s.counts.stretch_histogram == pytest.approx((2, 1, 2, 0, 0))
+    assert s.counts.draft_acceptance_rate == pytest.approx(5 / 12) and s.counts.mean_acceptance_length == pytest.approx(2.0)
+    assert s.counts.rejection_range == (2.0, 5.0) and s.counts.alpha_range == pytest.approx((0.5, 5 / 7))
+    # the same trace level prints each implementation's K as it is added: taken from there, no --k
+    [s] = read_sources([_write(tmp_path, "with-n-max.log", lf.llamacpp_spec_added("draft-simple", 4) + lf.noise(30) + [line])])
+    assert s.counts.k == 4 and s.counts.alpha == pytest.approx(0.5) and any("n_max=4" in n for n in s.notes)
+
+
+def test_a_probe_run_files_k_line_is_read_and_a_bad_one_named(tmp_path: Path) -> None:
+    text = lf.probe_run([("fast", "code", C)]).replace('"num_spec_tokens": 3', '"num_spec_tokens": null')
+    assert missing_k(read_sources([_write(tmp_path, "old.run.jsonl", text)]))
+    [s] = read_sources([_write(tmp_path, "new.run.jsonl", text + '{"kind": "specledger-probe-k", "k": 3, "k_source": "timing"}\n')])
+    assert s.counts.k == 3 and any("K = 3 as the probe recorded it (timing)" in n for n in s.notes)
+    with pytest.raises(MetricsError, match=r"bad\.run\.jsonl:3: k: 'three' is not a K"):
+        read_sources([_write(tmp_path, "bad.run.jsonl", text + '{"kind": "specledger-probe-k", "k": "three"}\n')])
