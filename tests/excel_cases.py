@@ -46,3 +46,16 @@ def ranged() -> Workbook:
     o = wb.overrides[0]
     o.alpha_low, o.alpha_high = round(max(0.0, o.alpha - 0.05), 6), round(o.alpha + 0.05, 6)
     return wb
+
+
+def made_up() -> Workbook:
+    """The demo with two tiers a price list brought in without their mechanics (Tier.defaulted): one whose c and v
+    were made up, priced against a standard tier, and one whose speculative flag was, the baseline of a third."""
+    wb = load_demo()
+    wb.tiers += [Tier(name="Zeta Fast", vendor="Zeta", speculative="yes", k=4, c=0.1, v=1.0, price_out=9.5,
+                      price_in=1.0, baseline="Northwind Standard", defaulted="c, v"),
+                 Tier(name="Zeta Maybe", vendor="Zeta", speculative="unknown", k=4, c=0.1, v=1.0, price_out=6.0,
+                      price_in=1.0, defaulted="speculative, k, c, v"),
+                 Tier(name="Zeta Over Maybe", vendor="Zeta", speculative="yes", k=3, c=0.05, v=1.1, price_out=8.0,
+                      price_in=1.0, baseline="Zeta Maybe")]
+    return wb

@@ -199,6 +199,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         spec, cm = refs.tier(i, "speculative"), refs.tier(i, "cost_model")
         roof = tier.cost_model == "roofline"
         is_spec = bool(cmp.speculative[i])
+        made_up = cmp.incomplete[i] if cmp.incomplete else ""  # Tier.defaulted: mechanics an import made up
         put_cost = put_num_grey if roof else put_num
         tier_name, changed = refs.tier(i, "name"), notes.tier_changed(i)
         tier_refused = notes.tier_refused(i)
@@ -261,15 +262,21 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                 put_grey_x(row, _COL["Speedup at optimal K (SpecLedger)"], NA)
             put_x(row, _COL["Cost factor (FLOPs / token)"], f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
                   float(cmp.cost_factor[i, j]))
-            put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
-                     VERDICT_NAMES[int(cmp.verdict[i, j])])
+            if made_up:  # no verdicts from mechanics an import made up: the words the Summary and the app say
+                sheet.text(row, _COL["Speed verdict"], made_up, st.CENTRE, st.VERDICT_LOOKS["incomplete"])
+            else:
+                put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
+                         VERDICT_NAMES[int(cmp.verdict[i, j])])
             put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
             base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
             base_speed = f"INDEX({speeds},({at}-1)*{n_c}+{j + 1})"
-            put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI),
-                     VALUE_NAMES[int(cmp.value_verdict[i, j])])
+            if made_up:
+                sheet.text(row, c_value, "incomplete", st.CENTRE, st.VERDICT_LOOKS["incomplete"])
+            else:
+                put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI),
+                         VALUE_NAMES[int(cmp.value_verdict[i, j])])
             # the speedup over the baseline on this class, at the interval's ends too (the baseline held at its value)
             put_x_r(row, _COL["Speedup vs baseline"],
                     f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",{S}/{base_speed}),"")',

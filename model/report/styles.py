@@ -48,6 +48,8 @@ VERDICT_LOOKS = {
     "tax": {"bg_color": "#FFC7CE", "font_color": "#9C0006"},
     # the interval reaches both sides of a break-even: the window's pale violet
     "undecided": {"bg_color": "#DDD3F0", "font_color": "#3F2A78"},
+    # mechanics an import made up (Tier.defaulted): no verdict until they are entered; the window's teal
+    "incomplete": {"bg_color": "#CFE6E4", "font_color": "#1F4E4A"},
 }
 
 # Plain words for the report's jargon headers, attached to the header cells as notes

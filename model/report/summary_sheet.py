@@ -44,6 +44,9 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
            "Cost per 1x speedup": 11, "Alpha the claim needs (SpecLedger)": 12,
            "Claim holds": 8, "Speed verdict": 9, "Price break-even alpha (SpecLedger)": 13, "Value verdict": 16,
            "Grey values": 18}  # the longest flag word, "price break-even stale"
+# what a tier's made-up mechanics would decide: said in words instead (Tier.defaulted)
+_FROM_MECHANICS = ("Mix speedup", "Mix, low end", "Mix, high end", "Speedup vs baseline", "Speedup vs baseline, low end",
+                   "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds")
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
@@ -93,14 +96,28 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
         spec, claim, base = refs.tier(i, "speculative"), refs.tier(i, "claimed_speedup"), refs.tier(i, "baseline")
 
+        # mechanics an import made up (Tier.defaulted): no mix, verdicts or claim from them, here as in the app
+        made_up = cmp.incomplete[i] if cmp.incomplete else ""
+        withheld = {**{name: DASH for name in _FROM_MECHANICS}, "Speed verdict": made_up,
+                    "Value verdict": "incomplete"} if made_up else {}
+        b = int(cmp.baseline_index[i])
+        base_made_up = b >= 0 and bool(cmp.incomplete) and bool(cmp.incomplete[b])
+
         def formula(name: str, text: str, value: Any, fmt: str | None = None, *looks: Any) -> None:
-            sheet.formula(row, _SCOL[name], text, value, fmt, *looks)
+            if name in withheld:
+                if "verdict" in name:
+                    sheet.text(row, _SCOL[name], withheld[name], st.CENTRE, st.VERDICT_LOOKS["incomplete"])
+                else:
+                    sheet.text(row, _SCOL[name], withheld[name], st.RIGHT)
+            else:
+                sheet.formula(row, _SCOL[name], text, value, fmt, *looks)
 
         formula("Tier", f'={refs.tier(i, "name")}&""', tier.name)
         formula("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{names},0),0))',
                 int(cmp.baseline_index[i]) + 1)
         sheet.computed(row, _SCOL["Price break-even alpha (SpecLedger)"],
-                       grey_word(cmp.mix_price_break_even_kind[i], cmp.mix_price_break_even_alpha[i]), st.PERCENT)
+                       DASH if made_up else grey_word(cmp.mix_price_break_even_kind[i],
+                                                      cmp.mix_price_break_even_alpha[i]), st.PERCENT)
         formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
         formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
                 "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
@@ -121,8 +138,10 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                     f'IF(INDEX({costs},{found})>0,{H}/INDEX({costs},{found})-1,"{DASH}")))',
                     DASH if math.isnan(premium) else premium, st.SIGNED_PERCENT, st.RIGHT)
             vs = float(cmp.speedup_vs_baseline[i])
-            formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",{G}/INDEX({mixes},{found})))',
-                    DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
+            # a baseline whose own mechanics are made up has no mix to divide by (it says "–")
+            formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",'
+                    f'IF(ISNUMBER(INDEX({mixes},{found})),{G}/INDEX({mixes},{found}),"{DASH}")))',
+                    DASH if math.isnan(vs) or base_made_up else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
             lo, hi = f"{col['Mix, low end']}{row}", f"{col['Mix, high end']}{row}"
             for name, sd, sign in (("Mix, low end", "Log-speedup sd, low", "-"),
@@ -132,18 +151,20 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                         end_value(cmp.mix_speedup_low[i] if sign else cmp.mix_speedup_high[i]), st.TIMES, st.RIGHT)
             for name, end, want in (("Speedup vs baseline, low end", lo, cmp.speedup_vs_baseline_low[i]),
                                     ("Speedup vs baseline, high end", hi, cmp.speedup_vs_baseline_high[i])):
-                formula(name, f'=IF(ISNUMBER({end}),IF({base}="","",IF(ISNA({found}),"",{end}/INDEX({mixes},{found}))),"")',
-                        end_value(want), st.TIMES, st.RIGHT)
+                formula(name, f'=IF(ISNUMBER({end}),IF({base}="","",IF(ISNA({found}),"",'
+                        f'IF(ISNUMBER(INDEX({mixes},{found})),{end}/INDEX({mixes},{found}),""))),"")',
+                        "" if base_made_up else end_value(want), st.TIMES, st.RIGHT)
             formula("Speed verdict", f'=IF({spec}="no","{NA}",{speed_verdict_formula(G, band, lo, hi)})',
                     VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
             at = f"{col['Baseline position']}{row}"
             no_tokens = f"SUM({weights})+SUM({tokens_in})=0"
             cost = f"IF({no_tokens},{refs.tier(i, 'price_out')},{H})"
             base_cost = f"IF({no_tokens},INDEX({outs},{at}),INDEX({costs},{at}))"
+            has_base = f'IF({at}>0,ISNUMBER(INDEX({mixes},{at})),FALSE)'  # nested: INDEX(...,0) is no row
             formula("Value verdict", value_formula(G, cost, f"INDEX({mixes},{at})", base_cost,
-                                                   f'AND({spec}<>"no",{at}>0)', lo, hi),
-                    VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
-            if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]):
+                                                   f'AND({spec}<>"no",{has_base})', lo, hi),
+                    NA if base_made_up else VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
+            if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]) and not base_made_up:
                 fair.append((i, row, cost, base_cost, f"INDEX({mixes},{at})"))
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
@@ -172,11 +193,6 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                     DASH if holds is None else ("yes" if holds else "no"), None, st.CENTRE)
         else:
             sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
-        if cmp.incomplete and cmp.incomplete[i]:
-            # mechanics an import made up: no verdicts from them, here as in the app (enter them there)
-            for name, words in (("Speed verdict", cmp.incomplete[i]), ("Value verdict", "incomplete"),
-                                ("Claim holds", DASH), ("Price break-even alpha (SpecLedger)", DASH)):
-                sheet.text(row, _SCOL[name], words, st.CENTRE)
         # the mix's price break-even weighs the same inputs as its classes' (all of them): a row says it
         refused_row, any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
                                                     for word in (REFUSED_INPUT, STALE, PRICE_STALE, OPT_STALE))

@@ -23,7 +23,7 @@ from model.report.styles import wrapped_lines  # noqa: E402
 from model.report.layout import CHARTS, COMPARISON, CURVES, GRID, INPUTS, NOTES, SENSITIVITY, SUMMARY  # noqa: E402
 from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
 from tests.bench.workbooks import large_workbook  # noqa: E402
-from tests.excel_cases import INJECTIONS, demo, edge_workbook  # noqa: E402
+from tests.excel_cases import INJECTIONS, demo, edge_workbook, made_up  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -411,3 +411,36 @@ def test_notes_explain_undecided_intervals_and_the_fair_price(demo_report):
     said = {r[0].value: r[1].value for r in notes.iter_rows(max_col=2) if isinstance(r[0].value, str)}
     assert "undecided" in said["Verdict"] and "undecided" in said["Value verdict"]
     assert "interval" in said["Intervals"] and "negotiation" in said["Fair price"]
+
+
+def test_a_tier_with_made_up_mechanics_gets_words_not_verdicts_or_a_mix(tmp_path: Path):
+    """A price list's new tier whose c and v (or speculative flag) were made up: the Comparison says
+    'incomplete: needs c and v' / 'speculative unknown' where its verdicts were, as the Summary does, and the
+    Summary shows no mix speedup, interval or cost per speedup from them (a formula would compute them)."""
+    wb = made_up()
+    data = build_report(wb)[0]
+    book = _load(data)
+    cmp_ws, summary = book[COMPARISON], book[SUMMARY]
+    heads = {cmp_ws.cell(4, c).value: c for c in range(1, cmp_ws.max_column + 1)}
+    n_c = len(wb.classes)
+    words = {"Zeta Fast": "incomplete: needs c and v", "Zeta Maybe": "speculative unknown"}
+    for name, word in words.items():
+        i = wb.tier_index(name)
+        for j in range(n_c):
+            row = 5 + i * n_c + j
+            assert cmp_ws.cell(row, heads["Speed verdict"]).value == word, (name, j)
+            assert cmp_ws.cell(row, heads["Value verdict"]).value == "incomplete", (name, j)
+    s_heads = {summary.cell(5, c).value: c for c in range(1, summary.max_column + 1)}
+    for name, word in words.items():
+        row = 6 + wb.tier_index(name)
+        got = {h: summary.cell(row, s_heads[h]).value for h in ("Mix speedup", "Mix, low end", "Cost per 1x speedup",
+                                                                "Speed verdict", "Value verdict", "Claim holds")}
+        assert got == {"Mix speedup": "–", "Mix, low end": "–", "Cost per 1x speedup": "–", "Speed verdict": word,
+                       "Value verdict": "incomplete", "Claim holds": "–"}, name
+    # a tier priced against one whose mechanics were made up has no speed over it to judge: no verdict (the
+    # saved values; LibreOffice computes the same, test_excel_recalc)
+    import io
+    summary = openpyxl.load_workbook(io.BytesIO(data), data_only=True)[SUMMARY]
+    row = 6 + wb.tier_index("Zeta Over Maybe")
+    assert summary.cell(row, s_heads["Speedup vs baseline"]).value == "–"
+    assert summary.cell(row, s_heads["Value verdict"]).value == "n/a"
