@@ -69,7 +69,9 @@ def z_quantile(confidence: float | np.ndarray) -> float | np.ndarray:
     p = 0.5 + 0.5 * np.asarray(confidence, dtype=np.float64)
     if p.ndim == 0:
         return np.float64(_z(float(p)))
-    return np.array([_z(float(x)) for x in p.ravel()], dtype=np.float64).reshape(p.shape)
+    # once per distinct confidence (a workbook holds a handful), not once per cell
+    values, where = np.unique(p, return_inverse=True)
+    return np.array([_z(float(x)) for x in values], dtype=np.float64)[where.reshape(p.shape)]
 
 
 def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0.95,

@@ -195,7 +195,9 @@ class Workbook:
     title: str = ""
 
     def copy(self) -> "Workbook":
-        return copy.deepcopy(self)
+        """A copy whose rows can be changed without touching this one's (every edit makes one)."""
+        return Workbook([_row_copy(t) for t in self.tiers], [_row_copy(c) for c in self.classes],
+                        [_row_copy(o) for o in self.overrides], _row_copy(self.settings), copy.deepcopy(self.title))
 
     def tier_index(self, name: str) -> int | None:
         for i, t in enumerate(self.tiers):
@@ -248,6 +250,20 @@ class Workbook:
         for o in self.overrides:
             if o.task_class == old:
                 o.task_class = new
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _row_copy(row: Any) -> Any:
+    """A row as deepcopy makes it, at a tenth of the time: the fields are text, numbers and tuples of
+    numbers, shared as they are; anything else (a list a file put there before validation) is deep-copied.
+    The attributes beside the fields (Tier's identity) come along, as with deepcopy."""
+    out = copy.copy(row)
+    for name, value in vars(row).items():
+        if not isinstance(value, _ATOMS) and not (isinstance(value, tuple) and all(isinstance(x, _ATOMS) for x in value)):
+            setattr(out, name, copy.deepcopy(value))
+    return out
 
 
 def field_names(row_type: type) -> list[str]:

@@ -1,6 +1,7 @@
-"""The GUI's speed, measured in one run.
+"""The GUI's speed, measured in one run, today's tree against an older one side by side.
 
-Run: QT_QPA_PLATFORM=offscreen python tests/bench/bench_gui.py [edits]
+Run: QT_QPA_PLATFORM=offscreen python tests/bench/bench_gui.py [EDITS] [--against REV] [--rounds N]
+                                                               [--no-start] [--only demo,100x30,profiles]
 
 1. Process start to first painted window: a fresh interpreter runs what
    `python main.py` runs and reports the first Paint event of the main window;
@@ -8,22 +9,34 @@ Run: QT_QPA_PLATFORM=offscreen python tests/bench/bench_gui.py [edits]
 2. Committed cell edit to everything updated: model.setData (what the delegate
    calls when Enter is pressed) -> undo step -> coalesced recompute -> every
    table model's dataChanged -> charts' show_result -> pending repaints of the
-   window processed. Median and p95 over many edits, for the demo workbook and a
-   generated 100-tier x 30-class workbook. Targets: < 16 ms and < 50 ms.
+   window processed. Median and p95 over many edits, for the demo workbook, a
+   generated 100-tier x 30-class workbook, and the same 100 x 30 with every class
+   and override a 16-position profile. Targets (2 cores): p95 <= 16 ms on the
+   demo, <= 33 ms at 100 x 30 with or without profiles.
+
+With --against REV (a commit, e.g. the session's start), REV's tree is taken
+from git (git archive, into a temporary folder) and each workbook is timed in a
+fresh process per tree, the trees taking turns (ABAB...) for --rounds rounds,
+so both meet the same machine load; the edits and workbooks are this script's
+for both. Printed: per tree and round the median and p95, then the pooled
+figures and the ratio today / REV of each round's median and p95.
 """
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+BENCH = Path(__file__).resolve().parent
 
 _CHILD = r"""
 import sys, time
@@ -46,17 +59,30 @@ window.show()
 app.exec()
 """
 
+# workbook name -> (label, target p95 in ms, the class column the class edits type into)
+WORKBOOKS = {
+    "demo": ("demo (8x6)", 16.0, "alpha"),
+    "100x30": ("100 x 30", 33.0, "alpha"),
+    # typing an alpha replaces a class's profile (rows.drop_acceptance_shape), so profiles are kept
+    # by editing the context length, which moves every cell of that class as an alpha does
+    "profiles": ("100 x 30, 16-position profiles", 33.0, "context"),
+}
 
-def first_window_seconds(repeats: int = 3) -> list[float]:
-    """Wall time from launching a new interpreter to the first Paint of the main window."""
-    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+
+def _env(tree: Path) -> dict[str, str]:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"), PYTHONPATH=str(tree))
     # keep the user's QSettings out of it: a throwaway config home
     env["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="specledger-bench-")
+    return env
+
+
+def first_window_seconds(tree: Path = ROOT, repeats: int = 3) -> list[float]:
+    """Wall time from launching a new interpreter to the first Paint of the main window."""
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=str(ROOT))], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, env=env)
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=str(tree))], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=_env(tree), cwd=str(tree))
         assert proc.stdout is not None
         line = proc.stdout.readline()
         elapsed = time.perf_counter() - start
@@ -67,7 +93,17 @@ def first_window_seconds(repeats: int = 3) -> list[float]:
     return times
 
 
-def edit_latencies(workbook, edits: int) -> list[float]:  # noqa: ANN001
+def make_workbook(name: str):  # noqa: ANN201  (a Workbook of whichever tree is imported)
+    sys.path.insert(0, str(BENCH))
+    from workbooks import large_workbook, profile_workbook
+
+    from model.workbook.json_file import load_demo
+
+    return {"demo": load_demo, "100x30": lambda: large_workbook(100, 30),
+            "profiles": lambda: profile_workbook(100, 30, 16)}[name]()
+
+
+def edit_latencies(workbook, edits: int, class_column: str = "alpha") -> list[float]:  # noqa: ANN001
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -85,18 +121,24 @@ def edit_latencies(workbook, edits: int) -> list[float]:  # noqa: ANN001
     done = []
     # connected last, so it runs after the models and the charts have handled the change
     window.document.changed.connect(lambda: done.append(True))
-    alpha_col = window.class_model.column_of("alpha")
+    class_col = window.class_model.column_of(class_column)
     k_col = window.tier_model.column_of("k")
     n_classes, n_tiers = len(workbook.classes), len(workbook.tiers)
     samples = []
     for i in range(edits):
-        # alternate class-alpha and tier-K edits, on different rows, always a new value
+        # alternate class edits (alpha, or context) and tier-K edits, on different rows, always a new value
         if i % 2 == 0:
             j = i % n_classes
-            alpha = 0.40 + (i % 50) / 100
-            if abs(window.document.workbook.classes[j].alpha - alpha) < 1e-9:
-                alpha += 0.005
-            model, index, value = window.class_model, window.class_model.index(j, alpha_col), f"{alpha * 100:g}%"
+            row = window.document.workbook.classes[j]
+            if class_column == "alpha":
+                alpha = 0.40 + (i % 50) / 100
+                if abs(row.alpha - alpha) < 1e-9:
+                    alpha += 0.005
+                value = f"{alpha * 100:g}%"
+            else:
+                context = 1024 * (1 + i % 31)
+                value = str(context + 512 if row.context == context else context)
+            model, index = window.class_model, window.class_model.index(j, class_col)
         else:
             row = 1 + (i % (n_tiers - 1))
             k = 2 + i % 7
@@ -117,27 +159,93 @@ def edit_latencies(workbook, edits: int) -> list[float]:  # noqa: ANN001
     return samples
 
 
-def _report(label: str, samples: list[float], target_ms: float) -> None:
-    ms = sorted(s * 1000 for s in samples)
-    median = statistics.median(ms)
-    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
-    verdict = "OK" if p95 < target_ms else ("median OK" if median < target_ms else "OVER")
-    print(f"{label:<34} median {median:6.1f} ms   p95 {p95:6.1f} ms   max {ms[-1]:6.1f} ms   "
-          f"n={len(ms)}   target < {target_ms:.0f} ms: {verdict}")
+def _stats(samples_ms: list[float]) -> tuple[float, float]:
+    ms = sorted(samples_ms)
+    return statistics.median(ms), ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+
+
+def _child(workbook: str, edits: int) -> int:
+    """Runs inside the tree under test (its folder first on sys.path): prints the samples in ms as JSON."""
+    wb = make_workbook(workbook)
+    samples = edit_latencies(wb, edits, WORKBOOKS[workbook][2])
+    print("SAMPLES " + json.dumps([s * 1000 for s in samples]), flush=True)
+    return 0
+
+
+def _run_child(tree: Path, workbook: str, edits: int) -> list[float] | str:
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", workbook, str(edits)],
+                          capture_output=True, text=True, env=_env(tree), cwd=str(tree), timeout=1800)
+    for line in proc.stdout.splitlines():
+        if line.startswith("SAMPLES "):
+            return json.loads(line[8:])
+    lines = (proc.stderr.strip() or proc.stdout.strip() or f"exit {proc.returncode}").splitlines()
+    return "failed: " + lines[-1]
+
+
+def _tree_of(rev: str, folder: Path) -> Path:
+    """REV's files (as committed) in ``folder``, from git archive: no worktree or branch is touched."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    archive = folder / "tree.tar"
+    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), commit], check=True)
+    target = folder / commit
+    with tarfile.open(archive) as tar:
+        tar.extractall(target, filter="data")
+    return target
+
+
+def _line(label: str, tree: str, ms: list[float], target: float) -> str:
+    median, p95 = _stats(ms)
+    return (f"  {tree:<10} {label:<12} median {median:6.1f} ms   p95 {p95:6.1f} ms   max {max(ms):6.1f} ms   "
+            f"n={len(ms):<4} target p95 <= {target:.0f} ms: {'OK' if p95 <= target else 'OVER'}")
 
 
 def main() -> int:
-    edits = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    first = first_window_seconds()
-    print(f"{'process start -> first painted window':<34} best {min(first):.2f} s   "
-          f"runs {', '.join(f'{t:.2f}' for t in first)} s   target < 1.5 s: {'OK' if min(first) < 1.5 else 'OVER'}")
-    sys.path.insert(0, str(ROOT / "tests" / "bench"))
-    from workbooks import large_workbook
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("edits", nargs="?", type=int, default=200, help="edits per demo run (half at 100 x 30)")
+    parser.add_argument("--against", metavar="REV", help="an older commit timed side by side")
+    parser.add_argument("--rounds", type=int, default=2, help="runs per tree and workbook, taking turns")
+    parser.add_argument("--no-start", action="store_true", help="skip process start to first window")
+    parser.add_argument("--only", default=",".join(WORKBOOKS), help="workbooks: " + ",".join(WORKBOOKS))
+    parser.add_argument("--child", nargs=2, metavar=("WORKBOOK", "EDITS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return _child(args.child[0], int(args.child[1]))
 
-    from model.workbook.json_file import load_demo
-
-    _report("edit -> all updated, demo (8x6)", edit_latencies(load_demo(), edits), 16.0)
-    _report("edit -> all updated, 100 x 30", edit_latencies(large_workbook(100, 30), max(40, edits // 2)), 50.0)
+    with tempfile.TemporaryDirectory(prefix="specledger-bench-tree-") as folder:
+        trees = {"today": ROOT}
+        if args.against:
+            old = _tree_of(args.against, Path(folder))
+            trees = {old.name: old, "today": ROOT}
+        if not args.no_start:
+            for name, tree in trees.items():
+                first = first_window_seconds(tree)
+                print(f"process start -> first painted window, {name:<8} best {min(first):.2f} s   "
+                      f"runs {', '.join(f'{t:.2f}' for t in first)} s   target < 1.5 s: "
+                      f"{'OK' if min(first) < 1.5 else 'OVER'}", flush=True)
+        for workbook in [w.strip() for w in args.only.split(",") if w.strip()]:
+            label, target, column = WORKBOOKS[workbook]
+            edits = args.edits if workbook == "demo" else max(40, args.edits // 2)
+            print(f"edit -> all updated, {label} (class {column} and tier K edits, {edits} a run):", flush=True)
+            runs: dict[str, list[list[float]]] = {name: [] for name in trees}
+            for r in range(args.rounds):
+                order = list(trees) if r % 2 == 0 else list(reversed(list(trees)))
+                for name in order:
+                    got = _run_child(trees[name], workbook, edits)
+                    if isinstance(got, str):
+                        print(f"  {name:<10} round {r + 1:<5} {got}", flush=True)
+                        continue
+                    runs[name].append(got)
+                    print(_line(f"round {r + 1}", name, got, target), flush=True)
+            for name, rs in runs.items():
+                if rs:
+                    print(_line("pooled", name, [x for run in rs for x in run], target))
+            if args.against and all(runs.values()):
+                old_name = next(iter(trees))
+                ratios = [(_stats(new)[0] / _stats(old)[0], _stats(new)[1] / _stats(old)[1])
+                          for old, new in zip(runs[old_name], runs["today"])]
+                print(f"  today / {old_name}: median x {', '.join(f'{m:.2f}' for m, _ in ratios)}   "
+                      f"p95 x {', '.join(f'{p:.2f}' for _, p in ratios)}  (per round)", flush=True)
     return 0
 
 

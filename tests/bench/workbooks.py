@@ -36,3 +36,18 @@ def large_workbook(n_tiers: int = 100, n_classes: int = 30, seed: int = 0) -> Wo
             seen.add((o.tier, o.task_class))
             unique.append(o)
     return Workbook(tiers, classes, unique, demo.settings, title=f"synthetic {n_tiers} x {n_classes}")
+
+
+def profile_workbook(n_tiers: int = 100, n_classes: int = 30, positions: int = 16, seed: int = 0) -> Workbook:
+    """``large_workbook`` with every class and override a per-position profile of ``positions`` conditional
+    acceptances, falling along the stretch from about its alpha (the K of every tier stays within them)."""
+    wb = large_workbook(n_tiers, n_classes, seed)
+    rng = np.random.default_rng(seed + 1)
+
+    def profile(alpha: float) -> tuple[float, ...]:
+        fall = rng.uniform(0.005, 0.03)
+        return tuple(float(np.clip(alpha + 0.08 - fall * i, 0.05, 0.98)) for i in range(positions))
+
+    for row in (*wb.classes, *wb.overrides):
+        row.profile = profile(row.alpha)
+    return wb

@@ -157,3 +157,8 @@ def test_normal_quantile_matches_scipy_without_importing_it_for_every_compare():
     assert np.allclose(z_quantile(conf), stats.norm.ppf(0.5 + 0.5 * conf), rtol=1e-12, atol=0)
     assert float(z_quantile(0.95)) == pytest.approx(1.959963984540054, rel=1e-14)
     assert np.isnan(z_quantile(1.0)) and np.isnan(z_quantile(float("nan")))
+    # computed once per distinct confidence and put back in place, repeats and NaN included
+    mixed = np.array([[0.95, 0.8, np.nan], [0.8, 0.95, 0.95], [0.9, np.nan, 0.8]])
+    got = z_quantile(mixed)
+    assert got.shape == (3, 3) and np.array_equal(np.isnan(got), np.isnan(mixed))
+    assert np.allclose(got[~np.isnan(mixed)], stats.norm.ppf(0.5 + 0.5 * mixed[~np.isnan(mixed)]), rtol=1e-12, atol=0)

@@ -82,3 +82,29 @@ def test_classes_combine_as_independent_in_the_mix() -> None:
     lo, hi = cmp.tier_records()[1]["speedup_interval"]
     # narrower than every class at its worst end at once, wider than nothing
     assert E(0.3) < lo < E(0.4) < hi < E(0.5)
+
+
+def test_each_cell_has_its_own_rows_interval_and_note() -> None:
+    # read once per class and per override, laid out per tier: every cell as acceptance_of its own row gives it
+    from model.acceptance import acceptance_of
+
+    wb = Workbook(
+        tiers=[Tier(name="Std", speculative="no", price_out=10.0), Tier(name="A", price_out=15.0, baseline="Std"),
+               Tier(name="B", k=3, price_out=12.0, baseline="Std")],
+        classes=[TaskClass(name="code", tokens_out=1e6, alpha=0.7, alpha_low=0.6, alpha_high=0.8, alpha_confidence=0.9),
+                 TaskClass(name="prose", tokens_out=1e6, alpha=0.4, alpha_source="measured", alpha_method="too few"),
+                 TaskClass(name="chat", tokens_out=1e6, alpha=0.5, alpha_low=0.45, alpha_high=0.55)],
+        overrides=[Override("A", "code", 0.65), Override("B", "prose", 0.42, alpha_low=0.4, alpha_high=0.5)],
+        settings=Settings(confidence=0.8))
+    cmp = compare(wb)
+    for i, t in enumerate(wb.tiers):
+        for j, c in enumerate(wb.classes):
+            row = wb.override_for(t.name, c.name) or c
+            a = acceptance_of(row, 0.8)
+            want = (a.low, a.high, a.confidence) if a.has_interval else (None, None, None)
+            got = tuple(None if x != x else float(x) for x in (cmp.alpha_low[i, j], cmp.alpha_high[i, j],
+                                                                cmp.alpha_confidence[i, j]))
+            assert got == (want if i else (None, None, None)), (t.name, c.name)
+            assert cmp.alpha_note[i][j] == (a.note if i else ""), (t.name, c.name)
+            assert cmp.alpha[i, j] == row.alpha
+    assert cmp.alpha_note[1] is not cmp.alpha_note[2]
