@@ -8,6 +8,7 @@ not a plain number or text) is model/workbook/field_spec.py, re-exported here.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Callable
 
 from model import roofline
