@@ -129,6 +129,12 @@ class SpreadsheetView(QTableView):
             self._move_current(step, 0)
             return
         super().keyPressEvent(event)
+        if not editing and self.state() == QAbstractItemView.State.EditingState:
+            # the key opened an editor and went into it, yet Qt leaves it ignored, so it travels on to the
+            # parent: the table under a frozen column opened a second editor of the same cell, hidden under
+            # the first, and the first one's focus-out committed its one letter while the keys that followed
+            # went to either ("NT Renamed" became "Nenamed" typed through X at 20 ms a key; issue 20)
+            event.accept()
 
     def _edit_blank(self) -> bool:
         """Backspace as in Excel: open the current cell's editor emptied; Escape still keeps the value."""

@@ -1,0 +1,139 @@
+"""The window as `specledger` starts it (gui.window.app.run_app), plus a line protocol on stdin/stdout for the
+X tests: they set up a probe run here and read back what the window shows, and do all the user's input through
+the X server with xdotool. Run as a script by tests/x11/xsession.App; one JSON line answers each command.
+
+Commands: state | probe URL TOKENS REPEATS | cell tiers|classes ROW [COL] | where tiers|classes ROW [COL] | metric KEY | shot PATH (the whole X screen, frames included) | quit
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSocketNotifier, QTimer
+from PySide6.QtWidgets import QApplication
+
+from gui.window.app import application, run_app
+
+
+def _window() -> Any:
+    from gui.window.main_window import MainWindow
+    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)), None)
+
+
+def _rect(r: Any) -> list[int]:
+    return [r.x(), r.y(), r.width(), r.height()]
+
+
+def _where(w: Any, table: str, row: str, col: str = "0") -> dict[str, Any]:
+    """Where on the screen a cell shows (a name: in the frozen column over the table), for xdotool to click."""
+    view = w.tier_view if table == "tiers" else w.class_view
+    w.input_tabs.setCurrentWidget(view)
+    index = view.model().index(int(row), int(col))
+    shown = next((f.frozen for f in getattr(w, "frozen_columns", []) if f.view is view and f.frozen.isVisible()
+                  and index.column() == 0), view)
+    shown.scrollTo(index)
+    centre = shown.viewport().mapToGlobal(shown.visualRect(index).center())
+    return {"x": centre.x(), "y": centre.y()}
+
+
+def _state(w: Any) -> dict[str, Any]:
+    if hasattr(w.document, "flush"):
+        w.document.flush()  # a pending recompute, as the next turn of the event loop would run it
+    panel = getattr(w, "probe_panel", None)
+    view, results = w.tier_view, w.results_view
+    focus = QApplication.focusWidget()
+    return {
+        "winid": int(w.winId()), "frame": _rect(w.frameGeometry()), "geometry": _rect(w.geometry()),
+        "avail": _rect(w.screen().availableGeometry()), "visible": w.isVisible(),
+        "tiers": [t.name for t in w.document.workbook.tiers],
+        "classes": [c.name for c in w.document.workbook.classes],
+        "busy": w.tasks.is_busy(), "undo_steps": w.document.undo_stack.count(),
+        "progress": panel.progress_bar.value() if panel is not None else None,
+        "editing": view.state() == view.State.EditingState,
+        "focus": type(focus).__name__ if focus is not None else None,
+        "splitter": w.splitter.sizes(), "charts_visible": w.charts.isVisible(),
+        "results_widths": [results.columnWidth(c) for c in range(results.model().columnCount())],
+        "results_hints": [results.sizeHintForColumn(c) for c in range(results.model().columnCount())],
+        "results_cells": [results.visualRect(results.model().index(0, c)).getRect() for c in
+                          range(results.model().columnCount())],
+        "results_origin": [results.viewport().mapToGlobal(results.viewport().rect().topLeft()).x(),
+                           results.viewport().mapToGlobal(results.viewport().rect().topLeft()).y()],
+        "splitter_handle": _rect(w.splitter.handle(1).geometry()),
+        "splitter_origin": [w.splitter.mapToGlobal(w.splitter.rect().topLeft()).x(),
+                            w.splitter.mapToGlobal(w.splitter.rect().topLeft()).y()],
+    }
+
+
+def _probe(w: Any, url: str, tokens: str, repeats: str) -> dict[str, Any]:
+    from gui.probe.dock import show_probe_panel
+    w.tier_view.setCurrentIndex(w.tier_model.index(1, 0))  # the demo's fast tier
+    show_probe_panel(w)
+    panel = w.probe_panel
+    panel.run_folder = Path.cwd() / "probe-runs"
+    panel.confirm = lambda text: True  # the cost question is the user's; here it would wait for a click
+    panel.url_edit.setText(url.rstrip("/") + "/v1")
+    panel.model_edit.setText("demo-fast")
+    panel.baseline_combo.setCurrentIndex(0)
+    panel.tokens_spin.setValue(int(tokens))
+    panel.repeats_spin.setValue(int(repeats))
+    panel.run_button.click()
+    return {"started": w.tasks.is_busy()}
+
+
+def _cell(w: Any, table: str, row: str, col: str = "0") -> dict[str, Any]:
+    """Make a cell of the Tiers or Task classes table current, as a click on it would (without typing)."""
+    view = w.tier_view if table == "tiers" else w.class_view
+    w.input_tabs.setCurrentWidget(view)
+    view.setFocus()
+    view.setCurrentIndex(view.model().index(int(row), int(col)))
+    return _state(w)
+
+
+def _on_command(app: QApplication) -> None:
+    line = sys.stdin.readline()
+    words = line.split()
+    w = _window()
+    if not words or w is None:
+        reply: dict[str, Any] = {"error": "no window" if w is None else "empty command"}
+    elif words[0] == "state":
+        reply = _state(w)
+    elif words[0] == "probe":
+        reply = _probe(w, *words[1:4])
+    elif words[0] == "cell":
+        reply = _cell(w, *words[1:4])
+    elif words[0] == "where":
+        reply = _where(w, *words[1:4])
+    elif words[0] == "metric":
+        w.metric_combo.setCurrentIndex(w.metric_combo.findData(words[1]))
+        reply = _state(w)
+    elif words[0] == "shot":
+        reply = {"saved": w.screen().grabWindow(0).save(words[1])}
+    elif words[0] == "quit":
+        w.tasks.wait(10_000)
+        w.document.undo_stack.setClean()  # nothing to save: closing must not ask
+        w.close()
+        reply = {"quit": True}
+    else:
+        reply = {"error": f"unknown command {words[0]!r}"}
+    print(json.dumps(reply), flush=True)
+
+
+def main() -> int:
+    app = application()
+    notifier = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read)
+    notifier.activated.connect(lambda *_: _on_command(app))
+
+    def ready() -> None:
+        w = _window()
+        if w is None or not w.isVisible():
+            QTimer.singleShot(50, ready)
+            return
+        print(json.dumps({"winid": int(w.winId())}), flush=True)
+    QTimer.singleShot(0, ready)
+    return run_app(None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
