@@ -50,7 +50,7 @@ def _state(w: Any) -> dict[str, Any]:
         "tiers": [t.name for t in w.document.workbook.tiers],
         "classes": [c.name for c in w.document.workbook.classes],
         "busy": w.tasks.is_busy(), "undo_steps": w.document.undo_stack.count(),
-        "progress": panel.progress_bar.value() if panel is not None else None,
+        "progress": _part(panel, "progress_bar").value() if panel is not None else None,
         "editing": view.state() == view.State.EditingState,
         "focus": type(focus).__name__ if focus is not None else None,
         "splitter": w.splitter.sizes(), "charts_visible": w.charts.isVisible(),
@@ -66,6 +66,12 @@ def _state(w: Any) -> dict[str, Any]:
     }
 
 
+def _part(panel: Any, name: str) -> Any:
+    """A widget of the probe panel, on the panel itself or on one of its forms (the panel was split in two)."""
+    owners = [panel] + [getattr(panel, o) for o in ("endpoint", "run_form", "run_row", "apply_row") if hasattr(panel, o)]
+    return next(getattr(o, name) for o in owners if hasattr(o, name))
+
+
 def _probe(w: Any, url: str, tokens: str, repeats: str) -> dict[str, Any]:
     from gui.probe.dock import show_probe_panel
     w.tier_view.setCurrentIndex(w.tier_model.index(1, 0))  # the demo's fast tier
@@ -73,12 +79,12 @@ def _probe(w: Any, url: str, tokens: str, repeats: str) -> dict[str, Any]:
     panel = w.probe_panel
     panel.run_folder = Path.cwd() / "probe-runs"
     panel.confirm = lambda text: True  # the cost question is the user's; here it would wait for a click
-    panel.url_edit.setText(url.rstrip("/") + "/v1")
-    panel.model_edit.setText("demo-fast")
-    panel.baseline_combo.setCurrentIndex(0)
-    panel.tokens_spin.setValue(int(tokens))
-    panel.repeats_spin.setValue(int(repeats))
-    panel.run_button.click()
+    _part(panel, "url_edit").setText(url.rstrip("/") + "/v1")
+    _part(panel, "model_edit").setText("demo-fast")
+    _part(panel, "baseline_combo").setCurrentIndex(0)
+    _part(panel, "tokens_spin").setValue(int(tokens))
+    _part(panel, "repeats_spin").setValue(int(repeats))
+    _part(panel, "run_button").click()
     return {"started": w.tasks.is_busy()}
 
 
