@@ -17,6 +17,7 @@ from typing import TextIO
 
 from commands import probe_decide
 from commands.runner import confidence_arg
+from model import formatting as fmt
 from model.cancel import run_to_end
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.client import Limits
@@ -224,7 +225,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
     until = getattr(args, "until_decided", False)
     if until:
         question = (f"probe {settings.fast.describe()} until each class is decided: at most {args.max_requests} "
-                    "requests a class" + (f" and {args.max_cost:g} {currency}".rstrip() if args.max_cost is not None else "")
+                    "requests a class" + (f" and {fmt.cost(args.max_cost, currency)}" if args.max_cost is not None else "")
                     + ".")
     if args.workbook is not None and args.tier:
         for line in probe_decide.need_lines(load_workbook(args.workbook), settings.fast_name, settings, currency,

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from model import formatting as fmt
-from model.acceptance import acceptance_of
-from model.acceptance.sequential import look_confidence, look_schedule, requests_to_decide
+from model.acceptance.sequential import METHOD
 from model.cancel import run_to_end
-from model.probe.plan import ProbeSettings, estimate
-from model.probe.until_decided import (DecideSettings, UntilDecidedRun, class_thresholds, run_until_decided,
-                                       thresholds_for)
+from model.probe.decide_plan import needs_before_run
+from model.probe.plan import ProbeSettings
+from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided, thresholds_for
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Workbook
 
@@ -47,30 +46,11 @@ def check_decide_arguments(args: argparse.Namespace) -> None:
 
 def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, confidence: float,
                half_width: float | None, max_requests: int | None) -> list[str]:
-    """Before a run: per class, the further requests expected to decide it (or reach the half-width) and their cost."""
-    thresholds = class_thresholds(wb, tier)
-    by_lower = {c.name.lower(): c for c in wb.classes}
-    conf = look_confidence(confidence, len(look_schedule(max_requests))) if max_requests else confidence
-    lines = [f"to decide at {confidence:.0%}" + (f" (each look at {conf:.2%})" if max_requests else "") + ":"]
-    for name in dict.fromkeys(p.task_class for p in settings.prompts):
-        row = by_lower.get(name.lower())
-        if row is None:
-            lines.append(f"  {name}: not in the workbook, no break-even to decide against")
-            continue
-        over = wb.override_for(tier, row.name)
-        acc = acceptance_of(over or row, wb.settings.confidence)
-        need = requests_to_decide(acc if acc.requests else None, acc.point, thresholds.get(row.name), conf, half_width)
-        prompts = [p for p in settings.prompts if p.task_class == name]
-        one = estimate(dataclasses.replace(settings, prompts=prompts[:1], baseline=None, repeats=1,
-                                           contexts=settings.contexts[:1], concurrency=(1,))).cost
-        target = f"half-width {half_width:.3f}" if half_width else f"break-even {fmt.pct(thresholds.get(row.name), 1)}"
-        if math.isinf(need.extra):
-            lines.append(f"  {name}: alpha {fmt.pct(acc.point, 1)} against {target}: {need.basis}; cannot be decided")
-            continue
-        cost = f", about {need.extra * one:,.4f} {currency}".rstrip() if one is not None else ""
-        lines.append(f"  {name}: alpha {fmt.pct(acc.point, 1)} against {target}: about {need.extra:.0f} more requests "
-                     f"({need.basis}){cost}")
-    return lines
+    """Before a run: per class, the requests expected to decide it (or reach the half-width) and their cost."""
+    needs = needs_before_run(wb, tier, settings, confidence, half_width, max_requests)
+    how = (f"in a run until decided (at most {max_requests} requests a class; {METHOD})" if max_requests
+           else "in one run")
+    return [f"to decide at {confidence:.0%}, {how}:"] + [f"  {n.words(currency)}" for n in needs]
 
 
 def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, run_path: Path | None, show: Any,
@@ -85,8 +65,9 @@ def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, ru
 
 
 def decide_text(run: UntilDecidedRun, currency: str) -> str:
-    lines = [f"until decided at {run.confidence:.0%} (looks at {', '.join(map(str, run.looks))} requests a class, "
-             f"each at {run.look_confidence:.2%}):"]
+    confs = run.look_confidences or [run.confidence]
+    lines = [f"until decided at {run.confidence:.0%} ({len(run.looks)} looks at {_looks_text(run.looks)} requests a "
+             f"class, each look's interval at {min(confs):.2%} to {max(confs):.2%}):"]
     for c in run.classes:
         interval = f" ({c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f})" if c.alpha_interval else ""
         verdict = {"above": "at or above", "below": "below"}.get(c.side, "")
@@ -94,10 +75,14 @@ def decide_text(run: UntilDecidedRun, currency: str) -> str:
                 else c.stopped)
         lines.append(f"  {c.task_class}: alpha {fmt.pct(c.alpha, 1)}{interval}; {what} after {c.requests} requests, "
                      f"{c.tokens:,} tokens")
-    cost = "unknown (no prices)" if run.cost is None else f"{run.cost:,.4f} {currency}".rstrip()
+    cost = "unknown (no prices)" if run.cost is None else fmt.cost(run.cost, currency)
     lines.append(f"total: {sum(c.requests for c in run.classes)} requests, {sum(c.tokens for c in run.classes):,} "
                  f"tokens, cost {cost}")
     return "\n".join(lines)
+
+
+def _looks_text(looks: list[int]) -> str:
+    return ", ".join(map(str, looks)) if len(looks) <= 8 else f"{', '.join(map(str, looks[:6]))}, ..., {looks[-1]}"
 
 
 def write_json(path: Path, run: UntilDecidedRun, report: dict[str, Any]) -> None:

@@ -57,6 +57,19 @@ def money(x: float | None, currency: str = "USD", digits: int = 0) -> str:
     return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
 
 
+def cost(x: float | None, currency: str = "") -> str:
+    """A probe's cost, small amounts included: $0.0034, $1.50, 0.0034 CHF (a currency without a symbol after the
+    number), 0.0034 without a currency. Four decimals at most, two at least."""
+    if _missing(x):
+        return "–"
+    body = f"{abs(x):,.4f}"
+    body = body.rstrip("0") if "." in body else body
+    body = body + "0" * max(0, 2 - len(body.partition(".")[2]))
+    sign = "-" if x < 0 else ""
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}".rstrip()
+
+
 def tokens(x: float | None) -> str:
     """1.5M, 200k, 950: how token volumes are quoted."""
     if _missing(x):

@@ -229,7 +229,7 @@ class ProbePanel(QWidget):
                 return
             question = (f"Probe {settings.fast.describe()} until each class is decided at "
                         f"{decide.confidence:.0%}: at most {decide.max_requests} requests a class"
-                        + (f", at most {decide.max_cost:g} {currency}" if decide.max_cost is not None else "") + ".")
+                        + (f", at most {fmt.cost(decide.max_cost, currency)}" if decide.max_cost is not None else "") + ".")
         else:
             question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
         if not self.confirm(question):

@@ -116,7 +116,7 @@ class LoadEstimate:
 
     def describe(self, currency: str = "") -> str:
         def money(x: float | None) -> str:
-            return f"at most {x:,.4f} {currency}".rstrip() if x is not None else "cost unknown (no prices given)"
+            return f"at most {fmt.cost(x, currency)}" if x is not None else "cost unknown (no prices given)"
         parts = [f"{x.concurrency} stream{'s' if x.concurrency > 1 else ''}: {x.requests} requests"
                  + (f" + up to {x.extra} load-keeping" if x.extra else "")
                  + f", ~{x.tokens_in:,} in / ≤{x.tokens_out:,} out, {money(x.cost)}" for x in self.levels]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from model import formatting as fmt
 from model.probe.endpoint import Endpoint
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
@@ -82,7 +83,7 @@ class Estimate:
     by_role: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # requests, in, out
 
     def describe(self, currency: str = "") -> str:
-        cost = (f"at most {self.cost:,.4f} {currency}".rstrip() if self.cost is not None
+        cost = (f"at most {fmt.cost(self.cost, currency)}" if self.cost is not None
                 else "cost unknown (no prices given)")
         return (f"{self.requests} requests, about {self.tokens_in:,} input tokens and at most "
                 f"{self.tokens_out:,} output tokens; {cost}")

@@ -3,8 +3,9 @@
 A class is decided when its interval on alpha lies wholly on one side of the alpha it is judged against (the
 price break-even on this tier, or the break-even without a baseline; the caller gives it), or, with a target
 half-width, once its interval is that narrow. Rounds follow model.acceptance.sequential's fixed schedule of
-looks (5, 10, 20, ... requests per class, up to --max-requests), each look's interval at the confidence spent
-equally over the looks (alpha-spending, Bonferroni): the error rate holds under this optional stopping. Only the
+looks (5, 6, ..., 10, then about 10% more requests per class at each look, up to --max-requests), each look's
+interval at the confidence its group-sequential boundary gives (Pocock-type alpha spending, 1 - confidence on
+each side): a class is decided wrongly at most 1 - confidence of the time under this optional stopping. Only the
 fast tier is sent (acceptance is the fast tier's); the class's prompts are cycled in file order, so a class with
 fewer prompts than requests repeats prompts, which at temperature 0 adds no new information: give it more
 prompts. --max-cost stops before a round whose estimated cost would pass the cap. Each request in the run file
@@ -21,7 +22,7 @@ from typing import Any, Generator, Mapping
 import httpx
 
 from model import arithmetic as ar
-from model.acceptance.sequential import OPEN, look_confidence, look_schedule, side
+from model.acceptance.sequential import METHOD, OPEN, look_confidences, look_schedule, side
 from model.comparison import compare
 from model.probe.analysis import analyse
 from model.probe.client import Limits
@@ -62,7 +63,7 @@ class UntilDecidedRun:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     records: list[RequestRecord] = field(default_factory=list)
     looks: list[int] = field(default_factory=list)
-    look_confidence: float = math.nan
+    look_confidences: list[float] = field(default_factory=list)  # each look's interval's confidence
     confidence: float = 0.95
     cost: float | None = 0.0  # None without prices
     error: str | None = None
@@ -70,8 +71,8 @@ class UntilDecidedRun:
     header: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"confidence": self.confidence, "looks": self.looks, "look_confidence": self.look_confidence,
-                "method": "alpha-spending over a fixed schedule of looks (Bonferroni)",
+        return {"confidence": self.confidence, "looks": self.looks, "look_confidences": self.look_confidences,
+                "method": METHOD,
                 "total_cost": self.cost, "total_tokens": sum(c.tokens for c in self.classes),
                 "rounds": self.rounds, "error": self.error, "cancelled": self.cancelled,
                 "classes": [dataclasses.asdict(c) for c in self.classes]}
@@ -119,7 +120,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
         by_class.setdefault(p.task_class, []).append(p)
     out = into if into is not None else UntilDecidedRun()
     out.looks = look_schedule(decide.max_requests)
-    out.look_confidence = look_confidence(decide.confidence, len(out.looks))
+    out.look_confidences = look_confidences(decide.confidence, out.looks)
     out.confidence = decide.confidence
     out.cost = 0.0 if settings.fast_prices is not None else None
     out.classes = [ClassDecision(name, thresholds.get(name)) for name in by_class]
@@ -128,7 +129,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
         if c.threshold is None and decide.half_width is None:
             c.stopped = "no break-even to decide against"
     out.header = {**run_header(dataclasses.replace(settings, baseline=None)),
-                  "until_decided": {"looks": out.looks, "look_confidence": out.look_confidence,
+                  "until_decided": {"looks": out.looks, "look_confidences": out.look_confidences, "method": METHOD,
                                     "confidence": decide.confidence, "max_requests": decide.max_requests,
                                     "max_cost": decide.max_cost, "half_width": decide.half_width,
                                     "thresholds": dict(thresholds)}}
@@ -170,7 +171,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                 c.tokens += request_tokens(record)
                 cost = _cost(record, settings)
                 out.cost = None if cost is None or out.cost is None else out.cost + cost
-            report = analyse([r for r in out.records if r.role == FAST], out.header, out.look_confidence)
+            report = analyse([r for r in out.records if r.role == FAST], out.header, out.look_confidences[number - 1])
             found = {cp.task_class: cp for cp in report.classes}
             decided_now = []
             for c in open_classes:

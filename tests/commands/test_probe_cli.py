@@ -62,7 +62,8 @@ def test_a_workbook_tier_with_an_endpoint_is_probed_and_its_price_stated(server,
                  "--max-tokens", "8", "--json", str(out), "--yes"])
     assert code == 0, capsys.readouterr().err
     err = capsys.readouterr().err
-    assert "at most" in err and wb.settings.currency in err  # the cost at the tier's prices
+    # the cost at the tier's prices, with the workbook's currency symbol ($0.0034, not 0.0034 USD)
+    assert wb.settings.currency == "USD" and "at most $0.0" in err and "USD" not in err
     assert json.loads(out.read_text())["tier"] == fast.name
 
 

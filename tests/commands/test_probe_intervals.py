@@ -58,7 +58,7 @@ def test_until_decided_to_a_half_width_in_the_cli(server, tmp_path, capsys):
     assert code == 0
     d = json.loads(out.read_text())["until_decided"]
     [c] = d["classes"]
-    assert c["decided"] and c["stopped"] == "half-width reached" and c["requests"] == 5 and d["looks"] == [5, 10]
+    assert c["decided"] and c["stopped"] == "half-width reached" and c["requests"] == 5 and d["looks"] == [5, 6, 7, 8, 9, 10]
     assert d["total_tokens"] == c["tokens"] > 0 and d["total_cost"] is None
     assert "code: alpha" in text and "half-width reached after 5 requests" in text
 
@@ -67,3 +67,36 @@ def test_until_decided_without_a_threshold_is_refused(capsys):
     assert main(["probe", "--base-url", "http://127.0.0.1:9", "--model", "m", "--prompts", "p.jsonl",
                  "--until-decided"]) != 0
     assert "needs a workbook tier" in capsys.readouterr().err
+
+
+def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_does(server, tmp_path, capsys):
+    from model.probe.until_decided import class_thresholds
+    from model.workbook.json_file import load_demo, save_workbook
+    from model.workbook.rows import Override
+
+    wb = load_demo()
+    fast = next(t for t in wb.tiers if t.baseline)
+    fast.endpoint_url, fast.endpoint_model = server.base_url, "demo-fast"
+    base = wb.tiers[wb.tier_index(fast.baseline)]
+    base.endpoint_url, base.endpoint_model = server.base_url, "demo-standard"  # until decided sends the fast tier only
+    t = class_thresholds(wb, fast.name)["code"]
+    # measured before from 20 requests: the workbook keeps the interval, not the requests' own counts
+    wb.overrides.append(Override(fast.name, "code", t + 0.05, "probed", alpha_low=t, alpha_high=t + 0.10,
+                                 alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
+    path = tmp_path / "wb.json"
+    save_workbook(wb, path)
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n"}) + "\n"
+                               for i in range(5)))
+    out = tmp_path / "decide.json"
+    code = main(["probe", str(path), "--tier", fast.name, "--prompts", str(prompts), "--max-tokens", "16",
+                 "--until-decided", "--max-requests", "5", "--json", str(out), "--yes"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    line = next(x for x in err.splitlines() if x.strip().startswith("code:"))
+    assert "the run starts afresh, the workbook's 20 earlier requests not reused" in line
+    assert "about 5 requests" in line or "more than the cap of 5 requests" in line  # the one look of a 5-request cap
+    assert "USD" not in line
+    assert "about $0." in line or "not decidable" in line
+    [c] = json.loads(out.read_text())["until_decided"]["classes"]
+    assert c["requests"] == 5  # the run sent its 5 from zero: nothing of the earlier 20 was pooled

@@ -35,16 +35,19 @@ def test_far_class_decided_early_near_class_to_the_cap(server, tmp_path):
     run = run_to_end(run_until_decided(settings, {}, {"code": 0.05, "prose": near}, DecideSettings(0.95, 10),
                                        run_path))
     code, pr = run.classes
-    assert run.looks == [5, 10] and run.look_confidence == pytest.approx(0.975)
+    # dense looks: every request from 5 to 10; each look's interval at least at the confidence asked
+    assert run.looks == [5, 6, 7, 8, 9, 10] and len(run.look_confidences) == 6
+    assert all(0.95 <= c < 1 for c in run.look_confidences)
     assert code.decided and code.side == "above" and code.requests == 5 and code.rounds == 1
     assert not pr.decided and pr.stopped == "max requests" and pr.requests == 10
     assert code.tokens > 0 and pr.tokens > code.tokens
-    assert [r["decided"] for r in run.rounds] == [["code"], []]
+    assert [r["decided"] for r in run.rounds] == [["code"], [], [], [], [], []]
     assert run.cost is None  # no prices given
     header, records = read_run(run_path)
-    assert header["until_decided"]["looks"] == [5, 10] and len(records) == 15
+    assert header["until_decided"]["looks"] == [5, 6, 7, 8, 9, 10] and len(records) == 15
+    assert header["until_decided"]["look_confidences"] == run.look_confidences
     rounds = [json.loads(line).get("round") for line in run_path.read_text().splitlines()[1:]]
-    assert rounds == [1] * 10 + [2] * 5
+    assert rounds == [1] * 10 + [2, 3, 4, 5, 6]
     d = run.to_dict()
     assert d["classes"][0]["decided"] is True and d["total_tokens"] == code.tokens + pr.tokens
 

@@ -1,0 +1,88 @@
+"""Before a probe: per class, the requests expected to decide its verdict (or reach a half-width) and their cost.
+
+One function for the CLI (`probe WORKBOOK --tier NAME`) and the probe dock. A class is judged against the alpha
+model.probe.until_decided.class_thresholds gives (its price break-even on the tier, else its break-even). The
+spread between prompts comes from the workbook's interval on the class where a measurement left one, else an
+assumed spread (model.acceptance.sequential.requests_to_decide). A run starts afresh: the workbook keeps a
+measured class's interval and request count, not its requests' own counts, so the requests measured before are
+not pooled with the new ones and the expected requests are counted from zero (the words say so).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from model import formatting as fmt
+from model.acceptance import acceptance_of
+from model.acceptance.sequential import Need, look_schedule, requests_to_decide
+from model.probe.plan import ProbeSettings, estimate
+from model.probe.until_decided import class_thresholds
+from model.workbook.rows import Workbook
+
+
+@dataclass(frozen=True)
+class ClassNeed:
+    task_class: str
+    in_workbook: bool
+    alpha: float | None
+    threshold: float | None
+    half_width: float | None
+    need: Need
+    cost: float | None  # of need.extra requests at the tier's output and input prices; None without prices
+    earlier: int  # requests the workbook's interval came from (not reused by the run)
+
+    @property
+    def decidable(self) -> bool:
+        return self.in_workbook and math.isfinite(self.need.extra)
+
+    def target(self) -> str:
+        if self.half_width is not None:
+            return f"half-width {self.half_width:.3f}"
+        return f"break-even {fmt.pct(self.threshold, 1)}"
+
+    def words(self, currency: str) -> str:
+        """One line: 'code: alpha 78.0% against break-even 65.8%: about 9 requests (...), about $0.0034'."""
+        if not self.in_workbook:
+            return f"{self.task_class}: not in the workbook, no break-even to decide against"
+        head = f"{self.task_class}: alpha {fmt.pct(self.alpha, 1)} against {self.target()}"
+        afresh = (f"; the run starts afresh, the workbook's {fmt.count(self.earlier, 'earlier request')} not reused"
+                  if self.earlier else "")
+        if not math.isfinite(self.need.extra):
+            return f"{head}: not decidable ({self.need.basis}{afresh})"
+        cost = f", about {fmt.cost(self.cost, currency)}" if self.cost is not None else ""
+        return f"{head}: about {self.need.extra:.0f} requests ({self.need.basis}{afresh}){cost}"
+
+
+def cost_per_request(settings: ProbeSettings, task_class: str) -> float | None:
+    """The estimated cost of one request of the class on the fast tier (the mean over its prompts)."""
+    prompts = [p for p in settings.prompts if p.task_class == task_class]
+    if not prompts:
+        return None
+    est = estimate(dataclasses.replace(settings, prompts=prompts, baseline=None, repeats=1,
+                                       contexts=settings.contexts[:1], concurrency=(1,)))
+    return None if est.cost is None else est.cost / len(prompts)
+
+
+def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidence: float,
+                     half_width: float | None = None, max_requests: int | None = None) -> list[ClassNeed]:
+    """Per probed class (in the prompt file's order): the requests a run is expected to need and their cost.
+    With ``max_requests`` (a run until decided) at the looks that run makes, else for one fixed-size run."""
+    thresholds = class_thresholds(wb, tier)
+    by_lower = {c.name.lower(): c for c in wb.classes}
+    looks = look_schedule(max_requests) if max_requests else None
+    out = []
+    for name in dict.fromkeys(p.task_class for p in settings.prompts):
+        row = by_lower.get(name.lower())
+        if row is None:
+            out.append(ClassNeed(name, False, None, None, half_width, Need(math.inf, "not in the workbook"), None, 0))
+            continue
+        over = wb.override_for(tier, row.name)
+        acc = acceptance_of(over or row, wb.settings.confidence)
+        threshold = thresholds.get(row.name)
+        need = requests_to_decide(acc, acc.point, threshold, confidence, half_width, looks=looks, have=0)
+        one = cost_per_request(settings, name)
+        cost = None if one is None or not math.isfinite(need.extra) else need.extra * one
+        out.append(ClassNeed(name, True, acc.point, threshold, half_width, need, cost,
+                             acc.requests))
+    return out

@@ -1,0 +1,69 @@
+"""What a probe says before a run (model.probe.decide_plan): the requests expected to decide each class, counted
+from zero as the run starts (the workbook's earlier requests are not pooled with the new ones, and it says so),
+and their cost with the workbook's currency symbol."""
+from __future__ import annotations
+
+import math
+
+from model.acceptance.sequential import look_schedule, requests_to_decide
+from model.acceptance import Acceptance
+from model.probe.decide_plan import cost_per_request, needs_before_run
+from model.probe.endpoint import Endpoint
+from model.probe.plan import Prices, ProbeSettings
+from model.probe.prompt_file import ProbePrompt
+from model.probe.until_decided import class_thresholds
+from model.workbook.json_file import load_demo
+from model.workbook.rows import Override
+
+
+def _settings(prices: Prices | None) -> ProbeSettings:
+    def prompt(task_class: str, text: str, line: int) -> ProbePrompt:
+        return ProbePrompt(task_class, ({"role": "user", "content": text},), line)
+    prompts = [prompt("code", "x" * 400, 1), prompt("code", "y" * 800, 2), prompt("prose", "z" * 40, 3),
+               prompt("poetry", "w" * 40, 4)]
+    return ProbeSettings(fast=Endpoint("http://127.0.0.1:9/v1", "m"), prompts=prompts, max_tokens=100,
+                         fast_name="Northwind Turbo", fast_prices=prices)
+
+
+def _workbook_with_earlier_requests():
+    wb = load_demo()
+    tier = "Northwind Turbo"
+    t = class_thresholds(wb, tier)["code"]
+    # measured before: 5 points above the break-even, +-0.05 over 20 requests at 95%
+    wb.overrides.append(Override(tier, "code", t + 0.05, "probed", alpha_low=t, alpha_high=t + 0.10,
+                                 alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
+    return wb, tier, t
+
+
+def test_the_estimate_counts_from_zero_as_the_run_does_and_says_so():
+    wb, tier, t = _workbook_with_earlier_requests()
+    code, prose, poetry = needs_before_run(wb, tier, _settings(Prices(10.0, 20.0)), 0.95)
+    acc = Acceptance(t + 0.05, t, t + 0.10, 0.95, 20, 2000, "cluster")
+    # the interval's spread over 20 requests: 20 requests in all from zero (counting the 20 it has would say 0)
+    assert code.need.extra == requests_to_decide(acc, t + 0.05, t, 0.95, have=0).extra == 20
+    assert requests_to_decide(acc, t + 0.05, t, 0.95).extra == 0
+    assert code.earlier == 20 and "spread from the interval over 20 requests" in code.words("USD")
+    assert "the run starts afresh, the workbook's 20 earlier requests not reused" in code.words("USD")
+    assert prose.earlier == 0 and "assumed spread" in prose.words("USD") and "afresh" not in prose.words("USD")
+    assert not poetry.in_workbook and "not in the workbook" in poetry.words("USD")
+
+
+def test_a_run_until_decided_is_estimated_at_its_looks():
+    wb, tier, t = _workbook_with_earlier_requests()
+    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=40)
+    acc = Acceptance(t + 0.05, t, t + 0.10, 0.95, 20, 2000, "cluster")
+    want = requests_to_decide(acc, t + 0.05, t, 0.95, looks=look_schedule(40), have=0).extra
+    assert code.need.extra == want and want in look_schedule(40) and want > 20  # the looks' boundaries cost more
+    assert code.cost is None and "about $" not in code.words("USD")  # no prices: no cost
+
+
+def test_the_cost_is_the_class_mean_at_the_tier_prices_with_the_currency_symbol():
+    wb, tier, _ = _workbook_with_earlier_requests()
+    settings = _settings(Prices(10.0, 20.0))
+    # code's two prompts: 100 and 200 input tokens (4 characters a token), 100 output tokens each, per 1M tokens
+    one = cost_per_request(settings, "code")
+    assert math.isclose(one, ((100 + 200) / 2 * 10.0 + 100 * 20.0) / 1e6)
+    [code, *_] = needs_before_run(wb, tier, settings, 0.95)
+    assert math.isclose(code.cost, 20 * one)
+    assert code.words("USD").endswith(f"about ${20 * one:.4f}".rstrip("0")) and "USD" not in code.words("USD")
+    assert code.words("EUR").endswith("€" + f"{20 * one:.4f}".rstrip("0"))

@@ -1,0 +1,82 @@
+"""The group-sequential design behind probe --until-decided (model.acceptance.sequential): its looks, its boundaries
+against the joint normal law computed another way (scipy's multivariate normal, and simulated paths), and the
+requests a class is expected to need, against hand-worked numbers."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import multivariate_normal, norm
+
+from model.acceptance import Acceptance
+from model.acceptance.sequential import (look_boundaries, look_confidences, look_schedule, requests_to_decide)
+
+
+def test_the_looks_are_every_request_to_ten_then_about_ten_percent_apart_ending_at_the_cap():
+    looks = look_schedule(160)
+    assert looks[:7] == [5, 6, 7, 8, 9, 10, 11] and looks[-1] == 160
+    steps = np.diff(looks[6:-1]) / np.array(looks[6:-2])
+    assert np.all(steps >= 0.09) and np.all(steps <= 0.19)  # ceil of 10%: at most one request more
+    assert look_schedule(10) == [5, 6, 7, 8, 9, 10]
+    assert look_schedule(5) == [5] and look_schedule(3) == [3] and look_schedule(0) == []
+
+
+def test_one_look_is_the_plain_one_sided_quantile():
+    assert look_boundaries((20,), 0.05) == pytest.approx((norm.isf(0.05),))
+
+
+@pytest.mark.parametrize("looks", [(5, 10), (5, 10, 20), (5, 6, 7, 8), (5, 9, 30, 31)])
+def test_the_boundaries_spend_exactly_the_error_on_the_joint_normal_law(looks):
+    bounds = np.array(look_boundaries(looks, 0.05))
+    n = np.array(looks, dtype=float)
+    corr = np.sqrt(np.minimum.outer(n, n) / np.maximum.outer(n, n))
+    inside = multivariate_normal(np.zeros(len(n)), corr).cdf(bounds, lower_limit=-bounds)
+    assert 1 - inside == pytest.approx(0.10, abs=5e-4)  # 5% on each side, every look together
+
+
+def test_simulated_paths_cross_the_lower_boundary_at_most_the_error_spent():
+    # the statistic's paths under no effect (truth on the break-even): the share ever decided below is the error
+    looks = look_schedule(40)
+    bounds = np.array(look_boundaries(tuple(looks), 0.05))
+    rng = np.random.default_rng(7)
+    n = np.array(looks, dtype=float)
+    steps = rng.standard_normal((100_000, len(n))) * np.sqrt(np.diff(n, prepend=0.0))
+    z = np.cumsum(steps, axis=1) / np.sqrt(n)
+    crossed = (np.abs(z) >= bounds)
+    first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), -1)
+    below = np.mean([(f >= 0) and z[i, f] < 0 for i, f in enumerate(first)])
+    assert below == pytest.approx(0.05, abs=0.004)
+    # Bonferroni over the same looks would spend far less (the looks are correlated): the design uses the error
+    assert bounds.max() < norm.isf(0.05 / len(looks))
+
+
+def test_each_look_is_at_least_the_confidence_asked():
+    confs = look_confidences(0.95, [5, 10])
+    assert confs == [0.95, 0.95]  # the design's boundaries are below 1.96 here: the plain interval decides
+    many = look_confidences(0.95, look_schedule(160))
+    assert len(many) == 32 and all(0.95 < c < 0.995 for c in many)
+
+
+def test_requests_to_decide_hand_worked():
+    # an interval of +-0.05 over 20 requests at 95%: a spread between requests of 0.05 sqrt(20) / 1.96 = 0.1141;
+    # 5 points from the break-even, (1.96 x 0.1141 / 0.05)^2 = 20 requests in all
+    acc = Acceptance(0.75, 0.70, 0.80, 0.95, 20, 2000, "cluster")
+    assert requests_to_decide(acc, 0.75, 0.70, 0.95, have=0).extra == 20
+    assert requests_to_decide(acc, 0.75, 0.70, 0.95).extra == 0  # counted from the 20 it has
+    assert requests_to_decide(acc, 0.75, 0.725, 0.95, have=0).extra == 80  # half the margin: 4x the requests
+    # a run until decided: the first look at which sqrt(n) x 0.05 / 0.1141 reaches that look's boundary
+    looks = look_schedule(160)
+    z = [norm.isf((1 - c) / 2) for c in look_confidences(0.95, looks)]
+    want = next(n for n, zk in zip(looks, z) if n >= (zk * 0.05 * math.sqrt(20) / 1.96 / 0.05) ** 2)
+    assert requests_to_decide(acc, 0.75, 0.70, 0.95, looks=looks, have=0).extra == want
+    assert 20 < want < 40
+
+
+def test_a_typed_range_or_nothing_measured_falls_back_to_the_assumed_spread():
+    typed = Acceptance(0.75, 0.70, 0.80, 0.95, 0, 0, "typed range")  # no requests behind it: no spread to read
+    need = requests_to_decide(typed, 0.75, 0.70, 0.95)
+    assert "assumed spread" in need.basis
+    assert need.extra == requests_to_decide(None, 0.75, 0.70, 0.95).extra > 0
+    assert math.isinf(requests_to_decide(None, 0.70, 0.70, 0.95).extra)
+    assert math.isinf(requests_to_decide(None, 0.72, 0.70, 0.95, looks=[5, 10]).extra)  # not within the cap
