@@ -65,6 +65,9 @@ class MainWindow(ScreenFit, QMainWindow):
         self._restore_geometry()
         self._update_title()
         self.fit_columns()
+        # the classes the grid's columns were fitted to: the first delete after opening refits too (a default
+        # of "whatever they are now" left that one at the deleted class's widths)
+        self._grid_classes = tuple(self.document.comparison.class_names)
         self._refresh_charts()
         self.show_message("Type into any input cell: results and charts follow on Enter. "
                           "Hover a result for how it was computed; F1 explains every number.", 0)
@@ -147,6 +150,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self.splitter.setCollapsible(0, False)
         self.splitter.setCollapsible(1, True)
         self.splitter.splitterMoved.connect(self._on_splitter_moved)
+        self.splitter.handle(1).installEventFilter(self)  # a drag's start and end set the width View > Charts restores
         self._chart_width = 540
         self.setCentralWidget(self.splitter)
         if self._tier_row >= 0:
@@ -237,7 +241,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self.summary_title.setText(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if equal else ""))
         # classes back from an undo (or a paste) came back at Qt's default width, their numbers cut: refit
         names = tuple(self.document.comparison.class_names)
-        if names != getattr(self, "_grid_classes", names):
+        if names != self._grid_classes:
             self._fit_results_grid()
         self._grid_classes = names
 
@@ -275,12 +279,6 @@ class MainWindow(ScreenFit, QMainWindow):
         self._update_legend()
         # another metric, other text widths ("K=4 (2.10x)" is wider than "2.10x")
         self._fit_results_grid()
-
-    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
-        shown = self._charts_shown()
-        if shown:
-            self._chart_width = self.splitter.sizes()[1]
-        self.charts_action.setChecked(shown)
 
     def _on_about_requested(self) -> None:
         from gui.window.help import about_html

@@ -5,7 +5,7 @@ because it is about geometry, not about what the window shows.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget
 
@@ -65,14 +65,30 @@ class ScreenFit:
         sizes = self.splitter.sizes()
         total = sum(sizes)
         if visible:
-            width = min(self._chart_width, max(total // 2, 1))
+            # the width the pane had, as long as the tables keep room to be read beside it
+            width = max(1, min(self._chart_width, max(total - _NARROW_TABLES, total // 2)))
+            # a hidden pane's handle comes back with it and takes its few pixels from the tables, not the charts
+            handle = 0 if self.charts.isVisibleTo(self) else self.splitter.handleWidth()
             self.charts.show()
-            self.splitter.setSizes([max(total - width, 1), width])
+            self.splitter.setSizes([max(total - handle - width, 1), width])
         else:
             if sizes[1] > 0:
                 self._chart_width = sizes[1]
             self.charts.hide()
         self.charts_action.setChecked(visible)
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        self.charts_action.setChecked(self._charts_shown())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # the pane's width is the one it had when a drag of the handle began, and the one it has when the drag
+        # ends if it is still open: taken on every move, a drag to the edge left the last width before the pane
+        # snapped shut (about 320 px), and View > Charts brought it back at that instead of its former width
+        if watched is self.splitter.handle(1) and event.type() in (QEvent.Type.MouseButtonPress,
+                                                                   QEvent.Type.MouseButtonRelease) \
+                and self._charts_shown():
+            self._chart_width = self.splitter.sizes()[1]
+        return super().eventFilter(watched, event)
 
     def _charts_shown(self) -> bool:
         return self.charts.isVisibleTo(self) and self.splitter.sizes()[1] > 0

@@ -56,10 +56,7 @@ def _state(w: Any) -> dict[str, Any]:
         "splitter": w.splitter.sizes(), "charts_visible": w.charts.isVisible(),
         "results_widths": [results.columnWidth(c) for c in range(results.model().columnCount())],
         "results_hints": [results.sizeHintForColumn(c) for c in range(results.model().columnCount())],
-        "results_cells": [results.visualRect(results.model().index(0, c)).getRect() for c in
-                          range(results.model().columnCount())],
-        "results_origin": [results.viewport().mapToGlobal(results.viewport().rect().topLeft()).x(),
-                           results.viewport().mapToGlobal(results.viewport().rect().topLeft()).y()],
+        "results_heads": [results.horizontalHeader().sectionSizeHint(c) for c in range(results.model().columnCount())],
         "splitter_handle": _rect(w.splitter.handle(1).geometry()),
         "splitter_origin": [w.splitter.mapToGlobal(w.splitter.rect().topLeft()).x(),
                             w.splitter.mapToGlobal(w.splitter.rect().topLeft()).y()],

@@ -90,6 +90,16 @@ class XServer:
     def xdotool(self, *args: str, timeout: float = 20.0) -> str:
         return _run(["xdotool", *args], self.display, timeout)
 
+    def drag(self, start: tuple[int, int], end: tuple[int, int], steps: int = 12) -> None:
+        """A mouse drag with the left button, through a few points on the way, as a hand moves."""
+        self.xdotool("mousemove", "--sync", str(start[0]), str(start[1]))
+        self.xdotool("mousedown", "1")
+        for i in range(1, steps + 1):
+            self.xdotool("mousemove", "--sync", str(start[0] + (end[0] - start[0]) * i // steps),
+                         str(start[1] + (end[1] - start[1]) * i // steps))
+            time.sleep(0.01)
+        self.xdotool("mouseup", "1")
+
     def window_rect(self, wid: int) -> tuple[int, int, int, int]:
         """The window's outer rectangle on the screen as X has it: the client's, plus the frame the window
         manager put around it (_NET_FRAME_EXTENTS: left, right, top, bottom)."""

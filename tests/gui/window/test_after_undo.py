@@ -17,6 +17,17 @@ def test_a_class_back_from_undo_gets_a_column_wide_enough_for_its_numbers(qtbot,
         assert view.columnWidth(col) >= view.sizeHintForColumn(col), col
 
 
+def test_the_first_delete_after_opening_refits_the_grid_too(qtbot, window):
+    # the grid's widths stay by position: deleting "code" left "summarisation" in a column fitted to "extraction"
+    window.metric_combo.setCurrentIndex(window.metric_combo.findData("optimal_k"))
+    doc, view = window.document, window.results_view
+    doc.apply("delete", lambda wb: row_edits.delete_rows(wb, "classes", [0]))
+    doc.flush()
+    header = view.horizontalHeader()
+    for col in range(window.results_model.columnCount()):
+        assert view.columnWidth(col) >= max(view.sizeHintForColumn(col), header.sectionSizeHint(col)), col
+
+
 def test_a_long_status_message_is_whole_in_the_tooltip_and_the_message_log(window):
     long = "Imported prices.csv: " + "a very long summary of what was added and updated, " * 8 + "the end."
     window.show_message(long)

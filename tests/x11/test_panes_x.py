@@ -1,0 +1,80 @@
+"""The chart pane and the results grid as a user handles them through X (issue 20): the splitter's handle dragged
+with the mouse, View > Charts from the keyboard, rows deleted and the delete undone and redone with the keys."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.x11.xsession import App, XServer, wait_until
+
+pytestmark = pytest.mark.timeout(180)
+WMS = pytest.mark.parametrize("wm", [None, "openbox"], ids=["no window manager", "openbox"])
+
+
+def _focus(x: XServer, app: App, wm: str | None) -> None:
+    x.xdotool("windowactivate" if wm else "windowfocus", "--sync", str(app.wid))
+
+
+def _handle(state: dict) -> tuple[int, int]:
+    """The middle of the handle between the tables and the charts, on the screen."""
+    (ox, oy), (hx, hy, hw, hh) = state["splitter_origin"], state["splitter_handle"]
+    return ox + hx + hw // 2, oy + hy + hh // 2
+
+
+def _view_charts(x: XServer, app: App) -> dict:
+    before = app.ask("state")["charts_visible"]
+    x.xdotool("key", "alt+v")
+    time.sleep(0.3)  # the menu opens
+    x.xdotool("key", "c")
+    return wait_until(lambda: (lambda s: s if s["charts_visible"] != before or s["splitter"][1] > 0 else None)(
+        app.ask("state")), 10.0, "View > Charts")
+
+
+@WMS
+def test_view_charts_brings_the_pane_back_at_the_width_it_had(tmp_path, wm):
+    with XServer(tmp_path, wm=wm) as x, App(x, tmp_path) as app:
+        _focus(x, app, wm)
+        start = app.ask("state")
+        hx, hy = _handle(start)
+        x.drag((hx, hy), (hx - 150, hy))  # the user widens the charts
+        wide = wait_until(lambda: (lambda s: s["splitter"][1] if s["splitter"][1] > start["splitter"][1] + 100 else 0)(
+            app.ask("state")), 10.0, "the drag to widen the charts")
+        hidden = _view_charts(x, app)
+        assert not hidden["charts_visible"]
+        shown = _view_charts(x, app)
+        # dragged shut against the window's edge, the pane comes back at that width too, not at the width it
+        # had the moment before it snapped shut
+        hx, hy = _handle(shown)
+        x.drag((hx, hy), (1365, hy))
+        wait_until(lambda: app.ask("state")["splitter"][1] == 0, 10.0, "the pane to be dragged shut")
+        again = _view_charts(x, app)
+        app.ask("shot " + str(tmp_path / "charts.png"))
+    back = {"after View > Charts twice": shown["splitter"][1], "after a drag shut": again["splitter"][1]}
+    assert all(abs(w - wide) <= 1 for w in back.values()) and again["charts_visible"], (wide, back)
+
+
+def _fits(state: dict) -> list[str]:
+    """The results grid's columns cut short: narrower than their numbers or their class's name."""
+    return [f"{name}: {w} < {max(hint, head)}" for name, w, hint, head in
+            zip(state["classes"], state["results_widths"], state["results_hints"], state["results_heads"])
+            if w < max(hint, head)]
+
+
+@WMS
+def test_the_results_grid_refits_when_classes_go_and_come_back(tmp_path, wm):
+    with XServer(tmp_path, wm=wm) as x, App(x, tmp_path) as app:
+        _focus(x, app, wm)
+        start = app.ask("metric optimal_k")  # "K=4 (2.10x)": the widest numbers
+        assert not _fits(start), _fits(start)
+        cell = app.ask("where classes 0")
+        x.xdotool("mousemove", "--sync", str(cell["x"]), str(cell["y"]), "click", "1")
+        seen = {}
+        for step, key, classes in (("delete", "ctrl+minus", len(start["classes"]) - 1),
+                                   ("undo", "ctrl+z", len(start["classes"])),
+                                   ("redo", "ctrl+y", len(start["classes"]) - 1)):
+            x.xdotool("key", key)
+            state = wait_until(lambda n=classes: (lambda s: s if len(s["classes"]) == n else None)(app.ask("state")),
+                               10.0, step)
+            seen[step] = _fits(state)
+    assert seen == {"delete": [], "undo": [], "redo": []}, seen
