@@ -79,12 +79,9 @@ def llamacpp_stats_from_steps(impl: str, steps: list[tuple[int, int]]) -> str:
         per_pos += [0] * max(0, a - len(per_pos))
         for i in range(a):
             per_pos[i] += 1
-    calls, accepted = len(steps), sum(a for a, _ in steps)
-    tail = (f", #mean acc len = {1 + accepted / calls:.2f}, #acc rate/pos = "
-            f"({', '.join(f'{p / calls:.3f}' for p in per_pos)})")
-    return (f"0.34.089.513 I spec common_specu: statistics {impl:>16}: #calls(b,g,a) = {1:4d} {calls:6d} {calls:6d}, "
-            f"#gen drafts = {calls:6d}, #acc drafts = {sum(a > 0 for a, _ in steps):5d}, #gen tokens = "
-            f"{sum(d for _, d in steps):6d}, #acc tokens = {accepted:5d}{tail}, dur(b,g,a) = 0.004, 1011.730, 0.465 ms")
+    calls = len(steps)
+    return llamacpp_stats(impl, calls, sum(a > 0 for a, _ in steps), sum(d for _, d in steps),
+                          sum(a for a, _ in steps), [p / calls for p in per_pos])
 
 
 def llamacpp_spec_added(impl: str, n_max: int) -> list[str]:
