@@ -47,13 +47,19 @@ def test_scrapes_and_responses_around_a_run_import_to_the_samplers_alpha(tmp_pat
     [scraped] = read_sources([tmp_path / "before.prom", tmp_path / "after.prom"])
     assert scraped.kind == "prometheus-difference" and scraped.counts.k == K
     assert scraped.counts.steps == len(steps) and scraped.counts.accepted == sum(a for a, _ in steps)
-    # /metrics cannot tell a short draft from a stop: the scrape's alpha is the ML rule over every drafted step
-    assert scraped.counts.alpha == pytest.approx(_ml_alpha([a for a, _ in steps]), abs=1e-12)
+    # every drafted step, a short draft wholly accepted being no rejection (the server's own truth)
+    accepted = sum(a for a, _ in steps)
+    truth = accepted / (accepted + sum(a < d for a, d in steps))
+    # /metrics cannot tell a short draft wholly accepted from a rejection: its alpha is the low end, counting every
+    # step that may have rejected as one (the ML rule over every drafted step where the unaccepted drafts allow)
+    low, high = scraped.counts.alpha_range
+    assert low - 1e-12 <= truth <= high + 1e-12 and scraped.counts.alpha == low
     if len(full) == len(steps):
-        assert scraped.counts.alpha == pytest.approx(_ml_alpha(full), abs=1e-12)
+        assert scraped.counts.alpha == pytest.approx(_ml_alpha(full), abs=1e-12) == pytest.approx(truth, abs=1e-12)
     else:
         assert any("fewer than K" in n for n in scraped.notes)
 
     [recorded] = read_sources([tmp_path / "responses.jsonl"])
     assert recorded.task_class == "demo"
-    assert recorded.counts.alpha == pytest.approx(_ml_alpha(full), abs=1e-12)  # per request: full drafts only
+    # per request the histogram by draft length tells them apart: the server's truth exactly
+    assert recorded.counts.alpha == pytest.approx(truth, abs=1e-12) and recorded.counts.truncation_known
