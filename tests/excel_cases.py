@@ -59,3 +59,16 @@ def made_up() -> Workbook:
                  Tier(name="Zeta Over Maybe", vendor="Zeta", speculative="yes", k=3, c=0.05, v=1.1, price_out=8.0,
                       price_in=1.0, baseline="Zeta Maybe")]
     return wb
+
+
+def profiled() -> Workbook:
+    """The demo with acceptance beyond one alpha: per-position profiles (one shorter than some tiers' K, so E is
+    extrapolated there; one ending in a zero), a mean acceptance length at K = 3, and an override's profile.
+    Rates rounded as typed (a spreadsheet saves 15 digits)."""
+    wb = load_demo()
+    wb.classes[0].profile = (0.95, 0.9, 0.82)  # code
+    wb.classes[1].acceptance_length, wb.classes[1].acceptance_length_k = 2.9, 3  # json
+    wb.classes[2].profile = (0.9, 0.0)  # extraction: nothing past the second position
+    wb.classes[4].profile = (0.77, 0.584416, 0.533333, 0.5, 0.45, 0.41)  # prose: vLLM's n-gram, then on
+    wb.overrides[0].profile = (0.8, 0.6)
+    return wb

@@ -20,6 +20,7 @@ from model.comparison import UNDECIDED as UNDECIDED_CODE
 from model.acceptance.interval import z_quantile
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, refused_test
+from model.report.profiles_table import EXTRAPOLATED
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.workbook.rows import Workbook
@@ -27,6 +28,7 @@ from model.report.layout import OVERRIDE_COLUMNS
 
 NA = "n/a"
 STALE, PRICE_STALE, OPT_STALE = "stale", "price break-even stale", "optimal K stale"
+EXTRAPOLATED_WORD = "extrapolated"  # E at K reaches past the positions (or the K) measured
 REFUSED_INPUT = "input out of range"  # a row whose inputs hold what the validator refuses (pasted past validation)
 FLAG_LOOKS = {REFUSED_INPUT: "tax", STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"}
 WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
@@ -39,12 +41,13 @@ _OVERRIDE_CHECKED = [spec for spec in OVERRIDE_COLUMNS if spec.name.startswith("
 _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
 # by header, so a column added in between does not shift the others' widths; wide enough for each bold header
 # word ("Acceptance", "(SpecLedger)") beside its filter button
-_WIDTHS = {"Tier": 20, "Task class": 14, "K": 5, "Acceptance alpha": 12, "Alpha source": 17, "c (draft / target)": 10,
-           "v (verify / step)": 10, "c FLOPs": 9, "Break-even alpha (SpecLedger)": 14, "Margin over break-even": 10,
+_WIDTHS = {"Tier": 20, "Task class": 13, "K": 5, "Acceptance alpha": 12, "Alpha source": 17, "c (draft / target)": 9,
+           "v (verify / step)": 9, "c FLOPs": 9, "Break-even alpha (SpecLedger)": 13, "Break-even length E*": 8,
+           "Margin over break-even": 10,
            "Tokens per stretch E": 10, "Trailer fill": 9, "Speedup": 9, "Speedup, low end": 8,
            "Speedup, high end": 8, "Optimal K (SpecLedger)": 12, "Speedup at optimal K (SpecLedger)": 12,
-           "Cost factor (FLOPs / token)": 10, "Speed verdict": 10, "Price break-even alpha (SpecLedger)": 14,
-           "Value verdict": 16, "Grey values": 17, **{name: 10 for name in _SHIFT_COLUMNS},
+           "Cost factor (FLOPs / token)": 10, "Speed verdict": 10, "Price break-even alpha (SpecLedger)": 13,
+           "Value verdict": 15, "Grey values": 17, **{name: 10 for name in _SHIFT_COLUMNS},
            **{name: 12 for name in COMPARISON_COLUMNS[COMPARISON_COLUMNS.index("Alpha at export") + 1:]}}
 
 
@@ -123,9 +126,12 @@ def roofline_costs(wb: Workbook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _source_formula(refs: InputRefs, tier: str, cls: str, j: int) -> str:
-    """Where the row's acceptance comes from, as compare() words it, following the source picked on Inputs."""
+    """Where the row's acceptance comes from, as compare() words it, following the source picked on Inputs;
+    and its kind where it is not one alpha (a profile, a length: the profiles table on Inputs)."""
     override = refs.override(tier, cls, "alpha_source")
-    return f'={override}&" (tier override)"' if override else f'={refs.cls(j, "alpha_source")}&""'
+    shape = refs.shape(tier, cls)
+    kind = f'&" · {shape.kind}"' if shape else ""
+    return f'={override}&" (tier override)"{kind}' if override else f'={refs.cls(j, "alpha_source")}&""{kind}'
 
 
 def cost_formula(cost_model: str, roof_value: float, typed_ref: str) -> str:
@@ -139,7 +145,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     """One row per (tier, class), tier-major; returns the first row of each tier's block."""
     sheet.text(1, 1, "Comparison: every tier on every task class", st.TITLE)
     sheet.text(2, 1, "Formulas follow the Inputs sheet. Grey cells are SpecLedger's (no closed form: break-even, "
-               "optimal K, roofline c and v at the class's context); 'Grey values' says when they are stale.", st.NOTE)
+               "optimal K, roofline c and v at the class's context); 'Grey values' says when they are stale. "
+               "E* = K c + v is the break-even as tokens per step, for any draft; an E marked * is extrapolated "
+               "past the positions measured.", st.NOTE)
     n_t, n_c = len(wb.tiers), len(wb.classes)
     last = max(HEADER_ROW + n_t * n_c, HEADER_ROW + 1)
     flags = f"${letter('Grey values')}${HEADER_ROW + 1}:${letter('Grey values')}${last}"
@@ -220,19 +228,30 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
             alpha = float(cmp.alpha[i, j])
             put_pct(row, _COL["Acceptance alpha"], f"={alpha_ref}", alpha)
-            put_source(row, _COL["Alpha source"], _source_formula(refs, tier.name, cls.name, j), cmp.alpha_source[i][j])
+            shape = refs.shape(tier.name, cls.name)
+            put_source(row, _COL["Alpha source"], _source_formula(refs, tier.name, cls.name, j),
+                       cmp.alpha_source[i][j] + (f" · {shape.kind}" if shape else ""))
             rc, rv = float(raw_c[i, j]), float(raw_v[i, j])
             put_cost(row, _COL["c (draft / target)"], cost_formula(cm, rc, c_ref), rc if roof else tier.c)
             put_cost(row, _COL["v (verify / step)"], cost_formula(cm, rv, v_ref), rv if roof else tier.v)
             put_cost(row, _COL["c FLOPs"], cost_formula(cm, float(flops[i]), C), float(flops[i]) if roof else tier.c)
             kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
-            put_grey_pct(row, _COL["Break-even alpha (SpecLedger)"],
+            # alpha* is the i.i.d. translation of E* = K c + v: it says nothing of a profile or a length
+            put_grey_pct(row, _COL["Break-even alpha (SpecLedger)"], f"n/a: a {shape.kind}" if shape and is_spec else
                          float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind)
+            be_len = float(cmp.break_even_length[i, j])
+            put_e_r(row, _COL["Break-even length E*"], f'=IF({spec}="no","{NA}",{K}*{C}+{V})',
+                    NA if math.isnan(be_len) else be_len)
             margin = float(cmp.margin[i, j])
             put_margin(row, _COL["Margin over break-even"], f'=IF({G}="{STALE}","",IF(ISNUMBER({BE}),{A}-{BE},"{NA}"))',
                        NA if math.isnan(margin) else margin)
-            put_e(row, _COL["Tokens per stretch E"], f'=IF({spec}="no",1,{tokens_formula(A, K)})',
+            put_e(row, _COL["Tokens per stretch E"],
+                  f'=IF({spec}="no",1,{shape.tokens(K) if shape else tokens_formula(A, K)})',
                   float(cmp.tokens_per_stretch[i, j]))
+            extrapolated = bool(cmp.extrapolated is not None and cmp.extrapolated[i, j])
+            if shape:
+                put_word(row, _COL["E extrapolated"], f'=IF({spec}="no","",IF({shape.extrapolated(K)},"{EXTRAPOLATED_WORD}",""))',
+                         EXTRAPOLATED_WORD if extrapolated else "")
             fill = float(cmp.trailer_fill[i, j])
             put_pct_r(row, _COL["Trailer fill"], f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill)
             put_x(row, _COL["Speedup"], f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]))
@@ -243,8 +262,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                 "Alpha low", "Alpha high", "E, low end", "E, high end", "Speedup, low end", "Speedup, high end",
                 "Speedup vs baseline"))
             lo_a, hi_a = float(cmp.alpha_low[i, j]), float(cmp.alpha_high[i, j])
-            put_pct_r(row, _COL["Alpha low"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_lo})', end_value(lo_a))
-            put_pct_r(row, _COL["Alpha high"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_hi})', end_value(hi_a))
+            if not shape:  # an interval on alpha says nothing of a profile or a length (compare() gives it none)
+                put_pct_r(row, _COL["Alpha low"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_lo})', end_value(lo_a))
+                put_pct_r(row, _COL["Alpha high"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_hi})', end_value(hi_a))
             put_pct_r(row, _COL["Interval confidence"], f'=IF(ISNUMBER({ALO}),IF({conf}="",{confidence},{conf}),"")',
                       end_value(cmp.alpha_confidence[i, j]))
             for name, a_cell, a_val in (("E, low end", ALO, lo_a), ("E, high end", AHI, hi_a)):
@@ -267,7 +287,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             else:
                 put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
                          VERDICT_NAMES[int(cmp.verdict[i, j])])
-            put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
+            put_grey_pct(row, c_grey, f"n/a: a {shape.kind}" if shape and is_spec and cmp.baseline_index[i] >= 0 else
+                         grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
             base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
@@ -277,6 +298,12 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             else:
                 put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI),
                          VALUE_NAMES[int(cmp.value_verdict[i, j])])
+            # the price's break-even as an acceptance length: the speedup over the baseline the price needs, in E
+            p_len = float(cmp.price_break_even_length[i, j])
+            put_e_r(row, _COL["Price break-even length E*"],
+                    f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",IF({base_cost}=0,"{NA}",'
+                    f'{cost}/{base_cost}*{base_speed}*({K}*{C}+{V}))),"")',
+                    "" if math.isnan(p_len) else NA if math.isinf(p_len) else p_len)
             # the speedup over the baseline on this class, at the interval's ends too (the baseline held at its value)
             put_x_r(row, _COL["Speedup vs baseline"],
                     f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",{S}/{base_speed}),"")',
@@ -297,10 +324,14 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                       want / z)
             price_moved = price_inputs(i, j, int(cmp.baseline_index[i]), is_spec)
             # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
-            opt_moved = f'OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r})' if is_spec else "FALSE"
+            profile_moved = f',{shape.changed}<>""' if shape and shape.kind == "profile" else ""
+            opt_moved = (f'OR({k_max_changed}<>"",{A}<>{col["Alpha at export"]}{r}{profile_moved})' if is_spec
+                         else "FALSE")
+            # a length carried to another K rests on SpecLedger's alpha for it (grey on Inputs)
+            length_moved = f',{shape.changed}<>""' if shape and shape.kind == "length" else ""
             refused = f'OR({tier_refused}<>"",{notes.class_refused(j)}<>""{override_refused(tier.name, cls.name)})'
             put_word(row, c_flag, f'=IF({refused},"{REFUSED_INPUT}",'
-                     f'IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>"")),"{STALE}",'
+                     f'IF(OR({changed}<>"",AND({cm}="roofline",{notes.class_changed(j)}<>""){length_moved}),"{STALE}",'
                      f'IF({price_moved},"{PRICE_STALE}",'
                      f'IF({opt_moved},"{OPT_STALE}",""))))', "")
             for n, (c_n, shift) in enumerate(shift_cols):
@@ -315,6 +346,11 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.colour_words(f"{col['Value verdict']}{HEADER_ROW + 1}:{col['Value verdict']}{last}",
                        {WORTH: "gain", NOT_WORTH: "tax", UNDECIDED: "undecided"})
     sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
+    if refs.profiles:  # an E reaching past the measured positions reads 2.463*
+        e_col, x_col = col["Tokens per stretch E"], col["E extrapolated"]
+        sheet.ws.conditional_format(f"{e_col}{HEADER_ROW + 1}:{e_col}{last}", {
+            "type": "formula", "criteria": f'=${x_col}{HEADER_ROW + 1}="{EXTRAPOLATED_WORD}"',
+            "format": sheet.formats.get('0.000"*"', EXTRAPOLATED)})
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     # wide enough for each bold header word ("Acceptance", "(SpecLedger)") beside its filter button
     sheet.widths({_COL[name]: width for name, width in _WIDTHS.items()})

@@ -115,24 +115,6 @@ def _refuse_if_open_elsewhere(target: Path) -> None:
                                 str(target))
 
 
-def alpha_only(wb: Workbook) -> tuple[Workbook, str]:
-    """The workbook the report computes from, and which rows' profiles or lengths it leaves out ("" for none).
-
-    The report's live formulas compute E from alpha; a profile or a length (issue 22) has no cells there yet,
-    so the whole report is computed from the alpha beside it, and Notes says so, rather than saving values
-    that a recalculation would silently replace.
-    """
-    rows = [(c.name, c) for c in wb.classes] + [(f"{o.tier}/{o.task_class}", o) for o in wb.overrides]
-    shaped = [name for name, r in rows if r.profile or r.acceptance_length is not None]
-    if not shaped:
-        return wb, ""
-    out = wb.copy()
-    for r in out.classes + out.overrides:
-        r.profile, r.acceptance_length, r.acceptance_length_k = (), None, None
-    listed = ", ".join(shaped[:5]) + (f" and {len(shaped) - 5} more" if len(shaped) > 5 else "")
-    return out, listed
-
-
 def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None = None) -> tuple[bytes, Expected]:
     """The report as .xlsx bytes, and SpecLedger's value for each formula cell (also saved in the file)."""
     data, cells = run_to_end(_build_steps(wb, source_name, now))
@@ -146,7 +128,6 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
 
     moment = now or _dt.datetime.now(_dt.timezone.utc)
     when = moment.strftime("%Y-%m-%d %H:%M UTC")
-    wb, uncarried = alpha_only(wb)
     cmp = compare(wb)
     shifted = sensitivity(wb, cmp)
     out = io.BytesIO()
@@ -164,10 +145,6 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     refs = write_inputs(sheets[INPUTS], wb, choice_ranges())
     heading = [("Workbook", wb.title or "–"), ("File", source_name or "–"), ("Exported", when),
                ("Currency", wb.settings.currency)]
-    if uncarried:
-        heading.append(("Acceptance", f"every number here is computed from alpha: the report does not carry "
-                                      f"acceptance profiles or lengths yet ({uncarried}); SpecLedger's own "
-                                      "comparison uses them"))
     notes = write_notes(sheets[NOTES], wb, refs, heading)
     yield 1, _STEPS
     with _collector_paused():

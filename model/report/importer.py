@@ -15,10 +15,10 @@ from typing import Any
 from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
-from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, REQUIRED_COLUMNS, SETTING_LABELS,
-                                 TIERS_HEADING, TABLES, header_labels)
+from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, PROFILE_HEADERS, REQUIRED_COLUMNS,
+                                 SETTING_LABELS, TIERS_HEADING, TABLES, header_labels)
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
-                                       parse_number, shown, title_problems, workbook_problems)
+                                       parse_field, parse_number, shown, title_problems, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
 _ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
@@ -68,6 +68,10 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
     follow_renames(p, wb)
     # the probe's endpoint, the measured speed and the load are not on Inputs: Notes keeps them
     read_kept(p, wb)
+    profile_problems: list[str] = []
+    _read_profiles(ws, wb, profile_problems)
+    if profile_problems:
+        raise WorkbookError(_explain_unsaved_formulas(p, profile_problems), str(p))
     late = workbook_problems(wb, place)
     if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
         raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))
@@ -232,3 +236,46 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
             at_rows.append(row)
         row += 1
     return out, at_rows
+
+
+def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
+    """The profiles and lengths table (model/report/profiles_table.py), onto the classes and overrides it names.
+
+    A row names its task class (and tier, for an override) by formulas over the tables above, so a rename on
+    Inputs comes along. A profile is its measured rates (the positions past them are the extension's, not
+    inputs); a length is the length and its K. A report older than the table has none: nothing changes.
+    """
+    from openpyxl.utils import get_column_letter
+
+    labels = [h.lower() for h in PROFILE_HEADERS]
+    header = next((row for row, values in ws.numbered_rows()
+                   if [_cell_text(v).lower() for v in values[:len(labels)]] == labels), None)
+    if header is None:
+        return
+    first_rate = len(PROFILE_HEADERS) + 1
+    row = header + 1
+    while (name := _cell_text(ws.cell(row, 1))) and not name.lower().startswith("none:"):
+        tier = _cell_text(ws.cell(row, 2))
+        where = f"sheet {INPUTS}, row {row} ({name}{' on ' + tier if tier else ''})"
+        target = wb.override_for(tier, name) if tier else next((c for c in wb.classes if c.name == name), None)
+        if target is None:
+            problems.append(f"{where}: names no {'override' if tier else 'task class'} in the tables above")
+            row += 1
+            continue
+        row_type = Override if tier else TaskClass
+        try:
+            m = ws.cell(row, 5)
+            length = ws.cell(row, 3)
+            if length not in (None, ""):
+                target.acceptance_length = parse_field(row_type, "acceptance_length", length, name)
+                target.acceptance_length_k = parse_field(row_type, "acceptance_length_k", ws.cell(row, 4), name)
+            else:
+                count = int(parse_number(m))
+                rates = [ws.cell(row, first_rate + k) for k in range(count)]
+                bad = next((k for k, v in enumerate(rates) if isinstance(v, CellError)), None)
+                if bad is not None:
+                    raise ValidationError(f"cell {get_column_letter(first_rate + bad)}{row} holds a spreadsheet error")
+                target.profile = parse_field(row_type, "profile", rates, name)
+        except (ValidationError, ValueError) as exc:
+            problems.append(f"{where}: {exc}")
+        row += 1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from model.report import styles as st
+from model.report.profiles_table import ProfileRow, write_profiles
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, SETTING_LABELS, SETTING_ROWS,
                                  SETTINGS_TITLE_ROW, TABLES, InputsLayout, column_of, header_labels)
 from model.workbook.validation import (CLASS_FIELDS, CONFIDENCE_FIELD, OVERRIDE_FIELDS, SETTINGS_FIELDS, TIER_FIELDS,
@@ -39,6 +40,7 @@ class InputRefs:
 
     layout: InputsLayout
     override_rows: dict[tuple[str, str], int]
+    profiles: dict[tuple[str, str], ProfileRow]  # (tier or "", class) -> its row of the profiles table
 
     def tier(self, i: int, field: str) -> str:
         return _ref(_TIER_COLUMN[field], self.layout.tier_row(i))
@@ -53,6 +55,13 @@ class InputRefs:
         """A field of the override of `cls` on `tier`'s draft, None where there is none."""
         row = self.override_rows.get((tier, cls))
         return None if row is None else _ref(column_of(OVERRIDE_COLUMNS, field), row)
+
+    def shape(self, tier: str, cls: str) -> ProfileRow | None:
+        """The profile or length the (tier, class) row's E comes from; None for an alpha. An override replaces
+        the class's acceptance, kind and all (model/acceptance/profiles.py)."""
+        if (tier, cls) in self.override_rows:
+            return self.profiles.get((tier, cls))
+        return self.profiles.get(("", cls))
 
     def acceptance(self, j: int, tier: str, cls: str, field: str) -> str:
         """A field of the acceptance the (tier, class) row uses: the override's where there is one (its own
@@ -129,7 +138,8 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
     sheet.widths(_WIDTHS)
     sheet.ws.freeze_panes(0, 1)  # three stacked tables share no header row; the name column stays in view
     override_rows = {(o.tier, o.task_class): layout.override_row(m) for m, o in enumerate(wb.overrides)}
-    return InputRefs(layout, override_rows)
+    profiles = write_profiles(sheet, wb, layout, override_rows)
+    return InputRefs(layout, override_rows, profiles)
 
 
 def _names_range(first_row: int, n: int) -> str:

@@ -72,6 +72,11 @@ class InputsLayout:
     def override_row(self, m: int) -> int:
         return self.override_header + 1 + m
 
+    @property
+    def profile_header(self) -> int:
+        """The profiles and lengths table (model/report/profiles_table.py), under the overrides."""
+        return self.override_header + max(self.n_overrides, 1) + 4
+
 
 # the class and override tables carry the acceptance's interval right of their own columns: the range's ends
 # (inputs the report's interval formulas read) and what a measurement made it from, so the round trip keeps them
@@ -89,7 +94,7 @@ REQUIRED_COLUMNS = {TIERS_HEADING: len(TIER_FIELDS), CLASSES_HEADING: len(CLASS_
 # the Comparison sheet's columns, in order: the export writes them, the charts and context blocks look them up
 COMPARISON_COLUMNS = [
     "Tier", "Task class", "K", "Acceptance alpha", "Alpha source", "c (draft / target)", "v (verify / step)",
-    "Break-even alpha (SpecLedger)", "Margin over break-even", "Tokens per stretch E",
+    "Break-even alpha (SpecLedger)", "Break-even length E*", "Margin over break-even", "Tokens per stretch E",
     "Trailer fill", "Speedup", "Speedup, low end", "Speedup, high end", "Optimal K (SpecLedger)",
     "Speedup at optimal K (SpecLedger)", "Cost factor (FLOPs / token)", "Speed verdict",
     "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values",
@@ -98,5 +103,12 @@ COMPARISON_COLUMNS = [
     # the interval carried through, live over its ends on Inputs (right of the printed columns)
     "Alpha low", "Alpha high", "Interval confidence", "E, low end", "E, high end", "Speedup vs baseline",
     "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Log-speedup sd, low", "Log-speedup sd, high",
+    # acceptance lengths (model/report/profiles_table.py): E reaches past the measured positions; the price's E*
+    "E extrapolated", "Price break-even length E*",
 ]
 ALPHA_SHIFTS = (-0.2, -0.1, 0.1)  # the sensitivity block: every class's acceptance moved by these
+
+# the profiles and lengths table under the overrides (model/report/profiles_table.py writes it, the importer reads it)
+PROFILES_HEADING = "Acceptance profiles and lengths (task classes and overrides that have one)"
+PROFILE_HEADERS = ["Task class", "Tier (override)", "Mean acceptance length", "At K", "Positions measured",
+                   "Decay past them (per position)", "Changed since export"]

@@ -30,7 +30,13 @@ _TIER_COLUMNS = ["Tier", "Speculative", "K", "Cost model", "c (draft / target)",
 
 ASSUMPTIONS = [
     ("Acceptance convention", "per-token acceptance alpha (i.i.d. model). Trailer fill = accepted / drafted tokens "
-     "(vLLM's draft acceptance rate); tokens per stretch E = mean acceptance length."),
+     "(vLLM's draft acceptance rate); tokens per stretch E = mean acceptance length (bonus token included)."),
+    ("Profiles and lengths", "a class or override may hold a per-position profile (p_i: position i accepted given "
+     "the ones before were) or a mean acceptance length at a stated K, in the table under the overrides on Inputs: "
+     "E = 1 + p1 + p1 p2 + ... up to the tier's K (the running products r_k there), live. Past the positions "
+     "measured the rates fall by the decay of a line through ln p (geometric, never rising), and a length at "
+     "another K is carried by the i.i.d. alpha with the same E (SpecLedger's, grey): an E marked * is "
+     "extrapolated. The break-even for any draft is E* = K c + v tokens per step; alpha* does not apply to them."),
     ("Speedup", "S = E / (K c + v), E = (1 - alpha^(K+1)) / (1 - alpha). c = draft forward / target step, "
      "v = verify pass / target step: typed per tier, or from the roofline model at each class's context."),
     ("Mix speedup", "weighted by monthly output tokens, harmonic mean over task classes (time adds up, speed does "

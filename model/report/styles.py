@@ -63,6 +63,8 @@ HEADER_NOTES = {
     "Alpha the claim needs (SpecLedger)": "The acceptance at which the vendor's claimed speedup would come true at "
                                           "the claim's context. 'out of reach': no acceptance can deliver the claim.",
     "Price break-even alpha": "The acceptance at which the speed over the standard tier pays for the price over it.",
+    "Break-even length E*": "K c + v: the tokens a verify step must deliver for the draft to pay for itself, for any "
+                            "draft (chain, tree, a per-position profile). Compare it with E, the tokens per stretch.",
 }
 
 # A user's text starting with one of these would be a formula (or a DDE/@ function

@@ -17,7 +17,7 @@ import pytest
 
 openpyxl = pytest.importorskip("openpyxl")
 
-from tests.excel_cases import demo, edge_workbook, made_up, ranged  # noqa: E402
+from tests.excel_cases import demo, edge_workbook, made_up, profiled, ranged  # noqa: E402
 from tests.office import convert, printed_pages  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
@@ -25,7 +25,7 @@ from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build
 from model.report.comparison_sheet import grey_word  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.layout import (ALPHA_SHIFTS, CLASS_COLUMNS, COMPARISON, GRID, INPUTS, OVERRIDE_COLUMNS,  # noqa: E402
-                                 SENSITIVITY, SETTING_ROWS, SUMMARY, InputsLayout, column_of)
+                                 PROFILE_HEADERS, SENSITIVITY, SETTING_ROWS, SUMMARY, InputsLayout, column_of)
 from model.workbook.validation import TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 
@@ -105,6 +105,25 @@ def measured() -> Workbook:
     return wb
 
 
+def _edit_profiles(src: Path, dst: Path, out: Path) -> Case:
+    """Rates of two profiles typed anew on Inputs (one that the extension carries past its positions) and a
+    tier's K raised past a profile's length: E follows live, the extension's decay too."""
+    wb = profiled()
+    layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    book = openpyxl.load_workbook(src)
+    ws = book[INPUTS]
+    first = layout.profile_header + 1
+    rate = len(PROFILE_HEADERS) + 1
+    ws.cell(first, rate + 1).value = 0.7  # code, p2: 0.9 -> 0.7 (its p4.. extrapolated from the new fit)
+    wb.classes[0].profile = (0.95, 0.7, 0.82)
+    ws.cell(first + 3, rate).value = 0.6  # prose (rows: code, json's length, extraction, prose, the override): p1
+    wb.classes[4].profile = (0.6,) + wb.classes[4].profile[1:]
+    ws.cell(layout.tier_row(3), column_of(TIER_FIELDS, "k")).value = 6  # Helix Fast (typed c, v): K past code's 3
+    wb.tiers[3].k = 6
+    book.save(dst)
+    return Case(dst, out / dst.name, {}, wb)
+
+
 def _edit(src: Path, dst: Path, edits: list[tuple], base=demo) -> Workbook:
     """Change inputs in the file as an analyst would in Excel; returns the workbook SpecLedger would compare."""
     wb = base()
@@ -136,7 +155,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     profile = tmp_path_factory.mktemp("lo_profile")
     cases: dict[str, Case] = {}
     for name, wb in (("demo", demo()), ("edge", edge_workbook()), ("ranged", ranged()), ("measured", measured()),
-                     ("made up", made_up())):
+                     ("made up", made_up()), ("profiled", profiled())):
         path = src / f"{name}.xlsx"
         data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
         path.write_bytes(data)
@@ -145,6 +164,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
                         ("refused setting", [("setting", None, "k_max", 0)])):
         edited = _edit(cases["demo"].original, src / f"{name}.xlsx", edits)
         cases[name] = Case(src / f"{name}.xlsx", out / f"{name}.xlsx", {}, edited)
+    cases["profile edited"] = _edit_profiles(cases["profiled"].original, src / "profile edited.xlsx", out)
     edited = _edit(cases["ranged"].original, src / "narrowed.xlsx", _narrowed(), ranged)
     cases["narrowed"] = Case(src / "narrowed.xlsx", out / "narrowed.xlsx", {}, edited)
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
@@ -184,7 +204,7 @@ def _check_all_formulas(original: Path, other: Path, expected: dict) -> tuple[in
     return count, worst
 
 
-@pytest.mark.parametrize("case", ["demo", "edge", "ranged", "measured", "made up"])
+@pytest.mark.parametrize("case", ["demo", "edge", "ranged", "measured", "made up", "profiled"])
 def test_every_formula_equals_specledger_and_its_saved_value(recalculated, case):
     c = recalculated[case]
     count, worst = _check_all_formulas(c.original, c.recalculated, c.expected)
@@ -357,7 +377,7 @@ def test_an_input_pasted_out_of_range_is_said_on_every_row_it_feeds(recalculated
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
-    for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed", "made up"):
+    for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed", "made up", "profiled"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
     # what the round trip must keep, spelled out: a typed range, a measured interval's provenance, the confidence
@@ -445,3 +465,30 @@ def test_a_range_typed_on_inputs_moves_the_intervals_and_verdicts(recalculated):
     o = c.workbook.overrides[0]
     i, j = c.workbook.tier_index(o.tier), c.workbook.class_index(o.task_class)
     assert cmp.value_verdict[i, j] == undecided != before.value_verdict[i, j] or cmp.verdict[i, j] != before.verdict[i, j]
+
+
+def test_profile_rates_typed_on_inputs_move_e_and_the_speedups(recalculated):
+    """A profile's rates and a tier's K edited on Inputs: E (1 + the running products up to K), its extrapolated
+    mark and the speedups are compare()'s of the edited workbook, recalculated by LibreOffice."""
+    c = recalculated["profile edited"]
+    assert [r.profile for r in c.workbook.classes if r.profile][0] == (0.95, 0.7, 0.82)
+    cmp = compare(c.workbook)
+    book = openpyxl.load_workbook(c.recalculated, data_only=True)
+    ws = book[COMPARISON]
+    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+    n_c = len(c.workbook.classes)
+    for i, tier in enumerate(c.workbook.tiers):
+        for j, cls in enumerate(c.workbook.classes):
+            row = COMPARISON_HEADER_ROW + 1 + i * n_c + j
+            value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
+            for name, want in (("Tokens per stretch E", cmp.tokens_per_stretch[i, j]), ("Speedup", cmp.speedup[i, j]),
+                               ("Break-even length E*", cmp.break_even_length[i, j]),
+                               ("Speedup vs baseline", cmp.pair_vs_baseline[i, j])):
+                assert _close(value(name), float(want)), (tier.name, cls.name, name, value(name), want)
+            if cmp.acceptance.kind[i, j] and cmp.speculative[i]:
+                assert (value("E extrapolated") == "extrapolated") == bool(cmp.extrapolated[i, j]), (tier.name, cls.name)
+    fast, code = c.workbook.tier_index("Helix Fast"), c.workbook.class_index("code")
+    assert cmp.extrapolated[fast, code]  # K 6 past code's three positions: the decay cell carried it
+    header, heads = _table(book[SUMMARY], ("Tier", "Vendor"))
+    for i, tier in enumerate(c.workbook.tiers):
+        assert _close(book[SUMMARY].cell(header + 1 + i, heads["Mix speedup"]).value, float(cmp.mix_speedup[i])), tier.name

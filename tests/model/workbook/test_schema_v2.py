@@ -121,19 +121,23 @@ def test_a_measurement_applies_its_profile_or_length_and_clears_an_older_one():
     assert wb.classes[0].profile == () and wb.classes[0].acceptance_length is None and wb.classes[0].alpha == 0.6
 
 
-def test_the_report_computes_from_alpha_and_says_it_leaves_profiles_out():
+def test_the_report_carries_profiles_rather_than_leaving_them_out():
+    """The report computes E from the profile (a table on Inputs), not from the alpha beside it; Notes no longer
+    says it leaves profiles out. LibreOffice's agreement: tests/model/report/test_excel_recalc.py."""
     import io
 
     import openpyxl
 
-    from model.report.export import alpha_only, build_report
+    from model.comparison import compare
+    from model.report.export import build_report
 
     wb = wf.load_demo()
     wb.classes[0].profile = (0.95, 0.9, 0.5)
-    stripped, listed = alpha_only(wb)
-    assert listed == wb.classes[0].name and stripped.classes[0].profile == () and wb.classes[0].profile
-    assert alpha_only(stripped) == (stripped, "")
-    data, _ = build_report(wb, "demo.json")
-    notes = openpyxl.load_workbook(io.BytesIO(data), read_only=True)["Notes"]
-    text = " ".join(str(v) for row in notes.iter_rows(max_row=12, values_only=True) for v in row if v)
-    assert "does not carry acceptance profiles or lengths yet (code)" in text
+    data, expected = build_report(wb, "demo.json")
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    text = " ".join(str(v) for row in book["Notes"].iter_rows(max_row=12, values_only=True) for v in row if v)
+    assert "does not carry acceptance profiles" not in text
+    cmp = compare(wb)
+    tokens = sorted(v for (sheet, _), v in expected.items() if sheet == "Comparison" and isinstance(v, float)
+                    and abs(v - cmp.tokens_per_stretch[1, 0]) < 1e-12)
+    assert tokens, "the profile's E is not in the report"

@@ -1,0 +1,182 @@
+"""The Inputs sheet's table of acceptance profiles and lengths, and the E formulas over it (DESIGN.md section 7).
+
+One row per task class, and per override, whose acceptance is a per-position profile or a mean acceptance
+length (model/acceptance/profiles.py). Its columns: the conditional rates p_1..p_W (W the largest K of any
+tier, or the longest profile), then their running products r_k = p_1 ... p_k, so that E at a tier's K is
+1 + r_1 + ... + r_K: a SUMPRODUCT over the row, live in the rates and in K.
+
+- A profile's measured rates are inputs. The positions past them follow the core's rule (geometric decay,
+  arithmetic.extend_profile): p_(m+j) = p_m d^j, with d = exp(min(0, slope)) of a least-squares line through
+  ln p_i over the measured positions with p_i > 0 (d = 1 with fewer than two), a live formula too. Those
+  cells are shaded as extrapolated, and an E that reaches them is marked with a * on the Comparison.
+- A length is an input at its own K, where E is the length itself. At another K the core carries it by the
+  i.i.d. alpha with the same E (arithmetic.length_at_k), which needs a solver: SpecLedger's alpha, grey, in
+  the rate columns; the row says "changed" when the length or its K is edited, and the rows it feeds say stale.
+
+The names are formulas over the class and override tables, so a rename on Inputs takes its row along; the
+importer reads the rows back by those names (model/report/importer.py).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from model import arithmetic as ar
+from model.report import styles as st
+from model.report.layout import INPUTS, PROFILE_HEADERS, PROFILES_HEADING, InputsLayout
+from model.workbook.rows import Workbook
+
+HEADING, HEADERS = PROFILES_HEADING, PROFILE_HEADERS
+CHANGED = "changed"
+_FIRST_RATE = len(HEADERS) + 1
+EXTRAPOLATED = {"bg_color": "#EDEDED", "font_color": "#7F7F7F", "italic": True}
+
+
+@dataclass(frozen=True)
+class ProfileRow:
+    """Where one row's cells are, and what the Comparison's E formula needs of it."""
+
+    row: int
+    kind: str  # "profile" or "length"
+    positions: int  # measured positions (a profile) or the length's K
+    width: int  # rate columns in the table
+
+    def _cell(self, col: int) -> str:
+        return f"{INPUTS}!${st.col_name(col)}${self.row}"
+
+    def _products(self) -> str:
+        first, last = st.col_name(_FIRST_RATE + self.width), st.col_name(_FIRST_RATE + 2 * self.width - 1)
+        return f"{INPUTS}!${first}${self.row}:${last}${self.row}"
+
+    @property
+    def length(self) -> str:
+        return self._cell(3)
+
+    @property
+    def length_k(self) -> str:
+        return self._cell(4)
+
+    @property
+    def changed(self) -> str:
+        return self._cell(7)
+
+    def tokens(self, k: str) -> str:
+        """E at the K in cell `k`: one plus the running products up to K (a length at its own K is itself)."""
+        products = self._products()
+        first = st.col_name(_FIRST_RATE + self.width)
+        summed = f"1+SUMPRODUCT({products}*((COLUMN({products})-COLUMN({INPUTS}!${first}${self.row})+1)<={k}))"
+        return f"IF({k}={self.length_k},{self.length},{summed})" if self.kind == "length" else summed
+
+    def extrapolated(self, k: str) -> str:
+        """TRUE where E at K reaches past what was measured."""
+        return f"{k}<>{self.length_k}" if self.kind == "length" else f"{k}>{self.positions}"
+
+
+def shape_rows(wb: Workbook) -> list[tuple[str, str, Any]]:
+    """(tier or "", class, row) for every class and override with a profile or a length, in Inputs' order."""
+    out = [("", c.name, c) for c in wb.classes if c.profile or c.acceptance_length is not None]
+    return out + [(o.tier, o.task_class, o) for o in wb.overrides if o.profile or o.acceptance_length is not None]
+
+
+def table_width(wb: Workbook) -> int:
+    rows = [r for _, _, r in shape_rows(wb)]
+    return max([t.k for t in wb.tiers] + [len(r.profile) for r in rows]
+               + [int(r.acceptance_length_k or 1) for r in rows] + [1])
+
+
+def _decay(measured: str, first: str) -> str:
+    """The geometric rule's decay per position over a row of measured rates (arithmetic.extend_profile)."""
+    ok = f"({measured}>0)"
+    log = f"LN({measured}+({measured}<=0))"  # ln p where p > 0, 0 where not
+    pos = f"(COLUMN({measured})-COLUMN({first})+1)"
+    n = f"SUMPRODUCT(--{ok})"
+    x_mean, y_mean = f"SUMPRODUCT({pos}*{ok})/{n}", f"SUMPRODUCT({log})/{n}"
+    slope = (f"SUMPRODUCT({ok}*({pos}-{x_mean})*({log}-{y_mean}))"
+             f"/SUMPRODUCT({ok}*({pos}-{x_mean})^2)")
+    return f"=IF({n}>=2,EXP(MIN(0,{slope})),1)"
+
+
+def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
+                   override_rows: dict[tuple[str, str], int]) -> dict[tuple[str, str], ProfileRow]:
+    """The table under the overrides; returns each row's place by (tier or "", class)."""
+    rows = shape_rows(wb)
+    width = table_width(wb)
+    header = layout.profile_header
+    sheet.text(header - 1, 1, HEADING, st.HEADING)
+    labels = HEADERS + [f"p{k}" for k in range(1, width + 1)] + [f"r{k} = p1..p{k}" for k in range(1, width + 1)]
+    tail = _FIRST_RATE + 2 * width
+    labels += ["Length at export", "K at export", "Rates at export (checksum)"]
+    sheet.header_row(header, labels, text_columns=set(HEADERS[:2]))
+    sheet.ws.set_row(header - 1, 30)
+    if not rows:
+        sheet.text(header + 1, 1, "None: every acceptance here is one alpha (the Task classes and Overrides tables).",
+                   st.NOTE)
+        return {}
+    class_row = {c.name: layout.class_row(j) for j, c in enumerate(wb.classes)}
+    put_rate, put_grey = sheet.writer(st.PERCENT, st.INPUT), sheet.computed_writer(st.PERCENT)
+    put_ext = sheet.writer(st.PERCENT, EXTRAPOLATED)
+    out: dict[tuple[str, str], ProfileRow] = {}
+    for n, (tier, cls, r) in enumerate(rows):
+        row = header + 1 + n
+        if tier:
+            o_row = override_rows[(tier, cls)]
+            sheet.formula(row, 1, f"={INPUTS}!$B${o_row}&\"\"", cls)
+            sheet.formula(row, 2, f"={INPUTS}!$A${o_row}&\"\"", tier)
+        else:
+            sheet.formula(row, 1, f"={INPUTS}!$A${class_row[cls]}&\"\"", cls)
+            sheet.text(row, 2, "")
+        rate = lambda k: f"${st.col_name(_FIRST_RATE + k - 1)}${row}"  # noqa: E731
+        if r.profile:
+            m = len(r.profile)
+            sheet.text(row, 3, "")
+            sheet.text(row, 4, "")
+            sheet.number(row, 5, m, "0")
+            measured = f"{rate(1)}:{rate(m)}"
+            ext, _ = ar.extend_profile(list(r.profile), max(width, m), "geometric")
+            sheet.formula(row, 6, _decay(measured, rate(1)), _decay_value(r.profile), "0.0000")
+            for k in range(1, width + 1):
+                if k <= m:
+                    sheet.number(row, _FIRST_RATE + k - 1, float(r.profile[k - 1]), st.PERCENT, st.INPUT)
+                else:
+                    put_ext(row, _FIRST_RATE + k - 1, f"={rate(k - 1)}*$F${row}", float(ext[k - 1]))
+            rates = [float(x) for x in ext[:width]]
+            out[(tier, cls)] = ProfileRow(row, "profile", m, width)
+            checksum = sum(k * p for k, p in enumerate(r.profile, start=1))
+            sheet.number(row, tail + 2, round(checksum, 9))
+            sheet.formula(row, 7, f'=IF(ROUND(SUMPRODUCT({measured}*(COLUMN({measured})-COLUMN({rate(1)})+1)),9)'
+                          f'<>${st.col_name(tail + 2)}${row},"{CHANGED}","")', "")
+        else:
+            length, k_l = float(r.acceptance_length), int(r.acceptance_length_k)
+            sheet.number(row, 3, length, "0.000", st.INPUT)
+            sheet.number(row, 4, k_l, "0", st.INPUT)
+            sheet.number(row, 5, k_l, "0")
+            alpha = float(ar.mean_acceptance_length_to_alpha(length, k_l).alpha)
+            alpha = 1.0 if math.isnan(alpha) else alpha
+            sheet.text(row, 6, "i.i.d. alpha (SpecLedger):", st.NOTE, st.RIGHT)
+            for k in range(1, width + 1):
+                put_grey(row, _FIRST_RATE + k - 1, alpha)
+            rates = [alpha] * width
+            out[(tier, cls)] = ProfileRow(row, "length", k_l, width)
+            sheet.number(row, tail, length)
+            sheet.number(row, tail + 1, k_l)
+            sheet.formula(row, 7, f'=IF(OR($C${row}<>${st.col_name(tail)}${row},$D${row}<>${st.col_name(tail + 1)}'
+                          f'${row}),"{CHANGED}","")', "")
+        product = 1.0
+        for k in range(1, width + 1):
+            product *= rates[k - 1]
+            prev = f"${st.col_name(_FIRST_RATE + width + k - 2)}${row}*" if k > 1 else ""
+            sheet.formula(row, _FIRST_RATE + width + k - 1, f"={prev}{rate(k)}", product, st.PERCENT)
+    return out
+
+
+def _decay_value(profile: tuple[float, ...]) -> float:
+    """The decay cell's saved value: the slope of ln p over the positions with p > 0 (numpy's fit; the E cells
+    are held to the core's extend_profile, which makes the same fit)."""
+    import numpy as np
+
+    p = np.asarray(profile, dtype=np.float64)
+    pos = np.arange(1, len(p) + 1, dtype=np.float64)[p > 0]
+    if len(pos) < 2:
+        return 1.0
+    return float(math.exp(min(0.0, np.polyfit(pos, np.log(p[p > 0]), 1)[0])))
