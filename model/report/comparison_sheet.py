@@ -44,10 +44,10 @@ _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, 
 _WIDTHS = {"Tier": 20, "Task class": 13, "K": 5, "Acceptance alpha": 12, "Alpha source": 17, "c (draft / target)": 9,
            "v (verify / step)": 9, "c FLOPs": 9, "Break-even alpha (SpecLedger)": 13, "Break-even length E*": 8,
            "Margin over break-even": 10,
-           "Tokens per stretch E": 10, "Trailer fill": 9, "Speedup": 9, "Speedup, low end": 8,
+           "Tokens per stretch E": 10, "Trailer fill": 8, "Speedup": 9, "Speedup, low end": 8,
            "Speedup, high end": 8, "Optimal K (SpecLedger)": 12, "Speedup at optimal K (SpecLedger)": 12,
            "Cost factor (FLOPs / token)": 10, "Speed verdict": 10, "Price break-even alpha (SpecLedger)": 13,
-           "Value verdict": 15, "Grey values": 17, **{name: 10 for name in _SHIFT_COLUMNS},
+           "Value verdict": 16, "Grey values": 17, **{name: 10 for name in _SHIFT_COLUMNS},
            **{name: 12 for name in COMPARISON_COLUMNS[COMPARISON_COLUMNS.index("Alpha at export") + 1:]}}
 
 

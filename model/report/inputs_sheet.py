@@ -30,7 +30,7 @@ _FORMATS = {
 # The three tables share columns; the last (notes) wraps inside its width, so the printed page stays one wide.
 _TOP = {"valign": "top"}  # a row grown for a wrapped note reads along its first line
 # narrow enough that the tiers table prints one page wide at a readable scale (styles.MIN_PRINT_SCALE)
-_WIDTHS = {1: 22, 2: 15, 3: 12, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 7, 11: 10, 12: 10,
+_WIDTHS = {1: 22, 2: 15, 3: 12, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 11, 11: 10, 12: 10,
            13: 11, 14: 11, 15: 20, 16: 30}
 
 

@@ -108,7 +108,7 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
     tail = _FIRST_RATE + 2 * width
     labels += ["Length at export", "K at export", "Rates at export (checksum)"]
     sheet.header_row(header, labels, text_columns=set(HEADERS[:2]))
-    sheet.ws.set_row(header - 1, 30)
+    sheet.ws.set_row(header - 1, 45)
     if not rows:
         sheet.text(header + 1, 1, "None: every acceptance here is one alpha (the Task classes and Overrides tables).",
                    st.NOTE)
@@ -150,10 +150,10 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
             length, k_l = float(r.acceptance_length), int(r.acceptance_length_k)
             sheet.number(row, 3, length, "0.000", st.INPUT)
             sheet.number(row, 4, k_l, "0", st.INPUT)
-            sheet.number(row, 5, k_l, "0")
+            sheet.text(row, 5, "")
             alpha = float(ar.mean_acceptance_length_to_alpha(length, k_l).alpha)
             alpha = 1.0 if math.isnan(alpha) else alpha
-            sheet.text(row, 6, "i.i.d. alpha (SpecLedger):", st.NOTE, st.RIGHT)
+            sheet.text(row, 6, "i.i.d. alpha:", st.NOTE, st.RIGHT)  # the grey rates: SpecLedger's solve
             for k in range(1, width + 1):
                 put_grey(row, _FIRST_RATE + k - 1, alpha)
             rates = [alpha] * width

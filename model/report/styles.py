@@ -63,6 +63,11 @@ HEADER_NOTES = {
     "Alpha the claim needs (SpecLedger)": "The acceptance at which the vendor's claimed speedup would come true at "
                                           "the claim's context. 'out of reach': no acceptance can deliver the claim.",
     "Price break-even alpha": "The acceptance at which the speed over the standard tier pays for the price over it.",
+    "Mix low": "The mix speedup at the low end of its interval, at the confidence on Inputs: the classes' intervals "
+               "combined as independent. Blank where no class has an interval (an assumed alpha with no range).",
+    "Mix high": "The mix speedup at the high end of its interval (see Mix low).",
+    "Speedup, low end": "The speedup at the low end of the acceptance's interval (Alpha low on Inputs); blank "
+                        "without one. The verdicts say undecided where the two ends fall on different sides.",
     "Break-even length E*": "K c + v: the tokens a verify step must deliver for the draft to pay for itself, for any "
                             "draft (chain, tree, a per-position profile). Compare it with E, the tokens per stretch.",
 }

@@ -28,7 +28,7 @@ HEADER_ROW = 5
 SENSITIVITY_HEADER_ROW = 4
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
-    "Mix, low end", "Mix, high end", "Monthly cost", "Premium over baseline", "Speedup vs baseline",
+    "Mix low", "Mix high", "Monthly cost", "Premium over baseline", "Speedup vs baseline",
     "Cost per 1x speedup", "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict",
     "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values",
     # right of the printed page: the speedup over the baseline at the interval's ends (the fair price's inputs)
@@ -39,13 +39,13 @@ _SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
 _TEXT_COLUMNS = {"Tier", "Vendor", "Baseline"}
 # by header, so a column added in between does not shift the others' widths
 _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed speedup": 9, "Claim context": 9,
-           "Mix speedup": 9, "Mix, low end": 7, "Mix, high end": 7, "Monthly cost": 12,
+           "Mix speedup": 9, "Mix low": 7, "Mix high": 7, "Monthly cost": 12,
            "Speedup vs baseline, low end": 10, "Speedup vs baseline, high end": 10, "Premium over baseline": 10, "Speedup vs baseline": 10,
            "Cost per 1x speedup": 11, "Alpha the claim needs (SpecLedger)": 12,
            "Claim holds": 8, "Speed verdict": 9, "Price break-even alpha (SpecLedger)": 13, "Value verdict": 16,
            "Grey values": 18}  # the longest flag word, "price break-even stale"
 # what a tier's made-up mechanics would decide: said in words instead (Tier.defaulted)
-_FROM_MECHANICS = ("Mix speedup", "Mix, low end", "Mix, high end", "Speedup vs baseline", "Speedup vs baseline, low end",
+_FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
                    "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds")
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
@@ -143,9 +143,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                     f'IF(ISNUMBER(INDEX({mixes},{found})),{G}/INDEX({mixes},{found}),"{DASH}")))',
                     DASH if math.isnan(vs) or base_made_up else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
-            lo, hi = f"{col['Mix, low end']}{row}", f"{col['Mix, high end']}{row}"
-            for name, sd, sign in (("Mix, low end", "Log-speedup sd, low", "-"),
-                                   ("Mix, high end", "Log-speedup sd, high", "")):
+            lo, hi = f"{col['Mix low']}{row}", f"{col['Mix high']}{row}"
+            for name, sd, sign in (("Mix low", "Log-speedup sd, low", "-"),
+                                   ("Mix high", "Log-speedup sd, high", "")):
                 formula(name, _mix_end(weights, s_range, _range(r0, n_c, sd), _range(r0, n_c, "Speedup, low end"),
                                        G, sign, refs.setting("confidence")),
                         end_value(cmp.mix_speedup_low[i] if sign else cmp.mix_speedup_high[i]), st.TIMES, st.RIGHT)
@@ -169,7 +169,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
             for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
-                         "Speed verdict", "Value verdict", "Mix, low end", "Mix, high end",
+                         "Speed verdict", "Value verdict", "Mix low", "Mix high",
                          "Speedup vs baseline, low end", "Speedup vs baseline, high end"):
                 sheet.text(row, _SCOL[name], DASH, st.RIGHT)
             sheet.number(row, _SCOL["Monthly cost"], 0.0, money)
@@ -237,10 +237,10 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
     sheet.text(top, 1, "Fair price: the price at which the speed over the baseline is exactly worth it (both list "
                "prices times the factor); open the negotiation at the pessimistic end", st.HEADING)
     heads = ["Tier", "Fair price factor", "Fair price out /1M", "Fair price in /1M", "At the pessimistic end",
-             "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like (SpecLedger)"]
+             "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like now"]
     # the table's header look (wrapped, right over numbers) in the Summary's narrow columns: written as plain
     # labels the long ones ran into each other ("At the pessiOut /1M th")
-    # the acceptances skip the two narrow interval columns (Mix, low end / high end) for wider ones
+    # the acceptances skip the two narrow interval columns (Mix low / high) for wider ones
     columns = [1, 2, 3, 4, 5, 6, 7, _ACCEPT_COL, _ACCEPT_COL + 1]
     sheet.header_row(top + 1, heads[:7], text_columns={"Tier"})
     sheet.header_row(top + 1, heads[7:], first_col=_ACCEPT_COL)
@@ -259,7 +259,7 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
         put_x(r, 2, f"={factor}", float(cmp.fair_price_factor[i]))
         put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out[i]))
         put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in[i]))
-        lo = f"{col['Mix, low end']}{row}"  # live: the interval's ends are inputs on Inputs
+        lo = f"{col['Mix low']}{row}"  # live: the interval's ends are inputs on Inputs
         low = float(cmp.fair_price_factor_low[i])
         put_x_r(r, 5, f'=IF(ISNUMBER({lo}),{lo}/{base_mix}*{base_cost}/{cost},"{DASH}")', DASH if math.isnan(low) else low)
         put_money_r(r, 6, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_out")},"{DASH}")',

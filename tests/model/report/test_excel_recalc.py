@@ -451,7 +451,7 @@ def test_a_range_typed_on_inputs_moves_the_intervals_and_verdicts(recalculated):
     header, heads = _table(ws, ("Tier", "Vendor"))
     for i, tier in enumerate(c.workbook.tiers):
         get = lambda name: ws.cell(header + 1 + i, heads[name]).value  # noqa: E731
-        for name, want in (("Mix, low end", cmp.mix_speedup_low[i]), ("Mix, high end", cmp.mix_speedup_high[i]),
+        for name, want in (("Mix low", cmp.mix_speedup_low[i]), ("Mix high", cmp.mix_speedup_high[i]),
                            ("Speedup vs baseline, low end", cmp.speedup_vs_baseline_low[i])):
             assert _close(get(name), float(want)), (tier.name, name, get(name), want)
         assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], tier.name
