@@ -2,7 +2,7 @@
 
 Three things on one axis of parallel streams, each what it is:
 - the speedups a probe measured over the baseline at each concurrency (the tier's
-  measured_by_concurrency), throttled levels apart;
+  measured_by_concurrency), throttled levels apart, with their intervals where the probe gave them;
 - the vendor's claim, at concurrency 1 (a claim is made on a quiet server) unless the tier's
   claim_concurrency says the vendor stated another;
 - for a roofline tier, the roofline's mix speedup against the *server's* batch: the batch an engine
@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from model import arithmetic as ar
 from model import roofline
-from model.workbook.load_speedups import LoadSpeedupError, parse_speedups
+from model.workbook.load_speedups import LoadSpeedupError, parse_speedup_intervals, parse_speedups
 from model.workbook.rows import Workbook
 
 BATCH_GRID = np.unique(np.round(np.geomspace(1, 256, 41)))  # 1 .. 256 server batch, even on a log axis
@@ -32,6 +32,8 @@ class LoadCurve:
     levels: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # measured concurrencies
     measured: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # speedup over the baseline
     throttled: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    low: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))  # the interval's ends; NaN: none
+    high: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     claim: float | None = None  # the vendor's claimed speedup
     claim_concurrency: int = 1  # where the claim was measured: 1 (a quiet server) unless the vendor says
     batches: NDArray[np.float64] = field(default_factory=lambda: BATCH_GRID.copy())
@@ -46,11 +48,14 @@ def load_curve(wb: Workbook, alpha: NDArray[np.float64], price_ratio: float | No
     out = LoadCurve(int(tier.concurrency))
     try:
         levels = parse_speedups(tier.measured_by_concurrency)
+        intervals = parse_speedup_intervals(tier.measured_by_concurrency)
     except LoadSpeedupError:
-        levels = {}
+        levels, intervals = {}, {}
     out.levels = np.array(list(levels), dtype=np.float64)
     out.measured = np.array([s for s, _ in levels.values()], dtype=np.float64)
     out.throttled = np.array([t for _, t in levels.values()], dtype=bool)
+    out.low = np.array([intervals.get(n, (math.nan, math.nan))[0] for n in levels], dtype=np.float64)
+    out.high = np.array([intervals.get(n, (math.nan, math.nan))[1] for n in levels], dtype=np.float64)
     out.price_ratio = price_ratio if price_ratio is not None and math.isfinite(price_ratio) else None
     notes = []
     if not levels:

@@ -53,7 +53,11 @@ class LoadChart(ChartView):
                                           symbolPen=pg.mkPen(THROTTLED_INK, width=2))
         self._claim = pg.PlotDataItem([], [], pen=None, symbol="star", symbolSize=15, symbolBrush=CLAIM,
                                       symbolPen=pg.mkPen("w"))
-        for z, item in enumerate((self._unity, self._price, self._load_line, self._roof, self._measured,
+        # the probe's interval per level (requests as the unit); x in log10 by hand: an ErrorBarItem does
+        # not follow the plot's log mode as data items do
+        self._bars = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0),
+                                     beam=0.04, pen=pg.mkPen(MEASURED, width=1.5))
+        for z, item in enumerate((self._unity, self._price, self._load_line, self._roof, self._bars, self._measured,
                                   self._throttled, self._claim)):
             item.setZValue(10 + z)
             self.plot.addItem(item)
@@ -61,13 +65,14 @@ class LoadChart(ChartView):
         self._note = pg.TextItem(anchor=(1.0, 0.0))
         self._note.setParentItem(self.plot.getViewBox())
         self.plot.vb.sigResized.connect(self._on_view_resized)
-        for sample, label in ((self._measured, "measured (probe)"), (self._throttled, "throttled (429s): not used"),
+        for sample, label in ((self._measured, "measured (probe; bar: its interval)"), (self._throttled, "throttled (429s): not used"),
                               (self._claim, "vendor claim (at its streams)"),
                               (self._roof, "roofline by server batch"), (self._price_sample, "price ratio"),
                               (self._unity_sample, "1.00x")):
             self.legend.addItem(sample, label)
         self.fit_legend()
         self.curve: LoadCurve | None = None
+        self._bar_data: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
 
     def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
         if not 0 <= tier_row < len(workbook.tiers):
@@ -83,6 +88,7 @@ class LoadChart(ChartView):
             self.curve = None
             for item in (self._measured, self._throttled, self._claim, self._roof):
                 item.setData([], [])
+            self._set_bars(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0))
             self._price.setVisible(False)
             self._load_line.setVisible(False)
             self._set_note("Select a tier to see its speedup by concurrency.")
@@ -95,6 +101,7 @@ class LoadChart(ChartView):
         ok = ~curve.throttled
         self._measured.setData(curve.levels[ok], curve.measured[ok])
         self._throttled.setData(curve.levels[~ok], curve.measured[~ok])
+        self._set_bars(curve.levels, curve.measured, curve.low, curve.high)
         has_claim = curve.claim is not None
         self._claim.setData([float(curve.claim_concurrency)] if has_claim else [], [curve.claim] if has_claim else [])
         if curve.roofline is not None:
@@ -115,6 +122,18 @@ class LoadChart(ChartView):
     def measured_points(self) -> tuple[np.ndarray, np.ndarray] | None:
         x, y = self._measured.getOriginalDataset()
         return (np.array(x), np.array(y)) if x is not None and len(x) else None
+
+    @up_to_date
+    def interval_bars(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(levels, low, high) of the error bars drawn."""
+        x, low, high = self._bar_data
+        return (x, low, high) if len(x) else None
+
+    def _set_bars(self, levels: np.ndarray, measured: np.ndarray, low: np.ndarray, high: np.ndarray) -> None:
+        has = np.isfinite(low) & np.isfinite(high) if len(levels) else np.zeros(0, dtype=bool)
+        x, y, lo, hi = levels[has], measured[has], low[has], high[has]
+        self._bar_data = (x, lo, hi)
+        self._bars.setData(x=np.log10(x) if len(x) else x, y=y, top=hi - y, bottom=y - lo)
 
     @up_to_date
     def roofline_line(self) -> tuple[np.ndarray, np.ndarray] | None:

@@ -4,7 +4,8 @@ One home for it in the core. ``value`` holds the acceptance of a class as a smal
 kind, the point value, an interval at a confidence, the requests and steps it came from, the method or why
 there is no interval); ``interval`` turns per-request counts into that interval (a cluster-robust interval
 on the log-odds, the request as the unit); ``propagate`` carries intervals through monotone functions and
-combines classes into a mix; ``sequential`` holds what an adaptive probe needs (looks, spent confidence,
+combines classes into a mix; ``rates`` gives a measured speedup (a ratio of two tiers' decode speeds) its
+interval the same way, requests as clusters; ``sequential`` holds what an adaptive probe needs (looks, spent confidence,
 requests expected to decide). Plain Python + numpy; scipy is imported inside the functions that use it.
 It imports no wing and not the workbook (rows are read by their field names), so every wing and the
 workbook may use it.

@@ -16,6 +16,8 @@
 - plan        the requests a probe will send, their tokens and cost
 - run         the probe as a cancellable generator; analysis into the result the CLI and GUI show
 - load        the probe at several concurrencies: parallel streams per level, one level at a time, cost per level
+- load_loop   the load runner's streams on one asyncio event loop: its thread, and one phase (a tier at a level)
+- loop_client one streamed request on that loop, stamped as its bytes arrive, parsed after the stream ends
 - by_load     speed, tokens per step, alpha and speedup per concurrency level; throttled levels marked
 - batching    the demo server's batch: one step serves every active stream, its time by a stated rule
 - demo_server an OpenAI-compatible ASGI app that streams an injected generator's steps (serve-demo)

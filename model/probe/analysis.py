@@ -177,6 +177,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         k, k_source = rep_all.k, "reported"
     contexts = sorted({r.context for r in fast})
     quiet = lowest_level(records)  # speeds per context at the quietest level; by_concurrency has the rest
+    load_keeping = header.get("load_keeping") if isinstance(header.get("load_keeping"), dict) else None
     classes = []
     failed_reports: list[str] = []
     for name in _class_order(fast):
@@ -215,7 +216,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             tokens_per_step_histogram=reading.histogram, steps=reading.steps if class_timing else 0,
             ttft_s=_num(overall.ttft_s), decode_tokens_per_s=_num(overall.decode_tokens_per_s),
             speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
-            by_context=by_context, by_concurrency=level_speeds(mine + theirs, style, k),
+            by_context=by_context, by_concurrency=level_speeds(mine + theirs, style, k, load_keeping, confidence),
             reported_draft_acceptance_rate=_num(rep.draft_acceptance_rate) if rep is not None else None,
             steps_left_out=reading.left_out,
             alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
@@ -233,4 +234,5 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
-        silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k), confidence=confidence)
+        silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k, load_keeping, confidence),
+        confidence=confidence)

@@ -69,6 +69,8 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
         # a probe at several concurrencies keeps its speedup per level: the comparison reads the tier's own load
         levels = {x.concurrency: (round(x.speedup_measured, 4), x.throttled) for x in report.by_concurrency
                   if x.speedup_measured is not None and math.isfinite(x.speedup_measured) and x.speedup_measured > 0}
+        intervals = {x.concurrency: (round(x.speedup_interval[0], 4), round(x.speedup_interval[1], 4))
+                     for x in report.by_concurrency if x.concurrency in levels and x.speedup_interval}
         if len(levels) > 1 or any(n > 1 for n in levels):
-            row.measured_by_concurrency = format_speedups(levels)
+            row.measured_by_concurrency = format_speedups(levels, intervals)
     return skipped

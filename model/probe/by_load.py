@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.reported import reported_acceptance
-from model.probe.speed import measure, speedup
+from model.acceptance.rates import speedup_interval
+from model.probe.intervals import class_acceptance
+from model.probe.speed import decode_parts, measure, speedup
 from model.probe.steps import StyleReading, read_steps
 
 
@@ -34,8 +36,15 @@ class LevelSpeed:
     mean_tokens_per_step: float | None
     alpha: float | None
     speedup_measured: float | None
-    throttled_responses: int  # 429 answers met at this level, fast and baseline
-    throttled: bool
+    throttled_responses: int  # 429 answers the analysed requests met at this level, fast and baseline
+    throttled: bool  # any 429 at this level, the load-keeping requests' included
+    # the level's load-keeping requests (all classes, both tiers): sent, run to their end, 429s met
+    extra_requests: int = 0
+    extra_completed: int = 0
+    extra_throttled: int = 0
+    # at the report's confidence, requests as the unit (model.acceptance); None where too few requests
+    alpha_interval: list[float] | None = None
+    speedup_interval: list[float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -45,10 +54,17 @@ def levels_of(records: Sequence[RequestRecord]) -> list[int]:
     return sorted({r.concurrency for r in records})
 
 
-def level_speeds(records: Sequence[RequestRecord], style: StyleReading, k: int | None) -> list[LevelSpeed]:
-    """One row per level the records hold (fast and baseline of one class, or of the whole tier)."""
+def level_speeds(records: Sequence[RequestRecord], style: StyleReading, k: int | None,
+                 load_keeping: Mapping[str, Mapping[str, int]] | None = None,
+                 confidence: float = 0.95) -> list[LevelSpeed]:
+    """One row per level the records hold (fast and baseline of one class, or of the whole tier).
+
+    ``load_keeping`` is the run header's counts per level ({"16": {"sent", "completed", "throttled"}});
+    a 429 on one of those marks the level throttled as one on an analysed request does: the rate limit
+    held the level's streams back all the same."""
     out = []
     for n in levels_of(records):
+        extra = (load_keeping or {}).get(str(n)) or {}
         fast = [r for r in records if r.concurrency == n and r.role == FAST and r.ok]
         base = [r for r in records if r.concurrency == n and r.role == BASELINE and r.ok]
         f = measure(fast)
@@ -56,8 +72,11 @@ def level_speeds(records: Sequence[RequestRecord], style: StyleReading, k: int |
         reading = read_steps(fast, style, k) if fast else None
         rep, _ = reported_acceptance(fast) if fast else (None, None)
         alpha = _num(rep.alpha) if rep is not None else None
+        source = "reported" if alpha is not None else None
         if alpha is None and reading is not None and style.steps_visible:
-            alpha = _num(reading.alpha)
+            alpha, source = _num(reading.alpha), "timing"
+        acc = class_acceptance(source, alpha, reading, fast, k, confidence) if reading is not None else None
+        s_interval = speedup_interval(*decode_parts(fast), *decode_parts(base), confidence) if base else None
         throttled = sum(r.throttled for r in records if r.concurrency == n)
         out.append(LevelSpeed(
             concurrency=n, requests=len(fast), baseline_requests=len(base), ttft_s=_num(f.ttft_s),
@@ -66,7 +85,11 @@ def level_speeds(records: Sequence[RequestRecord], style: StyleReading, k: int |
             baseline_decode_tokens_per_s=_num(b.decode_tokens_per_s) if b else None,
             mean_tokens_per_step=_num(reading.mean_tokens_per_step) if reading and style.steps_visible else None,
             alpha=alpha, speedup_measured=_num(speedup(f, b)) if b else None,
-            throttled_responses=throttled, throttled=throttled > 0))
+            throttled_responses=throttled, throttled=throttled + int(extra.get("throttled", 0)) > 0,
+            extra_requests=int(extra.get("sent", 0)), extra_completed=int(extra.get("completed", 0)),
+            extra_throttled=int(extra.get("throttled", 0)),
+            alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
+            speedup_interval=list(s_interval) if s_interval is not None else None))
     return out
 
 

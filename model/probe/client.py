@@ -89,9 +89,14 @@ def _server_says(response: httpx.Response) -> str:
 
 
 def _read_server_says(response: httpx.Response) -> str:
+    # an error body that never ends is read no further than its first 64 KB
+    return said_in(bounded_body(response.iter_bytes()))
+
+
+def said_in(body: bytes) -> str:
+    """": the server's message" from an error body, or "" when it gives none."""
     try:
-        # an error body that never ends is read no further than its first 64 KB
-        data = json.loads(bounded_body(response.iter_bytes()))
+        data = json.loads(body)
         message = data.get("error", {}).get("message") if isinstance(data.get("error"), dict) else data.get("error")
         text = str(message or data.get("message") or data.get("detail") or "")
     except Exception:
@@ -144,21 +149,82 @@ def _read_chunk(record: RequestRecord, data: dict[str, Any], t: float) -> None:
             record.finish_reason = str(choice["finish_reason"])
 
 
-class ChatClient:
+class StreamingClient:
+    """What the one-at-a-time client and the load runner's event-loop client share: the endpoint, the
+    headers, the one-line messages and how one SSE payload goes into the record."""
+
+    def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits()) -> None:
+        self.endpoint, self._key, self.limits = endpoint, key, limits
+        self.logprobs = True  # dropped for the session if the endpoint refuses them
+        self.url = endpoint.base_url.rstrip("/") + "/chat/completions"
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"accept": "text/event-stream"}
+        if self._key is not None:
+            headers["authorization"] = f"Bearer {self._key.reveal()}"
+        return headers
+
+    def _timeout(self) -> httpx.Timeout:
+        limits = self.limits
+        return httpx.Timeout(connect=limits.connect_s, read=limits.first_byte_s, write=limits.connect_s,
+                             pool=limits.connect_s)
+
+    def _read_payload(self, record: RequestRecord, number: int, payload: str, t: float) -> bool:
+        """One event's data into the record; True at [DONE]. A malformed or error event raises, naming it."""
+        data = payload.strip()
+        if data == "[DONE]":
+            return True
+        if not data:
+            return False
+        try:
+            chunk = json.loads(data, parse_constant=nan_constant)
+            if not isinstance(chunk, dict):
+                raise ValueError("not a JSON object")
+            if "error" in chunk:
+                raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
+                                        f"{self._scrub(_first_line(chunk['error']))}")
+            _read_chunk(record, chunk, t)
+        except (ValueError, AttributeError, TypeError) as exc:
+            raise ProbeRequestError(f"{record.label}: event {number} is malformed "
+                                    f"({_first_line(exc)}): {self._scrub(data[:60])!r}") from None
+        return False
+
+    def _content_type_problem(self, record: RequestRecord, response: httpx.Response) -> str | None:
+        kind = response.headers.get("content-type", "")
+        if not kind.lower().startswith("text/event-stream"):
+            return f"{record.label}: not an event stream (content-type {self._scrub(kind[:60])!r})"
+        return None
+
+    def _http_message(self, record: RequestRecord, exc: httpx.HTTPError) -> str:
+        if isinstance(exc, httpx.ConnectTimeout):
+            return f"{record.label}: could not connect to {self.endpoint.base_url} within {self.limits.connect_s:g} s"
+        if isinstance(exc, httpx.ConnectError):
+            return f"{record.label}: could not connect to {self.endpoint.base_url} ({_first_line(exc)})"
+        if isinstance(exc, httpx.ReadTimeout):
+            what = "first byte" if record.t_headers is None or not record.events else "next event"
+            limit = self.limits.first_byte_s if what == "first byte" else self.limits.gap_s
+            return (f"{record.label}: no {what} within {limit:g} s after {len(record.events)} events "
+                    "(the server stalled)")
+        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
+            return f"{record.label}: the stream was cut after {len(record.events)} events ({_first_line(exc)})"
+        return f"{record.label}: {exc.__class__.__name__}: {_first_line(exc)}"
+
+    def _deadline_message(self, record: RequestRecord) -> str:
+        return (f"{record.label}: not finished within its deadline ({self.limits.total_s:g} s a request, "
+                f"{self.limits.run_s:g} s the run) after {len(record.events)} events; the connection was closed")
+
+    def _scrub(self, text: str) -> str:
+        return scrub_value(scrub(text, self._key), self._key.reveal() if self._key else None)
+
+
+class ChatClient(StreamingClient):
     """Streams requests to one endpoint; one httpx.Client (and its connections) per ChatClient."""
 
     def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits(),
                  transport: httpx.BaseTransport | None = None) -> None:
-        self.endpoint, self._key, self.limits = endpoint, key, limits
-        self.logprobs = True  # dropped for the session if the endpoint refuses them
-        headers = {"accept": "text/event-stream"}
-        if key is not None:
-            headers["authorization"] = f"Bearer {key.reveal()}"
-        self._client = httpx.Client(
-            headers=headers, follow_redirects=False, verify=True, transport=transport,
-            timeout=httpx.Timeout(connect=limits.connect_s, read=limits.first_byte_s, write=limits.connect_s,
-                                  pool=limits.connect_s))
-        self.url = endpoint.base_url.rstrip("/") + "/chat/completions"
+        super().__init__(endpoint, key, limits)
+        self._client = httpx.Client(headers=self._headers(), follow_redirects=False, verify=True,
+                                    transport=transport, timeout=self._timeout())
         self._sock: Any = None  # the connection's socket, for the watchdog to shut (kept across reused connections)
 
     def close(self) -> None:
@@ -201,27 +267,6 @@ class ChatClient:
             if not isinstance(exc, httpx.HTTPError):
                 raise
             raise ProbeRequestError(self._scrub(self._http_message(record, exc))) from None
-
-    def _http_message(self, record: RequestRecord, exc: httpx.HTTPError) -> str:
-        if isinstance(exc, httpx.ConnectTimeout):
-            return f"{record.label}: could not connect to {self.endpoint.base_url} within {self.limits.connect_s:g} s"
-        if isinstance(exc, httpx.ConnectError):
-            return f"{record.label}: could not connect to {self.endpoint.base_url} ({_first_line(exc)})"
-        if isinstance(exc, httpx.ReadTimeout):
-            what = "first byte" if record.t_headers is None or not record.events else "next event"
-            limit = self.limits.first_byte_s if what == "first byte" else self.limits.gap_s
-            return (f"{record.label}: no {what} within {limit:g} s after {len(record.events)} events "
-                    "(the server stalled)")
-        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
-            return f"{record.label}: the stream was cut after {len(record.events)} events ({_first_line(exc)})"
-        return f"{record.label}: {exc.__class__.__name__}: {_first_line(exc)}"
-
-    def _deadline_message(self, record: RequestRecord) -> str:
-        return (f"{record.label}: not finished within its deadline ({self.limits.total_s:g} s a request, "
-                f"{self.limits.run_s:g} s the run) after {len(record.events)} events; the connection was closed")
-
-    def _scrub(self, text: str) -> str:
-        return scrub_value(scrub(text, self._key), self._key.reveal() if self._key else None)
 
     def _stream(self, record: RequestRecord, messages: list[dict[str, Any]],
                 cancel: Callable[[], bool] | None, watchdog: Watchdog) -> RequestRecord:
@@ -267,9 +312,9 @@ class ChatClient:
     def _read_events(self, record: RequestRecord, response: httpx.Response, start: float,
                      cancel: Callable[[], bool] | None, watchdog: Watchdog) -> None:
         clock = time.perf_counter
-        kind = response.headers.get("content-type", "")
-        if not kind.lower().startswith("text/event-stream"):
-            raise ProbeRequestError(f"{record.label}: not an event stream (content-type {self._scrub(kind[:60])!r})")
+        problem = self._content_type_problem(record, response)
+        if problem:
+            raise ProbeRequestError(problem)
         done = False
         def check() -> None:
             if watchdog.reason:
@@ -279,23 +324,9 @@ class ChatClient:
             for number, payload in enumerate(reader.events(), start=1):
                 t = clock() - start
                 raise_if_cancelled(cancel)
-                data = payload.strip()
-                if data == "[DONE]":
+                if self._read_payload(record, number, payload, t):
                     done = True
                     break
-                if not data:
-                    continue
-                try:
-                    chunk = json.loads(data, parse_constant=nan_constant)
-                    if not isinstance(chunk, dict):
-                        raise ValueError("not a JSON object")
-                    if "error" in chunk:
-                        raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
-                                                f"{self._scrub(_first_line(chunk['error']))}")
-                    _read_chunk(record, chunk, t)
-                except (ValueError, AttributeError, TypeError) as exc:
-                    raise ProbeRequestError(f"{record.label}: event {number} is malformed "
-                                            f"({_first_line(exc)}): {self._scrub(data[:60])!r}") from None
         except StreamLimit as exc:
             raise ProbeRequestError(f"{record.label}: {exc} after {len(record.events)} events; gave up") from None
         record.t_done = clock() - start

@@ -91,12 +91,15 @@ class SseReader:
     Events are split on blank lines chunk by chunk in C (bytes.split, filter), so a body of millions of
     blank lines or comments costs no Python loop per line; ``check`` runs once per chunk (the watchdog's
     deadline holds while a buffered body is being taken apart, when no socket read would notice it).
+    ``feed`` takes one chunk at a time (the load runner's event loop stamps a chunk's arrival, then
+    feeds it); ``events`` reads a whole iterator of chunks.
     """
 
-    def __init__(self, chunks: Iterator[bytes], max_line: int = MAX_LINE, max_body: int = MAX_BODY,
+    def __init__(self, chunks: Iterator[bytes] = iter(()), max_line: int = MAX_LINE, max_body: int = MAX_BODY,
                  check: Callable[[], None] | None = None) -> None:
         self._chunks, self.max_line, self.max_body, self._check = chunks, max_line, max_body, check
         self.bytes = 0
+        self._buffer = b""
 
     def _data(self, event: bytes) -> str | None:
         data = []
@@ -110,29 +113,39 @@ class SseReader:
                 data.append(value[1:] if value.startswith(b" ") else value)
         return b"\n".join(data).decode("utf-8", errors="replace") if data else None
 
+    def feed(self, chunk: bytes) -> list[str]:
+        """The payloads this chunk completed (none while an event is still arriving)."""
+        if self._check is not None:
+            self._check()
+        self.bytes += len(chunk)
+        if self.bytes > self.max_body:
+            raise StreamLimit(f"the body passed {self.max_body // (1024 * 1024)} MB (decompressed)")
+        buffer = self._buffer + chunk
+        if b"\r" in buffer:
+            # CRLF and CR end lines too; a CR at the very end may be half of a CRLF still to come
+            keep = buffer.endswith(b"\r")
+            buffer = (buffer[:-1] if keep else buffer).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            buffer += b"\r" if keep else b""
+        parts = buffer.split(b"\n\n")
+        self._buffer = parts.pop()
+        if len(self._buffer) > self.max_line:
+            raise StreamLimit(f"one line of the stream passed {self.max_line // 1024} KB without an end")
+        out = []
+        for part in filter(None, parts):
+            payload = self._data(part)
+            if payload is not None:
+                out.append(payload)
+        return out
+
+    def end(self) -> str | None:
+        """The payload of an event the body ended without a blank line after."""
+        tail, self._buffer = self._buffer, b""
+        return self._data(tail.rstrip(b"\r"))
+
     def events(self) -> Iterator[str]:
-        buffer = b""
         for chunk in self._chunks:
-            if self._check is not None:
-                self._check()
-            self.bytes += len(chunk)
-            if self.bytes > self.max_body:
-                raise StreamLimit(f"the body passed {self.max_body // (1024 * 1024)} MB (decompressed)")
-            buffer += chunk
-            if b"\r" in buffer:
-                # CRLF and CR end lines too; a CR at the very end may be half of a CRLF still to come
-                keep = buffer.endswith(b"\r")
-                buffer = (buffer[:-1] if keep else buffer).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-                buffer += b"\r" if keep else b""
-            parts = buffer.split(b"\n\n")
-            buffer = parts.pop()
-            if len(buffer) > self.max_line:
-                raise StreamLimit(f"one line of the stream passed {self.max_line // 1024} KB without an end")
-            for part in filter(None, parts):
-                payload = self._data(part)
-                if payload is not None:
-                    yield payload
-        tail = self._data(buffer.rstrip(b"\r"))
+            yield from self.feed(chunk)
+        tail = self.end()
         if tail is not None:
             yield tail
 

@@ -6,40 +6,40 @@ baseline at the same level, never at the same moment, so neither tier's load slo
 level sends at least n requests per tier (the plan's prompts, cycled), a multiple of n, so every
 stream has a partner for most of its life.
 
-Each worker has its own ChatClient and connection; every request records its level in
-`concurrency` and the 429 answers it met in `throttled` (counted by a transport wrapper, so the
-client is untouched). The generator yields progress from the calling thread and checks the cancel
-flag every 0.1 s; the workers check it between events, so a cancel closes every stream within a
-second of a live stream. A request that fails stops the run, as the one-at-a-time probe does, and
-the requests that completed are kept.
+Every stream of the run is read on one asyncio event loop (model.probe.load_loop, loop_client: a
+thread per stream made the arrival times jitter with the number of streams), a connection per open
+stream; every request records its level in `concurrency` and the 429 answers it met in `throttled`.
+The generator yields progress from the calling thread and checks the cancel flag every 0.1 s; the
+loop polls it too and cancels every stream, so a cancel closes them all within a second. Each request
+holds to its own deadline and to the run's (Limits.run_s). A request that fails stops the run, as the
+one-at-a-time probe does, and the requests that completed are kept.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import math
 import queue
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generator, Mapping
+from typing import Awaitable, Callable, Generator, Mapping
 
 import httpx
 
 from model import formatting as fmt
-from model.cancel import Cancelled
-from model.probe.client import ChatClient, Limits, ProbeRequestError
+from model.probe.client import Limits, ProbeRequestError
 from model.probe.endpoint import ApiKey
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import filler
+from model.probe.load_loop import PADDING_ROUNDS, StreamLoop, run_phase
+from model.probe.loop_client import LoopClient
 from model.probe.plan import CHARS_PER_TOKEN, PlannedRequest, ProbeSettings, plan_requests
 from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, run_probe
-from model.probe.run_file import RunWriter
+from model.probe.run_file import LOAD_KEEPING_COUNTS, RunWriter
 from model.probe.speed import request_tokens
 
 
-# load-keeping requests per stream slot: a short answer ends before the level's longest (a fast tier's
-# steps per request differ by up to K + 1 times), so a slot may need a few to stay open to the end
-PADDING_ROUNDS = 4
 
 
 def parse_levels(text: str) -> tuple[int, ...]:
@@ -146,90 +146,14 @@ def estimate_levels(settings: ProbeSettings) -> LoadEstimate:
     return out
 
 
-class _Counting(httpx.BaseTransport):
-    """Passes requests through and counts the 429 answers: how the probe knows a level was throttled."""
-
-    def __init__(self, inner: httpx.BaseTransport) -> None:
-        self.inner, self.throttled = inner, 0
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = self.inner.handle_request(request)
-        if response.status_code == 429:
-            self.throttled += 1
-        return response
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-@dataclass
-class _Worker:
-    client: ChatClient
-    transport: _Counting
-    thread: threading.Thread | None = None
-
-
-def _run_phase(items: list[PlannedRequest], n: int, make_worker: Callable[[], _Worker],
-               send: Callable[[_Worker, PlannedRequest, bool, threading.Event], RequestRecord | None],
-               stop: threading.Event,
-               done: "queue.Queue[tuple[RequestRecord | None, BaseException | None]]") -> list[_Worker]:
-    """Start n workers over a shared queue of this role's requests; each puts what it finished on ``done``.
-
-    When the queue is empty and measured requests are still streaming, a free worker sends a
-    load-keeping request (the plan again, not analysed, closed as soon as the last measured one
-    ends; at most PADDING_ROUNDS x (n - 1) of them): every measured stream runs with n streams open to its end, as in
-    a batch job's steady state, instead of speeding up as the level drains.
-    """
-    todo: "queue.Queue[PlannedRequest]" = queue.Queue()
-    for item in items:
-        todo.put(item)
-    workers = [make_worker() for _ in range(min(n, len(items)))]
-    measured_done = threading.Event()
-    left = [len(items)]
-    lock = threading.Lock()
-    pad = [0]
-
-    def work(worker: _Worker) -> None:
-        while not stop.is_set() and not measured_done.is_set():
-            try:
-                item, padding = todo.get_nowait(), False
-            except queue.Empty:
-                with lock:
-                    if pad[0] >= PADDING_ROUNDS * (n - 1):  # the most the estimate counts
-                        return
-                    item, padding = items[pad[0] % len(items)], True
-                    pad[0] += 1
-            try:
-                record = send(worker, item, padding, measured_done)
-                if not padding:
-                    done.put((record, None))
-            except Cancelled:
-                if not padding:
-                    done.put((None, Cancelled()))
-                return
-            except BaseException as exc:  # handed to the generator's thread, which decides
-                done.put((None, exc))
-                return
-            if not padding:
-                with lock:
-                    left[0] -= 1
-                    if left[0] == 0:
-                        measured_done.set()
-
-    for i, w in enumerate(workers):
-        w.thread = threading.Thread(target=work, args=(w,), name=f"probe-stream-{n}-{i}", daemon=True)
-        w.thread.start()
-    return workers
-
-
 def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
              cancel: CancelCheck = None, limits: Limits = Limits(),
-             transport: httpx.BaseTransport | None = None, into: ProbeRun | None = None,
+             transport: httpx.AsyncBaseTransport | None = None, into: ProbeRun | None = None,
              ) -> Generator[ProbeProgress, None, ProbeRun]:
     """run_probe's contract (progress, cancel, ``into``, the run file) for every level in settings.concurrency."""
     settings.check()
     user_cancel = cancel.is_set if isinstance(cancel, threading.Event) else cancel
-    stop = threading.Event()  # set on a cancel or a failure: the workers stop at their next event
+    stop = threading.Event()  # set on a cancel or a failure: the phase cancels every stream
 
     def check() -> bool:
         return stop.is_set() or bool(user_cancel and user_cancel())
@@ -243,68 +167,62 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
     fillers = {ctx: filler(ctx) for ctx in settings.contexts}
     endpoints = {FAST: settings.fast, BASELINE: settings.baseline}
     started = time.perf_counter()
+    run_deadline = time.monotonic() + limits.run_s  # the whole run's, as run_probe holds it
     tokens = finished = 0
-    workers: list[_Worker] = []
-    padding_lock = threading.Lock()
-    padded: dict[int, int] = {}  # load-keeping requests sent per level
-    throttled_padding: dict[int, int] = {}  # and the 429s they met, which count for the level too
+    # per level, the load-keeping requests sent, those that ran to their end, and the 429s they met (which
+    # mark the level throttled as a measured request's do): in the run file after each level, and the header
+    extra: dict[int, dict[str, int]] = {}
+    written: set[int] = set()
+    streams = StreamLoop()
+    pool = max(settings.concurrency)
+    clients = {role: LoopClient(endpoints[role], keys.get(role), limits, pool, transport)  # type: ignore[arg-type]
+               for role in (FAST, BASELINE) if endpoints[role] is not None}
 
-    def make_worker(role: str) -> Callable[[], _Worker]:
-        def make() -> _Worker:
-            counting = _Counting(transport if transport is not None else httpx.HTTPTransport(verify=True))
-            return _Worker(ChatClient(endpoints[role], keys.get(role), limits, counting), counting)
-        return make
-
-    def send(level: int) -> Callable[[_Worker, PlannedRequest, bool, threading.Event], RequestRecord | None]:
-        def go(worker: _Worker, item: PlannedRequest, padding: bool, measured_done: threading.Event
-               ) -> RequestRecord | None:
+    def send(client: LoopClient, level: int) -> Callable[[PlannedRequest, bool], Awaitable[RequestRecord | None]]:
+        async def go(item: PlannedRequest, padding: bool) -> RequestRecord | None:
             record = RequestRecord(item.label + f", {level} streams", item.role, item.prompt.task_class,
                                    item.prompt_index, item.context, item.repeat, settings.max_tokens,
                                    concurrency=level)
-            before = worker.transport.throttled
+            counts = extra.setdefault(level, dict.fromkeys(LOAD_KEEPING_COUNTS, 0)) if padding else {}
             try:
-                worker.client.stream(record, item.prompt.with_filler(fillers[item.context]),
-                                     (lambda: check() or measured_done.is_set()) if padding else check)
+                await client.stream(record, item.prompt.with_filler(fillers[item.context]), run_deadline)
+                if padding:
+                    counts["completed"] += 1
             except ProbeRequestError as exc:
                 if padding:  # not analysed; a measured request that fails the same way will say so
                     return None
                 record.error = str(exc)
-            except Cancelled:
-                if padding and not check():
-                    return None  # closed because the level's last measured stream ended
-                raise
             finally:
-                record.throttled = worker.transport.throttled - before
                 if padding:
-                    with padding_lock:
-                        padded[level] = padded.get(level, 0) + 1
-                        throttled_padding[level] = throttled_padding.get(level, 0) + record.throttled
+                    counts["sent"] += 1
+                    counts["throttled"] += record.throttled
             return record
         return go
 
-    def finish_workers(grace_s: float) -> None:
-        stop.set()
-        end = time.monotonic() + grace_s
-        for w in workers:
-            if w.thread is not None:
-                w.thread.join(max(0.0, end - time.monotonic()))
-        for w in workers:
-            w.client.close()  # closes the connections of any stream still open
-        for w in workers:
-            if w.thread is not None:
-                w.thread.join(max(0.0, end + 1.0 - time.monotonic()))
-        workers.clear()
+    def finish(phase: "concurrent.futures.Future[None] | None", grace_s: float) -> None:
+        if phase is None:
+            return
+        if run.cancelled or run.error:
+            stop.set()
+        try:
+            phase.result(grace_s)
+        except concurrent.futures.TimeoutError:
+            stop.set()  # a load-keeping stream that would not end: cancelled, its connection closed
+            try:
+                phase.result(1.0)
+            except concurrent.futures.TimeoutError:
+                pass
 
+    phase: "concurrent.futures.Future[None] | None" = None
     try:
         yield ProbeProgress(0, total, 0.0, None, 0.0, "starting")
         for level in levels:
             for role, items in ((FAST, level.fast), (BASELINE, level.baseline)):
                 if not items or run.cancelled or run.error:
                     continue
-                stop.clear()
                 done: "queue.Queue[tuple[RequestRecord | None, BaseException | None]]" = queue.Queue()
-                workers = _run_phase(items, level.concurrency, make_worker(role), send(level.concurrency),
-                                     stop, done)
+                phase = streams.submit(run_phase(items, level.concurrency, send(clients[role], level.concurrency),
+                                                 check, done))
                 left = len(items)
                 while left:
                     if user_cancel and user_cancel():
@@ -313,11 +231,15 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
                     try:
                         record, exc = done.get(timeout=0.1)
                     except queue.Empty:
+                        if phase.done() and done.empty():  # ended without handing over every request
+                            if user_cancel and user_cancel():  # the loop saw the cancel first
+                                run.cancelled = True
+                            else:
+                                exc = phase.exception()
+                                run.error = f"{role} at {fmt.count(level.concurrency, 'stream')}: stopped ({exc})"
+                            break
                         continue
                     left -= 1
-                    if isinstance(exc, Cancelled):
-                        run.cancelled = True
-                        break
                     if exc is not None:
                         run.error = f"{role} at {fmt.count(level.concurrency, 'stream')}: {exc.__class__.__name__}: {exc}"
                         break
@@ -334,27 +256,42 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
                     yield ProbeProgress(finished, total, tokens / elapsed if elapsed > 0 else 0.0,
                                         elapsed / finished * (total - finished), elapsed,
                                         f"{role}, {fmt.count(level.concurrency, 'stream')}")
-                finish_workers(1.0 if (run.cancelled or run.error) else limits.total_s)
+                finish(phase, 1.0 if (run.cancelled or run.error) else limits.total_s)
+                phase = None
                 while not done.empty():  # finished while the run was stopping: completed, so kept
                     record, exc = done.get_nowait()
                     if record is not None and exc is None and record.ok and record.t_done is not None:
                         run.records.append(record)
                         if writer:
                             writer.add(record)
+            if writer and level.concurrency in extra:
+                writer.add_load_keeping(level.concurrency, extra[level.concurrency])
+                written.add(level.concurrency)
     finally:
-        finish_workers(1.0)
+        stop.set()
+        finish(phase, 1.0)
+        for client in clients.values():
+            try:
+                streams.submit(client.aclose()).result(1.0)
+            except (concurrent.futures.TimeoutError, RuntimeError):
+                pass
+        streams.close()
         if writer:
+            for n in set(extra) - written:  # a level the run stopped in (a cancel, an error, a closed generator)
+                writer.add_load_keeping(n, extra[n])
             writer.close()
-    run.header["load_keeping_requests"] = {str(k): v for k, v in padded.items()}
-    run.header["load_keeping_throttled"] = {str(k): v for k, v in throttled_padding.items()}
+    run.header["load_keeping"] = {str(n): dict(c) for n, c in extra.items()}
     return run
 
 
 def run_any(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
             cancel: CancelCheck = None, limits: Limits = Limits(),
-            transport: httpx.BaseTransport | None = None, into: ProbeRun | None = None,
+            transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None, into: ProbeRun | None = None,
             ) -> Generator[ProbeProgress, None, ProbeRun]:
-    """The one-at-a-time probe for a single stream, the load runner for anything else."""
+    """The one-at-a-time probe for a single stream, the load runner for anything else (a transport for the
+    one must be an httpx.BaseTransport, for the other an AsyncBaseTransport; httpx.MockTransport is both)."""
     if tuple(settings.concurrency) == (1,):
-        return run_probe(settings, keys, run_path, cancel, limits, transport, into)
-    return run_load(settings, keys, run_path, cancel, limits, transport, into)
+        return run_probe(settings, keys, run_path, cancel, limits,
+                         transport if isinstance(transport, httpx.BaseTransport) else None, into)
+    return run_load(settings, keys, run_path, cancel, limits,
+                    transport if isinstance(transport, httpx.AsyncBaseTransport) else None, into)

@@ -1,5 +1,10 @@
 """The raw run as JSON lines: one header line, then one line per request, written as each completes.
 
+A load run (model.probe.load) adds a line per level once the level ended, ``{"kind": LOAD_KEEPING_KIND,
+"concurrency": n, "sent": .., "completed": .., "throttled": ..}``: the load-keeping requests it sent (not
+analysed, so not written as records), how many ran to their end and the 429s they met. read_run gathers
+these into the header's ``load_keeping`` ({"n": {"sent", "completed", "throttled"}}), as the live run has it.
+
 A run file holds what was sent and received, never the API key (the endpoints are written by
 Endpoint.to_dict, which has only the key's source), so it can be shared for an audit and
 re-analysed later without a request (`specledger probe --from-run RUN.jsonl`).
@@ -20,6 +25,8 @@ from model.safe_files import check_output_target, read_text_limited
 
 KIND = "specledger-probe-run"
 K_KIND = "specledger-probe-k"  # the trailer line holding the K the analysis settled on
+LOAD_KEEPING_KIND = "specledger-probe-load-keeping"
+LOAD_KEEPING_COUNTS = ("sent", "completed", "throttled")
 VERSION = 1
 MAX_BYTES = 512 * 1024 * 1024
 
@@ -43,6 +50,10 @@ class RunWriter:
     def add(self, record: RequestRecord, **extra: Any) -> None:
         """One record; ``extra`` keys (a round number) ride along and are ignored by read_run."""
         self._write({**record.to_dict(), **extra})
+
+    def add_load_keeping(self, concurrency: int, counts: dict[str, int]) -> None:
+        self._write({"kind": LOAD_KEEPING_KIND, "concurrency": concurrency,
+                     **{name: int(counts.get(name, 0)) for name in LOAD_KEEPING_COUNTS}})
 
     def close(self) -> None:
         if not self._file.closed:
@@ -94,6 +105,9 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
                 header = obj
             elif obj.get("kind") == K_KIND:
                 header = {**header, "k_recorded": obj.get("k"), "k_recorded_source": obj.get("k_source")}
+            elif obj.get("kind") == LOAD_KEEPING_KIND:
+                level, counts = _load_keeping(obj)
+                header = {**header, "load_keeping": {**header.get("load_keeping", {}), level: counts}}
             else:
                 records.append(RequestRecord.from_dict(obj))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -101,3 +115,11 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
     if header is None:
         raise RunFileError(f"{path}: empty, no header line")
     return header, records
+
+
+def _load_keeping(obj: dict[str, Any]) -> tuple[str, dict[str, int]]:
+    values = [obj.get("concurrency"), *(obj.get(name) for name in LOAD_KEEPING_COUNTS)]
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+        raise ValueError(f"a {LOAD_KEEPING_KIND} line needs 'concurrency', "
+                         f"{', '.join(repr(n) for n in LOAD_KEEPING_COUNTS)} as whole numbers from 0")
+    return str(obj["concurrency"]), {name: int(obj[name]) for name in LOAD_KEEPING_COUNTS}

@@ -29,23 +29,30 @@ def request_tokens(record: RequestRecord) -> int:
     return sum(e.n_tokens or 1 for e in record.content_events)
 
 
+def decode_parts(records: Sequence[RequestRecord]) -> tuple[np.ndarray, np.ndarray]:
+    """Per request with more than one event: the decode tokens (after the first event) and the seconds they
+    took (first event to last). Their sums make the decode speed; per request, its interval."""
+    tokens, seconds = [], []
+    for r in records:
+        events = r.content_events
+        if not (r.ok and len(events) > 1):
+            continue
+        span = events[-1].t - events[0].t
+        # silent tokens (counted in the usage, no event: llama.cpp's special tokens) fall after the span
+        seen = min(request_tokens(r), sum(e.n_tokens or 1 for e in events))
+        if span > 0:
+            tokens.append(seen - (events[0].n_tokens or 1))
+            seconds.append(span)
+    return np.asarray(tokens, dtype=np.float64), np.asarray(seconds, dtype=np.float64)
+
+
 def measure(records: Sequence[RequestRecord]) -> Speed:
     ok = [r for r in records if r.ok and r.content_events]
     ttft = [r.content_events[0].t for r in ok]
-    tokens = time = 0.0
-    total = 0
-    for r in ok:
-        events = r.content_events
-        n = request_tokens(r)
-        total += n
-        span = events[-1].t - events[0].t
-        # silent tokens (counted in the usage, no event: llama.cpp's special tokens) fall after the span
-        seen = min(n, sum(e.n_tokens or 1 for e in events))
-        if len(events) > 1 and span > 0:
-            tokens += seen - (events[0].n_tokens or 1)
-            time += span
+    tokens, seconds = decode_parts(ok)
+    time = float(seconds.sum())
     return Speed(len(ok), float(np.median(ttft)) if ttft else math.nan,
-                 tokens / time if time > 0 else math.nan, total)
+                 float(tokens.sum()) / time if time > 0 else math.nan, sum(request_tokens(r) for r in ok))
 
 
 def speedup(fast: Speed, baseline: Speed) -> float:

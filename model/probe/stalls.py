@@ -52,7 +52,8 @@ class _Timer:
             woke = clock()
             late = woke - asked - PERIOD_S
             if late >= REPORT_S:
-                self.stalls.append((woke, late))
+                with self.lock:
+                    self.stalls.append((woke, late))
 
 
 _TIMER = _Timer()
@@ -72,6 +73,14 @@ class StallWatch:
     def __exit__(self, *exc: object) -> None:
         # a stall counts for this request when it ended after the request began
         # (it may have begun before: the request's read was late all the same)
-        self.stalls = [[round(woke - self.origin, 6), round(late, 6)]
-                       for woke, late in list(_TIMER.stalls) if woke > self.origin][:MAX_STALLS]
+        # newest first, stopping at the first from before the request: at 64 streams a request ends every
+        # few milliseconds, and a copy of the whole deque (up to KEEP) each time held the streams' loop up
+        mine = []
+        with _TIMER.lock:
+            for woke, late in reversed(_TIMER.stalls):
+                if woke <= self.origin:
+                    break
+                mine.append([round(woke - self.origin, 6), round(late, 6)])
+        mine.reverse()
+        self.stalls = mine[:MAX_STALLS]
         _TIMER.release()

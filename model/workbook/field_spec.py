@@ -168,10 +168,11 @@ def _url_text(value: Any) -> str:
 
 
 def _load_speedups_text(value: Any) -> str:
-    from model.workbook.load_speedups import LoadSpeedupError, format_speedups, parse_speedups
+    from model.workbook.load_speedups import (LoadSpeedupError, format_speedups, parse_speedup_intervals,
+                                              parse_speedups)
 
     try:
-        return format_speedups(parse_speedups(value))
+        return format_speedups(parse_speedups(value), parse_speedup_intervals(value))
     except LoadSpeedupError as exc:
         raise ValidationError(str(exc)) from None
 

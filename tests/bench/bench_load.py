@@ -51,7 +51,7 @@ server.stop()
 """
 
 
-def jitter_at(base_url: str, level: int, max_tokens: int, truth_url: str) -> tuple[np.ndarray, int, int]:
+def jitter_at(base_url: str, level: int, max_tokens: int, truth_url: str) -> tuple[np.ndarray, int, int, float]:
     import httpx
 
     from tests.probe_servers import settings_for, subset
@@ -59,7 +59,9 @@ def jitter_at(base_url: str, level: int, max_tokens: int, truth_url: str) -> tup
     settings = settings_for(base_url, subset(2), baseline=False)
     settings.concurrency, settings.max_tokens = (level,), max_tokens
     limits = Limits(connect_s=10, first_byte_s=60, gap_s=30, total_s=300, retries=2, max_retry_wait_s=1)
+    cpu = time.process_time()
     run = run_to_end(run_load(settings, {}, limits=limits))
+    cpu = time.process_time() - cpu  # the client's own CPU, every thread of this process (the server has its own)
     if run.error:
         raise SystemExit(f"level {level}: {run.error}")
     sent = httpx.get(truth_url, timeout=10).json()
@@ -72,7 +74,8 @@ def jitter_at(base_url: str, level: int, max_tokens: int, truth_url: str) -> tup
             diffs.extend((client - server) * 1e3)
         else:
             skipped += 1
-    return np.abs(np.asarray(diffs)), len(run.records), skipped
+    events = sum(len(r.events) for r in run.records)
+    return np.abs(np.asarray(diffs)), len(run.records), skipped, cpu * 1e6 / max(1, events)
 
 
 def rule_check(base_url: str, levels: tuple[int, ...], max_tokens: int, step_s: float, knee: int) -> None:
@@ -121,18 +124,19 @@ def main() -> None:
         print(f"probe client jitter against serve-demo's step times (server in its own process, batched, "
               f"vLLM style, {args.step_ms:g} ms steps, knee {args.knee} tokens, {args.max_tokens} tokens a request)")
         print(f"{'streams':>8}{'requests':>10}{'intervals':>11}{'server step':>13}{'|jitter| med':>14}"
-              f"{'p95':>9}{'max':>9}{'p95/step':>10}{'med vs 1':>10}{'p95 vs 1':>10}")
+              f"{'p95':>9}{'max':>9}{'p95/step':>10}{'med vs 1':>10}{'p95 vs 1':>10}{'CPU/event':>11}")
         first: tuple[float, float] | None = None
         for level in levels:
             started = time.perf_counter()
-            d, n, skipped = jitter_at(base_url, level, args.max_tokens, truth_url)
+            d, n, skipped, cpu_us = jitter_at(base_url, level, args.max_tokens, truth_url)
             step = args.step_ms * max(1.0, level * 5 / args.knee)  # the rule at a full batch of K = 4 streams
             med, p95 = float(np.median(d)), float(np.percentile(d, 95))
             first = first or (med, p95)
             print(f"{level:>8}{n:>10}{len(d):>11}{step:>11.0f}ms{med:>12.3f}ms{p95:>7.2f}ms{d.max():>7.1f}ms"
-                  f"{p95 / step:>10.1%}{med / first[0]:>9.2f}x{p95 / first[1]:>9.2f}x"
+                  f"{p95 / step:>10.1%}{med / first[0]:>9.2f}x{p95 / first[1]:>9.2f}x{cpu_us:>9.0f}us"
                   + (f"  ({skipped} requests' events did not match the server's steps)" if skipped else "")
-                  + f"  [{time.perf_counter() - started:.0f} s]")
+                  + f"  [{time.perf_counter() - started:.0f} s, load average {os.getloadavg()[0]:.1f} on "
+                    f"{os.cpu_count()} cores]")
         print("goal: median and p95 jitter at 16 and 64 streams within 2x of one stream's")
         if args.rule:
             rule_check(base_url, tuple(int(x) for x in args.rule.split(",")), args.max_tokens,

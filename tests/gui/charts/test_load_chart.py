@@ -43,6 +43,22 @@ def test_the_chart_shows_measured_points_the_claim_and_the_roofline_by_batch(pan
     assert chart.roofline_line() is None and chart.measured_points() is None
 
 
+def test_a_levels_interval_is_drawn_as_an_error_bar(panel):
+    wb = load_demo()
+    wb.tiers[TURBO].measured_by_concurrency = "1: 2.4 [2.1-2.7], 4: 2.1, 16: 1.3 [1.0-1.5], 64: 0.8* [0.6-1.1]"
+    cmp = compare(wb)
+    panel.tabs.setCurrentWidget(panel.load_chart)
+    panel.show_result(wb, cmp, TURBO)
+    chart = panel.load_chart
+    x, low, high = chart.interval_bars()
+    assert list(x) == [1, 16, 64] and list(low) == [2.1, 1.0, 0.6] and list(high) == [2.7, 1.5, 1.1]
+    bars = chart._bars.opts  # drawn at log10 of the level (the plot's x is log), from low to high
+    assert np.allclose(bars["x"], np.log10([1, 16, 64])) and np.allclose(bars["y"] - bars["bottom"], low)
+    assert np.allclose(bars["y"] + bars["top"], high)
+    panel.show_result(wb, cmp, HELIX_FAST)
+    assert chart.interval_bars() is None
+
+
 def test_the_note_wraps_within_the_plot(panel, qtbot):
     # a typed tier with nothing measured has two notes; on one line they ran past the pane's right edge
     wb = load_demo()

@@ -96,6 +96,19 @@ def test_every_class_and_the_tier_have_by_concurrency_in_the_json(loaded):
     _, report, _, _ = loaded
     data = json.loads(report.to_json())
     assert [x["concurrency"] for x in data["by_concurrency"]] == [1, 4, 16]
+    # each level's alpha and speedup with their intervals, requests as the unit: the tier's 6 to 16 requests
+    # a level are enough, a class's one request at one stream too few
+    for x in data["by_concurrency"]:
+        for key, point in (("alpha_interval", "alpha"), ("speedup_interval", "speedup_measured")):
+            low, high = x[key]
+            assert low < x[point] < high, (key, x)
+    # 16 requests a tier (the 6 classes cycled) give a usable interval; at one stream the 6 requests are one
+    # per class, whose speeds differ by class, and the interval is wide, as it should be
+    sixteen = data["by_concurrency"][2]["speedup_interval"]
+    assert sixteen[1] / sixteen[0] < 2, data["by_concurrency"]
+    for c in data["classes"]:
+        one = c["by_concurrency"][0]
+        assert one["concurrency"] == 1 and one["alpha_interval"] is None and one["speedup_interval"] is None
     for c in data["classes"]:
         rows = c["by_concurrency"]
         assert [x["concurrency"] for x in rows] == [1, 4, 16]
@@ -109,7 +122,12 @@ def test_the_run_file_records_each_requests_level(loaded):
     assert header["concurrency"] == [1, 4, 16]
     assert sorted({r.concurrency for r in records}) == [1, 4, 16]
     assert sum(1 for r in records if r.concurrency == 16 and r.role == BASELINE) == 16
-    assert all(v <= 2 * 4 * 15 for v in run.header["load_keeping_requests"].values())  # 4 (n - 1) per tier at most
+    # the load-keeping requests per level, in the run file as in the live run: 4 (n - 1) per tier at most
+    assert header["load_keeping"] == run.header["load_keeping"]
+    assert set(header["load_keeping"]) <= {"4", "16"}  # one stream has no free stream to keep busy
+    for n, counts in header["load_keeping"].items():
+        assert counts["completed"] <= counts["sent"] <= 2 * 4 * (int(n) - 1) and counts["throttled"] == 0
+    assert header["load_keeping"]["16"]["sent"] > 0
     # the batch stayed full while measured streams ran: the server's own ticks at level 16 are at 16 but for
     # the first and last few (streams joining, the last one closing)
     sizes = [t[1] for t in app.state.clocks["demo-fast"].ticks]
@@ -153,6 +171,50 @@ def test_a_level_over_the_rate_limit_is_marked_throttled_not_read_as_slow():
     assert sum(r.throttled for r in run.records if r.concurrency == 8) > 0
 
 
+def _throttling_late(inner, served: int):
+    """Serves the first ``served`` chat requests and answers 429 (Retry-After: 0.05) to every later one."""
+    from starlette.responses import JSONResponse
+    seen = [0]
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http" or not scope["path"].endswith("/chat/completions"):
+            return await inner(scope, receive, send)
+        seen[0] += 1
+        if seen[0] > served:
+            response = JSONResponse({"error": {"message": "rate limited"}}, status_code=429,
+                                    headers={"retry-after": "0.05"})
+            return await response(scope, receive, send)
+        await inner(scope, receive, send)
+    return app
+
+
+@pytest.mark.parametrize("throttle", [True, False])
+def test_a_429_on_a_load_keeping_request_marks_its_level_throttled(tmp_path, throttle):
+    from model.probe.client import Limits
+    limits = Limits(connect_s=2.0, first_byte_s=5.0, gap_s=2.0, total_s=20.0, retries=2, max_retry_wait_s=0.1)
+    app = _batched_app()
+    # 4 prompts at 4 streams: the 4 measured requests are the first 4 sent; everything after is load-keeping
+    with LoopbackServer(_throttling_late(app, 4) if throttle else app) as server:
+        s = settings_for(server.base_url, subset(1)[:4], baseline=False)
+        s.concurrency, s.max_tokens = (4,), 24
+        run = run_to_end(run_load(s, {}, tmp_path / "run.jsonl", limits=limits))
+    assert run.error is None, run.error
+    assert all(r.throttled == 0 for r in run.records) and len(run.records) == 4  # no analysed request met a 429
+    header, _ = read_run(tmp_path / "run.jsonl")
+    counts = header["load_keeping"]["4"]
+    assert counts == run.header["load_keeping"]["4"] and counts["sent"] > 0
+    level = analyse(run.records, header).by_concurrency[0]
+    assert level.extra_requests == counts["sent"] and level.extra_throttled == counts["throttled"]
+    if throttle:  # each load-keeping request tried up to 3 times (the last may be cut by the level's end), refused
+        assert counts["completed"] == 0 and 0 < counts["throttled"] <= 3 * counts["sent"]
+        assert level.throttled and level.throttled_responses == 0
+    else:
+        assert counts["throttled"] == 0 and not level.throttled
+    row = json.loads(analyse(run.records, header).to_json())["by_concurrency"][0]
+    assert {k: row[k] for k in ("extra_requests", "extra_completed", "extra_throttled")} == {
+        "extra_requests": counts["sent"], "extra_completed": counts["completed"], "extra_throttled": counts["throttled"]}
+
+
 def test_cancel_during_a_16_stream_level_closes_every_stream_within_a_second(tmp_path):
     slow = BatchRule(0.05, 32)  # 64 tokens at 16 streams: several seconds a stream, cancelled midway
     app = _batched_app(slow)
@@ -179,7 +241,7 @@ def test_cancel_during_a_16_stream_level_closes_every_stream_within_a_second(tmp
         closed = time.monotonic() - cancelled_at
     assert not thread.is_alive()
     run = box["run"]
-    assert run.cancelled and run.error is None
+    assert run.cancelled and run.error is None, (run.cancelled, run.error, len(run.records))
     assert returned < 1.0 and closed < 1.0, (returned, closed)  # the issue's bound: every stream closed within 1 s
     assert not [t for t in threading.enumerate() if t.name.startswith("probe-stream")]
 
@@ -215,3 +277,43 @@ def test_progress_names_each_level_with_its_streams_in_the_right_number():
     for e in events:
         _progress_printer(out)(e)
     assert "(fast, 1 stream)," in out.getvalue() and "(baseline, 2 streams)," in out.getvalue()
+
+
+def test_apply_keeps_each_levels_interval_and_the_chart_data_reads_it(loaded):
+    import math
+
+    from model.comparison import compare
+    from model.load_curve import load_curve
+    from model.probe.apply import apply_probe
+    from model.workbook.json_file import load_demo
+    from model.workbook.load_speedups import parse_speedup_intervals
+
+    _, report, _, _ = loaded
+    wb = load_demo()
+    tier = wb.tiers[1].name
+    apply_probe(wb, report, tier, add_missing=True)
+    text = wb.tiers[1].measured_by_concurrency
+    intervals = parse_speedup_intervals(text)
+    assert sorted(intervals) == [1, 4, 16], text
+    for x in report.by_concurrency:
+        assert intervals[x.concurrency] == pytest.approx(tuple(x.speedup_interval), abs=1e-3)
+    cmp = compare(wb)
+    curve = load_curve(wb, cmp.alpha[1], None, 1)
+    assert list(curve.levels) == [1, 4, 16] and all(math.isfinite(v) for v in [*curve.low, *curve.high])
+    assert all(curve.low <= curve.measured) and all(curve.measured <= curve.high)
+
+
+def test_the_run_deadline_stops_a_load_run_whose_requests_each_keep_within_theirs():
+    # every request would finish within its own 20 s, but the run as a whole has 1.5 s: it stops at 1.5 s
+    from model.probe.client import Limits
+    limits = Limits(connect_s=2.0, first_byte_s=5.0, gap_s=2.0, total_s=20.0, run_s=1.5, retries=0)
+    slow = BatchRule(0.05, 32)
+    with LoopbackServer(_batched_app(slow)) as server:
+        s = settings_for(server.base_url, subset(1))
+        s.concurrency, s.max_tokens = (2, 4), 64  # some 3 s a level at 50 ms steps
+        began = time.monotonic()
+        run = run_to_end(run_load(s, {}, limits=limits))
+        took = time.monotonic() - began
+    assert run.error is not None and "1.5 s the run" in run.error, run.error
+    assert 1.4 < took < 3.5, took
+    assert not [t for t in threading.enumerate() if t.name.startswith("probe-stream")]

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from model.workbook.json_file import load_demo, load_workbook, save_workbook, workbook_to_dict
-from model.workbook.load_speedups import parse_speedups, speedup_at
+from model.workbook.load_speedups import parse_speedup_intervals, parse_speedups, speedup_at
 from model.workbook.rows import Tier
 from model.workbook.validation import ValidationError, WorkbookError, parse_field
 
@@ -43,7 +43,19 @@ def test_the_probes_rows_and_a_throttled_mark_parse():
     assert speedup_at(levels, 8) is None  # another level is not this load
 
 
+def test_a_levels_interval_rides_along_in_brackets():
+    rows = [{"concurrency": 1, "speedup_measured": 2.0, "speedup_interval": [1.8, 2.25]},
+            {"concurrency": 16, "speedup_measured": 0.9, "throttled": True, "speedup_interval": None}]
+    text = parse_field(Tier, "measured_by_concurrency", rows)
+    assert text == "1: 2 [1.8-2.25], 16: 0.9*"
+    assert parse_speedups(text) == {1: (2.0, False), 16: (0.9, True)}
+    assert parse_speedup_intervals("1: 2 [1.8-2.25], 4: 1.5* [1.2–1.9]") == {1: (1.8, 2.25), 4: (1.2, 1.9)}
+    assert parse_field(Tier, "measured_by_concurrency", "4: 1.5*[1.2 - 1.9]") == "4: 1.5* [1.2-1.9]"
+
+
 @pytest.mark.parametrize(("field", "value", "words"), [
+    ("measured_by_concurrency", "4: 1.8 [1.9-2.2]", "must hold its speedup 1.8"),
+    ("measured_by_concurrency", "4: 1.8 [1.2-]", "streams: speedup"),
     ("concurrency", 0, "from 1 to 4096"),
     ("concurrency", 2.5, "whole number"),
     ("claim_concurrency", 0, "from 1 to 4096"),

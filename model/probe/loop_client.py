@@ -1,0 +1,229 @@
+"""The load runner's client: every stream of a run on one asyncio event loop, stamped as its bytes arrive.
+
+Why one loop and not a thread per stream: at 64 streams, 64 reader threads (and a watchdog thread each)
+took turns at the GIL in no fixed order, each parsing its event's JSON before the next got in, so an
+event was stamped late by a different amount at every step (tests/bench/bench_load.py measured the
+median per-event jitter 4.6x the single stream's at 16 streams and 31.6x at 64). On one loop the streams
+are read in the order their sockets became ready; a chunk is stamped the moment httpx hands it over and
+only split into SSE payloads (bytes.split, in C) before the next socket is read; the JSON is parsed when
+the stream has ended, PARSE_SLICE payloads at a time with the loop free in between.
+
+What ChatClient guarantees holds here too, by the loop's means: the request's deadline
+(Limits.total_s) and the run's by asyncio's timeout, which cancels the read and closes the connection;
+the analyst's cancel by the runner cancelling the task; 429 and 5xx retried a bounded number of times
+honouring Retry-After; the same caps (guard.SseReader), the same one-line messages, the key scrubbed
+from the record. Each 429 met is counted on the record (`throttled`).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import Any
+
+import httpx
+
+from model.probe.client import (REPORTED_HEADER_PREFIX, RETRY_STATUS, Limits, ProbeRequestError, StreamingClient,
+                                _retry_wait, _scrub_record, _status_error, request_body, said_in)
+from model.probe.endpoint import ApiKey, Endpoint
+from model.probe.events import RequestRecord
+from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit
+from model.probe.stalls import StallWatch
+
+PARSE_SLICE = 16  # payloads parsed between two turns of the loop, once a stream has ended
+
+
+class LoopClient(StreamingClient):
+    """Streams requests to one endpoint from an event loop; one httpx.AsyncClient, ``pool`` connections."""
+
+    def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits(), pool: int = 1,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        super().__init__(endpoint, key, limits)
+        self._client = httpx.AsyncClient(
+            headers=self._headers(), follow_redirects=False, verify=True, transport=transport,
+            # no cap on connections: the runner's n tasks bound them, and a cap only adds a pool wait that a
+            # loaded machine can stretch past the connect timeout (a PoolTimeout where nothing was wrong)
+            timeout=self._timeout(), limits=httpx.Limits(max_connections=None, max_keepalive_connections=pool))
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def stream(self, record: RequestRecord, messages: list[dict[str, Any]],
+                     deadline: float | None = None) -> RequestRecord:
+        """Fill ``record`` from one streamed answer or raise ProbeRequestError (one line); a cancel of the
+        task raises CancelledError with the connection closed. ``deadline`` is the run's (time.monotonic)."""
+        mine = time.monotonic() + self.limits.total_s
+        end = min(mine, deadline) if deadline is not None else mine
+        try:
+            # wait_for, not asyncio.timeout_at: the project runs on Python 3.10 too
+            return await asyncio.wait_for(self._stream(record, messages), max(0.0, end - time.monotonic()))
+        except asyncio.TimeoutError:
+            raise ProbeRequestError(self._deadline_message(record)) from None
+        except httpx.HTTPError as exc:
+            raise ProbeRequestError(self._scrub(self._http_message(record, exc))) from None
+        finally:
+            _scrub_record(record, self._key)
+
+    async def _stream(self, record: RequestRecord, messages: list[dict[str, Any]]) -> RequestRecord:
+        limits = self.limits
+        for attempt in range(limits.retries + 1):
+            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
+            record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
+            record.t_headers = record.t_done = record.response_id = None
+            record.stalls = None
+            start = time.perf_counter()
+            async with self._client.stream("POST", self.url, json=body,
+                                           extensions={"trace": Arrivals.trace}) as response:
+                record.t_headers = time.perf_counter() - start
+                if response.status_code == 429:
+                    record.throttled += 1
+                if response.status_code in RETRY_STATUS and attempt < limits.retries:
+                    wait = _retry_wait(response, attempt, limits.max_retry_wait_s)
+                    record.retries += 1
+                    await response.aclose()
+                    await asyncio.sleep(wait)
+                    continue
+                if response.status_code != 200:
+                    said = await _said(response)
+                    if response.status_code == 400 and self.logprobs and "logprob" in said.lower():
+                        self.logprobs = False  # the endpoint does not offer them: count tokens another way
+                        continue
+                    raise ProbeRequestError(self._scrub(_status_error(record.label, self.endpoint, response)))
+                for name, value in response.headers.items():
+                    if name.lower().startswith(REPORTED_HEADER_PREFIX):
+                        record.reported.setdefault("headers", {})[name.lower()] = value
+                # from here on a silence is a gap between events, not the wait for the first byte
+                timeout = response.request.extensions.get("timeout")
+                if isinstance(timeout, dict):
+                    timeout["read"] = limits.gap_s
+                watch = StallWatch(start)
+                try:
+                    with watch:
+                        await self._read_events(record, response, start)
+                finally:
+                    record.stalls = watch.stalls
+                return record
+        raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
+
+    async def _read_events(self, record: RequestRecord, response: httpx.Response, start: float) -> None:
+        problem = self._content_type_problem(record, response)
+        if problem:
+            raise ProbeRequestError(problem)
+        clock = time.perf_counter
+        reader = SseReader()
+        arrived: list[tuple[float, str]] = []  # (arrival, payload): stamped now, parsed once the stream ended
+        reads = Arrivals.attach(response.extensions.get("network_stream")) or Arrivals()
+        try:
+            async for chunk in response.aiter_bytes():
+                t = (reads.at if reads.at is not None else clock()) - start
+                payloads = reader.feed(chunk)
+                arrived.extend((t, p) for p in payloads)
+                if payloads and _is_done(payloads[-1]):
+                    break
+            else:
+                tail = reader.end()
+                if tail is not None:
+                    arrived.append((clock() - start, tail))
+        except asyncio.CancelledError:
+            try:  # the events so far, for the deadline's message; the cancel itself goes on
+                self._parse(record, arrived)
+            except ProbeRequestError:
+                pass
+            raise
+        except StreamLimit as exc:
+            self._parse(record, arrived)  # an error in an earlier event is the one to name
+            raise ProbeRequestError(f"{record.label}: {exc} after {len(record.events)} events; gave up") from None
+        except httpx.HTTPError:
+            self._parse(record, arrived)
+            raise
+        t_done = clock() - start
+        done = False
+        for first in range(0, len(arrived), PARSE_SLICE):
+            if first:
+                await asyncio.sleep(0)  # other streams' bytes are read (and stamped) in between
+            if self._parse(record, arrived[first:first + PARSE_SLICE], first):
+                done = True
+                break
+        record.t_done = t_done
+        if not done:
+            raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
+                                    f"{len(record.events)} events (cut midway)")
+
+    def _parse(self, record: RequestRecord, arrived: list[tuple[float, str]], first: int = 0) -> bool:
+        for number, (t, payload) in enumerate(arrived, start=first + 1):
+            if self._read_payload(record, number, payload, t):
+                return True
+        return False
+
+
+class Arrivals:
+    """When the raw read that holds the chunk being parsed reached the process (perf_counter), or None.
+
+    The loop hands a connection's bytes to its protocol (``data_received``) as soon as epoll reports them,
+    for every ready socket in turn, before any stream's task runs; the task reads them later, after the
+    tasks ahead of it have parsed theirs. Stamping in ``data_received`` keeps those tasks' work out of the
+    arrival time. The stamps are taken from the connection's first byte (``attach`` from the connect's
+    trace), so the reads line up one for one with the protocol's queue. It needs anyio's stream and
+    protocol, which httpcore does not expose: where they are not found (another backend, another version)
+    ``at`` stays None and the caller stamps each chunk as it gets it.
+    """
+
+    def __init__(self) -> None:
+        self.at: float | None = None
+
+    @staticmethod
+    def attach(network_stream: object) -> "Arrivals | None":
+        """Stamp this connection's reads from now on (once per connection); None where it cannot."""
+        stream = getattr(network_stream, "_stream", None)
+        while hasattr(stream, "transport_stream"):  # TLS: the reads are the socket's under it
+            stream = stream.transport_stream
+        protocol = getattr(stream, "_protocol", None)
+        queue = getattr(protocol, "read_queue", None)
+        if stream is None or protocol is None or queue is None or not hasattr(stream, "receive"):
+            return None
+        known = getattr(protocol, "_specledger_arrivals", None)
+        if isinstance(known, Arrivals):
+            return known
+        out = Arrivals()
+        stamps: deque[float] = deque()
+        unstamped = [len(queue)]  # reads queued before we came have no stamp of theirs
+        data_received, receive, clock = protocol.data_received, stream.receive, time.perf_counter
+
+        def stamped(data: bytes) -> None:
+            stamps.append(clock())
+            data_received(data)
+
+        async def read(max_bytes: int = 65536) -> bytes:
+            chunk = await receive(max_bytes)
+            if unstamped[0]:
+                unstamped[0] -= 1
+                out.at = clock()
+            else:
+                out.at = stamps.popleft() if stamps else clock()
+            return chunk
+
+        protocol.data_received, stream.receive = stamped, read  # this connection's objects only
+        protocol._specledger_arrivals = out
+        return out
+
+    @staticmethod
+    async def trace(event: str, info: dict[str, Any]) -> None:
+        """httpcore's trace hook: attach as the TCP connection is made, before its first byte."""
+        if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
+            Arrivals.attach(info["return_value"])
+
+
+def _is_done(payload: str) -> bool:
+    return len(payload) < 16 and payload.strip() == "[DONE]"
+
+
+async def _said(response: httpx.Response) -> str:
+    """The error body's message, read no further than its first 64 KB (kept where _status_error looks)."""
+    body = b""
+    async for chunk in response.aiter_bytes():
+        body += chunk
+        if len(body) >= MAX_ERROR_BODY:
+            break
+    said = said_in(body[:MAX_ERROR_BODY])
+    setattr(response, "_specledger_said", said)
+    return said
