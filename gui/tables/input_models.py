@@ -63,8 +63,8 @@ class WorkbookTableModel(QAbstractTableModel):
         """What the cells show, cheap to take and to compare; None means always repaint all."""
         return None
 
-    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
-        """(top, left, bottom, right) of the cells that differ, or None when nothing does."""
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | list[tuple[int, int, int, int]] | None:
+        """(top, left, bottom, right) of the cells that differ (or a list of such blocks), None when nothing does."""
         if old is not None and old == new:
             return None
         return 0, 0, self.rowCount() - 1, self.columnCount() - 1
@@ -86,8 +86,7 @@ class WorkbookTableModel(QAbstractTableModel):
         if not (shape[0] and shape[1]):
             return
         block = self._changed_block(old, new)
-        if block is not None:
-            top, left, bottom, right = block
+        for top, left, bottom, right in ([block] if isinstance(block, tuple) else block or []):
             self.dataChanged.emit(self.index(top, left), self.index(bottom, right))
         if self._headers_changed(old, new):
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shape[0] - 1)

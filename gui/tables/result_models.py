@@ -125,6 +125,31 @@ _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium",
                 "effective_alpha_high")
 
 
+# what each summary column shows (text and colours) comes from these fields; an edit repaints a column only
+# in the rows where one of its own fields changed (a class's alpha moves the mix, not the prices or the claim).
+# A column missing here is diffed on every field, as all were before. tests/gui/tables/test_changed_ranges.py
+# checks every cell an edit changes is repainted.
+_SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
+    "Speed verdict": ("incomplete", "tier_verdict", "unconfirmed"),
+    "Value verdict": ("incomplete", "tier_value_verdict"),
+    "Claim holds": ("claim_holds",),
+    "Mix speedup": ("mix_speedup", "mix_speedup_low", "mix_speedup_high"),
+    "vs baseline": ("speedup_vs_baseline", "speedup_vs_baseline_low", "speedup_vs_baseline_high"),
+    "Measured": ("measured_speedup", "measured_note", "baseline_index", "speedup_vs_baseline", "mix_speedup"),
+    "Fair price": ("fair_price_factor", "fair_price_factor_low"),
+    "Price ratio": ("mix_price_ratio", "tier_value_verdict", "baseline_index"),
+    "Value needs alpha": ("mix_price_break_even_kind", "mix_price_break_even_alpha", "k"),
+    "Runs like alpha": ("effective_alpha", "mix_price_break_even_kind"),
+    "Premium": ("premium",),
+    "Monthly cost": ("monthly_cost",),
+    "Cost per 1x": ("price_per_speedup",),
+    "FLOPs/token": ("mix_cost_factor",),
+    "Claim": ("claimed_speedup", "claim_context"),
+    "Claim needs alpha": ("claimed_speedup", "speculative", "claim_kind", "claim_alpha"),
+}
+_ANY_SUMMARY_FIELD = tuple(dict.fromkeys((*_TIER_FIELDS, *(f for fs in _SUMMARY_FIELDS.values() for f in fs))))
+
+
 def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
     """Boolean mask of entries that differ in any of the named arrays (NaN equals NaN here)."""
     mask: np.ndarray | None = None
@@ -354,14 +379,29 @@ class TierSummaryModel(WorkbookTableModel):
     def _snapshot(self) -> Any:
         return self.document.comparison
 
-    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | list[tuple[int, int, int, int]] | None:
         if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1
-        rows = changed_cells(old, new, _TIER_FIELDS)
-        holds = np.array([a != b for a, b in zip(old.claim_holds, new.claim_holds)], dtype=bool)
-        rows = rows | holds if rows.size else holds
-        block = _block(rows[:, None]) if rows.size else None
-        return None if block is None else (block[0], 0, block[2], self.columnCount() - 1)
+        n = len(new.tier_names)
+        by_field = {name: changed_cells(old, new, (name,)).reshape(-1) for name in _ANY_SUMMARY_FIELD}
+        spans = []  # per column: (top, bottom) of the rows whose fields changed, or None
+        for header, _, _ in SUMMARY_COLUMNS:
+            rows = np.zeros(n, dtype=bool)
+            for name in _SUMMARY_FIELDS.get(header, _ANY_SUMMARY_FIELD):
+                changed = by_field[name]
+                rows |= changed if changed.size == n else bool(changed.any())
+            hit = np.flatnonzero(rows)
+            spans.append((int(hit[0]), int(hit[-1])) if hit.size else None)
+        # neighbouring columns with the same rows in one signal
+        blocks: list[tuple[int, int, int, int]] = []
+        for col, span in enumerate(spans):
+            if span is None:
+                continue
+            if blocks and blocks[-1][3] == col - 1 and (blocks[-1][0], blocks[-1][2]) == span:
+                blocks[-1] = (span[0], blocks[-1][1], span[1], col)
+            else:
+                blocks.append((span[0], col, span[1], col))
+        return blocks or None
 
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return old is None or old.tier_names != new.tier_names
