@@ -59,6 +59,7 @@ class TrailerChart(ChartView):
         self._numbers: list[str] = []
         self._ticks: dict[str, list[tuple[float, str]]] = {}  # axis -> ticks shown
         self._ranges: tuple[int, int] | None = None  # (K, classes) the view's ranges were set for
+        self._frame: tuple[int, int] | None = None  # (K, classes) the trailers and walls were drawn for
         self.fit_legend()
 
     def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
@@ -85,11 +86,13 @@ class TrailerChart(ChartView):
         speedup = comparison.speedup[tier_row]
         rows = np.arange(n - 1, -1, -1, dtype=np.float64)  # first class on top, as in the table
         cargo = fill * k
-        self._trailers.setOpts(x0=np.zeros(n), width=np.full(n, float(k)), y=rows, height=BAR_HEIGHT)
+        if (k, n) != self._frame:  # the empty trailers and their slot walls follow K and the classes' count only
+            self._trailers.setOpts(x0=np.zeros(n), width=np.full(n, float(k)), y=rows, height=BAR_HEIGHT)
+            self._walls.setData(*self._wall_segments(rows, k))
+            self._frame = (k, n)
         self._waste.setOpts(x0=cargo, width=k - cargo, y=rows, height=BAR_HEIGHT)
         self._cargo.setOpts(x0=np.zeros(n), width=cargo, y=rows, height=BAR_HEIGHT,
                             brushes=[class_color(j) for j in range(n)])
-        self._walls.setData(*self._wall_segments(rows, k))
         lengths = _lengths(comparison, tier_row)
         needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
         self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())

@@ -80,6 +80,32 @@ def test_trailers_show_the_comparison_fill(panel: ChartsPanel, demo: Workbook) -
         assert k == demo.tiers[TURBO].k
 
 
+def test_trailers_and_slot_walls_follow_k_and_the_classes(panel: ChartsPanel, demo: Workbook) -> None:
+    # drawn again only when K or the number of classes changes: a change of either must still redraw them
+    chart = panel.trailer_chart
+
+    def drawn() -> tuple[list[float], int]:
+        widths = chart._trailers.opts["width"]
+        x, _ = chart._walls.getData()
+        return [float(w) for w in widths], 0 if x is None else len(x)
+
+    k = demo.tiers[TURBO].k
+    assert drawn() == ([float(k)] * len(demo.classes), 2 * (k - 1) * len(demo.classes))
+    edited = demo.copy()
+    edited.classes[0].alpha = 0.3  # neither K nor the classes: the same frame
+    _redraw(panel, edited, TURBO)
+    assert drawn() == ([float(k)] * len(demo.classes), 2 * (k - 1) * len(demo.classes))
+    edited.tiers[TURBO].k = k + 2
+    _redraw(panel, edited, TURBO)
+    assert drawn() == ([float(k + 2)] * len(demo.classes), 2 * (k + 1) * len(demo.classes))
+    edited.classes.pop()
+    _redraw(panel, edited, TURBO)
+    assert drawn() == ([float(k + 2)] * (len(demo.classes) - 1), 2 * (k + 1) * (len(demo.classes) - 1))
+    _redraw(panel, edited, STANDARD)  # a note instead of trailers, then back: the frame is shown again
+    _redraw(panel, edited, TURBO)
+    assert chart._trailers.isVisible() and drawn()[1] == 2 * (k + 1) * (len(demo.classes) - 1)
+
+
 def test_alpha_chart_has_a_curve_per_speculative_tier(panel: ChartsPanel, demo: Workbook) -> None:
     for tier in demo.tiers:
         data = panel.alpha_chart.curve_data(tier.name)
