@@ -121,6 +121,12 @@ def edit_latencies(workbook, edits: int, class_column: str = "alpha", cpu: list[
     window.tier_view.setCurrentIndex(window.tier_model.index(1, 0))
     for _ in range(5):
         app.processEvents()
+    try:  # what run_app does once the window is up (trees before it had none)
+        from gui.window.app import settle_start_up
+    except ImportError:
+        pass
+    else:
+        settle_start_up()
     done = []
     # connected last, so it runs after the models and the charts have handled the change
     window.document.changed.connect(lambda: done.append(True))
