@@ -265,6 +265,12 @@ def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceR
             except ReportError as exc:
                 raise MetricsError(f"{file}: the K the probe recorded: {exc}") from None
             notes.append(f"K = {run.k} as the probe recorded it ({run.k_source or 'its analysis'})")
+            parts, pinned = tools.llamacpp_steps(parts, run.completions.get(cls, []), run.k)
+            if pinned:
+                notes.append(f"verify steps of {pinned} of {len(parts)} llama.cpp responses from their completion tokens "
+                             "(steps = completion tokens - 1 - accepted drafts = draft tokens / K rounded up)"
+                             + ("" if pinned == len(parts) else "; the others' not, so the class's steps are "
+                                "draft tokens / K, which assumes full drafts"))
         else:
             notes.append(NO_K_IN_RUN_FILE)
         out.append(SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),

@@ -16,10 +16,15 @@
   request a line with task_class, role ("fast" for the tier probed) and "reported": the speculation
   fields the server sent, read by model.engine_reports.speculation_from_recorded; last, once the probe
   analysed the run, {"kind": "specledger-probe-k", "k": K, "k_source": ...}: the K it inferred or the server
-  told it (files written before that line have no K).
+  told it (files written before that line have no K). llama.cpp's draft_n / draft_n_accepted count no verify
+  steps; a response cut by max_tokens also records its completion tokens C, and every token after the first
+  (which the prompt pass emits) comes from a verify step (the server drafts up to the tokens left - 1, so no
+  accepted draft is cut off) or a plain step, so steps <= C - 1 - accepted; each step drafts at most K, so steps
+  >= draft tokens / K. Where the two meet, the steps are known exactly.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
@@ -152,6 +157,8 @@ class ProbeRunFile:
     records: int = 0
     k: int | None = None  # the K the probe recorded, None in a file from before it did
     k_source: str = ""
+    # per class, beside by_class: completion tokens of a response cut by max_tokens, else None
+    completions: dict[str, list[int | None]] = field(default_factory=dict)
 
 
 def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
@@ -179,7 +186,32 @@ def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
             raise MetricsError(f"{where}: reported.{exc}") from None
         if counts is not None:
             by_class.setdefault(obj["task_class"], []).append((str(obj.get("label") or f"line {line}"), _checked(counts, where)))
+            usage = obj.get("usage")
+            tokens = usage.get("completion_tokens") if isinstance(usage, Mapping) else None
+            whole = isinstance(tokens, int) and not isinstance(tokens, bool) and 0 <= tokens <= 2**31
+            out.completions.setdefault(obj["task_class"], []).append(
+                tokens if whole and obj.get("finish_reason") == "length" else None)
     return out
+
+
+def llamacpp_steps(parts: list[tuple[str, SpecCounts]], completions: list[int | None], k: int,
+                   ) -> tuple[list[tuple[str, SpecCounts]], int]:
+    """llama.cpp responses with their verify steps where completion tokens and K pin them (see the docstring);
+    and how many were pinned."""
+    out, pinned = [], 0
+    for (name, c), tokens in zip(parts, completions):
+        if c.engine == "llamacpp" and c.drafts is None and tokens is not None and c.draft_tokens is not None \
+                and c.accepted_tokens is not None:
+            most, fewest = tokens - 1 - c.accepted_tokens, math.ceil(c.draft_tokens / k - 1e-9)
+            if most == fewest >= 1:
+                c = replace(c, drafts=float(most), convention_note=LLAMACPP_PINNED_NOTE)
+                pinned += 1
+        out.append((name, c))
+    return out, pinned
+
+
+LLAMACPP_PINNED_NOTE = ("llama.cpp: draft_n = draft tokens, draft_n_accepted = accepted draft tokens (bonus excluded); "
+                        "verify steps = completion tokens - 1 - accepted, where that equals draft tokens / K rounded up")
 
 
 def combined(parts: list[SpecCounts], where: str) -> SpecCounts:

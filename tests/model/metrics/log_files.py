@@ -207,6 +207,21 @@ def probe_run(records: list[tuple[str, str, list[int]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def probe_run_llamacpp(records: list[tuple[str, int, int, int, str]], k: int | None = None) -> str:
+    """A run file of a llama.cpp server: per request (task class, completion tokens, draft_n, draft_n_accepted,
+    finish_reason) as model/probe records it (usage, finish_reason, reported.timings); the K line when ``k``."""
+    lines = [json.dumps({"kind": "specledger-probe-run", "version": 1})]
+    for i, (task_class, tokens, drafted, accepted, finish) in enumerate(records):
+        lines.append(json.dumps({"label": f"fast {task_class} #{i}", "role": "fast", "task_class": task_class,
+                                 "prompt_index": i, "context": 0, "repeat": 0, "max_tokens": 16, "events": [],
+                                 "finish_reason": finish, "usage": {"completion_tokens": tokens},
+                                 "reported": {"timings": {"predicted_n": tokens, "draft_n": drafted,
+                                                          "draft_n_accepted": accepted}}, "error": None}))
+    if k is not None:
+        lines.append(json.dumps({"kind": "specledger-probe-k", "k": k, "k_source": "timing"}))
+    return "\n".join(lines) + "\n"
+
+
 def noise(n: int, seed: int = 0) -> list[str]:
     """Lines a server log is mostly made of: requests, throughput, HTTP access lines."""
     kinds = ["INFO:     127.0.0.1:52{:03d} - \"POST /v1/chat/completions HTTP/1.1\" 200 OK",

@@ -359,3 +359,18 @@ def test_a_probe_run_files_k_line_is_read_and_a_bad_one_named(tmp_path: Path) ->
     assert s.counts.k == 3 and any("K = 3 as the probe recorded it (timing)" in n for n in s.notes)
     with pytest.raises(MetricsError, match=r"bad\.run\.jsonl:3: k: 'three' is not a K"):
         read_sources([_write(tmp_path, "bad.run.jsonl", text + '{"kind": "specledger-probe-k", "k": "three"}\n')])
+
+
+def test_a_llamacpp_probe_run_pins_each_responses_steps_from_its_completion_tokens(tmp_path: Path) -> None:
+    # max_tokens 16, K = 4: the prompt pass emits token 1; steps 4/4 (5 tokens), 1/4 (2), 4/4 (5), then 3 left so
+    # the server drafts 2 and takes both (3): 16 tokens, 14 drafted, 11 accepted, 4 steps. 16 - 1 - 11 = 4 =
+    # ceil(14 / 4): E = 1 + 11 / 4 = 3.75 (draft tokens / K gave 3.5 steps and E 4.14)
+    path = _write(tmp_path, "ll.run.jsonl", lf.probe_run_llamacpp([("code", 16, 14, 11, "length")], k=4))
+    [s] = read_sources([path])
+    assert s.counts.steps == 4 and s.counts.mean_acceptance_length == pytest.approx(3.75)
+    assert any("verify steps of 1 of 1 llama.cpp responses" in n for n in s.notes)
+    assert any(n.startswith("2 of 16 draft slots were never drafted") for n in s.to_dict()["notes"])
+    # a response that stopped (an end token may end it inside a step) is not pinned: draft tokens / K for the class
+    text = lf.probe_run_llamacpp([("code", 16, 14, 11, "length"), ("code", 10, 8, 5, "stop")], k=4)
+    [s] = read_sources([_write(tmp_path, "mixed.run.jsonl", text)])
+    assert s.counts.steps == pytest.approx(22 / 4) and any("the others' not" in n for n in s.notes)
