@@ -8,7 +8,9 @@ does ("AL 3.58*", "E* 1.90"), rather than the alpha kept beside them, which deci
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from gui.tables.cell_format import percent_edit_text, with_mark
 from model import formatting as fmt
 from model.acceptance.value import ALPHA, LENGTH, PROFILE
 from model.comparison import Comparison
@@ -104,3 +106,18 @@ def class_alpha_words(row: object) -> tuple[str, str]:
                                                         "the verdicts say 'undecided' where it reaches both sides "
                                                         "of a break-even.")
     return "", ""
+
+
+# how to type a range, wherever an alpha is typed (the classes' alpha column, the overrides grid)
+RANGE_HINT = ("Give a range in brackets, such as 80% (74–86%), for a vendor's stated range or your doubt: the "
+              "verdicts say 'undecided' where it reaches both sides of a break-even. 80% () removes it.")
+
+
+def alpha_edit_text(row: Any, decimal: str) -> str:
+    """The alpha as the editor offers it, with the row's range in brackets where it has one: it reads back as the
+    same alpha and range (a copy and paste onto the cell changes nothing)."""
+    text = with_mark(percent_edit_text(row.alpha), decimal)
+    if row.alpha_low is None or row.alpha_high is None or row.profile or row.acceptance_length is not None:
+        return text
+    low, high = (with_mark(percent_edit_text(x), decimal) for x in (row.alpha_low, row.alpha_high))
+    return f"{text} ({low}–{high})"

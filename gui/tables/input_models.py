@@ -1,4 +1,4 @@
-"""Editable table models over the workbook's inputs: tiers, task classes, acceptance overrides.
+"""Editable table models over the workbook's inputs: tiers and task classes (the overrides grid: override_grid.py).
 
 Every change goes through Document.apply, so it is one undo step; every value
 goes through model/validation, so a refused value leaves the workbook as it
@@ -12,13 +12,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from model.workbook import row_edits
-from model.workbook.measured_apply import unused_acceptance_note
-from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
-from model.workbook.rows import Override, TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval
+from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_alpha_text, parse_field
+from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval,
+                                 type_acceptance)
 
 from gui.tables import acceptance_text, used_costs
-from gui.tables.cell_format import (NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal,
-                                    percent_edit_text, with_mark)
+from gui.tables.acceptance_text import RANGE_HINT, alpha_edit_text
+from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal
 from gui.document import Document
 
 Index = QModelIndex | QPersistentModelIndex
@@ -26,7 +26,6 @@ Cell = tuple[int, int, str]  # row, column, text as typed or pasted
 
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-_OVERRIDE_COLOUR = QColor("#1f4e9e")
 
 
 def column_letter(col: int) -> str:
@@ -345,104 +344,40 @@ class ClassTableModel(RowTableModel):
     def __init__(self, document: Document) -> None:
         super().__init__(document, TaskClass, CLASS_FIELDS, "classes", "Task class")
 
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        text = super().headerData(section, orientation, role)
+        if (role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal
+                and self.specs[section].name == "alpha"):
+            return f"{text}\n{RANGE_HINT}"
+        return text
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         shown = super().data(index, role)
-        if index.isValid() and self.specs[index.column()].name == "alpha" and role in (
-                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if not index.isValid() or self.specs[index.column()].name != "alpha":
+            return shown
+        row = self.rows()[index.row()]
+        if role == Qt.ItemDataRole.EditRole:
+            return alpha_edit_text(row, locale_decimal())
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             # the profile, length or range beside the alpha: it decides the results (or their certainty)
-            suffix, note = acceptance_text.class_alpha_words(self.rows()[index.row()])
+            suffix, note = acceptance_text.class_alpha_words(row)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"{shown}\n{note}\n{RANGE_HINT}" if suffix else f"{shown}\n{RANGE_HINT}"
             if suffix:
-                return f"{shown} {suffix}" if role == Qt.ItemDataRole.DisplayRole else f"{shown}\n{note}"
+                return f"{shown} {suffix}"
         return shown
 
-
-class OverrideGridModel(WorkbookTableModel):
-    """Tier x class grid of acceptance on that tier's draft; blank means the class's own alpha."""
-
-    where_key = "overrides"
-    editable = True
-    noticed = Signal(str)  # an accepted edit worth a word: acceptance set on a tier that runs no draft
-
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        ok = super().setData(index, value, role)
-        if ok and index.isValid() and str(value).strip():
-            self._notice_unused([index.row()])
-        return ok
-
-    def set_cells(self, cells: list[Cell], text: str, add_rows: int = 0) -> bool:
-        ok = super().set_cells(cells, text, add_rows)
-        if ok:
-            self._notice_unused([r for r, _, value in cells if str(value).strip()])
-        return ok
-
-    def _notice_unused(self, rows: list[int]) -> None:
-        wb = self.document.workbook
-        note = unused_acceptance_note(wb, [wb.tiers[r].name for r in set(rows) if r < len(wb.tiers)])
-        if note:
-            self.noticed.emit(note)
-
-    def _snapshot(self) -> Any:
-        wb = self.document.workbook
-        return (tuple(t.name for t in wb.tiers), tuple((c.name, c.alpha) for c in wb.classes),
-                tuple((o.tier, o.task_class, o.alpha, o.alpha_source, o.source_note) for o in wb.overrides))
-
-    def _headers_changed(self, old: Any, new: Any) -> bool:
-        return old[0] != new[0] or [n for n, _ in old[1]] != [n for n, _ in new[1]]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.document.workbook.tiers)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.document.workbook.classes)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        wb = self.document.workbook
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return wb.classes[section].name if section < len(wb.classes) else None
-        return wb.tiers[section].name if section < len(wb.tiers) else None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        wb = self.document.workbook
-        tier, cls = wb.tiers[index.row()], wb.classes[index.column()]
-        override = wb.override_for(tier.name, cls.name)
-        if role == Qt.ItemDataRole.DisplayRole:
-            # blank cells show the class alpha in grey brackets so the grid reads as the alpha in use
-            return f"{override.alpha * 100:.1f}%" if override else f"({cls.alpha * 100:.1f}%)"
-        if role == Qt.ItemDataRole.EditRole:
-            return with_mark(percent_edit_text(override.alpha), locale_decimal()) if override else ""
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _RIGHT
-        if role == Qt.ItemDataRole.ForegroundRole:
-            plain = tier.speculative == "no"
-            return QBrush(_OVERRIDE_COLOUR if override and not plain else QColor("#9a9a9a"))
-        if role == Qt.ItemDataRole.FontRole and override:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.ToolTipRole and tier.speculative == "no":
-            kept = f" The {override.alpha * 100:.1f}% here is kept but not used." if override else ""
-            return f"{tier.name} does not run speculative decoding (Speculative = no): no draft, no acceptance.{kept}"
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if override:
-                note = f"; {override.source_note}" if override.source_note else ""
-                return (f"{cls.name} on {tier.name}'s draft: alpha {override.alpha * 100:.1f}% ({override.alpha_source}{note}).\n"
-                        f"Clear the cell (Delete) to use the class's alpha, {cls.alpha * 100:.1f}%.")
-            return f"Blank: {tier.name} uses {cls.name}'s own alpha, {cls.alpha * 100:.1f}%. Type a share (0.78 or 78%) to override."
-        return None
-
     def _assign(self, wb: Workbook, row: int, col: int, text: str) -> None:
-        tier, cls = wb.tiers[row], wb.classes[col]
-        if text is None or not str(text).strip():
-            wb.set_override(tier.name, cls.name, None)
+        if self.specs[col].name != "alpha":
+            super()._assign(wb, row, col, text)
             return
-        alpha = parse_field(Override, "alpha", text, f"{tier.name} / {cls.name}", decimal=locale_decimal())
-        old = wb.override_for(tier.name, cls.name)
-        # retyping a measured number keeps its provenance only if the number is unchanged
-        if old is not None and abs(old.alpha - alpha) < 1e-12:
+        target = wb.classes[row]
+        alpha, typed_range = parse_alpha_text(TaskClass, text, target.name, decimal=locale_decimal())
+        if typed_range is not None:
+            type_acceptance(target, alpha, typed_range)
             return
-        wb.set_override(tier.name, cls.name, alpha, "assumed")
-
+        # a bare alpha: a measured interval goes with the measured value, a typed range stays while it holds
+        drop_stale_interval(target, alpha)
+        if alpha != target.alpha:
+            drop_acceptance_shape(target)  # the alpha typed is the acceptance now, not the profile beside it
+        target.alpha = alpha

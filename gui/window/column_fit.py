@@ -22,6 +22,8 @@ _GRID_MIN_WIDTH = 84  # a class's column in a grid: "K=4 (2.10x)" and a verdict'
 
 def _sample_text(spec: FieldSpec) -> str:
     """A typical value of a field, to size its column before the table holds any."""
+    if spec.name == "alpha":
+        return "80.0% (74.0–86.0%)"  # room for a range typed beside it (typing one does not refit the column)
     if spec.kind == "choice":
         return max(spec.choice_list(), key=len, default="")
     if spec.kind == "text":

@@ -1,4 +1,5 @@
-"""Edit > Workbook settings…: title, marginal band, claim tolerance, K max and currency, as one undo step.
+"""Edit > Workbook settings…: title, marginal band, claim tolerance, K max, currency and the confidence of intervals
+and verdicts, as one undo step.
 
 The dialog only shows and collects text; model/validation (SETTINGS_FIELDS) decides
 what is accepted, and a refused value keeps the dialog open with the reason shown.
@@ -10,20 +11,24 @@ from typing import Any
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QInputDialog, QLabel, QLineEdit,
                                QMessageBox, QVBoxLayout, QWidget)
 
-from model.workbook.validation import SETTINGS_FIELDS, TITLE_FIELD, ValidationError, parse_field
+from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, TITLE_FIELD, ValidationError, parse_field
 from model.workbook.row_edits import convert_prices
 from model.workbook.rows import Settings, Workbook
 
 from gui.tables.cell_format import edit_text, locale_decimal
 from gui.document import Document
 
-_SPECS = {spec.name: spec for spec in SETTINGS_FIELDS}
+_SPECS = {spec.name: spec for spec in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)}
 # why each number matters, in the analyst's terms (shown as tooltips)
 _HINTS = {
     "marginal_band": "A speedup from 1.00x up to 1 + this band is 'marginal' rather than a gain.",
     "claim_tolerance": "A vendor's claim holds if the mix speedup is at least the claim x (1 - tolerance).",
     "k_max": "The largest draft length K searched when the results show the optimal K.",
     "currency": "The currency of the tiers' prices, used wherever money is shown.",
+    "confidence": "The confidence of the intervals on acceptance and of the verdicts: a verdict is 'undecided' "
+                  "where the interval at this confidence reaches both sides of its break-even. A measured interval "
+                  "keeps the confidence it was measured at; the mix of the classes is given at this one, and a "
+                  "probe run until decided decides at it.",
 }
 
 
@@ -46,9 +51,10 @@ class SettingsDialog(QDialog):
         self.currency_combo = QComboBox()
         self.currency_combo.addItems(list(_SPECS["currency"].choice_list()))
         self.currency_combo.setCurrentText(settings.currency)
+        self.confidence_edit = QLineEdit(edit_text(_SPECS["confidence"], settings.confidence, locale_decimal()))
         self._fields: dict[str, QLineEdit | QComboBox] = {
             "marginal_band": self.marginal_edit, "claim_tolerance": self.tolerance_edit,
-            "k_max": self.k_max_edit, "currency": self.currency_combo,
+            "k_max": self.k_max_edit, "currency": self.currency_combo, "confidence": self.confidence_edit,
         }
         form = QFormLayout()
         form.addRow(TITLE_FIELD.label, self.title_edit)

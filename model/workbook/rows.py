@@ -177,6 +177,22 @@ def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:
         row.alpha_method = ""
 
 
+def type_acceptance(row: "TaskClass | Override", alpha: float, typed_range: tuple[float, ...]) -> None:
+    """An alpha typed with its range ((low, high), or () to have none): the range is the analyst's, so a measured
+    interval's confidence, counts and method go unless the text is the measured one unchanged; a changed alpha
+    replaces a profile or a length, as a bare alpha does."""
+    if alpha != row.alpha:
+        drop_acceptance_shape(row)
+    kept = (alpha == row.alpha and len(typed_range) == 2
+            and (row.alpha_low, row.alpha_high) == (typed_range[0], typed_range[1]))
+    if not kept:
+        row.alpha_low, row.alpha_high = (typed_range[0], typed_range[1]) if typed_range else (None, None)
+        row.alpha_confidence = None
+        row.alpha_requests = row.alpha_steps = 0
+        row.alpha_method = ""
+    row.alpha = alpha
+
+
 @dataclass
 class Settings:
     marginal_band: float = 0.05  # a speedup in [1, 1 + band) is "marginal"
