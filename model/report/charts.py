@@ -20,6 +20,7 @@ from model.report.inputs_sheet import InputRefs
 from model.report.layout import COMPARISON, CURVES, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
+from model.report.summary_sheet import SUMMARY_COLUMNS
 from model.report.summary_sheet import context_label
 from model.workbook.rows import Workbook
 
@@ -203,7 +204,8 @@ def add_value_chart(book, sheet: st.SheetWriter, header_row: int, tiers_with_bas
     chart = book.add_chart({"type": "scatter"})
     literal_title(chart, "What the speed costs: premium over baseline against speedup over baseline "
                   "(above the dashed line, you pay more than you gain)" + which)
-    prem, vs = 8, 9  # 0-based Summary columns of "Premium over baseline" and "Speedup vs baseline"
+    # 0-based Summary columns, by header: fixed places drifted onto Monthly cost when the mix interval went in
+    prem, vs = SUMMARY_COLUMNS.index("Premium over baseline"), SUMMARY_COLUMNS.index("Speedup vs baseline")
     palette = _PALETTE
     for n, i in enumerate(tiers_with_base[:len(palette)]):
         r = header_row + i  # 0-based row of tier i
