@@ -4,6 +4,10 @@ A second view of the same kind lies over the table's first column, sharing its m
 and scrolls with it vertically only. Whichever of the two holds the current cell takes the keyboard,
 so typing, Enter, Tab and copy/paste behave the same on a name as on any other cell, and the table
 never scrolls a cell it makes current under the frozen column.
+
+Scrolling right stops only where a column begins at the frozen column's edge, so the name column never
+half-covers its neighbour (a pixel scroll left "d AI" of "Northwind AI" beside the names); the scroll range
+reaches the first such place past its end, so the last column can still be brought fully into view.
 """
 from __future__ import annotations
 
@@ -42,6 +46,11 @@ class FrozenColumn(QObject):
         view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         view.viewport().stackUnder(frozen)
 
+        self._snapping = False
+        self._last_scroll = 0
+        bar = view.horizontalScrollBar()
+        bar.valueChanged.connect(self._on_scrolled)
+        bar.rangeChanged.connect(self._on_scroll_range_changed)
         view.horizontalHeader().sectionResized.connect(self._on_section_resized)
         view.verticalHeader().sectionResized.connect(self._on_row_resized)
         view.verticalScrollBar().valueChanged.connect(frozen.verticalScrollBar().setValue)
@@ -105,6 +114,57 @@ class FrozenColumn(QObject):
         if section == 0 and self.frozen.columnWidth(0) != new:
             self.frozen.setColumnWidth(0, new)
         self.update_geometry()
+        # the columns' edges moved: the scroll goes to the nearest one (a range change may come first)
+        bar = self.view.horizontalScrollBar()
+        self._on_scroll_range_changed(bar.minimum(), bar.maximum())
+        self._snap_to(self._nearest_stop(bar.value()))
+
+    # --- horizontal scrolling: only to column edges -----------------------------------------
+    def _stops(self) -> list[int]:
+        """The scroll values at which a column begins exactly at the frozen column's right edge."""
+        header = self.view.horizontalHeader()
+        first = header.sectionSize(0)
+        return sorted({0} | {header.sectionPosition(c) - first for c in range(1, header.count())
+                             if not header.isSectionHidden(c) and header.sectionPosition(c) >= first})
+
+    def _nearest_stop(self, value: int) -> int:
+        return min(self._stops(), key=lambda stop: (abs(stop - value), stop))
+
+    def _on_scroll_range_changed(self, low: int, high: int) -> None:
+        if self._snapping or high <= 0:
+            return
+        # the table's own end leaves its first visible column part-covered; the next stop shows it whole
+        end = next((stop for stop in self._stops() if stop >= high), high)
+        if end != high:
+            self._snapping = True
+            try:
+                self.view.horizontalScrollBar().setRange(low, end)
+            finally:
+                self._snapping = False
+
+    def _on_scrolled(self, value: int) -> None:
+        if self._snapping or not self.frozen.isVisible():
+            self._last_scroll = value
+            return
+        stops = self._stops()
+        if self.view.horizontalScrollBar().isSliderDown() or value in stops:
+            target = self._nearest_stop(value)  # the slider follows the mouse to the nearest edge
+        elif value > self._last_scroll:  # a wheel, an arrow or a page moves at least one column its way
+            target = next((stop for stop in stops if stop >= value), stops[-1])
+        else:
+            target = next((stop for stop in reversed(stops) if stop <= value), 0)
+        self._snap_to(target)
+
+    def _snap_to(self, target: int) -> None:
+        bar = self.view.horizontalScrollBar()
+        target = max(bar.minimum(), min(target, bar.maximum()))
+        if bar.value() != target:
+            self._snapping = True
+            try:
+                bar.setValue(target)
+            finally:
+                self._snapping = False
+        self._last_scroll = bar.value()
 
     def _on_frozen_section_resized(self, section: int, _old: int, new: int) -> None:
         # dragging the frozen header's edge resizes the real column too

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSocketNotifier, QTimer
+from PySide6.QtCore import QSocketNotifier, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from gui.window.app import application, run_app
@@ -35,7 +35,30 @@ def _where(w: Any, table: str, row: str, col: str = "0") -> dict[str, Any]:
                   and index.column() == 0), view)
     shown.scrollTo(index)
     centre = shown.viewport().mapToGlobal(shown.visualRect(index).center())
-    return {"x": centre.x(), "y": centre.y()}
+    bar = view.horizontalScrollBar()
+    slider = bar.mapToGlobal(bar.rect().center())
+    head = view.horizontalHeader()
+    edge = head.mapToGlobal(head.rect().topLeft())
+    right = head.sectionViewportPosition(index.column()) + head.sectionSize(index.column()) - 1
+    # the right edge of the first column shown whole beside the frozen names (the one the frozen column would cover)
+    first = next((c for c in range(1, head.count()) if head.sectionViewportPosition(c) >= view.columnWidth(0)), 1)
+    beside = head.sectionViewportPosition(first) + head.sectionSize(first) - 1
+    return {"x": centre.x(), "y": centre.y(), "bar": [bar.mapToGlobal(bar.rect().topLeft()).x(), slider.y(),
+                                                      bar.width()],
+            "header_edge": [edge.x() + right, edge.y() + head.height() // 2],
+            "beside_edge": [edge.x() + beside, edge.y() + head.height() // 2]}
+
+
+def _half_covered(w: Any) -> list[str]:
+    """The Tiers table's columns lying partly under the frozen name column."""
+    view = w.tier_view
+    frozen = next((f.frozen for f in getattr(w, "frozen_columns", []) if f.view is view), None)
+    if frozen is None:
+        return []
+    model, edge = view.model(), frozen.width()
+    return [f"{model.headerData(c, Qt.Orientation.Horizontal)}: {r.left()}..{r.right()} under {edge} px"
+            for c in range(1, model.columnCount()) for r in [view.visualRect(model.index(0, c))]
+            if r.left() < edge <= r.right()]
 
 
 def _state(w: Any) -> dict[str, Any]:
@@ -53,6 +76,8 @@ def _state(w: Any) -> dict[str, Any]:
         "progress": _part(panel, "progress_bar").value() if panel is not None else None,
         "editing": view.state() == view.State.EditingState,
         "focus": type(focus).__name__ if focus is not None else None,
+        "half_covered": _half_covered(w), "tier_scroll": w.tier_view.horizontalScrollBar().value(),
+        "tier_scroll_max": w.tier_view.horizontalScrollBar().maximum(),
         "splitter": w.splitter.sizes(), "charts_visible": w.charts.isVisible(),
         "results_widths": [results.columnWidth(c) for c in range(results.model().columnCount())],
         "results_hints": [results.sizeHintForColumn(c) for c in range(results.model().columnCount())],

@@ -78,3 +78,24 @@ def test_the_results_grid_refits_when_classes_go_and_come_back(tmp_path, wm):
                                10.0, step)
             seen[step] = _fits(state)
     assert seen == {"delete": [], "undo": [], "redo": []}, seen
+
+
+def test_the_frozen_names_never_half_cover_their_neighbour(tmp_path):
+    with XServer(tmp_path) as x, App(x, tmp_path) as app:
+        _focus(x, app, None)
+        where = app.ask("where tiers 3 2")
+        left, y, width = where["bar"]
+        seen = {}
+        x.drag((left + 30, y), (left + width // 4 + 3, y))  # the slider, at the bar's left end, dragged by hand
+        seen["slider dragged"] = app.ask("state")
+        for button, name in (("7", "wheel right"), ("6", "wheel left"), ("7", "wheel right again")):
+            # a horizontal wheel's click over the table (buttons 6 and 7)
+            x.xdotool("mousemove", "--sync", str(where["x"]), str(where["y"]), "click", button)
+            seen[name] = app.ask("state")
+        # the column at the frozen edge's right made wider by its header's edge, while scrolled
+        edge = app.ask("where tiers 0 4")["beside_edge"]
+        x.drag((edge[0], edge[1]), (edge[0] + 53, edge[1]))
+        seen["column resized"] = app.ask("state")
+        app.ask("shot " + str(tmp_path / "frozen.png"))
+    assert {k: s["half_covered"] for k, s in seen.items() if s["half_covered"]} == {}
+    assert all(s["tier_scroll"] > 0 for s in seen.values()), {k: s["tier_scroll"] for k, s in seen.items()}
