@@ -168,6 +168,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_e = sheet.writer("0.000")
     put_x, put_x_r = sheet.writer(st.TIMES), sheet.writer(st.TIMES, st.RIGHT)
     put_e_r = sheet.writer("0.000", st.RIGHT)
+    put_price_len = sheet.writer('"E* "0.000', st.RIGHT)
     confidence = refs.setting("confidence")
     put_word = sheet.writer(None, st.CENTRE)
     put_source = sheet.writer(None, st.INDENT)
@@ -287,8 +288,12 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             else:
                 put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
                          VERDICT_NAMES[int(cmp.verdict[i, j])])
-            put_grey_pct(row, c_grey, f"n/a: a {shape.kind}" if shape and is_spec and cmp.baseline_index[i] >= 0 else
-                         grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
+            p_len = float(cmp.price_break_even_length[i, j])
+            PL = col["Price break-even length E*"] + r
+            if shape and is_spec:  # no alpha for a profile or a length: the price's E*, live, as the window shows it
+                put_price_len(row, c_grey, f'=IF(ISNUMBER({PL}),{PL},"{NA}")', p_len if math.isfinite(p_len) else NA)
+            else:
+                put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
             base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
@@ -299,7 +304,6 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                 put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI),
                          VALUE_NAMES[int(cmp.value_verdict[i, j])])
             # the price's break-even as an acceptance length: the speedup over the baseline the price needs, in E
-            p_len = float(cmp.price_break_even_length[i, j])
             put_e_r(row, _COL["Price break-even length E*"],
                     f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",IF({base_cost}=0,"{NA}",'
                     f'{cost}/{base_cost}*{base_speed}*({K}*{C}+{V}))),"")',
