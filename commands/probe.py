@@ -158,6 +158,7 @@ def format_report(report: ProbeReport) -> str:
                      f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
                      f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
     lines.extend(interval_lines(report))
+    lines.extend(profile_lines(report))
     if any(c.reported_draft_acceptance_rate is not None for c in report.classes):
         lines.append("rate: the server's own draft acceptance rate, accepted / drafted tokens (its convention)")
     conv = next((c.reported_convention for c in report.classes if c.reported_convention), None)
@@ -185,6 +186,25 @@ def interval_lines(report: ProbeReport) -> list[str]:
         elif c.alpha is not None:
             parts.append(f"{c.task_class}: {c.interval_note}")
     return [f"interval on alpha ({report.confidence:.0%}, requests as the unit): " + "; ".join(parts)] if parts else []
+
+
+def profile_lines(report: ProbeReport) -> list[str]:
+    """Each class's per-position profile from its steps, the steps it rests on and the interval on its E."""
+    out = []
+    for c in report.classes:
+        if not c.profile or not c.profile_counts:
+            continue
+        n = c.profile_counts
+        rates = " ".join(f"{p:.2f}" for p in c.profile)
+        e_text = ""
+        if c.mean_acceptance_length_interval:
+            lo, hi = c.mean_acceptance_length_interval
+            e_text = f"; E {lo:.2f}–{hi:.2f} at {len(c.profile)} positions ({report.confidence:.0%})"
+        cut = (f"; positions past {len(c.profile)} reached by fewer than {n['min_reached']} steps"
+               if len(c.profile) < n["k"] else "")
+        out.append(f"profile {c.task_class}: {rates} (p_i by position, {n['steps']} steps of {n['requests']} requests"
+                   f"{e_text}{cut})")
+    return out
 
 
 def format_levels(report: ProbeReport) -> str:

@@ -24,6 +24,9 @@ __all__ = ["BREAK_EVEN_NAMES", "GAIN", "MARGINAL", "NOT_APPLICABLE", "NOT_WORTH"
            "VERDICT_NAMES", "WORTH", "Comparison", "TierCosts", "compare"]
 
 
+NO_LENGTH_INTERVAL = "no interval on this mean acceptance length"
+
+
 def compare(wb: Workbook) -> Comparison:
     """The whole comparison for a (validated) workbook."""
     tiers, classes, s = wb.tiers, wb.classes, wb.settings
@@ -67,9 +70,17 @@ def compare(wb: Workbook) -> Comparison:
     v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
     be = ar.break_even(kk, c, v)
     e, extrapolated = grid.tokens(alpha, kk)  # a profile's or a length's E where a cell has one
+    # a profile's or a length's own interval on E, carried to the tier's K (NaN where a cell has none)
+    e_lo, e_hi = grid.tokens_interval(e, kk)
+    has_e = np.isfinite(e_lo) & np.isfinite(e_hi)
     if grid.any_beyond_alpha:
-        # an interval on alpha says nothing of a profile or a length: none for those cells
-        a_lo, a_hi, a_conf = (np.where(grid.is_alpha, x, np.nan) for x in (a_lo, a_hi, a_conf))
+        # an interval on alpha says nothing of a profile or a length: theirs is on E, at its own confidence
+        a_lo, a_hi = (np.where(grid.is_alpha, x, np.nan) for x in (a_lo, a_hi))
+        e_conf = np.where(np.isfinite(grid.length_confidence), grid.length_confidence, s.confidence)
+        a_conf = np.where(grid.is_alpha, a_conf, np.where(has_e, e_conf, np.nan))
+        # why such a cell has no interval: its own on E, or none (an interval on alpha beside it does not count)
+        for i, j in zip(*np.nonzero(grid.kind)):
+            notes[i][j] = "" if has_e[i, j] else (notes[i][j] or NO_LENGTH_INTERVAL)
     sp = e / ar.stretch_cost(kk, c, v)
     # search at least up to the tier's own K, so "optimal K" is never worse than it
     k_top = max(s.k_max, int(k.max()) if n_t else 1)
@@ -96,6 +107,9 @@ def compare(wb: Workbook) -> Comparison:
     margin = np.where(sp_row & (be.kind != ar.NEVER) & grid.is_alpha, alpha - be.alpha, np.nan)
     stretch = ar.stretch_cost(kk, c, v)
     s_lo, s_hi = speedup_ends(a_lo, a_hi, kk, stretch)
+    if has_e.any():
+        s_lo, s_hi = np.where(has_e, e_lo / stretch, s_lo), np.where(has_e, e_hi / stretch, s_hi)
+    tokens_lo, tokens_hi = (np.where(has_e, e_x, ar.expected_tokens(a_x, kk)) for e_x, a_x in ((e_lo, a_lo), (e_hi, a_hi)))
     s_lo, s_hi = np.where(sp_row, s_lo, np.nan), np.where(sp_row, s_hi, np.nan)
     verdict = speed_verdicts(speedup, np.broadcast_to(sp_row, (n_t, n_c)), s.marginal_band, s_lo, s_hi)
 
@@ -204,6 +218,7 @@ def compare(wb: Workbook) -> Comparison:
         confidence=s.confidence, alpha_low=np.where(sp_row, a_lo, np.nan), alpha_high=np.where(sp_row, a_hi, np.nan),
         alpha_confidence=np.where(sp_row, a_conf, np.nan),
         alpha_note=[row if spec[i] else [""] * n_c for i, row in enumerate(notes)],
+        tokens_per_stretch_low=np.where(sp_row, tokens_lo, np.nan), tokens_per_stretch_high=np.where(sp_row, tokens_hi, np.nan),
         speedup_low=s_lo, speedup_high=s_hi,
         pair_vs_baseline=np.where(pair_ok, pair_vs, np.nan), pair_vs_baseline_low=np.where(pair_ok, pair_vs_lo, np.nan),
         pair_vs_baseline_high=np.where(pair_ok, pair_vs_hi, np.nan),

@@ -113,6 +113,10 @@ class Comparison:
     optimal_k_extrapolated: NDArray[np.bool_] | None = None
     break_even_length: NDArray[np.float64] | None = None
     price_break_even_length: NDArray[np.float64] | None = None
+    # the interval on E at the tier's K (NaN without one): alpha's carried through E(alpha, K), or a profile's
+    # or a length's own (AcceptanceGrid.tokens_interval); the speed and value verdicts use its ends
+    tokens_per_stretch_low: NDArray[np.float64] | None = None
+    tokens_per_stretch_high: NDArray[np.float64] | None = None
 
     def pair_records(self) -> list[dict[str, Any]]:
         return list(self.iter_pair_records())

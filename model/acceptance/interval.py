@@ -28,7 +28,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from model.acceptance.value import COUNTS_ONLY, TOO_FEW, Acceptance
+from model.acceptance.value import COUNTS_ONLY, LENGTH, TOO_FEW, Acceptance
 
 MIN_REQUESTS = 5
 METHOD = "cluster-robust log-odds, t(G-1), requests as clusters"
@@ -106,6 +106,34 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
     mid = math.log(centre / (1.0 - centre))
     low, high = _expit(mid - half), _expit(mid + half)
     return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, METHOD)
+
+
+LENGTH_METHOD = "cluster-robust log-odds on the fill (E - 1) / K, t(G-1), requests as clusters"
+
+
+def length_interval(accepted: ArrayLike, steps: ArrayLike, k: int, confidence: float = 0.95,
+                    minimum: int = MIN_REQUESTS) -> Acceptance:
+    """The interval on a mean acceptance length E at K from each request's accepted drafts and verify steps.
+
+    E = 1 + A / S is a ratio of two sums over requests, like alpha: the same method applies to the trailer
+    fill F = (E - 1) / K = A / (K S), a proportion (accepted drafts of the K S draft slots), and its ends are
+    carried to E = 1 + K F. The request is the unit for the same reason (DESIGN.md section 7). ``kind`` is
+    LENGTH and ``point`` is E; the fill's binomial floor treats the slots as independent, which only ever
+    widens the interval.
+    """
+    a = np.asarray(accepted, dtype=np.float64).ravel()
+    s = np.asarray(steps, dtype=np.float64).ravel()
+    if k < 1:
+        raise ValueError(f"K must be at least 1 (got {k})")
+    if a.shape != s.shape or np.any(a > k * s) or np.any(a < 0):
+        raise ValueError("each request's accepted drafts must be from 0 to K times its steps")
+    fill = alpha_interval(a, k * s, confidence, s, minimum)
+
+    def to_e(f: float | None) -> float | None:
+        return None if f is None else 1.0 + k * float(f)
+
+    return Acceptance(1.0 + k * fill.point, to_e(fill.low), to_e(fill.high), fill.confidence, fill.requests, fill.steps,
+                      fill.method if fill.method != METHOD else LENGTH_METHOD, LENGTH)
 
 
 def token_level_interval(accepted: float, trials: float, confidence: float = 0.95) -> tuple[float, float]:

@@ -50,6 +50,12 @@ class AcceptanceGrid:
     # the same profiles per class row and per override, so a profile is extended once, not once per tier
     class_profile: NDArray[np.float64] | None = None  # (classes, positions)
     override_cells: tuple[tuple[int, int], ...] = ()
+    # the interval on E at the K measured (NaN: none), E itself there, and the interval's confidence (NaN: the
+    # workbook's, for a range typed without one)
+    length_low: NDArray[np.float64] | None = None
+    length_high: NDArray[np.float64] | None = None
+    measured_length: NDArray[np.float64] | None = None
+    length_confidence: NDArray[np.float64] | None = None
 
     KIND_CODES = (ALPHA, LENGTH, PROFILE)
 
@@ -73,25 +79,30 @@ class AcceptanceGrid:
                                                                           if getattr(o, "profile", ())]
         width = max([len(r.profile) for r in rows_with] or [1])
 
-        def fill(r: Any, p_row: NDArray[np.float64]) -> tuple[float, float]:
+        def fill(r: Any, p_row: NDArray[np.float64]) -> tuple[float, ...]:
+            """The row's profile into p_row; returns its length, length K, E at the K measured and E's interval."""
             p_row[:] = np.nan
             if getattr(r, "profile", ()):
                 p_row[: len(r.profile)] = r.profile
+            ends = _length_ends(r)
             if kind_of(r) == LENGTH:
-                return float(r.acceptance_length), float(r.acceptance_length_k)
-            return np.nan, np.nan
+                return float(r.acceptance_length), float(r.acceptance_length_k), float(r.acceptance_length), *ends
+            return np.nan, np.nan, np.nan, *ends  # a profile's E is computed below, all rows at once
 
         class_profile = np.full((n_c, width), np.nan)
-        class_length = np.full((2, n_c), np.nan)
+        per_class = np.full((6, n_c), np.nan)
         for j, r in enumerate(class_rows):
-            class_length[:, j] = fill(r, class_profile[j])
+            per_class[:, j] = fill(r, class_profile[j])
         profile = np.repeat(class_profile[None], n_tiers, axis=0)
-        length = np.repeat(class_length[0][None], n_tiers, axis=0)
-        length_k = np.repeat(class_length[1][None], n_tiers, axis=0)
+        cells = np.repeat(per_class[:, None, :], n_tiers, axis=1)  # (6, tiers, classes)
         for (i, j), o in override_rows.items():
-            length[i, j], length_k[i, j] = fill(o, profile[i, j])
+            cells[:, i, j] = fill(o, profile[i, j])
         positions = np.where(kind == 2, np.isfinite(profile).sum(axis=-1), 0)
-        return cls(kind, profile, positions, length, length_k, class_profile, tuple(override_rows))
+        length, length_k, measured, low, high, conf = cells
+        # a profile's E at its measured positions: NaN past them multiplies to nothing accepted there
+        measured = np.where(kind == 2, 1.0 + np.cumprod(np.nan_to_num(profile, nan=0.0), axis=-1).sum(axis=-1), measured)
+        return cls(kind, profile, positions, length, length_k, class_profile, tuple(override_rows),
+                   low, high, measured, conf)
 
     @property
     def any_beyond_alpha(self) -> bool:
@@ -154,15 +165,50 @@ class AcceptanceGrid:
         self._lengths = lengths
         return lengths[..., : k_top + 1]
 
+    def tokens_interval(self, e: NDArray[np.float64], k: NDArray[np.float64]
+                        ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The ends of E at K = k for the cells with an interval on their length (NaN elsewhere), from E there.
+
+        At the K measured the ends are the interval itself. At another K the accepted drafts E - 1 are scaled
+        by the same factor as at the K measured, (E_low - 1) / (E_measured - 1): the whole profile moved up or
+        down by one factor, which is what an interval on one length can say about another K (the E there is
+        extrapolated and labelled so anyway). Capped at 1 and K + 1.
+        """
+        nan = np.full(np.broadcast_shapes(np.shape(e), self.kind.shape), np.nan)
+        if self.length_low is None or not np.isfinite(self.length_low).any():
+            return nan, nan.copy()
+        has = (self.kind != 0) & np.isfinite(self.length_low) & np.isfinite(self.length_high) & (self.measured_length > 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lo_f = (self.length_low - 1.0) / (self.measured_length - 1.0)
+            hi_f = (self.length_high - 1.0) / (self.measured_length - 1.0)
+            top = np.asarray(k, dtype=np.float64) + 1.0
+            lo = np.clip(1.0 + (e - 1.0) * lo_f, 1.0, top)
+            hi = np.clip(1.0 + (e - 1.0) * hi_f, 1.0, top)
+        return np.where(has, lo, np.nan), np.where(has, hi, np.nan)
+
     def profile_list(self, i: int, j: int) -> list[float] | None:
         if self.kind[i, j] != 2:
             return None
         return [float(x) for x in self.profile[i, j, : int(self.positions[i, j])]]
 
 
+def _length_ends(row: Any) -> tuple[float, float, float]:
+    """A row's interval on E (low, high) and its confidence; NaN where it has none (or no confidence given)."""
+    low, high = getattr(row, "acceptance_length_low", None), getattr(row, "acceptance_length_high", None)
+    if low is None or high is None:
+        return np.nan, np.nan, np.nan
+    conf = getattr(row, "alpha_confidence", None)
+    return float(low), float(high), float(conf) if conf is not None else np.nan
+
+
 def _num(x: Any) -> float | None:
     x = float(x)
     return x if np.isfinite(x) else None
+
+
+def _ends(low: Any, high: Any) -> list[float] | None:
+    lo, hi = _num(low), _num(high)
+    return None if lo is None or hi is None else [lo, hi]
 
 
 def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
@@ -183,6 +229,8 @@ def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
         "price_break_even_length": (_num(cmp.price_break_even_length[i, j])
                                     if cmp.price_break_even_length is not None else None),
         "profile": grid.profile_list(i, j) if grid is not None else None,
+        "mean_acceptance_length_interval": (_ends(cmp.tokens_per_stretch_low[i, j], cmp.tokens_per_stretch_high[i, j])
+                                            if spec and cmp.tokens_per_stretch_low is not None else None),
     }
     # the same keys on every row (compare --csv writes one header for all)
     out["acceptance_measured_k"] = None

@@ -23,6 +23,7 @@ from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance
 from model.engine_reports import ReportError, with_k
 from model.probe.merges import BUSY
+from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance
 from model.probe.speed import measure, speedup
 from model.probe.steps import StepReading, detect_style, read_steps
@@ -69,6 +70,11 @@ class ClassProbe:
     interval_note: str | None = None
     interval_method: str | None = None
     interval_confidence: float | None = None
+    # the per-position profile the steps imply (model/probe/profile.py): conditional rates from position 1, the
+    # counts each rests on, and the interval on E at the profile's K; applied with the alpha (measured_apply)
+    profile: list[float] | None = None
+    profile_counts: dict[str, Any] | None = None
+    mean_acceptance_length_interval: list[float] | None = None
 
     @property
     def acceptance(self) -> Acceptance:
@@ -208,6 +214,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             by_context.append(row)
         overall = measure([r for r in mine if r.concurrency == quiet])
         acc = class_acceptance(source, alpha, reading, mine, k, confidence)
+        shape = step_profile(reading.groups, k) if class_timing and alpha is not None else None
+        e_acc = profile_length_interval(reading.groups, shape, confidence) if shape is not None else None
         classes.append(ClassProbe(
             task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
             alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
@@ -222,7 +230,10 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
             interval_note=(acc.note or None) if acc is not None else "no alpha",
             interval_method=acc.method or None if acc is not None else None,
-            interval_confidence=confidence if acc is not None and acc.interval else None))
+            interval_confidence=confidence if acc is not None and acc.interval else None,
+            profile=list(shape.profile) or None if shape is not None else None,
+            profile_counts=shape.to_dict() if shape is not None else None,
+            mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None))
     for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)

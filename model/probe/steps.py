@@ -291,10 +291,11 @@ def read_steps(records: Sequence[RequestRecord], style: StyleReading, k: int | N
     return reading
 
 
-def full_steps(record: RequestRecord, steps: Sequence[Group | int], k: int) -> list[int]:
+def full_steps(record: RequestRecord, steps: Sequence[Group | int], k: int, skip: int = 0) -> list[int]:
     """The steps that started with room for K + 1 tokens, did not end the text and were read whole.
 
     A request with silent tokens may have had its last visible step cut short by them: left out too.
+    The first ``skip`` steps are left out, their tokens still counted against the budget.
     """
     out: list[int] = []
     emitted = 0
@@ -303,7 +304,7 @@ def full_steps(record: RequestRecord, steps: Sequence[Group | int], k: int) -> l
         group = step if isinstance(step, Group) else Group(int(step), 0.0)
         last = i == len(steps) - 1
         ends_text = last and (record.finish_reason != "length" or cut_by_silence)
-        if record.max_tokens - emitted >= k + 1 and not ends_text and not group.suspect:
+        if i >= skip and record.max_tokens - emitted >= k + 1 and not ends_text and not group.suspect:
             out.append(group.size)
         emitted += group.size
     return out

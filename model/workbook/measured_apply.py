@@ -62,11 +62,17 @@ def shape_fields(c: MeasuredClass) -> dict[str, Any]:
     alone must not leave an older profile deciding E (DESIGN.md section 7)."""
     profile = tuple(float(x) for x in (getattr(c, "profile", None) or ()))
     length, length_k = getattr(c, "acceptance_length", None), getattr(c, "acceptance_length_k", None)
+    # the interval on E at the K measured, where the measurement made one (a probe's: model/probe/profile.py)
+    ends = getattr(c, "mean_acceptance_length_interval", None)
+    low, high = (float(ends[0]), float(ends[1])) if ends and (profile or length is not None) else (None, None)
     if profile:
-        return {"profile": profile, "acceptance_length": None, "acceptance_length_k": None}
+        return {"profile": profile, "acceptance_length": None, "acceptance_length_k": None,
+                "acceptance_length_low": low, "acceptance_length_high": high}
     if length is not None and length_k is not None:
-        return {"profile": (), "acceptance_length": float(length), "acceptance_length_k": int(length_k)}
-    return {"profile": (), "acceptance_length": None, "acceptance_length_k": None}
+        return {"profile": (), "acceptance_length": float(length), "acceptance_length_k": int(length_k),
+                "acceptance_length_low": low, "acceptance_length_high": high}
+    return {"profile": (), "acceptance_length": None, "acceptance_length_k": None,
+            "acceptance_length_low": None, "acceptance_length_high": None}
 
 
 def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool]], note: str,

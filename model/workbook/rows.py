@@ -127,6 +127,10 @@ class TaskClass:
     profile: tuple[float, ...] = ()
     acceptance_length: float | None = None
     acceptance_length_k: int | None = None
+    # the interval on E at the K measured (the profile's positions, or acceptance_length_k), the request as the
+    # unit; its confidence is alpha_confidence (one measurement, one confidence). None: no interval on E
+    acceptance_length_low: float | None = None
+    acceptance_length_high: float | None = None
 
 
 @dataclass
@@ -154,16 +158,21 @@ class Override:
     profile: tuple[float, ...] = ()
     acceptance_length: float | None = None
     acceptance_length_k: int | None = None
+    # the interval on E at the K measured (the profile's positions, or acceptance_length_k), the request as the
+    # unit; its confidence is alpha_confidence (one measurement, one confidence). None: no interval on E
+    acceptance_length_low: float | None = None
+    acceptance_length_high: float | None = None
 
 
 INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method")
 # what an acceptance is beyond one alpha (schema 2): kept with the row's alpha wherever it is copied or replaced
-SHAPE_FIELDS = ("profile", "acceptance_length", "acceptance_length_k")
+SHAPE_FIELDS = ("profile", "acceptance_length", "acceptance_length_k", "acceptance_length_low", "acceptance_length_high")
 
 
 def drop_acceptance_shape(row: "TaskClass | Override") -> None:
     """A typed alpha replaces the row's profile or length: otherwise the profile would go on deciding E."""
     row.profile, row.acceptance_length, row.acceptance_length_k = (), None, None
+    row.acceptance_length_low = row.acceptance_length_high = None
 
 
 def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:

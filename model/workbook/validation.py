@@ -13,6 +13,7 @@ import re
 from typing import Any, Callable
 
 from model import roofline
+from model.arithmetic import profile_tokens
 from model.workbook.cell_values import (NumberFormatError, parse_number, bad_character, shown)  # noqa: F401  (re-exported: the one validator)
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
 from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
@@ -94,6 +95,8 @@ PROFILE_FIELDS: tuple[FieldSpec, ...] = (
     _PROFILE,
     FieldSpec("acceptance_length", "Mean acceptance length", "optional_float", 1.0, K_LIMITS[1] + 1.0),
     FieldSpec("acceptance_length_k", "K of the acceptance length", "optional_int", *K_LIMITS),
+    FieldSpec("acceptance_length_low", "Mean acceptance length low", "optional_float", 1.0, K_LIMITS[1] + 1.0),
+    FieldSpec("acceptance_length_high", "Mean acceptance length high", "optional_float", 1.0, K_LIMITS[1] + 1.0),
 )
 
 CLASS_FIELDS: tuple[FieldSpec, ...] = (
@@ -400,7 +403,29 @@ def acceptance_problems(row: TaskClass | Override) -> list[str]:
     elif length is not None and k is not None and length > k + 1.0 + 1e-12:
         out.append(f"Mean acceptance length: at K = {k} it is at most K + 1 = {k + 1}, bonus token included "
                    f"(got {length:g})")
+    out.extend(length_range_problems(row))
     return out
+
+
+def length_range_problems(row: TaskClass | Override) -> list[str]:
+    """The interval on E: both ends or neither, only beside a profile or a length, holding its E at the K measured."""
+    low, high = row.acceptance_length_low, row.acceptance_length_high
+    if low is None and high is None:
+        return []
+    where = "Mean acceptance length range"
+    if low is None or high is None:
+        return [f"{where}: give both ends (low and high) or neither"]
+    if row.profile:
+        e, k = float(profile_tokens(list(row.profile))), len(row.profile)
+    elif row.acceptance_length is not None and row.acceptance_length_k is not None:
+        e, k = float(row.acceptance_length), int(row.acceptance_length_k)
+    else:
+        return [f"{where}: given without a profile or a mean acceptance length it belongs to"]
+    if not low - 1e-9 <= e <= high + 1e-9:
+        return [f"{where}: must hold the length itself ({low:g} to {high:g} does not hold {e:.4g})"]
+    if high > k + 1.0 + 1e-12:
+        return [f"{where}: at K = {k} it is at most K + 1 = {k + 1} (got {high:g})"]
+    return []
 
 
 class WorkbookError(ValueError):
