@@ -24,7 +24,7 @@ def add_screenshot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1600x980",
                         help=f"window size WIDTHxHEIGHT (default 1600x980; at most {MAX_SIDE} a side and "
                              f"{MAX_PIXELS // (1024 * 1024)} Mpx)")
-    parser.add_argument("--tab", type=int, default=0, help="which chart tab to show (0 trailer fill, 1 speedup vs acceptance, 2 speedup vs context, 3 speedup vs concurrency)")
+    parser.add_argument("--tab", type=int, default=0, help="which chart tab to show (0 trailer fill, 1 speedup vs acceptance, 2 speedup vs context, 3 speedup vs concurrency, 4 acceptance per position)")
     parser.add_argument("--tier", type=int, default=-1, help="row of the tier to select (default: the first speculative tier)")
     parser.add_argument("--panel", action="store_true", help="open the Measure acceptance panel, as on a screen of --size")
 

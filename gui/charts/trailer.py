@@ -1,4 +1,10 @@
-"""Trailer fill: each task class as a trailer of K draft slots, cargo coloured, empty slots hatched."""
+"""Trailer fill: each task class as a trailer of K draft slots, cargo coloured, empty slots hatched.
+
+A class whose acceptance is a per-position profile fills each slot by its own share: slot i holds the share of
+steps that accepted position i (r_i = p_1 ... p_i), so the cargo thins towards the end of the trailer, as it
+does on a real draft; the slots past the measured positions (extrapolated by the profile's rule) are paler.
+A class given as one alpha or one mean length has no per-position shape: its cargo is drawn packed, E - 1 slots.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -42,7 +48,11 @@ class TrailerChart(ChartView):
         # slot walls and break-even ticks are many short segments: one item each, drawn as pairs
         self._walls = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(INK, width=1))
         self._needed = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(BREAK_EVEN, width=3), name="fill needed to break even")
-        for z, item in enumerate((self._trailers, self._waste, self._cargo, self._walls, self._needed)):
+        # a profile's slots, each filled from the bottom to its own share, the rest hatched
+        self._slot_waste = pg.BarGraphItem(x0=[], width=[], y=[], height=[], brush=WASTE_BRUSH, pen=pg.mkPen(None))
+        self._slot_cargo = pg.BarGraphItem(x0=[], width=[], y=[], height=[], brushes=[], pen=pg.mkPen(None))
+        for z, item in enumerate((self._trailers, self._waste, self._cargo, self._slot_waste, self._slot_cargo,
+                                  self._walls, self._needed)):
             item.setZValue(z)
             self.plot.addItem(item)
         self._note = pg.TextItem(anchor=(0.5, 0.5))
@@ -55,7 +65,11 @@ class TrailerChart(ChartView):
         self.legend.addItem(self._cargo_sample, "cargo: accepted draft tokens")
         self.legend.addItem(self._waste_sample, "empty slots: drafted, paid for, discarded")
         self.legend.addItem(self._needed, "fill needed to break even")
+        # said only while a profile's slots are drawn
+        self._slot_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=_pale(class_color(0)), pen=pg.mkPen(None))
+        self._slot_entry = False
         self._shown: dict[str, tuple[float, float, int]] = {}  # class -> (fill, alpha, K) as drawn
+        self._slot_shares: dict[str, list[float]] = {}  # profile class -> share of steps filling each slot
         self._numbers: list[str] = []
         self._ticks: dict[str, list[tuple[float, str]]] = {}  # axis -> ticks shown
         self._ranges: tuple[int, int] | None = None  # (K, classes) the view's ranges were set for
@@ -70,7 +84,7 @@ class TrailerChart(ChartView):
                 bool(comparison.unconfirmed[i]),
                 array_bytes(comparison.k[i], comparison.trailer_fill[i], comparison.alpha[i], comparison.speedup[i],
                             comparison.break_even_alpha[i], comparison.break_even_kind[i],
-                            comparison.tokens_per_stretch[i], *_lengths(comparison, i)))
+                            comparison.tokens_per_stretch[i], *_lengths(comparison, i), *_shapes(comparison, i)))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
@@ -86,13 +100,16 @@ class TrailerChart(ChartView):
         speedup = comparison.speedup[tier_row]
         rows = np.arange(n - 1, -1, -1, dtype=np.float64)  # first class on top, as in the table
         cargo = fill * k
+        slots = _profile_slots(comparison, tier_row, k, n)
+        packed = np.array([j not in slots for j in range(n)], dtype=bool)  # a profile's row is drawn by slot
         if (k, n) != self._frame:  # the empty trailers and their slot walls follow K and the classes' count only
             self._trailers.setOpts(x0=np.zeros(n), width=np.full(n, float(k)), y=rows, height=BAR_HEIGHT)
             self._walls.setData(*self._wall_segments(rows, k))
             self._frame = (k, n)
-        self._waste.setOpts(x0=cargo, width=k - cargo, y=rows, height=BAR_HEIGHT)
-        self._cargo.setOpts(x0=np.zeros(n), width=cargo, y=rows, height=BAR_HEIGHT,
+        self._waste.setOpts(x0=cargo, width=np.where(packed, k - cargo, 0.0), y=rows, height=BAR_HEIGHT)
+        self._cargo.setOpts(x0=np.zeros(n), width=np.where(packed, cargo, 0.0), y=rows, height=BAR_HEIGHT,
                             brushes=[class_color(j) for j in range(n)])
+        self._draw_slots(slots, rows, k)
         lengths = _lengths(comparison, tier_row)
         needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
         self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
@@ -120,6 +137,39 @@ class TrailerChart(ChartView):
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
         self.set_title(f"Trailer fill — {tier}, K = {k}{unconfirmed}")
         self._shown = {names[j]: (float(fill[j]), float(alpha[j]), k) for j in range(n)}
+        self._slot_shares = {names[j]: [float(x) for x in share[:k]] for j, (share, _) in slots.items()}
+
+    def _draw_slots(self, slots: dict[int, tuple[np.ndarray, np.ndarray]], rows: np.ndarray, k: int) -> None:
+        """Each profile row's K slots: cargo from the slot's floor up to its share r_i, hatched above it."""
+        x0, y_cargo, h_cargo, y_waste, h_waste, brushes = [], [], [], [], [], []
+        for j, (share, extrapolated) in slots.items():
+            bottom = rows[j] - BAR_HEIGHT / 2
+            for i in range(k):
+                filled = BAR_HEIGHT * float(share[i])
+                x0.append(float(i))
+                y_cargo.append(bottom + filled / 2)
+                h_cargo.append(filled)
+                y_waste.append(bottom + filled + (BAR_HEIGHT - filled) / 2)
+                h_waste.append(BAR_HEIGHT - filled)
+                brushes.append(_pale(class_color(j)) if extrapolated[i] else class_color(j))
+        ones = np.ones(len(x0))
+        self._slot_cargo.setOpts(x0=x0, width=ones, y=y_cargo, height=h_cargo, brushes=brushes)
+        self._slot_waste.setOpts(x0=x0, width=ones, y=y_waste, height=h_waste)
+        for item in (self._slot_cargo, self._slot_waste):
+            item.setVisible(bool(x0))
+        if bool(slots) != self._slot_entry:
+            if slots:
+                self.legend.addItem(self._slot_sample, "profile: slot i filled by the share of steps accepting it "
+                                                       "(paler: extrapolated)")
+            else:
+                self.legend.removeItem(self._slot_sample)
+            self._slot_entry = bool(slots)
+            self.fit_legend()
+
+    @up_to_date
+    def slot_shares(self) -> dict[str, list[float]]:
+        """What each profile row's slots show now: class -> the share of steps filling slot 1..K."""
+        return dict(self._slot_shares)
 
     def _on_view_resized(self, *_args: object) -> None:
         if self._note.isVisible():
@@ -160,8 +210,9 @@ class TrailerChart(ChartView):
         return x, y
 
     def _show_note(self, tier: str | None, n_classes: int) -> None:
-        for item in (self._trailers, self._waste, self._cargo, self._walls):
+        for item in (self._trailers, self._waste, self._cargo, self._walls, self._slot_cargo, self._slot_waste):
             item.setVisible(False)
+        self._slot_shares = {}
         # emptied rather than hidden: a hidden item shows as "switched off" in the legend
         self._needed.setData([], [])
         if tier is None:
@@ -189,3 +240,28 @@ class TrailerChart(ChartView):
 def _lengths(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
     """Tier i's break-evens in tokens per step (E*), where the comparison has them."""
     return () if comparison.break_even_length is None else (comparison.break_even_length[i],)
+
+
+def _profile_slots(comparison: Comparison, i: int, k: int, n: int) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per profile class j of tier i: the share of steps filling each of the K slots, and which were extrapolated."""
+    grid = comparison.acceptance
+    if grid is None or not (grid.kind[i] == 2).any():
+        return {}
+    out = {}
+    for j in range(n):
+        rates = grid.position_rates(i, j, k)
+        if rates is not None:
+            out[j] = (rates.cumulative[:k], rates.extrapolated[:k])
+    return out
+
+
+def _shapes(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
+    """Tier i's profiles and kinds, for the data key: the slots' shares follow the profile, not only its E."""
+    grid = comparison.acceptance
+    return () if grid is None or not grid.any_beyond_alpha else (grid.kind[i], grid.profile[i])
+
+
+def _pale(color: QColor) -> QColor:
+    pale = QColor(color)
+    pale.setAlpha(110)
+    return pale

@@ -105,6 +105,10 @@ class MainWindow(ScreenFit, QMainWindow):
             view.doubleClicked.connect(self._on_result_double_clicked)
         for view in (self.tier_view, self.override_view, self.results_view, self.summary_view):
             view.selectionModel().currentRowChanged.connect(self._on_current_tier_changed)
+        # the per-position chart follows the class: a row of the classes table, a column of the two grids
+        self.class_view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._on_current_class(cur.row()))
+        for view in (self.override_view, self.results_view):
+            view.selectionModel().currentColumnChanged.connect(lambda cur, _prev: self._on_current_class(cur.column()))
 
         self.input_tabs = QTabWidget()
         self.input_tabs.setDocumentMode(True)
@@ -266,6 +270,10 @@ class MainWindow(ScreenFit, QMainWindow):
         if current.isValid() and current.row() != self._tier_row:
             self._tier_row = current.row()
             self._refresh_charts()
+
+    def _on_current_class(self, row: int) -> None:
+        if ChartsPanel is not None and row >= 0:
+            self.charts.set_class_row(row)
 
     def _update_legend(self) -> None:
         scheme = colour_scheme(self.metric_combo.currentData())

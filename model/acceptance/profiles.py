@@ -38,6 +38,17 @@ def kind_of(row: Any) -> str:
     return ALPHA
 
 
+@dataclass(frozen=True)
+class PositionRates:
+    """A profile by position (position 1 first): what the per-position chart and the trailer's slots draw."""
+
+    conditional: NDArray[np.float64]  # p_i: accepted at i, given 1..i-1 were
+    cumulative: NDArray[np.float64]  # r_i = p_1 ... p_i: the share of steps that filled slot i
+    extrapolated: NDArray[np.bool_]  # past the measured positions, by ``rule``
+    measured: int
+    rule: str
+
+
 @dataclass
 class AcceptanceGrid:
     """The acceptance kind of every (tier, class) cell, with the profiles and lengths the cells hold."""
@@ -185,6 +196,15 @@ class AcceptanceGrid:
             lo = np.clip(1.0 + (e - 1.0) * lo_f, 1.0, top)
             hi = np.clip(1.0 + (e - 1.0) * hi_f, 1.0, top)
         return np.where(has, lo, np.nan), np.where(has, hi, np.nan)
+
+    def position_rates(self, i: int, j: int, k: int) -> PositionRates | None:
+        """Cell (i, j)'s profile at positions 1..max(k, measured): the conditional rate and the share of steps
+        accepted through each position, and which were extrapolated by the stated rule; None if not a profile."""
+        if self.kind[i, j] != 2:
+            return None
+        m = int(self.positions[i, j])
+        ext, beyond = ar.extend_profile(self.profile[i, j, :m], max(int(k), m), EXTEND_RULE)
+        return PositionRates(ext, np.cumprod(ext), beyond, m, EXTEND_RULE)
 
     def profile_list(self, i: int, j: int) -> list[float] | None:
         if self.kind[i, j] != 2:

@@ -248,7 +248,8 @@ def test_export_each_chart(panel: ChartsPanel, tmp_path: Path, suffix: str) -> N
         else:
             text = path.read_text(encoding="utf-8")
             assert "<svg" in text
-            assert ("Trailer fill" if chart is panel.trailer_chart else "Speedup vs") in text
+            title = {panel.trailer_chart: "Trailer fill", panel.position_chart: "Per position"}.get(chart, "Speedup vs")
+            assert title in text
 
 
 def test_export_refuses_an_unknown_format(panel: ChartsPanel, tmp_path: Path) -> None:

@@ -188,8 +188,8 @@ def test_every_chart_tab_shows_at_1366(qtbot, window):
     qtbot.wait(50)
     tabs = window.charts.tabs
     bar = tabs.tabBar()
-    assert tabs.count() == 4
+    assert tabs.count() == 5
     cut = [tabs.tabText(i) for i in range(tabs.count()) if bar.tabRect(i).right() > bar.width()]
     assert not cut, f"tabs past the pane's edge: {cut}"
     # the short labels' full names
-    assert all(tabs.tabToolTip(i).startswith(("Speedup vs", "Trailer fill")) for i in range(tabs.count()))
+    assert all(tabs.tabToolTip(i).startswith(("Speedup vs", "Trailer fill", "Acceptance per")) for i in range(tabs.count()))

@@ -1,0 +1,87 @@
+"""A profile on the charts: the trailer's slots filled by position, and the per-position chart of the selected class."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+
+from gui.charts.panel import ChartsPanel
+from model import arithmetic as ar
+from model.comparison import compare
+from model.workbook.json_file import load_demo
+from model.workbook.rows import Workbook
+
+TURBO = 1  # Northwind Turbo, K = 5
+
+
+@pytest.fixture
+def profiled() -> Workbook:
+    wb = load_demo()
+    wb.classes[wb.class_index("json")].profile = (0.9, 0.8, 0.7)  # measured at 3 positions, the tier drafts 5
+    return wb
+
+
+@pytest.fixture
+def panel(qtbot, profiled: Workbook) -> ChartsPanel:
+    widget = ChartsPanel()
+    qtbot.addWidget(widget)
+    widget.resize(520, 460)
+    widget.show()
+    widget.show_result(profiled, compare(profiled), TURBO)
+    widget.flush()
+    return widget
+
+
+def test_a_profile_fills_each_slot_by_its_share_and_the_cargo_thins(panel: ChartsPanel, profiled: Workbook) -> None:
+    j = profiled.class_index("json")
+    k = profiled.tiers[TURBO].k
+    ext, beyond = ar.extend_profile([0.9, 0.8, 0.7], k)
+    shares = panel.trailer_chart.slot_shares()
+    assert list(shares) == ["json"]  # the alpha classes keep their packed cargo
+    assert shares["json"] == pytest.approx(list(np.cumprod(ext)), rel=1e-12)
+    assert shares["json"][:3] == pytest.approx([0.9, 0.72, 0.504])
+    assert all(a > b for a, b in zip(shares["json"], shares["json"][1:]))  # thinning towards the end
+    # the slots' cargo adds up to the accepted drafts the comparison uses: E - 1
+    assert sum(shares["json"]) == pytest.approx(compare(profiled).tokens_per_stretch[TURBO, j] - 1.0, rel=1e-12)
+    chart = panel.trailer_chart
+    assert chart._cargo.opts["width"][j] == 0.0 and chart._cargo.opts["width"][0] > 0  # json drawn by slot
+    heights = np.asarray(chart._slot_cargo.opts["height"])
+    assert heights / 0.62 == pytest.approx(shares["json"])
+    # extrapolated slots (4 and 5) paler than the measured ones
+    alphas = [pg.mkBrush(b).color().alpha() for b in chart._slot_cargo.opts["brushes"]]
+    assert [a < 255 for a in alphas] == list(beyond)
+
+
+def test_the_position_chart_shows_the_selected_class_measured_and_extrapolated(panel: ChartsPanel,
+                                                                              profiled: Workbook) -> None:
+    chart = panel.position_chart
+    name, rates = chart.shown()  # no class selected: the first with a profile
+    assert name == "json" and rates.measured == 3 and rates.conditional.size == 5
+    solid_x, solid_y = chart._series["o", False].getData()
+    dashed_x, dashed_y = chart._series["o", True].getData()
+    assert list(solid_x) == [1, 2, 3] and solid_y == pytest.approx([0.9, 0.8, 0.7])
+    assert list(dashed_x) == [3, 4, 5] and dashed_y[0] == pytest.approx(0.7)  # joined at the last measured
+    assert chart._series["s", False].getData()[1] == pytest.approx([0.9, 0.72, 0.504])
+    # a class given as one alpha has no positions: the chart says so instead of a flat line
+    panel.tabs.setCurrentWidget(chart)
+    panel.set_class_row(profiled.class_index("code"))
+    assert chart.shown() is None and chart._note.isVisible()
+    assert "code has no per-position profile" in chart._note.toPlainText() and "one α" in chart._note.toPlainText()
+    panel.set_class_row(profiled.class_index("json"))
+    assert chart.shown()[0] == "json"
+
+
+def test_a_non_speculative_tier_has_no_positions(panel: ChartsPanel, profiled: Workbook) -> None:
+    panel.show_result(profiled, compare(profiled), 0)
+    panel.flush()
+    assert panel.position_chart.shown() is None
+    assert "does not run speculative decoding" in panel.position_chart._note.toPlainText()
+
+
+def test_selecting_a_class_in_the_window_moves_the_position_chart(qtbot, window) -> None:
+    j = window.document.workbook.class_index("prose")
+    window.input_tabs.setCurrentWidget(window.class_view)
+    window.class_view.setCurrentIndex(window.class_model.index(j, 0))
+    assert window.charts.position_chart.class_row == j
+    window.results_view.setCurrentIndex(window.results_model.index(1, 0))
+    assert window.charts.position_chart.class_row == 0
