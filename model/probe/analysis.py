@@ -22,7 +22,7 @@ from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance
 from model.engine_reports import ReportError, with_k
-from model.probe.merges import BUSY
+from model.probe.merges import BUSY, SPLIT
 from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance
 from model.probe.speed import measure, speedup
@@ -159,6 +159,9 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
                      "marker); they are kept out of the steps, and each such request's last visible step out of alpha")
     if steps.merged_note:
         notes.append(steps.merged_note)
+    if steps.joined:
+        notes.append(f"{steps.joined} steps arrived in two parts under {SPLIT:g} decode times apart (the server paused "
+                     "inside a step) and were read as one")
     timing_ok = style.steps_visible and not steps.unreliable
     if style.steps_visible and steps.unreliable:
         notes.append(f"{BUSY} ({steps.left_out} of {sum(len(g) for _, g in steps.groups)} steps read merged); "

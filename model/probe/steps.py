@@ -16,7 +16,8 @@ they may have cut short, is left out of alpha.
 A step cut short by the token budget or by the end of the text is not a K-step observation; it
 is left out of alpha (as the sampler leaves out its short stretches) but kept in the histogram.
 A late reader merges steps (model.probe.merges): such groups are left out, and a run with too many
-says its timing is unreliable rather than give K and alpha.
+says its timing is unreliable rather than give K and alpha. A step the server sent in two parts a
+small fraction of a decode time apart is joined back (merges.join_splits).
 """
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ class StepReading:
     silent_requests: int = 0
     merged_note: str = ""  # how many steps were left out as merged, and why
     unreliable: bool = False  # too many merged: no K, no alpha from timing
+    joined: int = 0  # groups joined to the one before: a step the server sent in two parts (merges.join_splits)
 
     @property
     def left_out(self) -> int:
@@ -270,6 +272,7 @@ def read_steps(records: Sequence[RequestRecord], style: StyleReading, k: int | N
         run_decode = merges.decode_time([gs for _, gs in per_request])
         for r, gs in per_request:
             merges.flag_by_timing(gs, r.stalls, run_decode)
+            reading.joined += merges.join_splits(gs, run_decode)
     clean = [g.size for _, gs in per_request for g in gs if not g.suspect]
     reading.sizes = clean
     if not style.steps_visible or not clean:
