@@ -29,6 +29,11 @@ def add_action(window: Any, menu: QMenu, text: str, slot: Callable[..., object],
     return action
 
 
+def _presets(window: Any) -> None:
+    from gui.window.preset_dialog import show_preset_dialog  # a rarely used dialog: imported when asked for
+    show_preset_dialog(window)
+
+
 def build_menus(window: Any) -> None:
     """The menus of ``window`` (a MainWindow: the type is not imported, main_window imports this module). Sets window.undo_action, redo_action, charts_action and frozen_columns as it goes."""
     w = window
@@ -58,6 +63,7 @@ def build_menus(window: Any) -> None:
     # right-click on an input table offers the same, as spreadsheets do
     edit.addSeparator()
     add_action(w, edit, "Workbook &settings…", w.edit_settings)
+    add_action(w, edit, "Assume a &published acceptance…", lambda: _presets(w))
     for view in (w.tier_view, w.class_view):
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         for action in rows:
