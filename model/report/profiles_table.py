@@ -26,6 +26,7 @@ from model import arithmetic as ar
 from model.report import styles as st
 from model.report.layout import INPUTS, PROFILE_HEADERS, PROFILES_HEADING, InputsLayout
 from model.workbook.rows import Workbook
+from model.workbook.validation import K_LIMITS
 
 HEADING, HEADERS = PROFILES_HEADING, PROFILE_HEADERS
 CHANGED = "changed"
@@ -114,6 +115,16 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
                    st.NOTE)
         return {}
     class_row = {c.name: layout.class_row(j) for j, c in enumerate(wb.classes)}
+    # Excel refuses a rate outside 0..100% or a length below 1 as the validator would (typed, not pasted)
+    last = header + len(rows)
+    for first_col, last_col, options in (
+            (_FIRST_RATE, _FIRST_RATE + width - 1, {"validate": "decimal", "criteria": "between", "minimum": 0,
+                                                    "maximum": 1, "error_message": "A rate is a share from 0% to 100%."}),
+            (3, 3, {"validate": "decimal", "criteria": ">=", "value": 1,
+                    "error_message": "A mean acceptance length counts the bonus token: at least 1."}),
+            (4, 4, {"validate": "integer", "criteria": "between", "minimum": K_LIMITS[0], "maximum": K_LIMITS[1],
+                    "error_message": "K is a whole number of draft tokens."})):
+        sheet.ws.data_validation(header, first_col - 1, last - 1, last_col - 1, {**options, "ignore_blank": True})
     put_rate, put_grey = sheet.writer(st.PERCENT, st.INPUT), sheet.computed_writer(st.PERCENT)
     put_ext = sheet.writer(st.PERCENT, EXTRAPOLATED)
     out: dict[tuple[str, str], ProfileRow] = {}
