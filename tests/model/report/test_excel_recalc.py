@@ -428,25 +428,30 @@ def test_undecided_and_the_fair_price_follow_the_prices_by_formula(recalculated)
     assert math.isclose(ws.cell(r, 3).value, cmp.fair_price_out[i], rel_tol=REL_TOL)
 
 
+def _pairs(book, wb: Workbook):
+    """(tier index, class index, "tier/class", the row's value by Comparison header) for every row of the sheet."""
+    ws = book[COMPARISON]
+    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
+    n_c = len(wb.classes)
+    for i, tier in enumerate(wb.tiers):
+        for j, cls in enumerate(wb.classes):
+            row = COMPARISON_HEADER_ROW + 1 + i * n_c + j
+            yield i, j, f"{tier.name}/{cls.name}", lambda name, row=row: ws.cell(row, col[name]).value
+
+
 def test_a_range_typed_on_inputs_moves_the_intervals_and_verdicts(recalculated):
     """The interval's ends are inputs: narrowed on Inputs, LibreOffice's ends, mix intervals and verdicts are
     compare()'s of the narrowed workbook, and the undecided verdicts of the range as exported are decided."""
     c = recalculated["narrowed"]
     cmp, before = compare(c.workbook), compare(ranged())
     book = openpyxl.load_workbook(c.recalculated, data_only=True)
-    ws = book[COMPARISON]
-    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
-    n_c = len(c.workbook.classes)
-    for i, tier in enumerate(c.workbook.tiers):
-        for j, cls in enumerate(c.workbook.classes):
-            row = COMPARISON_HEADER_ROW + 1 + i * n_c + j
-            value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
-            for name, want in (("Speedup, low end", cmp.speedup_low[i, j]), ("Speedup, high end", cmp.speedup_high[i, j]),
-                               ("Speedup vs baseline, low end", cmp.pair_vs_baseline_low[i, j]),
-                               ("Speedup vs baseline, high end", cmp.pair_vs_baseline_high[i, j])):
-                assert _close(value(name), float(want)), (tier.name, cls.name, name, value(name), want)
-            assert value("Speed verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], (tier.name, cls.name)
-            assert value("Value verdict") == VALUE_NAMES[int(cmp.value_verdict[i, j])], (tier.name, cls.name)
+    for i, j, where, value in _pairs(book, c.workbook):
+        for name, want in (("Speedup, low end", cmp.speedup_low[i, j]), ("Speedup, high end", cmp.speedup_high[i, j]),
+                           ("Speedup vs baseline, low end", cmp.pair_vs_baseline_low[i, j]),
+                           ("Speedup vs baseline, high end", cmp.pair_vs_baseline_high[i, j])):
+            assert _close(value(name), float(want)), (where, name, value(name), want)
+        assert value("Speed verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], where
+        assert value("Value verdict") == VALUE_NAMES[int(cmp.value_verdict[i, j])], where
     ws = book[SUMMARY]
     header, heads = _table(ws, ("Tier", "Vendor"))
     for i, tier in enumerate(c.workbook.tiers):
@@ -474,19 +479,13 @@ def test_profile_rates_typed_on_inputs_move_e_and_the_speedups(recalculated):
     assert [r.profile for r in c.workbook.classes if r.profile][0] == (0.95, 0.7, 0.82)
     cmp = compare(c.workbook)
     book = openpyxl.load_workbook(c.recalculated, data_only=True)
-    ws = book[COMPARISON]
-    col = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
-    n_c = len(c.workbook.classes)
-    for i, tier in enumerate(c.workbook.tiers):
-        for j, cls in enumerate(c.workbook.classes):
-            row = COMPARISON_HEADER_ROW + 1 + i * n_c + j
-            value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
-            for name, want in (("Tokens per stretch E", cmp.tokens_per_stretch[i, j]), ("Speedup", cmp.speedup[i, j]),
-                               ("Break-even length E*", cmp.break_even_length[i, j]),
-                               ("Speedup vs baseline", cmp.pair_vs_baseline[i, j])):
-                assert _close(value(name), float(want)), (tier.name, cls.name, name, value(name), want)
-            if cmp.acceptance.kind[i, j] and cmp.speculative[i]:
-                assert (value("E extrapolated") == "extrapolated") == bool(cmp.extrapolated[i, j]), (tier.name, cls.name)
+    for i, j, where, value in _pairs(book, c.workbook):
+        for name, want in (("Tokens per stretch E", cmp.tokens_per_stretch[i, j]), ("Speedup", cmp.speedup[i, j]),
+                           ("Break-even length E*", cmp.break_even_length[i, j]),
+                           ("Speedup vs baseline", cmp.pair_vs_baseline[i, j])):
+            assert _close(value(name), float(want)), (where, name, value(name), want)
+        if cmp.acceptance.kind[i, j] and cmp.speculative[i]:
+            assert (value("E extrapolated") == "extrapolated") == bool(cmp.extrapolated[i, j]), where
     fast, code = c.workbook.tier_index("Helix Fast"), c.workbook.class_index("code")
     assert cmp.extrapolated[fast, code]  # K 6 past code's three positions: the decay cell carried it
     header, heads = _table(book[SUMMARY], ("Tier", "Vendor"))
