@@ -17,11 +17,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QStandardPaths, Qt, Signal
+from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QMessageBox, QTableView, QVBoxLayout, QWidget
 
 from gui.document import Document
 from gui.probe.apply_row import ApplyRow
+from gui.probe.decide_estimate import DecideEstimate
 from gui.probe.endpoint_form import EndpointForm
 from gui.probe.results import ProbeResultsModel
 from gui.probe.run_form import RunForm
@@ -31,8 +32,9 @@ from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
 from model import formatting as fmt
 from model.probe.analysis import ProbeReport, analyse
+from model.probe.decide_plan import needs_before_run
 from model.probe.apply import apply_probe
-from model.probe.endpoint import check_endpoint, resolve_api_key
+from model.probe.endpoint import Endpoint, check_endpoint, resolve_api_key
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
 from model.probe.plan import Prices, ProbeSettings, estimate
@@ -81,6 +83,12 @@ class ProbePanel(QWidget):
         self.endpoint.tier_combo.currentIndexChanged.connect(self._on_tier_changed)
         self.endpoint.save_endpoint_button.clicked.connect(self._on_save_endpoint_clicked)
         self.run_form = RunForm()
+        # what deciding each class would take, re-estimated a moment after the form or the workbook changes
+        self.estimate_label = DecideEstimate()
+        self._estimate_timer = QTimer(self, singleShot=True, interval=300)
+        self._estimate_timer.timeout.connect(self.update_estimate)
+        self.run_form.changed.connect(self._estimate_timer.start)
+        self.endpoint.tier_combo.currentIndexChanged.connect(self._estimate_timer.start)
         self.run_row = RunRow()
         self.run_row.run_button.clicked.connect(self._on_run_clicked)
         self.run_row.cancel_button.clicked.connect(self._on_cancel_clicked)
@@ -102,6 +110,7 @@ class ProbePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.endpoint)
         layout.addWidget(self.run_form)
+        layout.addWidget(self.estimate_label)
         layout.addWidget(self.run_row)
         layout.addWidget(self.message_label)
         layout.addWidget(self.verdict_label)
@@ -130,6 +139,27 @@ class ProbePanel(QWidget):
         if not self.endpoint.url_edit.text() and not self.endpoint.model_edit.text():
             self._on_tier_changed()
         self._update_apply()
+        self._estimate_timer.start()
+
+    def update_estimate(self) -> None:
+        """Per class: the requests expected to decide it (or reach the half-width) and their cost, as the CLI says."""
+        tier = self._tier()
+        if tier is None:
+            self.estimate_label.show_none("no tier chosen")
+            return
+        form, wb = self.run_form, self.document.workbook
+        try:
+            # nothing is sent: the endpoint does not matter here, the prompts, tokens and the tier's prices do
+            settings = ProbeSettings(fast=Endpoint("", tier.name), prompts=load_probe_prompts(form.prompts_path()),
+                                     contexts=form.contexts() or (0,), max_tokens=form.tokens_spin.value(),
+                                     fast_name=tier.name, fast_prices=Prices(tier.price_in, tier.price_out))
+            until = form.decide_check.isChecked()
+            max_requests = form.max_requests_spin.value() if until else None
+            needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence, None, max_requests)
+        except (ValueError, OSError) as exc:
+            self.estimate_label.show_none(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            return
+        self.estimate_label.show_needs(needs, wb.settings.currency, wb.settings.confidence, max_requests)
 
     def _on_document_replaced(self) -> None:
         """Another workbook: nothing measured on the old one, and none of its endpoints, may stay."""

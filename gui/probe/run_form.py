@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QToolButton, QWidget
 
 from model.probe.filler import parse_context
@@ -14,6 +15,8 @@ DEMO_PROMPTS = Path(__file__).resolve().parents[2] / "resources" / "prompts" / "
 
 
 class RunForm(QWidget):
+    changed = Signal()  # anything that moves what deciding each class would take (the panel re-estimates)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.prompts_edit = QLineEdit(str(DEMO_PROMPTS))
@@ -58,6 +61,11 @@ class RunForm(QWidget):
             decide_row.addWidget(w)
         decide_row.addStretch(1)
         form.addRow(decide_row)
+        for edit in (self.prompts_edit, self.contexts_edit):
+            edit.textChanged.connect(self.changed)
+        for spin in (self.tokens_spin, self.max_requests_spin):
+            spin.valueChanged.connect(self.changed)
+        self.decide_check.toggled.connect(self.changed)
 
     def prompts_path(self) -> str:
         return self.prompts_edit.text().strip()

@@ -1,0 +1,44 @@
+"""The probe dock's 'to decide' line: before a run, per class, the requests expected to decide its value verdict
+(or reach the half-width) and what they cost at the tier's prices, in the workbook's currency.
+
+Only shows: the numbers are model.probe.decide_plan.needs_before_run's, the same as `specledger probe` prints.
+"""
+from __future__ import annotations
+
+import math
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+from model import formatting as fmt
+from model.probe.decide_plan import ClassNeed
+
+
+def _short(n: ClassNeed, currency: str) -> str:
+    if not n.in_workbook:
+        return f"{escape(n.task_class)} not in the workbook"
+    if not math.isfinite(n.need.extra):
+        return f"{escape(n.task_class)} not decidable"
+    cost = f" {fmt.cost(n.cost, currency)}" if n.cost is not None else ""
+    return f"{escape(n.task_class)} ~{n.need.extra:.0f}{cost}"
+
+
+class DecideEstimate(QLabel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("", parent, wordWrap=True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setStyleSheet("QLabel { color: #333; padding: 2px; }")
+
+    def show_needs(self, needs: list[ClassNeed], currency: str, confidence: float, max_requests: int | None) -> None:
+        """One line per run: the classes' requests and costs; the tooltip has each class's whole reasoning."""
+        how = f"until decided, at most {max_requests} a class" if max_requests else "in one run"
+        total = [n.cost for n in needs if n.cost is not None]
+        tail = (f"; in all {fmt.cost(sum(total), currency)}" if total and len(total) == len(needs) else "")
+        self.setText(f"<b>Requests to decide at {confidence:.0%}</b> ({how}): "
+                     + " · ".join(_short(n, currency) for n in needs) + tail)
+        self.setToolTip("\n".join(n.words(currency) for n in needs))
+
+    def show_none(self, why: str) -> None:
+        self.setText(f"<span style='color:#777'>No estimate of what deciding would take: {escape(why)}</span>")
+        self.setToolTip("")
