@@ -158,6 +158,8 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
             try:
                 while True:
                     p = next(gen)
+                    if p.requests_done == 0 and done_before:
+                        continue  # a round starting: no news, and its rate of 0 tok/s would read as a stall
                     yield ProbeProgress(done_before + p.requests_done, total, p.tokens_per_second, None,
                                         p.elapsed_seconds, f"round {number} (look at {look} requests a class)")
             except StopIteration:
