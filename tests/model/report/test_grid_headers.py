@@ -1,0 +1,30 @@
+"""The Grid sheet's class headers wrap at spaces, never inside a word: at 10 wide the demo's 'summarisation'
+printed as 'summarisati' over 'on' (LibreOffice's PDF of the demo report, page 6)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+openpyxl = pytest.importorskip("openpyxl")
+
+from model.report.export import export_report  # noqa: E402
+from model.report.grid_sheet import FIRST_CLASS_COL, HEADER_ROW  # noqa: E402
+from model.report.layout import GRID  # noqa: E402
+from model.report.styles import wrapped_lines  # noqa: E402
+from tests.excel_cases import demo  # noqa: E402
+
+
+def test_grid_class_headers_break_at_spaces_only(tmp_path: Path) -> None:
+    wb = demo()
+    wb.classes[1].name = "structured extraction"  # two words: may wrap, each on a line of its own
+    path = tmp_path / "demo.xlsx"
+    export_report(wb, path)
+    ws = openpyxl.load_workbook(path)[GRID]
+    for j, cls in enumerate(wb.classes):
+        col = openpyxl.utils.get_column_letter(FIRST_CLASS_COL + j)
+        assert ws.cell(HEADER_ROW, FIRST_CLASS_COL + j).value.startswith("=Inputs!")  # the class's name, live
+        # Calibri Bold runs about 1.15 characters a width unit (wrapped_lines assumes 1.25 for regular text)
+        width = ws.column_dimensions[col].width * 1.15 / 1.25
+        assert all(wrapped_lines(word, width) == 1 for word in cls.name.split()), (cls.name, width)
+        assert ws.column_dimensions[col].width <= 20
