@@ -98,15 +98,22 @@ class BatchClock:
 
 
 async def batched_events(ticks: list[list[Any]], clock: BatchClock, query_tokens: int,
-                         render: Callable[[list[Any]], str], sent: list[float]) -> AsyncIterator[str]:
+                         render: Callable[[list[Any]], str], sent: list[float],
+                         began: list[float] | None = None) -> AsyncIterator[str]:
     """A stream in the batch: ``ticks`` holds the events each of its steps sends (rendered by ``render``
-    in one write, as a server flushing after each step); one step per tick of the clock."""
+    in one write, as a server flushing after each step); one step per tick of the clock.
+
+    For the jitter benchmark, ``began`` gets the time each step's rendering began and ``sent`` the time
+    just after its write (the response resumes us right after its send): the write happened between the
+    two, and where they are far apart (the server paused there) the write's time is not known."""
     member = clock.join(query_tokens)
     try:
         for group in ticks:
             await clock.next_step(member)
-            sent.append(time.perf_counter())
+            if began is not None:
+                began.append(time.perf_counter())
             if group:
                 yield render(group)
+            sent.append(time.perf_counter())
     finally:
         clock.leave(member)

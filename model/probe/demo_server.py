@@ -249,9 +249,10 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
             # position i counts the steps whose draft i was accepted (and so every draft before it)
             for i in range(gen.k):
                 per_pos.labels(name, str(i)).inc(sum(1 for s in gen.steps if s.drafted and s.accepted > i))
-        sent: list[float] = []  # perf_counter when each send was handed to the server, for the jitter benchmark
+        sent: list[float] = []  # perf_counter when each step was written (batched: just after), for the jitter benchmark
+        began: list[float] = []  # batched: when each step's rendering began (its write lies between the two)
         model.truth.append({"id": rid, "accepted": [s.accepted for s in gen.steps],
-                            "drafted": [s.drafted for s in gen.steps], "k": gen.k, "sent": sent,
+                            "drafted": [s.drafted for s in gen.steps], "k": gen.k, "sent": sent, "began": began,
                             "visible": [sum(1 for t in s.tokens if t) for s in gen.steps],
                             "silent": sum(1 for s in gen.steps for t in s.tokens if not t)})
         completion = sum(len(s.tokens) for s in gen.steps)
@@ -287,7 +288,7 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                 async for piece in batched_events(
                         _tick_groups(gen, model.style, chunk_tokens), clocks[name], gen.k + 1 if gen.k else 1,
                         lambda group: "".join(sse(_chunk(rid, name, created, ''.join(t), t, logprobs and lp))
-                                              for t, lp in group), sent):
+                                              for t, lp in group), sent, began):
                     yield piece
             for wait, group in ([] if clocks is not None else _groups(gen, model.style, chunk_tokens, min_step_s)):
                 # each step a full step time after the one before, even when the loop ran late: catching

@@ -17,6 +17,9 @@ from the record. Each 429 met is counted on the record (`throttled`).
 from __future__ import annotations
 
 import asyncio
+import socket
+import struct
+import sys
 import time
 from collections import deque
 from typing import Any
@@ -156,20 +159,66 @@ class LoopClient(StreamingClient):
         return False
 
 
+class _KernelStamps:
+    """The connection's socket as the transport sees it, reading with recvmsg to get the kernel's receive
+    time (SO_TIMESTAMPNS): when the bytes reached the machine, however late the loop's thread got the CPU
+    (a busy machine deschedules it for tens of milliseconds). Everything else passes to the socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._real = sock
+        self.arrival: float | None = None  # perf_counter of the last read's bytes, from the kernel's stamp
+
+    def recv(self, size: int) -> bytes:
+        data, ancillary, _, _ = self._real.recvmsg(size, _ANCILLARY)
+        self.arrival = None
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(payload) >= 16:
+                sec, nsec = struct.unpack_from("qq", payload)
+                # both clocks read now: the arrival's age on the wall clock, carried to perf_counter
+                self.arrival = time.perf_counter() - (time.time() - (sec + nsec * 1e-9))
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+_SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35 if sys.platform.startswith("linux") else -1)
+_ANCILLARY = socket.CMSG_SPACE(16) if hasattr(socket, "CMSG_SPACE") else 64
+
+
+def _kernel_stamps(stream: object) -> _KernelStamps | None:
+    """Swap the transport's socket for one that reads the kernel's receive times (Linux); None elsewhere."""
+    transport = getattr(stream, "_transport", None)
+    sock = getattr(transport, "_sock", None)
+    if isinstance(sock, _KernelStamps):
+        return sock
+    if not isinstance(sock, socket.socket) or _SO_TIMESTAMPNS < 0 or not hasattr(sock, "recvmsg"):
+        return None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+    except OSError:
+        return None
+    stamps = _KernelStamps(sock)
+    transport._sock = stamps  # type: ignore[union-attr]
+    return stamps
+
+
 class Arrivals:
-    """When the raw read that holds the chunk being parsed reached the process (perf_counter), or None.
+    """When the raw read that holds the chunk being parsed reached the machine (perf_counter), or None.
 
     The loop hands a connection's bytes to its protocol (``data_received``) as soon as epoll reports them,
     for every ready socket in turn, before any stream's task runs; the task reads them later, after the
     tasks ahead of it have parsed theirs. Stamping in ``data_received`` keeps those tasks' work out of the
-    arrival time. The stamps are taken from the connection's first byte (``attach`` from the connect's
-    trace), so the reads line up one for one with the protocol's queue. It needs anyio's stream and
-    protocol, which httpcore does not expose: where they are not found (another backend, another version)
-    ``at`` stays None and the caller stamps each chunk as it gets it.
+    arrival time, and on Linux the stamp is the kernel's (_KernelStamps), which keeps the loop thread's own
+    scheduling out too. The stamps are taken from the connection's first byte (``attach`` from the
+    connect's trace), so the reads line up one for one with the protocol's queue. It needs anyio's stream,
+    protocol and transport, which httpcore does not expose: where they are not found (another backend,
+    another version) ``at`` stays None and the caller stamps each chunk as it gets it.
     """
 
     def __init__(self) -> None:
         self.at: float | None = None
+        self.kernel = False  # the stamps are the kernel's receive times
 
     @staticmethod
     def attach(network_stream: object) -> "Arrivals | None":
@@ -185,12 +234,15 @@ class Arrivals:
         if isinstance(known, Arrivals):
             return known
         out = Arrivals()
+        kernel = _kernel_stamps(stream)
+        out.kernel = kernel is not None
         stamps: deque[float] = deque()
         unstamped = [len(queue)]  # reads queued before we came have no stamp of theirs
         data_received, receive, clock = protocol.data_received, stream.receive, time.perf_counter
 
         def stamped(data: bytes) -> None:
-            stamps.append(clock())
+            arrival = kernel.arrival if kernel is not None else None
+            stamps.append(arrival if arrival is not None else clock())
             data_received(data)
 
         async def read(max_bytes: int = 65536) -> bytes:

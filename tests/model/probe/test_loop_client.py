@@ -4,6 +4,7 @@ from the connection's reads (the hook into anyio's protocol is found, not silent
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import pytest
 
@@ -81,3 +82,42 @@ def test_arrivals_are_stamped_at_the_connections_reads(server):
     # attached at the connect (the trace) and found again at the response: the same object, not None
     assert len(seen) == 2 and seen[0] is not None and seen[1] is seen[0]
     assert seen[0].at is not None and record.events and all(e.t > 0 for e in record.events)
+    if sys.platform.startswith("linux"):  # the kernel's receive times (SO_TIMESTAMPNS), not the loop's
+        assert seen[0].kernel
+
+
+def test_kernel_stamps_give_the_time_bytes_reached_the_socket_not_when_they_were_read():
+    import socket
+    import time
+
+    from model.probe.loop_client import _KernelStamps, _SO_TIMESTAMPNS
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("SO_TIMESTAMPNS is Linux's")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    client = socket.create_connection(listener.getsockname())
+    server, _ = listener.accept()
+    try:
+        client.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+        stamps = _KernelStamps(client)
+        # the kernel turns receive stamping on a moment after the first socket asks (deferred work): a read
+        # before that has no stamp (the client then uses its own time), so warm up first
+        for _ in range(50):
+            server.sendall(b"warm")
+            time.sleep(0.01)
+            assert stamps.recv(100) == b"warm"
+            if stamps.arrival is not None:
+                break
+        sent = time.perf_counter()
+        server.sendall(b"step")
+        time.sleep(0.2)  # the reader is late by 200 ms, as a descheduled loop is
+        read = time.perf_counter()
+        assert stamps.recv(100) == b"step"
+        # the bytes arrived after they were sent and at least the reader's 200 ms before it read them
+        assert stamps.arrival is not None and sent - 1e-3 <= stamps.arrival <= read - 0.19, (sent, stamps.arrival, read)
+        assert stamps.fileno() == client.fileno()  # everything else passes to the socket
+    finally:
+        for s in (client, server, listener):
+            s.close()
