@@ -209,7 +209,7 @@ def comparison_text(cmp) -> str:
     lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
                  f"{'price':>7}{'pays a':>8}  value")
     for r in pairs:
-        if r["verdict"] == "n/a":
+        if r["verdict"] == "n/a" and not r["acceptance_refused"]:
             continue
         alpha_cell, be, pays = _acceptance_cells(r)
         ratio = "–" if r["value_verdict"] == "n/a" else ("free" if r["price_ratio"] is None else fmt.times(r["price_ratio"]))
@@ -221,6 +221,12 @@ def comparison_text(cmp) -> str:
         lines.append("AL: the mean acceptance length (tokens per verify step) of a class given as a profile or a"
                      " length, where alpha does not apply; E*: the length it must reach (K c + v, or the price's);"
                      " * extrapolated past the K it was measured at.")
+    refused = [(r["tier"], r["acceptance_refused"]) for r in tiers if r["acceptance_refused"]]
+    if refused:
+        lines.append("no speedup (–) where a tree draft (tree_size) has a class given as one alpha: "
+                     + next(r["acceptance_refused"] for r in pairs if r["acceptance_refused"])
+                     + "; give those classes a length or a profile ("
+                     + "; ".join(f"{tier}: {', '.join(names)}" for tier, names in refused) + ").")
     lines.append("")
     lines.extend(fair_price_lines(cmp, tiers))
     lines.append(f"verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"

@@ -25,6 +25,11 @@ __all__ = ["BREAK_EVEN_NAMES", "GAIN", "MARGINAL", "NOT_APPLICABLE", "NOT_WORTH"
 
 
 NO_LENGTH_INTERVAL = "no interval on this mean acceptance length"
+# a tree verifies N candidate tokens a step over its depth K: a per-token alpha is a chain's (E(alpha, K) counts
+# one candidate a position), and no stated rule turns it into a tree's acceptance, so no number is made from it
+TREE_NEEDS_LENGTH = ("a tree draft needs its acceptance as a mean acceptance length or a per-depth profile measured "
+                     "on a tree: a per-token alpha describes a chain, and E(alpha, K) would understate a tree by an "
+                     "unknown amount")
 
 
 def compare(wb: Workbook) -> Comparison:
@@ -70,6 +75,14 @@ def compare(wb: Workbook) -> Comparison:
     v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
     be = ar.break_even(kk, c, v)
     e, extrapolated = grid.tokens(alpha, kk)  # a profile's or a length's E where a cell has one
+    # a tree draft given a per-token alpha: refused (TREE_NEEDS_LENGTH), no number made up for it
+    refused = spec[:, None] & np.array([t.tree_size is not None for t in tiers], dtype=bool)[:, None] & grid.is_alpha
+    any_refused = bool(refused.any())
+    if any_refused:
+        e = np.where(refused, np.nan, e)
+        a_lo, a_hi, a_conf = (np.where(refused, np.nan, x) for x in (a_lo, a_hi, a_conf))
+        for i, j in zip(*np.nonzero(refused)):
+            notes[i][j] = TREE_NEEDS_LENGTH
     # a profile's or a length's own interval on E, carried to the tier's K (NaN where a cell has none)
     e_lo, e_hi = grid.tokens_interval(e, kk)
     has_e = np.isfinite(e_lo) & np.isfinite(e_hi)
@@ -94,6 +107,9 @@ def compare(wb: Workbook) -> Comparison:
     s_all = e_all / ar.stretch_cost(ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
     # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
     allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
+    if any_refused:
+        s_all = np.where(refused[None], np.nan, s_all)
+        allowed = allowed & ~refused[None]
     best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
             else np.zeros((n_t, n_c), dtype=np.int64))
     opt_k = best + 1
@@ -105,11 +121,11 @@ def compare(wb: Workbook) -> Comparison:
     nan = np.full((n_t, n_c), np.nan)
     speedup = np.where(sp_row, sp, 1.0)
     # alpha* is the i.i.d. translation of E* = K c + v: it does not apply to a profile or a length
-    be_alpha = np.where(sp_row & grid.is_alpha, be.alpha, np.nan)
+    be_alpha = np.where(sp_row & grid.is_alpha & ~refused, be.alpha, np.nan)
     be_kind = np.where(sp_row, be.kind, -1).astype(np.int8)
     # margin: how far above (or below) the break-even this class runs; a never-paying
     # setting has no break-even, so no margin either
-    margin = np.where(sp_row & (be.kind != ar.NEVER) & grid.is_alpha, alpha - be.alpha, np.nan)
+    margin = np.where(sp_row & (be.kind != ar.NEVER) & grid.is_alpha & ~refused, alpha - be.alpha, np.nan)
     stretch = ar.stretch_cost(kk, c, v)
     s_lo, s_hi = speedup_ends(a_lo, a_hi, kk, stretch)
     if has_e.any():
@@ -149,7 +165,8 @@ def compare(wb: Workbook) -> Comparison:
                           tokens_out[None, :] * price_out[:, None] + tokens_in[None, :] * price_in[:, None])
     ratio = np.where(has_base[:, None], cost_ratio(class_cost, class_cost[b0]), np.nan)
     base_speed = speedup[b0]
-    pair_ok = sp_row & has_base[:, None] & ~np.isnan(ratio)
+    # a cell (or its baseline's) with no speedup has no value verdict either (a refused tree cell)
+    pair_ok = sp_row & has_base[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup) & ~np.isnan(base_speed)
     needed = ratio * base_speed
     p_alpha, p_kind = solve_price_alpha(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
     p_alpha = np.where(grid.is_alpha, p_alpha, np.nan)
@@ -224,6 +241,7 @@ def compare(wb: Workbook) -> Comparison:
         alpha_confidence=np.where(sp_row, a_conf, np.nan),
         alpha_note=[row if spec[i] else [""] * n_c for i, row in enumerate(notes)],
         tokens_per_stretch_low=np.where(sp_row, tokens_lo, np.nan), tokens_per_stretch_high=np.where(sp_row, tokens_hi, np.nan),
+        refused=refused,
         speedup_low=s_lo, speedup_high=s_hi,
         pair_vs_baseline=np.where(pair_ok, pair_vs, np.nan), pair_vs_baseline_low=np.where(pair_ok, pair_vs_lo, np.nan),
         pair_vs_baseline_high=np.where(pair_ok, pair_vs_hi, np.nan),

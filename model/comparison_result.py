@@ -117,6 +117,9 @@ class Comparison:
     # or a length's own (AcceptanceGrid.tokens_interval); the speed and value verdicts use its ends
     tokens_per_stretch_low: NDArray[np.float64] | None = None
     tokens_per_stretch_high: NDArray[np.float64] | None = None
+    # per cell: a per-token alpha on a tree draft, refused (no E, speedup or verdicts from it: comparison.py's
+    # TREE_NEEDS_LENGTH says why); the tier's mix has none while any of its classes is refused
+    refused: NDArray[np.bool_] | None = None
 
     def pair_records(self) -> list[dict[str, Any]]:
         return list(self.iter_pair_records())
@@ -133,7 +136,7 @@ class Comparison:
                     "break_even_alpha": _num(self.break_even_alpha[i, j]), "margin": _num(self.margin[i, j]),
                     "tokens_per_stretch": _num(self.tokens_per_stretch[i, j]),
                     "trailer_fill": _num(self.trailer_fill[i, j]), "speedup": _num(self.speedup[i, j]),
-                    "optimal_k": int(self.optimal_k[i, j]) if self.speculative[i] else None,
+                    "optimal_k": int(self.optimal_k[i, j]) if self.speculative[i] and not self.is_refused(i, j) else None,
                     "optimal_speedup": _num(self.optimal_speedup[i, j]),
                     "cost_factor": _num(self.cost_factor[i, j]),
                     "verdict": VERDICT_NAMES[int(self.verdict[i, j])],
@@ -150,6 +153,15 @@ class Comparison:
                                                           self.pair_vs_baseline_high[i, j]),
                     **acceptance_record(self, i, j),
                 }
+
+    def is_refused(self, i: int, j: int) -> bool:
+        return self.refused is not None and bool(self.refused[i, j])
+
+    def refused_classes(self, i: int) -> list[str]:
+        """The classes whose per-token alpha tier i's tree draft refused (its mix waits for their lengths)."""
+        if self.refused is None:
+            return []
+        return [name for name, r in zip(self.class_names, self.refused[i]) if r]
 
     def tier_records(self) -> list[dict[str, Any]]:
         out = []
@@ -171,6 +183,7 @@ class Comparison:
                 "effective_alpha": _num(self.effective_alpha[i]),
                 "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
                 "incomplete": (self.incomplete[i] or None) if self.incomplete else None,
+                "acceptance_refused": self.refused_classes(i) or None,
                 **measured_speed(self, i).record(),
                 "confidence": self.confidence,
                 "alpha_interval": _pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),

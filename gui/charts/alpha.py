@@ -96,7 +96,8 @@ class AlphaChart(ChartView):
             self._selected_label.setText(label, color=INK.name())
             self.fit_legend()
         if selected < 0:
-            self._hide_selection(tier_name if valid else None, n)
+            tree = valid and workbook.tiers[tier_row].tree_size is not None and workbook.tiers[tier_row].speculative != "no"
+            self._hide_selection(tier_name if valid else None, n, tree)
             return
         self._show_selection(comparison, tier_row, selected, data)
 
@@ -200,13 +201,16 @@ class AlphaChart(ChartView):
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
         self.set_title(f"Speedup vs acceptance — {comparison.tier_names[tier_row]}, K = {k}, at {ctx}{unconfirmed}")
 
-    def _hide_selection(self, tier_name: str | None, n_curves: int) -> None:
+    def _hide_selection(self, tier_name: str | None, n_curves: int, tree: bool = False) -> None:
         for item in (self._be_sel, self._claim):
             item.setData([], [])
         for item in (self._classes, self._be_label, self._claim_label):
             item.setVisible(False)
         if tier_name is None:
             self._set_note([])
+        elif tree:
+            self._set_note([f"{tier_name} drafts a tree: a per-token α describes a chain,",
+                            "so it has no curve here (its classes need a length or a profile)"])
         else:
             self._set_note([f"{tier_name} does not run speculative decoding:", "1.00x at any α"])
         self.set_title("Speedup vs acceptance" + ("" if n_curves else " — no speculative tier"))

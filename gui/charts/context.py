@@ -80,6 +80,9 @@ class ContextChart(ChartView):
         self.export_subject = tier.name
         alphas = comparison.alpha[tier_row]
         speedup = context_curves(tier, alphas)
+        if comparison.refused is not None and comparison.refused[tier_row].any():
+            # a per-token alpha on a tree draft: no curve (comparison.TREE_NEEDS_LENGTH)
+            speedup = np.where(comparison.refused[tier_row][:, None], np.nan, speedup)
         for j, curve in enumerate(self._curves):
             # an edit of one class's acceptance moves one curve: leave the others alone
             if curve.yData is None or not np.array_equal(curve.yData, speedup[j]):

@@ -179,7 +179,7 @@ def array_bytes(*arrays: Any) -> bytes:
 
 # the fields of a tier a chart's curves depend on (its speed and its claim); prices and notes are not
 CURVE_FIELDS = ("name", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup",
-                "claim_context")
+                "claim_context", "tree_size")
 
 
 def curve_inputs(tier: Any) -> tuple:

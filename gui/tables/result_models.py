@@ -178,6 +178,11 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
         return f"{tier} on {cls}: plain decoding (Speculative = no), so speedup 1.00x by definition.\n{HELP_HINT}"
     k, a, c, v = int(cmp.k[i]), cmp.alpha[i, j], cmp.c[i, j], cmp.v[i, j]
     e = cmp.tokens_per_stretch[i, j]
+    if cmp.is_refused(i, j):
+        return (f"{tier} on {cls}: no speedup. {cmp.tier_names[i]} drafts a tree (depth K = {k}; c = {c:.3f}, "
+                f"v = {v:.3f}, break-even E* = K*c + v = {k * c + v:.2f} tokens per step) and {cls} has one "
+                f"alpha ({fmt.pct(a)}): {cmp.alpha_note[i][j]}.\nGive {cls} a length or a profile on this tier "
+                f"(Edit > Assume a published acceptance…, or measure it).\n{HELP_HINT}")
     lines = [
         f"{tier} on {cls}" + ("  (speculative decoding not confirmed)" if cmp.unconfirmed[i] else ""),
         f"K = {k} draft tokens per stretch; c = {c:.3f} (draft pass / target step); v = {v:.3f} (verify pass / target step)",

@@ -255,6 +255,11 @@ def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
     # the same keys on every row (compare --csv writes one header for all)
     out["acceptance_measured_k"] = None
     out["break_even_alpha_note"] = None
+    refused = getattr(cmp, "refused", None)
+    out["acceptance_refused"] = cmp.alpha_note[i][j] if refused is not None and refused[i, j] else None
+    if out["acceptance_refused"]:
+        out["break_even_alpha_note"] = ("does not apply: a tree draft's break-even is break_even_length (tokens per "
+                                        "step); its acceptance must be a length or a per-depth profile")
     if kind != ALPHA:
         out["acceptance_measured_k"] = int(grid.length_k[i, j]) if kind == LENGTH else int(grid.positions[i, j])
         what = "a per-position profile" if kind == PROFILE else "a mean acceptance length"
