@@ -42,6 +42,8 @@ from model.report.summary_sheet import (BASELINE_POSITION, SENSITIVITY_HEADER_RO
                                         write_summary)
 from model.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
+from model.acceptance.profiles import kind_of
+from model.acceptance.value import ALPHA
 from model.workbook.validation import WorkbookError, check_workbook
 
 __all__ = ["COMPARISON_COLUMNS", "COMPARISON_HEADER_ROW", "SUMMARY_COLUMNS", "MAX_PAIRS", "build_report",
@@ -101,6 +103,23 @@ def refuse_unexportable(wb: Workbook, source: str) -> None:
                                          "cannot hold"], source)
     if _CONTROL.search(wb.title):
         raise WorkbookError(["the workbook title contains a control character, which a report cannot hold"], source)
+    # a tree tier has no numbers for a class given as one alpha (model.comparison.TREE_NEEDS_LENGTH), and the
+    # report's live formulas would compute the chain's E there: refused, naming the cells, rather than contradict
+    refused = tree_alpha_cells(wb)
+    if refused:
+        shown = ", ".join(f"{t}/{c}" for t, c in refused[:5]) + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
+        raise WorkbookError([f"a tree draft's classes need a mean acceptance length or a profile, not one alpha ({shown}): "
+                             "the report cannot show them; give those classes a length or a profile (Edit > Assume a "
+                             "published acceptance…) and export again"], source)
+
+
+def tree_alpha_cells(wb: Workbook) -> list[tuple[str, str]]:
+    """(tier, class) where a speculative tree tier meets a class (or its override) given as one alpha."""
+    trees = [t.name for t in wb.tiers if t.tree_size is not None and t.speculative != "no"]
+    if not trees:
+        return []
+    over = {(o.tier, o.task_class): o for o in wb.overrides}
+    return [(t, c.name) for t in trees for c in wb.classes if kind_of(over.get((t, c.name), c)) == ALPHA]
 
 
 def _refuse_if_open_elsewhere(target: Path) -> None:

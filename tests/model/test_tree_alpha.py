@@ -69,3 +69,19 @@ def test_the_alpha_chart_has_no_curve_for_a_tree():
 
     data = alpha_curves(book(TaskClass("prose", 1e6, 0, 4096, 0.6)).tiers)
     assert data.tier_names == ["Chain"]
+
+
+def test_the_excel_report_refuses_a_tree_tier_with_an_alpha_class_and_writes_nothing(tmp_path):
+    from model.report.export import export_report, tree_alpha_cells
+    from model.workbook.validation import WorkbookError
+
+    wb = book(TaskClass("prose", 1e6, 0, 4096, 0.6))
+    assert tree_alpha_cells(wb) == [("Tree", "prose")]
+    target = tmp_path / "report.xlsx"
+    with pytest.raises(WorkbookError, match=r"tree draft's classes need .*Tree/prose"):
+        export_report(wb, target)
+    assert not target.exists()
+    # an override giving the class a length on the tree settles it
+    from model.workbook.rows import Override
+    wb.overrides.append(Override("Tree", "prose", 0.6, acceptance_length=2.5, acceptance_length_k=4))
+    assert tree_alpha_cells(wb) == []
