@@ -248,6 +248,13 @@ def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     ]
 
 
+# the roles the result models answer: a delegate asks a cell for eight roles each paint, and a role answered
+# by nobody (font, icon, check state) returned None only after the lookups the others need
+_RESULT_ROLES = frozenset((Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole,
+                           Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ToolTipRole, result_copy.COPY_ROLE))
+_INK = QBrush(QColor("#202020"))
+
+
 class ResultsGridModel(WorkbookTableModel):
     """Tier x class; one chosen metric as text, the verdict as the cell colour."""
 
@@ -285,7 +292,7 @@ class ResultsGridModel(WorkbookTableModel):
         return names[section] if section < len(names) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _RESULT_ROLES or not index.isValid():
             return None
         cmp = self.document.comparison
         i, j = index.row(), index.column()
@@ -298,7 +305,7 @@ class ResultsGridModel(WorkbookTableModel):
                 return QBrush(VALUE_COLOURS[int(cmp.value_verdict[i, j])])
             return QBrush(VERDICT_COLOURS[int(cmp.verdict[i, j])])
         if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(QColor("#202020"))
+            return _INK
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER if self.metric in ("speed_verdict", "value_verdict") else _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -428,7 +435,7 @@ class TierSummaryModel(WorkbookTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _RESULT_ROLES or not index.isValid():
             return None
         cmp = self.document.comparison
         i, col = index.row(), index.column()
