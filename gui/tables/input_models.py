@@ -314,13 +314,14 @@ class TierTableModel(RowTableModel):
         rows, settings = super()._snapshot()
         return rows, settings, used_costs.used_snapshot(self.document.comparison, rows)
 
-    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | list[tuple[int, int, int, int]] | None:
         block = super()._changed_block(old[:2], new[:2])
         used = [i for i, (a, b) in enumerate(zip(old[2], new[2])) if a != b]
         if not used:
             return block
-        top, bottom = min(used + ([block[0]] if block else [])), max(used + ([block[2]] if block else []))
-        return top, 0, bottom, len(self.specs) - 1
+        # a class's context moves only the c and v a roofline tier uses: those cells, not the whole rows
+        cols = [self.column_of(name) for name in used_costs.COST_FIELDS]
+        return [*([block] if isinstance(block, tuple) else []), (min(used), min(cols), max(used), max(cols))]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if index.isValid() and self.specs[index.column()].name in used_costs.COST_FIELDS:

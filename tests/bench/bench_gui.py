@@ -233,8 +233,11 @@ def main() -> int:
             old = _tree_of(args.against, Path(folder))
             trees = {old.name: old, "today": ROOT}
         if not args.no_start:
-            for name, tree in trees.items():
-                first = first_window_seconds(tree)
+            starts: dict[str, list[float]] = {name: [] for name in trees}
+            for r in range(3):  # the trees taking turns here too
+                for name in (list(trees) if r % 2 == 0 else list(reversed(list(trees)))):
+                    starts[name] += first_window_seconds(trees[name], repeats=1)
+            for name, first in starts.items():
                 print(f"process start -> first painted window, {name:<8} best {min(first):.2f} s   "
                       f"runs {', '.join(f'{t:.2f}' for t in first)} s   target < 1.5 s: "
                       f"{'OK' if min(first) < 1.5 else 'OVER'}", flush=True)

@@ -119,3 +119,24 @@ def test_every_changed_cell_is_signalled(qapp, model_type, name, edit):  # noqa:
                             [after[c] for c in sorted(missed)[:2]])
         document.undo_stack.undo()
         document.flush()
+
+
+def test_a_context_edit_repaints_the_c_and_v_a_roofline_tier_uses(qapp):  # noqa: ANN001
+    # at batch 256 a short context makes the verify pass compute-bound: both used numbers move, the tier row not
+    wb = load_demo()
+    wb.tiers[1].batch = 256
+    document = Document(wb)
+    model = TierTableModel(document)
+    c_col, v_col = model.column_of("c"), model.column_of("v")
+    before = _cells(model)
+    signalled: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(lambda a, b, *_: signalled.append((a.row(), a.column(), b.row(), b.column())))
+    assert document.apply("context", _set_class(5, context=512))
+    document.flush()
+    after = _cells(model)
+    changed = {cell for cell in after if before[cell] != after[cell]}
+    assert {(1, c_col), (1, v_col)} <= changed
+    for cell in changed:
+        assert any(t <= cell[0] <= b and left <= cell[1] <= right for t, left, b, right in signalled), cell
+    # and only those: the rest of the tier's row was not repainted
+    assert all(left >= min(c_col, v_col) and right <= max(c_col, v_col) for _, left, _, right in signalled)
