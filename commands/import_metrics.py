@@ -55,7 +55,7 @@ def _text(sources: list[SourceResult]) -> str:
             lines.append("  per position (conditional): " + ", ".join(fmt.pct(x, 0) for x in c.per_position_conditional))
         lines.append(f"  applied alpha {fmt.pct(s.alpha_applied, 1)}: {s.alpha_rule}")
         a = s.acceptance
-        lines.append(f"  {s.confidence:.0%} interval {fmt.pct(a.low, 1)} to {fmt.pct(a.high, 1)} over {a.requests} requests"
+        lines.append(f"  {s.confidence:.0%} interval {fmt.pct(a.low, 1)} to {fmt.pct(a.high, 1)} over {fmt.count(a.requests, 'request')}"
                      if a.interval else f"  interval: {a.note}")
         lines.append(f"  {c.convention_note}")
         for note in s.to_dict()["notes"]:

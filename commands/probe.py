@@ -121,7 +121,7 @@ def _progress_printer(stream: TextIO):
             return
         left = f", {event.seconds_left:.0f} s left" if event.seconds_left is not None else ""
         level = f" ({event.message})" if " stream" in event.message else ""  # "fast, 1 stream", "baseline, 4 streams"
-        stream.write(f"  {event.requests_done}/{event.requests_total} requests{level}, "
+        stream.write(f"  {event.requests_done}/{fmt.count(event.requests_total, 'request')}{level}, "
                      f"{event.tokens_per_second:.0f} tok/s{left}\n")
         stream.flush()
     return show
@@ -166,7 +166,7 @@ def format_report(report: ProbeReport) -> str:
         lines.append(f"reported by the server: {conv.split(';')[0]} (converted to per-token alpha; timing shown beside as a "
                      "cross-check; the engine's convention per class is in the JSON)")
     if report.identity is not None and report.identity.compared:
-        lines.append(f"identity at temperature 0: {report.identity.share:.0%} of {report.identity.compared} prompts "
+        lines.append(f"identity at temperature 0: {report.identity.share:.0%} of {fmt.count(report.identity.compared, 'prompt')} "
                      f"token-identical to the baseline" + ("; first divergences: " + ", ".join(
                          f"{d['task_class']} #{d['prompt_index'] + 1} at {d['unit']} {d['position']}"
                          for d in report.identity.divergences[:5]) if report.identity.divergences else ""))
@@ -301,6 +301,6 @@ def _finish(report: ProbeReport, args: argparse.Namespace, error: str | None) ->
     if args.json is not None:
         print(f"JSON written to {args.json}")
     if error:
-        print(f"specledger probe: {error} (the {report.requests} requests that completed are kept)", file=sys.stderr)
+        print(f"specledger probe: {error} ({fmt.count(report.requests, 'request')} that completed {'is' if report.requests == 1 else 'are'} kept)", file=sys.stderr)
         return 1
     return 0

@@ -48,7 +48,7 @@ def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, 
                half_width: float | None, max_requests: int | None) -> list[str]:
     """Before a run: per class, the requests expected to decide it (or reach the half-width) and their cost."""
     needs = needs_before_run(wb, tier, settings, confidence, half_width, max_requests)
-    how = (f"in a run until decided (at most {max_requests} requests a class; {METHOD})" if max_requests
+    how = (f"in a run until decided (at most {fmt.count(max_requests, 'request')} a class; {METHOD})" if max_requests
            else "in one run")
     return [f"to decide at {confidence:.0%}, {how}:"] + [f"  {n.words(currency)}" for n in needs]
 
@@ -66,17 +66,17 @@ def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, ru
 
 def decide_text(run: UntilDecidedRun, currency: str) -> str:
     confs = run.look_confidences or [run.confidence]
-    lines = [f"until decided at {run.confidence:.0%} ({len(run.looks)} looks at {_looks_text(run.looks)} requests a "
+    lines = [f"until decided at {run.confidence:.0%} ({fmt.count(len(run.looks), 'look')} at {_looks_text(run.looks)} requests a "
              f"class, each look's interval at {min(confs):.2%} to {max(confs):.2%}):"]
     for c in run.classes:
         interval = f" ({c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f})" if c.alpha_interval else ""
         verdict = {"above": "at or above", "below": "below"}.get(c.side, "")
         what = (f"decided: {verdict} {fmt.pct(c.threshold, 1)}" if c.stopped == "decided"
                 else c.stopped)
-        lines.append(f"  {c.task_class}: alpha {fmt.pct(c.alpha, 1)}{interval}; {what} after {c.requests} requests, "
+        lines.append(f"  {c.task_class}: alpha {fmt.pct(c.alpha, 1)}{interval}; {what} after {fmt.count(c.requests, 'request')}, "
                      f"{c.tokens:,} tokens")
     cost = "unknown (no prices)" if run.cost is None else fmt.cost(run.cost, currency)
-    lines.append(f"total: {sum(c.requests for c in run.classes)} requests, {sum(c.tokens for c in run.classes):,} "
+    lines.append(f"total: {fmt.count(sum(c.requests for c in run.classes), 'request')}, {sum(c.tokens for c in run.classes):,} "
                  f"tokens, cost {cost}")
     return "\n".join(lines)
 

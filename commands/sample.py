@@ -18,6 +18,7 @@ from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from model.sampling.providers import PROVIDER_CHOICES, choose_provider
 from commands import sample_ray
 from commands.runner import confidence_arg, one_line, worded
+from model import formatting as fmt
 from model.sampling.run import (Cancelled, check_request, SamplingProgress, SamplingResult, attach_intervals, run_sampling,
                                 run_to_end)
 
@@ -49,8 +50,8 @@ def _progress_printer(stream: TextIO):
             return
         last[0] = event.elapsed_seconds
         left = f", {event.seconds_left:.0f} s left" if event.seconds_left is not None else ""
-        workers = f", {event.workers_alive} workers alive" if event.workers_alive is not None else ""
-        text = (f"  {event.prompts_done}/{event.prompts_total} prompts, "
+        workers = f", {fmt.count(event.workers_alive, 'worker')} alive" if event.workers_alive is not None else ""
+        text = (f"  {event.prompts_done}/{fmt.count(event.prompts_total, 'prompt')}, "
                 f"{event.tokens_per_second:.0f} tok/s{workers}{left}")
         stream.write(f"\r{text}   " if tty else text + "\n")
         stream.flush()

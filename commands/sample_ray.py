@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable, Generator
 from typing import Any, TextIO
 
+from model import formatting as fmt
+
 LOCAL = "local"  # --ray with no address: a Ray started on this machine for the run
 
 
@@ -88,13 +90,15 @@ def ray_lines(result: Any) -> list[str]:
     """Where the run went, what was retried and what failed, under the table."""
     info = result.ray or {}
     nodes = info.get("nodes", [])
-    lines = [f"Ray ({info.get('address')}): {len(info.get('workers', []))} workers on {len(nodes)} "
+    lines = [f"Ray ({info.get('address')}): {fmt.count(len(info.get('workers', [])), 'worker')} on {len(nodes)} "
              f"node{'s' if len(nodes) != 1 else ''}, started in {info.get('startup_seconds', 0):.1f} s; "
-             f"{info.get('retried_prompts', 0)} prompts retried after a worker failed"]
+             f"{fmt.count(info.get('retried_prompts', 0), 'prompt')} retried after a worker failed"]
     failed = info.get("failed_prompts", [])
     if failed:
-        lines.append(f"{len(failed)} prompts failed on every attempt and are not counted:")
+        lines.append(f"{fmt.count(len(failed), 'prompt')} failed on every attempt and {'is' if len(failed) == 1 else 'are'} "
+                     "not counted:")
         lines.extend(f"  {line}" for line in failed)
     if info.get("cancelled"):
-        lines.append(f"cancelled: {len(result.prompts)} prompts measured before the cancel are kept")
+        lines.append(f"cancelled: {fmt.count(len(result.prompts), 'prompt')} measured before the cancel "
+                     f"{'is' if len(result.prompts) == 1 else 'are'} kept")
     return lines

@@ -28,6 +28,7 @@ from model.probe.reported import convention, k_from_server, reported_acceptance
 from model.probe.speed import measure, speedup
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
+from model import formatting as fmt
 
 
 def _num(x: float | None) -> float | None:
@@ -154,7 +155,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     verdict = decide(style, steps, base_steps)
     notes: list[str] = [style.inferred] if style.inferred else []
     if steps.silent_tokens:
-        notes.append(f"{steps.silent_tokens} tokens in {steps.silent_requests} requests produced no content event "
+        notes.append(f"{fmt.count(steps.silent_tokens, 'token')} in {fmt.count(steps.silent_requests, 'request')} produced no content event "
                      "(the usage counts more tokens than the stream showed: special tokens such as an end-of-turn "
                      "marker); they are kept out of the steps, and each such request's last visible step out of alpha")
     if steps.merged_note:
@@ -164,7 +165,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
                      "inside a step) and were read as one")
     timing_ok = style.steps_visible and not steps.unreliable
     if style.steps_visible and steps.unreliable:
-        notes.append(f"{BUSY} ({steps.left_out} of {sum(len(g) for _, g in steps.groups)} steps read merged); "
+        notes.append(f"{BUSY} ({steps.left_out} of {fmt.count(sum(len(g) for _, g in steps.groups), 'step')} read merged); "
                      "no K and no alpha from timing")
     k, k_source = (steps.k_estimate, "timing") if timing_ok and steps.k_estimate else (None, "")
     server_k = k_from_server(steps.groups)

@@ -23,6 +23,7 @@ from model.probe.events import RequestRecord, StreamEvent
 from model.probe.guard import (SseReader, StreamLimit, Watchdog, bounded_body, mask_across, nan_constant,
                                scrub_value, usage_problems)
 from model.probe.stalls import StallWatch
+from model import formatting as fmt
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 # response fields where engines put their own speculation figures (kept raw, read by `reported`)
@@ -203,15 +204,15 @@ class StreamingClient:
         if isinstance(exc, httpx.ReadTimeout):
             what = "first byte" if record.t_headers is None or not record.events else "next event"
             limit = self.limits.first_byte_s if what == "first byte" else self.limits.gap_s
-            return (f"{record.label}: no {what} within {limit:g} s after {len(record.events)} events "
+            return (f"{record.label}: no {what} within {limit:g} s after {fmt.count(len(record.events), 'event')} "
                     "(the server stalled)")
         if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
-            return f"{record.label}: the stream was cut after {len(record.events)} events ({_first_line(exc)})"
+            return f"{record.label}: the stream was cut after {fmt.count(len(record.events), 'event')} ({_first_line(exc)})"
         return f"{record.label}: {exc.__class__.__name__}: {_first_line(exc)}"
 
     def _deadline_message(self, record: RequestRecord) -> str:
         return (f"{record.label}: not finished within its deadline ({self.limits.total_s:g} s a request, "
-                f"{self.limits.run_s:g} s the run) after {len(record.events)} events; the connection was closed")
+                f"{self.limits.run_s:g} s the run) after {fmt.count(len(record.events), 'event')}; the connection was closed")
 
     def _scrub(self, text: str) -> str:
         return scrub_value(scrub(text, self._key), self._key.reveal() if self._key else None)
@@ -307,7 +308,7 @@ class ChatClient(StreamingClient):
                 finally:
                     record.stalls = watch.stalls
                 return record
-        raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
+        raise ProbeRequestError(f"{record.label}: still refused after {fmt.count(limits.retries, 'retry', 'retries')}")  # pragma: no cover
 
     def _read_events(self, record: RequestRecord, response: httpx.Response, start: float,
                      cancel: Callable[[], bool] | None, watchdog: Watchdog) -> None:
@@ -328,11 +329,11 @@ class ChatClient(StreamingClient):
                     done = True
                     break
         except StreamLimit as exc:
-            raise ProbeRequestError(f"{record.label}: {exc} after {len(record.events)} events; gave up") from None
+            raise ProbeRequestError(f"{record.label}: {exc} after {fmt.count(len(record.events), 'event')}; gave up") from None
         record.t_done = clock() - start
         if not done:
             raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
-                                    f"{len(record.events)} events (cut midway)")
+                                    f"{fmt.count(len(record.events), 'event')} (cut midway)")
 
 
 def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:

@@ -51,7 +51,7 @@ class ClassNeed:
         if not math.isfinite(self.need.extra):
             return f"{head}: not decidable ({self.need.basis}{afresh})"
         cost = f", about {fmt.cost(self.cost, currency)}" if self.cost is not None else ""
-        return f"{head}: about {self.need.extra:.0f} requests ({self.need.basis}{afresh}){cost}"
+        return f"{head}: about {fmt.count(round(self.need.extra), 'request')} ({self.need.basis}{afresh}){cost}"
 
 
 def cost_per_request(settings: ProbeSettings, task_class: str) -> float | None:

@@ -117,11 +117,11 @@ class LoadEstimate:
     def describe(self, currency: str = "") -> str:
         def money(x: float | None) -> str:
             return f"at most {fmt.cost(x, currency)}" if x is not None else "cost unknown (no prices given)"
-        parts = [f"{x.concurrency} stream{'s' if x.concurrency > 1 else ''}: {x.requests} requests"
+        parts = [f"{fmt.count(x.concurrency, 'stream')}: {fmt.count(x.requests, 'request')}"
                  + (f" + up to {x.extra} load-keeping" if x.extra else "")
                  + f", ~{x.tokens_in:,} in / ≤{x.tokens_out:,} out, {money(x.cost)}" for x in self.levels]
         extra = f" (+ up to {self.extra} load-keeping requests, not analysed)" if self.extra else ""
-        return (f"{self.requests} requests{extra} over {len(self.levels)} level(s) ({'; '.join(parts)}); "
+        return (f"{fmt.count(self.requests, 'request')}{extra} over {fmt.count(len(self.levels), 'level')} ({'; '.join(parts)}); "
                 f"in all {money(self.cost)}")
 
 
@@ -180,7 +180,7 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
 
     def send(client: LoopClient, level: int) -> Callable[[PlannedRequest, bool], Awaitable[RequestRecord | None]]:
         async def go(item: PlannedRequest, padding: bool) -> RequestRecord | None:
-            record = RequestRecord(item.label + f", {level} streams", item.role, item.prompt.task_class,
+            record = RequestRecord(item.label + f", {fmt.count(level, 'stream')}", item.role, item.prompt.task_class,
                                    item.prompt_index, item.context, item.repeat, settings.max_tokens,
                                    concurrency=level)
             counts = extra.setdefault(level, dict.fromkeys(LOAD_KEEPING_COUNTS, 0)) if padding else {}

@@ -32,6 +32,7 @@ from model.probe.endpoint import ApiKey, Endpoint
 from model.probe.events import RequestRecord
 from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit
 from model.probe.stalls import StallWatch
+from model import formatting as fmt
 
 PARSE_SLICE = 16  # payloads parsed between two turns of the loop, once a stream has ended
 
@@ -106,7 +107,7 @@ class LoopClient(StreamingClient):
                 finally:
                     record.stalls = watch.stalls
                 return record
-        raise ProbeRequestError(f"{record.label}: still refused after {limits.retries} retries")  # pragma: no cover
+        raise ProbeRequestError(f"{record.label}: still refused after {fmt.count(limits.retries, 'retry', 'retries')}")  # pragma: no cover
 
     async def _read_events(self, record: RequestRecord, response: httpx.Response, start: float) -> None:
         problem = self._content_type_problem(record, response)
@@ -135,7 +136,7 @@ class LoopClient(StreamingClient):
             raise
         except StreamLimit as exc:
             self._parse(record, arrived)  # an error in an earlier event is the one to name
-            raise ProbeRequestError(f"{record.label}: {exc} after {len(record.events)} events; gave up") from None
+            raise ProbeRequestError(f"{record.label}: {exc} after {fmt.count(len(record.events), 'event')}; gave up") from None
         except httpx.HTTPError:
             self._parse(record, arrived)
             raise
@@ -150,7 +151,7 @@ class LoopClient(StreamingClient):
         record.t_done = t_done
         if not done:
             raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
-                                    f"{len(record.events)} events (cut midway)")
+                                    f"{fmt.count(len(record.events), 'event')} (cut midway)")
 
     def _parse(self, record: RequestRecord, arrived: list[tuple[float, str]], first: int = 0) -> bool:
         for number, (t, payload) in enumerate(arrived, start=first + 1):

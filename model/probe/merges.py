@@ -33,6 +33,8 @@ from typing import Sequence
 
 import numpy as np
 
+from model import formatting as fmt
+
 LATE = 1.5
 STALL = 0.9  # a merge needs the reader away for about a whole decode time
 WOKE, WOKE_MIN_S = 0.25, 0.003  # a stall ends this close before the group's arrival (its read) to count
@@ -133,7 +135,7 @@ def describe(requests: Sequence[Sequence[Group]]) -> str:
                                                     "delays not measured", counts[LATE_READ]),
                                                    ("after the client's own timer stalled", counts[STALLED]),
                                                    ("larger than K + 1", counts[TOO_BIG])) if n)
-    return f"{left} of {total} steps left out as possibly merged by a late read ({why})"
+    return f"{left} of {fmt.count(total, 'step')} left out as possibly merged by a late read ({why})"
 
 
 def unreliable(requests: Sequence[Sequence[Group]]) -> bool:

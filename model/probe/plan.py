@@ -85,7 +85,7 @@ class Estimate:
     def describe(self, currency: str = "") -> str:
         cost = (f"at most {fmt.cost(self.cost, currency)}" if self.cost is not None
                 else "cost unknown (no prices given)")
-        return (f"{self.requests} requests, about {self.tokens_in:,} input tokens and at most "
+        return (f"{fmt.count(self.requests, 'request')}, about {self.tokens_in:,} input tokens and at most "
                 f"{self.tokens_out:,} output tokens; {cost}")
 
 

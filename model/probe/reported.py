@@ -15,6 +15,7 @@ from model.engine_reports import ReportError, SpecCounts, combine, speculation_f
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.steps import silent_tokens, usage_tokens
+from model import formatting as fmt
 
 K_MAX = 64
 K_MATCH = 0.02  # the predicted draft tokens must match the server's to this share (or one token)
@@ -115,8 +116,9 @@ def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> Server
         if miss <= max(1.0, K_MATCH * drafted):
             how = "every step" if first else "every step after the first (which the prompt pass emits)"
             return ServerK(k, mean, f"K = {k}: the server's {drafted:g} draft tokens over the "
-                                    f"{sum(len(gs) for _, gs, _ in seen)} steps the client saw whole in {len(seen)} "
-                                    f"requests match {how} drafting K where the token budget left room")
+                                    f"{fmt.count(sum(len(gs) for _, gs, _ in seen), 'step')} the client saw whole in "
+                                    f"{fmt.count(len(seen), 'request')} match {how} drafting K where the token budget "
+                                    "left room")
     if mean is None:
         return ServerK(None, None, "the server reports draft tokens but no K, and no usage to count its steps by, "
                                    "so the number of drafting steps is missing")

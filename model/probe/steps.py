@@ -31,6 +31,7 @@ from model import arithmetic as ar
 from model.probe import merges
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
+from model import formatting as fmt
 
 MULTI_TOKEN = "multi-token events"
 PER_TOKEN_GAPS = "per-token events, steps in the gaps"
@@ -151,7 +152,7 @@ def detect_style(records: Sequence[RequestRecord]) -> StyleReading:
     if sizes.max() > 1:
         if mode > 1 and share >= FIXED_SHARE:
             return StyleReading(FIXED_CHUNKS, False,
-                                f"{share:.0%} of {len(body)} events carry exactly {mode} tokens: the stream is "
+                                f"{share:.0%} of {fmt.count(len(body), 'event')} carry exactly {mode} tokens: the stream is "
                                 "re-chunked to a fixed size, which hides the verify steps")
         return StyleReading(MULTI_TOKEN, True,
                             f"events carry 1 to {int(sizes.max())} tokens (counted from logprobs), one event per step")
@@ -168,26 +169,27 @@ def _partial_counts(records: Sequence[RequestRecord], counts: list[int | None]) 
         longest = max(len(e.text) for e in bare)
         over = [r.label for r in records if usage_tokens(r) is not None and len(r.content_events) > usage_tokens(r)]
         if longest <= worth and not over:
-            why = (f"{len(bare)} of {events} events carry no logprobs (llama.cpp gives none for a verify "
+            why = (f"{len(bare)} of {fmt.count(events, 'event')} carry no logprobs (llama.cpp gives none for a verify "
                    f"step's tokens); the {len(counted)} that do carry one token each and none without "
                    f"holds more text than a token ({longest} characters at most, {worth} allowed), so each is read "
                    "as one token")
             reading = _per_token(records, why)
             reading.inferred = why
             return reading
-        why = (f"{len(over)} requests show more events than their usage counts tokens" if over else
+        why = (f"{fmt.count(len(over), 'request')} {'shows' if len(over) == 1 else 'show'} more events than "
+               "their usage counts tokens" if over else
                f"an event without logprobs holds {longest} characters, more than a token's worth ({worth})")
-        return StyleReading(UNKNOWN_COUNTS, False, f"{len(bare)} of {events} events carry no logprobs and {why}, "
+        return StyleReading(UNKNOWN_COUNTS, False, f"{len(bare)} of {fmt.count(events, 'event')} carry no logprobs and {why}, "
                                                    "so the steps cannot be read")
     if not counted:
         usage = [usage_tokens(r) for r in records]
         if all(u is not None for u in usage) and sum(usage) == events:
             return _per_token(records, "no logprobs, but the usage counts one token per event")
         return StyleReading(UNKNOWN_COUNTS, False,
-                            f"the stream gives no per-event token counts (no logprobs) and {events} events do not "
+                            f"the stream gives no per-event token counts (no logprobs) and its {fmt.count(events, 'event')} do not "
                             "match the usage one to one, so the steps cannot be read")
     return StyleReading(UNKNOWN_COUNTS, False,
-                        f"{len(bare)} of {events} events carry no logprobs while others carry several tokens, so "
+                        f"{len(bare)} of {fmt.count(events, 'event')} carry no logprobs while others carry several tokens, so "
                         "the uncounted ones cannot be read")
 
 

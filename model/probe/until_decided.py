@@ -33,6 +33,7 @@ from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, ru
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
 from model.workbook.rows import Workbook
+from model import formatting as fmt
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                     if p.requests_done == 0 and done_before:
                         continue  # a round starting: no news, and its rate of 0 tok/s would read as a stall
                     yield ProbeProgress(done_before + p.requests_done, total, p.tokens_per_second, None,
-                                        p.elapsed_seconds, f"round {number} (look at {look} requests a class)")
+                                        p.elapsed_seconds, f"round {number} (look at {fmt.count(look, 'request')} a class)")
             except StopIteration:
                 pass
             for record in run.records:

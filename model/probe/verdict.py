@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from model.probe.steps import StepReading, StyleReading
+from model import formatting as fmt
 
 MERGE_RATE = 0.01
 P_YES = 1e-6
@@ -46,12 +47,14 @@ def _p_text(p: float) -> str:
 def decide(style: StyleReading, steps: StepReading, baseline: StepReading | None = None) -> Verdict:
     base = ""
     if baseline is not None and baseline.steps:
-        base = f" The baseline tier shows {baseline.mean_tokens_per_step:.2f} tokens per step over {baseline.steps} steps."
+        base = (f" The baseline tier shows {baseline.mean_tokens_per_step:.2f} tokens per step over "
+                f"{fmt.count(baseline.steps, 'step')}.")
     if not style.steps_visible:
         return Verdict("inconclusive", f"Stream style: {style.style}. {style.evidence}." + base, None)
     n = steps.steps
     if n < MIN_STEPS:
-        return Verdict("inconclusive", f"Only {n} steps were seen; at least {MIN_STEPS} are needed." + base, None)
+        return Verdict("inconclusive", f"Only {fmt.count(n, 'step')} {'was' if n == 1 else 'were'} seen; at least {MIN_STEPS} are needed."
+                       + base, None)
     multi = sum(1 for s in steps.sizes if s > 1)
     # the baseline read the same way shows how often steps merge by chance on this path
     rate = MERGE_RATE
@@ -59,7 +62,7 @@ def decide(style: StyleReading, steps: StepReading, baseline: StepReading | None
         rate = min(0.5, max(MERGE_RATE, sum(1 for s in baseline.sizes if s > 1) / baseline.steps))
     p = binomial_tail(n, multi, rate)
     largest = max(steps.sizes)
-    seen = (f"{multi} of {n} steps carried more than one token (up to {largest}; "
+    seen = (f"{multi} of {fmt.count(n, 'step')} carried more than one token (up to {largest}; "
             f"{steps.mean_tokens_per_step:.2f} per step on average)")
     if multi / n > rate and p < P_YES:
         k = f", K about {steps.k_estimate}" if steps.k_estimate else ""

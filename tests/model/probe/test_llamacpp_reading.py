@@ -94,7 +94,7 @@ def test_silent_tokens_are_counted_kept_out_of_the_steps_and_the_stream_still_re
     records = [_llama(a, i, silent=7 if i == 1 else 0) for i, a in enumerate(accepted)]
     report = analyse(records)
     assert report.verdict == "yes" and report.silent_tokens == 7
-    assert any("7 tokens in 1 requests produced no content event" in n for n in report.notes)
+    assert any("7 tokens in 1 request produced no content event" in n for n in report.notes)
     # the silent request's budget has room for them; its last visible step is left out all the same
     expected = _ml([a for i, acc in enumerate(accepted) for a in _room(acc, 7 if i == 1 else 0)])
     assert report.classes[0].alpha_timing == pytest.approx(expected, abs=1e-9)
