@@ -2,22 +2,35 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QVBoxLayout, QWidget
 
 
-def scrolled_dock(window: QMainWindow, title: str, object_name: str, panel: QWidget) -> QDockWidget:
-    """Dock `panel` on the right of `window`, inside a scroll area.
+def scrolled_dock(window: QMainWindow, title: str, object_name: str, panel: QWidget,
+                  footer: QWidget | None = None) -> QDockWidget:
+    """Dock `panel` on the right of `window`, inside a scroll area, with `footer` (if any) below it, in sight.
 
     The scroll area is why: a panel's form has a minimum width of its own, and docked bare it would push
-    the window past a laptop's screen; scrolled, the window decides the width and the form scrolls.
+    the window past a laptop's screen; scrolled, the window decides the width and the form scrolls. The
+    footer holds what must be reachable without scrolling (the probe's Apply: at 1366 x 768 it sat
+    140 px below the dock's visible height, under the form and the results).
     """
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
     scroll.setWidget(panel)
     scroll.setMinimumWidth(260)
+    content: QWidget = scroll
+    if footer is not None:
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll, 1)
+        box = QVBoxLayout()
+        box.setContentsMargins(9, 4, 9, 6)  # the panel's own margins, so the footer lines up with the form
+        box.addWidget(footer)
+        layout.addLayout(box)
     dock = QDockWidget(title, window)
     dock.setObjectName(object_name)  # saveState/restoreState find it by this name
-    dock.setWidget(scroll)
+    dock.setWidget(content)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     return dock

@@ -21,7 +21,8 @@ def show_probe_panel(window: Any) -> QDockWidget | None:
             return None
         panel = ProbePanel(window.document, window, runner=window.tasks)
         panel.status_message.connect(window.show_message)
-        dock = scrolled_dock(window, "Probe a tier", "probe_dock", panel)
+        # Apply stays in sight below the scrolled form, whatever the screen's height
+        dock = scrolled_dock(window, "Probe a tier", "probe_dock", panel, footer=panel.take_footer())
         window._probe_dock = dock
         window.probe_panel = panel
     panel = window.probe_panel

@@ -117,6 +117,11 @@ class ProbePanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.apply_row)
 
+    def take_footer(self) -> QWidget:
+        """The apply row, out of the panel's own layout, for a dock to keep in sight below the scrolled form."""
+        self.layout().removeWidget(self.apply_row)
+        return self.apply_row
+
     # --- the form -----------------------------------------------------------------
     def show_message(self, text: str, error: bool = False) -> None:
         self.message_label.setStyleSheet(_ERROR_STYLE if error else _INFO_STYLE)

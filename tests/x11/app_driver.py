@@ -61,6 +61,34 @@ def _half_covered(w: Any) -> list[str]:
             if r.left() < edge <= r.right()]
 
 
+def _apply_in_sight(w: Any) -> Any:
+    """Whether the probe dock shows its Apply button whole without scrolling (None: no dock)."""
+    panel = getattr(w, "probe_panel", None)
+    if panel is None or not panel.isVisible():
+        return None
+    from PySide6.QtWidgets import QScrollArea
+    scroll = next((p for p in _parents(panel) if isinstance(p, QScrollArea)), None)
+    button = _part(panel, "apply_button")
+    if scroll is not None:
+        scroll.verticalScrollBar().setValue(0)  # as the dock opens: not scrolled
+    # the part of the button its parents do not clip (a scroll area's viewport clips what is scrolled out of it)
+    shown = button.visibleRegion().boundingRect()
+    top_left = button.mapToGlobal(button.rect().topLeft())
+    screen = w.screen().availableGeometry()
+    return {"visible": button.isVisible() and shown.size() == button.size()
+            and screen.contains(top_left) and screen.contains(button.mapToGlobal(button.rect().bottomRight())),
+            "shown": [shown.x(), shown.y(), shown.width(), shown.height()],
+            "global": [top_left.x(), top_left.y(), button.width(), button.height()]}
+
+
+def _parents(widget: Any) -> list[Any]:
+    out = []
+    while widget is not None:
+        out.append(widget)
+        widget = widget.parentWidget()
+    return out
+
+
 def _state(w: Any) -> dict[str, Any]:
     if hasattr(w.document, "flush"):
         w.document.flush()  # a pending recompute, as the next turn of the event loop would run it
@@ -72,6 +100,7 @@ def _state(w: Any) -> dict[str, Any]:
         "avail": _rect(w.screen().availableGeometry()), "visible": w.isVisible(),
         "tiers": [t.name for t in w.document.workbook.tiers],
         "classes": [c.name for c in w.document.workbook.classes],
+        "apply_in_sight": _apply_in_sight(w),
         "busy": w.tasks.is_busy(), "undo_steps": w.document.undo_stack.count(),
         "progress": _part(panel, "progress_bar").value() if panel is not None else None,
         "editing": view.state() == view.State.EditingState,
