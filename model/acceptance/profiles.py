@@ -18,6 +18,7 @@ no workbook module, like value.py.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,13 +204,25 @@ class AcceptanceGrid:
         if self.kind[i, j] != 2:
             return None
         m = int(self.positions[i, j])
-        ext, beyond = ar.extend_profile(self.profile[i, j, :m], max(int(k), m), EXTEND_RULE)
-        return PositionRates(ext, np.cumprod(ext), beyond, m, EXTEND_RULE)
+        ext, cumulative, beyond = _extended(tuple(self.profile[i, j, :m].tolist()), max(int(k), m))
+        return PositionRates(ext, cumulative, beyond, m, EXTEND_RULE)
 
     def profile_list(self, i: int, j: int) -> list[float] | None:
         if self.kind[i, j] != 2:
             return None
         return [float(x) for x in self.profile[i, j, : int(self.positions[i, j])]]
+
+
+@functools.lru_cache(maxsize=4096)
+def _extended(measured: tuple[float, ...], k: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+    """A measured profile extended to k positions, its cumulative rates and which were extrapolated; read-only
+    and remembered: the trailer chart asks for every profile class of a tier on each edit, and an edit of
+    anything but a profile leaves them as they were (30 classes: 3 ms an edit)."""
+    ext, beyond = ar.extend_profile(np.array(measured, dtype=np.float64), k, EXTEND_RULE)
+    out = (ext, np.cumprod(ext), beyond)
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def _length_ends(row: Any) -> tuple[float, float, float]:

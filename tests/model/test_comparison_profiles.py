@@ -98,3 +98,23 @@ def test_a_roofline_tree_tier_verifies_its_tree():
     assert cmp.v[0, 0] == pytest.approx(float(v), rel=1e-12) and cmp.c[0, 0] == pytest.approx(float(c), rel=1e-12)
     assert cmp.v[0, 0] > 1.5 * cmp.v[1, 0]  # 64 x 32 query tokens: the tree's pass is compute-bound
     assert cmp.pair_records()[0]["break_even_length"] == pytest.approx(6 * float(c) + float(v), rel=1e-12)
+
+
+def test_position_rates_follow_each_cells_own_profile():
+    # extended profiles are remembered by their measured rates and K: another profile (of the same length), another
+    # K or another cell must not get a remembered one; what is handed out is read-only, so no caller can change it
+    wb = Workbook(tiers=[Tier(name="T", k=4)],
+                  classes=[TaskClass(name="a", alpha=0.8, profile=(0.9, 0.8)),
+                           TaskClass(name="b", alpha=0.5, profile=(0.5, 0.4)), TaskClass(name="c", alpha=0.6)])
+    grid = compare(wb).acceptance
+    for j, measured in ((0, [0.9, 0.8]), (1, [0.5, 0.4])):
+        for k in (2, 4, 6):
+            rates = grid.position_rates(0, j, k)
+            ext, beyond = ar.extend_profile(np.array(measured), k, "geometric")
+            assert np.array_equal(rates.conditional, ext) and np.array_equal(rates.extrapolated, beyond)
+            assert np.allclose(rates.cumulative, np.cumprod(ext), rtol=0, atol=0) and rates.measured == 2
+            with pytest.raises(ValueError):
+                rates.cumulative[0] = 0.0
+    assert grid.position_rates(0, 2, 4) is None
+    wb.classes[0].profile = (0.95, 0.8)
+    assert compare(wb).acceptance.position_rates(0, 0, 4).conditional[0] == 0.95
