@@ -14,21 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
-                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QProgressBar, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from model import formatting as fmt
 from model.sampling.labels import pair_label, pair_note
-from model.workbook.validation import K_LIMITS
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured, unused_acceptance_note
-from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 
 from gui.document import Document
+from gui.sampling.apply_row import SamplingApplyRow
 from gui.sampling.form import RunParams, load_params, save_params, start_sampling
+from gui.sampling.pair_form import PairForm
 from gui.sampling.results import AcceptanceHistogram, SamplingResultsModel
-from gui.tier_choice import chosen_tier, names_gone_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
 
 if TYPE_CHECKING:  # model.sampling.run is imported on the worker thread, with the models
@@ -77,12 +74,7 @@ class SamplingPanel(QWidget):
         self._settings = settings
         if settings is not None:
             self.set_params(load_params(settings, self.params()))
-            for edit in (self.draft_edit, self.target_edit, self.prompts_edit, self.ray_address_edit):
-                edit.textChanged.connect(self._on_form_changed)
-            for spin in (self.k_spin, self.tokens_spin, self.temperature_spin, self.seed_spin):
-                spin.valueChanged.connect(self._on_form_changed)
-            self.provider_combo.currentIndexChanged.connect(self._on_form_changed)
-            self.ray_check.toggled.connect(self._on_form_changed)
+            self.form.connect_changes(self._on_form_changed)
         self.runner.progressed.connect(self._on_run_progressed)
         self.runner.finished.connect(self._on_run_finished)
         self.runner.errored.connect(self._on_run_errored)
@@ -91,64 +83,13 @@ class SamplingPanel(QWidget):
         self._on_document_changed()
 
     # --- construction ----------------------------------------------------------
-    def _path_row(self, text: str, pick: Callable[[], None]) -> tuple[QLineEdit, QWidget]:
-        edit = QLineEdit(text)
-        edit.setToolTip(text)
-        edit.textChanged.connect(edit.setToolTip)  # long paths: the whole path on hover
-        button = QToolButton()
-        button.setText("…")
-        button.setToolTip("Browse")
-        button.clicked.connect(pick)
-        row = QWidget()
-        box = QHBoxLayout(row)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(edit, 1)
-        box.addWidget(button)
-        return edit, row
-
     def _build(self) -> None:
-        self.draft_edit, draft_row = self._path_row(str(DEMO_DRAFT), self._on_draft_browse_clicked)
-        self.target_edit, target_row = self._path_row(str(DEMO_TARGET), self._on_target_browse_clicked)
-        self.prompts_edit, prompts_row = self._path_row(str(DEMO_PROMPTS), self._on_prompts_browse_clicked)
-        self.k_spin = QSpinBox(minimum=K_LIMITS[0], maximum=K_LIMITS[1], value=4, toolTip="Draft tokens per stretch")
-        self.tokens_spin = QSpinBox(minimum=1, maximum=4096, value=48, toolTip="Tokens generated per prompt")
-        self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, decimals=2, value=0.0,
-                                               toolTip="0 = greedy; above 0 = speculative sampling")
-        self.seed_spin = QSpinBox(minimum=0, maximum=999_999, value=0, toolTip="Same seed, same tokens")
-        self.provider_combo = QComboBox(toolTip="Execution provider: auto uses CUDA when it works here")
-        for key, text in (("auto", "Auto (CUDA if usable)"), ("cuda", "CUDA"), ("cpu", "CPU")):
-            self.provider_combo.addItem(text, key)
-
-        self.ray_check = QCheckBox("Run on a Ray cluster")
-        self.ray_check.setToolTip("Measure on Ray workers, each loading the pair once; the same numbers as "
-                                  "here (pip install -e '.[ray]')")
-        self.ray_address_edit = QLineEdit(enabled=False)
-        self.ray_address_edit.setPlaceholderText("blank: a local Ray · auto · ray://head:10001")
-        self.ray_address_edit.setToolTip("Ray's address: auto for the cluster this machine belongs to, "
-                                         "ray://HOST:10001 for a remote one, blank for a local Ray")
-        self.ray_check.toggled.connect(self.ray_address_edit.setEnabled)
-        ray_row = QWidget()
-        ray_box = QHBoxLayout(ray_row)
-        ray_box.setContentsMargins(0, 0, 0, 0)
-        ray_box.addWidget(self.ray_check)
-        ray_box.addWidget(self.ray_address_edit, 1)
-
-        pair = QGroupBox("Draft/target pair and prompts")
-        form = QFormLayout(pair)
-        form.addRow("Draft model folder", draft_row)
-        form.addRow("Target model folder", target_row)
-        form.addRow("Prompts (JSONL)", prompts_row)
-        # two rows of three, so the panel still fits a side dock about 540 px wide
-        knobs = QGridLayout()
-        for i, (text, widget) in enumerate((("K", self.k_spin), ("Max new tokens", self.tokens_spin),
-                                            ("Temperature", self.temperature_spin), ("Seed", self.seed_spin),
-                                            ("Provider", self.provider_combo))):
-            row, col = divmod(i, 3)
-            knobs.addWidget(QLabel(text), row, 2 * col, Qt.AlignmentFlag.AlignRight)
-            knobs.addWidget(widget, row, 2 * col + 1, 1, 3 if i == 4 else 1)
-        knobs.setColumnStretch(6, 1)
-        form.addRow(knobs)
-        form.addRow(ray_row)
+        self.form = PairForm()
+        f = self.form  # its fields, by the names the panel has always had
+        self.draft_edit, self.target_edit, self.prompts_edit = f.draft_edit, f.target_edit, f.prompts_edit
+        self.k_spin, self.tokens_spin, self.temperature_spin = f.k_spin, f.tokens_spin, f.temperature_spin
+        self.seed_spin, self.provider_combo = f.seed_spin, f.provider_combo
+        self.ray_check, self.ray_address_edit = f.ray_check, f.ray_address_edit
 
         self.run_button = QPushButton("Run")
         self.run_button.setDefault(True)
@@ -195,46 +136,27 @@ class SamplingPanel(QWidget):
         split.addWidget(self.histogram)
         split.setSizes([220, 260])
 
-        self.apply_target_combo = QComboBox(toolTip="Where the measured α goes")
+        self.apply_row = SamplingApplyRow()
+        self.apply_target_combo = self.apply_row.apply_target_combo
+        self.add_missing_check = self.apply_row.add_missing_check
+        self.apply_button = self.apply_row.apply_button
         self.apply_target_combo.currentIndexChanged.connect(self._update_apply)
-        self.add_missing_check = QCheckBox("Add classes missing from the workbook")
-        self.add_missing_check.setToolTip("Otherwise measured classes with no matching name are listed, not added")
-        self.apply_button = QPushButton("Apply measured acceptance", enabled=False)
-        self.apply_button.setToolTip("One undoable step: sets α, marks it measured and names the pair")
         self.apply_button.clicked.connect(self._on_apply_clicked)
-        apply_row = QGridLayout()
-        apply_row.addWidget(QLabel("Apply to"), 0, 0)
-        apply_row.addWidget(self.apply_target_combo, 0, 1, 1, 2)
-        apply_row.addWidget(self.add_missing_check, 1, 1)
-        apply_row.addWidget(self.apply_button, 1, 2)
-        apply_row.setColumnStretch(1, 1)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(pair)
+        layout.addWidget(self.form)
         layout.addLayout(run_row)
         layout.addWidget(self.message_label)
         layout.addWidget(self.heading_label)
         layout.addWidget(split, 1)
-        layout.addLayout(apply_row)
+        layout.addWidget(self.apply_row)
 
     # --- reading the form --------------------------------------------------------
     def params(self) -> RunParams:
-        return RunParams(self.draft_edit.text().strip(), self.target_edit.text().strip(),
-                         self.prompts_edit.text().strip(), self.k_spin.value(), self.tokens_spin.value(),
-                         self.temperature_spin.value(), self.seed_spin.value(), self.provider_combo.currentData(),
-                         self.ray_check.isChecked(), self.ray_address_edit.text().strip())
+        return self.form.params()
 
     def set_params(self, params: RunParams) -> None:
-        self.draft_edit.setText(params.draft_dir)
-        self.target_edit.setText(params.target_dir)
-        self.prompts_edit.setText(params.prompts_path)
-        self.k_spin.setValue(params.k)  # spin boxes clamp what is out of their range
-        self.tokens_spin.setValue(params.max_new_tokens)
-        self.temperature_spin.setValue(params.temperature)
-        self.seed_spin.setValue(params.seed)
-        self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(params.provider)))
-        self.ray_check.setChecked(params.ray)
-        self.ray_address_edit.setText(params.ray_address)
+        self.form.set_params(params)
 
     def _on_form_changed(self, *_args: object) -> None:
         if self._settings is not None:
@@ -255,28 +177,7 @@ class SamplingPanel(QWidget):
         self._update_apply()
 
     def _update_apply(self, *_args: object) -> None:
-        gone = names_gone_tier(self.apply_target_combo, self.document.workbook)
-        self.apply_button.setEnabled(not self._running and self.result is not None and not gone)
-        self.apply_button.setToolTip("The chosen tier is no longer in the workbook: choose another, or undo the delete"
-                                     if gone else "One undoable step: sets α, marks it measured and names the pair")
-
-    # --- slots: the form ----------------------------------------------------------
-    def _on_draft_browse_clicked(self) -> None:
-        self._pick_folder(self.draft_edit, "Draft model folder (ONNX export)")
-
-    def _on_target_browse_clicked(self) -> None:
-        self._pick_folder(self.target_edit, "Target model folder (ONNX export)")
-
-    def _pick_folder(self, edit: QLineEdit, title: str) -> None:
-        folder = QFileDialog.getExistingDirectory(self, title, edit.text())
-        if folder:
-            edit.setText(folder)
-
-    def _on_prompts_browse_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Prompt set", self.prompts_edit.text(),
-                                              "Prompt sets (*.jsonl);;All files (*)")
-        if path:
-            self.prompts_edit.setText(path)
+        self.apply_row.update_for(self.document.workbook, not self._running and self.result is not None)
 
     def _set_progress_idle(self, words: str) -> None:
         # no run in progress: words, not a count ("0 of 1 prompts" read as a run of one prompt)
@@ -391,12 +292,7 @@ class SamplingPanel(QWidget):
     def _on_document_changed(self) -> None:
         wb = self.document.workbook
         self.results_model.set_workbook_alphas({c.name.lower(): (c.alpha, c.alpha_source) for c in wb.classes})
-        # keep the chosen target across edits by the tier's identity: through a rename it stays on its tier,
-        # and a deleted one stays named as gone (Apply off) rather than falling back to another target
-        refill_tiers(self.apply_target_combo, wb.tiers, [("Task classes' α (all tiers without an override)", None)],
-                     label=lambda t: f"Overrides of tier “{t.name}”"
-                                     + (" (not speculative: not used)" if t.speculative == "no" else ""),
-                     gone="Overrides of a tier no longer in the workbook")
+        self.apply_row.refill(wb)
         self._update_apply()
 
     def _on_document_replaced(self) -> None:
@@ -414,8 +310,7 @@ class SamplingPanel(QWidget):
 
     def chosen_target(self) -> str | None:
         """The name, now, of the tier the Apply-to box names (None: the classes' α, or a tier gone)."""
-        tier = chosen_tier(self.apply_target_combo, self.document.workbook)
-        return None if tier is None else tier.name
+        return self.apply_row.chosen_target(self.document.workbook)
 
     def apply_measured(self, tier: str | None = None, add_missing: bool | None = None) -> list[str]:
         """Apply the last result as one undo step; returns the names it skipped. Also the button's action."""
@@ -471,7 +366,7 @@ class SamplingPanel(QWidget):
         self.status_message.emit(f"Saved the sampling result to {path}")
 
     def _on_apply_clicked(self) -> None:
-        if names_gone_tier(self.apply_target_combo, self.document.workbook):
+        if self.apply_row.target_gone(self.document.workbook):
             self.show_message("Not applied: the chosen tier is no longer in the workbook.", error=True)
             return
         self.apply_measured(self.chosen_target())
