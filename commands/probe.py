@@ -209,7 +209,8 @@ def profile_lines(report: ProbeReport) -> list[str]:
 
 def format_levels(report: ProbeReport) -> str:
     head = f"{'streams':>8}{'req':>5}{'tok/s/stream':>13}{'base tok/s':>11}{'TTFT s':>8}{'tok/step':>9}{'alpha':>7}  speedup"
-    lines = ["speed at each concurrency (per stream; fast and baseline at the same level):", head, "-" * len(head)]
+    lines = ["speed at each concurrency (per stream; fast and baseline at the same level; the speedup's interval "
+             f"at {report.confidence:.0%} in brackets, requests as the unit):", head, "-" * len(head)]
     for x in report.by_concurrency:
         mark = (f"  throttled: {x.throttled_responses + x.extra_throttled} answers were 429"
                 + (f" ({x.extra_throttled} to load-keeping requests)" if x.extra_throttled else "")
@@ -217,7 +218,9 @@ def format_levels(report: ProbeReport) -> str:
         lines.append(f"{x.concurrency:>8}{x.requests:>5}{_fig(x.decode_tokens_per_s, '.1f'):>13}"
                      f"{_fig(x.baseline_decode_tokens_per_s, '.1f'):>11}{_fig(x.ttft_s, '.3f'):>8}"
                      f"{_fig(x.mean_tokens_per_step, '.2f'):>9}{_fig(x.alpha, '.3f'):>7}  "
-                     f"{_fig(x.speedup_measured, '.2f', 'x')}{mark}")
+                     f"{_fig(x.speedup_measured, '.2f', 'x')}"
+                     + (f" [{x.speedup_interval[0]:.2f}-{x.speedup_interval[1]:.2f}]" if x.speedup_interval else "")
+                     + mark)
     return "\n".join(lines)
 
 

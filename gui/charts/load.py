@@ -101,7 +101,7 @@ class LoadChart(ChartView):
         ok = ~curve.throttled
         self._measured.setData(curve.levels[ok], curve.measured[ok])
         self._throttled.setData(curve.levels[~ok], curve.measured[~ok])
-        self._set_bars(curve.levels, curve.measured, curve.low, curve.high)
+        self._set_bars(curve.levels[ok], curve.measured[ok], curve.low[ok], curve.high[ok])  # a throttled one: not used
         has_claim = curve.claim is not None
         self._claim.setData([float(curve.claim_concurrency)] if has_claim else [], [curve.claim] if has_claim else [])
         if curve.roofline is not None:

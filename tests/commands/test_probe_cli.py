@@ -98,6 +98,8 @@ def test_probe_at_several_concurrencies_states_every_level_and_writes_by_concurr
     captured = capsys.readouterr()
     assert "1 stream: 4 requests" in captured.err and "3 streams: 6 requests" in captured.err  # said before sending
     assert "speed at each concurrency" in captured.out
+    levels = [line for line in captured.out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(levels) == 2 and not any("x [" in line for line in levels)  # 2 and 3 requests a tier: no interval
     result = json.loads(out.read_text())
     assert [x["concurrency"] for x in result["by_concurrency"]] == [1, 3]
     assert all([x["concurrency"] for x in c["by_concurrency"]] == [1, 3] for c in result["classes"])
@@ -145,3 +147,17 @@ def test_the_run_file_keeps_the_probes_k_and_import_metrics_reads_it(prompts, tm
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "records no K" in err and "pass --k K" in err
     assert main(["import-metrics", str(old), "--k", "4", "--json"]) == 0
+
+
+def test_the_levels_table_gives_a_speedup_interval_where_the_level_has_one():
+    from types import SimpleNamespace
+
+    from commands.probe import format_levels
+    from model.probe.by_load import LevelSpeed
+
+    def level(n: int, interval: list[float] | None) -> LevelSpeed:
+        return LevelSpeed(n, 8, 8, 0.2, 90.0, 0.2, 40.0, 2.3, 0.7, 2.25, 0, False, speedup_interval=interval)
+    text = format_levels(SimpleNamespace(confidence=0.9, by_concurrency=[level(1, [2.01, 2.52]), level(4, None)]))
+    assert "interval at 90%" in text
+    rows = text.splitlines()[3:]
+    assert rows[0].endswith("2.25x [2.01-2.52]") and rows[1].endswith("2.25x")
