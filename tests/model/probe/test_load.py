@@ -317,3 +317,24 @@ def test_the_run_deadline_stops_a_load_run_whose_requests_each_keep_within_their
     assert run.error is not None and "1.5 s the run" in run.error, run.error
     assert 1.4 < took < 3.5, took
     assert not [t for t in threading.enumerate() if t.name.startswith("probe-stream")]
+
+
+def test_a_llamacpp_style_level_takes_alpha_from_the_servers_draft_counts_at_the_runs_k():
+    # llama.cpp reports draft tokens but no K: the level's alpha converts them at the K the run found, as the
+    # classes' does, rather than fall back to timing
+    from commands.serve_demo import demo_models
+    from model.engine_reports import with_k
+    from model.probe.reported import reported_acceptance
+
+    app = create_app(demo_models("llamacpp", 4, pair=demo_pair()), batch=RULE)
+    with LoopbackServer(app) as server:
+        s = settings_for(server.base_url, subset(1), baseline=False)
+        s.concurrency, s.max_tokens = (1, 2), 32
+        run = run_to_end(run_load(s, {}, limits=FAST_LIMITS))
+    assert run.error is None, run.error
+    report = analyse(run.records, run.header)
+    assert report.k_estimate == 4
+    for x in report.by_concurrency:
+        rep, _ = reported_acceptance([r for r in run.records if r.concurrency == x.concurrency])
+        assert rep is not None and rep.k is None
+        assert x.alpha == pytest.approx(with_k(rep, 4).alpha) and x.alpha_interval is not None
