@@ -38,14 +38,19 @@ def _settled_rect(x: XServer, wid: int) -> tuple[int, int, int, int]:
     return seen[-1]
 
 
+def _start_and_measure(x: XServer, home) -> tuple[int, int, int, int]:  # noqa: ANN001
+    """`specledger` started as a user starts it; its window's outer rectangle once settled; then closed."""
+    proc, wid = _start_specledger(x, home)
+    try:
+        return _settled_rect(x, wid)
+    finally:
+        stop(proc)
+
+
 @pytest.mark.parametrize("wm", [None, "openbox"], ids=["no window manager", "openbox"])
 def test_the_first_start_opens_inside_a_1366x768_screen(tmp_path, wm):
     with XServer(tmp_path, wm=wm) as x:
-        proc, wid = _start_specledger(x, tmp_path)
-        try:
-            rect = _settled_rect(x, wid)
-        finally:
-            stop(proc)
+        rect = _start_and_measure(x, tmp_path)
     assert _inside(rect), f"window (frame included) at {rect} on a {SCREEN[0]} x {SCREEN[1]} screen"
     # and it uses the screen: not a small window in a corner
     assert rect[2] >= SCREEN[0] - 60 and rect[3] >= SCREEN[1] - 80, rect
@@ -58,9 +63,5 @@ def test_a_size_saved_larger_than_the_screen_is_clamped_on_the_next_start(tmp_pa
             # the window made larger than this screen (as on a monitor), then closed: that size is saved
             x.xdotool("windowsize", str(app.wid), "1600", "980")
             wait_until(lambda: app.ask("state")["geometry"][2] >= 1500, 10.0, "the window to grow")
-        proc, wid = _start_specledger(x, tmp_path)
-        try:
-            rect = _settled_rect(x, wid)
-        finally:
-            stop(proc)
+        rect = _start_and_measure(x, tmp_path)
     assert _inside(rect), f"window (frame included) at {rect} on a {SCREEN[0]} x {SCREEN[1]} screen"
