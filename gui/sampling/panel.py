@@ -50,8 +50,8 @@ def _ray_words(result: SamplingResult) -> str:
     info = result.ray
     if not info:
         return ""
-    return (f"On Ray ({html.escape(str(info['address']))}): {len(info['workers'])} workers on "
-            f"{len(info['nodes'])} node(s), {info['retried_prompts']} prompts retried<br>")
+    return (f"On Ray ({html.escape(str(info['address']))}): {fmt.count(len(info['workers']), 'worker')} on "
+            f"{fmt.count(len(info['nodes']), 'node')}, {fmt.count(info['retried_prompts'], 'prompt')} retried<br>")
 
 
 class SamplingPanel(QWidget):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Generator, Mapping
 
 from model.engine_reports import ReportError, SpecCounts, combine, with_k
+from model.formatting import count
 from model.metrics import logs, vllm_logs
 from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult
@@ -193,11 +194,11 @@ def _llamacpp(state: _State, task_map: Mapping[str, str] | None, notes: list[str
         if unmapped:
             notes.append(f"{unmapped} requests whose task id the mapping file does not name: one source without a class")
         if req.traced:
-            notes.append(f"{req.traced} of {len(req.parts)} requests have LLAMA_TRACE step lines ('accepted a/d draft "
+            notes.append(f"{req.traced} of {count(len(req.parts), 'request')} have LLAMA_TRACE step lines ('accepted a/d draft "
                          "tokens'): their rejections counted step by step, a draft cut short and wholly accepted being none")
         fmt = f"llama.cpp server log, per-request print_timing lines ({req.form})"
         return [_source(file, "llamacpp", _combined([c for _, c in parts], file), fmt,
-                        [*notes, f"{len(parts)} requests added up"], task_class=cls, requests=parts)
+                        [*notes, f"{count(len(parts), 'request')} added up"], task_class=cls, requests=parts)
                 for cls, parts in groups.items()]
     runs = state.stats
     k_log = next(iter(runs.n_max)) if len(runs.n_max) == 1 else None
@@ -239,7 +240,7 @@ def _sglang(state: _State, k: int | None, notes: list[str]) -> list[SourceResult
         parts = state.finish.parts
         return [_source(file, "sglang", _combined([c for _, c in parts], file),
                         "SGLang server log, Finish lines with meta_info (--log-requests)",
-                        [*notes, f"{len(parts)} requests added up"], requests=parts)]
+                        [*notes, f"{count(len(parts), 'request')} added up"], requests=parts)]
     counts, more = logs.sglang_decode_counts(state.decode, k)
     return [_source(file, "sglang", counts, "SGLang server log, Decode batch lines (accept len, accept rate)",
                     [*notes, *more], has_counts=False)]

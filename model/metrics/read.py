@@ -20,6 +20,7 @@ from typing import Any, BinaryIO, Generator, Iterator, Mapping, Sequence
 
 from model.cancel import run_to_end
 from model.engine_reports import ReportError, with_k
+from model.formatting import count
 from model.spec_checks import MAX_K, count_problem
 from model.metrics import logscan, prometheus, records, tools
 from model.metrics.lines import ScanStats, scan
@@ -253,12 +254,12 @@ def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[
 def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
     run = tools.probe_run(stream, file)
     if not run.by_class:
-        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {run.records} requests to the probed "
+        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {count(run.records, 'request')} to the probed "
                            "tier carries the server's own acceptance (the server reports none; its timing estimate is in "
                            "the probe's result instead)")
     out = []
     for cls, parts in run.by_class.items():
-        notes = [f"{len(parts)} requests to the probed tier added up"]
+        notes = [f"{count(len(parts), 'request')} to the probed tier added up"]
         if run.k is not None:
             try:  # the server's own K, where its counts carry one, must agree with the probe's
                 parts = [(name, with_k(c, run.k) if c.k is None else c) for name, c in parts]
@@ -321,7 +322,7 @@ def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
     if tools.is_guidellm_report(obj):
         parts, n = tools.guidellm_report(obj, file)
         if not parts:
-            raise MetricsError(f"{file}: a GuideLLM report, but none of its {n} requests carries server-reported acceptance "
+            raise MetricsError(f"{file}: a GuideLLM report, but none of its {count(n, 'request')} carries server-reported acceptance "
                                "(GuideLLM records timings and token counts); import the server's /metrics scrape or log")
         return [SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
                              kind="guidellm", format="GuideLLM report (server-reported fields in its requests)",

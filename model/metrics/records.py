@@ -16,6 +16,7 @@ import math
 from typing import Any, Iterable, Mapping
 
 from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine, speculation_from_response
+from model.formatting import count
 from model.spec_checks import MAX_K, count_problem
 from model.metrics.result import MetricsError
 
@@ -132,7 +133,7 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
             total = combine(parts)
         except ReportError as exc:
             raise MetricsError(f"{file}: class {task_class or '(none)'}: {exc}") from None
-        notes = [f"{len(parts)} requests added up"]
+        notes = [f"{count(len(parts), 'request')} added up"]
         if without:
             shown = ", ".join(str(n) for n in without) + (" ..." if without_count > len(without) else "")
             notes.append(f"{without_count} records without speculation fields left out (lines {shown})")

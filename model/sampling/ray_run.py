@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Generator
 
 from model.cancel import raise_if_cancelled
+from model import formatting as fmt
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, load_prompts
 from model.sampling.ray_connect import RayError, RaySession, connect
 from model.sampling.ray_worker import PairWorker, node_check, pack_folder, packed_size
@@ -219,7 +220,7 @@ def _wait_ready(ray: Any, actors: list[Any], check: Any, total: int, started: fl
             except ray.exceptions.RayActorError as exc:
                 raise RayError(f"a Ray worker died while loading the pair: {_cause_words(exc)}") from None
             yield SamplingProgress(0, total, 0.0, None, time.perf_counter() - started,
-                                   f"{len(actors) - len(refs)} of {len(actors)} workers ready",
+                                   f"{len(actors) - len(refs)} of {fmt.count(len(actors), 'worker')} ready",
                                    workers_alive=len(actors) - len(refs))
     return [w for w in where if w is not None]
 

@@ -20,8 +20,9 @@ def _inside(rect: tuple[int, int, int, int]) -> bool:
 
 
 def _start_specledger(x: XServer, home) -> tuple[subprocess.Popen, int]:  # noqa: ANN001
-    proc = subprocess.Popen([sys.executable, str(APP_ROOT / "main.py")], cwd=home, env=app_env(x, home),
-                            stdout=subprocess.DEVNULL, stderr=open(home / "main.stderr", "w"))
+    with open(home / "main.stderr", "w") as stderr:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen([sys.executable, str(APP_ROOT / "main.py")], cwd=home, env=app_env(x, home),
+                                stdout=subprocess.DEVNULL, stderr=stderr)
     found = wait_until(lambda: x.xdotool("search", "--onlyvisible", "--name", "SpecLedger").split(), 60.0,
                        "the window to be mapped")
     return proc, int(found[0])

@@ -29,10 +29,10 @@ def test_every_key_typed_at_20_ms_during_a_probe_run_arrives(tmp_path, wm):
     got, per_key_ms, busy, steps = {}, {}, [], []
     with XServer(tmp_path, wm=wm) as x, ServeDemo() as server, App(x, tmp_path) as app:
         before = app.ask("state")["tiers"]
-        steps.append(app.ask("state")["undo_steps"])
         assert app.ask(f"probe {server.base_url} 48 2")["started"]
         # the first request under way, then the user clicks each name and types a new one
         wait_until(lambda: (app.ask("state")["progress"] or 0) >= 1, 90.0, "the probe's first request")
+        steps.append(app.ask("state")["undo_steps"])
         x.xdotool("windowactivate" if wm else "windowfocus", "--sync", str(app.wid))
         for row, name in TYPED.items():
             cell = app.ask(f"where tiers {row}")

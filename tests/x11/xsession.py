@@ -203,9 +203,10 @@ class App:
         self.wid = 0
 
     def __enter__(self) -> "App":
+        self._stderr = open(self.home / "app.stderr", "w")
         self._proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "x11" / "app_driver.py")], cwd=self.home,
                                       env=app_env(self.x, self.home), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=open(self.home / "app.stderr", "w"), text=True)
+                                      stderr=self._stderr, text=True)
         ready = self._reply(60.0)
         self.wid = int(ready["winid"])
         # the window is mapped and X has its geometry: the real window, not a widget off screen
@@ -238,6 +239,7 @@ class App:
             pass
         finally:
             stop(self._proc)
+            self._stderr.close()
             for stream in (self._proc.stdin, self._proc.stdout):
                 if stream is not None:
                     stream.close()

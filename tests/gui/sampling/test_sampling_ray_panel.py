@@ -73,7 +73,7 @@ def test_a_ray_run_in_the_panel_equals_the_local_one_and_cancels(qtbot, panel, r
     local = run_to_end(run_sampling(max_new_tokens=8, provider="cpu"))
     assert [(c.task_class, c.histogram, c.alpha) for c in panel.result.classes] == \
         [(c.task_class, c.histogram, c.alpha) for c in local.classes]
-    assert "On Ray (local): 2 workers on 1 node(s), 0 prompts retried" in panel.heading_label.text()
+    assert "On Ray (local): 2 workers on 1 node, 0 prompts retried" in panel.heading_label.text()
     assert any("2 workers alive" in text for text in seen)
 
     panel.tokens_spin.setValue(150)  # long enough to be cancelled mid-run

@@ -177,7 +177,7 @@ def test_specledger_probe_run_file_gives_the_servers_own_counts_per_class(tmp_pa
 
 def test_a_guidellm_report_without_server_acceptance_says_so(tmp_path: Path) -> None:
     report = '{"metadata": {"version": 1}, "config": {}, "benchmarks": [{"requests": {"successful": [{"output_tokens": 9}]}}]}'
-    with pytest.raises(MetricsError, match=r"a GuideLLM report, but none of its 1 requests carries server-reported"):
+    with pytest.raises(MetricsError, match=r"a GuideLLM report, but none of its 1 request carries server-reported"):
         read_sources([_write(tmp_path, "benchmarks.json", report)])
 
 

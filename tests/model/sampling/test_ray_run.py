@@ -158,7 +158,7 @@ def test_sample_cli_over_ray_writes_the_local_json_plus_where(ray_local, local_g
     text = capsys.readouterr()
     assert code == 0, text.err
     assert "Ray (local): 1 worker on 1 node" in text.out and "0 prompts retried" in text.out
-    assert "1 worker alive" in text.err or "workers ready" in text.err
+    assert "1 worker alive" in text.err or "worker ready" in text.err
     data = json.loads(out.read_text())
     local = local_greedy.to_dict()
     assert [{k: v for k, v in p.items() if k not in ("ran_on", "attempts")} for p in data["prompts"]] == \
