@@ -284,7 +284,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             put_x(row, _COL["Cost factor (FLOPs / token)"], f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
                   float(cmp.cost_factor[i, j]))
             if made_up:  # no verdicts from mechanics an import made up: the words the Summary and the app say
-                sheet.text(row, _COL["Speed verdict"], made_up, st.CENTRE, st.VERDICT_LOOKS["incomplete"])
+                sheet.text(row, _COL["Speed verdict"], made_up, st.CENTRE, st.VERDICT_LOOKS["incomplete"],
+                           {"text_wrap": True, "valign": "vcenter"})
+                sheet.ws.set_row(row - 1, 15 * st.wrapped_lines(made_up, _WIDTHS["Speed verdict"] * 0.8))
             else:
                 put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
                          VERDICT_NAMES[int(cmp.verdict[i, j])])

@@ -47,6 +47,7 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
 # what a tier's made-up mechanics would decide: said in words instead (Tier.defaulted)
 _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
                    "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds")
+_WRAPPED = {"text_wrap": True, "valign": "vcenter"}
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
@@ -105,8 +106,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
 
         def formula(name: str, text: str, value: Any, fmt: str | None = None, *looks: Any) -> None:
             if name in withheld:
-                if "verdict" in name:
-                    sheet.text(row, _SCOL[name], withheld[name], st.CENTRE, st.VERDICT_LOOKS["incomplete"])
+                if "verdict" in name:  # the words wrap within the narrow verdict column, the row grows for them
+                    sheet.text(row, _SCOL[name], withheld[name], st.CENTRE, st.VERDICT_LOOKS["incomplete"], _WRAPPED)
+                    sheet.ws.set_row(row - 1, 15 * st.wrapped_lines(made_up, _WIDTHS["Speed verdict"] * 0.8))
                 else:
                     sheet.text(row, _SCOL[name], withheld[name], st.RIGHT)
             else:
