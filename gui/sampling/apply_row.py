@@ -5,6 +5,7 @@ Only shows; SamplingPanel turns a click into one undo step (model.workbook.measu
 """
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QPushButton, QWidget
 
 from model.workbook.rows import Workbook
@@ -18,16 +19,22 @@ class SamplingApplyRow(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.apply_target_combo = QComboBox(toolTip="Where the measured α goes")
-        self.add_missing_check = QCheckBox("Add classes missing from the workbook")
-        self.add_missing_check.setToolTip("Otherwise measured classes with no matching name are listed, not added")
+        # as narrow as a dock allows: the long tier entries ('Overrides of tier … (not speculative: not used)')
+        # would ask 430 px, and below the scrolled form the row's width is the dock's minimum
+        self.apply_target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.apply_target_combo.setMinimumContentsLength(16)
+        self.add_missing_check = QCheckBox("Add missing classes")
+        self.add_missing_check.setToolTip("Add the measured classes the workbook lacks; otherwise they are listed, "
+                                          "not added")
         self.apply_button = QPushButton("Apply measured acceptance", enabled=False)
         self.apply_button.setToolTip(_APPLY_TIP)
+        # stacked, so the row is no wider than the dock's scrolled part: below it, its width is the dock's minimum
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.addWidget(QLabel("Apply to"), 0, 0)
-        grid.addWidget(self.apply_target_combo, 0, 1, 1, 2)
-        grid.addWidget(self.add_missing_check, 1, 1)
-        grid.addWidget(self.apply_button, 1, 2)
+        grid.addWidget(self.apply_target_combo, 0, 1)
+        grid.addWidget(self.add_missing_check, 1, 0, 1, 2)
+        grid.addWidget(self.apply_button, 2, 0, 1, 2, Qt.AlignmentFlag.AlignRight)
         grid.setColumnStretch(1, 1)
 
     def refill(self, wb: Workbook) -> None:

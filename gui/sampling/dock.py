@@ -20,7 +20,8 @@ def show_sampling_panel(window: Any) -> None:
         panel = SamplingPanel(window.document, window, runner=window.tasks, settings=window.settings)
         panel.provider_changed.connect(window.set_provider_text)
         panel.status_message.connect(window.show_message)
-        dock = scrolled_dock(window, "Measure acceptance", "sampling_dock", panel)
+        # Apply stays in sight below the scrolled form and results, whatever the screen's height
+        dock = scrolled_dock(window, "Measure acceptance", "sampling_dock", panel, footer=panel.take_footer())
         window._sampling_dock = dock
         window.sampling_panel = panel
         dock.show()

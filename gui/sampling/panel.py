@@ -151,6 +151,11 @@ class SamplingPanel(QWidget):
         layout.addWidget(split, 1)
         layout.addWidget(self.apply_row)
 
+    def take_footer(self) -> QWidget:
+        """The apply row, out of the panel's own layout, for a dock to keep in sight below the scrolled form."""
+        self.layout().removeWidget(self.apply_row)
+        return self.apply_row
+
     # --- reading the form --------------------------------------------------------
     def params(self) -> RunParams:
         return self.form.params()
