@@ -31,6 +31,7 @@ from gui.probe.verdict_text import decided_words, verdict_html
 from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
 from model import formatting as fmt
+from model.acceptance.interval import t_quantile
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.decide_plan import needs_before_run
 from model.probe.apply import apply_probe
@@ -48,6 +49,13 @@ from model.workbook.rows import Tier
 TASK_LABEL = "Probing a tier"
 _ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
 _INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
+
+
+def _load_interval_maths() -> None:
+    """On the worker, before the first request: the intervals' Student t (scipy.stats, imported on first use).
+    The live table's first analysis imported it on the GUI thread, which then took no keys nor paints for
+    2.5-3.8 s (tests/bench/bench_gui_lag_probe.py: a 10 ms timer 3780 ms late, the first run only)."""
+    t_quantile(0.95, 30.0)
 
 
 class ProbePanel(QWidget):
@@ -282,9 +290,11 @@ class ProbePanel(QWidget):
             decided = UntilDecidedRun(records=partial.records)
 
             def job(cancel: threading.Event) -> Generator[ProbeProgress, None, Any]:
+                _load_interval_maths()
                 return run_until_decided(settings, keys, thresholds, decide, run_path, cancel, into=decided)
         else:
             def job(cancel: threading.Event) -> Generator[ProbeProgress, None, Any]:
+                _load_interval_maths()
                 return run_any(settings, keys, run_path, cancel, into=partial)
 
         if not self.runner.start(TASK_LABEL, job):

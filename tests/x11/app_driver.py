@@ -2,7 +2,7 @@
 X tests: they set up a probe run here and read back what the window shows, and do all the user's input through
 the X server with xdotool. Run as a script by tests/x11/xsession.App; one JSON line answers each command.
 
-Commands: state | probe URL TOKENS REPEATS | cell tiers|classes ROW [COL] | where tiers|classes ROW [COL] | metric KEY | shot PATH (the whole X screen, frames included) | quit
+Commands: state | lag SECONDS (how late a 10 ms timer fires on the GUI thread, answered after SECONDS) | probe URL TOKENS REPEATS | cell tiers|classes ROW [COL] | where tiers|classes ROW [COL] | metric KEY | shot PATH (the whole X screen, frames included) | quit
 """
 from __future__ import annotations
 
@@ -148,6 +148,36 @@ def _cell(w: Any, table: str, row: str, col: str = "0") -> dict[str, Any]:
     return _state(w)
 
 
+def _measure_lag(seconds: float) -> None:
+    """A 10 ms timer on the GUI thread for ``seconds``: how late each tick came is how long the thread was kept
+    from its events (keys included); answers max, p95 and mean lateness in ms."""
+    import time
+    late: list[float] = []
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(10)
+    start = last = time.perf_counter()
+
+    def tick() -> None:
+        nonlocal last
+        now = time.perf_counter()
+        late.append(max(0.0, (now - last) * 1000 - 10))
+        last = now
+        if now - start >= seconds:
+            timer.stop()
+            ordered = sorted(late)
+            print(json.dumps({"ticks": len(late), "max_ms": round(ordered[-1], 2),
+                              "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
+                              "mean_ms": round(sum(late) / len(late), 2)}), flush=True)
+            _timers.discard(timer)
+    timer.timeout.connect(tick)
+    _timers.add(timer)  # kept alive until it stops
+    timer.start()
+
+
+_timers: set[Any] = set()
+
+
 def _on_command(app: QApplication) -> None:
     line = sys.stdin.readline()
     words = line.split()
@@ -160,6 +190,9 @@ def _on_command(app: QApplication) -> None:
         reply = _probe(w, *words[1:4])
     elif words[0] == "cell":
         reply = _cell(w, *words[1:4])
+    elif words[0] == "lag":
+        _measure_lag(float(words[1]))
+        return  # answered when the measurement ends
     elif words[0] == "where":
         reply = _where(w, *words[1:4])
     elif words[0] == "metric":

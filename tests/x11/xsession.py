@@ -203,6 +203,7 @@ class App:
         self.wid = 0
 
     def __enter__(self) -> "App":
+        self.home.mkdir(parents=True, exist_ok=True)
         self._stderr = open(self.home / "app.stderr", "w")
         self._proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "x11" / "app_driver.py")], cwd=self.home,
                                       env=app_env(self.x, self.home), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
