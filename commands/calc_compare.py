@@ -188,7 +188,7 @@ def comparison_text(cmp) -> str:
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
                      f"{_claim_alpha_text(r):>9}  {holds:<5}  {r['incomplete'] or r['verdict'] + flag:<22}"
                      f"{'–' if r['incomplete'] else _alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}"
-                     f"  {r['value_verdict']}")
+                     f"  {'incomplete' if r['incomplete'] else r['baseline_incomplete'] or r['value_verdict']}")
     measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())
                 if r["measured_speedup"] is not None]
     if measured:

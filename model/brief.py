@@ -75,6 +75,9 @@ def _recommendation(cmp: Comparison, i: int, incomplete: str) -> tuple[str, str]
         return UNDECIDED_WORDS, f"Its mechanics are not known ({incomplete}): ask the vendor, then enter them."
     if int(cmp.baseline_index[i]) < 0:
         return UNDECIDED_WORDS, "It is not priced against a standard tier: set its baseline."
+    if cmp.baseline_withheld(i):  # its baseline's speed was made up: nothing to judge the price against
+        return UNDECIDED_WORDS, (f"No speed over its baseline to judge ({cmp.baseline_withheld(i)}): ask the "
+                                 "vendor for that tier's mechanics, then enter them.")
     if not cmp.class_names:
         return UNDECIDED_WORDS, "The workbook has no task classes: enter the workload."
     worth, not_worth, open_ = (_classes(cmp, i, v) for v in (WORTH, NOT_WORTH, UNDECIDED))

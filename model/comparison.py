@@ -32,6 +32,14 @@ TREE_NEEDS_LENGTH = ("a tree draft needs its acceptance as a mean acceptance len
                      "unknown amount")
 
 
+def baseline_withheld(name: str, why: str) -> str:
+    """Why a tier has no value verdict when its baseline's mechanics were made up: "baseline X is incomplete:
+    needs c and v"; "" when the baseline is complete."""
+    if not why:
+        return ""
+    return f"baseline {name} is {why}" if why.startswith("incomplete") else f"baseline {name}: {why}"
+
+
 def compare(wb: Workbook) -> Comparison:
     """The whole comparison for a (validated) workbook."""
     tiers, classes, s = wb.tiers, wb.classes, wb.settings
@@ -138,10 +146,20 @@ def compare(wb: Workbook) -> Comparison:
     mix = ar.blend_speedup(speedup, weights[None, :]) if n_c else np.full(n_t, np.nan)
     mix_lo, mix_hi = (mix_interval(speedup, s_lo, s_hi, weights[None, :], a_conf, s.confidence) if n_c
                       else (np.full(n_t, np.nan), np.full(n_t, np.nan)))
+    # a tier whose mechanics an import made up (Tier.defaulted) has no mix from them: nor, through it, its
+    # interval, speed over the baseline, cost per 1x, claim, verdicts or price (the one rule; the report reads it)
+    incomplete = [t.missing_mechanics() for t in tiers]
+    made_up = np.array([bool(w) for w in incomplete], dtype=bool)
+    if made_up.any():
+        mix, mix_lo, mix_hi = (np.where(made_up, np.nan, x) for x in (mix, mix_lo, mix_hi))
     monthly = (tokens_out[None, :] * np.array([t.price_out for t in tiers])[:, None]
                + tokens_in[None, :] * np.array([t.price_in for t in tiers])[:, None]).sum(axis=1) / 1e6
     base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
     has_base = base >= 0
+    # a tier priced against a made-up baseline has no speed over it to judge: no value verdicts, per class either
+    baseline_incomplete = [baseline_withheld(tiers[b].name, incomplete[b]) if b >= 0 and not incomplete[i] else ""
+                           for i, b in enumerate(base.tolist())]
+    base_made_up = np.array([bool(w) for w in baseline_incomplete], dtype=bool)
     base_cost = np.where(has_base, monthly[np.maximum(base, 0)] if n_t else 0.0, np.nan)
     base_mix = np.where(has_base, mix[np.maximum(base, 0)] if n_t else 0.0, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -166,7 +184,8 @@ def compare(wb: Workbook) -> Comparison:
     ratio = np.where(has_base[:, None], cost_ratio(class_cost, class_cost[b0]), np.nan)
     base_speed = speedup[b0]
     # a cell (or its baseline's) with no speedup has no value verdict either (a refused tree cell)
-    pair_ok = sp_row & has_base[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup) & ~np.isnan(base_speed)
+    pair_ok = (sp_row & (has_base & ~base_made_up)[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup)
+               & ~np.isnan(base_speed))
     needed = ratio * base_speed
     p_alpha, p_kind = solve_price_alpha(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
     p_alpha = np.where(grid.is_alpha, p_alpha, np.nan)
@@ -207,19 +226,15 @@ def compare(wb: Workbook) -> Comparison:
     v_claim = np.asarray(costs.v(kk, claim_ctx[:, None]), dtype=np.float64).reshape(n_t)
     claim = ar.implied_alpha(np.nan_to_num(claimed, nan=1.0), k, c_claim, v_claim)
     has_claim = ~np.isnan(claimed) & spec
-    claim_alpha = np.where(has_claim, claim.alpha, np.nan)
+    claim_alpha = np.where(has_claim & ~made_up, claim.alpha, np.nan)  # made-up c and v imply no alpha either
     holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix[i]) else None
              for i in range(n_t)]
 
-    # a tier whose mechanics an import made up (Tier.defaulted) gets no verdicts from them
-    incomplete = [t.missing_mechanics() for t in tiers]
-    made_up = np.array([bool(w) for w in incomplete], dtype=bool)
+    # a made-up tier's cells get no verdicts either (its mix, and so its tier's, is withheld above)
     if made_up.any():
         verdict = np.where(made_up[:, None], NOT_APPLICABLE, verdict).astype(np.int8)
         value = np.where(made_up[:, None], NOT_APPLICABLE, value).astype(np.int8)
-        tier_value = np.where(made_up, NOT_APPLICABLE, tier_value).astype(np.int8)
-        holds = [None if made_up[i] else h for i, h in enumerate(holds)]
-        fair, fair_lo = np.where(made_up, np.nan, fair), np.where(made_up, np.nan, fair_lo)  # no price from them
+        mix_cf = np.where(made_up, np.nan, mix_cf)  # K and c_flops are among what was made up
 
     return Comparison(
         tier_names=[t.name for t in tiers], class_names=[c.name for c in classes], currency=s.currency,
@@ -255,7 +270,7 @@ def compare(wb: Workbook) -> Comparison:
         measured_note=[t.measured_note for t in tiers],
         concurrency=np.array([t.concurrency for t in tiers], dtype=np.int64),
         measured_by_concurrency=[t.measured_by_concurrency for t in tiers],
-        incomplete=incomplete,
+        incomplete=incomplete, baseline_incomplete=baseline_incomplete,
         acceptance=grid, extrapolated=np.where(sp_row, extrapolated, False),
         optimal_k_extrapolated=np.where(sp_row, opt_x, False),
         break_even_length=np.where(sp_row, stretch, np.nan),

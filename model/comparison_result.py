@@ -105,6 +105,9 @@ class Comparison:
     measured_by_concurrency: list[str] = field(default_factory=list)
     # per tier: "" or why it has no verdicts: mechanics an import made up ("incomplete: needs c and v")
     incomplete: list[str] = field(default_factory=list)
+    # per tier: "" or why it has no value verdict though complete itself: its baseline's mechanics were made
+    # up ("baseline X is incomplete: needs c and v"); its speed over that baseline is withheld too
+    baseline_incomplete: list[str] = field(default_factory=list)
     # acceptance beyond one alpha (model/acceptance/profiles.py): per cell its kind (alpha, length, profile),
     # whether E at the tier's K (or at the optimal K) was extrapolated past what was measured, and the
     # break-evens in tokens per verify step, E* = K c + v and the price's E at which speed pays the price
@@ -154,6 +157,19 @@ class Comparison:
                     **acceptance_record(self, i, j),
                 }
 
+    def made_up(self, i: int) -> str:
+        """Why tier i has no mix, speed over its baseline or verdicts: its own made-up mechanics ("" if none)."""
+        return self.incomplete[i] if self.incomplete else ""
+
+    def baseline_withheld(self, i: int) -> str:
+        """Why tier i has no value verdict or speed over its baseline: the baseline's made-up mechanics."""
+        return self.baseline_incomplete[i] if self.baseline_incomplete else ""
+
+    def value_withheld(self, i: int) -> str:
+        """What a front end shows for tier i's value verdict when one is withheld: "incomplete" or the
+        baseline's reason; "" when the verdict stands."""
+        return "incomplete" if self.made_up(i) else self.baseline_withheld(i)
+
     def is_refused(self, i: int, j: int) -> bool:
         return self.refused is not None and bool(self.refused[i, j])
 
@@ -175,7 +191,8 @@ class Comparison:
                 "price_per_speedup": _num(self.price_per_speedup[i]), "cost_factor": _num(self.mix_cost_factor[i]),
                 "claimed_speedup": _num(self.claimed_speedup[i]), "claim_context": _num(self.claim_context[i]),
                 "claim_implied_alpha": _num(self.claim_alpha[i]),
-                "claim_reachable": None if math.isnan(self.claimed_speedup[i]) or not self.speculative[i] else bool(self.claim_kind[i] != ar.NEVER),
+                "claim_reachable": (None if math.isnan(self.claimed_speedup[i]) or not self.speculative[i]
+                                    or self.made_up(i) else bool(self.claim_kind[i] != ar.NEVER)),
                 "claim_holds": self.claim_holds[i], "verdict": VERDICT_NAMES[int(self.tier_verdict[i])],
                 "price_ratio": _num(self.mix_price_ratio[i]),
                 "price_break_even": BREAK_EVEN_NAMES[int(self.mix_price_break_even_kind[i])],
@@ -183,6 +200,7 @@ class Comparison:
                 "effective_alpha": _num(self.effective_alpha[i]),
                 "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
                 "incomplete": (self.incomplete[i] or None) if self.incomplete else None,
+                "baseline_incomplete": self.baseline_withheld(i) or None,
                 "acceptance_refused": self.refused_classes(i) or None,
                 **measured_speed(self, i).record(),
                 "confidence": self.confidence,

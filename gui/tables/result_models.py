@@ -131,7 +131,7 @@ _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium",
 # checks every cell an edit changes is repainted.
 _SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Speed verdict": ("incomplete", "tier_verdict", "unconfirmed"),
-    "Value verdict": ("incomplete", "tier_value_verdict"),
+    "Value verdict": ("incomplete", "baseline_incomplete", "tier_value_verdict"),
     "Claim holds": ("claim_holds",),
     "Mix speedup": ("mix_speedup", "mix_speedup_low", "mix_speedup_high"),
     "vs baseline": ("speedup_vs_baseline", "speedup_vs_baseline_low", "speedup_vs_baseline_high"),
@@ -358,9 +358,8 @@ def _speed_verdict(cmp: Comparison, i: int) -> str:
 
 
 def _value_verdict(cmp: Comparison, i: int) -> str:
-    if _incomplete(cmp, i):
-        return "incomplete"
-    return VALUE_NAMES[int(cmp.tier_value_verdict[i])]
+    # its own made-up mechanics, or its baseline's: the core's words (compare and the report say the same)
+    return cmp.value_withheld(i) or VALUE_NAMES[int(cmp.tier_value_verdict[i])]
 
 
 # (header, cell text, tooltip explaining the column); the verdicts first, so a laptop screen shows them
@@ -447,7 +446,7 @@ class TierSummaryModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
         if role == Qt.ItemDataRole.BackgroundRole and header in ("Speed verdict", "Value verdict") \
-                and _incomplete(cmp, i):
+                and (_incomplete(cmp, i) or header == "Value verdict" and cmp.baseline_withheld(i)):
             return QBrush(INCOMPLETE_COLOUR)
         if role == Qt.ItemDataRole.BackgroundRole and header == "Speed verdict":
             return QBrush(VERDICT_COLOURS[int(cmp.tier_verdict[i])])
@@ -462,6 +461,9 @@ class TierSummaryModel(WorkbookTableModel):
             return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. An import made up {made_up or 'its mechanics'} "
                     "because its file did not give them; enter them in the Tiers table (each edit counts) to get "
                     f"verdicts.\n{HELP_HINT}")
+        if role == Qt.ItemDataRole.ToolTipRole and header in ("Value verdict", "vs baseline") and cmp.baseline_withheld(i):
+            return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}. An import made up its "
+                    "mechanics; enter them in the Tiers table to judge the speed over it.\n" + HELP_HINT)
         if role == Qt.ItemDataRole.ToolTipRole:
             said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
             # the verdict at the tier's own load, where a probe measured it there (compare and the report say it too)

@@ -214,7 +214,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         tier_refused = notes.tier_refused(i)
         k_ref, c_ref, v_ref = refs.tier(i, "k"), refs.tier(i, "c"), refs.tier(i, "v")
         at = f"{SUMMARY}!${baseline_at}${summary_first + i}"
-        base_ok = f'AND({spec}<>"no",{at}>0)'
+        # a baseline whose mechanics were made up gives no speed over it, nor a value verdict (compare() says why)
+        base_ok = "FALSE" if cmp.baseline_withheld(i) else f'AND({spec}<>"no",{at}>0)'
         po, pi = refs.tier(i, "price_out"), refs.tier(i, "price_in")
         b_po, b_pi = f"INDEX({outs},{at})", f"INDEX({ins},{at})"
         for j, cls in enumerate(wb.classes):

@@ -97,18 +97,22 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
         spec, claim, base = refs.tier(i, "speculative"), refs.tier(i, "claimed_speedup"), refs.tier(i, "baseline")
 
-        # mechanics an import made up (Tier.defaulted): no mix, verdicts or claim from them, here as in the app
-        made_up = cmp.incomplete[i] if cmp.incomplete else ""
-        withheld = {**{name: DASH for name in _FROM_MECHANICS}, "Speed verdict": made_up,
-                    "Value verdict": "incomplete"} if made_up else {}
-        b = int(cmp.baseline_index[i])
-        base_made_up = b >= 0 and bool(cmp.incomplete) and bool(cmp.incomplete[b])
+        # mechanics an import made up (Tier.defaulted), the tier's own or its baseline's: what compare() withholds
+        # from them (no mix, speed over the baseline, verdicts or claim) is said in its words, here as in the app
+        made_up, base_why = cmp.made_up(i), cmp.baseline_withheld(i)
+        withheld = ({**{name: DASH for name in _FROM_MECHANICS}, "Speed verdict": made_up,
+                     "Value verdict": cmp.value_withheld(i)} if made_up else
+                    {"Speedup vs baseline": DASH, "Speedup vs baseline, low end": "",
+                     "Speedup vs baseline, high end": "", "Value verdict": base_why} if base_why else {})
+        tall = 0  # the wrapped verdict words' row height, the tallest of them
 
         def formula(name: str, text: str, value: Any, fmt: str | None = None, *looks: Any) -> None:
+            nonlocal tall
             if name in withheld:
                 if "verdict" in name:  # the words wrap within the narrow verdict column, the row grows for them
                     sheet.text(row, _SCOL[name], withheld[name], st.CENTRE, st.VERDICT_LOOKS["incomplete"], _WRAPPED)
-                    sheet.ws.set_row(row - 1, 15 * st.wrapped_lines(made_up, _WIDTHS["Speed verdict"] * 0.8))
+                    tall = max(tall, 15 * st.wrapped_lines(withheld[name], _WIDTHS[name] * 0.8))
+                    sheet.ws.set_row(row - 1, tall)
                 else:
                     sheet.text(row, _SCOL[name], withheld[name], st.RIGHT)
             else:
@@ -143,7 +147,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             # a baseline whose own mechanics are made up has no mix to divide by (it says "–")
             formula("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",'
                     f'IF(ISNUMBER(INDEX({mixes},{found})),{G}/INDEX({mixes},{found}),"{DASH}")))',
-                    DASH if math.isnan(vs) or base_made_up else vs, st.TIMES, st.RIGHT)
+                    DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
             lo, hi = f"{col['Mix low']}{row}", f"{col['Mix high']}{row}"
             for name, sd, sign in (("Mix low", "Log-speedup sd, low", "-"),
@@ -155,7 +159,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                                     ("Speedup vs baseline, high end", hi, cmp.speedup_vs_baseline_high[i])):
                 formula(name, f'=IF(ISNUMBER({end}),IF({base}="","",IF(ISNA({found}),"",'
                         f'IF(ISNUMBER(INDEX({mixes},{found})),{end}/INDEX({mixes},{found}),""))),"")',
-                        "" if base_made_up else end_value(want), st.TIMES, st.RIGHT)
+                        end_value(want), st.TIMES, st.RIGHT)
             formula("Speed verdict", f'=IF({spec}="no","{NA}",{speed_verdict_formula(G, band, lo, hi)})',
                     VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
             at = f"{col['Baseline position']}{row}"
@@ -165,8 +169,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             has_base = f'IF({at}>0,ISNUMBER(INDEX({mixes},{at})),FALSE)'  # nested: INDEX(...,0) is no row
             formula("Value verdict", value_formula(G, cost, f"INDEX({mixes},{at})", base_cost,
                                                    f'AND({spec}<>"no",{has_base})', lo, hi),
-                    NA if base_made_up else VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
-            if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]) and not base_made_up:
+                    VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
+            if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]):
                 fair.append((i, row, cost, base_cost, f"INDEX({mixes},{at})"))
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
@@ -322,6 +326,10 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
         row = header + 1 + i
         sheet.formula(row, 1, f"={SUMMARY}!$A${summary_first + i}", tier.name)
         if not n_c:
+            continue
+        if cmp.made_up(i):  # no mix from made-up mechanics, at any acceptance: the Summary's dashes
+            for c in range(2, 2 + 2 * len(order)):
+                sheet.text(row, c, DASH, st.RIGHT)
             continue
         results = [*shifted, cmp]
         for m, n in enumerate(order):

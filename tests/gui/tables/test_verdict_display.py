@@ -141,6 +141,29 @@ def test_an_incomplete_tier_shows_why_in_its_own_colour_until_the_analyst_enters
     assert model.data(model.index(i, col)) in VERDICT_NAMES.values()
 
 
+def test_a_made_up_tier_shows_no_mix_and_a_tier_over_a_made_up_baseline_says_why_it_has_no_value_verdict(window):
+    """The window showed a mix speedup from made-up c and v, and a value verdict over a made-up baseline, where
+    compare() and the report withhold them."""
+    from gui.tables.result_models import INCOMPLETE_COLOUR
+    doc = window.document
+
+    def imported(wb):
+        t = wb.tiers[wb.tier_index("Northwind Standard")]
+        t.speculative, t.defaulted = "unknown", "speculative, k, c, v"  # as a price list without them leaves it
+    doc.apply("import", imported)
+    doc.flush()
+    model, heads = window.summary_model, [c[0] for c in SUMMARY_COLUMNS]
+    std, turbo = doc.workbook.tier_index("Northwind Standard"), doc.workbook.tier_index("Northwind Turbo")
+    assert model.data(model.index(std, heads.index("Mix speedup"))) == "–"
+    assert model.data(model.index(std, heads.index("Cost per 1x"))) == "–"
+    value = model.index(turbo, heads.index("Value verdict"))
+    assert model.data(value) == "baseline Northwind Standard: speculative unknown"
+    assert model.data(value, Qt.ItemDataRole.BackgroundRole).color() == INCOMPLETE_COLOUR
+    assert "Northwind Standard: speculative unknown" in model.data(value, Qt.ItemDataRole.ToolTipRole)
+    assert model.data(model.index(turbo, heads.index("vs baseline"))) == "–"
+    assert model.data(model.index(turbo, heads.index("Mix speedup"))).startswith("1.44x")  # its own speed stands
+
+
 def test_an_impossible_claim_reads_out_of_reach_as_in_compare_and_the_report(window):
     doc = window.document
     doc.apply("claim", lambda wb: setattr(wb.tiers[wb.tier_index("Apex Express")], "claimed_speedup", 40.0))

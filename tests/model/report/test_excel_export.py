@@ -443,4 +443,10 @@ def test_a_tier_with_made_up_mechanics_gets_words_not_verdicts_or_a_mix(tmp_path
     summary = openpyxl.load_workbook(io.BytesIO(data), data_only=True)[SUMMARY]
     row = 6 + wb.tier_index("Zeta Over Maybe")
     assert summary.cell(row, s_heads["Speedup vs baseline"]).value == "–"
-    assert summary.cell(row, s_heads["Value verdict"]).value == "n/a"
+    assert summary.cell(row, s_heads["Value verdict"]).value == "baseline Zeta Maybe: speculative unknown"
+    # per class too, as compare() withholds them (the baseline's per-class speeds are as made up as its mix)
+    cmp_ws = openpyxl.load_workbook(io.BytesIO(data), data_only=True)[COMPARISON]
+    for j in range(n_c):
+        r = 5 + wb.tier_index("Zeta Over Maybe") * n_c + j
+        assert cmp_ws.cell(r, heads["Value verdict"]).value == "n/a"
+        assert cmp_ws.cell(r, heads["Speedup vs baseline"]).value in (None, "")
