@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import numpy as np
 from PySide6.QtWidgets import QHeaderView, QTableView
 
+from model.comparison import Comparison
 from model.workbook.validation import FieldSpec
 
 from gui.tables.input_models import RowTableModel
@@ -58,6 +60,14 @@ def fit_columns(views: Iterable[QTableView]) -> None:
         elif not isinstance(model, RowTableModel):
             # grids of classes: equal, readable widths rather than one huge last column
             _floor_widths(view)
+
+
+def wider_texts(cmp: Comparison) -> tuple[bool, bool, bool]:
+    """Whether the results show intervals per cell, per tier, and acceptance beyond one alpha: each brings
+    wider texts, so a change in any is a reason to refit (cheap enough to ask on every edit)."""
+    kinds = cmp.acceptance.kind if cmp.acceptance is not None else None
+    return (bool(np.isfinite(cmp.speedup_low).any()), bool(np.isfinite(cmp.mix_speedup_low).any()),
+            bool(kinds is not None and kinds.any()))
 
 
 def fit_results_grid(view: QTableView) -> None:

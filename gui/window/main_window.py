@@ -13,7 +13,7 @@ from model.workbook.rows import Workbook
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.document import Document
 from gui.metrics.dialog import is_metrics_drop, open_import_dialog
-from gui.window.column_fit import fit_columns, fit_results_grid
+from gui.window.column_fit import fit_columns, fit_results_grid, wider_texts
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.menus import build_menus
 from gui.window.row_actions import RowActions
@@ -69,6 +69,7 @@ class MainWindow(ScreenFit, QMainWindow):
         # the classes the grid's columns were fitted to: the first delete after opening refits too (a default
         # of "whatever they are now" left that one at the deleted class's widths)
         self._grid_classes = tuple(self.document.comparison.class_names)
+        self._wider_texts = wider_texts(self.document.comparison)
         self._refresh_charts()
         self.show_message("Type into any input cell: results and charts follow on Enter. "
                           "Hover a result for how it was computed; F1 explains every number.", 0)
@@ -249,6 +250,12 @@ class MainWindow(ScreenFit, QMainWindow):
         if names != self._grid_classes:
             self._fit_results_grid()
         self._grid_classes = names
+        # intervals or profiles that an Apply (a probe, a measurement, an import) brings widen the cells
+        # ('2.31x (2.19–2.42)', '87.5% · profile'): refit then too, or they read '2.31x (2.1…'
+        wider = wider_texts(self.document.comparison)
+        if wider != self._wider_texts:
+            fit_columns((self.override_view, self.results_view, self.summary_view))
+        self._wider_texts = wider
 
     def _fit_results_grid(self) -> None:
         fit_results_grid(self.results_view)
