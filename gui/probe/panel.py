@@ -161,6 +161,10 @@ class ProbePanel(QWidget):
             self.estimate_label.show_none("no tier chosen")
             return
         form, wb = self.run_form, self.document.workbook
+        if tier.speculative == "no":  # no speed or value verdict to decide: say so once, not per class
+            self.estimate_label.show_none(f"{tier.name} does not run speculative decoding (a probe still tells "
+                                          "whether it does)")
+            return
         try:
             # nothing is sent: the endpoint does not matter here, the prompts, tokens and the tier's prices do
             settings = ProbeSettings(fast=Endpoint("", tier.name), prompts=load_probe_prompts(form.prompts_path()),
