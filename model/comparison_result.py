@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from model import arithmetic as ar
+from model.formatting import finite_pair
 from model.acceptance.profiles import AcceptanceGrid, acceptance_record
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
@@ -147,12 +148,12 @@ class Comparison:
                     "price_break_even": BREAK_EVEN_NAMES[int(self.price_break_even_kind[i, j])],
                     "price_break_even_alpha": _num(self.price_break_even_alpha[i, j]),
                     "value_verdict": VALUE_NAMES[int(self.value_verdict[i, j])],
-                    "alpha_interval": _pair(self.alpha_low[i, j], self.alpha_high[i, j]),
+                    "alpha_interval": finite_pair(self.alpha_low[i, j], self.alpha_high[i, j]),
                     "interval_note": self.alpha_note[i][j] or None,
                     "confidence": _num(self.alpha_confidence[i, j]),
-                    "speedup_interval": _pair(self.speedup_low[i, j], self.speedup_high[i, j]),
+                    "speedup_interval": finite_pair(self.speedup_low[i, j], self.speedup_high[i, j]),
                     "speedup_vs_baseline": _num(self.pair_vs_baseline[i, j]),
-                    "speedup_vs_baseline_interval": _pair(self.pair_vs_baseline_low[i, j],
+                    "speedup_vs_baseline_interval": finite_pair(self.pair_vs_baseline_low[i, j],
                                                           self.pair_vs_baseline_high[i, j]),
                     **acceptance_record(self, i, j),
                 }
@@ -204,9 +205,9 @@ class Comparison:
                 "acceptance_refused": self.refused_classes(i) or None,
                 **measured_speed(self, i).record(),
                 "confidence": self.confidence,
-                "alpha_interval": _pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),
-                "speedup_interval": _pair(self.mix_speedup_low[i], self.mix_speedup_high[i]),
-                "speedup_vs_baseline_interval": _pair(self.speedup_vs_baseline_low[i], self.speedup_vs_baseline_high[i]),
+                "alpha_interval": finite_pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),
+                "speedup_interval": finite_pair(self.mix_speedup_low[i], self.mix_speedup_high[i]),
+                "speedup_vs_baseline_interval": finite_pair(self.speedup_vs_baseline_low[i], self.speedup_vs_baseline_high[i]),
                 "fair_price_factor": _num(self.fair_price_factor[i]),
                 "fair_price_factor_low": _num(self.fair_price_factor_low[i]),
                 "fair_price_in": _num(self.fair_price_in[i]), "fair_price_out": _num(self.fair_price_out[i]),
@@ -222,8 +223,3 @@ def _num(x: Any) -> float | None:
     x = float(x)
     # JSON has no infinity either: a free baseline's infinite price ratio is said by its verdict
     return x if math.isfinite(x) else None
-
-
-def _pair(low: Any, high: Any) -> list[float] | None:
-    lo, hi = _num(low), _num(high)
-    return None if lo is None or hi is None else [lo, hi]

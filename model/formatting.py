@@ -129,3 +129,9 @@ def finite_or_none(x: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return x if math.isfinite(x) else None
+
+
+def finite_pair(low: Any, high: Any) -> list[float] | None:
+    """An interval's two ends to show, or None unless both are numbers (JSON's [low, high])."""
+    lo, hi = finite_or_none(low), finite_or_none(high)
+    return None if lo is None or hi is None else [lo, hi]

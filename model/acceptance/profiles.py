@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from model import arithmetic as ar
+from model.formatting import finite_pair
 from model.acceptance.value import ALPHA, LENGTH, PROFILE
 
 EXTEND_RULE = "geometric"  # how a profile is carried past its measured positions
@@ -239,11 +240,6 @@ def _num(x: Any) -> float | None:
     return x if np.isfinite(x) else None
 
 
-def _ends(low: Any, high: Any) -> list[float] | None:
-    lo, hi = _num(low), _num(high)
-    return None if lo is None or hi is None else [lo, hi]
-
-
 def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
     """The acceptance fields of compare --json for one (tier, class) of a Comparison.
 
@@ -262,7 +258,7 @@ def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
         "price_break_even_length": (_num(cmp.price_break_even_length[i, j])
                                     if cmp.price_break_even_length is not None else None),
         "profile": grid.profile_list(i, j) if grid is not None else None,
-        "mean_acceptance_length_interval": (_ends(cmp.tokens_per_stretch_low[i, j], cmp.tokens_per_stretch_high[i, j])
+        "mean_acceptance_length_interval": (finite_pair(cmp.tokens_per_stretch_low[i, j], cmp.tokens_per_stretch_high[i, j])
                                             if spec and cmp.tokens_per_stretch_low is not None else None),
     }
     # the same keys on every row (compare --csv writes one header for all)

@@ -26,15 +26,19 @@ def demo() -> Workbook:
     return load_demo()
 
 
-@pytest.fixture
-def panel(qtbot, demo: Workbook) -> ChartsPanel:
+def open_panel(qtbot, wb: Workbook, row: int = TURBO) -> ChartsPanel:
     widget = ChartsPanel()
     qtbot.addWidget(widget)
     widget.resize(520, 460)
     widget.show()
-    widget.show_result(demo, compare(demo), TURBO)
+    widget.show_result(wb, compare(wb), row)
     widget.flush()  # these tests look at plot items of hidden tabs too
     return widget
+
+
+@pytest.fixture
+def panel(qtbot, demo: Workbook) -> ChartsPanel:
+    return open_panel(qtbot, demo)
 
 
 def _redraw(panel: ChartsPanel, wb: Workbook, row: int) -> Comparison:

@@ -10,6 +10,7 @@ from model import arithmetic as ar
 from model.comparison import compare
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Workbook
+from tests.gui.charts.test_charts import open_panel
 
 TURBO = 1  # Northwind Turbo, K = 5
 
@@ -23,13 +24,7 @@ def profiled() -> Workbook:
 
 @pytest.fixture
 def panel(qtbot, profiled: Workbook) -> ChartsPanel:
-    widget = ChartsPanel()
-    qtbot.addWidget(widget)
-    widget.resize(520, 460)
-    widget.show()
-    widget.show_result(profiled, compare(profiled), TURBO)
-    widget.flush()
-    return widget
+    return open_panel(qtbot, profiled, TURBO)
 
 
 def test_a_profile_fills_each_slot_by_its_share_and_the_cargo_thins(panel: ChartsPanel, profiled: Workbook) -> None:
