@@ -94,8 +94,8 @@ def look_boundaries(looks: tuple[int, ...], error: float) -> tuple[float, ...]:
     info = np.asarray(looks, dtype=np.float64)
     if np.any(np.diff(info) <= 0) or info[0] <= 0:
         raise ValueError("looks must be increasing request counts above 0")
-    if not 0.0 < error < 0.5:
-        raise ValueError(f"the error to spend must be above 0 and below 0.5 (got {error})")
+    if not 0.0 < error < 1.0:  # a confidence of 50% spends 0.5 a side: the boundaries go to 0, not past it
+        raise ValueError(f"the error to spend must be above 0 and below 1 (got {error})")
     bounds: list[float] = []
     grid = weights = density = np.empty(0)
     for k, n in enumerate(info):

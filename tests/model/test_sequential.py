@@ -80,3 +80,14 @@ def test_a_typed_range_or_nothing_measured_falls_back_to_the_assumed_spread():
     assert need.extra == requests_to_decide(None, 0.75, 0.70, 0.95).extra > 0
     assert math.isinf(requests_to_decide(None, 0.70, 0.70, 0.95).extra)
     assert math.isinf(requests_to_decide(None, 0.72, 0.70, 0.95, looks=[5, 10]).extra)  # not within the cap
+
+
+def test_any_confidence_the_workbook_takes_has_a_design():
+    # the settings take 50% to below 100%: at 50% each side spends 0.5, and the looks still hold at least 50%
+    for confidence in (0.5, 0.8, 0.999):
+        confs = look_confidences(confidence, look_schedule(40))
+        assert len(confs) == 18 and all(confidence <= c < 1 for c in confs)
+    bounds = np.array(look_boundaries((5, 10, 20), 0.2))
+    n = np.array([5.0, 10.0, 20.0])
+    corr = np.sqrt(np.minimum.outer(n, n) / np.maximum.outer(n, n))
+    assert 1 - multivariate_normal(np.zeros(3), corr).cdf(bounds, lower_limit=-bounds) == pytest.approx(0.4, abs=1e-3)
