@@ -190,6 +190,16 @@ class StreamingClient:
                                     f"({_first_line(exc)}): {self._scrub(data[:60])!r}") from None
         return False
 
+    def _streaming(self, record: RequestRecord, response: httpx.Response) -> None:
+        """A 200 came: keep the engine's speculation headers, and wait no longer than a gap from now on."""
+        for name, value in response.headers.items():
+            if name.lower().startswith(REPORTED_HEADER_PREFIX):
+                record.reported.setdefault("headers", {})[name.lower()] = value
+        # from here on a silence is a gap between events, not the wait for the first byte
+        timeout = response.request.extensions.get("timeout")
+        if isinstance(timeout, dict):
+            timeout["read"] = self.limits.gap_s
+
     def _content_type_problem(self, record: RequestRecord, response: httpx.Response) -> str | None:
         kind = response.headers.get("content-type", "")
         if not kind.lower().startswith("text/event-stream"):
@@ -276,9 +286,7 @@ class ChatClient(StreamingClient):
         for attempt in range(limits.retries + 1):
             raise_if_cancelled(stop)
             body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
-            record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
-            record.t_headers = record.t_done = record.response_id = None
-            record.stalls = None
+            _fresh(record)
             start = time.perf_counter()
             with self._client.stream("POST", self.url, json=body, extensions={"trace": watchdog.trace}) as response:
                 record.t_headers = time.perf_counter() - start
@@ -293,13 +301,7 @@ class ChatClient(StreamingClient):
                     continue
                 if response.status_code != 200:
                     raise ProbeRequestError(self._scrub(_status_error(record.label, self.endpoint, response)))
-                for name, value in response.headers.items():
-                    if name.lower().startswith(REPORTED_HEADER_PREFIX):
-                        record.reported.setdefault("headers", {})[name.lower()] = value
-                # from here on a silence is a gap between events, not the wait for the first byte
-                timeout = response.request.extensions.get("timeout")
-                if isinstance(timeout, dict):
-                    timeout["read"] = limits.gap_s
+                self._streaming(record, response)
                 # the client's own scheduling delay while it reads, to tell a late read from a big step
                 watch = StallWatch(start)
                 try:
@@ -334,6 +336,13 @@ class ChatClient(StreamingClient):
         if not done:
             raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
                                     f"{fmt.count(len(record.events), 'event')} (cut midway)")
+
+
+def _fresh(record: RequestRecord) -> None:
+    """What an attempt fills, emptied before it (a retry starts over)."""
+    record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
+    record.t_headers = record.t_done = record.response_id = None
+    record.stalls = None
 
 
 def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:

@@ -26,8 +26,8 @@ from typing import Any
 
 import httpx
 
-from model.probe.client import (REPORTED_HEADER_PREFIX, RETRY_STATUS, Limits, ProbeRequestError, StreamingClient,
-                                _retry_wait, _scrub_record, _status_error, request_body, said_in)
+from model.probe.client import (RETRY_STATUS, Limits, ProbeRequestError, StreamingClient, _fresh, _retry_wait,
+                                _scrub_record, _status_error, request_body, said_in)
 from model.probe.endpoint import ApiKey, Endpoint
 from model.probe.events import RequestRecord
 from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit
@@ -72,9 +72,7 @@ class LoopClient(StreamingClient):
         limits = self.limits
         for attempt in range(limits.retries + 1):
             body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
-            record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
-            record.t_headers = record.t_done = record.response_id = None
-            record.stalls = None
+            _fresh(record)
             start = time.perf_counter()
             async with self._client.stream("POST", self.url, json=body,
                                            extensions={"trace": Arrivals.trace}) as response:
@@ -93,13 +91,7 @@ class LoopClient(StreamingClient):
                         self.logprobs = False  # the endpoint does not offer them: count tokens another way
                         continue
                     raise ProbeRequestError(self._scrub(_status_error(record.label, self.endpoint, response)))
-                for name, value in response.headers.items():
-                    if name.lower().startswith(REPORTED_HEADER_PREFIX):
-                        record.reported.setdefault("headers", {})[name.lower()] = value
-                # from here on a silence is a gap between events, not the wait for the first byte
-                timeout = response.request.extensions.get("timeout")
-                if isinstance(timeout, dict):
-                    timeout["read"] = limits.gap_s
+                self._streaming(record, response)
                 watch = StallWatch(start)
                 try:
                     with watch:
