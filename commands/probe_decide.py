@@ -17,7 +17,7 @@ from model.acceptance.sequential import METHOD
 from model.cancel import run_to_end
 from model.probe.decide_plan import needs_before_run
 from model.probe.plan import ProbeSettings
-from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided, thresholds_for
+from model.probe.until_decided import DecideSettings, UntilDecidedRun, Threshold, run_until_decided, thresholds_for
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Workbook
 
@@ -55,7 +55,7 @@ def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, 
 
 def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, run_path: Path | None, show: Any,
                out: TextIO) -> tuple[UntilDecidedRun, int]:
-    thresholds: dict[str, float | None] = {}
+    thresholds: dict[str, Threshold] = {}
     if args.workbook is not None:
         thresholds = thresholds_for(load_workbook(args.workbook), settings.fast_name,
                                     [p.task_class for p in settings.prompts])
@@ -70,8 +70,11 @@ def decide_text(run: UntilDecidedRun, currency: str) -> str:
              f"class, each look's interval at {min(confs):.2%} to {max(confs):.2%}):"]
     for c in run.classes:
         interval = f" ({c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f})" if c.alpha_interval else ""
+        if c.unit == "length":
+            interval += (f", E {c.length:.2f}" if c.length is not None else "") + (
+                f" ({c.length_interval[0]:.2f}–{c.length_interval[1]:.2f})" if c.length_interval else "")
         verdict = {"above": "at or above", "below": "below"}.get(c.side, "")
-        what = (f"decided: {verdict} {fmt.pct(c.threshold, 1)}" if c.stopped == "decided"
+        what = (f"decided: {verdict} {c.threshold_words()}" if c.stopped == "decided"
                 else c.stopped)
         lines.append(f"  {c.task_class}: alpha {fmt.pct(c.alpha, 1)}{interval}; {what} after {fmt.count(c.requests, 'request')}, "
                      f"{c.tokens:,} tokens")

@@ -25,6 +25,6 @@ def decided_words(run: UntilDecidedRun, currency: str) -> str:
     """One line: per class decided (which side of its break-even) or why it stopped, after how many requests."""
     cost = "" if run.cost is None else f"; cost {fmt.cost(run.cost, currency)}"
     words = "; ".join(f"{c.task_class} " + (f"decided ({'at or above' if c.side == 'above' else 'below'} "
-                                             f"{fmt.pct(c.threshold)})" if c.stopped == "decided" else c.stopped)
+                                             f"{c.threshold_words()})" if c.stopped == "decided" else c.stopped)
                       + f" after {c.requests}" for c in run.classes)
     return f"Until decided: {words} requests{cost}."

@@ -35,6 +35,13 @@ against a fixed plan, side by side with the first version.
 ``requests_to_decide`` says, before sending, how many requests a class is expected to need: from a measured
 interval (the half-width shrinks as 1 / sqrt(requests)) or, with nothing measured, from the class's current
 alpha with an assumed spread between prompts; it counts from the requests it is told a run will build on.
+
+A class given as a profile or a length breaks even at a length, E* = K c + v tokens per verify step (or the
+price break-even length), not at an alpha: ``LengthThreshold``. It is decided the same way on the interval on E
+at the tier's K (``length_acceptance``: the comparison's own carriage of a measured E to K, so a class stopped
+as decided is decided in the comparison after Apply too). E = 1 + K F with F the trailer fill, a ratio of sums
+over requests like alpha (model.acceptance.interval.length_interval), so the same looks and error spending
+apply, and ``requests_to_decide_length`` asks requests_to_decide in fill units.
 """
 from __future__ import annotations
 
@@ -45,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.acceptance.interval import MIN_REQUESTS, z_quantile
-from model.acceptance.value import Acceptance
+from model.acceptance.value import LENGTH, Acceptance
 
 ABOVE, BELOW, OPEN = "above", "below", "open"
 ASSUMED_SPREAD = 0.10  # sd of alpha between prompts of one class, when nothing is measured yet
@@ -191,3 +198,46 @@ def requests_to_decide(acc: Acceptance | None, alpha: float, threshold: float | 
         return Need(math.inf, basis + f"; more than the cap of {looks[-1]} requests")
     need = max((float(z_quantile(confidence)) * spread / margin) ** 2, float(MIN_REQUESTS))
     return Need(max(0.0, math.ceil(need - start - 1e-9)), basis)  # 20.000000001 is 20 requests
+
+
+@dataclass(frozen=True)
+class LengthThreshold:
+    """The tokens per verify step a profile or length class is judged against, at the tier's K."""
+
+    length: float
+    k: int
+
+    def words(self) -> str:
+        return f"break-even length {self.length:.2f} at K {self.k}"
+
+
+def length_acceptance(row: object, k: int, default_confidence: float) -> Acceptance:
+    """E at ``k`` of a profile or length row (read by field names), with its interval carried to ``k`` as the
+    comparison carries it (model.acceptance.profiles.AcceptanceGrid); kind LENGTH."""
+    from model.acceptance.profiles import AcceptanceGrid
+
+    grid = AcceptanceGrid.of([row], {}, 1)
+    kk = np.full((1, 1), float(k))
+    e, _ = grid.tokens(np.full((1, 1), np.nan), kk)
+    lo, hi = (float(x[0, 0]) for x in grid.tokens_interval(e, kk))
+    conf = float(grid.length_confidence[0, 0]) if grid.length_confidence is not None else math.nan
+    has = math.isfinite(lo) and math.isfinite(hi)
+    return Acceptance(float(e[0, 0]), lo if has else None, hi if has else None,
+                      (conf if math.isfinite(conf) else default_confidence) if has else None,
+                      int(getattr(row, "alpha_requests", 0) or 0), int(getattr(row, "alpha_steps", 0) or 0),
+                      getattr(row, "alpha_method", "") or "", LENGTH)
+
+
+def requests_to_decide_length(acc: Acceptance, threshold: LengthThreshold, confidence: float,
+                              looks: list[int] | None = None, have: int | None = None) -> Need:
+    """requests_to_decide for E at K against a break-even length, in trailer-fill units F = (E - 1) / K (the
+    proportion the interval is built on; the assumed spread between prompts applies to it)."""
+    k = float(threshold.k)
+
+    def fill(x: float | None) -> float | None:
+        return None if x is None else (float(x) - 1.0) / k
+
+    f_acc = Acceptance(fill(acc.point), fill(acc.low), fill(acc.high), acc.confidence, acc.requests, acc.steps,
+                       acc.method)
+    return requests_to_decide(f_acc, float(fill(acc.point)), fill(threshold.length), confidence,
+                              looks=looks, have=have)

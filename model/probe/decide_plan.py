@@ -5,7 +5,9 @@ model.probe.until_decided.class_thresholds gives (its price break-even on the ti
 spread between prompts comes from the workbook's interval on the class where a measurement left one, else an
 assumed spread (model.acceptance.sequential.requests_to_decide). A run starts afresh: the workbook keeps a
 measured class's interval and request count, not its requests' own counts, so the requests measured before are
-not pooled with the new ones and the expected requests are counted from zero (the words say so).
+not pooled with the new ones and the expected requests are counted from zero (the words say so). A class held as
+a profile or a length is judged on E at the tier's K against its break-even length
+(model.acceptance.sequential.requests_to_decide_length), its spread from the interval on E where it has one.
 """
 from __future__ import annotations
 
@@ -15,9 +17,10 @@ from dataclasses import dataclass
 
 from model import formatting as fmt
 from model.acceptance import acceptance_of
-from model.acceptance.sequential import Need, look_schedule, requests_to_decide
+from model.acceptance.sequential import (LengthThreshold, Need, length_acceptance, look_schedule, requests_to_decide,
+                                         requests_to_decide_length)
 from model.probe.plan import ProbeSettings, estimate
-from model.probe.until_decided import class_thresholds
+from model.probe.until_decided import Threshold, class_thresholds
 from model.workbook.rows import Workbook
 
 
@@ -25,8 +28,8 @@ from model.workbook.rows import Workbook
 class ClassNeed:
     task_class: str
     in_workbook: bool
-    alpha: float | None
-    threshold: float | None
+    alpha: float | None  # E at the threshold's K where it is a length
+    threshold: Threshold
     half_width: float | None
     need: Need
     cost: float | None  # of need.extra requests at the tier's output and input prices; None without prices
@@ -39,13 +42,17 @@ class ClassNeed:
     def target(self) -> str:
         if self.half_width is not None:
             return f"half-width {self.half_width:.3f}"
+        if isinstance(self.threshold, LengthThreshold):
+            return self.threshold.words()
         return f"break-even {fmt.pct(self.threshold, 1)}"
 
     def words(self, currency: str) -> str:
         """One line: 'code: alpha 78.0% against break-even 65.8%: about 9 requests (...), about $0.0034'."""
         if not self.in_workbook:
             return f"{self.task_class}: not in the workbook, no break-even to decide against"
-        head = f"{self.task_class}: alpha {fmt.pct(self.alpha, 1)} against {self.target()}"
+        what = (f"E {self.alpha:.2f}" if isinstance(self.threshold, LengthThreshold) and self.half_width is None
+                else f"alpha {fmt.pct(self.alpha, 1)}")
+        head = f"{self.task_class}: {what} against {self.target()}"
         afresh = (f"; the run starts afresh, the workbook's {fmt.count(self.earlier, 'earlier request')} not reused"
                   if self.earlier else "")
         if not math.isfinite(self.need.extra):
@@ -80,7 +87,13 @@ def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidenc
         over = wb.override_for(tier, row.name)
         acc = acceptance_of(over or row, wb.settings.confidence)
         threshold = thresholds.get(row.name)
-        need = requests_to_decide(acc, acc.point, threshold, confidence, half_width, looks=looks, have=0)
+        if isinstance(threshold, LengthThreshold) and half_width is None:
+            acc = length_acceptance(over or row, threshold.k, wb.settings.confidence)
+            need = (requests_to_decide_length(acc, threshold, confidence, looks=looks, have=0)
+                    if math.isfinite(acc.point) else Need(math.inf, "no acceptance length"))
+        else:
+            need = requests_to_decide(acc, acc.point, threshold if not isinstance(threshold, LengthThreshold) else None,
+                                      confidence, half_width, looks=looks, have=0)
         one = cost_per_request(settings, name)
         cost = None if one is None or not math.isfinite(need.extra) else need.extra * one
         out.append(ClassNeed(name, True, acc.point, threshold, half_width, need, cost,

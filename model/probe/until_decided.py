@@ -2,7 +2,11 @@
 
 A class is decided when its interval on alpha lies wholly on one side of the alpha it is judged against (the
 price break-even on this tier, or the break-even without a baseline; the caller gives it), or, with a target
-half-width, once its interval is that narrow. Rounds follow model.acceptance.sequential's fixed schedule of
+half-width, once its interval is that narrow. A class the workbook holds as a profile or a length (a probe's
+Apply leaves profiles) is judged against a length instead (model.acceptance.sequential.LengthThreshold: the
+price break-even length, else E* = K c + v): its interval on E, from the profile the round's steps imply
+(model.probe.profile) carried to the tier's K as the comparison carries it, requests as the unit, at the same
+looks and the same spent confidence. Rounds follow model.acceptance.sequential's fixed schedule of
 looks (5, 6, ..., 10, then about 10% more requests per class at each look, up to --max-requests), each look's
 interval at the confidence its group-sequential boundary gives (Pocock-type alpha spending, 1 - confidence on
 each side): a class is decided wrongly at most 1 - confidence of the time under this optional stopping. Only the
@@ -17,12 +21,15 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Generator, Mapping
 
 import httpx
 
 from model import arithmetic as ar
-from model.acceptance.sequential import METHOD, OPEN, look_confidences, look_schedule, side
+from model.acceptance.interval import LENGTH_METHOD
+from model.acceptance.sequential import (METHOD, OPEN, LengthThreshold, length_acceptance, look_confidences,
+                                         look_schedule, side)
 from model.comparison import compare
 from model.probe.analysis import analyse
 from model.probe.client import Limits
@@ -47,7 +54,9 @@ class DecideSettings:
 @dataclass
 class ClassDecision:
     task_class: str
-    threshold: float | None  # the alpha it is judged against; None: only a half-width can stop it
+    threshold: float | None  # the alpha (or, unit "length", the E) it is judged against; None: only a half-width
+    unit: str = "alpha"  # "length": a profile or length class, judged on E at K against a break-even length
+    k: int | None = None  # the tier's K a length threshold is stated at
     decided: bool = False
     side: str = OPEN  # above / below the threshold, or open
     requests: int = 0
@@ -55,7 +64,15 @@ class ClassDecision:
     rounds: int = 0
     alpha: float | None = None
     alpha_interval: list[float] | None = None
+    length: float | None = None  # E at the tier's K (unit "length")
+    length_interval: list[float] | None = None
     stopped: str = ""  # decided, half-width reached, max requests, max cost, no alpha, cancelled, error
+
+
+    def threshold_words(self) -> str:
+        if self.unit == "length":
+            return f"{self.threshold:.2f} tokens per step at K {self.k}"
+        return fmt.pct(self.threshold, 1)
 
 
 @dataclass
@@ -79,23 +96,32 @@ class UntilDecidedRun:
                 "classes": [dataclasses.asdict(c) for c in self.classes]}
 
 
-def class_thresholds(wb: Workbook, tier: str) -> dict[str, float | None]:
+Threshold = float | LengthThreshold | None
+
+
+def class_thresholds(wb: Workbook, tier: str) -> dict[str, Threshold]:
     """Per class of the workbook: the alpha a probe of ``tier`` decides against, the price break-even alpha on it
     (else, without a baseline, the break-even alpha); 0 where any alpha pays, just above 1 where none does; None
-    where the tier does not run speculative decoding."""
+    where the tier does not run speculative decoding. A class held as a profile or a length breaks even at a
+    length (its alpha is NaN there): a LengthThreshold, the price break-even length, else K c + v."""
     cmp = compare(wb)
     i = cmp.tier_names.index(tier)
-    out: dict[str, float | None] = {}
+    is_alpha = cmp.acceptance.is_alpha if cmp.acceptance is not None else None
+    out: dict[str, Threshold] = {}
     for j, name in enumerate(cmp.class_names):
         kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
+        length = float(cmp.price_break_even_length[i, j]) if cmp.price_break_even_length is not None else math.nan
         if kind == -1:
             kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
-        # a class given as a profile or a length breaks even at a length, not an alpha (NaN here): no threshold
+            length = float(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else math.nan
+        if is_alpha is not None and not is_alpha[i, j]:
+            out[name] = LengthThreshold(length, int(cmp.k[i])) if kind != -1 and math.isfinite(length) else None
+            continue
         out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha if math.isfinite(alpha) else None)
     return out
 
 
-def thresholds_for(wb: Workbook, tier: str, classes: list[str]) -> dict[str, float | None]:
+def thresholds_for(wb: Workbook, tier: str, classes: list[str]) -> dict[str, Threshold]:
     """class_thresholds for the probed classes, matched to the workbook's by name ignoring case."""
     by_lower = {k.lower(): v for k, v in class_thresholds(wb, tier).items()}
     return {name: by_lower.get(name.lower()) for name in classes}
@@ -110,7 +136,7 @@ def _cost(record: RequestRecord, settings: ProbeSettings) -> float | None:
     return (t_in * prices.price_in + request_tokens(record) * prices.price_out) / 1e6
 
 
-def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], thresholds: Mapping[str, float | None],
+def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], thresholds: Mapping[str, Threshold],
                       decide: DecideSettings, run_path: str | Path | None = None, cancel: CancelCheck = None,
                       limits: Limits = Limits(), transport: httpx.BaseTransport | None = None,
                       into: UntilDecidedRun | None = None) -> Generator[ProbeProgress, None, UntilDecidedRun]:
@@ -124,7 +150,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
     out.look_confidences = look_confidences(decide.confidence, out.looks)
     out.confidence = decide.confidence
     out.cost = 0.0 if settings.fast_prices is not None else None
-    out.classes = [ClassDecision(name, thresholds.get(name)) for name in by_class]
+    out.classes = [_decision(name, thresholds.get(name)) for name in by_class]
     state = {c.task_class: c for c in out.classes}
     for c in out.classes:
         if c.threshold is None and decide.half_width is None:
@@ -133,7 +159,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                   "until_decided": {"looks": out.looks, "look_confidences": out.look_confidences, "method": METHOD,
                                     "confidence": decide.confidence, "max_requests": decide.max_requests,
                                     "max_cost": decide.max_cost, "half_width": decide.half_width,
-                                    "thresholds": dict(thresholds)}}
+                                    "thresholds": {n: _threshold_json(t) for n, t in thresholds.items()}}}
     writer = RunWriter(run_path, out.header) if run_path else None
     total = len(out.classes) * (out.looks[-1] if out.looks else 0)
     try:
@@ -184,9 +210,14 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                     continue
                 acc = cp.acceptance
                 c.alpha, c.alpha_interval = cp.alpha, list(acc.interval) if acc.interval else None
+                judged = acc
+                if c.unit == "length":
+                    judged = _length_at_k(cp, c.k or 1, out.look_confidences[number - 1])
+                    c.length = judged.point if judged is not None else None
+                    c.length_interval = list(judged.interval) if judged is not None and judged.interval else None
                 if decide.half_width is not None and acc.has_interval and acc.half_width <= decide.half_width:
                     c.decided, c.stopped = True, "half-width reached"
-                elif c.threshold is not None and (s := side(acc, c.threshold)) != OPEN:
+                elif c.threshold is not None and judged is not None and (s := side(judged, c.threshold)) != OPEN:
                     c.decided, c.side, c.stopped = True, s, "decided"
                 if c.decided:
                     decided_now.append(c.task_class)
@@ -205,3 +236,25 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
         if writer:
             writer.close()
     return out
+
+
+def _decision(name: str, threshold: Threshold) -> ClassDecision:
+    if isinstance(threshold, LengthThreshold):
+        return ClassDecision(name, threshold.length, "length", threshold.k)
+    return ClassDecision(name, threshold)
+
+
+def _threshold_json(t: Threshold) -> float | dict[str, Any] | None:
+    return {"length": t.length, "k": t.k} if isinstance(t, LengthThreshold) else t
+
+
+def _length_at_k(cp: Any, k: int, confidence: float):
+    """E at the tier's K from the profile this look's steps imply, its interval carried there as the comparison
+    carries a profile's (None without a profile: no K, or too few steps at position 1)."""
+    if not cp.profile:
+        return None
+    low, high = cp.mean_acceptance_length_interval or (None, None)
+    row = SimpleNamespace(profile=tuple(cp.profile), acceptance_length_low=low, acceptance_length_high=high,
+                          alpha_confidence=confidence, alpha_requests=cp.requests, alpha_steps=cp.steps,
+                          alpha_method=LENGTH_METHOD)
+    return length_acceptance(row, k, confidence)

@@ -67,3 +67,29 @@ def test_the_cost_is_the_class_mean_at_the_tier_prices_with_the_currency_symbol(
     assert math.isclose(code.cost, 20 * one)
     assert code.words("USD").endswith(f"about ${20 * one:.4f}".rstrip("0")) and "USD" not in code.words("USD")
     assert code.words("EUR").endswith("€" + f"{20 * one:.4f}".rstrip("0"))
+
+
+def test_a_profile_class_is_estimated_against_its_break_even_length():
+    # after a probe's Apply the class holds a profile with an interval on E: the estimate is in lengths (it said
+    # 'not decidable (no break-even to decide against)' before)
+    import dataclasses
+
+    from model.acceptance.sequential import LengthThreshold, length_acceptance, requests_to_decide_length
+
+    wb = load_demo()
+    tier = "Northwind Turbo"
+    j = next(j for j, c in enumerate(wb.classes) if c.name == "code")
+    wb.classes[j] = dataclasses.replace(wb.classes[j], profile=(0.95, 0.9, 0.85, 0.8, 0.75), acceptance_length_low=3.6,
+                                        acceptance_length_high=4.2, alpha_confidence=0.95, alpha_requests=12)
+    t = class_thresholds(wb, tier)["code"]
+    assert isinstance(t, LengthThreshold) and t.k == 5
+    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=40)
+    acc = length_acceptance(wb.classes[j], 5, 0.95)
+    assert acc.kind == "length" and acc.low == 3.6 and acc.high == 4.2  # measured at K 5: the interval itself
+    assert code.decidable and code.need.extra == requests_to_decide_length(acc, t, 0.95, look_schedule(40), 0).extra
+    assert "spread from the interval over 12 requests" in code.need.basis
+    assert f"E {acc.point:.2f} against break-even length {t.length:.2f} at K 5" in code.words("$")
+    # the same margin in fill units as an alpha class: 2 points of fill need 4x the requests of 4 points
+    near = LengthThreshold(acc.point - 0.1, 5)
+    far = LengthThreshold(acc.point - 0.2, 5)
+    assert requests_to_decide_length(acc, near, 0.95, have=0).extra >= 3.5 * requests_to_decide_length(acc, far, 0.95, have=0).extra

@@ -62,21 +62,58 @@ def test_max_cost_stops_before_a_round_that_would_pass_it(server):
     assert run.classes[0].stopped == "max cost" and run.classes[0].requests == 0 and run.records == []
 
 
-def test_a_class_given_as_a_profile_has_no_alpha_to_decide_against():
-    # a profile's break-even is a length, not an alpha (the comparison's alpha is NaN there): the probe must
-    # not take NaN for a threshold (it crashed in math.ceil) but say there is none
+def test_a_class_given_as_a_profile_is_judged_against_its_break_even_length():
+    # a profile's break-even is a length (E* = K c + v, or the price break-even length), not an alpha (the
+    # comparison's alpha is NaN there); a tier without speculative decoding still has none
     import dataclasses
     import math
 
-    from model.acceptance.sequential import requests_to_decide
+    from model.acceptance.sequential import LengthThreshold, requests_to_decide
     from model.probe.until_decided import class_thresholds
     from model.workbook.json_file import load_demo
 
     wb = load_demo()
     wb.classes[0] = dataclasses.replace(wb.classes[0], profile=(0.9, 0.8, 0.7, 0.6))
-    fast = next(t.name for t in wb.tiers if t.baseline)
-    thresholds = class_thresholds(wb, fast)
-    assert thresholds[wb.classes[0].name] is None
-    assert all(v is None or math.isfinite(v) for v in thresholds.values())
+    fast = next(t for t in wb.tiers if t.baseline)
+    thresholds = class_thresholds(wb, fast.name)
+    cmp_length = __import__("model.comparison", fromlist=["compare"]).compare(wb)
+    i = cmp_length.tier_names.index(fast.name)
+    assert thresholds[wb.classes[0].name] == LengthThreshold(float(cmp_length.price_break_even_length[i, 0]), fast.k)
+    assert all(isinstance(v, LengthThreshold) or math.isfinite(v) for v in thresholds.values())
+    plain = next(t for t in wb.tiers if not t.speculative) if any(not t.speculative for t in wb.tiers) else None
+    if plain is not None:
+        assert class_thresholds(wb, plain.name)[wb.classes[0].name] is None
     need = requests_to_decide(None, 0.8, float("nan"), 0.95)
     assert need.extra == math.inf and "no break-even" in need.basis
+
+
+def test_after_apply_a_profile_class_is_decided_against_its_length(server):
+    # a probe's Apply leaves profiles; a later --until-decided must still decide them (it found no alpha
+    # threshold and could only stop on --half-width: 'no break-even to decide against')
+    import dataclasses
+
+    from model.acceptance.sequential import LengthThreshold
+    from model.probe.until_decided import class_thresholds
+    from model.workbook.json_file import load_demo
+
+    prompts = [p for p in subset(8) if p.task_class == "code"]
+    measured = analyse(run_to_end(run_probe(settings_for(server.base_url, prompts, baseline=False), {})).records)
+    code = measured.classes[0]
+    assert code.profile and code.mean_acceptance_length_interval
+    wb = load_demo()
+    j = next(j for j, c in enumerate(wb.classes) if c.name == "code")
+    wb.classes[j] = dataclasses.replace(wb.classes[j], profile=tuple(code.profile))
+    fast = next(t for t in wb.tiers if t.baseline and t.k == len(code.profile))
+    threshold = class_thresholds(wb, fast.name)["code"]
+    assert isinstance(threshold, LengthThreshold) and threshold.k == fast.k
+    settings = settings_for(server.base_url, prompts, baseline=False)
+    run = run_to_end(run_until_decided(settings, {}, {"code": threshold}, DecideSettings(0.95, 20)))
+    [c] = run.classes
+    assert c.unit == "length" and c.stopped == "decided" and c.decided
+    lo, hi = c.length_interval
+    assert (c.side == "above" and lo >= threshold.length) or (c.side == "below" and hi < threshold.length)
+    assert lo <= c.length <= hi and c.requests < 20
+    assert run.to_dict()["classes"][0]["length_interval"] == c.length_interval
+    from commands.probe_decide import decide_text
+
+    assert f"{threshold.length:.2f} tokens per step at K {fast.k}" in decide_text(run, "$")
