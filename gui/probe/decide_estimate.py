@@ -11,8 +11,13 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from gui.probe.run_form import RunForm
 from model import formatting as fmt
-from model.probe.decide_plan import ClassNeed
+from model.probe.decide_plan import ClassNeed, needs_before_run
+from model.probe.endpoint import Endpoint
+from model.probe.plan import Prices, ProbeSettings
+from model.probe.prompt_file import load_probe_prompts
+from model.workbook.rows import Tier, Workbook
 
 
 def _short(n: ClassNeed, currency: str) -> str:
@@ -29,6 +34,26 @@ class DecideEstimate(QLabel):
         super().__init__("", parent, wordWrap=True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("QLabel { color: #333; padding: 2px; }")
+
+    def update_for(self, tier: Tier | None, form: RunForm, wb: Workbook) -> None:
+        """Estimate for ``tier`` and what ``form`` would send, from ``wb``; or say why there is no estimate."""
+        if tier is None:
+            self.show_none("no tier chosen")
+            return
+        if tier.speculative == "no":  # no speed or value verdict to decide: say so once, not per class
+            self.show_none(f"{tier.name} does not run speculative decoding (a probe still tells whether it does)")
+            return
+        try:
+            # nothing is sent: the endpoint does not matter here, the prompts, tokens and the tier's prices do
+            settings = ProbeSettings(fast=Endpoint("", tier.name), prompts=load_probe_prompts(form.prompts_path()),
+                                     contexts=form.contexts() or (0,), max_tokens=form.tokens_spin.value(),
+                                     fast_name=tier.name, fast_prices=Prices(tier.price_in, tier.price_out))
+            max_requests = form.max_requests_spin.value() if form.decide_check.isChecked() else None
+            needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence, None, max_requests)
+        except (ValueError, OSError) as exc:
+            self.show_none(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            return
+        self.show_needs(needs, wb.settings.currency, wb.settings.confidence, max_requests)
 
     def show_needs(self, needs: list[ClassNeed], currency: str, confidence: float, max_requests: int | None) -> None:
         """One line per run: the classes' requests and costs; the tooltip has each class's whole reasoning."""

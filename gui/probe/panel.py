@@ -33,9 +33,8 @@ from gui.worker import TaskRunner, worded_error
 from model import formatting as fmt
 from model.acceptance.interval import t_quantile
 from model.probe.analysis import ProbeReport, analyse
-from model.probe.decide_plan import needs_before_run
 from model.probe.apply import apply_probe
-from model.probe.endpoint import Endpoint, check_endpoint, resolve_api_key
+from model.probe.endpoint import check_endpoint, resolve_api_key
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
 from model.probe.plan import Prices, ProbeSettings, estimate
@@ -155,28 +154,8 @@ class ProbePanel(QWidget):
         self._estimate_timer.start()
 
     def update_estimate(self) -> None:
-        """Per class: the requests expected to decide it (or reach the half-width) and their cost, as the CLI says."""
-        tier = self._tier()
-        if tier is None:
-            self.estimate_label.show_none("no tier chosen")
-            return
-        form, wb = self.run_form, self.document.workbook
-        if tier.speculative == "no":  # no speed or value verdict to decide: say so once, not per class
-            self.estimate_label.show_none(f"{tier.name} does not run speculative decoding (a probe still tells "
-                                          "whether it does)")
-            return
-        try:
-            # nothing is sent: the endpoint does not matter here, the prompts, tokens and the tier's prices do
-            settings = ProbeSettings(fast=Endpoint("", tier.name), prompts=load_probe_prompts(form.prompts_path()),
-                                     contexts=form.contexts() or (0,), max_tokens=form.tokens_spin.value(),
-                                     fast_name=tier.name, fast_prices=Prices(tier.price_in, tier.price_out))
-            until = form.decide_check.isChecked()
-            max_requests = form.max_requests_spin.value() if until else None
-            needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence, None, max_requests)
-        except (ValueError, OSError) as exc:
-            self.estimate_label.show_none(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-            return
-        self.estimate_label.show_needs(needs, wb.settings.currency, wb.settings.confidence, max_requests)
+        """Per class: the requests expected to decide it and their cost, as the CLI says (decide_estimate.py)."""
+        self.estimate_label.update_for(self._tier(), self.run_form, self.document.workbook)
 
     def _on_document_replaced(self) -> None:
         """Another workbook: nothing measured on the old one, and none of its endpoints, may stay."""

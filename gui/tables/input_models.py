@@ -12,7 +12,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from model.workbook import row_edits
-from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_alpha_text, parse_field
+from model.workbook.alpha_text import parse_alpha_text
+from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
 from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval,
                                  type_acceptance)
 

@@ -16,7 +16,7 @@ from gui.tables.cell_format import locale_decimal
 from gui.tables.input_models import Cell, Index, WorkbookTableModel
 from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.rows import Override, Workbook, type_acceptance
-from model.workbook.validation import parse_alpha_text
+from model.workbook.alpha_text import parse_alpha_text
 
 _OVERRIDE_COLOUR = QColor("#1f4e9e")
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
