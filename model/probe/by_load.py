@@ -13,9 +13,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
 from model.probe.events import BASELINE, FAST, RequestRecord
-from model.probe.reported import reported_acceptance
+from model.probe.reported import reported_acceptance, steps_of
 from model.acceptance.rates import speedup_interval
-from model.engine_reports import ReportError, with_k
 from model.probe.intervals import class_acceptance
 from model.probe.speed import decode_parts, measure, speedup
 from model.probe.steps import StyleReading, read_steps
@@ -71,12 +70,8 @@ def level_speeds(records: Sequence[RequestRecord], style: StyleReading, k: int |
         f = measure(fast)
         b = measure(base) if base else None
         reading = read_steps(fast, style, k) if fast else None
-        rep, _ = reported_acceptance(fast) if fast else (None, None)
-        if rep is not None and rep.k is None and k is not None:
-            try:  # llama.cpp reports draft tokens but no K: the run's K converts them, as for the classes
-                rep = with_k(rep, k)
-            except ReportError:
-                pass  # said per class already; the level falls back to timing
+        # llama.cpp reports draft tokens but no K: the run's K and the steps seen convert them, as for the classes
+        rep, _ = reported_acceptance(fast, k, steps_of(reading)) if fast else (None, None)
         alpha = _num(rep.alpha) if rep is not None else None
         source = "reported" if alpha is not None else None
         if alpha is None and reading is not None and style.steps_visible:

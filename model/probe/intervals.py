@@ -6,12 +6,13 @@ model.acceptance.alpha_interval_from_reports. Either way fewer than 5 requests g
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from model.acceptance import Acceptance, alpha_interval, alpha_interval_from_reports, per_request_counts
-from model.engine_reports import ReportError, speculation_from_response, with_k
+from model.engine_reports import ReportError, speculation_from_response
 from model.probe.events import RequestRecord
-from model.probe.reported import response_body
+from model.probe.merges import Group
+from model.probe.reported import counts_at_k, response_body, steps_of
 from model.probe.steps import StepReading, full_steps
 
 
@@ -22,15 +23,22 @@ def timing_acceptance(reading: StepReading, k: int, confidence: float) -> Accept
 
 
 def reported_acceptance_interval(records: Sequence[RequestRecord], k: int | None, point: float,
-                                 confidence: float) -> Acceptance:
+                                 confidence: float, groups: Mapping[int, list[Group]] | None = None) -> Acceptance:
+    """Over each response's own counts, read at the run's K as the point was (model.probe.reported.counts_at_k)."""
     parts = []
-    for r in records:
+    if k is not None:
         try:
-            counts = speculation_from_response(response_body(r), r.reported.get("headers"))
-            if counts is not None:
-                parts.append(with_k(counts, k) if counts.k is None else counts)
+            parts = counts_at_k(records, k, groups)
         except ReportError:
-            continue  # said by reported_acceptance already; the request is left out of the interval too
+            parts = []  # said by reported_acceptance already
+    else:
+        for r in records:
+            try:
+                counts = speculation_from_response(response_body(r), r.reported.get("headers"))
+            except ReportError:
+                continue  # said by reported_acceptance already; the request is left out of the interval too
+            if counts is not None:
+                parts.append(counts)
     return alpha_interval_from_reports(parts, k, point, confidence)
 
 
@@ -42,4 +50,4 @@ def class_acceptance(source: str | None, alpha: float | None, reading: StepReadi
     if source == "timing" and k:
         out = timing_acceptance(reading, k, confidence)
         return Acceptance(alpha, out.low, out.high, out.confidence, out.requests, out.steps, out.method)
-    return reported_acceptance_interval(records, k, alpha, confidence)
+    return reported_acceptance_interval(records, k, alpha, confidence, steps_of(reading))

@@ -8,16 +8,19 @@ A field an engine filled with something unreadable is left out and said, never g
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
 
-from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response
+from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response, with_k
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.steps import silent_tokens, usage_tokens
 from model import formatting as fmt
 
 K_MAX = 64
+STEPS_SEEN_NOTE = ("draft tokens and accepted drafts from the server, no K or step count (llama.cpp's timings): the "
+                   "steps the client saw whole give the drafting steps and, where the token budget's drafts add up to "
+                   "the server's, the rejections; a request not seen whole counts draft tokens / K steps")
 K_MATCH = 0.02  # the predicted draft tokens must match the server's to this share (or one token)
 
 
@@ -29,8 +32,84 @@ def response_body(record: RequestRecord) -> dict[str, Any]:
     return body
 
 
-def reported_acceptance(records: Sequence[RequestRecord]) -> tuple[SpecCounts | None, str | None]:
-    """The counts summed over the requests that carried them (None if none did), and a problem in words."""
+def seen_steps(record: RequestRecord, counts: SpecCounts, groups: Sequence[Group] | None,
+               k: int) -> tuple[SpecCounts, bool] | None:
+    """Draft and accepted tokens with no step count (llama.cpp's timings) completed by the steps the client saw
+    whole, and whether the first step drafted (llama.cpp's first token is the prompt pass's; serve-demo drafts
+    from the first step); None where it did not see them whole.
+
+    Read as they were, SpecCounts takes draft tokens / K for the drafting steps, too few where drafts were cut
+    short (near the token budget), so E and alpha came out high. Every step emits one target token, so the
+    server's steps are its tokens less its accepted drafts. Seen whole, each step's accepted drafts are its
+    tokens less one and the token budget says what it drafted (step_drafts, the first step drafting or not, as
+    the counts fit): the drafting steps and their histogram, and where those drafts add up to the server's its
+    rejections exactly (a step accepting fewer than it drafted); SpecCounts' rejection_range bounds them
+    otherwise."""
+    steps = server_steps(record, counts)
+    if steps is None or not groups or len(groups) != steps or silent_tokens(record) or any(g.suspect for g in groups):
+        return None
+    drafted_total = float(counts.draft_tokens or 0.0)
+    took = [g.size - 1 for g in groups]
+    plans = sorted(((step_drafts(record, groups, k, first), first) for first in (False, True)),
+                   key=lambda plan: abs(sum(plan[0]) - drafted_total))
+    for drafted, first in plans:
+        own = [(a, d) for a, d in zip(took, drafted) if d > 0]
+        if any(a for a, d in zip(took, drafted) if d == 0) or any(a > d for a, d in own) \
+                or sum(a for a, _ in own) != counts.accepted:
+            continue  # tokens where this plan drafted none, or more accepted than drafted: not how it ran
+        hist = [0.0] * (k + 1)
+        for a, _ in own:
+            hist[a] += 1.0
+        exact = sum(d for _, d in own) == drafted_total
+        return replace(counts, drafts=float(len(own)), histogram=tuple(hist),
+                       rejections=float(sum(a < d for a, d in own)) if exact else None), first
+    return None
+
+
+def server_steps(record: RequestRecord, counts: SpecCounts) -> int | None:
+    """The server's verify steps where it gives draft tokens but no step count: its tokens less its accepted
+    drafts (each step emits one token of the target's own); None where that cannot be had."""
+    tokens, accepted = usage_tokens(record), counts.accepted
+    if counts.drafts is not None or counts.draft_tokens is None or tokens is None or accepted is None:
+        return None
+    steps = int(round(tokens - accepted))
+    return steps if steps >= 1 else None
+
+
+def counts_at_k(records: Sequence[RequestRecord], k: int,
+                groups: Mapping[int, list[Group]] | None = None) -> list[SpecCounts]:
+    """Each readable response's counts, a source that gives no K read at the run's K, with its drafting steps
+    from the client's view where it saw them whole (seen_steps). A request it did not see whole (steps merged by
+    a late read, silent tokens) keeps the source's own reading, draft tokens / K steps: nothing tells which of
+    its steps drafted (the prompt pass, the last near the budget), and a guess read alpha further off."""
+    out = []
+    for r in records:
+        try:
+            counts = speculation_from_response(response_body(r), r.reported.get("headers"))
+        except ReportError:
+            continue  # reported_acceptance says so
+        if counts is None:
+            continue
+        if counts.k is None:
+            counts = with_k(counts, k)
+            seen = seen_steps(r, counts, (groups or {}).get(id(r)), k)
+            # drafts given either way, so the class's requests add up to one step count
+            counts = (replace(seen[0], convention_note=STEPS_SEEN_NOTE) if seen is not None
+                      else replace(counts, drafts=counts.steps))
+        out.append(counts)
+    return out
+
+
+def steps_of(reading: Any) -> dict[int, list[Group]]:
+    """A StepReading's steps per request, keyed as counts_at_k looks them up (None: no reading, no steps)."""
+    return {id(record): gs for record, gs in reading.groups} if reading is not None else {}
+
+
+def reported_acceptance(records: Sequence[RequestRecord], k: int | None = None,
+                        groups: Mapping[int, list[Group]] | None = None) -> tuple[SpecCounts | None, str | None]:
+    """The counts summed over the requests that carried them (None if none did), and a problem in words.
+    With `k` (the run's) and the client's steps per request (`groups`, keyed by id of the record), a source
+    that gives no K is read at it (counts_at_k)."""
     parts: list[SpecCounts] = []
     problem = None
     for r in records:
@@ -44,9 +123,15 @@ def reported_acceptance(records: Sequence[RequestRecord]) -> tuple[SpecCounts | 
     if not parts:
         return None, problem
     try:
-        return combine(parts), problem
+        total = combine(parts)
     except ReportError as exc:
         return None, str(exc)
+    if k is not None and total.k is None:
+        try:  # llama.cpp reports draft tokens but no K: the run's K and the steps seen convert them
+            total = combine(counts_at_k(records, k, groups))
+        except ReportError as exc:
+            problem = str(exc)  # kept without K: its draft acceptance rate still stands
+    return total, problem
 
 
 def convention(counts: SpecCounts) -> str:
@@ -74,17 +159,18 @@ class ServerK:
     text: str
 
 
-def _predicted_drafts(requests: Sequence[tuple[RequestRecord, list[Group], float]], k: int, first_drafts: bool) -> int:
-    """Draft tokens if every step drafted a full K where the token budget left room for K + 1 tokens
+def step_drafts(record: RequestRecord, groups: Sequence[Group], k: int, first_drafts: bool) -> list[int]:
+    """Each step's draft tokens if it drafted a full K where the token budget left room for K + 1 tokens
     (an engine drafts at most what the budget leaves room for, minus its own token)."""
-    total = 0
-    for record, groups, _ in requests:
-        emitted = 0
-        for i, g in enumerate(groups):
-            if i or first_drafts:
-                total += max(min(k, record.max_tokens - emitted - 1), 0)
-            emitted += g.size
-    return total
+    out, emitted = [], 0
+    for i, g in enumerate(groups):
+        out.append(max(min(k, record.max_tokens - emitted - 1), 0) if i or first_drafts else 0)
+        emitted += g.size
+    return out
+
+
+def _predicted_drafts(requests: Sequence[tuple[RequestRecord, list[Group], float]], k: int, first_drafts: bool) -> int:
+    return sum(sum(step_drafts(record, groups, k, first_drafts)) for record, groups, _ in requests)
 
 
 def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> ServerK | None:
@@ -100,9 +186,7 @@ def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> Server
         except ReportError:
             continue
         if counts is not None and counts.k is None and counts.draft_tokens is not None and counts.draft_tokens > 0:
-            tokens = usage_tokens(record)
-            steps = int(round(tokens - counts.accepted)) if tokens is not None and counts.accepted is not None else None
-            drafting.append((record, gs, float(counts.draft_tokens), steps if steps and steps > 0 else None))
+            drafting.append((record, gs, float(counts.draft_tokens), server_steps(record, counts)))
     if not drafting:
         return None
     counted = [(d, n) for _, _, d, n in drafting if n is not None]

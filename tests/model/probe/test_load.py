@@ -323,10 +323,11 @@ def test_a_llamacpp_style_level_takes_alpha_from_the_servers_draft_counts_at_the
     # llama.cpp reports draft tokens but no K: the level's alpha converts them at the K the run found, as the
     # classes' does, rather than fall back to timing
     from commands.serve_demo import demo_models
-    from model.engine_reports import with_k
     from model.probe.reported import reported_acceptance
+    from tests.probe_servers import truth_alpha
 
-    app = create_app(demo_models("llamacpp", 4, pair=demo_pair()), batch=RULE)
+    models = demo_models("llamacpp", 4, pair=demo_pair())
+    app = create_app(models, batch=RULE)
     with LoopbackServer(app) as server:
         s = settings_for(server.base_url, subset(1), baseline=False)
         s.concurrency, s.max_tokens = (1, 2), 32
@@ -335,6 +336,11 @@ def test_a_llamacpp_style_level_takes_alpha_from_the_servers_draft_counts_at_the
     report = analyse(run.records, run.header)
     assert report.k_estimate == 4
     for x in report.by_concurrency:
-        rep, _ = reported_acceptance([r for r in run.records if r.concurrency == x.concurrency])
+        mine = [r for r in run.records if r.concurrency == x.concurrency]
+        rep, _ = reported_acceptance(mine)
         assert rep is not None and rep.k is None
-        assert x.alpha == pytest.approx(with_k(rep, 4).alpha) and x.alpha_interval is not None
+        # the server's own alpha over every stretch that drafted: exact where the client saw every request's
+        # steps whole; a request read merged on a loaded machine leaves the level's alpha E-matched (0.642
+        # against 0.653 once here)
+        truth = truth_alpha(models["demo-fast"].truth, {r.response_id for r in mine}, every_stretch=True)
+        assert x.alpha == pytest.approx(truth, abs=0.02) and x.alpha_interval is not None
