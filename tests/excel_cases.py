@@ -63,12 +63,18 @@ def made_up() -> Workbook:
 
 def profiled() -> Workbook:
     """The demo with acceptance beyond one alpha: per-position profiles (one shorter than some tiers' K, so E is
-    extrapolated there; one ending in a zero), a mean acceptance length at K = 3, and an override's profile.
-    Rates rounded as typed (a spreadsheet saves 15 digits)."""
+    extrapolated there; one ending in a zero), a mean acceptance length at K = 3, and an override's profile;
+    intervals on E on code (at the workbook's confidence), json and the override (at 90%), carried to every
+    tier's K by formula. Rates rounded as typed (a spreadsheet saves 15 digits)."""
     wb = load_demo()
     wb.classes[0].profile = (0.95, 0.9, 0.82)  # code
     wb.classes[1].acceptance_length, wb.classes[1].acceptance_length_k = 2.9, 3  # json
     wb.classes[2].profile = (0.9, 0.0)  # extraction: nothing past the second position
     wb.classes[4].profile = (0.77, 0.584416, 0.533333, 0.5, 0.45, 0.41)  # prose: vLLM's n-gram, then on
     wb.overrides[0].profile = (0.8, 0.6)
+    wb.classes[0].acceptance_length_low, wb.classes[0].acceptance_length_high = 3.2, 3.8  # E 3.506 at 3 positions
+    wb.classes[1].acceptance_length_low, wb.classes[1].acceptance_length_high = 2.6, 3.1
+    wb.classes[1].alpha_confidence = 0.9
+    wb.overrides[0].acceptance_length_low, wb.overrides[0].acceptance_length_high = 2.0, 2.5  # E 2.28
+    wb.overrides[0].alpha_confidence = 0.9
     return wb

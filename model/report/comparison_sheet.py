@@ -267,11 +267,16 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             if not shape:  # an interval on alpha says nothing of a profile or a length (compare() gives it none)
                 put_pct_r(row, _COL["Alpha low"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_lo})', end_value(lo_a))
                 put_pct_r(row, _COL["Alpha high"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_hi})', end_value(hi_a))
-            put_pct_r(row, _COL["Interval confidence"], f'=IF(ISNUMBER({ALO}),IF({conf}="",{confidence},{conf}),"")',
+            put_pct_r(row, _COL["Interval confidence"], f'=IF(ISNUMBER({ELO if shape else ALO}),IF({conf}="",{confidence},{conf}),"")',
                       end_value(cmp.alpha_confidence[i, j]))
-            for name, a_cell, a_val in (("E, low end", ALO, lo_a), ("E, high end", AHI, hi_a)):
-                put_e_r(row, _COL[name], f'=IF(ISNUMBER({a_cell}),{tokens_formula(a_cell, K)},"")',
-                        end_value(float(ar.expected_tokens(a_val, tier.k))) if math.isfinite(a_val) else "")
+            if shape:  # a profile's or a length's own interval on E (Inputs), carried to this K as the core does
+                for name, end, e_val in (("E, low end", shape.low, cmp.tokens_per_stretch_low[i, j]),
+                                         ("E, high end", shape.high, cmp.tokens_per_stretch_high[i, j])):
+                    put_e_r(row, _COL[name], f'=IF({spec}="no","",{shape.tokens_end(end, E, K)})', end_value(e_val))
+            else:
+                for name, a_cell, a_val in (("E, low end", ALO, lo_a), ("E, high end", AHI, hi_a)):
+                    put_e_r(row, _COL[name], f'=IF(ISNUMBER({a_cell}),{tokens_formula(a_cell, K)},"")',
+                            end_value(float(ar.expected_tokens(a_val, tier.k))) if math.isfinite(a_val) else "")
             put_x_r(row, _COL["Speedup, low end"], f'=IF(ISNUMBER({ELO}),{ELO}/({K}*{C}+{V}),"")',
                     end_value(cmp.speedup_low[i, j]))
             put_x_r(row, _COL["Speedup, high end"], f'=IF(ISNUMBER({EHI}),{EHI}/({K}*{C}+{V}),"")',

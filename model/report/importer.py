@@ -15,7 +15,7 @@ from typing import Any
 from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
-from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, PROFILE_HEADERS, REQUIRED_COLUMNS,
+from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, PROFILE_HEADERS, PROFILE_HEADERS_V1, REQUIRED_COLUMNS,
                                  SETTING_LABELS, TIERS_HEADING, TABLES, header_labels)
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
                                        parse_field, parse_number, shown, title_problems, workbook_problems)
@@ -243,16 +243,22 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
 
     A row names its task class (and tier, for an override) by formulas over the tables above, so a rename on
     Inputs comes along. A profile is its measured rates (the positions past them are the extension's, not
-    inputs); a length is the length and its K. A report older than the table has none: nothing changes.
+    inputs); a length is the length and its K; the interval on E its two ends (a report before they were
+    columns has none: the rows keep what they hold). A report older than the table has none: nothing changes.
     """
     from openpyxl.utils import get_column_letter
 
-    labels = [h.lower() for h in PROFILE_HEADERS]
-    header = next((row for row, values in ws.numbered_rows()
-                   if [_cell_text(v).lower() for v in values[:len(labels)]] == labels), None)
+    header, headers = None, PROFILE_HEADERS
+    for headers in (PROFILE_HEADERS, PROFILE_HEADERS_V1):
+        labels = [h.lower() for h in headers]
+        header = next((row for row, values in ws.numbered_rows()
+                       if [_cell_text(v).lower() for v in values[:len(labels)]] == labels), None)
+        if header is not None:
+            break
     if header is None:
         return
-    first_rate = len(PROFILE_HEADERS) + 1
+    first_rate = len(headers) + 1
+    with_ends = headers is PROFILE_HEADERS
     row = header + 1
     while (name := _cell_text(ws.cell(row, 1))) and not name.lower().startswith("none:"):
         tier = _cell_text(ws.cell(row, 2))
@@ -276,6 +282,9 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
                 if bad is not None:
                     raise ValidationError(f"cell {get_column_letter(first_rate + bad)}{row} holds a spreadsheet error")
                 target.profile = parse_field(row_type, "profile", rates, name)
+            if with_ends:
+                for col, field_name in ((8, "acceptance_length_low"), (9, "acceptance_length_high")):
+                    setattr(target, field_name, parse_field(row_type, field_name, ws.cell(row, col), name))
         except (ValidationError, ValueError) as exc:
             problems.append(f"{where}: {exc}")
         row += 1

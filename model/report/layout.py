@@ -111,4 +111,7 @@ ALPHA_SHIFTS = (-0.2, -0.1, 0.1)  # the sensitivity block: every class's accepta
 # the profiles and lengths table under the overrides (model/report/profiles_table.py writes it, the importer reads it)
 PROFILES_HEADING = "Acceptance profiles and lengths (task classes and overrides that have one)"
 PROFILE_HEADERS = ["Task class", "Tier (override)", "Mean acceptance length", "At K", "Positions measured",
-                   "Decay past them (per position)", "Changed since export"]
+                   "Decay past them (per position)", "Changed since export", "E low (at the K measured)",
+                   "E high (at the K measured)"]
+# the table's headers before the interval ends on E were added: an older report's table is read without them
+PROFILE_HEADERS_V1 = PROFILE_HEADERS[:7]

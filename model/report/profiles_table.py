@@ -12,6 +12,9 @@ tier, or the longest profile), then their running products r_k = p_1 ... p_k, so
 - A length is an input at its own K, where E is the length itself. At another K the core carries it by the
   i.i.d. alpha with the same E (arithmetic.length_at_k), which needs a solver: SpecLedger's alpha, grey, in
   the rate columns; the row says "changed" when the length or its K is edited, and the rows it feeds say stale.
+- The interval on E (acceptance_length_low/_high, at the K measured: the profile's positions or the length's K)
+  is two inputs. The Comparison carries it to a tier's K as the core does (AcceptanceGrid.tokens_interval): the
+  accepted drafts E - 1 scaled by (E_end - 1) / (E_measured - 1), capped at 1 and K + 1 (``tokens_end``).
 
 The names are formulas over the class and override tables, so a rename on Inputs takes its row along; the
 importer reads the rows back by those names (model/report/importer.py).
@@ -62,6 +65,25 @@ class ProfileRow:
     def changed(self) -> str:
         return self._cell(7)
 
+    @property
+    def low(self) -> str:
+        return self._cell(8)
+
+    @property
+    def high(self) -> str:
+        return self._cell(9)
+
+    def measured_tokens(self) -> str:
+        """E at the K measured: the length itself, or 1 + the running products over the measured positions."""
+        return self.length if self.kind == "length" else self.tokens(str(self.positions))
+
+    def tokens_end(self, end: str, e: str, k: str) -> str:
+        """One end of the interval on E carried to the K in cell ``k`` from E there (cell ``e``); "" without an
+        interval (or a measured E of 1, which nothing scales)."""
+        em = self.measured_tokens()
+        return (f'IF(OR({self.low}="",{self.high}="",{em}<=1),"",'
+                f'MIN({k}+1,MAX(1,1+({e}-1)*({end}-1)/({em}-1))))')
+
     def tokens(self, k: str) -> str:
         """E at the K in cell `k`: one plus the running products up to K (a length at its own K is itself)."""
         products = self._products()
@@ -109,7 +131,7 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
     tail = _FIRST_RATE + 2 * width
     labels += ["Length at export", "K at export", "Rates at export (checksum)"]
     sheet.header_row(header, labels, text_columns=set(HEADERS[:2]))
-    sheet.ws.set_row(header - 1, 45)
+    sheet.ws.set_row(header - 1, 60)
     if not rows:
         sheet.text(header + 1, 1, "None: every acceptance here is one alpha (the Task classes and Overrides tables).",
                    st.NOTE)
@@ -122,6 +144,8 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
                                                     "maximum": 1, "error_message": "A rate is a share from 0% to 100%."}),
             (3, 3, {"validate": "decimal", "criteria": ">=", "value": 1,
                     "error_message": "A mean acceptance length counts the bonus token: at least 1."}),
+            (8, 9, {"validate": "decimal", "criteria": ">=", "value": 1,
+                    "error_message": "An end of the interval on E counts the bonus token: at least 1."}),
             (4, 4, {"validate": "integer", "criteria": "between", "minimum": K_LIMITS[0], "maximum": K_LIMITS[1],
                     "error_message": "K is a whole number of draft tokens."})):
         sheet.ws.data_validation(header, first_col - 1, last - 1, last_col - 1, {**options, "ignore_blank": True})
@@ -138,6 +162,11 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
             sheet.formula(row, 1, f"={INPUTS}!$A${class_row[cls]}&\"\"", cls)
             sheet.text(row, 2, "")
         rate = lambda k: f"${st.col_name(_FIRST_RATE + k - 1)}${row}"  # noqa: E731
+        for col, end in ((8, r.acceptance_length_low), (9, r.acceptance_length_high)):
+            if end is None:
+                sheet.text(row, col, "", st.INPUT)
+            else:
+                sheet.number(row, col, float(end), "0.000", st.INPUT)
         if r.profile:
             m = len(r.profile)
             sheet.text(row, 3, "")

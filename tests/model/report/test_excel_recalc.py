@@ -116,6 +116,8 @@ def _edit_profiles(src: Path, dst: Path, out: Path) -> Case:
     rate = len(PROFILE_HEADERS) + 1
     ws.cell(first, rate + 1).value = 0.7  # code, p2: 0.9 -> 0.7 (its p4.. extrapolated from the new fit)
     wb.classes[0].profile = (0.95, 0.7, 0.82)
+    ws.cell(first, 8).value, ws.cell(first, 9).value = 3.0, 3.3  # code's interval on E (E now 3.160 at K 3)
+    wb.classes[0].acceptance_length_low, wb.classes[0].acceptance_length_high = 3.0, 3.3
     ws.cell(first + 3, rate).value = 0.6  # prose (rows: code, json's length, extraction, prose, the override): p1
     wb.classes[4].profile = (0.6,) + wb.classes[4].profile[1:]
     ws.cell(layout.tier_row(3), column_of(TIER_FIELDS, "k")).value = 6  # Helix Fast (typed c, v): K past code's 3
@@ -377,9 +379,14 @@ def test_an_input_pasted_out_of_range_is_said_on_every_row_it_feeds(recalculated
 
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
-    for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed", "made up", "profiled"):
+    for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed", "made up", "profiled",
+                 "profile edited"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
+    # the intervals on E (profiles table on Inputs) come back, typed anew too
+    back = import_report(recalculated["profile edited"].recalculated)
+    assert (back.classes[0].acceptance_length_low, back.classes[0].acceptance_length_high) == (3.0, 3.3)
+    assert (back.overrides[0].acceptance_length_low, back.overrides[0].acceptance_length_high) == (2.0, 2.5)
     # what the round trip must keep, spelled out: a typed range, a measured interval's provenance, the confidence
     back = import_report(recalculated["measured"].recalculated)
     want = measured()
@@ -482,11 +489,16 @@ def test_profile_rates_typed_on_inputs_move_e_and_the_speedups(recalculated):
     for i, j, where, value in _pairs(book, c.workbook):
         for name, want in (("Tokens per stretch E", cmp.tokens_per_stretch[i, j]), ("Speedup", cmp.speedup[i, j]),
                            ("Break-even length E*", cmp.break_even_length[i, j]),
-                           ("Speedup vs baseline", cmp.pair_vs_baseline[i, j])):
+                           ("Speedup vs baseline", cmp.pair_vs_baseline[i, j]),
+                           ("E, low end", cmp.tokens_per_stretch_low[i, j]),
+                           ("E, high end", cmp.tokens_per_stretch_high[i, j]),
+                           ("Speedup, low end", cmp.speedup_low[i, j]), ("Speedup, high end", cmp.speedup_high[i, j])):
             assert _close(value(name), float(want)), (where, name, value(name), want)
         if cmp.acceptance.kind[i, j] and cmp.speculative[i]:
             assert (value("E extrapolated") == "extrapolated") == bool(cmp.extrapolated[i, j]), where
     fast, code = c.workbook.tier_index("Helix Fast"), c.workbook.class_index("code")
+    # code's interval on E typed anew on Inputs, carried to K 6 by formula (it was empty for profiles before)
+    assert 3.0 < cmp.tokens_per_stretch_low[fast, code] < cmp.tokens_per_stretch_high[fast, code]
     assert cmp.extrapolated[fast, code]  # K 6 past code's three positions: the decay cell carried it
     header, heads = _table(book[SUMMARY], ("Tier", "Vendor"))
     for i, tier in enumerate(c.workbook.tiers):
