@@ -23,7 +23,7 @@ from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.profiles_table import EXTRAPOLATED
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
-from model.workbook.rows import Workbook
+from model.workbook.rows import ALPHA_SOURCES, Workbook
 from model.report.layout import OVERRIDE_COLUMNS
 
 NA = "n/a"
@@ -134,6 +134,16 @@ def _source_formula(refs: InputRefs, tier: str, cls: str, j: int) -> str:
     return f'={override}&" (tier override)"{kind}' if override else f'={refs.cls(j, "alpha_source")}&""{kind}'
 
 
+def _source_lines(refs: InputRefs, tier: str, cls: str) -> int:
+    """The lines the row's Alpha source takes at its column's width, for the longest source it can show: the
+    longest choice, "(tier override)" where an override sets it, its kind where it is a profile or a length
+    ("imported (tier override) · profile" was cut to "imported (tier overri"). The indent takes a unit."""
+    shape = refs.shape(tier, cls)
+    words = (max(ALPHA_SOURCES, key=len) + (" (tier override)" if refs.override(tier, cls, "alpha_source") else "")
+             + (f" · {shape.kind}" if shape else ""))
+    return st.wrapped_lines(words, _WIDTHS["Alpha source"] - 1)
+
+
 def cost_formula(cost_model: str, roof_value: float, typed_ref: str) -> str:
     return f'=IF({cost_model}="roofline",{roof_value!r},{typed_ref})'
 
@@ -172,6 +182,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     confidence = refs.setting("confidence")
     put_word = sheet.writer(None, st.CENTRE)
     put_source = sheet.writer(None, st.INDENT)
+    put_source_wrapped = sheet.writer(None, st.INDENT, {"text_wrap": True})
     put_grey_pct, put_grey_k, put_grey_x = (sheet.computed_writer(f) for f in (st.PERCENT, "0", st.TIMES))
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
     speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
@@ -231,8 +242,13 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             alpha = float(cmp.alpha[i, j])
             put_pct(row, _COL["Acceptance alpha"], f"={alpha_ref}", alpha)
             shape = refs.shape(tier.name, cls.name)
-            put_source(row, _COL["Alpha source"], _source_formula(refs, tier.name, cls.name, j),
-                       cmp.alpha_source[i][j] + (f" · {shape.kind}" if shape else ""))
+            # the longest words the source can read (the analyst may pick another on Inputs) wrap within the column
+            tall = _source_lines(refs, tier.name, cls.name)
+            (put_source if tall == 1 else put_source_wrapped)(
+                row, _COL["Alpha source"], _source_formula(refs, tier.name, cls.name, j),
+                cmp.alpha_source[i][j] + (f" · {shape.kind}" if shape else ""))
+            if tall > 1:
+                sheet.ws.set_row(row - 1, 15 * tall)
             rc, rv = float(raw_c[i, j]), float(raw_v[i, j])
             put_cost(row, _COL["c (draft / target)"], cost_formula(cm, rc, c_ref), rc if roof else tier.c)
             put_cost(row, _COL["v (verify / step)"], cost_formula(cm, rv, v_ref), rv if roof else tier.v)
@@ -292,7 +308,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             if made_up:  # no verdicts from mechanics an import made up: the words the Summary and the app say
                 sheet.text(row, _COL["Speed verdict"], made_up, st.CENTRE, st.VERDICT_LOOKS["incomplete"],
                            {"text_wrap": True, "valign": "vcenter"})
-                sheet.ws.set_row(row - 1, 15 * st.wrapped_lines(made_up, _WIDTHS["Speed verdict"] * 0.8))
+                sheet.ws.set_row(row - 1, 15 * max(tall, st.wrapped_lines(made_up, _WIDTHS["Speed verdict"] * 0.8)))
             else:
                 put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
                          VERDICT_NAMES[int(cmp.verdict[i, j])])

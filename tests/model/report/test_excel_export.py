@@ -450,3 +450,24 @@ def test_a_tier_with_made_up_mechanics_gets_words_not_verdicts_or_a_mix(tmp_path
         r = 5 + wb.tier_index("Zeta Over Maybe") * n_c + j
         assert cmp_ws.cell(r, heads["Value verdict"]).value == "n/a"
         assert cmp_ws.cell(r, heads["Speedup vs baseline"]).value in (None, "")
+
+
+def test_every_alpha_source_reads_whole_in_its_column():
+    """'assumed (tier override) · profile' printed cut to 'assumed (tier overri' (Comparison, 17 wide): a source
+    longer than its column wraps, its row as tall as its lines, for the longest choice the analyst can pick."""
+    from tests.excel_cases import profiled
+    wb = profiled()
+    wb.overrides[0].alpha_source = "imported"  # the longest choice, on the override with a profile
+    ws = openpyxl.load_workbook(io.BytesIO(build_report(wb)[0]), data_only=True)[COMPARISON]
+    col = next(c for c in range(1, ws.max_column + 1) if ws.cell(4, c).value == "Alpha source")
+    width = ws.column_dimensions[ws.cell(4, col).column_letter].width
+    seen = set()
+    for row in range(5, 5 + len(wb.tiers) * len(wb.classes)):
+        cell = ws.cell(row, col)
+        words = re.sub(r"^\w+", "imported", cell.value)  # what it reads if Inputs picks the longest source
+        seen.add(cell.value)
+        lines = wrapped_lines(words, width - 1)
+        if lines > 1:
+            assert cell.alignment.wrap_text, (row, cell.value)
+            assert (ws.row_dimensions[row].height or 15) >= 15 * lines, (row, cell.value)
+    assert "imported (tier override) · profile" in seen
