@@ -46,6 +46,18 @@ def tier_speedup(report: ProbeReport, workbook: Workbook, claim_context: int) ->
     return float(ar.blend_speedup(np.asarray(speeds), w)), context_label(ctx)
 
 
+def level_speedup(report: ProbeReport, levels: dict[int, tuple[float, bool]], concurrency: int) -> tuple[float, str]:
+    """The measured speedup at the tier's concurrency, or at the nearest level measured (the quieter on a
+    tie), with a note that says which level it is."""
+    n = min(levels, key=lambda m: (abs(m - concurrency), m))
+    speed, throttled = levels[n]
+    streams = f"{n} parallel stream{'s' if n != 1 else ''}"
+    where = (f"at {streams}, the tier's load" if n == concurrency
+             else f"at {streams}, the level nearest the tier's load of {concurrency}")
+    mark = " (throttled: 429s)" if throttled else ""
+    return speed, f"probed {report.date or 'today'} {where}{mark}, against {report.baseline_name}"
+
+
 def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missing: bool = False,
                 set_flag: bool = True, keep_speedup: bool = True) -> list[str]:
     """Mutate ``workbook``; returns the classes left out (not in the workbook, or nothing measured)."""
@@ -73,4 +85,6 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
                      for x in report.by_concurrency if x.concurrency in levels and x.speedup_interval}
         if len(levels) > 1 or any(n > 1 for n in levels):
             row.measured_by_concurrency = format_speedups(levels, intervals)
+            # the speedup beside the claim is the one at the tier's load, not a pool of levels (issue 25)
+            row.measured_speedup, row.measured_note = level_speedup(report, levels, row.concurrency)
     return skipped

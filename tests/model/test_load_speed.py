@@ -88,3 +88,17 @@ def test_compare_text_and_the_reports_summary_state_the_speedup_at_the_load(tmp_
     cells = [c for row in openpyxl.load_workbook(tmp_path / "r.xlsx")["Summary"].iter_rows(values_only=True)
              for c in row if isinstance(c, str)]
     assert any("16 parallel streams, measured 0.90x" in c for c in cells)
+
+
+@pytest.mark.parametrize("load, level, words", [(1, 1, "at 1 parallel stream, the tier's load"),
+                                                (8, 8, "at 8 parallel streams, the tier's load"),
+                                                (12, 8, "at 8 parallel streams, the level nearest the tier's load of 12")])
+def test_the_measured_speedup_beside_the_claim_is_the_one_at_the_tiers_load(load, level, words):
+    wb = load_demo()
+    i, tier = _fast_tier(wb)
+    tier.concurrency = load
+    report = ProbeReport("yes", "words", 1e-9, "multi-token events", 4, tier.name, "base", 1.0, [], None, 8, [],
+                         "2026-12-02", by_concurrency=[_level(1, 2.31), _level(8, 1.5), _level(32, 0.8, True)])
+    apply_probe(wb, report, tier.name)
+    assert wb.tiers[i].measured_speedup == {1: 2.31, 8: 1.5}[level]
+    assert words in wb.tiers[i].measured_note and "against base" in wb.tiers[i].measured_note

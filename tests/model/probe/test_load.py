@@ -303,6 +303,23 @@ def test_apply_keeps_each_levels_interval_and_the_chart_data_reads_it(loaded):
     assert all(curve.low <= curve.measured) and all(curve.measured <= curve.high)
 
 
+def test_apply_puts_the_speedup_at_the_tiers_load_beside_the_claim_not_a_pool_of_levels(loaded):
+    from model.comparison import compare
+    from model.probe.apply import apply_probe
+    from model.workbook.json_file import load_demo
+
+    _, report, _, _ = loaded
+    at = {x.concurrency: x.speedup_measured for x in report.by_concurrency}
+    for load in (1, 16):
+        wb = load_demo()
+        wb.tiers[1].concurrency = load
+        apply_probe(wb, report, wb.tiers[1].name, add_missing=True)
+        assert wb.tiers[1].measured_speedup == pytest.approx(at[load], abs=1e-4)
+        assert f"at {load} parallel stream" in wb.tiers[1].measured_note
+        cmp = compare(wb)
+        assert cmp.measured_speedup[1] == pytest.approx(at[load], abs=1e-4)
+
+
 def test_the_run_deadline_stops_a_load_run_whose_requests_each_keep_within_theirs():
     # every request would finish within its own 20 s, but the run as a whole has 1.5 s: it stops at 1.5 s
     from model.probe.client import Limits
