@@ -18,7 +18,7 @@ from typing import Any
 from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import NOT_WORTH, UNDECIDED, WORTH, Comparison
-from model.measured_speed import measured_speed
+from model.measured_speed import AGREES, measured_speed
 from model.workbook.rows import Workbook
 
 TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS = ("take it", "take it only for these classes", "do not take it",
@@ -51,6 +51,8 @@ def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
         if not cmp.speculative[i] and not incomplete:
             continue
         rec, why = _recommendation(cmp, i, incomplete)
+        if not incomplete and _basis(cmp, i):
+            why += f" The verdict rests on {_basis(cmp, i)}."
         if cmp.unconfirmed[i] and not incomplete:
             why += " The vendor has not confirmed it runs speculative decoding: a probe tells (Tools > Probe a tier)."
         out.append(BriefTier(tier.name, tier.vendor, rec, why, _speed(cmp, i), _cost(cmp, i), _ask(cmp, i)))
@@ -114,6 +116,17 @@ def _speed(cmp: Comparison, i: int) -> str:
     return f"{claim}; modelled {fmt.times(mix)} on your mix{held}. Not measured: probe it (Tools > Probe a tier)."
 
 
+def _basis(cmp: Comparison, i: int) -> str:
+    """The speed the verdict and the fair price rest on (the model's), in words, where a measured one
+    disagrees with it; '' where none was measured or the two agree. The analyst must not read the
+    measured speed in the Speed line as the one the price was worked from (issue 25)."""
+    m = measured_speed(cmp, i)
+    if m.measured is None or m.modelled is None or m.agreement in ("", AGREES):
+        return ""
+    return (f"the modelled speed {fmt.times(m.modelled)}; the measured {fmt.times(m.measured)} differs: "
+            "see Speed")
+
+
 def _cost(cmp: Comparison, i: int) -> str:
     money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
     b = int(cmp.baseline_index[i])
@@ -154,6 +167,8 @@ def _ask_price(cmp: Comparison, i: int) -> str:
 
     text = (f"Its speed is worth up to {prices(float(cmp.fair_price_out[i]), float(cmp.fair_price_in[i]), factor)} "
             "per 1M tokens")
+    if _basis(cmp, i):
+        text += f" (on {_basis(cmp, i)})"
     low = float(cmp.fair_price_factor_low[i])
     if math.isfinite(low) and 0 < low and fmt.times(low) != fmt.times(factor):
         text += (f"; open the negotiation at {prices(float(cmp.fair_price_out_low[i]), float(cmp.fair_price_in_low[i]), low)}, "

@@ -73,3 +73,20 @@ def test_the_brief_asks_for_the_fair_price_and_where_to_open():
     low = float(cmp.fair_price_factor_low[i])
     assert 0 < low < float(cmp.fair_price_factor[i])
     assert f"open the negotiation at ${20 * low:.2f} out" in _by_tier(wb)["Northwind Turbo"].ask
+
+
+def test_the_verdict_and_the_fair_price_say_they_rest_on_the_modelled_speed_when_a_measured_one_differs():
+    wb = load_demo()
+    turbo = wb.tiers[wb.tier_index("Northwind Turbo")]
+    before = _by_tier(wb)["Northwind Turbo"]
+    assert "modelled speed" not in before.why and "modelled speed" not in before.ask  # nothing measured
+    cmp = compare(wb)
+    modelled = float(cmp.speedup_vs_baseline[wb.tier_index("Northwind Turbo")])
+    turbo.measured_speedup, turbo.measured_note = round(modelled * 1.8, 2), "probed 2026-12-02 at 4K"
+    got = _by_tier(wb)["Northwind Turbo"]
+    words = f"the modelled speed {modelled:.2f}x; the measured {modelled * 1.8:.2f}x differs: see Speed"
+    assert f"The verdict rests on {words}." in got.why
+    assert f"per 1M tokens (on {words})" in got.ask
+    turbo.measured_speedup = round(modelled * 1.02, 2)  # agrees within 10%: nothing to say
+    agreed = _by_tier(wb)["Northwind Turbo"]
+    assert "modelled speed" not in agreed.why and "modelled speed" not in agreed.ask
