@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 
 from model import formatting as fmt
 from model.comparison import Comparison
-from model.curves import CONTEXT_GRID, context_curves
+from model.curves import CONTEXT_GRID, context_curves, tokens_of
 from model.workbook.rows import Workbook
 
 from gui.charts.style import (BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color, curve_inputs,
@@ -59,7 +59,8 @@ class ContextChart(ChartView):
         # the document never edits a row in place: an edit makes new rows, so == sees it
         return (i, names, curve_inputs(workbook.tiers[i]), tuple(c.context for c in workbook.classes),
                 bool(comparison.speculative[i]), bool(comparison.unconfirmed[i]),
-                array_bytes(comparison.alpha[i], comparison.speedup[i], comparison.claimed_speedup[i],
+                array_bytes(comparison.alpha[i], comparison.tokens_per_stretch[i], comparison.speedup[i],
+                            comparison.claimed_speedup[i],
                             comparison.claim_context[i]))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
@@ -79,7 +80,7 @@ class ContextChart(ChartView):
         tier = workbook.tiers[tier_row]
         self.export_subject = tier.name
         alphas = comparison.alpha[tier_row]
-        speedup = context_curves(tier, alphas)
+        speedup = context_curves(tier, alphas, tokens=tokens_of(comparison, tier_row))  # a profile's own E
         if comparison.refused is not None and comparison.refused[tier_row].any():
             # a per-token alpha on a tree draft: no curve (comparison.TREE_NEEDS_LENGTH)
             speedup = np.where(comparison.refused[tier_row][:, None], np.nan, speedup)

@@ -80,3 +80,27 @@ def test_selecting_a_class_in_the_window_moves_the_position_chart(qtbot, window)
     assert window.charts.position_chart.class_row == j
     window.results_view.setCurrentIndex(window.results_model.index(1, 0))
     assert window.charts.position_chart.class_row == 0
+
+
+def test_the_context_chart_draws_a_profile_from_its_own_e(panel: ChartsPanel, profiled: Workbook) -> None:
+    """A profile class's curve against context is E (from the profile, at the tier's K) over each context's step
+    cost, and passes through the class's own point; the i.i.d. curve of its summary alpha (drawn before) does not."""
+    from model.curves import CONTEXT_GRID, context_curves, costs_at
+
+    cmp = compare(profiled)
+    j, tier = profiled.class_index("json"), profiled.tiers[TURBO]
+    e = cmp.tokens_per_stretch[TURBO, j]
+    c, v = costs_at(tier, CONTEXT_GRID)
+    x, y = panel.context_chart.curve_data("json")
+    assert list(x) == pytest.approx(list(CONTEXT_GRID))
+    assert y == pytest.approx(e / (tier.k * c + v), rel=1e-12)
+    own = profiled.classes[j].context
+    tokens = np.full(len(profiled.classes), np.nan)
+    tokens[j] = e
+    at_own = context_curves(tier, cmp.alpha[TURBO], np.array([float(own)]), tokens)
+    assert at_own[j, 0] == pytest.approx(cmp.speedup[TURBO, j], rel=1e-12)
+    summary = context_curves(tier, cmp.alpha[TURBO])[j]
+    assert np.max(np.abs(y / summary - 1.0)) > 0.01  # what the chart drew before
+    # the alpha classes keep their i.i.d. curves
+    code = profiled.class_index("code")
+    assert panel.context_chart.curve_data("code")[1] == pytest.approx(context_curves(tier, cmp.alpha[TURBO])[code])
