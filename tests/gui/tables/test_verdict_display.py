@@ -120,15 +120,21 @@ def test_the_summary_shows_a_probes_measured_speedup_beside_the_model_with_words
     assert model.data(model.index(0, col)) == ""  # nothing measured on the standard tier
 
 
-def test_an_incomplete_tier_shows_why_in_its_own_colour_until_the_analyst_enters_c_and_v(window):
-    from gui.tables.result_models import INCOMPLETE_COLOUR
+def _imported(window, tier: str, **fields):
+    """The tier as a price list without its mechanics leaves it (Tier.defaulted), in one undo step."""
     doc = window.document
 
     def imported(wb):
-        t = wb.tiers[wb.tier_index("Apex Express")]
-        t.cost_model, t.defaulted = "typed", "c, v, gpu, pair"  # as a price list without them leaves it
+        for name, value in fields.items():
+            setattr(wb.tiers[wb.tier_index(tier)], name, value)
     doc.apply("import", imported)
     doc.flush()
+    return doc
+
+
+def test_an_incomplete_tier_shows_why_in_its_own_colour_until_the_analyst_enters_c_and_v(window):
+    from gui.tables.result_models import INCOMPLETE_COLOUR
+    doc = _imported(window, "Apex Express", cost_model="typed", defaulted="c, v, gpu, pair")
     model, i = window.summary_model, doc.workbook.tier_index("Apex Express")
     col = [c[0] for c in SUMMARY_COLUMNS].index("Speed verdict")
     assert model.data(model.index(i, col)) == "incomplete: needs c and v"
@@ -145,13 +151,7 @@ def test_a_made_up_tier_shows_no_mix_and_a_tier_over_a_made_up_baseline_says_why
     """The window showed a mix speedup from made-up c and v, and a value verdict over a made-up baseline, where
     compare() and the report withhold them."""
     from gui.tables.result_models import INCOMPLETE_COLOUR
-    doc = window.document
-
-    def imported(wb):
-        t = wb.tiers[wb.tier_index("Northwind Standard")]
-        t.speculative, t.defaulted = "unknown", "speculative, k, c, v"  # as a price list without them leaves it
-    doc.apply("import", imported)
-    doc.flush()
+    doc = _imported(window, "Northwind Standard", speculative="unknown", defaulted="speculative, k, c, v")
     model, heads = window.summary_model, [c[0] for c in SUMMARY_COLUMNS]
     std, turbo = doc.workbook.tier_index("Northwind Standard"), doc.workbook.tier_index("Northwind Turbo")
     assert model.data(model.index(std, heads.index("Mix speedup"))) == "–"
