@@ -110,6 +110,9 @@ def _speed(cmp: Comparison, i: int) -> str:
         if m.modelled is not None:
             text += f". The model expected {fmt.times(m.modelled)}" + (f". {m.doubt}" if m.doubt else ".")
         return text if text.endswith(".") else text + "."
+    if cmp.made_up(i):  # compare() models no speed from made-up mechanics
+        return (f"{claim}; no modelled speed until its mechanics are entered. Not measured: probe it "
+                "(Tools > Probe a tier).")
     mix = float(cmp.mix_speedup[i])
     holds = cmp.claim_holds[i]
     held = "" if holds is None else ("; the model says it holds" if holds else "; the model says it does not hold")
@@ -148,6 +151,9 @@ def _ask(cmp: Comparison, i: int) -> str:
         text = "The price pays at any acceptance: nothing to guarantee."
     elif kind == ar.NEVER:
         text = f"No acceptance makes this price pay at K={int(cmp.k[i])}: ask for a lower price."
+    elif cmp.made_up(i) or cmp.baseline_withheld(i):
+        whose = "its" if cmp.made_up(i) else f"{cmp.tier_names[int(cmp.baseline_index[i])]}'s"
+        text = f"First {whose} K and cost inputs (c and v, or GPU and pair), and whether it runs speculative decoding."
     else:
         text = "Set a standard tier and the workload first."
     price = _ask_price(cmp, i)

@@ -90,5 +90,9 @@ def test_compare_text_and_json_show_the_same(tmp_path: Path):
 def test_the_brief_leaves_a_tier_over_a_made_up_baseline_undecided():
     """It said 'do not take it' once the per-class value verdicts were withheld: no class paid."""
     wb = made_up()
-    got = {b.tier: b for b in brief(wb, compare(wb))}[OVER]
-    assert got.recommendation == UNDECIDED_WORDS and WHY in got.why
+    got = {b.tier: b for b in brief(wb, compare(wb))}
+    assert got[OVER].recommendation == UNDECIDED_WORDS and WHY in got[OVER].why
+    assert got[OVER].ask.startswith("First Zeta Maybe's K and cost inputs")
+    # a made-up tier's own line models no speed ('modelled – on your mix' once its mix was withheld)
+    assert "no modelled speed until its mechanics are entered" in got["Zeta Fast"].speed
+    assert got["Zeta Fast"].ask.startswith("First its K and cost inputs")
