@@ -79,11 +79,12 @@ def _ratio_text(ratio: float, applicable: bool) -> str:
 
 
 def _speed_verdict_text(cmp: Comparison, i: int, j: int) -> str:
-    return VERDICT_NAMES[int(cmp.verdict[i, j])]
+    # a made-up tier's cells say why they have none, as the report's Comparison does
+    return cmp.made_up(i) or VERDICT_NAMES[int(cmp.verdict[i, j])]
 
 
 def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
-    return VALUE_NAMES[int(cmp.value_verdict[i, j])]
+    return "incomplete" if cmp.made_up(i) else VALUE_NAMES[int(cmp.value_verdict[i, j])]
 
 
 # metric key -> (menu label, cell text)
@@ -273,7 +274,14 @@ class ResultsGridModel(WorkbookTableModel):
     def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
         if old is None or old.tier_names != new.tier_names or old.class_names != new.class_names:
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1
-        return _block(changed_cells(old, new, _PAIR_FIELDS))
+        block = _block(changed_cells(old, new, _PAIR_FIELDS))
+        # a made-up tier's words ("needs c and v" -> "needs v") change with no verdict moving: its whole row
+        rows = [i for i, (a, b) in enumerate(zip(old.incomplete, new.incomplete)) if a != b]
+        if not rows or not new.class_names:
+            return block
+        top, bottom, last = min(rows), max(rows), len(new.class_names) - 1
+        return (top, 0, bottom, last) if block is None else \
+            (min(top, block[0]), 0, max(bottom, block[2]), last)
 
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return old is None or old.tier_names != new.tier_names or old.class_names != new.class_names
@@ -301,6 +309,8 @@ class ResultsGridModel(WorkbookTableModel):
         if role == result_copy.COPY_ROLE:
             return result_copy.copy_text(cmp, result_copy.GRID.get(self.metric), (i, j), METRICS[self.metric][1](cmp, i, j))
         if role == Qt.ItemDataRole.BackgroundRole:
+            if cmp.made_up(i):
+                return QBrush(INCOMPLETE_COLOUR)
             if colour_scheme(self.metric) == "value":
                 return QBrush(VALUE_COLOURS[int(cmp.value_verdict[i, j])])
             return QBrush(VERDICT_COLOURS[int(cmp.verdict[i, j])])

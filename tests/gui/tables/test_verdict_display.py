@@ -171,3 +171,23 @@ def test_an_impossible_claim_reads_out_of_reach_as_in_compare_and_the_report(win
     model = window.summary_model
     col = [c[0] for c in SUMMARY_COLUMNS].index("Claim needs alpha")
     assert model.data(model.index(doc.workbook.tier_index("Apex Express"), col)) == fmt.OUT_OF_REACH
+
+
+def test_the_grid_says_why_a_made_up_tier_has_no_verdicts_per_class_as_the_report_does(window):
+    """Its cells read 'n/a' in the window where the report's Comparison says 'incomplete: needs c and v'."""
+    from gui.tables.result_models import INCOMPLETE_COLOUR
+    doc = _imported(window, "Apex Express", cost_model="typed", defaulted="c, v, gpu, pair")
+    grid, i = window.results_model, doc.workbook.tier_index("Apex Express")
+    grid.set_metric("value_verdict")
+    assert grid.data(grid.index(i, 0)) == "incomplete"
+    grid.set_metric("speed_verdict")
+    assert grid.data(grid.index(i, 0)) == "incomplete: needs c and v"
+    assert grid.data(grid.index(i, 0), Qt.ItemDataRole.BackgroundRole).color() == INCOMPLETE_COLOUR
+    painted = []
+    grid.dataChanged.connect(lambda a, b, roles=(): painted.append((a.row(), b.row())))
+    tiers = window.tier_model
+    assert tiers.setData(tiers.index(i, tiers.column_of("c")), "0.1", Qt.ItemDataRole.EditRole)
+    doc.flush()
+    # its verdicts stay withheld (v is still made up), its words change: the row is repainted
+    assert grid.data(grid.index(i, 0)) == "incomplete: needs v"
+    assert any(top <= i <= bottom for top, bottom in painted), painted
