@@ -20,7 +20,7 @@ from model.probe.by_load import LevelSpeed, level_speeds, lowest_level
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
-from model.probe.intervals import class_acceptance
+from model.probe.intervals import class_acceptance, distinct_prompts
 from model.probe.merges import BUSY, SPLIT
 from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance, steps_of
@@ -70,6 +70,7 @@ class ClassProbe:
     interval_note: str | None = None
     interval_method: str | None = None
     interval_confidence: float | None = None
+    prompts: int = 0  # distinct prompts among the requests: the interval's units (repeats of one are one)
     # the per-position profile the steps imply (model/probe/profile.py): conditional rates from position 1, the
     # counts each rests on, and the interval on E at the profile's K; applied with the alpha (measured_apply)
     profile: list[float] | None = None
@@ -230,6 +231,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             interval_note=(acc.note or None) if acc is not None else "no alpha",
             interval_method=acc.method or None if acc is not None else None,
             interval_confidence=confidence if acc is not None and acc.interval else None,
+            prompts=distinct_prompts(mine),
             profile=list(shape.profile) or None if shape is not None else None,
             profile_counts=shape.to_dict() if shape is not None else None,
             mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None))

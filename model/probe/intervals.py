@@ -1,8 +1,11 @@
-"""The interval on a probed class's alpha: each request is one unit (model.acceptance says why).
+"""The interval on a probed class's alpha: each distinct prompt is one unit (model.acceptance says why).
 
 Timing alpha: each request's full steps (read whole, with room for K + 1 tokens) give its accepted drafts and
 trials, into the cluster interval. Reported alpha: each response's own counts (engine_reports) go to
-model.acceptance.alpha_interval_from_reports. Either way fewer than 5 requests give no interval.
+model.acceptance.alpha_interval_from_reports. Either way the requests of one prompt (its repeats, its sends at
+several concurrency levels, the load levels' cycled prompts) are summed into one cluster, keyed by the prompt's
+index in the file: repeats of a prompt are correlated, and only distinct prompts carry the spread between
+prompts. Fewer than 5 distinct prompts give no interval.
 """
 from __future__ import annotations
 
@@ -19,27 +22,32 @@ from model.probe.steps import StepReading, full_steps
 def timing_acceptance(reading: StepReading, k: int, confidence: float) -> Acceptance:
     per_request = [[min(n - 1, k) for n in full_steps(record, groups, k)] for record, groups in reading.groups]
     acc, trials, steps = per_request_counts(per_request, k)
-    return alpha_interval(acc, trials, confidence, steps)
+    return alpha_interval(acc, trials, confidence, steps, clusters=[prompt_key(r) for r, _ in reading.groups])
+
+
+def prompt_key(record: RequestRecord) -> tuple[str, int]:
+    """The cluster a request belongs to: its prompt (its class and its line in the prompt file)."""
+    return record.task_class, record.prompt_index
+
+
+def distinct_prompts(records: Sequence[RequestRecord]) -> int:
+    return len({prompt_key(r) for r in records})
 
 
 def reported_acceptance_interval(records: Sequence[RequestRecord], k: int | None, point: float,
                                  confidence: float, groups: Mapping[int, list[Group]] | None = None) -> Acceptance:
     """Over each response's own counts, read at the run's K as the point was (model.probe.reported.counts_at_k)."""
-    parts = []
-    if k is not None:
+    parts, keys = [], []
+    for r in records:
         try:
-            parts = counts_at_k(records, k, groups)
+            # one record at a time, so each part keeps its prompt
+            got = (counts_at_k([r], k, groups) if k is not None
+                   else [c] if (c := speculation_from_response(response_body(r), r.reported.get("headers"))) else [])
         except ReportError:
-            parts = []  # said by reported_acceptance already
-    else:
-        for r in records:
-            try:
-                counts = speculation_from_response(response_body(r), r.reported.get("headers"))
-            except ReportError:
-                continue  # said by reported_acceptance already; the request is left out of the interval too
-            if counts is not None:
-                parts.append(counts)
-    return alpha_interval_from_reports(parts, k, point, confidence)
+            continue  # said by reported_acceptance already; the request is left out of the interval too
+        parts += got
+        keys += [prompt_key(r)] * len(got)
+    return alpha_interval_from_reports(parts, k, point, confidence, clusters=keys)
 
 
 def class_acceptance(source: str | None, alpha: float | None, reading: StepReading, records: Sequence[RequestRecord],

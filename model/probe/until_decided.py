@@ -10,9 +10,9 @@ looks and the same spent confidence. Rounds follow model.acceptance.sequential's
 looks (5, 6, ..., 10, then about 10% more requests per class at each look, up to --max-requests), each look's
 interval at the confidence its group-sequential boundary gives (Pocock-type alpha spending, 1 - confidence on
 each side): a class is decided wrongly at most 1 - confidence of the time under this optional stopping. Only the
-fast tier is sent (acceptance is the fast tier's); the class's prompts are cycled in file order, so a class with
-fewer prompts than requests repeats prompts, which at temperature 0 adds no new information: give it more
-prompts. --max-cost stops before a round whose estimated cost would pass the cap. Each request in the run file
+fast tier is sent (acceptance is the fast tier's); the class's prompts are sent in file order, each once: the
+interval clusters by prompt (model.acceptance), so a repeat cannot narrow it, and a class whose distinct prompts
+are all sent stops, saying so (PROMPTS_USED_UP), rather than cycling them: give it more prompts. --max-cost stops before a round whose estimated cost would pass the cap. Each request in the run file
 carries its round; the header carries the schedule.
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ class ClassDecision:
     alpha_interval: list[float] | None = None
     length: float | None = None  # E at the tier's K (unit "length")
     length_interval: list[float] | None = None
-    stopped: str = ""  # decided, half-width reached, max requests, max cost, no alpha, cancelled, error
+    stopped: str = ""  # decided, half-width reached, max requests, max cost, PROMPTS_USED_UP, no alpha, cancelled, error
 
 
     def threshold_words(self) -> str:
@@ -136,6 +136,10 @@ def _cost(record: RequestRecord, settings: ProbeSettings) -> float | None:
     return (t_in * prices.price_in + request_tokens(record) * prices.price_out) / 1e6
 
 
+PROMPTS_USED_UP = ("every prompt of the class sent: repeating one cannot narrow the interval "
+                   "(prompts are its units); give the class more prompts")
+
+
 def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], thresholds: Mapping[str, Threshold],
                       decide: DecideSettings, run_path: str | Path | None = None, cancel: CancelCheck = None,
                       limits: Limits = Limits(), transport: httpx.BaseTransport | None = None,
@@ -164,11 +168,14 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
     total = len(out.classes) * (out.looks[-1] if out.looks else 0)
     try:
         for number, look in enumerate(out.looks, start=1):
+            for c in out.classes:
+                if not c.stopped and c.requests >= len(by_class[c.task_class]):
+                    c.stopped = PROMPTS_USED_UP
             open_classes = [c for c in out.classes if not c.stopped]
             todo = []
             for c in open_classes:
                 prompts = by_class[c.task_class]
-                todo += [prompts[(c.requests + i) % len(prompts)] for i in range(look - c.requests)]
+                todo += prompts[c.requests:look]
             if not todo:
                 break
             sub = dataclasses.replace(settings, prompts=todo, baseline=None, repeats=1, contexts=settings.contexts[:1],

@@ -162,3 +162,28 @@ def test_normal_quantile_matches_scipy_without_importing_it_for_every_compare():
     got = z_quantile(mixed)
     assert got.shape == (3, 3) and np.array_equal(np.isnan(got), np.isnan(mixed))
     assert np.allclose(got[~np.isnan(mixed)], stats.norm.ppf(0.5 + 0.5 * mixed[~np.isnan(mixed)]), rtol=1e-12, atol=0)
+
+
+def test_repeats_of_a_prompt_are_one_cluster() -> None:
+    # the hand case above, each of its 5 prompts sent 3 times with the same counts (temperature 0): the prompts'
+    # summed counts are 3x each, the residuals 3x and N 3x, so the variance and the interval are the hand case's
+    # 0.61532-0.85547 with G = 5 prompts (t(4)); counted as 15 requests it was narrower (t(14), 3x the N)
+    a, n, s = [30, 40, 50, 35, 45] * 3, [50, 50, 60, 50, 55] * 3, [12, 12, 14, 12, 13] * 3
+    r = alpha_interval(a, n, 0.95, steps=s, clusters=[0, 1, 2, 3, 4] * 3)
+    assert r.low == pytest.approx(0.61532, abs=2e-5) and r.high == pytest.approx(0.85547, abs=2e-5)
+    assert (r.requests, r.steps) == (5, 189) and "prompts as clusters" in r.method
+    unclustered = alpha_interval(a, n, 0.95, steps=s)
+    assert unclustered.high - unclustered.low < 0.8 * (r.high - r.low)  # what the repeats used to buy
+
+
+def test_repeats_do_not_lower_the_binomial_floor() -> None:
+    # five prompts at exactly 0.8 of 100, each sent 3 times: the floor is 0.8 * 0.2 / 500 (one request's tokens a
+    # prompt), as for the prompts sent once, not / 1500
+    once = alpha_interval([80] * 5, [100] * 5)
+    thrice = alpha_interval([80] * 15, [100] * 15, clusters=[0, 1, 2, 3, 4] * 3)
+    assert (thrice.low, thrice.high) == pytest.approx((once.low, once.high), rel=1e-12)
+
+
+def test_too_few_distinct_prompts_give_no_interval_however_often_repeated() -> None:
+    r = alpha_interval([30, 40, 50, 35] * 5, [50, 50, 60, 50] * 5, clusters=["a", "b", "c", "d"] * 5)
+    assert r.interval is None and r.method == TOO_FEW and r.requests == 4

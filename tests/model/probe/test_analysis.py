@@ -111,3 +111,24 @@ def test_a_late_client_merging_a_few_plain_events_is_still_plain():
         records.append(r)
     report = analyse(records)
     assert report.stream_style == ONE_PER_STEP and report.verdict == "no"
+
+
+def test_repeats_of_a_prompt_do_not_narrow_the_class_interval():
+    # issue 21: 6 prompts sent once, then the same 6 sent 3 times (same steps, as at temperature 0): the interval
+    # is the same, G counts prompts, and the JSON says both the requests and the distinct prompts
+    rng = np.random.default_rng(7)
+    steps = [list(np.minimum(rng.geometric(1 - p, 40) - 1, 4) + 1) for p in (0.5, 0.6, 0.7, 0.75, 0.8, 0.9)]
+
+    def run(repeats):
+        records = []
+        for rep in range(repeats):
+            for i, sizes in enumerate(steps):
+                r = _record(sizes, index=i)
+                r.repeat = rep
+                records.append(r)
+        return analyse(records).classes[0]
+
+    once, thrice = run(1), run(3)
+    assert once.alpha_interval is not None and once.alpha == pytest.approx(thrice.alpha)
+    assert thrice.alpha_interval == pytest.approx(once.alpha_interval, rel=1e-12)
+    assert (once.requests, once.prompts, thrice.requests, thrice.prompts) == (6, 6, 18, 6)

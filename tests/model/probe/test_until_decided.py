@@ -11,7 +11,7 @@ from model.probe.analysis import analyse
 from model.probe.demo_server import LoopbackServer
 from model.probe.run import run_probe
 from model.probe.run_file import read_run
-from model.probe.until_decided import DecideSettings, run_until_decided
+from model.probe.until_decided import PROMPTS_USED_UP, DecideSettings, run_until_decided
 from tests.probe_servers import demo_app, settings_for, subset
 
 pytest.importorskip("uvicorn")
@@ -27,8 +27,8 @@ def server():
 def test_far_class_decided_early_near_class_to_the_cap(server, tmp_path):
     prompts = [p for p in subset(8) if p.task_class in ("code", "prose")]
     prose = [p for p in prompts if p.task_class == "prose"]
-    # prose's own alpha over the ten requests the loop will send (temperature 0): an interval always holds it
-    first = run_to_end(run_probe(settings_for(server.base_url, prose[:8] + prose[:2], baseline=False), {}))
+    # prose's own alpha over its eight prompts, each sent once (temperature 0): an interval always holds it
+    first = run_to_end(run_probe(settings_for(server.base_url, prose[:8], baseline=False), {}))
     near = analyse(first.records).classes[0].alpha
     settings = settings_for(server.base_url, prompts, baseline=False)
     run_path = tmp_path / "decide.run.jsonl"
@@ -39,15 +39,16 @@ def test_far_class_decided_early_near_class_to_the_cap(server, tmp_path):
     assert run.looks == [5, 6, 7, 8, 9, 10] and len(run.look_confidences) == 6
     assert all(0.95 <= c < 1 for c in run.look_confidences)
     assert code.decided and code.side == "above" and code.requests == 5 and code.rounds == 1
-    assert not pr.decided and pr.stopped == "max requests" and pr.requests == 10
+    # issue 21: its 8 prompts used up before the cap of 10, it stops rather than repeat them (no narrower for it)
+    assert not pr.decided and pr.stopped == PROMPTS_USED_UP and pr.requests == 8
     assert code.tokens > 0 and pr.tokens > code.tokens
-    assert [r["decided"] for r in run.rounds] == [["code"], [], [], [], [], []]
+    assert [r["decided"] for r in run.rounds] == [["code"], [], [], []]
     assert run.cost is None  # no prices given
     header, records = read_run(run_path)
-    assert header["until_decided"]["looks"] == [5, 6, 7, 8, 9, 10] and len(records) == 15
+    assert header["until_decided"]["looks"] == [5, 6, 7, 8, 9, 10] and len(records) == 13
     assert header["until_decided"]["look_confidences"] == run.look_confidences
     rounds = [json.loads(line).get("round") for line in run_path.read_text().splitlines()[1:]]
-    assert rounds == [1] * 10 + [2, 3, 4, 5, 6]
+    assert rounds == [1] * 10 + [2, 3, 4]
     d = run.to_dict()
     assert d["classes"][0]["decided"] is True and d["total_tokens"] == code.tokens + pr.tokens
 
