@@ -57,11 +57,14 @@ class ScreenFit:
         left = self.splitter.sizes()[0]
         if self._charts_shown() and left < _NARROW_TABLES:
             # a laptop screen cannot hold tables, charts and the panel side by side: the charts step aside
-            self.set_charts_visible(False)
+            self.set_charts_visible(False, remember=False)
             self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
 
-    def set_charts_visible(self, visible: bool) -> None:
-        """View > Charts: hidden, not just squeezed, so the tables may take the whole width of a small screen."""
+    def set_charts_visible(self, visible: bool, remember: bool = True) -> None:
+        """View > Charts: hidden, not just squeezed, so the tables may take the whole width of a small screen.
+
+        A panel that pushes the charts aside hides them with ``remember`` off: by then the panel has squeezed the
+        pane, and View > Charts after the panel closed brought it back at that squeezed width (324 px for 454)."""
         sizes = self.splitter.sizes()
         total = sum(sizes)
         if visible:
@@ -72,7 +75,7 @@ class ScreenFit:
             self.charts.show()
             self.splitter.setSizes([max(total - handle - width, 1), width])
         else:
-            if sizes[1] > 0:
+            if sizes[1] > 0 and remember:
                 self._chart_width = sizes[1]
             self.charts.hide()
         self.charts_action.setChecked(visible)
@@ -111,7 +114,7 @@ class ScreenFit:
                 break
             if charts_may_go and self._charts_shown():
                 # the tables, the charts and the panel do not fit side by side: the charts step aside
-                self.set_charts_visible(False)
+                self.set_charts_visible(False, remember=False)
                 self.show_message("Charts hidden to make room for the panel: View > Charts brings them back.", 10000)
             # the dock gives up what the window cannot have, down to its own minimum
             room = max_w - self.centralWidget().minimumSizeHint().width() - 8

@@ -198,6 +198,11 @@ def _on_command(app: QApplication) -> None:
     elif words[0] == "metric":
         w.metric_combo.setCurrentIndex(w.metric_combo.findData(words[1]))
         reply = _state(w)
+    elif words[0] == "close-probe-dock":
+        dock = getattr(w, "_probe_dock", None)
+        if dock is not None:
+            dock.close()
+        reply = _state(w)
     elif words[0] == "shot":
         reply = {"saved": w.screen().grabWindow(0).save(words[1])}
     elif words[0] == "quit":

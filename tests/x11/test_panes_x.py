@@ -54,6 +54,24 @@ def test_view_charts_brings_the_pane_back_at_the_width_it_had(tmp_path, wm):
     assert all(abs(w - wide) <= 1 for w in back.values()) and again["charts_visible"], (wide, back)
 
 
+@WMS
+def test_view_charts_after_the_probe_panel_brings_the_pane_back_at_its_width(tmp_path, wm):
+    # the panel pushes the charts aside on a laptop screen; once it is closed, View > Charts must bring them back
+    # as wide as they were, not at the width the panel had squeezed them to
+    with XServer(tmp_path, wm=wm) as x, App(x, tmp_path) as app:
+        _focus(x, app, wm)
+        start = app.ask("state")
+        x.xdotool("key", "alt+t")
+        time.sleep(0.3)  # the menu opens
+        x.xdotool("key", "p")
+        wait_until(lambda: not app.ask("state")["charts_visible"] or None, 10.0, "the panel to push the charts aside")
+        app.ask("close-probe-dock")
+        shown = _view_charts(x, app)
+        app.ask("shot " + str(tmp_path / "charts_after_panel.png"))
+    assert shown["charts_visible"] and shown["splitter"][1] >= start["splitter"][1] - 2, (start["splitter"],
+                                                                                          shown["splitter"])
+
+
 def _fits(state: dict) -> list[str]:
     """The results grid's columns cut short: narrower than their numbers or their class's name."""
     return [f"{name}: {w} < {max(hint, head)}" for name, w, hint, head in
