@@ -161,8 +161,10 @@ class TrailerChart(ChartView):
             item.setVisible(bool(x0))
         if bool(slots) != self._slot_entry:
             if slots:
-                self.legend.addItem(self._slot_sample, "profile: slot i filled by the share of steps accepting it "
-                                                       "(paler: extrapolated)")
+                # two short lines: one long line set the legend's width, and with it the chart's, past a laptop's
+                # pane (the right-hand numbers ran 11 px past the edge at 460 px)
+                self.legend.addItem(self._slot_sample, "profile: slot i filled by the share of<br>"
+                                                       "steps accepting it (paler: extrapolated)")
             else:
                 self.legend.removeItem(self._slot_sample)
             self._slot_entry = bool(slots)

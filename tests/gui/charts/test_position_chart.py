@@ -104,3 +104,15 @@ def test_the_context_chart_draws_a_profile_from_its_own_e(panel: ChartsPanel, pr
     # the alpha classes keep their i.i.d. curves
     code = profiled.class_index("code")
     assert panel.context_chart.curve_data("code")[1] == pytest.approx(context_curves(tier, cmp.alpha[TURBO])[code])
+
+
+def test_a_profiles_trailer_numbers_stay_inside_a_laptops_chart_pane(qtbot, profiled: Workbook) -> None:
+    # at 1366 x 768 the pane is about 460 px wide: the profile's legend line set the chart's width past it, and
+    # the numbers right of the trailers ('AL 4.62* · 72% full · 2.43x') ran off the pane's edge
+    panel = open_panel(qtbot, profiled, TURBO)
+    panel.resize(460, 700)
+    qtbot.wait(50)
+    chart = panel.trailer_chart
+    axis = chart.plot.getAxis("right")
+    assert any(t.startswith("AL ") for t in chart.row_labels())
+    assert axis.mapRectToScene(axis.boundingRect()).right() <= chart.width(), chart.width()
