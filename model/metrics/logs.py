@@ -40,7 +40,8 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts, speculation_from_response
+from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts
+from model.engine_responses import speculation_from_response
 from model.spec_checks import MAX_K, count_problem
 from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError

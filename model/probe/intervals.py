@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from model.acceptance import Acceptance, alpha_interval, alpha_interval_from_reports, per_request_counts
-from model.engine_reports import ReportError, speculation_from_response
+from model.engine_reports import ReportError
+from model.engine_responses import speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.reported import counts_at_k, response_body, steps_of

@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response, with_k
+from model.engine_reports import ReportError, SpecCounts, combine, with_k
+from model.engine_responses import speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.steps import silent_tokens, usage_tokens

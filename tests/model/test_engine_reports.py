@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from model import arithmetic as ar
-from model.engine_reports import ReportError, SpecCounts, combine, speculation_from_response, with_k
+from model.engine_reports import ReportError, SpecCounts, combine, with_k
+from model.engine_responses import speculation_from_response
 
 N = 200_000  # verify steps in a made-up run: large, so rounding to whole counts costs < 1e-4 in alpha
 
