@@ -14,7 +14,7 @@ from model.comparison import Comparison
 from model.workbook.validation import FieldSpec
 
 from gui.tables.input_models import RowTableModel
-from gui.tables.result_models import SUMMARY_COLUMNS, TierSummaryModel
+from gui.tables.summary_model import SUMMARY_COLUMNS, TierSummaryModel
 
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
 _SUMMARY_WIDEST = {"Speed verdict": "gain (unconfirmed)", "Value verdict": "worth the premium",

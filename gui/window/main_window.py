@@ -22,8 +22,8 @@ from gui.window.screen_fit import ScreenFit
 from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, HelpDialog
 from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
-from gui.tables.result_models import (LEGENDS, METRICS, SUMMARY_COLUMNS, ResultsGridModel, TierSummaryModel,
-                                      colour_scheme)
+from gui.tables.result_models import LEGENDS, METRICS, ResultsGridModel, colour_scheme
+from gui.tables.summary_model import SUMMARY_COLUMNS, TierSummaryModel
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner

@@ -11,7 +11,8 @@ from PySide6.QtGui import QBrush, QFont
 from gui.document import Document
 from gui.tables.input_models import ClassTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
-from gui.tables.result_models import METRICS, ResultsGridModel, TierSummaryModel
+from gui.tables.result_models import METRICS, ResultsGridModel
+from gui.tables.summary_model import TierSummaryModel
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Workbook
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from gui.tables.result_models import SUMMARY_COLUMNS
+from gui.tables.summary_model import SUMMARY_COLUMNS
 from model.comparison import MARGINAL, UNDECIDED
 from tests.gui.window.test_settings_dialog import _open, _retype
 

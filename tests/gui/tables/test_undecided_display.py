@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from gui.tables.result_models import SUMMARY_COLUMNS, UNDECIDED_COLOUR, VERDICT_COLOURS
+from gui.tables.result_models import UNDECIDED_COLOUR, VERDICT_COLOURS
+
+from gui.tables.summary_model import SUMMARY_COLUMNS
 from model.comparison import GAIN, UNDECIDED
 
 

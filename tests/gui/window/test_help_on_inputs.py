@@ -54,7 +54,7 @@ def test_the_guide_explains_undecided_the_fair_price_and_profiles() -> None:
 @pytest.mark.parametrize("column, anchor", [("Fair price", "certainty"), ("Value verdict", "value"),
                                             ("Mix speedup", "mix")])
 def test_f1_on_the_per_tier_summary_opens_that_columns_section(qtbot, window, column, anchor) -> None:
-    from gui.tables.result_models import SUMMARY_COLUMNS
+    from gui.tables.summary_model import SUMMARY_COLUMNS
 
     view = window.summary_view
     window.activateWindow()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 
-from gui.tables.result_models import SUMMARY_COLUMNS
+from gui.tables.summary_model import SUMMARY_COLUMNS
 
 
 def _scroll_right(view) -> None:

@@ -17,7 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from gui.document import Document
-from gui.tables.result_models import ResultsGridModel, TierSummaryModel
+from gui.tables.result_models import ResultsGridModel
+from gui.tables.summary_model import TierSummaryModel
 from model.comparison import compare
 from model.workbook.json_file import load_demo
 from model.workbook.validation import FieldSpec, workbook_problems

@@ -1,0 +1,183 @@
+"""The per-tier summary: one row per tier with the numbers an analyst takes into the negotiation (its columns, their
+words and tooltips, and the model that shows them); the colours, roles and changed-cell test are result_models'."""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from model import arithmetic as ar
+from model import formatting as fmt
+from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
+from model.load_speed import load_speed
+from model.measured_speed import AGREES, measured_speed
+
+from gui.tables import result_copy
+from gui.tables.input_models import Index, WorkbookTableModel
+from gui.tables.result_models import (_ANY_SUMMARY_FIELD, _CENTER, _RESULT_ROLES, _RIGHT, _SUMMARY_FIELDS, HELP_HINT,
+                                      INCOMPLETE_COLOUR, VALUE_COLOURS, VERDICT_COLOURS, _fair_price_text,
+                                      _fair_price_tip, _ratio_text, changed_cells)
+
+
+def _claim_text(cmp: Comparison, i: int) -> str:
+    claimed = cmp.claimed_speedup[i]
+    return "" if math.isnan(claimed) else f"{fmt.times(claimed)} at {fmt.context(cmp.claim_context[i])}"
+
+
+def _implied_text(cmp: Comparison, i: int) -> str:
+    if math.isnan(cmp.claimed_speedup[i]) or not cmp.speculative[i]:
+        return ""
+    if int(cmp.claim_kind[i]) == ar.NEVER:
+        return fmt.OUT_OF_REACH
+    return fmt.pct(cmp.claim_alpha[i])
+
+
+def _holds_text(cmp: Comparison, i: int) -> str:
+    holds = cmp.claim_holds[i]
+    return "" if holds is None else ("holds" if holds else "does not hold")
+
+
+def _mix_break_even_text(cmp: Comparison, i: int) -> str:
+    kind = int(cmp.mix_price_break_even_kind[i])
+    if kind == -1:
+        return ""
+    if kind == ar.ALWAYS:
+        return "0% (always)"
+    if kind == ar.NEVER:
+        return f"none at K={int(cmp.k[i])}"
+    return fmt.pct(cmp.mix_price_break_even_alpha[i])
+
+
+def _measured_text(cmp: Comparison, i: int) -> str:
+    m = measured_speed(cmp, i)
+    return "" if m.measured is None else fmt.times(m.measured) + ("" if m.agreement in ("", AGREES) else " (!)")
+
+
+def _incomplete(cmp: Comparison, i: int) -> str:
+    return cmp.incomplete[i] if cmp.incomplete else ""
+
+
+def _speed_verdict(cmp: Comparison, i: int) -> str:
+    if _incomplete(cmp, i):
+        return _incomplete(cmp, i)
+    return VERDICT_NAMES[int(cmp.tier_verdict[i])] + (" (unconfirmed)" if cmp.unconfirmed[i] else "")
+
+
+def _value_verdict(cmp: Comparison, i: int) -> str:
+    # its own made-up mechanics, or its baseline's: the core's words (compare and the report say the same)
+    return cmp.value_withheld(i) or VALUE_NAMES[int(cmp.tier_value_verdict[i])]
+
+
+# (header, cell text, tooltip explaining the column); the verdicts first, so a laptop screen shows them
+SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
+    ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice); undecided: the mix speedup's interval reaches across a verdict's line, so measure more. Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
+    ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline; undecided where the interval on the speedup over the baseline reaches both sides of the price ratio. n/a without a baseline or for a tier that does not run speculative decoding."),
+    ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
+    ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
+    ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
+    ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
+    ("Fair price", _fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
+    ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
+    ("Value needs alpha", _mix_break_even_text, "The acceptance to guarantee: the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha)."),
+    ("Runs like alpha", lambda c, i: fmt.pct(c.effective_alpha[i]) if int(c.mix_price_break_even_kind[i]) != -1 else "", "The one acceptance that, held by every class, gives the mix speedup the workload has now. Worth the premium when it is at least 'Value needs alpha'."),
+    ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
+    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
+    ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
+    ("FLOPs/token", lambda c, i: fmt.times(c.mix_cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
+    ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
+    ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
+]
+_VERDICT_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds"}
+
+
+class TierSummaryModel(WorkbookTableModel):
+    """One row per tier: the numbers an analyst takes into the negotiation."""
+
+    def _snapshot(self) -> Any:
+        return self.document.comparison
+
+    def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | list[tuple[int, int, int, int]] | None:
+        if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
+            return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+        n = len(new.tier_names)
+        by_field = {name: changed_cells(old, new, (name,)).reshape(-1) for name in _ANY_SUMMARY_FIELD}
+        spans = []  # per column: (top, bottom) of the rows whose fields changed, or None
+        for header, _, _ in SUMMARY_COLUMNS:
+            rows = np.zeros(n, dtype=bool)
+            for name in _SUMMARY_FIELDS.get(header, _ANY_SUMMARY_FIELD):
+                changed = by_field[name]
+                rows |= changed if changed.size == n else bool(changed.any())
+            hit = np.flatnonzero(rows)
+            spans.append((int(hit[0]), int(hit[-1])) if hit.size else None)
+        # neighbouring columns with the same rows in one signal
+        blocks: list[tuple[int, int, int, int]] = []
+        for col, span in enumerate(spans):
+            if span is None:
+                continue
+            if blocks and blocks[-1][3] == col - 1 and (blocks[-1][0], blocks[-1][2]) == span:
+                blocks[-1] = (span[0], blocks[-1][1], span[1], col)
+            else:
+                blocks.append((span[0], col, span[1], col))
+        return blocks or None
+
+    def _headers_changed(self, old: Any, new: Any) -> bool:
+        return old is None or old.tier_names != new.tier_names
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.document.workbook.tiers)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(SUMMARY_COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            tiers = self.document.workbook.tiers
+            return tiers[section].name if role == Qt.ItemDataRole.DisplayRole and section < len(tiers) else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return SUMMARY_COLUMNS[section][0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return SUMMARY_COLUMNS[section][2]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _RESULT_ROLES or not index.isValid():
+            return None
+        cmp = self.document.comparison
+        i, col = index.row(), index.column()
+        header, text, explain = SUMMARY_COLUMNS[col]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return text(cmp, i)
+        if role == result_copy.COPY_ROLE:
+            return result_copy.copy_text(cmp, result_copy.SUMMARY.get(header), (i,), text(cmp, i))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
+        if role == Qt.ItemDataRole.BackgroundRole and header in ("Speed verdict", "Value verdict") \
+                and (_incomplete(cmp, i) or header == "Value verdict" and cmp.baseline_withheld(i)):
+            return QBrush(INCOMPLETE_COLOUR)
+        if role == Qt.ItemDataRole.BackgroundRole and header == "Speed verdict":
+            return QBrush(VERDICT_COLOURS[int(cmp.tier_verdict[i])])
+        if role == Qt.ItemDataRole.BackgroundRole and header == "Value verdict":
+            return QBrush(VALUE_COLOURS[int(cmp.tier_value_verdict[i])])
+        if role == Qt.ItemDataRole.ForegroundRole and header == "Claim holds" and cmp.claim_holds[i] is False:
+            return QBrush(QColor("#b00020"))
+        if role == Qt.ItemDataRole.ForegroundRole and header == "Measured" and _measured_text(cmp, i).endswith("(!)"):
+            return QBrush(QColor("#b00020"))
+        if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
+            made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
+            return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. An import made up {made_up or 'its mechanics'} "
+                    "because its file did not give them; enter them in the Tiers table (each edit counts) to get "
+                    f"verdicts.\n{HELP_HINT}")
+        if role == Qt.ItemDataRole.ToolTipRole and header in ("Value verdict", "vs baseline") and cmp.baseline_withheld(i):
+            return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}. An import made up its "
+                    "mechanics; enter them in the Tiers table to judge the speed over it.\n" + HELP_HINT)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
+            # the verdict at the tier's own load, where a probe measured it there (compare and the report say it too)
+            said = load_speed(cmp, i).words() if header == "Value verdict" else said
+            said = f"\n{said[0].upper()}{said[1:]}" if said else ""
+            extra = f"\n{_fair_price_tip(cmp, i)}" if header == "Fair price" and _fair_price_tip(cmp, i) else ""
+            return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}{extra}\n{explain}\n{HELP_HINT}"
+        return None
