@@ -21,6 +21,13 @@ so both meet the same machine load; the edits and workbooks are this script's
 for both. Printed: per tree and round the median and p95 of wall time and of the
 GUI thread's CPU time (which other processes on a shared machine barely move),
 then the pooled figures and the ratios today / REV of each round's median and p95.
+
+Each edit is also split in three, on the same clock (the pooled lines marked "split"): "edit" is
+model.setData returning (the copy, the checks, the undo step), "compare" the first read of
+document.comparison after it (the bench reads it before the event loop delivers the change, so the
+GUI's handlers find it computed: the same work, only attributed), and "after" everything from there to
+the repaints processed: the table models' dataChanged, the charts' show_result, the status line and
+the paints. edit + compare is the model's side, after the GUI's.
 """
 from __future__ import annotations
 
@@ -104,9 +111,12 @@ def make_workbook(name: str):  # noqa: ANN201  (a Workbook of whichever tree is 
             "profiles": lambda: profile_workbook(100, 30, 16)}[name]()
 
 
-def edit_latencies(workbook, edits: int, class_column: str = "alpha", cpu: list[float] | None = None) -> list[float]:  # noqa: ANN001
+def edit_latencies(workbook, edits: int, class_column: str = "alpha", cpu: list[float] | None = None,  # noqa: ANN001
+                   split: dict[str, list[float]] | None = None) -> list[float]:
     """Wall time of each edit; with ``cpu``, this thread's CPU time of each edit is appended to it (what other
-    processes on a shared machine barely move: the GUI's own work, painting included, runs on this thread)."""
+    processes on a shared machine barely move: the GUI's own work, painting included, runs on this thread).
+    With ``split``, each edit's phases are appended to it: "<phase> wall" and "<phase> cpu" for the phases
+    edit, compare and after (the module's docstring says what each holds)."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -158,12 +168,22 @@ def edit_latencies(workbook, edits: int, class_column: str = "alpha", cpu: list[
         start, start_cpu = time.perf_counter(), time.thread_time()
         if not model.setData(index, value):
             raise RuntimeError(f"edit {i} refused: {window.statusBar().currentMessage()}")
+        edited, edited_cpu = time.perf_counter(), time.thread_time()
+        window.document.comparison  # noqa: B018  (computed here rather than in the first handler: attributed)
+        compared, compared_cpu = time.perf_counter(), time.thread_time()
         while not done:
             app.processEvents()
         app.processEvents()  # the repaints the change scheduled
-        samples.append(time.perf_counter() - start)
+        end, end_cpu = time.perf_counter(), time.thread_time()
+        samples.append(end - start)
         if cpu is not None:
-            cpu.append(time.thread_time() - start_cpu)
+            cpu.append(end_cpu - start_cpu)
+        if split is not None:
+            for phase, wall, cpu_time in (("edit", edited - start, edited_cpu - start_cpu),
+                                          ("compare", compared - edited, compared_cpu - edited_cpu),
+                                          ("after", end - compared, end_cpu - compared_cpu)):
+                split.setdefault(f"{phase} wall", []).append(wall)
+                split.setdefault(f"{phase} cpu", []).append(cpu_time)
     window.document.undo_stack.setClean()
     window.close()
     QApplication.processEvents()
@@ -179,8 +199,11 @@ def _child(workbook: str, edits: int) -> int:
     """Runs inside the tree under test (its folder first on sys.path): prints the samples in ms as JSON."""
     wb = make_workbook(workbook)
     cpu: list[float] = []
-    samples = edit_latencies(wb, edits, WORKBOOKS[workbook][2], cpu)
-    print("SAMPLES " + json.dumps({"wall": [s * 1000 for s in samples], "cpu": [s * 1000 for s in cpu]}), flush=True)
+    split: dict[str, list[float]] = {}
+    samples = edit_latencies(wb, edits, WORKBOOKS[workbook][2], cpu, split)
+    out = {"wall": [s * 1000 for s in samples], "cpu": [s * 1000 for s in cpu]}
+    out.update({key: [s * 1000 for s in values] for key, values in split.items()})
+    print("SAMPLES " + json.dumps(out), flush=True)
     return 0
 
 
@@ -213,6 +236,20 @@ def _line(label: str, tree: str, run: dict[str, list[float]], target: float) -> 
     return (f"  {tree:<10} {label:<8} wall median {median:6.1f} p95 {p95:6.1f} max {max(ms):6.1f} ms   "
             f"cpu median {cpu_median:5.1f} p95 {cpu_p95:5.1f} ms   n={len(ms):<4} "
             f"p95 <= {target:.0f} ms: {'OK' if p95 <= target else 'OVER'}")
+
+
+PHASES = ("edit", "compare", "after")
+
+
+def _split_line(tree: str, run: dict[str, list[float]]) -> str | None:
+    """The pooled phases of an edit (median / p95 of each, CPU then wall); None for a run without them."""
+    if not all(f"{phase} cpu" in run for phase in PHASES):
+        return None
+    parts = []
+    for clock in ("cpu", "wall"):
+        parts.append(f"{clock} " + "  ".join(f"{phase} {_stats(run[f'{phase} {clock}'])[0]:5.1f}/"
+                                             f"{_stats(run[f'{phase} {clock}'])[1]:5.1f}" for phase in PHASES))
+    return f"  {tree:<10} split    (median/p95 ms) " + "   ".join(parts)
 
 
 def main() -> int:
@@ -259,6 +296,10 @@ def main() -> int:
                 if rs:
                     print(_line("pooled", name, {key: [x for run in rs for x in run[key]] for key in ("wall", "cpu")},
                                 target))
+            for name, rs in runs.items():
+                split = _split_line(name, {key: [x for run in rs for x in run[key]] for key in rs[0]}) if rs else None
+                if split:
+                    print(split)
             if args.against and all(runs.values()):
                 old_name = next(iter(trees))
                 for key in ("wall", "cpu"):
