@@ -94,7 +94,7 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
         baseline = base_tier = None
         if base_name:
             base_tier, baseline = _tier_and_endpoint(wb, base_name, "baseline tier", args.workbook, args.allow_http)
-        settings = ProbeSettings(fast=fast, baseline=baseline, fast_name=tier.name,
+        settings = ProbeSettings(fast=fast, baseline=baseline, fast_name=tier.name, tier_k=tier.k,
                                  baseline_name=base_tier.name if base_tier else "",
                                  fast_prices=Prices(tier.price_in, tier.price_out),
                                  baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
@@ -144,6 +144,8 @@ def format_report(report: ProbeReport) -> str:
         k_text = f"{report.k_estimate}" + (f" (from {report.k_source})" if report.k_source else "")
     lines = [f"speculative decoding: {report.verdict}", f"  {report.evidence}",
              f"stream style: {report.stream_style}; K estimate: {k_text}"]
+    if report.k_mismatch is not None:
+        lines.append(report.k_mismatch.text)
     if report.timing_unreliable:
         lines.append("timing unreliable on this run: the machine was busy (no K and no alpha from timing; "
                      "probe again on a quieter machine)")
@@ -232,6 +234,12 @@ def run_probe_command(args: argparse.Namespace) -> int:
         args.run = check_output_target(args.run, "run file")
     if args.from_run is not None:
         header, records = read_run(args.from_run)
+        if args.workbook is not None and args.tier:  # the tier's K now, for the K mismatch
+            wb = load_workbook(args.workbook)
+            i = wb.tier_index(args.tier)
+            if i is None:
+                raise ValueError(f"{args.workbook}: no tier named {args.tier!r}")
+            header = {**header, "tier_k": wb.tiers[i].k}
         report = analyse(records, header, getattr(args, "confidence", 0.95))
         return _finish(report, args, None)
     probe_decide.check_decide_arguments(args)

@@ -8,12 +8,22 @@ from html import escape
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from model.probe.k_check import KMismatch
+
 
 class ApplyRow(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.flag_check = QCheckBox("Set the tier's Speculative from the verdict", checked=True)
         self.speedup_check = QCheckBox("Keep the measured speedup beside the claim", checked=True)
+        # shown only when the K measured is not the tier's (model/probe/k_check.py says why it is ticked)
+        self.k_check = QCheckBox("Set the tier's K to the K measured", checked=True, visible=False)
+        self.k_check.setToolTip("The acceptance and speedup applied were measured at the vendor's K; the tier's K "
+                                "sets its draft cost K c + v. Untick to keep the workbook's K: numbers there are then "
+                                "extrapolated where they reach past what was measured.")
+        self.k_check.toggled.connect(self._say_k)
+        self._mismatch: KMismatch | None = None
+        self._tier_text = ""
         self.apply_button = QPushButton("Apply probed acceptance", enabled=False)
         self.apply_button.setToolTip("One undoable step: α per class as the tier's overrides (source probed), "
                                      "the speculative flag, the measured speedup")
@@ -23,6 +33,7 @@ class ApplyRow(QWidget):
         checks = QVBoxLayout()
         checks.addWidget(self.flag_check)
         checks.addWidget(self.speedup_check)
+        checks.addWidget(self.k_check)
         row = QHBoxLayout()
         row.addLayout(checks, 1)
         row.addWidget(self.apply_button)
@@ -31,8 +42,15 @@ class ApplyRow(QWidget):
         layout.addWidget(self.apply_label)
         layout.addLayout(row)
 
-    def update_for(self, has_report: bool, ran_on_a_tier: bool, tier_name: str | None, running: bool) -> None:
-        """``tier_name``: the probed tier's name now, None when the report has none or the tier is gone."""
+    def update_for(self, has_report: bool, ran_on_a_tier: bool, tier_name: str | None, running: bool,
+                   mismatch: KMismatch | None = None) -> None:
+        """``tier_name``: the probed tier's name now, None when the report has none or the tier is gone;
+        ``mismatch``: the K measured against that tier's K now, None when they agree."""
+        self._mismatch = mismatch if has_report and tier_name is not None else None
+        self.k_check.setVisible(self._mismatch is not None)
+        if self._mismatch is not None:
+            self.k_check.setText(f"Set the tier's K to {self._mismatch.measured}, as measured (it has "
+                                 f"{self._mismatch.tier})")
         if not has_report:
             self.apply_label.setText("")
         elif not ran_on_a_tier:
@@ -43,6 +61,22 @@ class ApplyRow(QWidget):
                                      "apply it.</span>")
         else:
             self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.")
+        self._tier_text = self.apply_label.text()
+        self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
         self.apply_button.setText(f"Apply to {tier_name}" if tier_name is not None and len(tier_name) <= 24
                                   else "Apply probed acceptance")
+
+    @property
+    def set_k(self) -> bool:
+        """Whether Apply sets the tier's K to the K measured (only asked where they differ)."""
+        return self._mismatch is not None and self.k_check.isChecked()
+
+    def _say_k(self, *_args: object) -> None:
+        """The apply line, with what Apply does about a K mismatch when there is one."""
+        if self._mismatch is None:
+            if self._tier_text:
+                self.apply_label.setText(self._tier_text)
+            return
+        words = escape(f"{self._mismatch.headline}. {self._mismatch.apply_text(self.k_check.isChecked())}", quote=False)
+        self.apply_label.setText(f"{self._tier_text} <span style='color:#8a5a00'>{words}</span>")

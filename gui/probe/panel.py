@@ -37,6 +37,7 @@ from model.probe.apply import apply_probe
 from model.probe.endpoint import check_endpoint, resolve_api_key
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
+from model.probe.k_check import k_mismatch
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.load import estimate_levels, parse_levels, run_any
@@ -170,8 +171,10 @@ class ProbePanel(QWidget):
         self._on_document_changed()
 
     def _update_apply(self) -> None:
-        self.apply_row.update_for(self.report is not None, self.report_tier is not None, self.report_tier_name(),
-                                  self._running)
+        tier, r = self.document.workbook.tier_with_identity(self.report_tier), self.report
+        mismatch = k_mismatch(r.k_estimate, r.k_source, tier.k, r.profile_positions) if r and tier else None
+        self.apply_row.update_for(r is not None, self.report_tier is not None, self.report_tier_name(),
+                                  self._running, mismatch)
 
     def _on_tier_changed(self, *_args: object) -> None:
         tier = self._tier()
@@ -220,7 +223,8 @@ class ProbePanel(QWidget):
             fast_name=tier.name if tier else fast.model, baseline_name=base_tier.name if base_tier else "",
             fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
             baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
-            prompts_path=form.prompts_path(), concurrency=parse_levels(form.levels_edit.text()))
+            prompts_path=form.prompts_path(), concurrency=parse_levels(form.levels_edit.text()),
+            tier_k=tier.k if tier else None)
         settings.check()
         return settings
 
@@ -377,9 +381,10 @@ class ProbePanel(QWidget):
             return
         skipped: list[str] = []
         flag, speed = self.apply_row.flag_check.isChecked(), self.apply_row.speedup_check.isChecked()
+        set_k = self.apply_row.set_k
 
         def mutate(wb: Any) -> None:
-            skipped[:] = apply_probe(wb, report, tier, set_flag=flag, keep_speedup=speed)
+            skipped[:] = apply_probe(wb, report, tier, set_flag=flag, keep_speedup=speed, set_k=set_k)
         try:
             self.document.apply(f"Apply probed acceptance to tier {tier}", mutate)
         except ValueError as exc:

@@ -21,6 +21,7 @@ from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance, distinct_prompts
+from model.probe.k_check import KMismatch, k_mismatch
 from model.probe.merges import BUSY, SPLIT
 from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance, steps_of
@@ -112,6 +113,13 @@ class ProbeReport:
     silent_tokens: int = 0
     by_concurrency: list[LevelSpeed] = field(default_factory=list)  # the tier's speed per level (by_load)
     confidence: float = 0.95  # of every class's alpha_interval
+    # the K measured against the probed tier's K in the workbook (the run header's tier_k): None when they agree
+    k_mismatch: KMismatch | None = None
+
+    @property
+    def profile_positions(self) -> int:
+        """The most per-position rates any class's profile measured (0: no class has a profile)."""
+        return max((len(c.profile or ()) for c in self.classes), default=0)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -120,6 +128,7 @@ class ProbeReport:
             "baseline": self.baseline_name, "baseline_mean_tokens_per_step": self.baseline_mean_tokens_per_step,
             "requests": self.requests, "failed": self.failed, "date": self.date, "k_source": self.k_source,
             "confidence": self.confidence,
+            "k_mismatch": self.k_mismatch.to_dict() if self.k_mismatch is not None else None,
             "notes": self.notes, "timing_unreliable": self.timing_unreliable, "silent_tokens": self.silent_tokens,
             "classes": []}
         for c in self.classes:
@@ -237,6 +246,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None))
     for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
+    mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note
+                          max((len(c.profile or ()) for c in classes), default=0))
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
         verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,
@@ -247,4 +258,4 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
         silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k, load_keeping, confidence),
-        confidence=confidence)
+        confidence=confidence, k_mismatch=mismatch)

@@ -15,9 +15,11 @@ import numpy as np
 from model import arithmetic as ar
 from model.probe.analysis import ClassProbe, ProbeReport
 from model.probe.filler import context_label
+from model.probe.k_check import k_mismatch
 from model.workbook.load_speedups import format_speedups
 from model.workbook.measured_apply import apply_plan, plan_measured
 from model.workbook.rows import Workbook
+from model.workbook.validation import K_LIMITS
 
 
 def probe_note(report: ProbeReport, c: ClassProbe | None = None) -> str:
@@ -59,8 +61,11 @@ def level_speedup(report: ProbeReport, levels: dict[int, tuple[float, bool]], co
 
 
 def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missing: bool = False,
-                set_flag: bool = True, keep_speedup: bool = True) -> list[str]:
-    """Mutate ``workbook``; returns the classes left out (not in the workbook, or nothing measured)."""
+                set_flag: bool = True, keep_speedup: bool = True, set_k: bool = False) -> list[str]:
+    """Mutate ``workbook``; returns the classes left out (not in the workbook, or nothing measured).
+
+    ``set_k``: where the K measured differs from the tier's, set the tier's K to it (model/probe/k_check.py says
+    why the dock ticks it by default); otherwise the tier keeps its K and the numbers there say extrapolated."""
     i = workbook.tier_index(tier)
     if i is None:
         raise ValueError(f"no tier named {tier!r} in the workbook")
@@ -71,6 +76,10 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
     for name, c, is_new in todo:
         apply_plan(workbook, [(name, c, is_new)], probe_note(report, c), tier, source="probed")
     row = workbook.tiers[i]
+    mismatch = k_mismatch(report.k_estimate, report.k_source, row.k)
+    if set_k and mismatch is not None and K_LIMITS[0] <= mismatch.measured <= K_LIMITS[1]:
+        row.k = mismatch.measured
+        row.entered("k")  # measured, no longer a value an import made up
     if set_flag and report.verdict in ("yes", "no"):
         row.speculative = report.verdict
     if keep_speedup:

@@ -39,6 +39,7 @@ class ProbeSettings:
     baseline_prices: Prices | None = None
     prompts_path: str = ""
     concurrency: tuple[int, ...] = (1,)  # parallel streams per level, one level at a time (model/probe/load.py)
+    tier_k: int | None = None  # the probed tier's K in the workbook: the result says when the K measured differs
 
     def check(self) -> None:
         if not self.prompts:

@@ -38,3 +38,40 @@ def test_an_inconclusive_verdict_leaves_the_flag_alone():
 def test_an_unknown_tier_is_refused():
     with pytest.raises(ValueError, match="no tier"):
         apply_probe(load_demo(), _report("yes", {}), "nonesuch")
+
+
+def _profiled(k: int, positions: int) -> ProbeReport:
+    report = _report("yes", {"code": 0.7})
+    report.k_estimate, report.k_source = k, "timing"
+    report.classes[0].profile = [0.8, 0.7, 0.6][:positions]
+    return report
+
+
+def test_apply_sets_the_tiers_k_to_the_k_measured_or_keeps_it_and_says_what_is_extrapolated():
+    from model.comparison import compare
+    from model.probe.k_check import k_mismatch
+
+    wb = load_demo()
+    tier = "Northwind Turbo"
+    i = wb.tier_index(tier)
+    assert wb.tiers[i].k == 5
+    kept = wb.copy()
+    apply_probe(kept, _profiled(3, 3), tier)  # the default keeps the workbook's K
+    assert kept.tiers[i].k == 5
+    cmp = compare(kept)
+    j = kept.class_index("code")
+    assert cmp.extrapolated[i, j]  # E at K = 5 from 3 measured positions: labelled so
+    said = k_mismatch(3, "timing", 5, 3)
+    assert "labelled extrapolated" in said.apply_text(False) and "K = 5" in said.apply_text(False)
+    apply_probe(wb, _profiled(3, 3), tier, set_k=True)
+    assert wb.tiers[i].k == 3 and not compare(wb).extrapolated[i, j]
+    assert "from 5 to 3" in said.apply_text(True)
+    # a K that agrees is no mismatch, and set_k changes nothing
+    assert k_mismatch(3, "timing", 3) is None
+    apply_probe(wb, _profiled(3, 3), tier, set_k=True)
+    assert wb.tiers[i].k == 3
+    # a tier K under the K measured: the first positions, and the drafts priced, said
+    short = k_mismatch(4, "server", 2, 4)
+    assert "first 2 of the 4 positions" in short.text and "draft tokens" in short.text
+    # an alpha without a profile is carried by the i.i.d. model, not called extrapolated
+    assert "i.i.d." in k_mismatch(3, "reported", 5, 0).text

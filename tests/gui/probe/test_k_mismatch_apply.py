@@ -1,0 +1,64 @@
+"""The probe dock says when the K measured is not the probed tier's K, and Apply says (and does) what it does
+about it: sets the tier's K to the K measured (ticked), or keeps it and says which numbers are extrapolated."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+pytest.importorskip("uvicorn")
+
+from gui.document import Document  # noqa: E402
+from gui.probe.panel import ProbePanel  # noqa: E402
+from model.probe.demo_server import LoopbackServer  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
+from tests.probe_servers import demo_app  # noqa: E402
+
+RUN_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture
+def panel(qtbot, tmp_path):
+    app, _ = demo_app("vllm")  # drafts K = 4
+    with LoopbackServer(app) as server:
+        widget = ProbePanel(Document(load_demo()))
+        widget.run_folder = tmp_path
+        widget.confirm = lambda text: True
+        qtbot.addWidget(widget)
+        combo = widget.endpoint.tier_combo
+        combo.setCurrentIndex(combo.findText("Northwind Turbo"))  # K = 5 in the workbook
+        widget.endpoint.url_edit.setText(server.base_url)
+        widget.endpoint.model_edit.setText("demo-fast")
+        widget.endpoint.baseline_combo.setCurrentIndex(0)  # (none)
+        widget.run_form.tokens_spin.setValue(24)
+        widget.run_form.repeats_spin.setValue(2)
+        prompts = tmp_path / "p.jsonl"
+        prompts.write_text('{"task_class": "code", "prompt": "def parse_orders(orders):\\n    result = []"}\n'
+                           '{"task_class": "prose", "prompt": "The morning was"}\n')
+        widget.run_form.prompts_edit.setText(str(prompts))
+        yield widget
+        widget.runner.wait()
+
+
+def test_a_k_mismatch_is_said_and_apply_sets_the_tiers_k_or_keeps_it_saying_so(qtbot, panel):
+    with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
+    report, row = panel.report, panel.apply_row
+    assert report.k_estimate == 4 and report.k_mismatch is not None and report.k_mismatch.tier == 5
+    assert not row.k_check.isHidden() and row.k_check.isChecked()
+    assert "K mismatch" in row.apply_label.text() and "from 5 to 4" in row.apply_label.text()
+    row.k_check.setChecked(False)  # the analyst keeps the workbook's K: the words say what that means
+    assert "keeps the tier's K = 5" in row.apply_label.text()
+    doc = panel.document
+    i = doc.workbook.tier_index("Northwind Turbo")
+    qtbot.mouseClick(row.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.workbook.tiers[i].k == 5
+    doc.undo_stack.undo()
+    row.k_check.setChecked(True)
+    with qtbot.waitSignal(doc.changed, timeout=5000):  # the document coalesces its change signal
+        qtbot.mouseClick(row.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.workbook.tiers[i].k == 4
+    # the tier's K now agrees: no mismatch, no box
+    assert row.k_check.isHidden() and "K mismatch" not in row.apply_label.text()
+    with qtbot.waitSignal(doc.changed, timeout=5000):
+        doc.undo_stack.undo()  # one undo step: the K goes back with the acceptance
+    assert doc.workbook.tiers[i].k == 5 and not row.k_check.isHidden()
