@@ -178,15 +178,16 @@ def comparison_text(cmp) -> str:
     # intervals widen the speed columns only where the workbook has any
     tw = 22 if any(r["speedup_interval"] for r in tiers) else 8
     pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
+    verdicts = [r["incomplete"] or r["verdict"] + (" (unconfirmed)" if r["unconfirmed"] else "") for r in tiers]
+    vw = max([22] + [len(v) + 1 for v in verdicts])  # "incomplete: needs c and v" pushed the columns after it
     lines = [f"{'tier':<22}{'mix':>{tw}}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  "
-             f"{'verdict':<22}{'pays a':>7}  value"]
-    for r in tiers:
-        flag = " (unconfirmed)" if r["unconfirmed"] else ""
+             f"{'verdict':<{vw}}{'pays a':>7}  value"]
+    for r, verdict in zip(tiers, verdicts):
         holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
         mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
-                     f"{_claim_alpha_text(r):>9}  {holds:<5}  {r['incomplete'] or r['verdict'] + flag:<22}"
+                     f"{_claim_alpha_text(r):>9}  {holds:<5}  {verdict:<{vw}}"
                      f"{'–' if r['incomplete'] else _alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}"
                      f"  {'incomplete' if r['incomplete'] else r['baseline_incomplete'] or r['value_verdict']}")
     measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())
@@ -208,6 +209,8 @@ def comparison_text(cmp) -> str:
     lines.append("")
     lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
                  f"{'price':>7}{'pays a':>8}  value")
+    # a value verdict withheld for the whole tier says why (its baseline's mechanics made up), not "n/a"
+    withheld = {name: cmp.value_withheld(i) for i, name in enumerate(cmp.tier_names)}
     for r in pairs:
         if r["verdict"] == "n/a" and not r["acceptance_refused"]:
             continue
@@ -216,7 +219,7 @@ def comparison_text(cmp) -> str:
         speed = fmt.times_interval(r["speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{alpha_cell:>8}{be:>8}"
                      f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  {r['verdict']:<9}"
-                     f"{ratio:>7}{pays:>8}  {r['value_verdict']}")
+                     f"{ratio:>7}{pays:>8}  {withheld[r['tier']] or r['value_verdict']}")
     if any(r["acceptance_kind"] != "alpha" for r in pairs if r["verdict"] != "n/a"):
         lines.append("AL: the mean acceptance length (tokens per verify step) of a class given as a profile or a"
                      " length, where alpha does not apply; E*: the length it must reach (K c + v, or the price's);"

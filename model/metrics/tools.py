@@ -32,10 +32,11 @@ from model.engine_reports import ReportError, SpecCounts, combine
 from model.engine_responses import speculation_from_recorded, speculation_from_response
 from model.spec_checks import MAX_K, count_problem
 from model.metrics.result import MetricsError
+from model.workbook.json_file import PROBE_RUN_KIND
 
 AIPERF_NOTE = ("AIPerf: acceptance length = 1 + accepted / verify steps (bonus token included); draft acceptance rate = "
                "accepted / draft tokens (percent); histogram = verify steps by accepted drafts; as the server reported them")
-PROBE_KIND = "specledger-probe-run"
+PROBE_KIND = PROBE_RUN_KIND  # model/probe/run_file.KIND
 PROBE_K_KIND = "specledger-probe-k"  # model/probe/run_file.K_KIND (a wing does not import another: the name twice)
 _AIPERF_TOTALS = ("total_spec_decode_steps", "total_accepted_draft_tokens", "total_draft_tokens")
 _AIPERF_HISTOGRAM = "pooled_spec_decode_acceptance_histogram"

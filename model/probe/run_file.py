@@ -22,8 +22,9 @@ from typing import Any, TextIO
 
 from model.probe.events import RequestRecord
 from model.safe_files import check_output_target, read_text_limited
+from model.workbook.json_file import PROBE_RUN_KIND
 
-KIND = "specledger-probe-run"
+KIND = PROBE_RUN_KIND
 K_KIND = "specledger-probe-k"  # the trailer line holding the K the analysis settled on
 LOAD_KEEPING_KIND = "specledger-probe-load-keeping"
 LOAD_KEEPING_COUNTS = ("sent", "completed", "throttled")

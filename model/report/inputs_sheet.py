@@ -27,10 +27,14 @@ _FORMATS = {
     "context": st.INTEGER, "alpha": st.PERCENT, "alpha_low": st.PERCENT, "alpha_high": st.PERCENT,
     "alpha_confidence": st.PERCENT, "alpha_requests": st.INTEGER, "alpha_steps": st.INTEGER,
 }
-# The three tables share columns; the last (notes) wraps inside its width, so the printed page stays one wide.
+# The three tables share columns. A text longer than its column (a note, a source note, an interval's method,
+# a long name) wraps inside it and its row grows: text running into the next cell is cut there, on screen
+# and on paper.
 _TOP = {"valign": "top"}  # a row grown for a wrapped note reads along its first line
-# narrow enough that the tiers table prints one page wide at a readable scale (styles.MIN_PRINT_SCALE)
-_WIDTHS = {1: 22, 2: 15, 3: 12, 4: 9, 5: 12, 6: 14, 7: 14, 8: 12, 9: 18, 10: 11, 11: 10, 12: 10,
+_WRAP = {"text_wrap": True, "valign": "top"}
+# the tiers table prints two pages across at a readable scale (styles.MIN_PRINT_SCALE); columns 5 and 7 are the
+# overrides' and the classes' source notes, wide enough that a sentence takes a few lines, not ten
+_WIDTHS = {1: 22, 2: 15, 3: 12, 4: 9, 5: 20, 6: 14, 7: 40, 8: 12, 9: 18, 10: 11, 11: 10, 12: 10,
            13: 11, 14: 11, 15: 20, 16: 30}
 
 
@@ -151,18 +155,20 @@ def _table(sheet: st.SheetWriter, header_row: int, heading: str, specs: tuple[Fi
     sheet.text(header_row - 1, 1, heading, st.HEADING)
     labels = header_labels(specs)
     sheet.header_row(header_row, labels, text_columns={sp.label for sp in specs if sp.kind in ("text", "choice")})
-    wrap_notes = {"text_wrap": True, "valign": "top"}
     for i, row in enumerate(rows):
         r = header_row + 1 + i
+        lines = 1
         for col, spec in enumerate(specs, start=1):
             value = getattr(row, spec.name)
             if spec.kind in ("text", "choice"):
-                wrapped = spec.name == "notes"
-                sheet.text(r, col, value, st.INPUT, st.INDENT, wrap_notes if wrapped else _TOP)
-                if wrapped and value:  # neither Excel nor LibreOffice grows a row for wrapped text on opening
-                    sheet.ws.set_row(r - 1, 15 * st.wrapped_lines(value, _WIDTHS.get(col, st.DEFAULT_WIDTH) - 2))
+                n = st.wrapped_lines(value, _WIDTHS.get(col, st.DEFAULT_WIDTH) - 2) if value else 1  # - the indent
+                # a multiline field always wraps: an analyst's edit in Excel may lengthen it
+                sheet.text(r, col, value, st.INPUT, st.INDENT, _WRAP if spec.multiline or n > 1 else _TOP)
+                lines = max(lines, n)
             else:
                 sheet.number(r, col, value, number_formats.get(spec.name), st.INPUT, _TOP)
+        if lines > 1:  # neither Excel nor LibreOffice grows a row for wrapped text on opening
+            sheet.ws.set_row(r - 1, 15 * lines)
     sheet.table(name, header_row, header_row + len(rows), labels, filters=False)
     sheet.ws.set_row(header_row - 1, 30)
 

@@ -27,13 +27,14 @@ from typing import Any
 
 from model import arithmetic as ar
 from model.report import styles as st
-from model.report.layout import INPUTS, PROFILE_HEADERS, PROFILES_HEADING, InputsLayout
+from model.report.layout import INPUTS, PROFILE_HEADERS, PROFILES_HEADING, TABLES, InputsLayout
 from model.workbook.rows import Workbook
 from model.workbook.validation import K_LIMITS
 
 HEADING, HEADERS = PROFILES_HEADING, PROFILE_HEADERS
 CHANGED = "changed"
 _FIRST_RATE = len(HEADERS) + 1
+_SHARED_COLUMNS = max(len(specs) for _, specs in TABLES)  # the widest table above (inputs_sheet._WIDTHS sets them)
 EXTRAPOLATED = {"bg_color": "#EDEDED", "font_color": "#7F7F7F", "italic": True}
 
 
@@ -127,15 +128,18 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
     width = table_width(wb)
     header = layout.profile_header
     sheet.text(header - 1, 1, HEADING, st.HEADING)
+    if not rows:  # no header row either: its dozens of helper columns printed a page of headers over nothing
+        sheet.text(header, 1, "None: every acceptance here is one alpha (the Task classes and Overrides tables). "
+                   "Give a class a profile or a length in SpecLedger and export again for this table.", st.NOTE)
+        return {}
     labels = HEADERS + [f"p{k}" for k in range(1, width + 1)] + [f"r{k} = p1..p{k}" for k in range(1, width + 1)]
     tail = _FIRST_RATE + 2 * width
     labels += ["Length at export", "K at export", "Rates at export (checksum)"]
     sheet.header_row(header, labels, text_columns=set(HEADERS[:2]))
     sheet.ws.set_row(header - 1, 60)
-    if not rows:
-        sheet.text(header + 1, 1, "None: every acceptance here is one alpha (the Task classes and Overrides tables).",
-                   st.NOTE)
-        return {}
+    # right of the three tables above, these columns are the table's own: wide enough that no header word breaks
+    # (the checksum's header, 8 wide, printed as "(checksu / m)"); left of it the tables' widths hold
+    sheet.widths({col: 12 for col in range(tail, tail + 3) if col > _SHARED_COLUMNS})
     class_row = {c.name: layout.class_row(j) for j, c in enumerate(wb.classes)}
     # Excel refuses a rate outside 0..100% or a length below 1 as the validator would (typed, not pasted)
     last = header + len(rows)

@@ -94,6 +94,8 @@ def wrapped_lines(text: str, width: float) -> int:
     """About how many lines `text` takes wrapped at spaces in a column `width` characters wide
     (a width unit is one digit; proportional text in Calibri runs about 1.25 characters a unit; a longer word breaks)."""
     per_line = max(1, int(width * 1.25))
+    if "\n" in text:  # a note's own line breaks (multiline fields keep them) start lines of their own
+        return sum(wrapped_lines(part, width) for part in text.split("\n"))
     lines, used = 1, 0
     for word in text.split():
         if used and used + 1 + len(word) > per_line:

@@ -22,6 +22,9 @@ SCHEMA_VERSION = 2
 FORMAT_NAME = "specledger-workbook"
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 DEMO_WORKBOOK = RESOURCES / "demo_workbook.json"
+# the first line of a probe's run file (model/probe/run_file.py writes it, model/metrics reads it): here so that
+# both wings name it from one place, and a run file given where a workbook goes is said to be one
+PROBE_RUN_KIND = "specledger-probe-run"
 
 
 def workbook_to_dict(wb: Workbook) -> dict[str, Any]:
@@ -181,10 +184,27 @@ def load_workbook(path: str | os.PathLike[str]) -> Workbook:
     except DuplicateKey as exc:
         raise WorkbookError([str(exc)], str(p)) from None
     except json.JSONDecodeError as exc:
+        if _is_probe_run(text.split("\n", 1)[0]):
+            raise WorkbookError([_PROBE_RUN], str(p)) from None
         raise WorkbookError([f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"], str(p)) from None
     except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit; nesting too deep
         raise WorkbookError([f"not valid JSON for SpecLedger ({str(exc)[:120] or exc.__class__.__name__})"], str(p)) from None
+    if isinstance(parsed, dict) and parsed.get("kind") == PROBE_RUN_KIND:  # a run with no request yet: one line
+        raise WorkbookError([_PROBE_RUN], str(p))
     return workbook_from_dict(parsed, str(p))
+
+
+_PROBE_RUN = ("is a probe run file (JSON lines from `specledger probe`), not a workbook; "
+              "`specledger import-metrics FILE --apply WORKBOOK -o OUT` reads its acceptance into a workbook")
+
+
+def _is_probe_run(line: str) -> bool:
+    """Whether `line` (a file's first) is a probe run file's header."""
+    try:
+        head = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(head, dict) and head.get("kind") == PROBE_RUN_KIND
 
 
 class DuplicateKey(ValueError):

@@ -129,3 +129,19 @@ def test_a_bug_still_says_unexpected(capsys):
 
     assert run_command("compare", fail, None) == 1
     assert "unexpected error (KeyError" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lines", ["header", "header and K"])
+def test_a_probe_run_file_given_as_a_workbook_is_named_as_one(capsys, tmp_path, lines):
+    """`compare run.jsonl` said 'not valid JSON at line 2' of a file SpecLedger wrote itself: it says what the
+    file is and which command reads it."""
+    from model.probe.run_file import RunWriter, record_k
+    run = tmp_path / "turbo.run.jsonl"
+    with RunWriter(run, {"endpoint": {"url": "http://127.0.0.1:1/v1"}}):
+        pass
+    if lines == "header and K":
+        assert record_k(run, 4, "timing")
+    code, err = _main(capsys, "compare", str(run))
+    assert code == 1 and err.count("\n") == 1
+    assert "is a probe run file" in err and "import-metrics FILE --apply WORKBOOK" in err
+    assert "not valid JSON" not in err

@@ -53,3 +53,22 @@ def test_compare_text_shows_brackets_and_the_fair_price(ranged) -> None:
     assert "acceptance to guarantee 65.8%, runs like 67.9% (64.6–70.5%)" in text
     plain = _compare(None, False)
     assert "(" not in plain.splitlines()[2] and "open at" not in plain
+
+
+def test_per_class_text_says_why_a_value_verdict_is_withheld(tmp_path) -> None:
+    """A tier over a baseline whose mechanics a price list made up printed 'n/a' in every class's value column,
+    where the JSON and the window give the reason: the text gives it too, and the tier table's columns stay in
+    line after a long 'incomplete: needs c and v'."""
+    from tests.excel_cases import made_up
+    path = tmp_path / "made_up.json"
+    save_workbook(made_up(), path)
+    text = _compare(str(path), as_json=False)
+    reason = json.loads(_compare(str(path), as_json=True))
+    why = next(t["baseline_incomplete"] for t in reason["tiers"] if t["tier"] == "Zeta Over Maybe")
+    assert why and why != "n/a"
+    rows = [line for line in text.splitlines() if line.startswith("Zeta Over Maybe") and "x  gain" in line]
+    per_class = [line for line in rows if any(c in line for c in ("code", "prose", "json"))]
+    assert per_class and all(line.endswith(why) for line in per_class)
+    tier_table = text.split("\n\n")[0].splitlines()
+    pays_at = {len(line.rsplit("  ", 1)[0]) for line in tier_table}
+    assert len(pays_at) == 1, "the columns after the verdict moved"

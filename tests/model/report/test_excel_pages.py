@@ -105,3 +105,14 @@ def test_the_brief_prints_first_on_one_page(printed):
     # lines wrap less, at a scale the readable-text test above holds it to; a fixed width ran on to two pages)
     for book in ("demo", "wide"):
         assert len([p for p in printed[book] if p.sheet == "Brief"]) == 1, book
+
+
+def test_inputs_print_whole_source_notes_and_no_empty_profiles_table(printed):
+    """The demo's source notes printed cut at their column's edge ('... literature (Leviath'), and its empty
+    profiles table printed a page of helper headers ('Rates at export (checksum)') over nothing."""
+    inputs = "\n".join(p.text for p in printed["demo"] if p.sheet == "Inputs")
+    words = " ".join(inputs.split())
+    note = demo().classes[0].source_note
+    assert " ".join(note.split()[-4:]) in words  # its last words, after the wrap
+    assert "checksum" not in words and "p1..p2" not in words
+    assert "None: every acceptance here is one alpha" in words
