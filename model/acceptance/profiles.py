@@ -208,6 +208,23 @@ class AcceptanceGrid:
         ext, cumulative, beyond = _extended(tuple(self.profile[i, j, :m].tolist()), max(int(k), m))
         return PositionRates(ext, cumulative, beyond, m, EXTEND_RULE)
 
+    def shifted_tokens(self, k: NDArray[np.float64], shift: float) -> NDArray[np.float64]:
+        """E per cell at its tier's K (``k``, one per tier) with every conditional rate moved by ``shift``, clipped
+        to 0..1; NaN on alpha cells. A profile is extended to K by its rule first, then moved (the rates the
+        report's profiles table holds, measured and extrapolated alike); a length moves the flat i.i.d. alpha
+        that carries it (arithmetic.length_at_k). With a flat profile this is E(alpha + shift, K): the
+        sensitivity of an alpha, for acceptance that is not one alpha."""
+        out = np.full(self.kind.shape, np.nan)
+        for i, j in np.argwhere(self.kind != 0):
+            kk = int(k[i])
+            if self.kind[i, j] == 2:
+                rates = np.asarray(self.position_rates(i, j, kk).conditional[:kk])
+            else:
+                alpha = float(ar.mean_acceptance_length_to_alpha(self.length[i, j], self.length_k[i, j]).alpha)
+                rates = np.full(kk, 1.0 if np.isnan(alpha) else alpha)
+            out[i, j] = 1.0 + np.cumprod(np.clip(rates + shift, 0.0, 1.0)).sum()
+        return out
+
     def profile_list(self, i: int, j: int) -> list[float] | None:
         if self.kind[i, j] != 2:
             return None

@@ -23,6 +23,7 @@ from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.profiles_table import EXTRAPOLATED
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
+from model.report.sensitivity import SHIFT_MEANING, Shifted, shifted_tokens_formula
 from model.workbook.rows import ALPHA_SOURCES, Workbook
 from model.report.layout import OVERRIDE_COLUMNS
 
@@ -157,7 +158,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.text(2, 1, "Formulas follow the Inputs sheet. Grey cells are SpecLedger's (no closed form: break-even, "
                "optimal K, roofline c and v at the class's context); 'Grey values' says when they are stale. "
                "E* = K c + v is the break-even as tokens per step, for any draft; an E marked * is extrapolated "
-               "past the positions measured.", st.NOTE)
+               f"past the positions measured. The sensitivity speedups right of the flags: {SHIFT_MEANING}.", st.NOTE)
     n_t, n_c = len(wb.tiers), len(wb.classes)
     last = max(HEADER_ROW + n_t * n_c, HEADER_ROW + 1)
     flags = f"${letter('Grey values')}${HEADER_ROW + 1}:${letter('Grey values')}${last}"
@@ -363,9 +364,10 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                      f'IF({price_moved},"{PRICE_STALE}",'
                      f'IF({opt_moved},"{OPT_STALE}",""))))', "")
             for n, (c_n, shift) in enumerate(shift_cols):
-                moved = f"MIN(1,MAX(0,{A}{shift}))"
-                put_x(row, c_n, f'=IF({spec}="no",1,{tokens_formula(moved, K)}/({K}*{C}+{V}))',
-                      float(shifted[n].speedup[i, j]))
+                # alpha moved; a profile's or a length's every conditional rate moved (sensitivity.SHIFT_MEANING)
+                moved = (shifted_tokens_formula(shape, K, shift) if shape
+                         else tokens_formula(f"MIN(1,MAX(0,{A}{shift}))", K))
+                put_x(row, c_n, f'=IF({spec}="no",1,({moved})/({K}*{C}+{V}))', float(shifted[n].speedup[i, j]))
             sheet.number(row, _COL["Alpha at export"], alpha, st.PERCENT)
             row += 1
 
@@ -388,30 +390,3 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.print_last_col = _COL["Grey values"]
     sheet.ws.print_area(0, 0, last - 1, _COL["Grey values"] - 1)
     return first_rows
-
-
-@dataclass(frozen=True)
-class Shifted:
-    """The comparison's speedups with every acceptance moved by one shift: what the sensitivity sheet shows."""
-
-    speedup: np.ndarray  # tiers x classes
-    mix_speedup: np.ndarray  # per tier
-    price_per_speedup: np.ndarray  # per tier
-
-
-def sensitivity(wb: Workbook, cmp: Comparison) -> list[Shifted]:
-    """Speedups and mixes with every class's and override's acceptance moved by each of ALPHA_SHIFTS (clipped
-    to 0..1), by the core's arithmetic on the comparison's own K, c and v (the optimal-K search is not needed)."""
-    k = cmp.k[:, None]
-    spec = cmp.speculative[:, None]
-    tokens_out = np.array([c.tokens_out for c in wb.classes], dtype=np.float64)
-    weights = tokens_out if tokens_out.sum() > 0 else np.ones(len(wb.classes))
-    stretch = ar.stretch_cost(k, np.where(spec, cmp.c, 1.0), np.where(spec, cmp.v, 1.0))
-    out = []
-    for shift in ALPHA_SHIFTS:
-        moved = np.clip(cmp.alpha + shift, 0.0, 1.0)
-        speedup = np.where(spec, ar.expected_tokens(moved, k) / stretch, 1.0)
-        mix = ar.blend_speedup(speedup, weights[None, :]) if len(wb.classes) else np.full(len(wb.tiers), np.nan)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out.append(Shifted(speedup, mix, cmp.monthly_cost / mix))
-    return out

@@ -28,12 +28,13 @@ from model.comparison import compare
 from model.report import styles as st
 from model.report.charts import ranked_tiers, write_charts, write_curves
 from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
-from model.report.comparison_sheet import sensitivity, write_comparison
+from model.report.comparison_sheet import write_comparison
 from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import write_grid
 from model.report.inputs_sheet import write_inputs
 from model.report.brief_sheet import write_brief
+from model.report.sensitivity import sensitivity
 from model.report.layout import (BRIEF, CHARTS, COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY,
                                  SUMMARY)
 from model.report.notes_sheet import choice_ranges, write_notes

@@ -54,6 +54,10 @@ class ProfileRow:
         first, last = st.col_name(_FIRST_RATE + self.width), st.col_name(_FIRST_RATE + 2 * self.width - 1)
         return f"{INPUTS}!${first}${self.row}:${last}${self.row}"
 
+    def rate(self, k: int) -> str:
+        """The cell of p_k (measured, extrapolated, or a length's grey alpha)."""
+        return self._cell(_FIRST_RATE + k - 1)
+
     @property
     def length(self) -> str:
         return self._cell(3)

@@ -70,6 +70,10 @@ HEADER_NOTES = {
                         "without one. The verdicts say undecided where the two ends fall on different sides.",
     "Break-even length E*": "K c + v: the tokens a verify step must deliver for the draft to pay for itself, for any "
                             "draft (chain, tree, a per-position profile). Compare it with E, the tokens per stretch.",
+    **{f"Speedup, alpha {shift} pts": f"The speedup with the acceptance moved by {shift} points: an alpha by the "
+       "points; a per-position profile or a mean acceptance length has no one alpha, so every conditional rate "
+       "p1..pK (extrapolated ones too; a length's flat i.i.d. alpha) moves by them. Clipped to 0%..100%."
+       for shift in ("-20", "-10", "+10")},
 }
 
 # A user's text starting with one of these would be a formula (or a DDE/@ function

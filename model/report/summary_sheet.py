@@ -15,11 +15,12 @@ from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
-                                           UNDECIDED, Shifted, banner_formula, end_value, grey_word, letter,
+                                           UNDECIDED, banner_formula, end_value, grey_word, letter,
                                            speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
+from model.report.sensitivity import SHIFT_MEANING, Shifted
 from model.workbook.rows import Workbook
 
 DASH = "–"
@@ -309,8 +310,8 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
     top, summary_first = SENSITIVITY_HEADER_ROW - 1, HEADER_ROW + 1
     money = st.money_format(wb.settings.currency)
     sheet.text(1, 1, "Sensitivity: if every class's acceptance moved by the same points", st.TITLE)
-    sheet.text(2, 1, "Mix speedup and cost per 1x speedup with every class's (and override's) acceptance moved, "
-               "clipped to 0%..100%: formulas over the Comparison sheet.", st.NOTE)
+    sheet.text(2, 1, "Mix speedup and cost per 1x speedup with every class's (and override's) acceptance moved: "
+               f"{SHIFT_MEANING}. Formulas over the Comparison sheet.", st.NOTE)
     order = sorted(range(len(ALPHA_SHIFTS) + 1), key=lambda n: ALPHA_SHIFTS[n] if n < len(ALPHA_SHIFTS) else 0.0)
     labels = [_shift_label(ALPHA_SHIFTS[n]) if n < len(ALPHA_SHIFTS) else "as entered" for n in order]
     header = top + 1
