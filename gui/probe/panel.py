@@ -42,7 +42,7 @@ from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.run import ProbeProgress, ProbeRun
-from model.probe.run_file import record_k
+from model.probe.run_file import open_run_folder, record_k, run_folder
 from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided, thresholds_for
 from model.workbook.rows import Tier
 
@@ -76,8 +76,9 @@ class ProbePanel(QWidget):
         self._running = False
         # asked before sending; a test replaces it
         self.confirm: Callable[[str], bool] = self._ask
-        self.run_folder = Path(QStandardPaths.writableLocation(
-            QStandardPaths.StandardLocation.AppLocalDataLocation) or ".") / "probe-runs"
+        # the generic data folder: Qt's per-application one names the organisation and the app, both SpecLedger
+        self.run_folder = run_folder(QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.GenericDataLocation) or ".")
         self._build()
         self.runner.progressed.connect(self._on_run_progressed)
         self.runner.finished.connect(self._on_run_finished)
@@ -267,7 +268,7 @@ class ProbePanel(QWidget):
             return
         tier = self._tier()
         self._run_tier = tier.identity if tier is not None else None
-        self.run_folder.mkdir(parents=True, exist_ok=True)
+        open_run_folder(self.run_folder)
         run_path = self._run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
         partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
 

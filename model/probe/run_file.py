@@ -69,6 +69,46 @@ class RunWriter:
         self.close()
 
 
+APP_FOLDER = "SpecLedger"
+RUN_FOLDER = "probe-runs"
+
+
+def run_folder(data_root: str | Path) -> Path:
+    """Where the window keeps its run files: ``data_root`` (the platform's data folder, such as
+    ~/.local/share) / SpecLedger / probe-runs. Before, Qt's per-application folder named the app twice
+    (organisation and application both SpecLedger): see open_run_folder."""
+    return Path(data_root) / APP_FOLDER / RUN_FOLDER
+
+
+def open_run_folder(folder: str | Path) -> Path:
+    """Create ``folder`` and bring in the run files of the folder earlier versions wrote, SpecLedger/SpecLedger
+    beside it, so a run recorded before stays in the one folder the window names. A file whose name is
+    already taken, or one that cannot be moved, stays where it was, readable as before; nothing is
+    overwritten or deleted. Returns ``folder``."""
+    folder = Path(folder)
+    legacy = folder.parent / folder.parent.name / folder.name
+    if legacy.is_dir() and not folder.exists():
+        try:
+            os.rename(legacy, folder)  # one step on one file system: every run at once
+        except OSError:
+            pass
+    folder.mkdir(parents=True, exist_ok=True)
+    if legacy.is_dir():
+        for old in sorted(legacy.iterdir()):
+            new = folder / old.name
+            if old.is_file() and not new.exists():
+                try:
+                    os.rename(old, new)
+                except OSError:
+                    pass
+    for empty in (legacy, legacy.parent):  # the doubled folders, once nothing is left in them
+        try:
+            empty.rmdir()
+        except OSError:
+            pass
+    return folder
+
+
 def record_k(path: str | Path | None, k: int | None, source: str) -> bool:
     """Append the run's K (and where it came from: "timing", "server", "reported") as the file's last line, once;
     nothing where there is no file or no K. True when the line was written."""

@@ -158,3 +158,10 @@ def test_run_until_decided_in_the_dock_shows_intervals_and_each_class_outcome(qt
     text = panel.results_model.data(panel.results_model.index(0, col))
     assert text.endswith("%") and "–" in text
     assert "Until decided: code" in panel.message_label.text()
+
+
+def test_the_default_run_folder_names_the_app_once(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    widget = ProbePanel(Document(load_demo()))
+    qtbot.addWidget(widget)
+    assert widget.run_folder == tmp_path / "SpecLedger" / "probe-runs"
