@@ -38,17 +38,18 @@ def _silent_texts(target: Any, ids: list[int], silent_from: int | None, offset: 
                  for i, t in enumerate(ids))
 
 
-def _fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> list[int]:
+def _fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> tuple[list[int], int]:
+    """The prompt's end that fits the pair's context, and its tokens as sent (the simulated prefill's)."""
     ids = target.encode(text) or target.encode(" ")
     room = min(m.max_context or 10**9 for m in (draft, target)) - max_tokens - k - 2
-    return ids[-max(room, 1):]
+    return ids[-max(room, 1):], len(ids)
 
 
 def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False):
     from model.sampling.speculative import speculative_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
-        ids = _fit(target, draft, text, max_tokens, k)
+        ids, sent = _fit(target, draft, text, max_tokens, k)
         # no stop ids: the loop then drafts K in every stretch, as an engine does (it stops drafting at a
         # proposed end of text otherwise, which a client cannot see); the text is cut at the end here,
         # or, silent, runs on with the end and what follows it sending no text
@@ -69,7 +70,7 @@ def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False)
                 texts = _token_texts(target, out[pos:min(pos + n, end if end is not None else pos + n)])
             steps.append(Step(texts, d, a, seconds))
             pos += n
-        return Generation(len(ids), steps, k, "stop" if end is not None and not silent else "length")
+        return Generation(len(ids), steps, k, "stop" if end is not None and not silent else "length", sent)
     return generate
 
 
@@ -77,14 +78,14 @@ def target_generator(draft: Any, target: Any, silent: bool = False):
     from model.sampling.speculative import target_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
-        ids = _fit(target, draft, text, max_tokens, 0)
+        ids, sent = _fit(target, draft, text, max_tokens, 0)
         run = target_generate(target, ids, max_tokens, 0.0, stop_ids=frozenset() if silent else target.eos_ids)
         out = run.output_ids
         end = next((i for i, t in enumerate(out) if t in target.eos_ids), None) if silent else None
         steps = [Step(_silent_texts(target, [t], end, i) if silent else _token_texts(target, [t]), 0, 0, s)
                  for i, (t, s) in enumerate(zip(out, run.step_seconds))]
         stopped = not silent and bool(out) and out[-1] in target.eos_ids
-        return Generation(len(ids), steps, 0, "stop" if stopped else "length")
+        return Generation(len(ids), steps, 0, "stop" if stopped else "length", sent)
     return generate
 
 
@@ -127,6 +128,12 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                              "adding 1 token and a speculative one K + 1 (its verify pass), the draft free. "
                              "Memory-bound (flat) up to the knee, compute-bound past it, so demo-fast's "
                              "speedup falls with concurrency as a real server's does (default 32)")
+    parser.add_argument("--prefill-tokens-per-s", type=float, default=10_000.0,
+                        help="time to first token, simulated for every request: it waits step-ms + its prompt's "
+                             "tokens (as sent, the demo tokenizer's) / this many per second from when the server "
+                             "takes it up, or as long as the demo pair took to compute the answer where that is "
+                             "longer; a repeated prompt, whose answer the batched server keeps, waits the same "
+                             "(default 10000)")
     parser.add_argument("--no-batch", action="store_true",
                         help="pace each stream on its own instead (the step time never grows with load)")
 
@@ -136,25 +143,30 @@ def run_serve_demo(args: argparse.Namespace) -> int:
         raise ValueError(f"--port {args.port}: expected 0 to 65535")
     if args.k < 1 or args.step_ms < 0 or args.chunk_tokens < 1 or args.knee_tokens < 1:
         raise ValueError("--k, --chunk-tokens and --knee-tokens must be at least 1, --step-ms 0 or more")
+    prefill_rate = getattr(args, "prefill_tokens_per_s", 10_000.0)
+    if not (math.isfinite(prefill_rate) and prefill_rate > 0):
+        raise ValueError(f"--prefill-tokens-per-s {str(prefill_rate)[:30]}: expected a number of tokens above 0")
     if not args.k <= MAX_K:
         raise ValueError(f"--k {str(args.k)[:30]}: expected 1 to {MAX_K}, as every K in SpecLedger")
     if not (math.isfinite(args.step_ms) and args.step_ms <= MAX_STEP_MS):
         raise ValueError(f"--step-ms {str(args.step_ms)[:30]}: expected 0 to {MAX_STEP_MS:g} ms")
     if not args.chunk_tokens <= MAX_CHUNK_TOKENS:
         raise ValueError(f"--chunk-tokens {str(args.chunk_tokens)[:30]}: expected 1 to {MAX_CHUNK_TOKENS}")
-    from model.probe.batching import BatchRule
+    from model.probe.batching import BatchRule, PrefillRule
 
     rule = None if args.no_batch else BatchRule(args.step_ms / 1000.0, args.knee_tokens)
     # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
     silent = True if args.style == "llamacpp" else bool(getattr(args, "silent_tokens", False))
     app = create_app(demo_models(args.style, args.k, silent=silent), min_step_s=args.step_ms / 1000.0,
-                     chunk_tokens=args.chunk_tokens, max_tokens_cap=128, batch=rule)
+                     chunk_tokens=args.chunk_tokens, max_tokens_cap=128, batch=rule,
+                     prefill_tokens_per_s=prefill_rate)
     server = LoopbackServer(app, args.port, log_level="info")
     try:
         server.start()
     except (OSError, RuntimeError) as exc:
         raise ValueError(f"cannot listen on 127.0.0.1:{args.port} ({exc})") from None
     batching = f"batched: {rule.describe()}" if rule else "each stream paced on its own"
+    batching += f"\n  {PrefillRule(args.step_ms / 1000.0, prefill_rate).describe()}"
     print(f"serving {FAST_MODEL} ({args.style}, K={args.k}) and {STANDARD_MODEL} (plain) at {server.base_url}\n"
           f"  {batching}\n"
           f"  probe it: specledger probe --base-url {server.base_url} --model {FAST_MODEL} "

@@ -21,6 +21,7 @@
 - by_load     speed, tokens per step, alpha and speedup per concurrency level; throttled levels marked
 - batching    the demo server's batch: one step serves every active stream, its time by a stated rule
 - demo_server an OpenAI-compatible ASGI app that streams an injected generator's steps (serve-demo)
+- loopback    runs an ASGI app with uvicorn on a thread, bound to 127.0.0.1 (serve-demo, the tests)
 
 Imports the core and the workbook, never another wing (sampling's loop is injected into the demo server).
 """

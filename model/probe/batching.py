@@ -12,6 +12,15 @@ the speculative tier's speedup over the plain one is its tokens per step E times
 max(1, B / knee) / max(1, B (K + 1) / knee): E while B (K + 1) fits under the knee, falling as
 1 / B past it. `predicted_speedup` is that formula, for the tests and the benchmark.
 
+Prefill (PrefillRule, stated in serve-demo --help too): a request's first token waits
+
+    prefill seconds = base_s + prompt tokens as sent / tokens_per_s
+
+from when the server took it up, or as long as the demo pair took to compute the whole answer if that was
+longer (it computes every step before streaming). An answer kept from an earlier request (the batched
+server keeps one per prompt) waits what it took then, so a repeat reads the same time to first token as
+the first request of its prompt, not the cache's ~0.
+
 A BatchClock ticks while any stream is in the batch; a stream that joined waits for each tick
 and sends what its step emitted. Each model has its own clock (its own server, as a vendor runs
 its tiers). `ticks` keeps (start, streams, tokens, seconds) per tick, the server's own truth.
@@ -35,6 +44,20 @@ class BatchRule:
     def describe(self) -> str:
         return (f"step = {self.step_s * 1000:g} ms x max(1, batch query tokens / {self.knee_tokens}); "
                 "a plain stream adds 1 token, a speculative one K + 1; drafts free")
+
+
+@dataclass(frozen=True)
+class PrefillRule:
+    base_s: float = 0.02  # a short prompt's prefill: about one step
+    tokens_per_s: float = 10_000.0  # the prompt tokens a prefill covers a second
+
+    def seconds(self, prompt_tokens: int, computed_s: float = 0.0) -> float:
+        """The wait before a request's first token: the rule's, or the demo pair's compute if longer."""
+        return max(self.base_s + max(prompt_tokens, 0) / self.tokens_per_s, computed_s)
+
+    def describe(self) -> str:
+        return (f"prefill = {self.base_s * 1000:g} ms + prompt tokens / {self.tokens_per_s:g} per s, each request "
+                "afresh (a repeated prompt too), or the demo pair's own compute of the answer where longer")
 
 
 def predicted_speedup(rule: BatchRule, streams: int, k: int, tokens_per_step: float) -> float:
@@ -99,15 +122,24 @@ class BatchClock:
 
 async def batched_events(ticks: list[list[Any]], clock: BatchClock, query_tokens: int,
                          render: Callable[[list[Any]], str], sent: list[float],
-                         began: list[float] | None = None) -> AsyncIterator[str]:
+                         began: list[float] | None = None, ready_at: float = 0.0,
+                         opening: str = "") -> AsyncIterator[str]:
     """A stream in the batch: ``ticks`` holds the events each of its steps sends (rendered by ``render``
     in one write, as a server flushing after each step); one step per tick of the clock.
+
+    The stream takes its place in the batch at once and holds it through its prefill: it sends ``opening``
+    at ``ready_at`` (perf_counter) and its first step at the tick after, so a request prefilling does not
+    leave a hole in the batch that the step rule would not count.
 
     For the jitter benchmark, ``began`` gets the time each step's rendering began and ``sent`` the time
     just after its write (the response resumes us right after its send): the write happened between the
     two, and where they are far apart (the server paused there) the write's time is not known."""
     member = clock.join(query_tokens)
     try:
+        await asyncio.sleep(max(0.0, ready_at - time.perf_counter()))
+        member.served = clock.tick
+        if opening:
+            yield opening
         for group in ticks:
             await clock.next_step(member)
             if began is not None:

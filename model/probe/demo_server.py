@@ -35,6 +35,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Mapping
 
+from model.probe.batching import BatchClock, PrefillRule, batched_events
+from model.probe.loopback import LoopbackServer  # noqa: F401  (serve-demo and the tests take it from here)
+
 STYLES = ("vllm", "per-token", "chunked", "plain", "llamacpp")
 PER_TOKEN_STYLES = ("per-token", "plain", "llamacpp")
 
@@ -53,6 +56,7 @@ class Generation:
     steps: list[Step]
     k: int  # drafts per full stretch; 0 for plain decoding
     finish_reason: str = "length"  # or "stop"
+    sent_tokens: int | None = None  # the prompt's tokens as sent, before a short context kept only its end
 
 
 Generate = Callable[[str, int], Generation]
@@ -178,8 +182,12 @@ def _prompt_text(messages: Any) -> str | None:
 
 
 def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chunk_tokens: int = 4,
-               api_key: str | None = None, max_tokens_cap: int = 256, batch: Any = None) -> Any:
+               api_key: str | None = None, max_tokens_cap: int = 256, batch: Any = None,
+               prefill_tokens_per_s: float = 10_000.0) -> Any:
     """The ASGI app; ``api_key`` set makes it refuse other bearer tokens with 401 (for the tests).
+
+    Every request's first token waits a simulated prefill (model.probe.batching.PrefillRule: a step,
+    min_step_s or the batch rule's, plus the prompt's tokens at ``prefill_tokens_per_s``).
 
     ``batch`` (a model.probe.batching.BatchRule) serves concurrent streams of a model in one batch
     whose step time follows the rule (see batching); None paces each stream on its own.
@@ -203,9 +211,9 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                       labels + ["position"], registry=registry)
     lock = asyncio.Lock()
     clocks: dict[str, Any] | None = None
-    memo: dict[tuple[str, str, int], Generation] = {}
+    memo: dict[tuple[str, str, int], tuple[Generation, float]] = {}  # and the seconds its compute took
+    prefill = PrefillRule(batch.step_s if batch is not None else min_step_s, prefill_tokens_per_s)
     if batch is not None:
-        from model.probe.batching import BatchClock
         clocks = {name: BatchClock(batch) for name in models}
 
     async def chat(request: Request) -> Response:
@@ -231,14 +239,18 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
             began = time.perf_counter()
             # batched: greedy, so a prompt seen before gives the same steps; kept, so concurrent streams
             # start together instead of queueing behind one CPU for their generation
-            gen = memo.get((name, prompt, max_tokens)) if clocks is not None else None
-            if gen is None:
+            kept = memo.get((name, prompt, max_tokens)) if clocks is not None else None
+            if kept is None:
                 gen = await run_in_threadpool(model.generate, prompt, max_tokens)
+                kept = gen, time.perf_counter() - began
                 if clocks is not None:
-                    memo[(name, prompt, max_tokens)] = gen
+                    memo[(name, prompt, max_tokens)] = kept
                     while len(memo) > 1024:
                         memo.pop(next(iter(memo)))
-            prompt_s = time.perf_counter() - began  # the demo computes every step before it streams
+            gen = kept[0]
+        # the simulated prefill, afresh for every request: a kept answer waits what its compute took
+        prompt_s = prefill.seconds(gen.sent_tokens if gen.sent_tokens is not None else gen.prompt_tokens, kept[1])
+        first_token_at = began + prompt_s
         rid = f"chatcmpl-{uuid.uuid4().hex}"
         llama = model.style == "llamacpp"
         counts = spec_counts(gen) if gen.k else None
@@ -261,6 +273,7 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
         logprobs = bool(body.get("logprobs"))
         created = int(time.time())
         if not body.get("stream"):
+            await asyncio.sleep(max(0.0, first_token_at - time.perf_counter()))
             tokens = [t for s in gen.steps for t in s.tokens]
             answer: dict[str, Any] = {
                 "id": rid, "object": "chat.completion", "created": created, "model": name, "usage": usage,
@@ -280,16 +293,18 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
 
         async def events() -> AsyncIterator[str]:
             # llama.cpp's first chunk says the role with a null content; the others an empty string
-            yield sse(_chunk(rid, name, created, None if llama else '', None, False, role=True))
-            streaming = last = time.perf_counter()
-            if clocks is not None:  # one tick of the model's batch per step
-                from model.probe.batching import batched_events
-
+            opening = sse(_chunk(rid, name, created, None if llama else '', None, False, role=True))
+            streaming = first_token_at
+            if clocks is not None:  # one tick of the model's batch per step, its place held through the prefill
                 async for piece in batched_events(
                         _tick_groups(gen, model.style, chunk_tokens), clocks[name], gen.k + 1 if gen.k else 1,
                         lambda group: "".join(sse(_chunk(rid, name, created, ''.join(t), t, logprobs and lp))
-                                              for t, lp in group), sent, began):
+                                              for t, lp in group), sent, began, first_token_at, opening):
                     yield piece
+            else:
+                await asyncio.sleep(max(0.0, first_token_at - time.perf_counter()))
+                yield opening
+            last = time.perf_counter()
             for wait, group in ([] if clocks is not None else _groups(gen, model.style, chunk_tokens, min_step_s)):
                 # each step a full step time after the one before, even when the loop ran late: catching
                 # up would send two steps back to back, and they would read as one
@@ -329,65 +344,3 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
     app.state.models = models
     app.state.clocks = clocks  # the batches' own tick times, for the tests and the benchmark
     return app
-
-
-class LoopbackServer:
-    """Runs an ASGI app with uvicorn in a thread on 127.0.0.1 (port 0: a free one); for serve-demo and tests."""
-
-    def __init__(self, app: Any, port: int = 0, log_level: str = "warning") -> None:
-        self.app, self.port, self.log_level = app, port, log_level
-        self._server: Any = None
-        self._thread: Any = None
-        self._socket: Any = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def start(self, timeout_s: float = 10.0) -> "LoopbackServer":
-        import socket
-        import threading
-
-        import uvicorn
-
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind(("127.0.0.1", self.port))  # loopback only, whatever the caller passes
-        self.port = self._socket.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level=self.log_level, lifespan="off", access_log=False,
-                                timeout_graceful_shutdown=2)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]},
-                                        name=f"demo-server-{self.port}", daemon=True)
-        self._thread.start()
-        end = time.monotonic() + timeout_s
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > end:
-                self.stop()
-                raise RuntimeError(f"the demo server did not start on 127.0.0.1:{self.port}")
-            time.sleep(0.01)
-        return self
-
-    def stop(self, timeout_s: float = 5.0) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout_s)
-        if self._socket is not None:
-            self._socket.close()
-
-    def request_stop(self) -> None:
-        """Ask the server to finish (safe from a signal handler); wait() then returns."""
-        if self._server is not None:
-            self._server.should_exit = True
-
-    def wait(self) -> None:
-        """Block until the server stops (Ctrl+C in serve-demo)."""
-        while self._thread is not None and self._thread.is_alive():
-            self._thread.join(0.5)
-
-    def __enter__(self) -> "LoopbackServer":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
