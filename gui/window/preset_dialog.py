@@ -7,7 +7,7 @@ depth) takes the K given here. model/workbook/assume_preset.py makes the edit; t
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QHeaderView, QLabel, QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
@@ -23,6 +23,8 @@ _COLUMNS = ("Method", "Model", "Benchmark", "Setting", "AL", "K")
 
 class PresetDialog(QDialog):
     """Pick a preset and a class (and optionally a tier); OK applies it through Document.apply."""
+
+    applied = Signal(str)  # the status line: what was assumed, and that Ctrl+Z takes it back
 
     def __init__(self, document: Document, class_row: int = 0, tier_row: int = -1,
                  parent: QWidget | None = None) -> None:
@@ -58,8 +60,10 @@ class PresetDialog(QDialog):
         self.tier_check.setEnabled(bool(speculative))
         self.k_spin = QSpinBox()
         self.k_spin.setRange(int(K_LIMITS[0]), int(K_LIMITS[1]))
-        shown_tier = wb.tiers[tier_row] if 0 <= tier_row < len(wb.tiers) else (speculative[0] if speculative else None)
-        self.k_spin.setValue(shown_tier.k if shown_tier is not None else 4)
+        # the K offered is the K of the tier the combo names (a tier that drafts nothing has none to offer)
+        self.k_spin.setValue(4)
+        self._on_tier_changed(self.tier_combo.currentText())
+        self.tier_combo.currentTextChanged.connect(self._on_tier_changed)
         self.k_spin.setToolTip("The K (draft tokens, a tree's depth) the length is taken at where the source states none")
         self.error_label = QLabel()
         self.error_label.setStyleSheet("color: #B00020")
@@ -87,6 +91,11 @@ class PresetDialog(QDialog):
         self._shown: list[Preset] = []
         self._fill(list(PRESETS))
         self.resize(760, 560)
+
+    def _on_tier_changed(self, name: str) -> None:
+        i = self.document.workbook.tier_index(name)
+        if i is not None:
+            self.k_spin.setValue(self.document.workbook.tiers[i].k)
 
     def _fill(self, presets: list[Preset]) -> None:
         self._shown = presets
@@ -136,6 +145,7 @@ class PresetDialog(QDialog):
         except (ValidationError, ValueError) as exc:
             self.error_label.setText(str(exc))  # kept open: the analyst changes K or the preset
             return
+        self.applied.emit(f"{text}. Undo with Ctrl+Z.")
         super().accept()
 
 
@@ -150,6 +160,9 @@ def show_preset_dialog(window: object) -> PresetDialog:
             class_row = index.row() if view is views[0] else index.column()
             break
     dialog = PresetDialog(window.document, class_row, getattr(window, "_tier_row", -1), window)  # type: ignore[attr-defined]
+    show_message = getattr(window, "show_message", None)
+    if show_message is not None:  # the status bar says what changed, as every other edit from a dialog does
+        dialog.applied.connect(show_message)
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()  # window-modal, without a nested event loop
     return dialog

@@ -59,3 +59,30 @@ def test_a_filter_matching_nothing_disables_ok(qtbot, window) -> None:
     dialog.filter_edit.setText("no such method")
     assert dialog.table.rowCount() == 0 and not dialog.ok_button.isEnabled()
     assert "No preset matches" in dialog.source_label.text()
+
+
+def test_applying_a_preset_says_so_in_the_status_bar(qtbot, window) -> None:
+    # QA at 1366x768: OK changed the class and closed the dialog with no word in the status bar (every other edit
+    # from a dialog says what it changed and that Ctrl+Z takes it back)
+    window.statusBar().clearMessage()
+    dialog = show_preset_dialog(window)
+    qtbot.addWidget(dialog)
+    _pick(dialog, "eagle-3 maverick")
+    dialog.accept()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Assume EAGLE-3") and "Undo with Ctrl+Z" in message, message
+    assert message.split(". Undo")[0] == window.document.undo_stack.undoText()
+
+
+def test_the_k_offered_is_the_k_of_the_tier_the_dialog_names(qtbot, window) -> None:
+    # the selected tier row was a tier that drafts nothing (Northwind Standard, K 4): the combo named the first
+    # speculative tier (Northwind Turbo, K 5) but the K offered was the other tier's 4
+    wb = window.document.workbook
+    dialog = PresetDialog(window.document, 0, 0, window)
+    qtbot.addWidget(dialog)
+    assert wb.tiers[0].speculative == "no"
+    shown = dialog.tier_combo.currentText()
+    assert dialog.k_spin.value() == wb.tiers[wb.tier_index(shown)].k == 5
+    other = next(t for t in wb.tiers if t.speculative != "no" and t.k not in (5,))
+    dialog.tier_combo.setCurrentText(other.name)
+    assert dialog.k_spin.value() == other.k
