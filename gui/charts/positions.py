@@ -106,8 +106,8 @@ class PositionChart(ChartView):
         self.plot.setXRange(0.6, x.size + 0.4, padding=0)
         # short: a long title widens the chart past a laptop's pane; the legend says measured and extrapolated
         self.set_title(f"Per position — {name}, {tier}, K = {k}")
-        self._extrapolated_label.setText(f"dashed, hollow: past the {m} measured, {rates.rule} rule" if x.size > m
-                                         else f"all {m} positions measured", color=INK.name())
+        self._set_extrapolated_words(f"dashed, hollow: past the {m} measured, {rates.rule} rule" if x.size > m
+                                     else f"all {m} positions measured")
         self._note.setVisible(False)
         self._drawn = (name, rates)
 
@@ -119,10 +119,19 @@ class PositionChart(ChartView):
         self._samples["extrapolated"].setData([], [], pen=pg.mkPen(INK, width=1.5, style=Qt.PenStyle.DashLine),
                                               symbol=CONDITIONAL, symbolBrush=pg.mkBrush(None), symbolPen=pg.mkPen(INK))
 
+    def _set_extrapolated_words(self, text: str) -> None:
+        if text != self._extrapolated_label.text:
+            self._extrapolated_label.setText(text, color=INK.name())
+            self.fit_legend()  # a longer line needs fewer columns, or the pane cuts the legend and the plot's edge
+
     def _show_note(self, comparison: Comparison, tier_row: int, tier: str | None, j: int) -> None:
         for item in self._series.values():
             item.setVisible(False)
         self._drawn = None
+        # no positions: no position ticks either (pyqtgraph's own read 0.2, 0.4, … under the note) and no words
+        # about a class no longer drawn
+        self.plot.getAxis("bottom").setTicks([[], []])
+        self._set_extrapolated_words("dashed, hollow: extrapolated")
         if tier is None:
             text = "Select a tier to see its acceptance per position."
         elif not comparison.speculative[tier_row]:

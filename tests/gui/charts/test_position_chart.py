@@ -116,3 +116,56 @@ def test_a_profiles_trailer_numbers_stay_inside_a_laptops_chart_pane(qtbot, prof
     axis = chart.plot.getAxis("right")
     assert any(t.startswith("AL ") for t in chart.row_labels())
     assert axis.mapRectToScene(axis.boundingRect()).right() <= chart.width(), chart.width()
+
+
+def _bottom_tick_labels(chart) -> list[str]:
+    """The tick labels the bottom axis paints now (its draw specs' texts)."""
+    from PySide6.QtGui import QImage, QPainter
+    axis = chart.plot.getAxis("bottom")
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [] if specs is None else [text for _rect, _flags, text in specs[2]]
+
+
+def test_a_chart_without_positions_shows_no_fractional_position_ticks(qtbot) -> None:
+    # QA at 1366x768: with no class holding a profile the chart's note sat over pyqtgraph's own ticks, draft
+    # positions 0.2, 0.4, … (a position is a whole number)
+    panel = open_panel(qtbot, load_demo(), TURBO)
+    panel.tabs.setCurrentWidget(panel.position_chart)
+    panel.flush()
+    assert panel.position_chart.shown() is None and panel.position_chart._note.isVisible()
+    assert _bottom_tick_labels(panel.position_chart) == []
+
+
+def test_the_note_after_a_profile_keeps_neither_its_ticks_nor_its_words(panel: ChartsPanel,
+                                                                       profiled: Workbook) -> None:
+    chart = panel.position_chart
+    panel.tabs.setCurrentWidget(chart)
+    assert chart.shown()[0] == "json" and _bottom_tick_labels(chart) == ["1", "2", "3", "4", "5"]
+    panel.set_class_row(profiled.class_index("code"))
+    assert chart.shown() is None
+    assert _bottom_tick_labels(chart) == []
+    assert "past the 3 measured" not in chart._extrapolated_label.text  # json's words, json no longer drawn
+
+
+@pytest.mark.parametrize("width", [460, 540, 580])
+def test_the_position_legend_stays_inside_a_laptops_chart_pane(qtbot, profiled: Workbook, width: int) -> None:
+    # at 1366 x 768 the pane is about 460-540 px wide: the legend's line 'dashed, hollow: past the 3 measured,
+    # geometric rule', set after the columns were fitted, kept two columns and ran the second off the pane
+    # (540 px: the legend's right edge at 591)
+    panel = ChartsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(width, 700)  # the pane's width first, then the class drawn: the words change, the width does not
+    panel.show()
+    panel.show_result(profiled, compare(profiled), TURBO)
+    panel.tabs.setCurrentWidget(panel.position_chart)
+    panel.flush()
+    qtbot.wait(50)
+    chart = panel.position_chart
+    assert chart.shown()[0] == "json"
+    legend = chart.legend
+    assert legend.mapRectToScene(legend.boundingRect()).right() <= chart.width(), (legend.columnCount, chart.width())
