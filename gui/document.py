@@ -14,7 +14,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from model.comparison import Comparison, compare
+from model.comparison import Comparison, PairCache, compare
 from model.workbook.validation import ValidationError, workbook_problems
 from model.workbook.rows import Workbook
 
@@ -60,6 +60,9 @@ class Document(QObject):
         self._workbook = workbook if workbook is not None else Workbook()
         self._path: str | None = path
         self._comparison: Comparison | None = None
+        # the last comparison's per-(tier, class) cells: an edit recomputes only the rows and columns it changed
+        # (one workbook's worth, whatever the undo history holds)
+        self._pairs = PairCache()
         self.undo_stack = QUndoStack(self)
         # each step keeps a whole workbook snapshot (tens of KB for the demo, MBs for a big one):
         # a long session must not grow without bound; the oldest steps go first
@@ -82,7 +85,7 @@ class Document(QObject):
     def comparison(self) -> Comparison:
         """The priced comparison of the current workbook, computed once per change."""
         if self._comparison is None:
-            self._comparison = compare(self._workbook)
+            self._comparison = compare(self._workbook, self._pairs)
         return self._comparison
 
     @property
@@ -126,6 +129,7 @@ class Document(QObject):
         """A new or opened workbook: a fresh history, clean, nothing to undo into the old file."""
         self.undo_stack.clear()
         self._path = path
+        self._pairs = PairCache()  # nothing of the old workbook's cells is wanted again
         self._set_workbook(workbook)
         self.undo_stack.setClean()
         self.replaced.emit()

@@ -131,13 +131,17 @@ def solve_alpha_for_tokens(target_e: ArrayLike, k: ArrayLike, max_iterations: in
         q_right = 1.0 / tt
         e, slope = _tokens_and_slope(q_right, kk, k1, series)
         q = np.maximum(q_tangent, q_right - (e - tt) / slope)
+        # each cell stops at its own convergence, so a cell's root does not depend on which cells are solved
+        # with it (model/comparison_pairs.py solves a workbook's cells in blocks and must match a full solve)
+        active = np.ones(q.shape, dtype=bool)
         for _ in range(max_iterations):
             e, slope = _tokens_and_slope(q, kk, k1, series)
             step = (e - tt) / slope
-            q = q - step
+            q = np.where(active, q - step, q)
             # E's rounding (a few ulp of E) moves the root by about that much over the slope:
             # below it a step is noise, so Newton has converged
-            if (np.abs(step) <= 1e-15 * (q - tt / slope)).all():
+            active &= ~(np.abs(step) <= 1e-15 * (q - tt / slope))
+            if not active.any():
                 break
     # the root is strictly inside (0, 1): keep it there where 1 - q rounds to 0 or 1
     alpha = np.clip(1.0 - q, np.finfo(np.float64).tiny, np.nextafter(1.0, 0.0))

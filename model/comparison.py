@@ -11,25 +11,19 @@ from typing import Any
 import numpy as np
 
 from model import arithmetic as ar
-from model.acceptance import acceptance_of
 from model.acceptance.profiles import AcceptanceGrid
-from model.acceptance.propagate import mix_interval, speedup_ends
+from model.acceptance.propagate import mix_interval
+from model.comparison_pairs import (NO_LENGTH_INTERVAL, TREE_NEEDS_LENGTH, PairCache, pair_block, profile_width,
+                                    search_top)
 from model.comparison_result import Comparison
 from model.tier_costs import TierCosts
 from model.verdicts import (BREAK_EVEN_NAMES, GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES,
                             VERDICT_NAMES, WORTH, cost_ratio, solve_price_alpha, speed_verdicts, value_verdicts)
 from model.workbook.rows import Workbook
 
-__all__ = ["BREAK_EVEN_NAMES", "GAIN", "MARGINAL", "NOT_APPLICABLE", "NOT_WORTH", "TAX", "UNDECIDED", "VALUE_NAMES",
-           "VERDICT_NAMES", "WORTH", "Comparison", "TierCosts", "compare"]
-
-
-NO_LENGTH_INTERVAL = "no interval on this mean acceptance length"
-# a tree verifies N candidate tokens a step over its depth K: a per-token alpha is a chain's (E(alpha, K) counts
-# one candidate a position), and no stated rule turns it into a tree's acceptance, so no number is made from it
-TREE_NEEDS_LENGTH = ("a tree draft needs its acceptance as a mean acceptance length or a per-depth profile measured "
-                     "on a tree: a per-token alpha describes a chain, and E(alpha, K) would understate a tree by an "
-                     "unknown amount")
+__all__ = ["BREAK_EVEN_NAMES", "GAIN", "MARGINAL", "NOT_APPLICABLE", "NOT_WORTH", "NO_LENGTH_INTERVAL", "TAX",
+           "TREE_NEEDS_LENGTH", "UNDECIDED", "VALUE_NAMES", "VERDICT_NAMES", "WORTH", "Comparison", "PairCache",
+           "TierCosts", "compare"]
 
 
 def baseline_withheld(name: str, why: str) -> str:
@@ -40,8 +34,13 @@ def baseline_withheld(name: str, why: str) -> str:
     return f"baseline {name} is {why}" if why.startswith("incomplete") else f"baseline {name}: {why}"
 
 
-def compare(wb: Workbook) -> Comparison:
-    """The whole comparison for a (validated) workbook."""
+def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
+    """The whole comparison for a (validated) workbook.
+
+    With ``cache`` (one per open workbook: gui/document.py), the per-(tier, class) cells of the rows and columns
+    an edit left as they were are taken from the last comparison made with it (model/comparison_pairs.py); the
+    result is the same to the last bit.
+    """
     tiers, classes, s = wb.tiers, wb.classes, wb.settings
     n_t, n_c = len(tiers), len(classes)
     spec = np.array([t.speculative != "no" for t in tiers], dtype=bool)
@@ -51,96 +50,19 @@ def compare(wb: Workbook) -> Comparison:
     tokens_out = np.array([c.tokens_out for c in classes], dtype=np.float64)
     tokens_in = np.array([c.tokens_in for c in classes], dtype=np.float64)
 
-    alpha = np.tile(np.array([c.alpha for c in classes], dtype=np.float64), (n_t, 1))
-    # read once per class and once per override, then laid out per tier: per cell, acceptance_of and its
-    # interval's three lists cost 100 x 30 an edit 7 ms of the window's 16 ms frame
-    class_acc = [acceptance_of(c, s.confidence) for c in classes]
-    class_source = [c.alpha_source for c in classes]
-    class_note = [a.note for a in class_acc]
-    source = [list(class_source) for _ in tiers]
-    notes = [list(class_note) for _ in tiers]
-    a_lo, a_hi, a_conf = (np.tile(np.array([getattr(a, end) if a.has_interval else np.nan for a in class_acc],
-                                           dtype=np.float64), (n_t, 1)).reshape(n_t, n_c)
-                          for end in ("low", "high", "confidence"))
-    t_index = {t.name: i for i, t in enumerate(tiers)}
-    c_index = {c.name: j for j, c in enumerate(classes)}
-    cells: dict[tuple[int, int], Any] = {}
-    for o in wb.overrides:
-        i, j = t_index.get(o.tier), c_index.get(o.task_class)
-        if i is not None and j is not None:
-            cells[i, j] = o
-            alpha[i, j] = o.alpha
-            source[i][j] = f"{o.alpha_source} (tier override)"
-            a = acceptance_of(o, s.confidence)  # the override's own interval, or none: not the class's
-            notes[i][j] = a.note
-            a_lo[i, j], a_hi[i, j], a_conf[i, j] = ((a.low, a.high, a.confidence) if a.has_interval
-                                                     else (np.nan, np.nan, np.nan))
-    grid = AcceptanceGrid.of(classes, cells, n_t)
-
-    costs = TierCosts(tiers)
+    k_top, width = search_top(tiers, s), profile_width(classes, wb.overrides)
+    pairs = (cache.pairs(tiers, classes, wb.overrides, s, k_top, width) if cache is not None
+             else pair_block(tiers, classes, wb.overrides, s, k_top, width))
+    p, notes, source = pairs.arrays, pairs.lists["notes"], pairs.lists["source"]
+    alpha, speedup, s_lo, s_hi, a_conf, stretch, cf = (p[x] for x in ("alpha", "speedup", "s_lo", "s_hi", "a_conf",
+                                                                      "stretch", "cf"))
+    verdict, e, refused = p["verdict"], p["e"], p["refused"]
     kk = k[:, None]
-    c = np.array(costs.c(context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
-    v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
-    be = ar.break_even(kk, c, v)
-    e, extrapolated = grid.tokens(alpha, kk)  # a profile's or a length's E where a cell has one
-    # a tree draft given a per-token alpha: refused (TREE_NEEDS_LENGTH), no number made up for it
-    refused = spec[:, None] & np.array([t.tree_size is not None for t in tiers], dtype=bool)[:, None] & grid.is_alpha
-    any_refused = bool(refused.any())
-    if any_refused:
-        e = np.where(refused, np.nan, e)
-        a_lo, a_hi, a_conf = (np.where(refused, np.nan, x) for x in (a_lo, a_hi, a_conf))
-        for i, j in zip(*np.nonzero(refused)):
-            notes[i][j] = TREE_NEEDS_LENGTH
-    # a profile's or a length's own interval on E, carried to the tier's K (NaN where a cell has none)
-    e_lo, e_hi = grid.tokens_interval(e, kk)
-    has_e = np.isfinite(e_lo) & np.isfinite(e_hi)
-    if grid.any_beyond_alpha:
-        # an interval on alpha says nothing of a profile or a length: theirs is on E, at its own confidence
-        a_lo, a_hi = (np.where(grid.is_alpha, x, np.nan) for x in (a_lo, a_hi))
-        e_conf = np.where(np.isfinite(grid.length_confidence), grid.length_confidence, s.confidence)
-        a_conf = np.where(grid.is_alpha, a_conf, np.where(has_e, e_conf, np.nan))
-        # why such a cell has no interval: its own on E, or none (an interval on alpha beside it does not count)
-        # (plain lists: numpy scalars per cell cost 2.6 ms at 100 x 30 with every cell a profile, lists 0.6 ms)
-        has_e_rows = has_e.tolist()
-        for i, beyond_row in enumerate((grid.kind != 0).tolist()):
-            row, has_row = notes[i], has_e_rows[i]
-            for j, beyond in enumerate(beyond_row):
-                if beyond:
-                    row[j] = "" if has_row[j] else (row[j] or NO_LENGTH_INTERVAL)
-    sp = e / ar.stretch_cost(kk, c, v)
-    # search at least up to the tier's own K, so "optimal K" is never worse than it
-    k_top = max(s.k_max, int(k.max()) if n_t else 1)
-    ks = np.arange(1, k_top + 1, dtype=np.float64)[:, None, None]
-    e_all, x_all = grid.tokens(alpha[None], ks)
-    s_all = e_all / ar.stretch_cost(ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
-    # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
-    allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
-    if any_refused:
-        s_all = np.where(refused[None], np.nan, s_all)
-        allowed = allowed & ~refused[None]
-    best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
-            else np.zeros((n_t, n_c), dtype=np.int64))
-    opt_k = best + 1
-    opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
-    opt_x = np.take_along_axis(x_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c), dtype=bool)
-    cf = (kk * costs.c_flops + kk + 1.0) / e  # arithmetic.flops_factor over this E
-
     sp_row = spec[:, None]
     nan = np.full((n_t, n_c), np.nan)
-    speedup = np.where(sp_row, sp, 1.0)
-    # alpha* is the i.i.d. translation of E* = K c + v: it does not apply to a profile or a length
-    be_alpha = np.where(sp_row & grid.is_alpha & ~refused, be.alpha, np.nan)
-    be_kind = np.where(sp_row, be.kind, -1).astype(np.int8)
-    # margin: how far above (or below) the break-even this class runs; a never-paying
-    # setting has no break-even, so no margin either
-    margin = np.where(sp_row & (be.kind != ar.NEVER) & grid.is_alpha & ~refused, alpha - be.alpha, np.nan)
-    stretch = ar.stretch_cost(kk, c, v)
-    s_lo, s_hi = speedup_ends(a_lo, a_hi, kk, stretch)
-    if has_e.any():
-        s_lo, s_hi = np.where(has_e, e_lo / stretch, s_lo), np.where(has_e, e_hi / stretch, s_hi)
-    tokens_lo, tokens_hi = (np.where(has_e, e_x, ar.expected_tokens(a_x, kk)) for e_x, a_x in ((e_lo, a_lo), (e_hi, a_hi)))
-    s_lo, s_hi = np.where(sp_row, s_lo, np.nan), np.where(sp_row, s_hi, np.nan)
-    verdict = speed_verdicts(speedup, np.broadcast_to(sp_row, (n_t, n_c)), s.marginal_band, s_lo, s_hi)
+    costs = TierCosts(tiers)
+    t_index = {t.name: i for i, t in enumerate(tiers)}
+    grid = _grid(wb, t_index)
 
     weights = tokens_out if tokens_out.sum() > 0 else np.ones(n_c)
     mix = ar.blend_speedup(speedup, weights[None, :]) if n_c else np.full(n_t, np.nan)
@@ -188,7 +110,7 @@ def compare(wb: Workbook) -> Comparison:
                & ~np.isnan(base_speed))
     needed = ratio * base_speed
     p_alpha, p_kind = solve_price_alpha(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
-    p_alpha = np.where(grid.is_alpha, p_alpha, np.nan)
+    p_alpha = np.where(p["is_alpha"], p_alpha, np.nan)
     value = value_verdicts(speedup, needed, pair_ok, s_lo, s_hi)
     with np.errstate(divide="ignore", invalid="ignore"):
         pair_base = np.where(has_base[:, None], base_speed, np.nan)
@@ -239,10 +161,10 @@ def compare(wb: Workbook) -> Comparison:
     return Comparison(
         tier_names=[t.name for t in tiers], class_names=[c.name for c in classes], currency=s.currency,
         speculative=spec, unconfirmed=unconfirmed, k=k, alpha=alpha, alpha_source=source,
-        c=np.where(sp_row, c, nan), v=np.where(sp_row, v, nan),
-        break_even_alpha=be_alpha, break_even_kind=be_kind, margin=margin,
+        c=np.where(sp_row, p["c"], nan), v=np.where(sp_row, p["v"], nan),
+        break_even_alpha=p["be_alpha"], break_even_kind=p["be_kind"], margin=p["margin"],
         tokens_per_stretch=np.where(sp_row, e, 1.0), trailer_fill=np.where(sp_row, e - 1.0, np.nan) / kk,
-        speedup=speedup, optimal_k=opt_k, optimal_speedup=np.where(sp_row, opt_s, 1.0),
+        speedup=speedup, optimal_k=p["opt_k"], optimal_speedup=np.where(sp_row, p["opt_s"], 1.0),
         cost_factor=np.where(sp_row, cf, 1.0), verdict=verdict,
         mix_speedup=mix, monthly_cost=monthly, baseline_index=base, premium=premium,
         speedup_vs_baseline=vs_base, price_per_speedup=per_speed, mix_cost_factor=mix_cf,
@@ -252,10 +174,11 @@ def compare(wb: Workbook) -> Comparison:
         price_ratio=ratio, price_break_even_alpha=p_alpha, price_break_even_kind=p_kind, value_verdict=value,
         mix_price_ratio=mix_ratio, mix_price_break_even_alpha=mix_p_alpha, mix_price_break_even_kind=mix_p_kind,
         effective_alpha=eff_alpha, tier_value_verdict=tier_value,
-        confidence=s.confidence, alpha_low=np.where(sp_row, a_lo, np.nan), alpha_high=np.where(sp_row, a_hi, np.nan),
+        confidence=s.confidence, alpha_low=np.where(sp_row, p["a_lo"], np.nan), alpha_high=np.where(sp_row, p["a_hi"], np.nan),
         alpha_confidence=np.where(sp_row, a_conf, np.nan),
         alpha_note=[row if spec[i] else [""] * n_c for i, row in enumerate(notes)],
-        tokens_per_stretch_low=np.where(sp_row, tokens_lo, np.nan), tokens_per_stretch_high=np.where(sp_row, tokens_hi, np.nan),
+        tokens_per_stretch_low=np.where(sp_row, p["tokens_lo"], np.nan),
+        tokens_per_stretch_high=np.where(sp_row, p["tokens_hi"], np.nan),
         refused=refused,
         speedup_low=s_lo, speedup_high=s_hi,
         pair_vs_baseline=np.where(pair_ok, pair_vs, np.nan), pair_vs_baseline_low=np.where(pair_ok, pair_vs_lo, np.nan),
@@ -271,8 +194,19 @@ def compare(wb: Workbook) -> Comparison:
         concurrency=np.array([t.concurrency for t in tiers], dtype=np.int64),
         measured_by_concurrency=[t.measured_by_concurrency for t in tiers],
         incomplete=incomplete, baseline_incomplete=baseline_incomplete,
-        acceptance=grid, extrapolated=np.where(sp_row, extrapolated, False),
-        optimal_k_extrapolated=np.where(sp_row, opt_x, False),
+        acceptance=grid, extrapolated=np.where(sp_row, p["extrapolated"], False),
+        optimal_k_extrapolated=np.where(sp_row, p["opt_x"], False),
         break_even_length=np.where(sp_row, stretch, np.nan),
         price_break_even_length=np.where(pair_ok, needed * stretch, np.nan),
     )
+
+
+def _grid(wb: Workbook, t_index: dict[str, int]) -> AcceptanceGrid:
+    """The acceptance of every cell, for the result (the window's profile cells, charts and the JSON read it)."""
+    c_index = {c.name: j for j, c in enumerate(wb.classes)}
+    cells: dict[tuple[int, int], Any] = {}
+    for o in wb.overrides:
+        i, j = t_index.get(o.tier), c_index.get(o.task_class)
+        if i is not None and j is not None:
+            cells[i, j] = o
+    return AcceptanceGrid.of(wb.classes, cells, len(wb.tiers))

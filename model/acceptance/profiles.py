@@ -73,10 +73,13 @@ class AcceptanceGrid:
     KIND_CODES = (ALPHA, LENGTH, PROFILE)
 
     @classmethod
-    def of(cls, class_rows: list[Any], override_rows: dict[tuple[int, int], Any], n_tiers: int) -> "AcceptanceGrid":
+    def of(cls, class_rows: list[Any], override_rows: dict[tuple[int, int], Any], n_tiers: int,
+           width: int | None = None) -> "AcceptanceGrid":
         """From the class rows and the overrides that apply, keyed by (tier index, class index).
 
         Built per class and then per override, never per cell: a workbook of 300,000 classes stays linear.
+        ``width``: the positions held per cell (at least the longest profile here); a block of a workbook's
+        cells gets the whole workbook's, so its sums run over as many positions as a full comparison's.
         """
         n_c = len(class_rows)
         codes = cls.KIND_CODES
@@ -90,7 +93,7 @@ class AcceptanceGrid:
                        nothing, nothing)
         rows_with = [r for r in class_rows if getattr(r, "profile", ())] + [o for o in override_rows.values()
                                                                           if getattr(o, "profile", ())]
-        width = max([len(r.profile) for r in rows_with] or [1])
+        width = max([len(r.profile) for r in rows_with] + [width or 1])
 
         def fill(r: Any, p_row: NDArray[np.float64]) -> tuple[float, ...]:
             """The row's profile into p_row; returns its length, length K, E at the K measured and E's interval."""
@@ -112,8 +115,10 @@ class AcceptanceGrid:
             cells[:, i, j] = fill(o, profile[i, j])
         positions = np.where(kind == 2, np.isfinite(profile).sum(axis=-1), 0)
         length, length_k, measured, low, high, conf = cells
-        # a profile's E at its measured positions: NaN past them multiplies to nothing accepted there
-        measured = np.where(kind == 2, 1.0 + np.cumprod(np.nan_to_num(profile, nan=0.0), axis=-1).sum(axis=-1), measured)
+        # a profile's E at its measured positions: NaN past them multiplies to nothing accepted there (summed in
+        # order, cumsum's last, so the zeros past them change no rounding whatever the width)
+        measured = np.where(kind == 2, 1.0 + np.cumsum(np.cumprod(np.nan_to_num(profile, nan=0.0), axis=-1), axis=-1)[..., -1],
+                            measured)
         return cls(kind, profile, positions, length, length_k, class_profile, tuple(override_rows),
                    low, high, measured, conf)
 
