@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QFocusEvent, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
 
 from model.formatting import spreadsheet_safe_text
@@ -69,6 +70,9 @@ def _editor_text(editor: QWidget) -> str | None:
 
 class SpreadsheetView(QTableView):
     message_posted = Signal(str)  # for the status bar: why a paste or clear was refused
+    # the row the cursor starts on when the keyboard reaches a view with no current cell (Tab, a tab page shown);
+    # Qt's own choice is row 0, which in a view of tiers by row chose the first tier for the charts
+    start_row: Callable[[], int] | None = None
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -109,6 +113,15 @@ class SpreadsheetView(QTableView):
         if row < 0 or not model.rowCount() or not model.columnCount():
             return
         self.setCurrentIndex(model.index(min(row, model.rowCount() - 1), min(col, model.columnCount() - 1)))
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        model = self.model()
+        if (self.start_row is not None and model is not None and not self.currentIndex().isValid()
+                and event.reason() != Qt.FocusReason.MouseFocusReason and model.columnCount()):
+            row = self.start_row()
+            if 0 <= row < model.rowCount():
+                self.selectionModel().setCurrentIndex(model.index(row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+        super().focusInEvent(event)
 
     # --- keys ----------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:

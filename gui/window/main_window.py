@@ -106,6 +106,7 @@ class MainWindow(ScreenFit, QMainWindow):
             view.doubleClicked.connect(self._on_result_double_clicked)
         for view in (self.tier_view, self.override_view, self.results_view, self.summary_view):
             view.selectionModel().currentRowChanged.connect(self._on_current_tier_changed)
+            view.start_row = lambda: self._tier_row  # reached by Tab or a tab page: the tier shown, not the first
         # the per-position chart follows the class: a row of the classes table, a column of the two grids
         self.class_view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._on_current_class(cur.row()))
         for view in (self.override_view, self.results_view):
