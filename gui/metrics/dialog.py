@@ -100,6 +100,11 @@ class ImportMetricsDialog(QDialog):
         self.apply_button.clicked.connect(self._on_apply_clicked)
         close_button = QPushButton("Close")
         close_button.clicked.connect(self.reject)
+        # no button of this dialog is Enter's: Enter typing a class (or a K) opened 'Add files…', the dialog's
+        # first button, as its default; Apply stays a deliberate click (Escape still closes)
+        for button in (add_button, clear_button, self.task_map_button, self.cancel_button, self.apply_button,
+                       close_button):
+            button.setAutoDefault(False)
 
         files_row = QHBoxLayout()
         files_row.addWidget(self.file_list, 1)
@@ -362,7 +367,12 @@ class ImportMetricsDialog(QDialog):
         except ValueError as exc:
             self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
             return False
-        text = f"Imported measured α into {fmt.count(len(todo), 'class', 'classes')}{where}." + (f" Skipped: {fmt.printable(', '.join(skipped), 600)}." if skipped else "")
+        # what was applied: a per-position profile decides the results where the source measured one, not the α
+        profiles = sum(1 for _name, c, _new in todo if getattr(c, "profile", None))
+        shape = "" if not profiles else (" (as a per-position profile)" if profiles == len(todo)
+                                         else f" ({profiles} as a per-position profile)")
+        text = (f"Imported measured acceptance into {fmt.count(len(todo), 'class', 'classes')}{where}{shape}."
+                + (f" Skipped: {fmt.printable(', '.join(skipped), 600)}." if skipped else ""))
         self.show_message(text)
         self.applied.emit(text + " Undo with Ctrl+Z.")
         return True

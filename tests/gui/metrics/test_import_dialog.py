@@ -172,3 +172,35 @@ def test_a_task_map_gives_each_llamacpp_request_its_class(window, qtbot, tmp_pat
     mapping.write_text("1\n")  # a broken map is said in the dialog
     _read(dialog, qtbot, lambda: dialog.set_task_map(str(mapping)))
     assert "tasks.csv:1: task '1': expected a task class name" in dialog.message_label.text()
+
+
+def test_enter_in_the_class_box_takes_the_class_and_opens_no_file_chooser(window, qtbot, tmp_path: Path,
+                                                                         monkeypatch) -> None:  # noqa: ANN001
+    # QA under Xvfb at 1366x768: typing a class and pressing Enter opened 'Add files…' (the dialog's first button
+    # was Enter's default)
+    from PySide6.QtWidgets import QFileDialog
+    asked: list[object] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: (asked.append(a), ([], ""))[1]))
+    dialog = _dialog(window, qtbot)
+    _read(dialog, qtbot, lambda: dialog.add_files([_scrape(tmp_path, "code.prom", 0.9)]))
+    editor = dialog.class_combo.lineEdit()
+    editor.setFocus()
+    _read(dialog, qtbot, lambda: qtbot.keyClicks(editor, "json"))
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.wait(50)
+    assert asked == [] and dialog.isVisible()
+    assert dialog.class_combo.currentText() == "json"
+    qtbot.keyClick(dialog.k_spin, Qt.Key.Key_Return)
+    assert asked == [] and dialog.isVisible()
+
+
+def test_the_status_line_says_a_profile_was_imported(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    # a vLLM scrape with per-position counters applies a profile: the line said 'Imported measured α'
+    dialog = _dialog(window, qtbot)
+    _read(dialog, qtbot, lambda: dialog.add_files([_scrape(tmp_path, "code.prom", 0.8, k=3)]))
+    _read(dialog, qtbot, lambda: dialog.class_combo.setCurrentText("code"))
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    code = window.document.workbook.classes[window.document.workbook.class_index("code")]
+    assert len(code.profile) == 3
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Imported measured acceptance into 1 class (as a per-position profile).")
