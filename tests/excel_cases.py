@@ -78,3 +78,18 @@ def profiled() -> Workbook:
     wb.overrides[0].acceptance_length_low, wb.overrides[0].acceptance_length_high = 2.0, 2.5  # E 2.28
     wb.overrides[0].alpha_confidence = 0.9
     return wb
+
+
+def treed() -> Workbook:
+    """The profiled demo with two tree drafts (tree_size), every class a length or a profile on them (the two
+    classes given one alpha by overrides: a tree refuses an alpha, comparison.TREE_NEEDS_LENGTH): Orbital Rapid
+    (roofline: v is its pass over the tree's 16 tokens) and Apex Express (typed c and v)."""
+    wb = profiled()
+    rapid, express = wb.tiers[wb.tier_index("Orbital Rapid")], wb.tiers[wb.tier_index("Apex Express")]
+    rapid.tree_size = 16
+    express.tree_size, express.cost_model, express.c, express.v = 24, "typed", 0.08, 1.3
+    for tier in (rapid, express):
+        for name, length in (("summarisation", 2.4), ("creative", 1.9)):
+            wb.overrides.append(Override(tier=tier.name, task_class=name, alpha=0.5, alpha_source="measured",
+                                         acceptance_length=length, acceptance_length_k=3))
+    return wb

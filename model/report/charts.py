@@ -22,6 +22,7 @@ from model.report.notes_sheet import NotesRefs
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
 from model.report.summary_sheet import SUMMARY_COLUMNS
 from model.report.summary_sheet import context_label
+from model.report.tree_curves import TreeRefs, tree_note, write_tree_curves
 from model.workbook.rows import Workbook
 
 ALPHAS = np.linspace(0.0, 1.0, 51)
@@ -47,6 +48,8 @@ class CurveRefs:
     fill_header_row: int
     fill_last_row: int
     parity_row: int  # two points of "premium = speedup - 1" for the value chart
+    n_fill: int = 0  # speculative tiers in the trailer-fill block: the chains and the trees
+    trees: TreeRefs | None = None  # the tree drafts' block (speedup against E), None without one
 
 
 def write_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
@@ -58,6 +61,12 @@ def write_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
                "further down.", st.NOTE)
     sheet.text(SPEED_HEADER_ROW - 1, 1, "Speedup against acceptance alpha", st.HEADING)
     sheet.text(SPEED_HEADER_ROW, 1, "Acceptance alpha", st.LABEL, {"text_wrap": True, "valign": "bottom"})
+    # a tree draft has no curve over a per-token alpha (the window's chart draws none either): its own block below
+    trees = [i for i in order if wb.tiers[i].tree_size is not None]
+    fill_order, order = order, [i for i in order if wb.tiers[i].tree_size is None]
+    if trees:
+        sheet.text(3, 1, "Trailer fill: formulas over the Comparison sheet. Speedup against context: one block per "
+                   f"tier, further down. {tree_note(wb, trees)}", st.NOTE)
     curves = [alpha_curve(wb.tiers[i], alphas=ALPHAS) for i in order]
     speed_last = SPEED_HEADER_ROW + len(ALPHAS)
     be_row, ctx_row, k_row, c_row, v_row, flag_row = range(speed_last + 1, speed_last + 7)
@@ -100,24 +109,26 @@ def write_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
     sheet.text(fill_header - 1, 1, "Trailer fill per task class (share of drafted slots accepted)", st.HEADING)
     sheet.text(fill_header, 1, "Task class", st.LABEL)
     fill_col = letter("Trailer fill")
-    for m, i in enumerate(order):
+    for m, i in enumerate(fill_order):
         sheet.formula(fill_header, 2 + m, f'={refs.tier(i, "name")}&""', wb.tiers[i].name, None, st.LABEL,
                       {"text_wrap": True, "valign": "bottom", "align": "right"})
     for j, cls in enumerate(wb.classes):
         row = fill_header + 1 + j
         sheet.formula(row, 1, f'={refs.cls(j, "name")}&""', cls.name)
-        for m, i in enumerate(order):
+        for m, i in enumerate(fill_order):
             sheet.formula(row, 2 + m, f"={COMPARISON}!${fill_col}${cmp_rows[i] + j}", float(cmp.trailer_fill[i, j]),
                           st.PERCENT)
     sheet.ws.set_row(SPEED_HEADER_ROW - 1, 45)
     sheet.ws.set_row(fill_header - 1, 45)
-    parity = fill_header + len(wb.classes) + 3
+    tree_refs = write_tree_curves(sheet, wb, refs, notes, trees, fill_header + len(wb.classes) + 3)
+    parity = (tree_refs.next_row if tree_refs else fill_header + len(wb.classes)) + 3
     sheet.text(parity - 1, 1, "Price equals speed (the value chart's line): premium = speedup over baseline - 1",
                st.HEADING)
     for n, x in enumerate((0.5, 4.0)):
         sheet.number(parity + n, 1, x, st.TIMES)
         sheet.number(parity + n, 2, x - 1.0, st.SIGNED_PERCENT)
-    return CurveRefs(len(order), SPEED_HEADER_ROW, speed_last, fill_header, fill_header + len(wb.classes), parity)
+    return CurveRefs(len(order), SPEED_HEADER_ROW, speed_last, fill_header, fill_header + len(wb.classes), parity,
+                     len(fill_order), tree_refs)
 
 
 def _as_roofline(tier):  # noqa: ANN001, ANN202  (a Tier; the same tier computed by its roofline presets)
@@ -153,16 +164,41 @@ def write_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, o
     value_row = anchor + taken + 1 if taken else anchor
     breaks = [value_row - 1] if taken else []  # the value picture on a page of its own
     value_rows = add_value_chart(book, sheet, SUMMARY_HEADER_ROW, tiers_with_base, value_row, refs.parity_row)
-    return value_row + value_rows + 1, breaks
+    free = value_row + value_rows + 1
+    if refs.trees is not None:  # the tree drafts' speedup against E, on a page of its own
+        breaks.append(free - 1)
+        free += add_tree_chart(book, sheet, refs.trees, free, 2 * CHART_W, CHART_H) + 1
+    return free, breaks
 
 
 def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classes: int, anchor_row: int,  # noqa: ANN001
                        n_speculative: int) -> int:
     """Speedup against acceptance and trailer fill, side by side under `anchor_row`; returns the rows they take."""
-    if refs.n_series == 0:
+    if refs.n_fill == 0:
         return 0
     shown = min(refs.n_series, MAX_SERIES)
     which = (f" (the best {MAX_SERIES} of {n_speculative} tiers by mix speedup)" if n_speculative > MAX_SERIES else "")
+    fill_x = CHART_W + 16 if refs.n_series else 0  # only tree drafts: no alpha curve, the fill chart alone
+    if refs.n_series:
+        _add_speed_chart(book, sheet, refs, anchor_row, shown, which)
+
+    fill = book.add_chart({"type": "column"})
+    literal_title(fill, "Trailer fill per task class" + which)
+    f0, f1 = refs.fill_header_row, refs.fill_last_row
+    for m in range(min(refs.n_fill, MAX_SERIES)):
+        fill.add_series({"name": [CURVES, f0 - 1, 1 + m], "categories": [CURVES, f0, 0, f1 - 1, 0],
+                         "values": [CURVES, f0, 1 + m, f1 - 1, 1 + m]})
+    fill.set_x_axis({"name": "Task class"})
+    fill.set_y_axis({"name": "Accepted / drafted", "num_format": "0%", "min": 0})
+    fill.set_legend({"position": "bottom"})
+    fill.set_size({"width": CHART_W, "height": CHART_H})
+    sheet.ws.insert_chart(anchor_row - 1, 0, fill, {"x_offset": fill_x})
+    return CHART_H // 20 + 3
+
+
+def _add_speed_chart(book, sheet: st.SheetWriter, refs: CurveRefs, anchor_row: int, shown: int,  # noqa: ANN001
+                     which: str) -> None:
+    """Speedup against alpha, a line per chain tier (the trees have their own chart), and the 1.0x line."""
     speed = book.add_chart({"type": "scatter", "subtype": "straight"})
     literal_title(speed, "Speedup against acceptance, each tier at its claim context" + which)
     r0, r1 = refs.speed_header_row, refs.speed_last_row
@@ -179,19 +215,6 @@ def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classe
     speed.set_legend({"position": "bottom"})
     speed.set_size({"width": CHART_W, "height": CHART_H})
     sheet.ws.insert_chart(anchor_row - 1, 0, speed)
-
-    fill = book.add_chart({"type": "column"})
-    literal_title(fill, "Trailer fill per task class" + which)
-    f0, f1 = refs.fill_header_row, refs.fill_last_row
-    for m in range(shown):
-        fill.add_series({"name": [CURVES, f0 - 1, 1 + m], "categories": [CURVES, f0, 0, f1 - 1, 0],
-                         "values": [CURVES, f0, 1 + m, f1 - 1, 1 + m]})
-    fill.set_x_axis({"name": "Task class"})
-    fill.set_y_axis({"name": "Accepted / drafted", "num_format": "0%", "min": 0})
-    fill.set_legend({"position": "bottom"})
-    fill.set_size({"width": CHART_W, "height": CHART_H})
-    sheet.ws.insert_chart(anchor_row - 1, 0, fill, {"x_offset": CHART_W + 16})
-    return CHART_H // 20 + 3
 
 
 def add_value_chart(book, sheet: st.SheetWriter, header_row: int, tiers_with_base: list[int],  # noqa: ANN001
@@ -223,3 +246,28 @@ def add_value_chart(book, sheet: st.SheetWriter, header_row: int, tiers_with_bas
     chart.set_size({"width": 2 * CHART_W, "height": CHART_H})
     sheet.ws.insert_chart(anchor_row - 1, 0, chart)
     return CHART_H // 20 + 3
+
+
+def add_tree_chart(book, sheet: st.SheetWriter, refs: TreeRefs, anchor_row: int, width: int,  # noqa: ANN001
+                   height: int) -> int:
+    """Speedup against E, a line per tree tier and the 1.0x line, at ``anchor_row``; returns the rows it takes."""
+    shown = refs.tiers[:MAX_SERIES]
+    which = f" (the first {MAX_SERIES} of {len(refs.tiers)})" if len(refs.tiers) > MAX_SERIES else ""
+    chart = book.add_chart({"type": "scatter", "subtype": "straight"})
+    literal_title(chart, f"Tree drafts: speedup against acceptance length E, at each tree's verify cost{which}")
+    h, last = refs.header_row - 1, refs.last_row - 1  # 0-based
+    for m in range(len(shown)):
+        e_col, s_col = 1 + 2 * m, 2 + 2 * m  # 0-based
+        chart.add_series({"name": [CURVES, h, s_col], "categories": [CURVES, h + 1, e_col, last, e_col],
+                          "values": [CURVES, h + 1, s_col, last, s_col], "line": {"width": 1.75},
+                          "marker": {"type": "none"}})
+    chart.add_series({"name": "Break-even (1.0x)", "categories": [CURVES, refs.line_row - 1, 0, refs.line_row, 0],
+                      "values": [CURVES, refs.line_row - 1, 1, refs.line_row, 1], "marker": {"type": "none"},
+                      "line": {"width": 1.25, "dash_type": "dash", "color": "#7F7F7F"}})
+    chart.set_x_axis({"name": "Acceptance length E (tokens per verify step, bonus token included)", "min": 1,
+                      "major_gridlines": {"visible": True, "line": {"color": "#E0E0E0"}}})
+    chart.set_y_axis({"name": "Speedup over plain decoding", "num_format": '0.0"x"'})
+    chart.set_legend({"position": "bottom"})
+    chart.set_size({"width": width, "height": height})
+    sheet.ws.insert_chart(anchor_row - 1, 0, chart)
+    return height // 20 + 3

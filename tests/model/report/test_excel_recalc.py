@@ -17,7 +17,7 @@ import pytest
 
 openpyxl = pytest.importorskip("openpyxl")
 
-from tests.excel_cases import demo, edge_workbook, made_up, profiled, ranged  # noqa: E402
+from tests.excel_cases import demo, edge_workbook, made_up, profiled, ranged, treed  # noqa: E402
 from tests.office import convert, printed_pages  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
 from model.formatting import context as context_text  # noqa: E402
@@ -157,7 +157,7 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     profile = tmp_path_factory.mktemp("lo_profile")
     cases: dict[str, Case] = {}
     for name, wb in (("demo", demo()), ("edge", edge_workbook()), ("ranged", ranged()), ("measured", measured()),
-                     ("made up", made_up()), ("profiled", profiled())):
+                     ("made up", made_up()), ("profiled", profiled()), ("treed", treed())):
         path = src / f"{name}.xlsx"
         data, expected = build_report(wb, f"{name}.json")  # what export_report writes, with its values
         path.write_bytes(data)
@@ -206,7 +206,7 @@ def _check_all_formulas(original: Path, other: Path, expected: dict) -> tuple[in
     return count, worst
 
 
-@pytest.mark.parametrize("case", ["demo", "edge", "ranged", "measured", "made up", "profiled"])
+@pytest.mark.parametrize("case", ["demo", "edge", "ranged", "measured", "made up", "profiled", "treed"])
 def test_every_formula_equals_specledger_and_its_saved_value(recalculated, case):
     c = recalculated[case]
     count, worst = _check_all_formulas(c.original, c.recalculated, c.expected)
@@ -380,7 +380,7 @@ def test_an_input_pasted_out_of_range_is_said_on_every_row_it_feeds(recalculated
 
 def test_report_saved_by_libreoffice_imports_back(recalculated):
     for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed", "made up", "profiled",
-                 "profile edited"):
+                 "profile edited", "treed"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
     # the intervals on E (profiles table on Inputs) come back, typed anew too
