@@ -73,6 +73,7 @@ class ProbePanel(QWidget):
         self._run_path: Path | None = None  # the running probe's run file, given its K once analysed
         self._last_live = 0.0  # when the table last showed the intervals of a run still going
         self.decided: UntilDecidedRun | None = None  # the last run-until-decided's per-class outcome
+        self._deciding: UntilDecidedRun | None = None  # the one running, read by the live table
         self._running = False
         # asked before sending; a test replaces it
         self.confirm: Callable[[str], bool] = self._ask
@@ -271,11 +272,14 @@ class ProbePanel(QWidget):
         open_run_folder(self.run_folder)
         run_path = self._run_path = self.run_folder / f"probe-{datetime.now():%Y%m%d-%H%M%S}.run.jsonl"
         partial = self._partial = ProbeRun()  # filled by the worker; read here if a cancel stops it
+        self._deciding = None
 
         self._last_live = 0.0
+        planned = est.requests
         if decide is not None:
             # the loop fills the same list of records, so a cancel shows what completed either way
-            decided = UntilDecidedRun(records=partial.records)
+            decided = self._deciding = UntilDecidedRun(records=partial.records)
+            planned = len({p.task_class for p in settings.prompts}) * decide.max_requests
 
             def job(cancel: threading.Event) -> Generator[ProbeProgress, None, Any]:
                 _load_interval_maths()
@@ -291,9 +295,10 @@ class ProbePanel(QWidget):
         # a new run: the previous verdict and table are not this run's, and Apply must not offer them
         self.report, self.report_tier = None, None
         self.results_model.set_report(None)
-        self.verdict_label.setText(f"<b>Probing…</b> {fmt.count(est.requests, 'request')} planned.")
+        self.verdict_label.setText(f"<b>Probing…</b> {fmt.count(est.requests, 'request')} planned." if decide is None
+                                   else f"<b>Probing until decided…</b> at most {fmt.count(planned, 'request')}.")
         self._set_running(True)
-        self.run_row.started(est.requests)
+        self.run_row.started(planned)
         self.show_message(f"Raw run: {run_path}")
         self.status_message.emit(f"{TASK_LABEL}…")
 
@@ -315,6 +320,10 @@ class ProbePanel(QWidget):
             return
         self._last_live = now
         records = list(partial.records)  # appended by the worker; a copy is a consistent snapshot
+        sending = self._deciding.in_round if self._deciding is not None else None
+        if sending is not None:  # until decided: a round's requests join `records` only when the round ends
+            have = {id(r) for r in records}
+            records += [r for r in list(sending.records) if id(r) not in have]
         if records:
             self.results_model.set_report(analyse(records, {}, self.document.workbook.settings.confidence))
 

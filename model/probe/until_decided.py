@@ -87,6 +87,8 @@ class UntilDecidedRun:
     error: str | None = None
     cancelled: bool = False
     header: dict[str, Any] = field(default_factory=dict)
+    # the round being sent: its requests join `records` when it ends; until then a live view reads them here
+    in_round: ProbeRun | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"confidence": self.confidence, "looks": self.looks, "look_confidences": self.look_confidences,
@@ -186,7 +188,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                 for c in open_classes:
                     c.stopped = "max cost"
                 break
-            run = ProbeRun()
+            run = out.in_round = ProbeRun()
             done_before = sum(c.requests for c in out.classes)
             gen = run_probe(sub, keys, None, cancel, limits, transport, run)
             try:
