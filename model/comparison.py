@@ -6,19 +6,18 @@ are imported here too, so ``from model.comparison import Comparison, VERDICT_NAM
 """
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+from numpy.typing import NDArray
 
 from model import arithmetic as ar
-from model.acceptance.profiles import AcceptanceGrid
 from model.acceptance.propagate import mix_interval
-from model.comparison_pairs import (NO_LENGTH_INTERVAL, TREE_NEEDS_LENGTH, PairCache, pair_block, profile_width,
-                                    search_top)
+from model.comparison_pairs import (NO_LENGTH_INTERVAL, TREE_NEEDS_LENGTH, PairCache, acceptance_grid, pair_block,
+                                    profile_width, search_top)
 from model.comparison_result import Comparison
 from model.tier_costs import TierCosts
 from model.verdicts import (BREAK_EVEN_NAMES, GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES,
-                            VERDICT_NAMES, WORTH, cost_ratio, solve_price_alpha, speed_verdicts, value_verdicts)
+                            VERDICT_NAMES, WORTH, cost_ratio, on_cells, price_targets, speed_verdicts,
+                            value_verdicts)
 from model.workbook.rows import Workbook
 
 __all__ = ["BREAK_EVEN_NAMES", "GAIN", "MARGINAL", "NOT_APPLICABLE", "NOT_WORTH", "NO_LENGTH_INTERVAL", "TAX",
@@ -51,8 +50,9 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     tokens_in = np.array([c.tokens_in for c in classes], dtype=np.float64)
 
     k_top, width = search_top(tiers, s), profile_width(classes, wb.overrides)
-    pairs = (cache.pairs(tiers, classes, wb.overrides, s, k_top, width) if cache is not None
-             else pair_block(tiers, classes, wb.overrides, s, k_top, width))
+    costs = cache.costs(tiers) if cache is not None else TierCosts(tiers)
+    pairs = (cache.pairs(tiers, classes, wb.overrides, s, k_top, width, costs) if cache is not None
+             else pair_block(tiers, classes, wb.overrides, s, k_top, width, costs))
     p, notes, source = pairs.arrays, pairs.lists["notes"], pairs.lists["source"]
     alpha, speedup, s_lo, s_hi, a_conf, stretch, cf = (p[x] for x in ("alpha", "speedup", "s_lo", "s_hi", "a_conf",
                                                                       "stretch", "cf"))
@@ -60,9 +60,8 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     kk = k[:, None]
     sp_row = spec[:, None]
     nan = np.full((n_t, n_c), np.nan)
-    costs = TierCosts(tiers)
     t_index = {t.name: i for i, t in enumerate(tiers)}
-    grid = _grid(wb, t_index)
+    grid = cache.grid(tiers, classes, wb.overrides) if cache is not None else acceptance_grid(tiers, classes, wb.overrides)
 
     weights = tokens_out if tokens_out.sum() > 0 else np.ones(n_c)
     mix = ar.blend_speedup(speedup, weights[None, :]) if n_c else np.full(n_t, np.nan)
@@ -109,8 +108,9 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     pair_ok = (sp_row & (has_base & ~base_made_up)[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup)
                & ~np.isnan(base_speed))
     needed = ratio * base_speed
-    p_alpha, p_kind = solve_price_alpha(needed, np.broadcast_to(kk, (n_t, n_c)), stretch, pair_ok)
-    p_alpha = np.where(p["is_alpha"], p_alpha, np.nan)
+    # every solve of the tier-level numbers is gathered and run as one call (_Solves)
+    solves = _Solves()
+    price_solve = solves.add(*price_targets(needed, kk, stretch, pair_ok))
     value = value_verdicts(speedup, needed, pair_ok, s_lo, s_hi)
     with np.errstate(divide="ignore", invalid="ignore"):
         pair_base = np.where(has_base[:, None], base_speed, np.nan)
@@ -126,14 +126,10 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     mix_needed = mix_ratio * mix[b0]
     mean_stretch = (stretch * weights[None, :]).sum(axis=1) / weights.sum() if n_c else np.full(n_t, np.nan)
     tier_ok = spec & has_base & ~np.isnan(mix_ratio) & ~np.isnan(mix) & ~np.isnan(mix_needed)
-    mix_p_alpha, mix_p_kind = solve_price_alpha(mix_needed, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok)
-    eff = ar.solve_alpha_for_tokens(np.nan_to_num(mix * mean_stretch, nan=1.0), k)
-    eff_alpha = np.where(spec & ~np.isnan(mix), np.where(eff.kind == ar.NEVER, 1.0, eff.alpha), np.nan)
+    mix_price_solve = solves.add(*price_targets(mix_needed, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok))
+    # the uniform acceptance the mix runs like, and the interval's ends (where the mix has an interval)
+    eff_solves = [solves.add(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix, mix_lo, mix_hi)]
     tier_value = value_verdicts(mix, mix_needed, tier_ok, mix_lo, mix_hi)
-    # the uniform acceptance the interval's ends run like (where the mix has an interval)
-    ends = [ar.solve_alpha_for_tokens(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix_lo, mix_hi)]
-    eff_lo, eff_hi = (np.where(spec & np.isfinite(m), np.where(e.kind == ar.NEVER, 1.0, e.alpha), np.nan)
-                      for m, e in zip((mix_lo, mix_hi), ends))
     # the fair price: speed over the baseline / price ratio scales both list prices (DESIGN.md section 7)
     with np.errstate(divide="ignore", invalid="ignore"):
         fair = np.where(tier_ok, vs_base / mix_ratio, np.nan)
@@ -146,7 +142,15 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     claim_ctx = np.array([t.claim_context for t in tiers], dtype=np.float64)
     c_claim = np.asarray(costs.c(claim_ctx[:, None]), dtype=np.float64).reshape(n_t)
     v_claim = np.asarray(costs.v(kk, claim_ctx[:, None]), dtype=np.float64).reshape(n_t)
-    claim = ar.implied_alpha(np.nan_to_num(claimed, nan=1.0), k, c_claim, v_claim)
+    claim_solve = solves.add(np.nan_to_num(claimed, nan=1.0) * ar.stretch_cost(k, c_claim, v_claim), k)  # implied_alpha
+    solves.run()
+    p_alpha, p_kind = on_cells(pair_ok, solves[price_solve])
+    p_alpha = np.where(p["is_alpha"], p_alpha, np.nan)
+    mix_p_alpha, mix_p_kind = on_cells(tier_ok, solves[mix_price_solve])
+    eff_alpha, eff_lo, eff_hi = (np.where(spec & has, np.where(e.kind == ar.NEVER, 1.0, e.alpha), np.nan)
+                                 for has, e in zip((~np.isnan(mix), np.isfinite(mix_lo), np.isfinite(mix_hi)),
+                                                   (solves[x] for x in eff_solves)))
+    claim = solves[claim_solve]
     has_claim = ~np.isnan(claimed) & spec
     claim_alpha = np.where(has_claim & ~made_up, claim.alpha, np.nan)  # made-up c and v imply no alpha either
     holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix[i]) else None
@@ -201,12 +205,29 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     )
 
 
-def _grid(wb: Workbook, t_index: dict[str, int]) -> AcceptanceGrid:
-    """The acceptance of every cell, for the result (the window's profile cells, charts and the JSON read it)."""
-    c_index = {c.name: j for j, c in enumerate(wb.classes)}
-    cells: dict[tuple[int, int], Any] = {}
-    for o in wb.overrides:
-        i, j = t_index.get(o.tier), c_index.get(o.task_class)
-        if i is not None and j is not None:
-            cells[i, j] = o
-    return AcceptanceGrid.of(wb.classes, cells, len(wb.tiers))
+class _Solves:
+    """Solves of E(alpha, K) = target from all over the comparison, run as one call of the solver: it works per
+    cell (arithmetic.solve_alpha_for_tokens), and most of each separate call was its fixed cost (a few Newton
+    steps of a dozen array operations each, over arrays of a hundred tiers or fewer)."""
+
+    def __init__(self) -> None:
+        self._targets: list[NDArray[np.float64]] = []
+        self._ks: list[NDArray[np.float64]] = []
+        self._shapes: list[tuple[int, ...]] = []
+        self._out: list[ar.AlphaSolve] = []
+
+    def add(self, target: NDArray[np.float64], k: NDArray[np.float64]) -> int:
+        t, kk = np.broadcast_arrays(np.asarray(target, dtype=np.float64), np.asarray(k, dtype=np.float64))
+        self._targets.append(t.ravel())
+        self._ks.append(kk.ravel())
+        self._shapes.append(t.shape)
+        return len(self._shapes) - 1
+
+    def run(self) -> None:
+        solve = ar.solve_alpha_for_tokens(np.concatenate(self._targets), np.concatenate(self._ks))
+        at = np.cumsum([0] + [t.size for t in self._targets])
+        self._out = [ar.AlphaSolve(solve.alpha[a:b].reshape(shape), solve.kind[a:b].reshape(shape))
+                     for a, b, shape in zip(at[:-1], at[1:], self._shapes)]
+
+    def __getitem__(self, handle: int) -> ar.AlphaSolve:
+        return self._out[handle]

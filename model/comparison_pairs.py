@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from model import arithmetic as ar
 from model.acceptance import acceptance_of
-from model.acceptance.profiles import AcceptanceGrid
+from model.acceptance.profiles import GRID_FIELDS, AcceptanceGrid
 from model.acceptance.propagate import speedup_ends
 from model.tier_costs import TierCosts
 from model.verdicts import speed_verdicts
@@ -37,10 +37,14 @@ TREE_NEEDS_LENGTH = ("a tree draft needs its acceptance as a mean acceptance len
                      "on a tree: a per-token alpha describes a chain, and E(alpha, K) would understate a tree by an "
                      "unknown amount")
 
-# the (tiers x classes) arrays and nested lists of one block; compare() reads them by these names
-ARRAYS = ("alpha", "a_lo", "a_hi", "a_conf", "c", "v", "e", "extrapolated", "refused", "be_alpha", "be_kind",
-          "margin", "stretch", "speedup", "s_lo", "s_hi", "tokens_lo", "tokens_hi", "opt_k", "opt_s", "opt_x",
-          "cf", "verdict", "is_alpha")
+# the (tiers x classes) arrays of one block by type, kept as one stacked array per type (copied, gathered and
+# filled in one operation each); compare() reads them by these names. And the nested lists.
+STACKS: tuple[tuple[type, tuple[str, ...]], ...] = (
+    (np.float64, ("alpha", "a_lo", "a_hi", "a_conf", "c", "v", "e", "be_alpha", "margin", "stretch", "speedup", "s_lo",
+                  "s_hi", "tokens_lo", "tokens_hi", "opt_s", "cf")),
+    (np.bool_, ("extrapolated", "refused", "opt_x", "is_alpha")),
+    (np.int8, ("be_kind", "verdict")),
+    (np.int64, ("opt_k",)))
 LISTS = ("source", "notes")
 
 # what a cell does not read: a tier's prices, baseline, claim and endpoint, a class's traffic (the mixes and the
@@ -53,14 +57,19 @@ _MIX_ONLY = {"tokens_out", "tokens_in"}
 _tier_key = operator.attrgetter(*[f.name for f in fields(Tier) if f.name not in _TIER_ONLY])
 _class_key = operator.attrgetter(*[f.name for f in fields(TaskClass) if f.name not in _MIX_ONLY])
 _override_key = operator.attrgetter(*[f.name for f in fields(Override)])
+_grid_key = operator.attrgetter("name", *GRID_FIELDS)
 
 
 @dataclass
 class Pairs:
-    """One block of cells: ``arrays`` (tiers x classes) and ``lists`` (per tier, per class) by the names above."""
+    """One block of cells: ``stacks`` (one per type of STACKS, (fields, tiers, classes)) and ``lists`` (per tier,
+    per class); ``arrays`` names each field's (tiers x classes) view."""
 
-    arrays: dict[str, NDArray[Any]]
+    stacks: list[NDArray[Any]]
     lists: dict[str, list[list[str]]]
+
+    def __post_init__(self) -> None:
+        self.arrays = {name: stack[i] for stack, (_, names) in zip(self.stacks, STACKS) for i, name in enumerate(names)}
 
 
 def search_top(tiers: list[Tier], settings: Settings) -> int:
@@ -73,8 +82,9 @@ def profile_width(classes: list[TaskClass], overrides: list[Override]) -> int:
 
 
 def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override], s: Settings,
-               k_top: int, width: int) -> Pairs:
-    """Every cell of ``tiers`` x ``classes`` (the overrides among them applied), the search up to ``k_top``."""
+               k_top: int, width: int, costs: TierCosts | None = None) -> Pairs:
+    """Every cell of ``tiers`` x ``classes`` (the overrides among them applied), the search up to ``k_top``;
+    ``costs``: these tiers' TierCosts when the caller has them."""
     n_t, n_c = len(tiers), len(classes)
     spec = np.array([t.speculative != "no" for t in tiers], dtype=bool)
     k = np.array([t.k for t in tiers], dtype=np.float64)
@@ -106,7 +116,7 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
                                                      else (np.nan, np.nan, np.nan))
     grid = AcceptanceGrid.of(classes, cells, n_t, width)
 
-    costs = TierCosts(tiers)
+    costs = costs if costs is not None else TierCosts(tiers)
     kk = k[:, None]
     c = np.array(costs.c(context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
     v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
@@ -172,8 +182,13 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
                   refused=refused, be_alpha=be_alpha, be_kind=be_kind, margin=margin, stretch=stretch, speedup=speedup,
                   s_lo=s_lo, s_hi=s_hi, tokens_lo=tokens_lo, tokens_hi=tokens_hi, opt_k=best + 1, opt_s=opt_s,
                   opt_x=opt_x, cf=cf, verdict=verdict, is_alpha=grid.is_alpha)
-    return Pairs({name: np.array(np.broadcast_to(arrays[name], (n_t, n_c))) for name in ARRAYS},
-                 {"source": source, "notes": notes})
+    stacks = []
+    for dtype, names in STACKS:
+        stack = np.empty((len(names), n_t, n_c), dtype=dtype)
+        for i, name in enumerate(names):
+            stack[i] = arrays[name]
+        stacks.append(stack)
+    return Pairs(stacks, {"source": source, "notes": notes})
 
 
 class PairCache:
@@ -188,10 +203,27 @@ class PairCache:
         self._tiers: list[Any] = []
         self._classes: list[Any] = []
         self._pairs: Pairs | None = None
+        self._costs: tuple[list[Any], TierCosts] | None = None
+        self._grid: tuple[Any, AcceptanceGrid] | None = None
         self.last_recomputed = (0, 0)  # (rows, columns) computed by the last call: what the tests and bench read
 
+    def costs(self, tiers: list[Tier]) -> TierCosts:
+        """TierCosts(tiers), kept while no tier's mechanics change (every class edit reads the same presets)."""
+        keys = [_tier_key(t) for t in tiers]
+        if self._costs is None or self._costs[0] != keys:
+            self._costs = keys, TierCosts(tiers)
+        return self._costs[1]
+
+    def grid(self, tiers: list[Tier], classes: list[TaskClass], overrides: list[Override]) -> AcceptanceGrid:
+        """The acceptance of every cell (acceptance_grid), kept while no class's or override's acceptance, and no
+        tier's name or place, changes (a tier's K, a class's context or traffic: the same grid)."""
+        key = ([t.name for t in tiers], [_grid_key(c) for c in classes], [_override_key(o) for o in overrides])
+        if self._grid is None or self._grid[0] != key:
+            self._grid = key, acceptance_grid(tiers, classes, overrides)
+        return self._grid[1]
+
     def pairs(self, tiers: list[Tier], classes: list[TaskClass], overrides: list[Override], s: Settings,
-              k_top: int, width: int) -> Pairs:
+              k_top: int, width: int, costs: TierCosts) -> Pairs:
         by_tier: dict[str, list[Any]] = {}
         for o in overrides:
             by_tier.setdefault(o.tier, []).append(_override_key(o))
@@ -212,18 +244,19 @@ class PairCache:
         n_t, n_c = len(tiers), len(classes)
         # past half the cells, one block of them all is cheaper than two blocks and the reuse
         if (rows is None or cols is None or old is None or not n_t or not n_c or (len(dirty_r) * n_c + len(dirty_c) * n_t) * 2 > n_t * n_c):
-            out = pair_block(tiers, classes, overrides, s, k_top, width)
+            out = pair_block(tiers, classes, overrides, s, k_top, width, costs)
             self.last_recomputed = (n_t, n_c)
         else:
             out = _reuse(old, rows, cols)
             if dirty_r:
                 names = {tiers[i].name for i in dirty_r}
                 _fill(out, pair_block([tiers[i] for i in dirty_r], classes, [o for o in overrides if o.tier in names],
-                                      s, k_top, width), dirty_r, None)
+                                      s, k_top, width, costs.rows(dirty_r)), dirty_r, None)
             if dirty_c:
                 names = {classes[j].name for j in dirty_c}
                 _fill(out, pair_block(tiers, [classes[j] for j in dirty_c],
-                                      [o for o in overrides if o.task_class in names], s, k_top, width), None, dirty_c)
+                                      [o for o in overrides if o.task_class in names], s, k_top, width, costs),
+                      None, dirty_c)
             self.last_recomputed = (len(dirty_r), len(dirty_c))
         self._key, self._tiers, self._classes, self._pairs = key, t_keys, c_keys, out
         return out
@@ -232,26 +265,26 @@ class PairCache:
 def _reuse(old: Pairs, rows: list[int], cols: list[int]) -> Pairs:
     """The old cells laid out at the new rows and columns (a fresh copy: results handed out are never changed);
     the rows and columns marked -1 are filled after."""
-    n_rows, n_cols = len(old.lists["notes"]), len(old.lists["notes"][0]) if old.lists["notes"] else 0
-    same = rows == list(range(n_rows)) and cols == list(range(n_cols))
-    if same:
-        arrays = {name: np.array(a) for name, a in old.arrays.items()}
-        lists = {name: [list(row) for row in rows_] for name, rows_ in old.lists.items()}
-        return Pairs(arrays, lists)
+    n_rows, n_cols = old.stacks[0].shape[1:]
+    # the usual edit moves no row: each row and column where it was, or to be filled
+    in_place = (len(rows) == n_rows and len(cols) == n_cols and all(r == i or r < 0 for i, r in enumerate(rows))
+                and all(c == j or c < 0 for j, c in enumerate(cols)))
+    if in_place:
+        return Pairs([stack.copy() for stack in old.stacks],
+                     {name: [list(row) for row in rows_] for name, rows_ in old.lists.items()})
     r, c = np.maximum(np.array(rows, dtype=np.int64), 0), np.maximum(np.array(cols, dtype=np.int64), 0)
-    arrays = {name: a[np.ix_(r, c)] for name, a in old.arrays.items()}
+    stacks = [stack[:, r[:, None], c[None, :]] for stack in old.stacks]
     rl, cl = r.tolist(), c.tolist()
-    lists = {name: [[rows_[i][j] for j in cl] for i in rl] for name, rows_ in old.lists.items()}
-    return Pairs(arrays, lists)
+    return Pairs(stacks, {name: [[rows_[i][j] for j in cl] for i in rl] for name, rows_ in old.lists.items()})
 
 
 def _fill(out: Pairs, block: Pairs, rows: list[int] | None, cols: list[int] | None) -> None:
     """Write ``block`` (those rows, every column; or every row, those columns) into ``out``."""
-    for name, a in block.arrays.items():
+    for stack, part in zip(out.stacks, block.stacks):
         if rows is not None:
-            out.arrays[name][rows, :] = a
+            stack[:, rows, :] = part
         else:
-            out.arrays[name][:, cols] = a
+            stack[:, :, cols] = part
     for name, block_rows in block.lists.items():
         target = out.lists[name]
         if rows is not None:
@@ -261,3 +294,15 @@ def _fill(out: Pairs, block: Pairs, rows: list[int] | None, cols: list[int] | No
             for i, row in enumerate(target):
                 for r, j in enumerate(cols):
                     row[j] = block_rows[i][r]
+
+
+def acceptance_grid(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override]) -> AcceptanceGrid:
+    """The acceptance of every cell, for the result (the window's profile cells, charts and the JSON read it)."""
+    t_index = {t.name: i for i, t in enumerate(tiers)}
+    c_index = {c.name: j for j, c in enumerate(classes)}
+    cells: dict[tuple[int, int], Any] = {}
+    for o in overrides:
+        i, j = t_index.get(o.tier), c_index.get(o.task_class)
+        if i is not None and j is not None:
+            cells[i, j] = o
+    return AcceptanceGrid.of(classes, cells, len(tiers))

@@ -34,6 +34,14 @@ class TierCosts:
         self.target = roofline.StackedShapes([p.target for p in pairs], gpus)
         self.c_flops = np.where(self.roof[:, 0], [roofline.flops_ratio(p) for p in pairs], self.typed_c[:, 0])[:, None]
 
+    def rows(self, index: list[int]) -> "TierCosts":
+        """These tiers' costs alone, as TierCosts([tiers[i] for i in index]) would give them, without reading the
+        presets again (a block of the comparison's cells: model/comparison_pairs.py)."""
+        out = object.__new__(TierCosts)
+        for name, value in vars(self).items():
+            setattr(out, name, _rows(value, index))
+        return out
+
     def c(self, context: NDArray[np.float64]) -> NDArray[np.float64]:
         if not self.roof.any():
             return np.broadcast_to(self.typed_c, np.broadcast(self.typed_c, context).shape)
@@ -47,3 +55,13 @@ class TierCosts:
         step = self.target.time(1.0, context, self.batch)
         verified = np.where(np.isnan(self.tree), k + 1.0, np.maximum(self.tree, k + 1.0))
         return np.where(self.roof, self.target.time(verified, context, self.batch) / step, self.typed_v)
+
+
+def _rows(value: object, index: list[int]) -> object:
+    """Rows ``index`` of an array, or of every array an object (roofline.StackedShapes) holds."""
+    if isinstance(value, np.ndarray):
+        return value[index]
+    out = object.__new__(type(value))
+    for name, part in vars(value).items():
+        setattr(out, name, part[index])
+    return out

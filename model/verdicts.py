@@ -43,13 +43,24 @@ def cost_ratio(cost: NDArray[np.float64], base_cost: NDArray[np.float64]) -> NDA
 def solve_price_alpha(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: NDArray[np.float64],
                       applicable: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
     """The acceptance at which E / stretch reaches the speedup ``needed``: the claim's solver, kinds kept."""
+    return on_cells(np.broadcast_to(applicable, np.broadcast_shapes(*(np.shape(x) for x in (needed, k, stretch,
+                                                                                          applicable)))),
+                    ar.solve_alpha_for_tokens(*price_targets(needed, k, stretch, applicable)))
+
+
+def price_targets(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: NDArray[np.float64],
+                  applicable: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The tokens per step E must reach, and K, for the cells with a verdict (plain tiers and tiers without a
+    baseline are many, and are not solved); an infinite need (free baseline) is out of reach: capped above
+    K + 1, which the solver calls NEVER."""
     needed, k, stretch, applicable = np.broadcast_arrays(needed, k, stretch, applicable)
-    alpha = np.full(needed.shape, np.nan)
-    kind = np.full(needed.shape, -1, dtype=np.int8)
-    # only the cells with a verdict are solved (plain tiers and tiers without a baseline are many)
-    # an infinite need (free baseline) is out of reach: capped above K + 1, which the solver calls NEVER
-    tokens = np.minimum(needed[applicable] * stretch[applicable], k[applicable] + 2.0)
-    solve = ar.solve_alpha_for_tokens(tokens, k[applicable])
+    return np.minimum(needed[applicable] * stretch[applicable], k[applicable] + 2.0), k[applicable]
+
+
+def on_cells(applicable: NDArray[np.bool_], solve: ar.AlphaSolve) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
+    """A solve of the ``applicable`` cells laid out over all: NaN and kind -1 elsewhere."""
+    alpha = np.full(applicable.shape, np.nan)
+    kind = np.full(applicable.shape, -1, dtype=np.int8)
     alpha[applicable], kind[applicable] = solve.alpha, solve.kind
     return alpha, kind
 

@@ -30,6 +30,9 @@ from model.formatting import finite_pair
 from model.acceptance.value import ALPHA, LENGTH, PROFILE
 
 EXTEND_RULE = "geometric"  # how a profile is carried past its measured positions
+# the fields of a row AcceptanceGrid.of reads (kind_of, _length_ends): a grid is kept while these are unchanged
+GRID_FIELDS = ("profile", "acceptance_length", "acceptance_length_k", "acceptance_length_low", "acceptance_length_high",
+               "alpha_confidence")
 
 
 def kind_of(row: Any) -> str:
