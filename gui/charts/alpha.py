@@ -12,6 +12,7 @@ from model.chart_data import AlphaCurves, alpha_curves
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
+from gui.tables import acceptance_text
 from gui.charts.style import (BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color,
                               curve_inputs, html_text, resize_pool, up_to_date)
 
@@ -196,6 +197,7 @@ class AlphaChart(ChartView):
             self._claim_label.setHtml(html_text(f"claim {fmt.times(claimed)} needs α {claim_alpha:.2f}", CLAIM))
             self._claim_label.setPos(claim_alpha, claimed)
             self._claim_label.setVisible(True)
+        notes += shape_notes(comparison, tier_row)
         self._set_note(notes)
         ctx = fmt.context(float(data.context[selected]))
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
@@ -219,3 +221,17 @@ class AlphaChart(ChartView):
         self._note.setVisible(bool(lines))
         if lines:
             self._note.setHtml("<br>".join(html_text(line, BREAK_EVEN) for line in lines))
+
+
+def shape_notes(comparison: Comparison, i: int, most: int = 2) -> list[str]:
+    """The classes of tier i given as a profile or a length: alpha does not apply to them, so their markers sit
+    at a summary alpha; what decides is their length against the break-even, both in tokens per step."""
+    names = [j for j in range(len(comparison.class_names)) if acceptance_text.shape(comparison, i, j)]
+    if not names:
+        return []
+    said = ", ".join(f"{comparison.class_names[j]} {acceptance_text.acceptance_cell(comparison, i, j)} vs "
+                     f"{acceptance_text.break_even_cell(comparison, i, j)}" for j in names[:most])
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    star = " (* extrapolated past the K measured)" if any("*" in acceptance_text.acceptance_cell(comparison, i, j)
+                                                         for j in names) else ""
+    return [f"{said}{more}{star};", "a profile or a length has no α: drawn at a summary α"]

@@ -8,7 +8,7 @@ from html import escape
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from model.probe.k_check import KMismatch
+from model.acceptance.k_check import KMismatch
 
 
 class ApplyRow(QWidget):
@@ -16,7 +16,7 @@ class ApplyRow(QWidget):
         super().__init__(parent)
         self.flag_check = QCheckBox("Set the tier's Speculative from the verdict", checked=True)
         self.speedup_check = QCheckBox("Keep the measured speedup beside the claim", checked=True)
-        # shown only when the K measured is not the tier's (model/probe/k_check.py says why it is ticked)
+        # shown only when the K measured is not the tier's (model/acceptance/k_check.py says why it is ticked)
         self.k_check = QCheckBox("Set the tier's K to the K measured", checked=True, visible=False)
         self.k_check.setToolTip("The acceptance and speedup applied were measured at the vendor's K; the tier's K "
                                 "sets its draft cost K c + v. Untick to keep the workbook's K: numbers there are then "

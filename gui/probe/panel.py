@@ -37,7 +37,7 @@ from model.probe.apply import apply_probe
 from model.probe.endpoint import check_endpoint, resolve_api_key
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
-from model.probe.k_check import k_mismatch
+from model.acceptance.k_check import k_mismatch
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.load import estimate_levels, parse_levels, run_any

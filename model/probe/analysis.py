@@ -21,7 +21,7 @@ from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance, distinct_prompts
-from model.probe.k_check import KMismatch, k_mismatch
+from model.acceptance.k_check import KMismatch, k_mismatch
 from model.probe.merges import BUSY, SPLIT
 from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance, steps_of

@@ -15,7 +15,7 @@ import numpy as np
 from model import arithmetic as ar
 from model.probe.analysis import ClassProbe, ProbeReport
 from model.probe.filler import context_label
-from model.probe.k_check import k_mismatch
+from model.acceptance.k_check import k_mismatch
 from model.workbook.load_speedups import format_speedups
 from model.workbook.measured_apply import apply_plan, plan_measured
 from model.workbook.rows import Workbook
@@ -64,7 +64,7 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
                 set_flag: bool = True, keep_speedup: bool = True, set_k: bool = False) -> list[str]:
     """Mutate ``workbook``; returns the classes left out (not in the workbook, or nothing measured).
 
-    ``set_k``: where the K measured differs from the tier's, set the tier's K to it (model/probe/k_check.py says
+    ``set_k``: where the K measured differs from the tier's, set the tier's K to it (model/acceptance/k_check.py says
     why the dock ticks it by default); otherwise the tier keeps its K and the numbers there say extrapolated."""
     i = workbook.tier_index(tier)
     if i is None:

@@ -23,7 +23,7 @@ from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.profiles_table import EXTRAPOLATED
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
-from model.report.sensitivity import SHIFT_MEANING, Shifted, shifted_tokens_formula
+from model.report.sensitivity import Shifted, shifted_tokens_formula
 from model.workbook.rows import ALPHA_SOURCES, Workbook
 from model.report.layout import OVERRIDE_COLUMNS
 
@@ -158,7 +158,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.text(2, 1, "Formulas follow the Inputs sheet. Grey cells are SpecLedger's (no closed form: break-even, "
                "optimal K, roofline c and v at the class's context); 'Grey values' says when they are stale. "
                "E* = K c + v is the break-even as tokens per step, for any draft; an E marked * is extrapolated "
-               f"past the positions measured. The sensitivity speedups right of the flags: {SHIFT_MEANING}.", st.NOTE)
+               "past the positions measured.", st.NOTE)
     n_t, n_c = len(wb.tiers), len(wb.classes)
     last = max(HEADER_ROW + n_t * n_c, HEADER_ROW + 1)
     flags = f"${letter('Grey values')}${HEADER_ROW + 1}:${letter('Grey values')}${last}"

@@ -355,3 +355,17 @@ def test_a_profile_class_trailer_shows_its_length_and_break_even_mark(panel: Cha
     k = demo.tiers[TURBO].k
     assert marks[j] == pytest.approx(cmp.break_even_length[TURBO, j] - 1.0)  # (E* - 1) / K of K slots
     assert np.isfinite(marks).all() and 0 < marks[j] < k
+
+
+def test_alpha_chart_says_a_profile_has_no_alpha_and_gives_its_length_against_the_break_even(
+        panel: ChartsPanel, demo: Workbook) -> None:
+    """A class given as a per-position profile is drawn at a summary alpha; the note says so and gives what
+    decides: its mean acceptance length (marked extrapolated past the K measured) against E* (issue 22)."""
+    _redraw(panel, demo, TURBO)
+    assert "summary α" not in panel.alpha_chart._note.toPlainText()
+    demo.set_override(demo.tiers[TURBO].name, "code", 0.73, "imported", "vllm scrape", profile=(0.78, 0.69, 0.61))
+    cmp = _redraw(panel, demo, TURBO)
+    note = panel.alpha_chart._note.toPlainText()
+    e, be = cmp.tokens_per_stretch[TURBO, 0], cmp.break_even_length[TURBO, 0]
+    assert f"code AL {e:.2f}* vs E* {be:.2f}" in note and "extrapolated past the K measured" in note
+    assert "drawn at a summary α" in note

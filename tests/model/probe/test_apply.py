@@ -49,7 +49,7 @@ def _profiled(k: int, positions: int) -> ProbeReport:
 
 def test_apply_sets_the_tiers_k_to_the_k_measured_or_keeps_it_and_says_what_is_extrapolated():
     from model.comparison import compare
-    from model.probe.k_check import k_mismatch
+    from model.acceptance.k_check import k_mismatch
 
     wb = load_demo()
     tier = "Northwind Turbo"

@@ -1,11 +1,13 @@
-"""The K a probe measured against the K the workbook gives the probed tier, and what Apply does about it.
+"""The K an acceptance was measured at against the K the workbook gives a tier, and what applying it does.
 
 A probe finds K from the steps' timing (the largest step seen, minus the bonus token), from the server's draft
-tokens over the steps it saw (llama.cpp), or as the server reports it. The workbook's tier has its own K,
+tokens over the steps it saw (llama.cpp), or as the server reports it; an engine's metrics give it as the
+positions of their per-position counters or the draft tokens per draft. The workbook's tier has its own K,
 typed from a datasheet or a guess. When they differ, every number the comparison makes for the tier is at
 the workbook's K: its draft cost K c + v, and E from the measured profile, which past the positions measured is
 extended by the stated rule and labelled extrapolated (model/acceptance/profiles.py). So the probe says so, in
-its JSON (``k_mismatch``), its text and the dock, and Apply says what it will do.
+its JSON (``k_mismatch``), its text and the dock, and Apply says what it will do; import-metrics --apply says
+which tiers use the acceptance at another K.
 
 What Apply does by default: it sets the tier's K to the K measured. The probe measured the tier the vendor
 runs; the acceptance it applies (the alpha at that K, the per-position profile up to it) and the measured
@@ -21,7 +23,7 @@ from typing import Any
 from model.acceptance.profiles import EXTEND_RULE
 
 SOURCE_WORDS = {"timing": "from the steps' timing", "server": "from the server's draft tokens over its steps",
-                "reported": "as the server reports it"}
+                "reported": "as the server reports it", "metrics": "in the engine's metrics"}
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,13 @@ class KMismatch:
     source: str
     tier: int
     positions: int = 0
+    kind: str = ""  # "profile", "length" or "alpha"; "" reads as a profile where there are positions
 
     @property
     def headline(self) -> str:
         where = SOURCE_WORDS.get(self.source, "")
-        return (f"K mismatch: the probe measured K = {self.measured}{' ' + where if where else ''}, the workbook's "
+        who = "measured at" if self.source == "metrics" else "the probe measured"
+        return (f"K mismatch: {who} K = {self.measured}{' ' + where if where else ''}, the workbook's "
                 f"tier has K = {self.tier}")
 
     @property
@@ -45,6 +49,9 @@ class KMismatch:
         return f"{self.headline}; numbers at K = {self.tier} {self._at_tier_k()}"
 
     def _at_tier_k(self) -> str:
+        if self.kind == "length":  # a length alone says nothing of the shape: the i.i.d. alpha with its E carries it
+            return (f"carry the mean acceptance length measured at K = {self.measured} by the i.i.d. alpha with the "
+                    "same E and are labelled extrapolated")
         if not self.positions and self.tier > self.measured:  # an alpha alone: the i.i.d. model is the rule
             return f"carry the alpha measured at K = {self.measured} by the i.i.d. model, E(alpha, K)"
         reach = self.positions or self.measured
@@ -67,7 +74,7 @@ class KMismatch:
                 "text": self.text}
 
 
-def k_mismatch(measured: int | None, source: str, tier_k: Any, positions: int = 0) -> KMismatch | None:
+def k_mismatch(measured: int | None, source: str, tier_k: Any, positions: int = 0, kind: str = "") -> KMismatch | None:
     """The mismatch, or None where the probe measured no K, the tier's K is unknown, or they agree."""
     if not measured or tier_k is None:
         return None
@@ -77,4 +84,4 @@ def k_mismatch(measured: int | None, source: str, tier_k: Any, positions: int = 
         return None
     if tier < 1 or tier == int(measured):
         return None
-    return KMismatch(int(measured), source, tier, int(positions))
+    return KMismatch(int(measured), source, tier, int(positions), kind)
