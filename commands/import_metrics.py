@@ -12,6 +12,7 @@ from typing import TextIO
 
 from commands.runner import CommandError, confidence_arg
 from model import formatting as fmt
+from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
 from model.metrics.read import ENGINES, applicable, missing_k, missing_k_files, read_sources, read_task_map, source_note
 from model.metrics.result import MetricsError, SourceResult
 from model.acceptance.k_check import k_mismatch
@@ -57,8 +58,9 @@ def _text(sources: list[SourceResult]) -> str:
             lines.append("  per position (conditional): " + ", ".join(fmt.pct(x, 0) for x in c.per_position_conditional))
         lines.append(f"  applied alpha {fmt.pct(s.alpha_applied, 1)}: {s.alpha_rule}")
         a = s.acceptance
-        lines.append(f"  {s.confidence:.0%} interval {fmt.pct(a.low, 1)} to {fmt.pct(a.high, 1)} over {fmt.count(a.requests, 'request')}"
-                     if a.interval else f"  interval: {a.note}")
+        noun = {UNIT_PROMPT: "distinct prompt", UNIT_REQUEST: "request"}.get(s.interval_unit or "", "unit")
+        lines.append(f"  {s.confidence:.0%} interval {fmt.pct(a.low, 1)} to {fmt.pct(a.high, 1)} over "
+                     f"{fmt.count(a.requests, noun)} (unit: {s.interval_unit})" if a.interval else f"  interval: {a.note}")
         lines.append(f"  {c.convention_note}")
         for note in s.to_dict()["notes"]:
             lines.append(f"  - {_P(note, 400)}")

@@ -6,7 +6,8 @@ there is no interval); ``interval`` turns per-request counts into that interval 
 on the log-odds, the request as the unit); ``propagate`` carries intervals through monotone functions and
 combines classes into a mix; ``rates`` gives a measured speedup (a ratio of two tiers' decode speeds) its
 interval the same way, requests as clusters; ``sequential`` holds what an adaptive probe needs (looks, spent confidence,
-requests expected to decide). Plain Python + numpy; scipy is imported inside the functions that use it.
+requests expected to decide); ``units`` says what the interval's unit is (a prompt by its text, or a request where
+a file names no prompt). Plain Python + numpy; scipy is imported inside the functions that use it.
 It imports no wing and not the workbook (rows are read by their field names), so every wing and the
 workbook may use it.
 """

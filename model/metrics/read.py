@@ -24,6 +24,7 @@ from model.formatting import count
 from model.spec_checks import MAX_K, count_problem
 from model.metrics import logscan, prometheus, records, tools
 from model.metrics.lines import ScanStats, scan
+from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError, SourceResult
 from model.safe_files import MB, FileRefused, open_regular, read_text_limited
 
@@ -237,8 +238,8 @@ def _json_lines(fh: BinaryIO, file: str, engine: str) -> Generator[int, None, li
         result = _aiperf_records(file, stream)
     else:
         result = [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
-                               format="JSON lines, one response a line", requests=parts)
-                  for name, c, notes, parts in records.read_records(stream, file, engine)]
+                               format="JSON lines, one response a line", requests=parts, prompts=prompts)
+                  for name, c, notes, parts, prompts in records.read_records(stream, file, engine)]
     if stats.cut:
         for s in result:
             s.notes.append(f"{stats.cut} lines over 1 MB skipped")
@@ -276,7 +277,8 @@ def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceR
             notes.append(NO_K_IN_RUN_FILE)
         out.append(SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
                                 task_class=cls, kind="probe-run", format="SpecLedger probe run file (*.run.jsonl), "
-                                "the server-reported acceptance it recorded", requests=parts, notes=notes))
+                                "the server-reported acceptance it recorded", requests=parts, notes=notes,
+                                prompts=run.prompts.get(cls, [])))
     return out
 
 
@@ -285,13 +287,14 @@ NO_K_IN_RUN_FILE = ("this run file records no K: written before the probe record
 
 
 def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
-    parts, without = [], 0
+    parts, prompts, without = [], [], 0
     for number, obj in stream:
         counts = tools.aiperf_record(obj, f"{file}:{number}") if isinstance(obj, dict) else None
         if counts is None:
             without += 1
         elif counts.drafts:
             parts.append((f"record {number}", counts))
+            prompts.append(record_prompt(obj))
     if not parts:
         raise MetricsError(f"{file}: an AIPerf profile_export.jsonl, but none of its records has spec_decode metrics "
                            "(spec decode off, or this AIPerf predates them)")
@@ -299,7 +302,8 @@ def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[Source
     if without:
         notes.append(f"{without} records without spec-decode metrics left out")
     return [SourceResult(file=file, engine="aiperf", counts=tools.combined([c for _, c in parts], file), kind="aiperf",
-                         format="AIPerf profile_export.jsonl (per-request spec_decode metrics)", notes=notes, requests=parts)]
+                         format="AIPerf profile_export.jsonl (per-request spec_decode metrics)", notes=notes, requests=parts,
+                         prompts=prompts)]
 
 
 def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
@@ -336,8 +340,8 @@ def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
     if not items:
         raise MetricsError(f"{file}: empty")
     return [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
-                         format="JSON records", requests=parts)
-            for name, c, notes, parts in records.read_records(items, file, engine)]
+                         format="JSON records", requests=parts, prompts=prompts)
+            for name, c, notes, parts, prompts in records.read_records(items, file, engine)]
 
 
 def _scrape_sources(scrape: prometheus.Scrape, before: str | None) -> list[SourceResult]:

@@ -19,6 +19,7 @@ from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine
 from model.engine_responses import speculation_from_response
 from model.formatting import count
 from model.spec_checks import MAX_K, count_problem
+from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError
 
 SAMPLE_NOTE = ("SpecLedger sample: stretches that drafted all K; alpha by maximum likelihood on the histogram; "
@@ -86,11 +87,13 @@ def read_sample_result(obj: Mapping[str, Any], file: str) -> list[tuple[str, Spe
 
 
 def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
-                 ) -> list[tuple[str | None, SpecCounts, list[str], list[tuple[str, SpecCounts]]]]:
-    """Per-request records, as (line, parsed JSON) pairs, read as they come; added up per task class.
+                 ) -> list[tuple[str | None, SpecCounts, list[str], list[tuple[str, SpecCounts]], list[str | None]]]:
+    """Per-request records, as (line, parsed JSON) pairs, read as they come; added up per task class, with each
+    request's prompt where the record names it (prompt_keys.record_prompt), else None.
 
     SGLang's JSON request log ("request.finished") keeps the response under "out"."""
     by_class: dict[str | None, list[tuple[str, SpecCounts]]] = {}
+    prompts: dict[str | None, list[str | None]] = {}
     without: list[int] = []
     seen_engine: tuple[str, int] | None = None
     n_items = without_count = 0
@@ -123,7 +126,9 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
                                f"(line {seen_engine[1]}); import one engine's records per file")
         seen_engine = seen_engine or (counts.engine, line)
         name = str(obj.get("id") or body.get("id") or f"line {line}")[:80]
-        by_class.setdefault(task_class.strip() if task_class else None, []).append((name, counts))
+        cls = task_class.strip() if task_class else None
+        by_class.setdefault(cls, []).append((name, counts))
+        prompts.setdefault(cls, []).append(record_prompt(obj, body))
     if not by_class:
         raise MetricsError(f"{file}: none of its {n_items} records reports speculative decoding "
                            "(no metrics.speculative_decoding, meta_info spec fields, timings.draft_n, ...)")
@@ -138,7 +143,7 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
         if without:
             shown = ", ".join(str(n) for n in without) + (" ..." if without_count > len(without) else "")
             notes.append(f"{without_count} records without speculation fields left out (lines {shown})")
-        out.append((task_class, total, notes, named))
+        out.append((task_class, total, notes, named, prompts[task_class]))
     return out
 
 

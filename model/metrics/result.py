@@ -10,10 +10,11 @@ maximum-likelihood alpha (DESIGN.md section 2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from model.acceptance import COUNTS_ONLY, Acceptance, alpha_interval_from_reports
+from model.acceptance.units import cluster_keys, with_unit
 from model.engine_reports import SpecCounts
 
 # how far the first and last conditional rates must lie apart, beyond two standard errors, to call it falling
@@ -40,6 +41,9 @@ class SourceResult:
     requests: list[tuple[str, SpecCounts]] = field(default_factory=list)
     field_lines: dict[str, int] = field(default_factory=dict)  # a count's name -> its line, where the format has lines
     confidence: float = 0.95  # of the interval on the applied alpha
+    # beside requests, each request's prompt where the record names it (metrics/prompt_keys.py), else None;
+    # empty where the reader keeps none: the interval's unit is then the request
+    prompts: list[str | None] = field(default_factory=list)
 
     @property
     def acceptance(self) -> Acceptance:
@@ -48,8 +52,17 @@ class SourceResult:
         point = self.alpha
         if not self.has_counts or not self.requests or self.alpha_applied is None:
             return Acceptance(point, None, None, None, len(self.requests), 0, COUNTS_ONLY)
-        return alpha_interval_from_reports([r for _, r in self.requests], self.counts.k, point, self.confidence,
-                                           e_matched=bool(self.rates_fall))
+        keys, unit = cluster_keys(self.prompts if len(self.prompts) == len(self.requests) else [None] * len(self.requests))
+        a = alpha_interval_from_reports([r for _, r in self.requests], self.counts.k, point, self.confidence,
+                                        e_matched=bool(self.rates_fall), clusters=keys)
+        return replace(a, method=with_unit(a.method, unit)) if a.has_interval else a
+
+    @property
+    def interval_unit(self) -> str | None:
+        """What one unit of the interval is, in words; None where the source gives totals only."""
+        if not self.has_counts or not self.requests:
+            return None
+        return cluster_keys(self.prompts if len(self.prompts) == len(self.requests) else [None] * len(self.requests))[1]
 
     @property
     def rates_fall(self) -> bool | None:
@@ -212,7 +225,7 @@ def truncation_note(c: SpecCounts) -> str | None:
 def _interval_fields(source: "SourceResult") -> dict[str, Any]:
     a = source.acceptance
     return {"alpha_interval": list(a.interval) if a.interval else None, "interval_note": a.note or None,
-            "confidence": source.confidence, "interval_method": a.method or None}
+            "confidence": source.confidence, "interval_method": a.method or None, "interval_unit": source.interval_unit}
 
 
 def _num(x: float | None) -> float | None:

@@ -31,6 +31,7 @@ from typing import Any, Iterable, Mapping
 from model.engine_reports import ReportError, SpecCounts, combine
 from model.engine_responses import speculation_from_recorded, speculation_from_response
 from model.spec_checks import MAX_K, count_problem
+from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError
 from model.workbook.json_file import PROBE_RUN_KIND
 
@@ -161,6 +162,7 @@ class ProbeRunFile:
     k_source: str = ""
     # per class, beside by_class: completion tokens of a response cut by max_tokens, else None
     completions: dict[str, list[int | None]] = field(default_factory=dict)
+    prompts: dict[str, list[str | None]] = field(default_factory=dict)  # per class, beside by_class: its prompt
 
 
 def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
@@ -188,6 +190,11 @@ def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
             raise MetricsError(f"{where}: reported.{exc}") from None
         if counts is not None:
             by_class.setdefault(obj["task_class"], []).append((str(obj.get("label") or f"line {line}"), _checked(counts, where)))
+            # the prompt's text digest; in a file from before the probe kept it, its index in the plan, except
+            # in --until-decided's rounds (each numbers its own from 0): there the request is the unit
+            index = obj.get("prompt_index")
+            key = record_prompt(obj) or (f"index {index}" if isinstance(index, int) and "round" not in obj else None)
+            out.prompts.setdefault(obj["task_class"], []).append(key)
             usage = obj.get("usage")
             tokens = usage.get("completion_tokens") if isinstance(usage, Mapping) else None
             whole = isinstance(tokens, int) and not isinstance(tokens, bool) and 0 <= tokens <= 2**31

@@ -42,6 +42,8 @@ class RequestRecord:
     stalls: list[list[float]] | None = None
     concurrency: int = 1  # parallel streams the probe kept open on this tier while this one ran
     throttled: int = 0  # 429 answers this request met before it was served (each retried)
+    # the prompt's text digest (ProbePrompt.key): the interval's unit; None in a run file from before it was kept
+    prompt_key: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -96,7 +98,8 @@ class RequestRecord:
         data = dict(data, stalls=[[float(a), float(b)] for a, b in stalls] if stalls is not None else None)
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
-                                       "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled")
+                                       "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled",
+                                       "prompt_key")
                  if k in data}
         if known.get("reported") is None:
             known["reported"] = {}
@@ -111,6 +114,6 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "label": (str,), "role": (str,), "task_class": (str,), "prompt_index": (int,), "context": (int,), "repeat": (int,),
     "max_tokens": (int,), "t_headers": (int, float), "t_done": (int, float), "finish_reason": (str,),
     "usage": (dict,), "reported": (dict,), "error": (str,), "retries": (int,), "response_id": (str,),
-    "concurrency": (int,), "throttled": (bool, int)}
+    "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,)}
 _KIND_WORDS = {(str,): "text", (int,): "a whole number", (int, float): "a number", (dict,): "an object",
                (bool, int): "true or false"}

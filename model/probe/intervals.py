@@ -3,9 +3,10 @@
 Timing alpha: each request's full steps (read whole, with room for K + 1 tokens) give its accepted drafts and
 trials, into the cluster interval. Reported alpha: each response's own counts (engine_reports) go to
 model.acceptance.alpha_interval_from_reports. Either way the requests of one prompt (its repeats, its sends at
-several concurrency levels, the load levels' cycled prompts) are summed into one cluster, keyed by the prompt's
-index in the file: repeats of a prompt are correlated, and only distinct prompts carry the spread between
-prompts. Fewer than 5 distinct prompts give no interval.
+several concurrency levels, the load levels' cycled prompts, two lines of the prompt file with the same text) are
+summed into one cluster, keyed by the prompt's text (its digest, RequestRecord.prompt_key): repeats of a prompt
+are correlated, and only distinct prompts carry the spread between prompts. A run file from before the digest was
+kept falls back on the prompt's index in its plan. Fewer than 5 distinct prompts give no interval.
 """
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ def timing_acceptance(reading: StepReading, k: int, confidence: float) -> Accept
     return alpha_interval(acc, trials, confidence, steps, clusters=[prompt_key(r) for r, _ in reading.groups])
 
 
-def prompt_key(record: RequestRecord) -> tuple[str, int]:
-    """The cluster a request belongs to: its prompt (its class and its line in the prompt file)."""
-    return record.task_class, record.prompt_index
+def prompt_key(record: RequestRecord) -> tuple[str, str | int]:
+    """The cluster a request belongs to: its prompt, by its text where the record keeps the digest (the index in
+    the plan is not the prompt: a file may say one prompt twice, and each --until-decided round numbers its own)."""
+    return record.task_class, record.prompt_key if record.prompt_key is not None else record.prompt_index
 
 
 def distinct_prompts(records: Sequence[RequestRecord]) -> int:

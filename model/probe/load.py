@@ -182,7 +182,7 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
         async def go(item: PlannedRequest, padding: bool) -> RequestRecord | None:
             record = RequestRecord(item.label + f", {fmt.count(level, 'stream')}", item.role, item.prompt.task_class,
                                    item.prompt_index, item.context, item.repeat, settings.max_tokens,
-                                   concurrency=level)
+                                   concurrency=level, prompt_key=item.prompt.key)
             counts = extra.setdefault(level, dict.fromkeys(LOAD_KEEPING_COUNTS, 0)) if padding else {}
             try:
                 await client.stream(record, item.prompt.with_filler(fillers[item.context]), run_deadline)

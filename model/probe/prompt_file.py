@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from model.acceptance.units import prompt_digest
 from model.safe_files import read_text_limited
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -33,6 +34,13 @@ class ProbePrompt:
             first = next((m for m in out if m["role"] == "user"), out[0])
             first["content"] = text + first["content"]
         return out
+
+    @property
+    def key(self) -> str:
+        """The prompt's identity by its text (role and content of each message), not its line: two lines that
+        say the same are one prompt, one unit of the interval (model/probe/intervals.py). A digest, so a run
+        file can carry it without the prompt."""
+        return prompt_digest(json.dumps([[m["role"], m["content"]] for m in self.messages], ensure_ascii=False))
 
     @property
     def chars(self) -> int:

@@ -88,7 +88,7 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
         yield ProbeProgress(0, len(plan), 0.0, None, 0.0, "starting")
         for done, item in enumerate(plan):
             record = RequestRecord(item.label, item.role, item.prompt.task_class, item.prompt_index, item.context,
-                                   item.repeat, settings.max_tokens)
+                                   item.repeat, settings.max_tokens, prompt_key=item.prompt.key)
             try:
                 clients[item.role].stream(record, item.prompt.with_filler(fillers[item.context]), check,
                                           deadline=run_deadline)

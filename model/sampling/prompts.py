@@ -24,6 +24,13 @@ class Prompt:
     text: str
     line: int  # 1-based line in its file, for messages
 
+    @property
+    def key(self) -> str:
+        """The prompt by its text (two lines that say the same are one prompt, one unit of the interval)."""
+        from model.acceptance.units import prompt_digest
+
+        return prompt_digest(self.text)
+
 
 def load_prompts(path: str | Path) -> list[Prompt]:
     from model.safe_files import LIMIT_PROMPT_FILE, FileRefused, read_bytes_limited

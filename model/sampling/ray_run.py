@@ -181,7 +181,7 @@ def _assemble(tally: _Tally, prompts: list[Any], prompts_name: str, where: list[
         runs[1].append(plain)
         out.prompts.append(PromptResult(p.task_class, p.line, spec.output_ids, spec.accepted_counts,
                                         plain.output_ids, item["text"], spec.drafted_counts,
-                                        ran_on=item["ran_on"], attempts=attempts[index]))
+                                        ran_on=item["ran_on"], attempts=attempts[index], prompt_key=p.key))
     out.classes = [summarise_class(name, out.k, spec, plain) for name, (spec, plain) in by_class.items()]
     attach_intervals(out, out.confidence)
     out.wall_seconds, out.ort_seconds = tally.seconds, tally.ort_seconds

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterable
+from typing import Any, Callable, Generator, Hashable, Iterable
 
 import numpy as np
 
@@ -107,6 +107,7 @@ class PromptResult:
     # a Ray run's only: the node and worker process that measured it, and the attempts it took
     ran_on: str | None = None
     attempts: int | None = None
+    prompt_key: str | None = None  # the prompt's text digest (Prompt.key): repeats of one text are one unit
 
 
 @dataclass
@@ -321,7 +322,7 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
         runs[1].append(plain)
         result.prompts.append(PromptResult(p.task_class, p.line, spec.output_ids, spec.accepted_counts,
                                            plain.output_ids, target.decode(spec.output_ids),
-                                           spec.drafted_counts))
+                                           spec.drafted_counts, prompt_key=p.key))
         emitted += len(spec.output_ids)
         elapsed = time.perf_counter() - loop_start
         done = index + 1
@@ -339,12 +340,15 @@ def attach_intervals(result: SamplingResult, confidence: float = 0.95) -> Sampli
     """Each class's interval on alpha at ``confidence``, from the full stretches prompt by prompt (the prompt
     is the unit: model.acceptance.interval says why and where it stops: fewer than 5 prompts, no interval)."""
     per_class: dict[str, list[list[int]]] = {}
+    keys: dict[str, list[Hashable]] = {}
     for p in result.prompts:
         full = [a for a, d in zip(p.accepted_counts, p.drafted_counts) if d == result.k]
         per_class.setdefault(p.task_class, []).append(full)
+        # by its text: two lines saying one prompt are one unit; a result from before the key, by its line
+        keys.setdefault(p.task_class, []).append(p.prompt_key if p.prompt_key is not None else p.line)
     for c in result.classes:
         acc, trials, steps = per_request_counts(per_class.get(c.task_class, []), result.k)
-        a = alpha_interval(acc, trials, confidence, steps)
+        a = alpha_interval(acc, trials, confidence, steps, clusters=keys.get(c.task_class, []))
         c.alpha_interval = list(a.interval) if a.interval else None
         c.interval_note = a.note or None
         c.requests, c.interval_method = a.requests, a.method
