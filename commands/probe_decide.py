@@ -17,6 +17,7 @@ from model.acceptance.sequential import METHOD
 from model.cancel import run_to_end
 from model.probe.decide_plan import needs_before_run
 from model.probe.plan import ProbeSettings
+from model.probe.prompt_supply import short_of_prompts
 from model.probe.until_decided import DecideSettings, UntilDecidedRun, Threshold, run_until_decided, thresholds_for
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Workbook
@@ -50,7 +51,9 @@ def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, 
     needs = needs_before_run(wb, tier, settings, confidence, half_width, max_requests)
     how = (f"in a run until decided (at most {fmt.count(max_requests, 'request')} a class; {METHOD})" if max_requests
            else "in one run")
-    return [f"to decide at {confidence:.0%}, {how}:"] + [f"  {n.words(currency)}" for n in needs]
+    # a repeated prompt adds no unit to the interval: more requests than distinct prompts will not decide a class
+    short = [f"  {s.words()}" for s in short_of_prompts(needs, settings.prompts)]
+    return [f"to decide at {confidence:.0%}, {how}:"] + [f"  {n.words(currency)}" for n in needs] + short
 
 
 def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, run_path: Path | None, show: Any,

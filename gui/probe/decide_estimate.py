@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from html import escape
+from typing import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
@@ -17,6 +18,7 @@ from model.probe.decide_plan import ClassNeed, needs_before_run
 from model.probe.endpoint import Endpoint
 from model.probe.plan import Prices, ProbeSettings
 from model.probe.prompt_file import load_probe_prompts
+from model.probe.prompt_supply import ShortOfPrompts, short_of_prompts
 from model.workbook.rows import Tier, Workbook
 
 
@@ -53,16 +55,20 @@ class DecideEstimate(QLabel):
         except (ValueError, OSError) as exc:
             self.show_none(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
             return
-        self.show_needs(needs, wb.settings.currency, wb.settings.confidence, max_requests)
+        self.show_needs(needs, wb.settings.currency, wb.settings.confidence, max_requests,
+                        short_of_prompts(needs, settings.prompts))
 
-    def show_needs(self, needs: list[ClassNeed], currency: str, confidence: float, max_requests: int | None) -> None:
-        """One line per run: the classes' requests and costs; the tooltip has each class's whole reasoning."""
+    def show_needs(self, needs: list[ClassNeed], currency: str, confidence: float, max_requests: int | None,
+                   short: Sequence[ShortOfPrompts] = ()) -> None:
+        """One line per run: the classes' requests and costs, then any class its prompt file cannot supply (in
+        words, coloured: a repeated prompt adds no unit); the tooltip has each class's whole reasoning."""
         how = f"until decided, at most {max_requests} a class" if max_requests else "in one run"
         total = [n.cost for n in needs if n.cost is not None]
         tail = (f"; in all {fmt.cost(sum(total), currency)}" if total and len(total) == len(needs) else "")
+        warn = "".join(f"<br><span style='color:#a05a00'>{escape(s.words())}</span>" for s in short)
         self.setText(f"<b>Requests to decide at {confidence:.0%}</b> ({how}): "
-                     + " · ".join(_short(n, currency) for n in needs) + tail)
-        self.setToolTip("\n".join(n.words(currency) for n in needs))
+                     + " · ".join(_short(n, currency) for n in needs) + tail + warn)
+        self.setToolTip("\n".join([n.words(currency) for n in needs] + [s.words() for s in short]))
 
     def show_none(self, why: str) -> None:
         self.setText(f"<span style='color:#777'>No estimate of what deciding would take: {escape(why)}</span>")

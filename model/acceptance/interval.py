@@ -30,6 +30,7 @@ coverage against known truth (between-prompt spread sd 0.05 to 0.15, K = 4, 256 
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import statistics
@@ -115,8 +116,9 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
         raise ValueError("accepted and trials must hold one number per request")
     if np.any(a < 0) or np.any(a > n):
         raise ValueError("each request's accepted drafts must be from 0 to its trials")
-    method, floor_n = METHOD, None
+    method, floor_n, sent = METHOD, None, None
     if clusters is not None:
+        sent = int(np.count_nonzero(n > 0))  # the requests, before the prompts' are summed
         s = np.asarray(steps, dtype=np.float64).ravel() if steps is not None else np.zeros_like(a)
         a, n, s, sent = by_cluster(clusters, a, n, s, (n > 0).astype(np.float64))
         # the binomial floor counts one request's tokens per prompt: a repeat re-draws the same tokens
@@ -131,7 +133,7 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
     big_a, big_n = float(a.sum()), float(n.sum())
     point = big_a / big_n if big_n > 0 else math.nan
     if g < minimum:
-        return Acceptance(point, None, None, None, g, total_steps, TOO_FEW)
+        return Acceptance(point, None, None, None, g, total_steps, TOO_FEW, sent=sent)
     centre = point if 0.0 < big_a < big_n else (big_a + 0.5) / (big_n + 1.0)
     resid = a - centre * n
     var_cluster = g / (g - 1.0) * float(np.sum(resid ** 2)) / big_n ** 2
@@ -140,7 +142,7 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
     half = t_quantile(confidence, g - 1) * se_logit
     mid = math.log(centre / (1.0 - centre))
     low, high = _expit(mid - half), _expit(mid + half)
-    return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, method)
+    return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, method, sent=sent)
 
 
 LENGTH_METHOD = "cluster-robust log-odds on the fill (E - 1) / K, t(G-1), requests as clusters"
@@ -222,15 +224,14 @@ def alpha_interval_from_reports(requests: Sequence[object], k: int | None, point
     rate = alpha_interval(np.asarray(acc_t, dtype=np.float64), np.asarray(drafted, dtype=np.float64), confidence, steps,
                           clusters=clusters)
     if not rate.has_interval:
-        return Acceptance(point, None, None, None, rate.requests, rate.steps, rate.method)
+        return Acceptance(point, None, None, None, rate.requests, rate.steps, rate.method, sent=rate.sent)
     ends = ar.draft_acceptance_rate_to_alpha(np.array([rate.low, rate.high]), k)
     low, high = (float(x) for x in ends.alpha)
     return _holding(Acceptance(point, low, high, confidence, rate.requests, rate.steps,
-                               rate.method + ", on accepted/drafted carried to alpha at K"), point)
+                               rate.method + ", on accepted/drafted carried to alpha at K", sent=rate.sent), point)
 
 
 def _holding(a: Acceptance, point: float) -> Acceptance:
     if not a.has_interval or not math.isfinite(point):
-        return Acceptance(point, a.low, a.high, a.confidence, a.requests, a.steps, a.method)
-    return Acceptance(point, min(float(a.low), point), max(float(a.high), point), a.confidence, a.requests, a.steps,  # type: ignore[arg-type]
-                      a.method)
+        return dataclasses.replace(a, point=point)
+    return dataclasses.replace(a, point=point, low=min(float(a.low), point), high=max(float(a.high), point))  # type: ignore[arg-type]

@@ -30,8 +30,11 @@ def _finite(x: float | None) -> bool:
 class Acceptance:
     """One acceptance: ``point`` with an optional interval [low, high] at ``confidence``.
 
-    ``requests`` and ``steps`` count what it was measured from (0 when typed or unknown); ``method`` names
-    how the interval was made, or says why there is none (TOO_FEW, COUNTS_ONLY, ...).
+    ``requests`` and ``steps`` count what it was measured from (0 when typed or unknown): ``requests`` the
+    interval's units (distinct prompts where the requests name theirs: model.acceptance.units), what its width
+    rests on; ``sent`` the requests behind them, repeats included, where the units are prompts (None: each
+    request was its own unit). ``method`` names how the interval was made, or says why there is none
+    (TOO_FEW, COUNTS_ONLY, ...).
     """
 
     point: float
@@ -42,6 +45,7 @@ class Acceptance:
     steps: int = 0
     method: str = ""
     kind: str = ALPHA
+    sent: int | None = None
 
     @property
     def has_interval(self) -> bool:
@@ -71,7 +75,14 @@ class Acceptance:
         return {"alpha_low": self.low if self.has_interval else None,
                 "alpha_high": self.high if self.has_interval else None,
                 "alpha_confidence": self.confidence if self.has_interval else None,
-                "alpha_requests": int(self.requests), "alpha_steps": int(self.steps), "alpha_method": self.method}
+                "alpha_requests": int(self.sent if self.sent is not None else self.requests),
+                "alpha_steps": int(self.steps), "alpha_method": self.method, "alpha_prompts": self.prompts}
+
+    @property
+    def prompts(self) -> int | None:
+        """The distinct prompts the interval rests on; None where they are not known (typed, an older file, or
+        each request its own unit because the source names no prompt)."""
+        return int(self.requests) if self.sent is not None else None
 
 
 def acceptance_of(row: Any, default_confidence: float) -> Acceptance:
@@ -83,11 +94,13 @@ def acceptance_of(row: Any, default_confidence: float) -> Acceptance:
     low, high = getattr(row, "alpha_low", None), getattr(row, "alpha_high", None)
     conf = getattr(row, "alpha_confidence", None)
     method = getattr(row, "alpha_method", "") or ""
+    sent = int(getattr(row, "alpha_requests", 0) or 0)
+    prompts = getattr(row, "alpha_prompts", None)  # the units; an older file has none: each request was one
+    units, sent_or_none = (int(prompts), sent) if prompts is not None else (sent, None)
+    steps = int(getattr(row, "alpha_steps", 0) or 0)
     if _finite(low) and _finite(high):
         return Acceptance(float(row.alpha), float(low), float(high), conf if conf is not None else default_confidence,
-                          int(getattr(row, "alpha_requests", 0) or 0), int(getattr(row, "alpha_steps", 0) or 0),
-                          method or TYPED_RANGE)
+                          units, steps, method or TYPED_RANGE, sent=sent_or_none)
     if not method and getattr(row, "alpha_source", "assumed") == "assumed":
         method = NO_INTERVAL_ASSUMED
-    return Acceptance(float(row.alpha), None, None, None, int(getattr(row, "alpha_requests", 0) or 0),
-                      int(getattr(row, "alpha_steps", 0) or 0), method)
+    return Acceptance(float(row.alpha), None, None, None, units, steps, method, sent=sent_or_none)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from model.acceptance import COUNTS_ONLY, Acceptance, alpha_interval_from_reports
-from model.acceptance.units import cluster_keys, with_unit
+from model.acceptance.units import UNIT_REQUEST, cluster_keys, with_unit
 from model.engine_reports import SpecCounts
 
 # how far the first and last conditional rates must lie apart, beyond two standard errors, to call it falling
@@ -54,7 +54,7 @@ class SourceResult:
             return Acceptance(point, None, None, None, len(self.requests), 0, COUNTS_ONLY)
         keys, unit = cluster_keys(self.prompts if len(self.prompts) == len(self.requests) else [None] * len(self.requests))
         a = alpha_interval_from_reports([r for _, r in self.requests], self.counts.k, point, self.confidence,
-                                        e_matched=bool(self.rates_fall), clusters=keys)
+                                        e_matched=bool(self.rates_fall), clusters=keys if unit != UNIT_REQUEST else None)
         return replace(a, method=with_unit(a.method, unit)) if a.has_interval else a
 
     @property

@@ -82,9 +82,10 @@ class ClassProbe:
     def acceptance(self) -> Acceptance:
         """What applying this class keeps in the workbook: alpha with its interval, or why there is none."""
         lo, hi = self.alpha_interval or (None, None)
+        # the interval's units are the distinct prompts (its width rests on them), the requests their sends
         return Acceptance(float(self.alpha) if self.alpha is not None else math.nan, lo, hi,
-                          self.interval_confidence if lo is not None else None, self.requests, self.steps,
-                          self.interval_method or self.interval_note or "")
+                          self.interval_confidence if lo is not None else None, self.prompts or self.requests,
+                          self.steps, self.interval_method or self.interval_note or "", sent=self.requests)
 
     @property
     def stretches(self) -> int:

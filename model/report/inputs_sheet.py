@@ -26,6 +26,7 @@ _FORMATS = {
     "claim_context": st.INTEGER, "tokens_out": st.INTEGER, "tokens_in": st.INTEGER,
     "context": st.INTEGER, "alpha": st.PERCENT, "alpha_low": st.PERCENT, "alpha_high": st.PERCENT,
     "alpha_confidence": st.PERCENT, "alpha_requests": st.INTEGER, "alpha_steps": st.INTEGER,
+    "alpha_prompts": st.INTEGER,
 }
 # The three tables share columns. A text longer than its column (a note, a source note, an interval's method,
 # a long name) wraps inside it and its row grows: text running into the next cell is cut there, on screen

@@ -83,7 +83,7 @@ class ClassResult:
         """What applying this class keeps in the workbook: alpha with its interval (or why there is none)."""
         lo, hi = self.alpha_interval or (None, None)
         return Acceptance(self.alpha, lo, hi, self.interval_confidence if lo is not None else None, self.requests,
-                          self.stretches, self.interval_method or (self.interval_note or ""))
+                          self.stretches, self.interval_method or (self.interval_note or ""), sent=self.prompts)
 
     @property
     def profile(self) -> tuple[float, ...]:

@@ -12,7 +12,7 @@ from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.rows import Override, TaskClass, Workbook
 
 _NO_INTERVAL = {"alpha_low": None, "alpha_high": None, "alpha_confidence": None, "alpha_requests": 0,
-                "alpha_steps": 0, "alpha_method": "", "acceptance_length_low": None, "acceptance_length_high": None}
+                "alpha_steps": 0, "alpha_method": "", "alpha_prompts": None, "acceptance_length_low": None, "acceptance_length_high": None}
 
 
 def assume_preset(workbook: Workbook, task_class: str, preset: Preset, k: int | None = None,

@@ -54,7 +54,7 @@ def interval_fields(c: MeasuredClass) -> dict[str, Any]:
     if isinstance(acc, Acceptance):
         return acc.row_fields()
     return {"alpha_low": None, "alpha_high": None, "alpha_confidence": None, "alpha_requests": 0,
-            "alpha_steps": 0, "alpha_method": ""}
+            "alpha_steps": 0, "alpha_method": "", "alpha_prompts": None}
 
 
 def shape_fields(c: MeasuredClass) -> dict[str, Any]:

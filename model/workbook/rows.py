@@ -117,9 +117,12 @@ class TaskClass:
     alpha_low: float | None = None
     alpha_high: float | None = None
     alpha_confidence: float | None = None
-    alpha_requests: int = 0
+    alpha_requests: int = 0  # requests measured, repeats of a prompt included
     alpha_steps: int = 0
     alpha_method: str = ""
+    # distinct prompts among them, the interval's units (repeats of one prompt are one); None: not known (an
+    # older file, a typed range, a source that names no prompt: then each request is a unit)
+    alpha_prompts: int | None = None
     # Acceptance beyond one alpha (schema 2, DESIGN.md section 7): a profile is the conditional
     # acceptance at each draft position, position 1 first; a mean acceptance length (bonus token
     # included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at.
@@ -148,9 +151,12 @@ class Override:
     alpha_low: float | None = None
     alpha_high: float | None = None
     alpha_confidence: float | None = None
-    alpha_requests: int = 0
+    alpha_requests: int = 0  # requests measured, repeats of a prompt included
     alpha_steps: int = 0
     alpha_method: str = ""
+    # distinct prompts among them, the interval's units (repeats of one prompt are one); None: not known (an
+    # older file, a typed range, a source that names no prompt: then each request is a unit)
+    alpha_prompts: int | None = None
     # Acceptance beyond one alpha (schema 2, DESIGN.md section 7): a profile is the conditional
     # acceptance at each draft position, position 1 first; a mean acceptance length (bonus token
     # included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at.
@@ -164,7 +170,8 @@ class Override:
     acceptance_length_high: float | None = None
 
 
-INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method")
+INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method",
+                   "alpha_prompts")
 # what an acceptance is beyond one alpha (schema 2): kept with the row's alpha wherever it is copied or replaced
 SHAPE_FIELDS = ("profile", "acceptance_length", "acceptance_length_k", "acceptance_length_low", "acceptance_length_high")
 
@@ -183,7 +190,7 @@ def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:
     if (measured and alpha != row.alpha) or outside:
         row.alpha_low = row.alpha_high = row.alpha_confidence = None
         row.alpha_requests = row.alpha_steps = 0
-        row.alpha_method = ""
+        row.alpha_method, row.alpha_prompts = "", None
 
 
 def type_acceptance(row: "TaskClass | Override", alpha: float, typed_range: tuple[float, ...]) -> None:
@@ -198,7 +205,7 @@ def type_acceptance(row: "TaskClass | Override", alpha: float, typed_range: tupl
         row.alpha_low, row.alpha_high = (typed_range[0], typed_range[1]) if typed_range else (None, None)
         row.alpha_confidence = None
         row.alpha_requests = row.alpha_steps = 0
-        row.alpha_method = ""
+        row.alpha_method, row.alpha_prompts = "", None
     row.alpha = alpha
 
 

@@ -125,6 +125,8 @@ ACCEPTANCE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("alpha_requests", "Requests measured", "int", 0, 1e9),
     FieldSpec("alpha_steps", "Steps measured", "int", 0, 1e12),
     FieldSpec("alpha_method", "Interval method", "text"),
+    # last: an older report's tables end at the method, and the importer reads trailing columns while they follow
+    FieldSpec("alpha_prompts", "Prompts measured", "optional_int", 0, 1e9),
 )
 
 # the confidence of every interval and verdict; not in SETTINGS_FIELDS (the settings dialog's and the

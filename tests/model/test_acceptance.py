@@ -99,7 +99,7 @@ def test_acceptance_of_rows() -> None:
     assert acceptance_of(row, 0.9).note == COUNTS_ONLY
     assert Acceptance(0.7, 0.6, 0.8, 0.95, 10, 200, METHOD).row_fields() == {
         "alpha_low": 0.6, "alpha_high": 0.8, "alpha_confidence": 0.95, "alpha_requests": 10, "alpha_steps": 200,
-        "alpha_method": METHOD}
+        "alpha_method": METHOD, "alpha_prompts": None}
 
 
 @pytest.mark.parametrize("k,c,v", [(4, 0.1, 1.0), (2, 0.05, 1.3), (8, 0.2, 1.0), (5, 0.0, 1.0)])

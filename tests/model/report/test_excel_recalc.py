@@ -98,6 +98,7 @@ def measured() -> Workbook:
     c = wb.classes[0]
     c.alpha_source, c.alpha_confidence, c.alpha_requests, c.alpha_steps = "probed", 0.8, 40, 1234
     c.alpha_method = "cluster-robust logit, requests as the unit"
+    c.alpha_prompts = 8  # issue 21: 40 requests of 8 distinct prompts
     wb.classes[1].alpha_low = wb.classes[1].alpha_high = None  # one class without a range
     wb.classes[1].alpha_requests, wb.classes[1].alpha_method = 3, "too few requests for an interval"
     o = wb.overrides[0]
@@ -392,7 +393,8 @@ def test_report_saved_by_libreoffice_imports_back(recalculated):
     want = measured()
     assert back.settings.confidence == 0.9
     for got, exp in zip(back.classes + back.overrides, want.classes + want.overrides):
-        for field in ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method"):
+        for field in ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method",
+                      "alpha_prompts"):
             assert getattr(got, field) == getattr(exp, field), (field, exp)
 
 
