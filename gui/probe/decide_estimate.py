@@ -50,8 +50,10 @@ class DecideEstimate(QLabel):
             settings = ProbeSettings(fast=Endpoint("", tier.name), prompts=load_probe_prompts(form.prompts_path()),
                                      contexts=form.contexts() or (0,), max_tokens=form.tokens_spin.value(),
                                      fast_name=tier.name, fast_prices=Prices(tier.price_in, tier.price_out))
-            max_requests = form.max_requests_spin.value() if form.decide_check.isChecked() else None
-            needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence, None, max_requests)
+            until = form.decide_check.isChecked()
+            max_requests = form.max_requests_spin.value() if until else None
+            needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence,
+                                     form.half_width() if until else None, max_requests)
         except (ValueError, OSError) as exc:
             self.show_none(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
             return

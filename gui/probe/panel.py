@@ -98,6 +98,7 @@ class ProbePanel(QWidget):
         self._estimate_timer = QTimer(self, singleShot=True, interval=300)
         self._estimate_timer.timeout.connect(self.update_estimate)
         self.run_form.changed.connect(self._estimate_timer.start)
+        self.run_form.refused.connect(lambda text: self.show_message(text, error=True))
         self.endpoint.tier_combo.currentIndexChanged.connect(self._estimate_timer.start)
         self.run_row = RunRow()
         self.run_row.run_button.clicked.connect(self._on_run_clicked)
@@ -261,7 +262,8 @@ class ProbePanel(QWidget):
                 return
             question = (f"Probe {settings.fast.describe()} until each class is decided at "
                         f"{decide.confidence:.0%}: at most {decide.max_requests} requests a class"
-                        + (f", at most {fmt.cost(decide.max_cost, currency)}" if decide.max_cost is not None else "") + ".")
+                        + (f", at most {fmt.cost(decide.max_cost, currency)}" if decide.max_cost is not None else "")
+                        + (f", or to a half-width of {decide.half_width:g}" if decide.half_width is not None else "") + ".")
         else:
             question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
         if not self.confirm(question):
@@ -310,7 +312,8 @@ class ProbePanel(QWidget):
         cap = self.run_form.max_cost()
         wb = self.document.workbook
         thresholds = thresholds_for(wb, tier.name, [p.task_class for p in settings.prompts])
-        return DecideSettings(wb.settings.confidence, self.run_form.max_requests_spin.value(), cap), thresholds
+        return DecideSettings(wb.settings.confidence, self.run_form.max_requests_spin.value(), cap,
+                              self.run_form.half_width()), thresholds
 
     def _show_live(self) -> None:
         """The intervals so far, at most once a second: they narrow as requests complete."""

@@ -9,13 +9,16 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QToolButton, QWidget
 
+from gui.tables.cell_format import locale_decimal
 from model.probe.filler import parse_context
+from model.workbook.validation import HALF_WIDTH_FIELD, ValidationError
 
 DEMO_PROMPTS = Path(__file__).resolve().parents[2] / "resources" / "prompts" / "demo.jsonl"
 
 
 class RunForm(QWidget):
     changed = Signal()  # anything that moves what deciding each class would take (the panel re-estimates)
+    refused = Signal(str)  # a value typed that the validator refused, in words (the old value is kept)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,13 +57,27 @@ class RunForm(QWidget):
         self.max_cost_edit = QLineEdit(placeholderText="no cap", toolTip="Stop before a round would pass this cost "
                                        "(at the tier's prices)")
         self.max_cost_edit.setMaximumWidth(90)
+        self.half_width_edit = QLineEdit(placeholderText="none", toolTip="Stop a class once its interval is this "
+                                         "narrow either side, e.g. 0.03 or 3% (3 points); blank: stop when it clears "
+                                         "the price break-even")
+        self.half_width_edit.setMaximumWidth(70)
+        self._half_width: float | None = None  # the last value accepted: a refused one leaves it
+        self.half_width_edit.editingFinished.connect(self._commit_half_width)
+        # the caps on a line of their own under the check box, each line narrower than the endpoint form, so
+        # the dock is no wider for the third cap (three on one line widened it)
         decide_row = QHBoxLayout()
         decide_row.addWidget(self.decide_check)
-        for text, w in (("Max requests", self.max_requests_spin), ("Max cost", self.max_cost_edit)):
-            decide_row.addWidget(QLabel(text))
-            decide_row.addWidget(w)
+        decide_row.addWidget(QLabel("Max requests"))
+        decide_row.addWidget(self.max_requests_spin)
         decide_row.addStretch(1)
         form.addRow(decide_row)
+        caps_row = QHBoxLayout()
+        caps_row.addSpacing(22)  # under the check box's text: these belong to it
+        for text, w in (("Max cost", self.max_cost_edit), ("Half-width", self.half_width_edit)):
+            caps_row.addWidget(QLabel(text))
+            caps_row.addWidget(w)
+        caps_row.addStretch(1)
+        form.addRow(caps_row)
         for edit in (self.prompts_edit, self.contexts_edit):
             edit.textChanged.connect(self.changed)
         for spin in (self.tokens_spin, self.max_requests_spin):
@@ -88,6 +105,26 @@ class RunForm(QWidget):
         if cap is not None and not cap >= 0:
             raise ValueError("Max cost must be 0 or more")
         return cap
+
+    def half_width(self) -> float | None:
+        """The half-width a run until decided stops a class at (None: none), as typed if it is one."""
+        self._commit_half_width()
+        return self._half_width
+
+    def _commit_half_width(self) -> None:
+        """Take the typed half-width through the validator; a refused one is said (``refused``) and the field
+        goes back to the value it had."""
+        text, mark = self.half_width_edit.text().strip(), locale_decimal()
+        try:
+            value = HALF_WIDTH_FIELD.parse(text, decimal=mark)
+        except ValidationError as exc:
+            old = "" if self._half_width is None else f"{self._half_width:g}".replace(".", mark)
+            self.half_width_edit.setText(old)
+            self.refused.emit(f"{HALF_WIDTH_FIELD.label} {exc}; kept {old or 'none'}")
+            return
+        if value != self._half_width:
+            self._half_width = value
+            self.changed.emit()
 
     def _on_prompts_browse_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Prompt set", self.prompts_edit.text(),

@@ -132,6 +132,9 @@ ACCEPTANCE_FIELDS: tuple[FieldSpec, ...] = (
 # the confidence of every interval and verdict; not in SETTINGS_FIELDS (the settings dialog's and the
 # report's settings block), a workbook-wide setting all the same
 CONFIDENCE_FIELD = FieldSpec("confidence", "Interval confidence", "percent", 0.5, 1.0, below_maximum=True)
+# a run until decided may stop a class once its interval is this narrow either side (the probe dock; not a
+# workbook field): 0.03 or 3% is 3 points, blank for none
+HALF_WIDTH_FIELD = FieldSpec("half_width", "Half-width", "optional_percent", 0.001, 0.5, below_maximum=True)
 
 # the workbook-wide settings: one "row" of its own, checked like the others
 SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
