@@ -185,3 +185,15 @@ def _serve(style: str, step_s: str, silent: str) -> None:
 if __name__ == "__main__":
     import sys
     _serve(*(sys.argv[1:4] + [""] * (3 - len(sys.argv[1:4]))))
+
+
+def serving(style: str = "vllm") -> Any:
+    """A module-scoped pytest fixture's body: the demo pair served on loopback in ``style`` for the module's tests."""
+    import pytest
+
+    pytest.importorskip("uvicorn")
+    from model.probe.demo_server import LoopbackServer
+
+    app, _ = demo_app(style)
+    with LoopbackServer(app) as s:
+        yield s

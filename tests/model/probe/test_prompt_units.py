@@ -8,22 +8,17 @@ import pytest
 
 from model.cancel import run_to_end
 from model.probe.analysis import analyse
-from model.probe.demo_server import LoopbackServer
 from model.probe.events import FAST, RequestRecord
 from model.probe.intervals import prompt_key
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import run_probe
 from model.probe.until_decided import DecideSettings, run_until_decided
-from tests.probe_servers import DEMO_PROMPTS, demo_app, settings_for, subset
-
-pytest.importorskip("uvicorn")
+from tests.probe_servers import DEMO_PROMPTS, serving, settings_for, subset
 
 
 @pytest.fixture(scope="module")
 def server():
-    app, _ = demo_app("vllm")
-    with LoopbackServer(app) as s:
-        yield s
+    yield from serving("vllm")
 
 
 def _file_with_a_duplicate(tmp_path, n=6):
