@@ -116,9 +116,9 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
         raise ValueError("accepted and trials must hold one number per request")
     if np.any(a < 0) or np.any(a > n):
         raise ValueError("each request's accepted drafts must be from 0 to its trials")
-    method, floor_n, sent = METHOD, None, None
+    method, floor_n, n_requests = METHOD, None, None
     if clusters is not None:
-        sent = int(np.count_nonzero(n > 0))  # the requests, before the prompts' are summed
+        n_requests = int(np.count_nonzero(n > 0))  # the requests, before each prompt's are summed
         s = np.asarray(steps, dtype=np.float64).ravel() if steps is not None else np.zeros_like(a)
         a, n, s, sent = by_cluster(clusters, a, n, s, (n > 0).astype(np.float64))
         # the binomial floor counts one request's tokens per prompt: a repeat re-draws the same tokens
@@ -133,7 +133,7 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
     big_a, big_n = float(a.sum()), float(n.sum())
     point = big_a / big_n if big_n > 0 else math.nan
     if g < minimum:
-        return Acceptance(point, None, None, None, g, total_steps, TOO_FEW, sent=sent)
+        return Acceptance(point, None, None, None, g, total_steps, TOO_FEW, sent=n_requests)
     centre = point if 0.0 < big_a < big_n else (big_a + 0.5) / (big_n + 1.0)
     resid = a - centre * n
     var_cluster = g / (g - 1.0) * float(np.sum(resid ** 2)) / big_n ** 2
@@ -142,7 +142,7 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
     half = t_quantile(confidence, g - 1) * se_logit
     mid = math.log(centre / (1.0 - centre))
     low, high = _expit(mid - half), _expit(mid + half)
-    return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, method, sent=sent)
+    return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, method, sent=n_requests)
 
 
 LENGTH_METHOD = "cluster-robust log-odds on the fill (E - 1) / K, t(G-1), requests as clusters"

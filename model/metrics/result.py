@@ -225,7 +225,8 @@ def truncation_note(c: SpecCounts) -> str | None:
 def _interval_fields(source: "SourceResult") -> dict[str, Any]:
     a = source.acceptance
     return {"alpha_interval": list(a.interval) if a.interval else None, "interval_note": a.note or None,
-            "confidence": source.confidence, "interval_method": a.method or None, "interval_unit": source.interval_unit}
+            "confidence": source.confidence, "interval_method": a.method or None, "interval_unit": source.interval_unit,
+            "prompts": a.prompts}
 
 
 def _num(x: float | None) -> float | None:

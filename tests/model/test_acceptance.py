@@ -187,3 +187,14 @@ def test_repeats_do_not_lower_the_binomial_floor() -> None:
 def test_too_few_distinct_prompts_give_no_interval_however_often_repeated() -> None:
     r = alpha_interval([30, 40, 50, 35] * 5, [50, 50, 60, 50] * 5, clusters=["a", "b", "c", "d"] * 5)
     assert r.interval is None and r.method == TOO_FEW and r.requests == 4
+
+
+def test_clustered_interval_counts_its_prompts_and_the_requests_behind_them():
+    # issue 21: 7 requests of 6 prompts (the second sent twice): the units are 6, the requests 7
+    acc, trials = [30, 20, 20, 40, 25, 33, 35], [50, 40, 40, 52, 45, 48, 44]
+    r = alpha_interval(acc, trials, 0.95, clusters=[0, 1, 1, 2, 3, 4, 5])
+    assert (r.requests, r.sent, r.prompts) == (6, 7, 6)
+    assert (r.row_fields()["alpha_requests"], r.row_fields()["alpha_prompts"]) == (7, 6)
+    plain = alpha_interval(acc, trials, 0.95)
+    assert (plain.requests, plain.sent, plain.prompts) == (7, None, None)
+    assert (plain.row_fields()["alpha_requests"], plain.row_fields()["alpha_prompts"]) == (7, None)

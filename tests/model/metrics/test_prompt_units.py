@@ -67,10 +67,12 @@ def test_records_naming_a_prompt_twice_cluster_it(tmp_path: Path) -> None:
     assert a.method.endswith("; unit: prompt")
     d = s.to_dict()
     assert d["interval_unit"] == UNIT_PROMPT and d["requests"] == 7 and d["interval_method"] == a.method
+    assert d["prompts"] == 6 and a.row_fields()["alpha_requests"] == 7 and a.row_fields()["alpha_prompts"] == 6
     # the same records without a prompt: each request its own unit, and the method says the file names none
     [bare] = read_sources([_write(tmp_path, "b.jsonl", [_trt(h) for h in hists])])
     assert bare.acceptance.requests == 7 and bare.acceptance.method.endswith(f"; unit: {UNIT_REQUEST}")
-    assert bare.to_dict()["interval_unit"] == UNIT_REQUEST
+    assert bare.to_dict()["interval_unit"] == UNIT_REQUEST and bare.to_dict()["prompts"] is None
+    assert bare.acceptance.row_fields()["alpha_requests"] == 7 and bare.acceptance.row_fields()["alpha_prompts"] is None
     assert bare.acceptance.interval != pytest.approx(a.interval)
 
 
@@ -120,3 +122,21 @@ def test_probe_run_file_by_prompt_key_by_index_and_by_request_in_rounds(tmp_path
     rounds = [_probe_line(i, h, prompt_index=0, round=i + 1) for i, h in enumerate(hists)]
     [r] = read_sources([_write(tmp_path, "c.run.jsonl", [head, *rounds])])
     assert r.interval_unit == UNIT_REQUEST and r.acceptance.requests == 7
+
+
+def test_import_metrics_cli_says_the_unit_and_apply_keeps_both_counts(tmp_path: Path, capsys) -> None:
+    from main import main
+    from model.workbook.json_file import load_demo, load_workbook, save_workbook
+
+    hists = HISTS + [HISTS[1]]
+    texts = [f"prompt {i}" for i in range(6)] + ["prompt 1"]
+    records = _write(tmp_path, "r.jsonl", [_trt(h, prompt=t) for h, t in zip(hists, texts)])
+    save_workbook(load_demo(), tmp_path / "wb.json")
+    assert main(["import-metrics", records, "--apply", str(tmp_path / "wb.json"), "-o", str(tmp_path / "out.json")]) == 0
+    assert "over 6 distinct prompts (unit: prompt)" in capsys.readouterr().out
+    wb = load_workbook(tmp_path / "out.json")
+    code = wb.classes[wb.class_index("code")]
+    assert (code.alpha_requests, code.alpha_prompts) == (7, 6) and code.alpha_method.endswith("; unit: prompt")
+    bare = _write(tmp_path, "b.jsonl", [_trt(h) for h in hists])
+    assert main(["import-metrics", bare]) == 0
+    assert f"over 7 requests (unit: {UNIT_REQUEST})" in capsys.readouterr().out

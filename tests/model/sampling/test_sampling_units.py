@@ -33,6 +33,10 @@ def test_a_repeated_text_is_one_unit_and_an_old_result_counts_lines():
     assert by_text.alpha_interval == pytest.approx([want.low, want.high])
     assert by_text.alpha_interval != pytest.approx(by_line.alpha_interval)
     assert "prompts as clusters" in by_text.interval_method
+    # what Apply keeps: 7 prompt lines run, 6 distinct prompts the interval rests on
+    by_text.prompts = 7
+    fields = by_text.acceptance.row_fields()
+    assert (fields["alpha_requests"], fields["alpha_prompts"]) == (7, 6)
 
 
 @pytest.mark.parametrize("twice", [False, True])
