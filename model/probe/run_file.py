@@ -150,7 +150,12 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
                 level, counts = _load_keeping(obj)
                 header = {**header, "load_keeping": {**header.get("load_keeping", {}), level: counts}}
             else:
-                records.append(RequestRecord.from_dict(obj))
+                record = RequestRecord.from_dict(obj)
+                if record.prompt_key is None and "round" in obj:
+                    # an --until-decided file from before the prompt's digest was kept: each round numbered its
+                    # requests from 0, so the index names no prompt, and the request is the interval's unit
+                    record.prompt_key = f"request at line {number}"
+                records.append(record)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise RunFileError(f"{path}, line {number}: {exc}") from None
     if header is None:

@@ -76,3 +76,21 @@ def test_until_decided_rounds_keep_each_prompt_its_own_unit(server):
     assert len(run.records) == 8 and len(run.rounds) == 4
     cls = analyse(run.records).classes[0]
     assert (cls.requests, cls.prompts) == (8, 8)
+
+
+def test_an_older_until_decided_run_file_counts_each_request_as_a_unit(tmp_path):
+    # written before the digest: each round numbered its requests from 0, so prompt_index 0 is a different prompt
+    # in each round; read back, the request is the unit rather than merging them
+    import numpy as np
+
+    from model.probe.run_file import RunWriter, read_run
+    from tests.model.probe.test_analysis import _record
+
+    rng = np.random.default_rng(3)
+    path = tmp_path / "old.run.jsonl"
+    with RunWriter(path, {"fast_name": "f"}) as w:
+        for n in range(6):
+            w.add(_record([int(x) for x in np.minimum(rng.geometric(0.3, 40) - 1, 4) + 1], index=0), round=n + 1)
+    _, records = read_run(path)
+    assert len({prompt_key(r) for r in records}) == 6
+    assert analyse(records).classes[0].prompts == 6
