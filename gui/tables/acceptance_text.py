@@ -86,16 +86,18 @@ def class_alpha_words(row: object) -> tuple[str, str]:
     """For a task class's (or override's) alpha cell: what to show after the alpha, and a tooltip line.
 
     A profile or a length decides the results, the alpha beside it is their i.i.d. summary; a range (typed or
-    measured) is the interval the verdicts carry. ('', '') for a bare alpha."""
+    measured) is the interval the verdicts carry. ('', '') for a bare alpha. A profile shows no words: the cell
+    draws its bars (gui/tables/sparkline.py, from profile_rates)."""
     profile = tuple(getattr(row, "profile", ()) or ())
     length, length_k = getattr(row, "acceptance_length", None), getattr(row, "acceptance_length_k", None)
     if profile:
         rates = ", ".join(fmt.pct(p, 0) for p in profile)
-        return "· profile", (f"The acceptance is a per-position profile ({rates} at positions 1..{len(profile)}): the "
+        return "", (f"The acceptance is a per-position profile ({rates} at positions 1..{len(profile)}; the bars, "
+                    "position 1 on the left, full height 100%): the "
                              "results use it, and this alpha is its one-number summary (the Excel report computes "
                              "from the alpha). Typing an alpha replaces the profile.")
     if length is not None and length_k is not None:
-        return f"· AL {length:.2f}", (f"The acceptance is a mean acceptance length of {length:.2f} at K={length_k}: the "
+        return f"· AL {length:.2f} @K{length_k}", (f"The acceptance is a mean acceptance length of {length:.2f} at K={length_k}: the "
                                       "results use it, and this alpha is its one-number summary (the Excel report "
                                       "computes from the alpha). Typing an alpha replaces the length.")
     low, high = getattr(row, "alpha_low", None), getattr(row, "alpha_high", None)
@@ -106,6 +108,14 @@ def class_alpha_words(row: object) -> tuple[str, str]:
                                                         "the verdicts say 'undecided' where it reaches both sides "
                                                         "of a break-even.")
     return "", ""
+
+
+PROFILE_ROLE = 0x0100 + 23  # Qt.UserRole + 23: a cell's per-position profile, conditional rates, position 1 first
+
+
+def profile_rates(row: object) -> tuple[float, ...] | None:
+    """The conditional rates a profile cell draws as bars (PROFILE_ROLE); None for any other acceptance."""
+    return tuple(float(p) for p in getattr(row, "profile", ()) or ()) or None
 
 
 # how to type a range, wherever an alpha is typed (the classes' alpha column, the overrides grid)

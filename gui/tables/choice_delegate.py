@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtWidgets import QComboBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QComboBox, QStyleOptionViewItem, QWidget
 
 from gui.tables.input_models import RowTableModel
+from gui.tables.sparkline import SparklineDelegate
 
 Index = QModelIndex | QPersistentModelIndex
 
 
-class ChoiceDelegate(QStyledItemDelegate):
-    """A combo box for FieldSpec kind 'choice'; every other cell gets the usual line edit."""
+class ChoiceDelegate(SparklineDelegate):
+    """A combo box for FieldSpec kind 'choice'; every other cell gets the usual line edit (a profile's cell its
+    bars, gui/tables/sparkline.py)."""
 
     def _choices(self, index: Index) -> tuple[str, ...]:
         model = index.model()

@@ -18,7 +18,7 @@ from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shap
                                  type_acceptance)
 
 from gui.tables import acceptance_text, used_costs
-from gui.tables.acceptance_text import RANGE_HINT, alpha_edit_text
+from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, alpha_edit_text
 from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal
 from gui.document import Document
 
@@ -360,11 +360,13 @@ class ClassTableModel(RowTableModel):
         row = self.rows()[index.row()]
         if role == Qt.ItemDataRole.EditRole:
             return alpha_edit_text(row, locale_decimal())
+        if role == PROFILE_ROLE:
+            return acceptance_text.profile_rates(row)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             # the profile, length or range beside the alpha: it decides the results (or their certainty)
             suffix, note = acceptance_text.class_alpha_words(row)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{shown}\n{note}\n{RANGE_HINT}" if suffix else f"{shown}\n{RANGE_HINT}"
+                return f"{shown}\n{note}\n{RANGE_HINT}" if note else f"{shown}\n{RANGE_HINT}"
             if suffix:
                 return f"{shown} {suffix}"
         return shown

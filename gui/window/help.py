@@ -104,7 +104,10 @@ SECTIONS: list[tuple[str, str, str]] = [
      "panel report them. The comparison then takes E from it, and the grid shows <tt>AL 3.58</tt> (the mean "
      "acceptance length at the tier's K; <tt>*</tt> where that K is past the positions measured, so the profile "
      "was extended) and the break-evens in tokens per step, <tt>E* 1.90</tt> (K c + v, or what the price "
-     "needs), with the margin in tokens per step. The alpha beside it is its one-number summary; typing an "
+     "needs), with the margin in tokens per step. In the Task classes table and the Acceptance grid a profile's "
+     "cell draws a small bar per draft position beside its alpha (p_1 on the left, full height 100%: bars "
+     "falling to the right are a draft that is right early and wrong late), and a length reads "
+     "<tt>AL 2.40 @K4</tt>. The alpha beside it is its one-number summary; typing an "
      "alpha replaces the profile or length."),
     ("optimal_k", "Best K",
      "The whole K from 1 to K max (or the tier's own K, if larger) that maximises S for this class, and the speedup it would give; "

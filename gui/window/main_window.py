@@ -24,6 +24,7 @@ from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableMod
 from gui.tables.override_grid import OverrideGridModel
 from gui.tables.result_models import LEGENDS, METRICS, ResultsGridModel, colour_scheme
 from gui.tables.summary_model import SUMMARY_COLUMNS, TierSummaryModel
+from gui.tables.sparkline import SparklineDelegate
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner
@@ -89,6 +90,8 @@ class MainWindow(ScreenFit, QMainWindow):
         if isinstance(model, RowTableModel):
             # one delegate per view: a shared delegate's closeEditor reaches every view using it
             view.setItemDelegate(ChoiceDelegate(view))
+        elif isinstance(model, OverrideGridModel):
+            view.setItemDelegate(SparklineDelegate(view))  # a profile's cell draws its bars
         view.message_posted.connect(self._on_message_posted)
         if hasattr(model, "refused"):
             model.refused.connect(self._on_edit_refused)

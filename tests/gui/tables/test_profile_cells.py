@@ -52,10 +52,62 @@ def test_the_task_classes_table_says_what_stands_beside_the_alpha(window):
     def shown(name: str, role=Qt.ItemDataRole.DisplayRole):
         return model.data(model.index(wb.class_index(name), col), role)
 
-    assert shown("json") == "85.0% · profile"
+    assert shown("json") == "85.0%"  # and the profile's bars beside it (test_a_profile_cell_draws_its_bars)
     assert "per-position profile (90%, 80%, 70%, 60%" in shown("json", Qt.ItemDataRole.ToolTipRole)
-    assert shown("summarisation") == "65.0% · AL 2.40"
+    assert shown("summarisation") == "65.0% · AL 2.40 @K4"  # issue 22: 'AL 2.9 @K3' for a length
     assert shown("code") == "80.0% (74.0–86.0%)" and "range typed" in shown("code", Qt.ItemDataRole.ToolTipRole)
     assert shown("prose") == "50.0%"
     # what a cell edits is still the alpha alone
     assert model.data(model.index(wb.class_index("json"), col), Qt.ItemDataRole.EditRole).rstrip("%") in ("85", "85.0")
+
+
+def _bar_heights(view, index, positions: int) -> list[int]:
+    """The dark pixels in each bar's column at the cell's right end, as painted on screen."""
+    from gui.tables.sparkline import bar_rects
+
+    view.scrollTo(index)
+    rect = view.visualRect(index)
+    image = view.viewport().grab(rect).toImage()
+    local = rect.translated(-rect.left(), -rect.top()).adjusted(0, 0, -3, 0)
+    heights = []
+    for bar in bar_rects(local, [1.0] * positions):
+        x = bar.center().x()
+        heights.append(sum(1 for y in range(image.height()) if image.pixelColor(x, y).lightness() < 120))
+    return heights
+
+
+def test_a_profile_cell_draws_its_bars_beside_the_alpha(qtbot, window):
+    """Issue 22: a profile's acceptance cell shows a per-position sparkline. QA under Xvfb at 1366x768 found the
+    word 'profile' instead, in the Task classes table and the Acceptance grid."""
+    from gui.tables.acceptance_text import PROFILE_ROLE
+    from gui.tables.sparkline import bars_width
+    from model.workbook.rows import Override
+
+    def shapes(wb) -> None:
+        _shapes(wb)
+        wb.overrides.append(Override(tier="Northwind Turbo", task_class="code", alpha=0.8, alpha_source="probed",
+                                     profile=(0.95, 0.6, 0.3)))
+
+    window.resize(1366, 768)
+    window.document.apply("shapes", shapes)
+    window.document.flush()
+    wb = window.document.workbook
+    model, view = window.class_model, window.class_view
+    window.input_tabs.setCurrentWidget(view)
+    index = model.index(wb.class_index("json"), model.column_of("alpha"))
+    assert model.data(index, PROFILE_ROLE) == (0.9, 0.8, 0.7, 0.6)
+    assert model.data(model.index(wb.class_index("code"), model.column_of("alpha")), PROFILE_ROLE) is None
+    qtbot.wait(20)
+    heights = _bar_heights(view, index, 4)
+    assert all(h > 0 for h in heights) and heights == sorted(heights, reverse=True) and heights[0] > heights[-1]
+    text = view.fontMetrics().horizontalAdvance(model.data(index))
+    assert view.columnWidth(index.column()) >= text + bars_width(4), "the column leaves room for the bars"
+
+    grid, grid_view = window.override_model, window.override_view
+    window.input_tabs.setCurrentWidget(grid_view)
+    qtbot.wait(20)
+    cell = grid.index(wb.tier_index("Northwind Turbo"), wb.class_index("code"))
+    assert grid.data(cell, PROFILE_ROLE) == (0.95, 0.6, 0.3) and grid.data(cell) == "80.0%"
+    assert grid.data(grid.index(0, 0), PROFILE_ROLE) is None
+    heights = _bar_heights(grid_view, cell, 3)
+    assert heights[0] > heights[1] > heights[2] > 0
