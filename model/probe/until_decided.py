@@ -149,7 +149,10 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
     """Send rounds until every class is decided or capped; yields ProbeProgress, returns UntilDecidedRun."""
     settings.check()
     by_class: dict[str, list] = {}
+    first: dict[tuple[str, str], Any] = {}
     for p in settings.prompts:
+        first.setdefault((p.task_class, p.key), p)  # a text twice in the file is one prompt: sent once, one unit
+    for p in first.values():
         by_class.setdefault(p.task_class, []).append(p)
     out = into if into is not None else UntilDecidedRun()
     out.looks = look_schedule(decide.max_requests)

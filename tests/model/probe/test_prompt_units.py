@@ -12,7 +12,7 @@ from model.probe.events import FAST, RequestRecord
 from model.probe.intervals import prompt_key
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import run_probe
-from model.probe.until_decided import DecideSettings, run_until_decided
+from model.probe.until_decided import PROMPTS_USED_UP, DecideSettings, run_until_decided
 from tests.probe_servers import DEMO_PROMPTS, serving, settings_for, subset
 
 
@@ -94,3 +94,15 @@ def test_an_older_until_decided_run_file_counts_each_request_as_a_unit(tmp_path)
     _, records = read_run(path)
     assert len({prompt_key(r) for r in records}) == 6
     assert analyse(records).classes[0].prompts == 6
+
+
+def test_until_decided_sends_a_repeated_text_once(server, tmp_path):
+    # six code prompts, the file saying the second three more times: the class has six prompts to send, not nine
+    path = _file_with_a_duplicate(tmp_path)
+    path.write_text(path.read_text() + "\n".join([path.read_text().splitlines()[1]] * 2) + "\n")
+    prompts = load_probe_prompts(path)
+    assert len(prompts) == 9 and len({p.key for p in prompts}) == 6
+    run = run_to_end(run_until_decided(settings_for(server.base_url, prompts, baseline=False), {}, {},
+                                       DecideSettings(0.95, 10, half_width=1e-6)))
+    assert len(run.records) == 6 and len({r.prompt_key for r in run.records}) == 6
+    assert run.classes[0].stopped == PROMPTS_USED_UP and run.classes[0].requests == 6
