@@ -14,10 +14,8 @@ from commands.runner import CommandError, confidence_arg
 from model import formatting as fmt
 from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
 from model.metrics.read import ENGINES, applicable, missing_k, missing_k_files, read_sources, read_task_map, source_note
-from model.metrics.result import MetricsError, SourceResult
-from model.acceptance.k_check import k_mismatch
+from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.json_file import load_workbook, save_workbook
-from model.workbook.rows import Workbook
 from model.workbook.measured_apply import apply_plan, plan_measured
 from model.workbook.validation import check_workbook
 
@@ -124,20 +122,6 @@ def _apply(args: argparse.Namespace, sources: list[SourceResult], say: TextIO) -
     where = f"tier {args.tier}'s overrides" if args.tier else "task classes"
     say.write(f"applied to {len(todo)} {_P(where)} in {_P(args.output)}"
               + (f"; left out: {_P(', '.join(skipped), 600)}" if skipped else "") + "\n")
-    for line in k_lines(wb, [item[1] for item in todo], args.tier):
+    tiers = [wb.tiers[wb.tier_index(args.tier)]] if args.tier is not None else wb.tiers
+    for line in k_mismatch_lines([item[1] for item in todo], tiers):
         say.write(_P(line, 600) + "\n")
-
-
-def k_lines(wb: Workbook, applied: list[SourceResult], tier: str | None) -> list[str]:
-    """Where the workbook uses an acceptance at a K other than the one it was measured at: the tier it was applied
-    to, or (applied to the classes) every tier that drafts, with what its numbers there are (acceptance.k_check)."""
-    tiers = [wb.tiers[wb.tier_index(tier)]] if tier is not None else [t for t in wb.tiers if t.speculative != "no"]
-    out = []
-    for s in applied:
-        kind = "profile" if s.profile else "length" if s.acceptance_length is not None else "alpha"
-        for t in tiers:
-            m = k_mismatch(s.counts.k, "metrics", t.k, len(s.profile), kind)
-            if m is not None:
-                out.append(f"{s.task_class} on {t.name}: {m.text}")
-    return out
-

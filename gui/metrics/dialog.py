@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 from model import formatting as fmt
 from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, missing_k_files, read_sources_steps,
                                 read_task_map, source_note)
-from model.metrics.result import MetricsError, SourceResult
+from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
 from gui.document import Document
@@ -373,7 +373,9 @@ class ImportMetricsDialog(QDialog):
                                          else f" ({profiles} as a per-position profile)")
         text = (f"Imported measured acceptance into {fmt.count(len(todo), 'class', 'classes')}{where}{shape}."
                 + (f" Skipped: {fmt.printable(', '.join(skipped), 600)}." if skipped else ""))
-        self.show_message(text)
+        wb = self.document.workbook  # where a tier uses it at another K than measured: said, as import-metrics does
+        k_words = k_mismatch_lines([c for _n, c, _new in todo], [wb.tiers[wb.tier_index(tier)]] if tier else wb.tiers)
+        self.show_message(text + "".join(f" {fmt.printable(line, 400)}." for line in k_words))
         self.applied.emit(text + " Undo with Ctrl+Z.")
         return True
 

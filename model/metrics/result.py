@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 from model.acceptance import COUNTS_ONLY, Acceptance, alpha_interval_from_reports
+from model.acceptance.k_check import k_mismatch
 from model.acceptance.units import UNIT_REQUEST, cluster_keys, with_unit
 from model.engine_reports import SpecCounts
 
@@ -237,3 +238,19 @@ def _num(x: float | None) -> float | None:
 
 def _nums(xs: tuple[float, ...] | None) -> list[float | None] | None:
     return None if xs is None else [_num(x) for x in xs]
+
+
+def k_mismatch_lines(applied: Sequence[SourceResult], tiers: Sequence[Any]) -> list[str]:
+    """Where the applied acceptance is used at a K other than the one it was measured at: per source, each of
+    ``tiers`` (the tier applied to, or every tier for a class-level apply) that drafts at another K, with what its
+    numbers there are (model/acceptance/k_check.py). Tiers are read by their fields (name, k, speculative)."""
+    out = []
+    for s in applied:
+        kind = "profile" if s.profile else "length" if s.acceptance_length is not None else "alpha"
+        for t in tiers:
+            if getattr(t, "speculative", "yes") == "no":
+                continue
+            m = k_mismatch(s.counts.k, "metrics", t.k, len(s.profile), kind)
+            if m is not None:
+                out.append(f"{s.task_class} on {t.name}: {m.text}")
+    return out

@@ -204,3 +204,14 @@ def test_the_status_line_says_a_profile_was_imported(window, qtbot, tmp_path: Pa
     assert len(code.profile) == 3
     message = window.statusBar().currentMessage()
     assert message.startswith("Imported measured acceptance into 1 class (as a per-position profile).")
+
+
+def test_apply_says_where_a_tier_uses_the_profile_at_another_k(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    # a K = 3 scrape onto Northwind Turbo (K = 5): its numbers there are extrapolated, and the dialog says so
+    dialog = _dialog(window, qtbot)
+    _read(dialog, qtbot, lambda: dialog.add_files([_scrape(tmp_path, "code.prom", 0.8, k=3)]))
+    _read(dialog, qtbot, lambda: dialog.class_combo.setCurrentText("code"))
+    assert dialog.apply(tier="Northwind Turbo")
+    text = dialog.message_label.text()
+    assert ("code on Northwind Turbo: K mismatch: measured at K = 3 in the engine's metrics, the workbook's tier has "
+            "K = 5") in text and "labelled extrapolated" in text
