@@ -7,39 +7,24 @@ from PySide6.QtCore import Qt
 
 pytest.importorskip("uvicorn")
 
-from gui.document import Document  # noqa: E402
-from gui.probe.panel import ProbePanel  # noqa: E402
-from model.probe.demo_server import LoopbackServer  # noqa: E402
-from model.workbook.json_file import load_demo  # noqa: E402
-from tests.probe_servers import demo_app  # noqa: E402
-
-RUN_TIMEOUT_MS = 60_000
+from tests.gui.probe.test_probe_panel import RUN_TIMEOUT_MS, panel, server  # noqa: E402,F401  (its fixtures)
 
 
 @pytest.fixture
-def panel(qtbot, tmp_path):
-    app, _ = demo_app("vllm")  # drafts K = 4
-    with LoopbackServer(app) as server:
-        widget = ProbePanel(Document(load_demo()))
-        widget.run_folder = tmp_path
-        widget.confirm = lambda text: True
-        qtbot.addWidget(widget)
-        combo = widget.endpoint.tier_combo
-        combo.setCurrentIndex(combo.findText("Northwind Turbo"))  # K = 5 in the workbook
-        widget.endpoint.url_edit.setText(server.base_url)
-        widget.endpoint.model_edit.setText("demo-fast")
-        widget.endpoint.baseline_combo.setCurrentIndex(0)  # (none)
-        widget.run_form.tokens_spin.setValue(24)
-        widget.run_form.repeats_spin.setValue(2)
-        prompts = tmp_path / "p.jsonl"
-        prompts.write_text('{"task_class": "code", "prompt": "def parse_orders(orders):\\n    result = []"}\n'
-                           '{"task_class": "prose", "prompt": "The morning was"}\n')
-        widget.run_form.prompts_edit.setText(str(prompts))
-        yield widget
-        widget.runner.wait()
+def turbo(panel):  # noqa: F811  (test_probe_panel's panel on its vLLM-style demo server, which drafts K = 4)
+    url = panel.endpoint.url_edit.text()
+    combo = panel.endpoint.tier_combo
+    combo.setCurrentIndex(combo.findText("Northwind Turbo"))  # K = 5 in the workbook
+    panel.endpoint.url_edit.setText(url)
+    panel.endpoint.model_edit.setText("demo-fast")
+    panel.endpoint.baseline_combo.setCurrentIndex(0)  # (none)
+    panel.run_form.tokens_spin.setValue(24)
+    panel.run_form.repeats_spin.setValue(2)
+    return panel
 
 
-def test_a_k_mismatch_is_said_and_apply_sets_the_tiers_k_or_keeps_it_saying_so(qtbot, panel):
+def test_a_k_mismatch_is_said_and_apply_sets_the_tiers_k_or_keeps_it_saying_so(qtbot, turbo):
+    panel = turbo
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
     report, row = panel.report, panel.apply_row
