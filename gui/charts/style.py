@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from gui.charts.export import ask_export_path, export_chart
@@ -47,6 +47,37 @@ def class_color(row: int) -> QColor:
     if row < len(_PALETTE):
         return QColor(_PALETTE[row])
     return pg.intColor(row - len(_PALETTE), hues=13, values=1, minValue=160, maxValue=160)
+
+
+@functools.lru_cache(maxsize=8)
+def class_brushes(count: int, pale: bool = False) -> tuple[QBrush, ...]:
+    """The brushes of classes 0..count-1, made once: a bar item given colours makes a brush of each on every set.
+    Pale: the same hues see-through (what a trailer chart draws for extrapolated slots)."""
+    colours = [class_color(j) for j in range(count)]
+    for colour in colours if pale else ():
+        colour.setAlpha(110)
+    return tuple(QBrush(colour) for colour in colours)
+
+
+class FedItems:
+    """What each plot item was last fed, so an item whose numbers did not move is not set again: pyqtgraph's
+    setData/setOpts clear an item's drawing and repaint it (its axes too, when its bounds move) even when the
+    numbers are the ones it shows."""
+
+    def __init__(self) -> None:
+        self._keys: dict[int, bytes] = {}
+
+    def changed(self, item: object, *arrays: Any) -> bool:
+        """True (and remembered) when ``arrays`` differ from what ``item`` was last fed."""
+        key = array_bytes(*arrays)
+        if self._keys.get(id(item)) == key:
+            return False
+        self._keys[id(item)] = key
+        return True
+
+    def forget(self, item: object) -> None:
+        """The item was emptied or fed elsewhere: the next ``changed`` is True."""
+        self._keys.pop(id(item), None)
 
 
 def html_text(text: str, color: QColor = INK) -> str:

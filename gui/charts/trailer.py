@@ -19,7 +19,8 @@ from model.chart_data import break_even_fill
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
-from gui.charts.style import BREAK_EVEN, INK, ChartView, array_bytes, class_color, html_text, up_to_date
+from gui.charts.style import (BREAK_EVEN, INK, ChartView, FedItems, array_bytes, class_brushes, class_color,
+                              html_text, up_to_date)
 from gui.tables import acceptance_text
 
 BAR_HEIGHT = 0.62
@@ -66,7 +67,7 @@ class TrailerChart(ChartView):
         self.legend.addItem(self._waste_sample, "empty slots: drafted, paid for, discarded")
         self.legend.addItem(self._needed, "fill needed to break even")
         # said only while a profile's slots are drawn
-        self._slot_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=_pale(class_color(0)), pen=pg.mkPen(None))
+        self._slot_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=class_brushes(1, pale=True)[0], pen=pg.mkPen(None))
         self._slot_entry = False
         self._shown: dict[str, tuple[float, float, int]] = {}  # class -> (fill, alpha, K) as drawn
         self._slot_shares: dict[str, list[float]] = {}  # profile class -> share of steps filling each slot
@@ -74,6 +75,7 @@ class TrailerChart(ChartView):
         self._ticks: dict[str, list[tuple[float, str]]] = {}  # axis -> ticks shown
         self._ranges: tuple[int, int] | None = None  # (K, classes) the view's ranges were set for
         self._frame: tuple[int, int] | None = None  # (K, classes) the trailers and walls were drawn for
+        self._fed = FedItems()
         self.fit_legend()
 
     def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
@@ -106,13 +108,18 @@ class TrailerChart(ChartView):
             self._trailers.setOpts(x0=np.zeros(n), width=np.full(n, float(k)), y=rows, height=BAR_HEIGHT)
             self._walls.setData(*self._wall_segments(rows, k))
             self._frame = (k, n)
-        self._waste.setOpts(x0=cargo, width=np.where(packed, k - cargo, 0.0), y=rows, height=BAR_HEIGHT)
-        self._cargo.setOpts(x0=np.zeros(n), width=np.where(packed, cargo, 0.0), y=rows, height=BAR_HEIGHT,
-                            brushes=[class_color(j) for j in range(n)])
+        # each item is set only when its own numbers moved: setOpts/setData redraw an item even with the same data
+        # (a class's context edit moves its speedup, not any profile's slots)
+        waste, width = np.where(packed, k - cargo, 0.0), np.where(packed, cargo, 0.0)
+        if self._fed.changed(self._waste, cargo, waste, rows):
+            self._waste.setOpts(x0=cargo, width=waste, y=rows, height=BAR_HEIGHT)
+        if self._fed.changed(self._cargo, width, rows):
+            self._cargo.setOpts(x0=np.zeros(n), width=width, y=rows, height=BAR_HEIGHT, brushes=class_brushes(n))
         self._draw_slots(slots, rows, k)
         lengths = _lengths(comparison, tier_row)
         needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
-        self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
+        if self._fed.changed(self._needed, needed, rows):
+            self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
         never = comparison.break_even_kind[tier_row] == ar.NEVER
         self._numbers = [
             # a tree draft refuses a per-token alpha (comparison.TREE_NEEDS_LENGTH): say so, not "– full"
@@ -132,8 +139,7 @@ class TrailerChart(ChartView):
             self.plot.setYRange(-0.6, n - 0.4, padding=0)
             self._ranges = ranges
         self._note.setVisible(False)
-        for side in ("left", "right", "bottom"):
-            self.plot.showAxis(side)
+        self._show_axes(True)
         for item in (self._trailers, self._waste, self._cargo, self._walls):
             item.setVisible(True)
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
@@ -143,22 +149,25 @@ class TrailerChart(ChartView):
 
     def _draw_slots(self, slots: dict[int, tuple[np.ndarray, np.ndarray]], rows: np.ndarray, k: int) -> None:
         """Each profile row's K slots: cargo from the slot's floor up to its share r_i, hatched above it."""
-        x0, y_cargo, h_cargo, y_waste, h_waste, brushes = [], [], [], [], [], []
-        for j, (share, extrapolated) in slots.items():
-            bottom = rows[j] - BAR_HEIGHT / 2
-            for i in range(k):
-                filled = BAR_HEIGHT * float(share[i])
-                x0.append(float(i))
-                y_cargo.append(bottom + filled / 2)
-                h_cargo.append(filled)
-                y_waste.append(bottom + filled + (BAR_HEIGHT - filled) / 2)
-                h_waste.append(BAR_HEIGHT - filled)
-                brushes.append(_pale(class_color(j)) if extrapolated[i] else class_color(j))
-        ones = np.ones(len(x0))
-        self._slot_cargo.setOpts(x0=x0, width=ones, y=y_cargo, height=h_cargo, brushes=brushes)
-        self._slot_waste.setOpts(x0=x0, width=ones, y=y_waste, height=h_waste)
+        if slots:
+            classes = np.fromiter(slots, dtype=np.int64, count=len(slots))
+            share = np.array([slots[j][0][:k] for j in classes], dtype=np.float64)  # profile rows x K
+            extrapolated = np.array([slots[j][1][:k] for j in classes], dtype=bool)
+        else:
+            classes, share, extrapolated = np.zeros(0, np.int64), np.zeros((0, k)), np.zeros((0, k), bool)
+        if self._fed.changed(self._slot_cargo, classes, share, extrapolated, rows):
+            filled = BAR_HEIGHT * share
+            bottom = (rows[classes] - BAR_HEIGHT / 2)[:, None]
+            x0 = np.broadcast_to(np.arange(k, dtype=np.float64), share.shape).ravel()
+            ones = np.ones(x0.size)
+            solid, pale = class_brushes(len(rows)), class_brushes(len(rows), pale=True)
+            brushes = [(pale if out else solid)[j] for j, out in zip(np.repeat(classes, k), extrapolated.ravel())]
+            self._slot_cargo.setOpts(x0=x0, width=ones, y=(bottom + filled / 2).ravel(), height=filled.ravel(),
+                                     brushes=brushes)
+            self._slot_waste.setOpts(x0=x0, width=ones, y=(bottom + (filled + BAR_HEIGHT) / 2).ravel(),
+                                     height=(BAR_HEIGHT - filled).ravel())
         for item in (self._slot_cargo, self._slot_waste):
-            item.setVisible(bool(x0))
+            item.setVisible(bool(slots))
         if bool(slots) != self._slot_entry:
             if slots:
                 # two short lines: one long line set the legend's width, and with it the chart's, past a laptop's
@@ -198,7 +207,16 @@ class TrailerChart(ChartView):
             return
         # an axis does not widen for long tick labels by itself: they would be dropped
         metrics = QFontMetrics(axis.font())
-        axis.setWidth(min(240, max((metrics.horizontalAdvance(t) for t in labels), default=0) + 12))
+        width = min(240, max((metrics.horizontalAdvance(t) for t in labels), default=0) + 12)
+        if width != axis.fixedWidth:  # setWidth redraws the axis and lays the plot out again, even at the same width
+            axis.setWidth(width)
+
+    def _show_axes(self, shown: bool) -> None:
+        """Show or hide the three axes, touching them only on a change: showAxis on a shown axis still clears
+        its drawing, and each edit then redrew the class names and the K ticks that had not changed."""
+        for side in ("left", "right", "bottom"):
+            if self.plot.getAxis(side).isVisible() != shown:
+                (self.plot.showAxis if shown else self.plot.hideAxis)(side)
 
     @up_to_date
     def fill_data(self) -> dict[str, tuple[float, float, int]]:
@@ -219,6 +237,7 @@ class TrailerChart(ChartView):
         self._slot_shares = {}
         # emptied rather than hidden: a hidden item shows as "switched off" in the legend
         self._needed.setData([], [])
+        self._fed.forget(self._needed)
         if tier is None:
             text = "Select a tier to see its trailers."
         elif n_classes == 0:
@@ -232,8 +251,8 @@ class TrailerChart(ChartView):
         self._ranges = None
         for side in ("left", "right", "bottom"):
             self._set_ticks(side, [])
-            # no axes to label: the note gets the plot's whole width
-            self.plot.hideAxis(side)
+        # no axes to label: the note gets the plot's whole width
+        self._show_axes(False)
         self._on_view_resized()
         self.plot.setXRange(0, 1, padding=0)
         self.plot.setYRange(0, 1, padding=0)
@@ -263,9 +282,3 @@ def _shapes(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
     """Tier i's profiles and kinds, for the data key: the slots' shares follow the profile, not only its E."""
     grid = comparison.acceptance
     return () if grid is None or not grid.any_beyond_alpha else (grid.kind[i], grid.profile[i])
-
-
-def _pale(color: QColor) -> QColor:
-    pale = QColor(color)
-    pale.setAlpha(110)
-    return pale
