@@ -72,6 +72,10 @@ class WorkbookTableModel(QAbstractTableModel):
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return True
 
+    def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        """The parts of the changed blocks to signal (result models leave out cells that look the same)."""
+        return blocks
+
     def refresh(self) -> None:
         """Re-read the document: a reset when the shape changed, else dataChanged on what changed."""
         shape = (self.rowCount(), self.columnCount())
@@ -86,7 +90,7 @@ class WorkbookTableModel(QAbstractTableModel):
         if not (shape[0] and shape[1]):
             return
         block = self._changed_block(old, new)
-        for top, left, bottom, right in ([block] if isinstance(block, tuple) else block or []):
+        for top, left, bottom, right in self._narrow(old, new, [block] if isinstance(block, tuple) else block or []):
             self.dataChanged.emit(self.index(top, left), self.index(bottom, right))
         if self._headers_changed(old, new):
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shape[0] - 1)

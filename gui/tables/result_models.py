@@ -18,6 +18,7 @@ from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UN
 from gui.document import Document
 from gui.tables import acceptance_text, result_copy
 from gui.tables.input_models import Index, WorkbookTableModel
+from gui.tables.shown_cells import ShownCells
 
 # undecided (the interval reaches both sides of a break-even) in one pale violet in both schemes: no verdict's hue
 UNDECIDED_COLOUR = QColor("#ddd3f0")
@@ -260,6 +261,7 @@ class ResultsGridModel(WorkbookTableModel):
 
     def __init__(self, document: Document) -> None:
         self.metric = "speedup"
+        self._shown = ShownCells()
         super().__init__(document)
 
     def set_metric(self, metric: str) -> None:
@@ -285,6 +287,23 @@ class ResultsGridModel(WorkbookTableModel):
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return old is None or old.tier_names != new.tier_names or old.class_names != new.class_names
 
+    def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        if old is None or self._headers_changed(old, new):
+            return blocks
+        self._shown.fit(self.rowCount(), self.columnCount())
+        return self._shown.narrow(blocks, lambda i, j: self._look(old, i, j) == self._look(new, i, j))
+
+    def _look(self, cmp: Comparison, i: int, j: int) -> tuple[str, int]:
+        """What a cell shows: its text and its colour (the rest of a cell's look follows the metric alone)."""
+        return METRICS[self.metric][1](cmp, i, j), self._background(cmp, i, j).rgba()
+
+    def _background(self, cmp: Comparison, i: int, j: int) -> QColor:
+        if cmp.made_up(i):
+            return INCOMPLETE_COLOUR
+        if colour_scheme(self.metric) == "value":
+            return VALUE_COLOURS[int(cmp.value_verdict[i, j])]
+        return VERDICT_COLOURS[int(cmp.verdict[i, j])]
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)
 
@@ -304,15 +323,12 @@ class ResultsGridModel(WorkbookTableModel):
         cmp = self.document.comparison
         i, j = index.row(), index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            self._shown.mark(i, j)
             return METRICS[self.metric][1](cmp, i, j)
         if role == result_copy.COPY_ROLE:
             return result_copy.copy_text(cmp, result_copy.GRID.get(self.metric), (i, j), METRICS[self.metric][1](cmp, i, j))
         if role == Qt.ItemDataRole.BackgroundRole:
-            if cmp.made_up(i):
-                return QBrush(INCOMPLETE_COLOUR)
-            if colour_scheme(self.metric) == "value":
-                return QBrush(VALUE_COLOURS[int(cmp.value_verdict[i, j])])
-            return QBrush(VERDICT_COLOURS[int(cmp.verdict[i, j])])
+            return QBrush(self._background(cmp, i, j))
         if role == Qt.ItemDataRole.ForegroundRole:
             return _INK
         if role == Qt.ItemDataRole.TextAlignmentRole:

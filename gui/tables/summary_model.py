@@ -16,7 +16,9 @@ from model.load_speed import load_speed
 from model.measured_speed import AGREES, measured_speed
 
 from gui.tables import result_copy
+from gui.document import Document
 from gui.tables.input_models import Index, WorkbookTableModel
+from gui.tables.shown_cells import ShownCells
 from gui.tables.result_models import (_ANY_SUMMARY_FIELD, _CENTER, _RESULT_ROLES, _RIGHT, _SUMMARY_FIELDS, HELP_HINT,
                                       INCOMPLETE_COLOUR, VALUE_COLOURS, VERDICT_COLOURS, _fair_price_text,
                                       _fair_price_tip, _ratio_text, changed_cells)
@@ -93,8 +95,38 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
 _VERDICT_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds"}
 
 
+_WARNING = QColor("#b00020")
+
+
+def _background(cmp: Comparison, i: int, header: str) -> QColor | None:
+    if header not in ("Speed verdict", "Value verdict"):
+        return None
+    if _incomplete(cmp, i) or header == "Value verdict" and cmp.baseline_withheld(i):
+        return INCOMPLETE_COLOUR
+    if header == "Speed verdict":
+        return VERDICT_COLOURS[int(cmp.tier_verdict[i])]
+    return VALUE_COLOURS[int(cmp.tier_value_verdict[i])]
+
+
+def _warns(cmp: Comparison, i: int, header: str) -> bool:
+    """The cell's text in red: a claim that does not hold, a measured speed that disagrees with the model."""
+    return (header == "Claim holds" and cmp.claim_holds[i] is False
+            or header == "Measured" and _measured_text(cmp, i).endswith("(!)"))
+
+
+def _look(cmp: Comparison, i: int, col: int) -> tuple[str, int, bool]:
+    """What a summary cell shows: text, background and red text (alignment follows the column alone)."""
+    header, text, _ = SUMMARY_COLUMNS[col]
+    colour = _background(cmp, i, header)
+    return text(cmp, i), -1 if colour is None else colour.rgba(), _warns(cmp, i, header)
+
+
 class TierSummaryModel(WorkbookTableModel):
     """One row per tier: the numbers an analyst takes into the negotiation."""
+
+    def __init__(self, document: Document) -> None:
+        self._shown = ShownCells()
+        super().__init__(document)
 
     def _snapshot(self) -> Any:
         return self.document.comparison
@@ -126,6 +158,12 @@ class TierSummaryModel(WorkbookTableModel):
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return old is None or old.tier_names != new.tier_names
 
+    def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
+            return blocks
+        self._shown.fit(self.rowCount(), self.columnCount())
+        return self._shown.narrow(blocks, lambda i, col: _look(old, i, col) == _look(new, i, col))
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)
 
@@ -149,22 +187,17 @@ class TierSummaryModel(WorkbookTableModel):
         i, col = index.row(), index.column()
         header, text, explain = SUMMARY_COLUMNS[col]
         if role == Qt.ItemDataRole.DisplayRole:
+            self._shown.mark(i, col)
             return text(cmp, i)
         if role == result_copy.COPY_ROLE:
             return result_copy.copy_text(cmp, result_copy.SUMMARY.get(header), (i,), text(cmp, i))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
-        if role == Qt.ItemDataRole.BackgroundRole and header in ("Speed verdict", "Value verdict") \
-                and (_incomplete(cmp, i) or header == "Value verdict" and cmp.baseline_withheld(i)):
-            return QBrush(INCOMPLETE_COLOUR)
-        if role == Qt.ItemDataRole.BackgroundRole and header == "Speed verdict":
-            return QBrush(VERDICT_COLOURS[int(cmp.tier_verdict[i])])
-        if role == Qt.ItemDataRole.BackgroundRole and header == "Value verdict":
-            return QBrush(VALUE_COLOURS[int(cmp.tier_value_verdict[i])])
-        if role == Qt.ItemDataRole.ForegroundRole and header == "Claim holds" and cmp.claim_holds[i] is False:
-            return QBrush(QColor("#b00020"))
-        if role == Qt.ItemDataRole.ForegroundRole and header == "Measured" and _measured_text(cmp, i).endswith("(!)"):
-            return QBrush(QColor("#b00020"))
+        if role == Qt.ItemDataRole.BackgroundRole:
+            colour = _background(cmp, i, header)
+            return None if colour is None else QBrush(colour)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(_WARNING) if _warns(cmp, i, header) else None
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
             made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
             return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. An import made up {made_up or 'its mechanics'} "
