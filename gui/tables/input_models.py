@@ -76,6 +76,9 @@ class WorkbookTableModel(QAbstractTableModel):
         """The parts of the changed blocks to signal (result models leave out cells that look the same)."""
         return blocks
 
+    def _reshaped(self) -> None:
+        """Rows or columns came or went (inside the reset)."""
+
     def refresh(self) -> None:
         """Re-read the document: a reset when the shape changed, else dataChanged on what changed."""
         shape = (self.rowCount(), self.columnCount())
@@ -85,6 +88,7 @@ class WorkbookTableModel(QAbstractTableModel):
             # rows came or went: a reset is the honest signal; views restore their current cell
             self.beginResetModel()
             self._shape = shape
+            self._reshaped()
             self.endResetModel()
             return
         if not (shape[0] and shape[1]):

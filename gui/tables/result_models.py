@@ -263,6 +263,7 @@ class ResultsGridModel(WorkbookTableModel):
         self.metric = "speedup"
         self._shown = ShownCells()
         super().__init__(document)
+        self._reshaped()
 
     def set_metric(self, metric: str) -> None:
         self.metric = metric
@@ -287,10 +288,12 @@ class ResultsGridModel(WorkbookTableModel):
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return old is None or old.tier_names != new.tier_names or old.class_names != new.class_names
 
+    def _reshaped(self) -> None:
+        self._shown.fit(self.rowCount(), self.columnCount())
+
     def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         if old is None or self._headers_changed(old, new):
             return blocks
-        self._shown.fit(self.rowCount(), self.columnCount())
         return self._shown.narrow(blocks, lambda i, j: self._look(old, i, j) == self._look(new, i, j))
 
     def _look(self, cmp: Comparison, i: int, j: int) -> tuple[str, int]:

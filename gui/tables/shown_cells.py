@@ -46,6 +46,13 @@ class ShownCells:
                 if same_look(top + int(r), left + int(c)):
                     keep[r, c] = False
             out.extend((top + t, left + le, top + b, left + ri) for t, le, b, ri in _ranges(keep))
+        if len(out) > MAX_BLOCKS:  # scattered: each column's span, or if still too many, the span of them all
+            columns: dict[int, Block] = {}
+            for top, left, bottom, right in out:
+                for col in range(left, right + 1):
+                    had = columns.get(col, (top, col, bottom, col))
+                    columns[col] = (min(had[0], top), col, max(had[2], bottom), col)
+            out = list(columns.values())
         if len(out) > MAX_BLOCKS:
             return [(min(b[0] for b in out), min(b[1] for b in out), max(b[2] for b in out), max(b[3] for b in out))]
         return out

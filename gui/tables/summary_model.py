@@ -127,6 +127,7 @@ class TierSummaryModel(WorkbookTableModel):
     def __init__(self, document: Document) -> None:
         self._shown = ShownCells()
         super().__init__(document)
+        self._reshaped()
 
     def _snapshot(self) -> Any:
         return self.document.comparison
@@ -158,10 +159,12 @@ class TierSummaryModel(WorkbookTableModel):
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return old is None or old.tier_names != new.tier_names
 
+    def _reshaped(self) -> None:
+        self._shown.fit(self.rowCount(), self.columnCount())
+
     def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
             return blocks
-        self._shown.fit(self.rowCount(), self.columnCount())
         return self._shown.narrow(blocks, lambda i, col: _look(old, i, col) == _look(new, i, col))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:

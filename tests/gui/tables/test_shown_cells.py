@@ -1,0 +1,82 @@
+"""Result tables signal only the painted cells whose look an edit changed: a cell whose number moved in a digit it
+does not show is not repainted, one whose text changed is, and a cell never painted is signalled as found."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from gui.document import Document
+from gui.tables.result_models import ResultsGridModel
+from gui.tables.shown_cells import ShownCells, _ranges
+from gui.tables.summary_model import TierSummaryModel
+from model.workbook.json_file import load_demo
+from model.workbook.rows import Workbook
+
+
+def _cells(blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int]]:
+    return [(r, c) for top, left, bottom, right in blocks for r in range(top, bottom + 1) for c in range(left, right + 1)]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_ranges_cover_exactly_the_cells_to_repaint(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    keep = rng.random((int(rng.integers(1, 12)), int(rng.integers(1, 9)))) < rng.uniform(0.1, 0.9)
+    cells = _cells(_ranges(keep))
+    assert len(cells) == len(set(cells))  # no cell twice
+    assert set(cells) == {(int(r), int(c)) for r, c in zip(*np.nonzero(keep))}
+
+
+def test_narrow_keeps_unpainted_cells_and_drops_painted_ones_that_look_the_same() -> None:
+    shown = ShownCells()
+    shown.fit(4, 3)
+    shown.mark(1, 1)
+    shown.mark(2, 1)
+    # (1, 1) looks the same, (2, 1) does not: the block loses only (1, 1)
+    got = set(_cells(shown.narrow([(0, 0, 3, 2)], lambda r, c: (r, c) == (1, 1))))
+    assert got == {(r, c) for r in range(4) for c in range(3)} - {(1, 1)}
+    # another shape forgets what was painted: every cell found is signalled
+    shown.fit(5, 3)
+    assert set(_cells(shown.narrow([(0, 0, 3, 2)], lambda r, c: True))) == {(r, c) for r in range(4) for c in range(3)}
+
+
+def _paint_all(model) -> dict[tuple[int, int], tuple]:  # noqa: ANN001
+    """What a view painting every cell asks (text and colours), as it would on screen."""
+    roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole)
+    out = {}
+    for r in range(model.rowCount()):
+        for c in range(model.columnCount()):
+            values = [model.data(model.index(r, c), role) for role in roles]
+            out[r, c] = tuple(v.color().name() if hasattr(v, "color") else v for v in values)
+    return out
+
+
+@pytest.mark.parametrize("model_type", [ResultsGridModel, TierSummaryModel])
+def test_a_move_below_the_digits_shown_repaints_nothing_and_a_visible_one_repaints_what_changed(
+        qapp, model_type) -> None:  # noqa: ANN001
+    wb: Workbook = load_demo()
+    document = Document(wb)
+    model = model_type(document)
+    signalled: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(lambda a, b, *_: signalled.append((a.row(), a.column(), b.row(), b.column())))
+    before = _paint_all(model)
+    alpha = wb.classes[1].alpha
+
+    def edit(value: float) -> None:
+        def mutate(w: Workbook) -> None:
+            w.classes[1].alpha = value
+        assert document.apply("alpha", mutate)
+        document.flush()
+
+    # the class's speedups move in their sixth digit: the arrays differ, the cells read the same
+    old_speedup = document.comparison.speedup.copy()
+    edit(alpha + 1e-7)
+    assert not np.array_equal(document.comparison.speedup, old_speedup)
+    assert _paint_all(model) == before
+    assert signalled == [], signalled
+    # a visible move: exactly the cells whose look changed are signalled (not the whole block the arrays found)
+    edit(alpha - 0.2)
+    after = _paint_all(model)
+    changed = {cell for cell in after if after[cell] != before[cell]}
+    assert changed
+    assert set(_cells(signalled)) == changed
