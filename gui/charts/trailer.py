@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
@@ -19,6 +19,7 @@ from model.chart_data import break_even_fill
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
+from gui.charts.row_items import RowBars, RowLabelAxis
 from gui.charts.style import (BREAK_EVEN, INK, ChartView, FedItems, array_bytes, class_brushes, class_color,
                               html_text, up_to_date)
 from gui.tables import acceptance_text
@@ -36,7 +37,9 @@ class TrailerChart(ChartView):
         # 0 and K sit on the plot's edges; pyqtgraph would drop them as overlapping at laptop widths
         self.plot.getAxis("bottom").setStyle(hideOverlappingLabels=False)
         # class names on the left axis, each class's numbers on the right one: axes size
-        # themselves to their labels, where text inside the plot would be cut at narrow widths
+        # themselves to their labels, where text inside the plot would be cut at narrow widths;
+        # a label per row, an edit repainting the rows whose words changed (row_items.RowLabelAxis)
+        self.plot.setAxisItems({"left": RowLabelAxis("left"), "right": RowLabelAxis("right")})
         self.plot.showAxis("right")
         for side in ("left", "right"):
             axis = self.plot.getAxis(side)
@@ -44,14 +47,17 @@ class TrailerChart(ChartView):
             axis.setPen(pg.mkPen(None))
             axis.setTextPen(pg.mkPen(INK))
         self._trailers = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=TRAILER_BRUSH, pen=pg.mkPen(INK, width=1))
-        self._waste = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=WASTE_BRUSH, pen=pg.mkPen(None))
-        self._cargo = pg.BarGraphItem(x0=[], width=[], y=[], height=BAR_HEIGHT, brushes=[], pen=pg.mkPen(None))
+        # what an edit of one class moves (its row) repaints that row alone (row_items.RowBars)
+        self._waste = RowBars(x0=[], width=[], y=[], height=BAR_HEIGHT, brush=WASTE_BRUSH, pen=pg.mkPen(None))
+        self._cargo = RowBars(x0=[], width=[], y=[], height=BAR_HEIGHT, brushes=[], pen=pg.mkPen(None))
         # slot walls and break-even ticks are many short segments: one item each, drawn as pairs
         self._walls = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(INK, width=1))
-        self._needed = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(BREAK_EVEN, width=3), name="fill needed to break even")
+        # break-even ticks: bars of no width, drawn by their pen; the legend shows them as a line (a sample)
+        self._needed = RowBars(x0=[], width=[], y=[], height=[], brush=None, pen=pg.mkPen(BREAK_EVEN, width=3))
+        self._needed_sample = pg.PlotDataItem([], [], pen=pg.mkPen(BREAK_EVEN, width=3))
         # a profile's slots, each filled from the bottom to its own share, the rest hatched
-        self._slot_waste = pg.BarGraphItem(x0=[], width=[], y=[], height=[], brush=WASTE_BRUSH, pen=pg.mkPen(None))
-        self._slot_cargo = pg.BarGraphItem(x0=[], width=[], y=[], height=[], brushes=[], pen=pg.mkPen(None))
+        self._slot_waste = RowBars(x0=[], width=[], y=[], height=[], brush=WASTE_BRUSH, pen=pg.mkPen(None))
+        self._slot_cargo = RowBars(x0=[], width=[], y=[], height=[], brushes=[], pen=pg.mkPen(None))
         for z, item in enumerate((self._trailers, self._waste, self._cargo, self._slot_waste, self._slot_cargo,
                                   self._walls, self._needed)):
             item.setZValue(z)
@@ -65,7 +71,7 @@ class TrailerChart(ChartView):
         self._waste_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=WASTE_BRUSH, pen=pg.mkPen(INK))
         self.legend.addItem(self._cargo_sample, "cargo: accepted draft tokens")
         self.legend.addItem(self._waste_sample, "empty slots: drafted, paid for, discarded")
-        self.legend.addItem(self._needed, "fill needed to break even")
+        self.legend.addItem(self._needed_sample, "fill needed to break even")
         # said only while a profile's slots are drawn
         self._slot_sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=class_brushes(1, pale=True)[0], pen=pg.mkPen(None))
         self._slot_entry = False
@@ -108,18 +114,22 @@ class TrailerChart(ChartView):
             self._trailers.setOpts(x0=np.zeros(n), width=np.full(n, float(k)), y=rows, height=BAR_HEIGHT)
             self._walls.setData(*self._wall_segments(rows, k))
             self._frame = (k, n)
+            # every bar stays within the trailers: bounds that do not move with them let a bar repaint alone
+            frame = QRectF(-0.5, -1.0, k + 1.0, n + 1.0)
+            for item in (self._waste, self._cargo, self._needed, self._slot_cargo, self._slot_waste):
+                item.set_frame(frame)
         # each item is set only when its own numbers moved: setOpts/setData redraw an item even with the same data
         # (a class's context edit moves its speedup, not any profile's slots)
         waste, width = np.where(packed, k - cargo, 0.0), np.where(packed, cargo, 0.0)
         if self._fed.changed(self._waste, cargo, waste, rows):
-            self._waste.setOpts(x0=cargo, width=waste, y=rows, height=BAR_HEIGHT)
+            self._waste.set_bars(cargo, waste, rows, BAR_HEIGHT)
         if self._fed.changed(self._cargo, width, rows):
-            self._cargo.setOpts(x0=np.zeros(n), width=width, y=rows, height=BAR_HEIGHT, brushes=class_brushes(n))
+            self._cargo.set_bars(np.zeros(n), width, rows, BAR_HEIGHT, class_brushes(n))
         self._draw_slots(slots, rows, k)
         lengths = _lengths(comparison, tier_row)
         needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
         if self._fed.changed(self._needed, needed, rows):
-            self._needed.setData(np.repeat(needed, 2), np.column_stack((rows - 0.42, rows + 0.42)).ravel())
+            self._needed.set_bars(needed, 0.0, rows, 0.84)
         never = comparison.break_even_kind[tier_row] == ar.NEVER
         self._numbers = [
             # a tree draft refuses a per-token alpha (comparison.TREE_NEEDS_LENGTH): say so, not "– full"
@@ -162,10 +172,8 @@ class TrailerChart(ChartView):
             ones = np.ones(x0.size)
             solid, pale = class_brushes(len(rows)), class_brushes(len(rows), pale=True)
             brushes = [(pale if out else solid)[j] for j, out in zip(np.repeat(classes, k), extrapolated.ravel())]
-            self._slot_cargo.setOpts(x0=x0, width=ones, y=(bottom + filled / 2).ravel(), height=filled.ravel(),
-                                     brushes=brushes)
-            self._slot_waste.setOpts(x0=x0, width=ones, y=(bottom + (filled + BAR_HEIGHT) / 2).ravel(),
-                                     height=(BAR_HEIGHT - filled).ravel())
+            self._slot_cargo.set_bars(x0, ones, (bottom + filled / 2).ravel(), filled.ravel(), brushes)
+            self._slot_waste.set_bars(x0, ones, (bottom + (filled + BAR_HEIGHT) / 2).ravel(), (BAR_HEIGHT - filled).ravel())
         for item in (self._slot_cargo, self._slot_waste):
             item.setVisible(bool(slots))
         if bool(slots) != self._slot_entry:
@@ -203,7 +211,7 @@ class TrailerChart(ChartView):
 
     def _set_row_labels(self, side: str, rows: np.ndarray, labels: list[str]) -> None:
         axis = self.plot.getAxis(side)
-        if not self._set_ticks(side, [(float(y), text) for y, text in zip(rows, labels)]):
+        if not axis.set_rows(rows, labels):
             return
         # an axis does not widen for long tick labels by itself: they would be dropped
         metrics = QFontMetrics(axis.font())
@@ -236,7 +244,7 @@ class TrailerChart(ChartView):
             item.setVisible(False)
         self._slot_shares = {}
         # emptied rather than hidden: a hidden item shows as "switched off" in the legend
-        self._needed.setData([], [])
+        self._needed.set_bars([], [], [], [])
         self._fed.forget(self._needed)
         if tier is None:
             text = "Select a tier to see its trailers."
@@ -249,8 +257,9 @@ class TrailerChart(ChartView):
         self._note.setVisible(True)
         self._numbers = []
         self._ranges = None
-        for side in ("left", "right", "bottom"):
-            self._set_ticks(side, [])
+        for side in ("left", "right"):
+            self.plot.getAxis(side).set_rows([], [])
+        self._set_ticks("bottom", [])
         # no axes to label: the note gets the plot's whole width
         self._show_axes(False)
         self._on_view_resized()

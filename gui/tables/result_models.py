@@ -261,7 +261,7 @@ class ResultsGridModel(WorkbookTableModel):
 
     def __init__(self, document: Document) -> None:
         self.metric = "speedup"
-        self._shown = ShownCells()
+        self.shown_cells = ShownCells()
         super().__init__(document)
         self._reshaped()
 
@@ -289,12 +289,12 @@ class ResultsGridModel(WorkbookTableModel):
         return old is None or old.tier_names != new.tier_names or old.class_names != new.class_names
 
     def _reshaped(self) -> None:
-        self._shown.fit(self.rowCount(), self.columnCount())
+        self.shown_cells.fit(self.rowCount(), self.columnCount())
 
     def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         if old is None or self._headers_changed(old, new):
             return blocks
-        return self._shown.narrow(blocks, lambda i, j: self._look(old, i, j) == self._look(new, i, j))
+        return self.shown_cells.narrow(blocks, lambda i, j: self._look(old, i, j) == self._look(new, i, j))
 
     def _look(self, cmp: Comparison, i: int, j: int) -> tuple[str, int]:
         """What a cell shows: its text and its colour (the rest of a cell's look follows the metric alone)."""
@@ -326,7 +326,7 @@ class ResultsGridModel(WorkbookTableModel):
         cmp = self.document.comparison
         i, j = index.row(), index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            self._shown.mark(i, j)
+            self.shown_cells.mark(i, j)
             return METRICS[self.metric][1](cmp, i, j)
         if role == result_copy.COPY_ROLE:
             return result_copy.copy_text(cmp, result_copy.GRID.get(self.metric), (i, j), METRICS[self.metric][1](cmp, i, j))

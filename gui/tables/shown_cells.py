@@ -18,14 +18,17 @@ MAX_BLOCKS = 64
 
 
 class ShownCells:
-    """The cells a view has asked the text of since the model's shape last changed."""
+    """The cells a view has painted since the model's shape last changed. A SpreadsheetView counts ``painting``
+    up while it paints: a cell's text asked for then is on screen; asked for otherwise (a column fit measuring
+    every row, a copy) it is not marked, or every edit would compare the looks of the whole table."""
 
     def __init__(self) -> None:
         self._painted = np.zeros((0, 0), dtype=bool)
+        self.painting = 0
 
     def mark(self, row: int, col: int) -> None:
-        """A view asked for the cell's text (it is painting it)."""
-        if row < self._painted.shape[0] and col < self._painted.shape[1]:
+        """The model was asked for the cell's text (marked when a view is painting)."""
+        if self.painting and row < self._painted.shape[0] and col < self._painted.shape[1]:
             self._painted[row, col] = True
 
     def fit(self, rows: int, cols: int) -> None:

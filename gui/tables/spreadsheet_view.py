@@ -14,7 +14,7 @@ import io
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QFocusEvent, QGuiApplication, QKeyEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
 
 from model.formatting import spreadsheet_safe_text
@@ -99,6 +99,18 @@ class SpreadsheetView(QTableView):
             # rows added or deleted reset the model; keep the cursor where the user was
             model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
             model.modelReset.connect(self._on_model_reset)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        # a result model notes the cells painted (gui/tables/shown_cells.py), not those a column fit measures
+        shown = getattr(self.model(), "shown_cells", None)
+        if shown is None:
+            super().paintEvent(event)
+            return
+        shown.painting += 1
+        try:
+            super().paintEvent(event)
+        finally:
+            shown.painting -= 1
 
     def _on_model_refused(self, _message: str) -> None:
         self._refusals += 1

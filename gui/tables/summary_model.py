@@ -125,7 +125,7 @@ class TierSummaryModel(WorkbookTableModel):
     """One row per tier: the numbers an analyst takes into the negotiation."""
 
     def __init__(self, document: Document) -> None:
-        self._shown = ShownCells()
+        self.shown_cells = ShownCells()
         super().__init__(document)
         self._reshaped()
 
@@ -160,12 +160,12 @@ class TierSummaryModel(WorkbookTableModel):
         return old is None or old.tier_names != new.tier_names
 
     def _reshaped(self) -> None:
-        self._shown.fit(self.rowCount(), self.columnCount())
+        self.shown_cells.fit(self.rowCount(), self.columnCount())
 
     def _narrow(self, old: Any, new: Any, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
             return blocks
-        return self._shown.narrow(blocks, lambda i, col: _look(old, i, col) == _look(new, i, col))
+        return self.shown_cells.narrow(blocks, lambda i, col: _look(old, i, col) == _look(new, i, col))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)
@@ -190,7 +190,7 @@ class TierSummaryModel(WorkbookTableModel):
         i, col = index.row(), index.column()
         header, text, explain = SUMMARY_COLUMNS[col]
         if role == Qt.ItemDataRole.DisplayRole:
-            self._shown.mark(i, col)
+            self.shown_cells.mark(i, col)
             return text(cmp, i)
         if role == result_copy.COPY_ROLE:
             return result_copy.copy_text(cmp, result_copy.SUMMARY.get(header), (i,), text(cmp, i))

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from gui.document import Document
 from gui.tables.result_models import ResultsGridModel
 from gui.tables.shown_cells import ShownCells, _ranges
+from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.tables.summary_model import TierSummaryModel
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Workbook
@@ -30,18 +31,21 @@ def test_ranges_cover_exactly_the_cells_to_repaint(seed: int) -> None:
 def test_narrow_keeps_unpainted_cells_and_drops_painted_ones_that_look_the_same() -> None:
     shown = ShownCells()
     shown.fit(4, 3)
+    shown.mark(0, 0)  # asked for outside a paint (a column fit, a copy): not on screen
+    shown.painting += 1
     shown.mark(1, 1)
     shown.mark(2, 1)
-    # (1, 1) looks the same, (2, 1) does not: the block loses only (1, 1)
-    got = set(_cells(shown.narrow([(0, 0, 3, 2)], lambda r, c: (r, c) == (1, 1))))
+    shown.painting -= 1
+    # (1, 1) looks the same, (2, 1) does not, (0, 0) was never painted: the block loses only (1, 1)
+    got = set(_cells(shown.narrow([(0, 0, 3, 2)], lambda r, c: (r, c) in {(1, 1), (0, 0)})))
     assert got == {(r, c) for r in range(4) for c in range(3)} - {(1, 1)}
     # another shape forgets what was painted: every cell found is signalled
     shown.fit(5, 3)
     assert set(_cells(shown.narrow([(0, 0, 3, 2)], lambda r, c: True))) == {(r, c) for r in range(4) for c in range(3)}
 
 
-def _paint_all(model) -> dict[tuple[int, int], tuple]:  # noqa: ANN001
-    """What a view painting every cell asks (text and colours), as it would on screen."""
+def _looks(model) -> dict[tuple[int, int], tuple]:  # noqa: ANN001
+    """Every cell's text and colours, as a view shows them."""
     roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole)
     out = {}
     for r in range(model.rowCount()):
@@ -51,15 +55,29 @@ def _paint_all(model) -> dict[tuple[int, int], tuple]:  # noqa: ANN001
     return out
 
 
+def _painted_view(qtbot, model) -> SpreadsheetView:  # noqa: ANN001
+    """A view showing every cell of ``model``, painted once."""
+    view = SpreadsheetView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resize(3000, 1000)
+    view.show()
+    view.grab()  # paints every cell (what the screen would show)
+    return view
+
+
 @pytest.mark.parametrize("model_type", [ResultsGridModel, TierSummaryModel])
 def test_a_move_below_the_digits_shown_repaints_nothing_and_a_visible_one_repaints_what_changed(
-        qapp, model_type) -> None:  # noqa: ANN001
+        qtbot, model_type) -> None:  # noqa: ANN001
     wb: Workbook = load_demo()
     document = Document(wb)
     model = model_type(document)
+    view = _painted_view(qtbot, model)
+    assert view.columnViewportPosition(model.columnCount() - 1) + view.columnWidth(model.columnCount() - 1) \
+        <= view.viewport().width()  # every cell on screen
     signalled: list[tuple[int, int, int, int]] = []
     model.dataChanged.connect(lambda a, b, *_: signalled.append((a.row(), a.column(), b.row(), b.column())))
-    before = _paint_all(model)
+    before = _looks(model)
     alpha = wb.classes[1].alpha
 
     def edit(value: float) -> None:
@@ -72,11 +90,23 @@ def test_a_move_below_the_digits_shown_repaints_nothing_and_a_visible_one_repain
     old_speedup = document.comparison.speedup.copy()
     edit(alpha + 1e-7)
     assert not np.array_equal(document.comparison.speedup, old_speedup)
-    assert _paint_all(model) == before
+    assert _looks(model) == before
     assert signalled == [], signalled
     # a visible move: exactly the cells whose look changed are signalled (not the whole block the arrays found)
     edit(alpha - 0.2)
-    after = _paint_all(model)
+    after = _looks(model)
     changed = {cell for cell in after if after[cell] != before[cell]}
     assert changed
     assert set(_cells(signalled)) == changed
+
+
+def test_a_column_fit_marks_nothing_painted(qtbot) -> None:  # noqa: ANN001
+    # a fit asks every row's text; were those marked, each edit would compare the looks of the whole table
+    model = TierSummaryModel(Document(load_demo()))
+    view = SpreadsheetView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resizeColumnsToContents()
+    assert not model.shown_cells.narrow([(0, 0, 7, 3)], lambda r, c: True) == []
+    assert set(_cells(model.shown_cells.narrow([(0, 0, 7, 3)], lambda r, c: True))) == \
+        {(r, c) for r in range(8) for c in range(4)}
