@@ -98,6 +98,7 @@ class RowLabelAxis(pg.AxisItem):
         self._rows = np.zeros(0)
         self._labels: list[str] = []
         self._static: list[QStaticText] = []
+        self._sizes = np.zeros((0, 2))  # width, height of each label, laid out once
 
     def labels(self) -> list[str]:
         return list(self._labels)
@@ -109,34 +110,49 @@ class RowLabelAxis(pg.AxisItem):
         labels = list(labels)
         if rows.shape != self._rows.shape or not np.array_equal(rows, self._rows):
             self._rows, self._labels = rows.copy(), labels
-            self._static = [_static(text) for text in labels]
+            self._static = [self._laid_out(text) for text in labels]
+            self._sizes = np.array([[s.size().width(), s.size().height()] for s in self._static]).reshape(-1, 2)
             self.update()
             return True
         changed = [i for i, (a, b) in enumerate(zip(self._labels, labels)) if a != b]
         for i in changed:
-            old = self._row_rect(i)
+            old = self._rect(i, self._ys()[i])
             self._labels[i] = labels[i]
-            self._static[i] = _static(labels[i])
-            self.update(old.united(self._row_rect(i)))
+            self._static[i] = self._laid_out(labels[i])
+            size = self._static[i].size()
+            self._sizes[i] = (size.width(), size.height())
+            self.update(old.united(self._rect(i, self._ys()[i])))
         return bool(changed)
 
     def _font(self) -> Any:
         return self.style["tickFont"] or self.font()
 
-    def _row_y(self, value: float) -> float:
-        """A view y as this axis's local y (the axis spans the view box's height, as AxisItem draws its ticks)."""
+    def _laid_out(self, text: str) -> QStaticText:
+        static = QStaticText(text)
+        static.setTextFormat(Qt.TextFormat.PlainText)
+        static.prepare(font=self._font())
+        return static
+
+    def _ys(self) -> np.ndarray:
+        """Each row's y in this axis's local coordinates (the axis spans the view box's height, as AxisItem
+        places its ticks)."""
         bounds = self.mapRectFromParent(self.geometry())
         low, high = self.range
         span = high - low
-        return bounds.center().y() if span == 0 else bounds.bottom() - (value - low) / span * bounds.height()
+        if span == 0:
+            return np.full(self._rows.shape, bounds.center().y())
+        return bounds.bottom() - (self._rows - low) / span * bounds.height()
 
-    def _row_rect(self, i: int) -> QRectF:
+    def _rect(self, i: int, y: float) -> QRectF:
         bounds = self.mapRectFromParent(self.geometry())
-        size = self._static[i].size()
-        height = max(size.height(), QFontMetricsF(self._font()).height())
+        width, height = self._sizes[i]
+        height = max(height, self._line_height())
         offset = self.style["tickTextOffset"][0]
-        x = bounds.left() + offset if self.orientation == "right" else bounds.right() - offset - size.width()
-        return QRectF(x, self._row_y(float(self._rows[i])) - height / 2, size.width(), height)
+        x = bounds.left() + offset if self.orientation == "right" else bounds.right() - offset - width
+        return QRectF(x, y - height / 2, width, height)
+
+    def _line_height(self) -> float:
+        return QFontMetricsF(self._font()).height()
 
     def paint(self, p, opt, widget) -> None:  # noqa: ANN001 (Qt override)
         if not self._labels:
@@ -147,19 +163,16 @@ class RowLabelAxis(pg.AxisItem):
         exposed = opt.exposedRect if opt is not None and not opt.exposedRect.isEmpty() else None
         bounds = self.mapRectFromParent(self.geometry())
         p.setClipRect(self.boundingRect())
-        above: QRectF | None = None
-        for i in sorted(range(len(self._labels)), key=lambda i: self._row_y(float(self._rows[i]))):
-            rect = self._row_rect(i)
-            if rect.bottom() < bounds.top() or rect.top() > bounds.bottom():
+        ys = self._ys()
+        heights = np.maximum(self._sizes[:, 1], self._line_height())
+        above = -np.inf
+        for i in np.argsort(ys, kind="stable"):
+            top, bottom = ys[i] - heights[i] / 2, ys[i] + heights[i] / 2
+            if bottom < bounds.top() or top > bounds.bottom():
                 continue
-            if above is not None and rect.top() < above.bottom():
+            if top < above:
                 continue  # overlaps the label above: left out, as pyqtgraph hides overlapping tick labels
-            above = rect
-            if exposed is None or exposed.intersects(rect):
+            above = bottom
+            if exposed is None or (exposed.top() <= bottom and top <= exposed.bottom()):
+                rect = self._rect(int(i), float(ys[i]))
                 p.drawStaticText(rect.topLeft(), self._static[i])
-
-
-def _static(text: str) -> QStaticText:
-    static = QStaticText(text)
-    static.setTextFormat(Qt.TextFormat.PlainText)
-    return static

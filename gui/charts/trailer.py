@@ -82,6 +82,7 @@ class TrailerChart(ChartView):
         self._ranges: tuple[int, int] | None = None  # (K, classes) the view's ranges were set for
         self._frame: tuple[int, int] | None = None  # (K, classes) the trailers and walls were drawn for
         self._fed = FedItems()
+        self._marks = np.zeros(0)  # x of each class's break-even tick
         self.fit_legend()
 
     def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> object:
@@ -130,6 +131,7 @@ class TrailerChart(ChartView):
         needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
         if self._fed.changed(self._needed, needed, rows):
             self._needed.set_bars(needed, 0.0, rows, 0.84)
+        self._marks = np.array(needed, dtype=np.float64)
         never = comparison.break_even_kind[tier_row] == ar.NEVER
         self._numbers = [
             # a tree draft refuses a per-token alpha (comparison.TREE_NEEDS_LENGTH): say so, not "– full"
@@ -197,6 +199,11 @@ class TrailerChart(ChartView):
             self._note.setTextWidth(max(80.0, self.plot.vb.width() - 16.0))
 
     @up_to_date
+    def break_even_marks(self) -> np.ndarray:
+        """Where each class's break-even tick is drawn, in draft slots from the trailer's start (first class first)."""
+        return self._marks.copy()
+
+    @up_to_date
     def row_labels(self) -> list[str]:
         """The numbers printed right of each trailer, first class first."""
         return list(self._numbers)
@@ -246,6 +253,7 @@ class TrailerChart(ChartView):
         # emptied rather than hidden: a hidden item shows as "switched off" in the legend
         self._needed.set_bars([], [], [], [])
         self._fed.forget(self._needed)
+        self._marks = np.zeros(0)
         if tier is None:
             text = "Select a tier to see its trailers."
         elif n_classes == 0:

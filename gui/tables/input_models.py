@@ -325,7 +325,7 @@ class TierTableModel(RowTableModel):
 
     def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | list[tuple[int, int, int, int]] | None:
         block = super()._changed_block(old[:2], new[:2])
-        used = [i for i, (a, b) in enumerate(zip(old[2], new[2])) if a != b]
+        used = used_costs.used_changed(old[2], new[2])
         if not used:
             return block
         # a class's context moves only the c and v a roofline tier uses: those cells, not the whole rows

@@ -350,8 +350,7 @@ def test_a_profile_class_trailer_shows_its_length_and_break_even_mark(panel: Cha
     label = panel.trailer_chart.row_labels()[j]
     assert label.startswith(f"AL {cmp.tokens_per_stretch[TURBO, j]:.2f}*") and "α" not in label
     assert panel.trailer_chart.row_labels()[0].startswith("α 0.80")  # code: an alpha as before
-    x, _ = panel.trailer_chart._needed.getData()
-    marks = x[::2]  # two points per class, first class first
+    marks = panel.trailer_chart.break_even_marks()  # first class first
     k = demo.tiers[TURBO].k
     assert marks[j] == pytest.approx(cmp.break_even_length[TURBO, j] - 1.0)  # (E* - 1) / K of K slots
     assert np.isfinite(marks).all() and 0 < marks[j] < k
