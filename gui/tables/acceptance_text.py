@@ -111,6 +111,14 @@ def class_alpha_words(row: object) -> tuple[str, str]:
 
 
 PROFILE_ROLE = 0x0100 + 23  # Qt.UserRole + 23: a cell's per-position profile, conditional rates, position 1 first
+SHAPE_ROLE = 0x0100 + 24  # 'profile' or 'length' where the cell's acceptance is one (F1 opens their section)
+
+
+def shape_of(row: object) -> str:
+    """'profile', 'length' or '' for a task class's or an override's acceptance."""
+    if getattr(row, "profile", None):
+        return "profile"
+    return "length" if getattr(row, "acceptance_length", None) is not None else ""
 
 
 def profile_rates(row: object) -> tuple[float, ...] | None:

@@ -18,7 +18,7 @@ from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shap
                                  type_acceptance)
 
 from gui.tables import acceptance_text, used_costs
-from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, alpha_edit_text
+from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, SHAPE_ROLE, alpha_edit_text
 from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal
 from gui.document import Document
 
@@ -370,6 +370,8 @@ class ClassTableModel(RowTableModel):
             return alpha_edit_text(row, locale_decimal())
         if role == PROFILE_ROLE:
             return acceptance_text.profile_rates(row)
+        if role == SHAPE_ROLE:
+            return acceptance_text.shape_of(row)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             # the profile, length or range beside the alpha: it decides the results (or their certainty)
             suffix, note = acceptance_text.class_alpha_words(row)

@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from gui.tables import acceptance_text
-from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, alpha_edit_text
+from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, SHAPE_ROLE, alpha_edit_text
 from gui.tables.cell_format import locale_decimal
 from gui.tables.input_models import Cell, Index, WorkbookTableModel
 from model.workbook.measured_apply import unused_acceptance_note
@@ -86,6 +86,8 @@ class OverrideGridModel(WorkbookTableModel):
             return alpha_edit_text(override, locale_decimal()) if override else ""
         if role == PROFILE_ROLE:
             return acceptance_text.profile_rates(override) if override else None
+        if role == SHAPE_ROLE:
+            return acceptance_text.shape_of(override) if override else ""
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QLa
 
 from model.workbook.rows import Workbook
 
+from gui.tables.acceptance_text import SHAPE_ROLE
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.document import Document
 from gui.metrics.dialog import is_metrics_drop, open_import_dialog
@@ -319,6 +320,8 @@ class MainWindow(ScreenFit, QMainWindow):
         model, current = view.model(), view.currentIndex()
         if not current.isValid():
             return ""
+        if current.data(SHAPE_ROLE):  # a profile's or a length's cell: what it is and what the grid shows then
+            return "shapes"
         if not isinstance(model, RowTableModel):
             return "alpha"  # the override grid holds acceptances
         return ANCHOR_FOR_FIELD.get(model.specs[current.column()].name, "")

@@ -64,3 +64,39 @@ def test_f1_on_the_per_tier_summary_opens_that_columns_section(qtbot, window, co
     qtbot.keyClick(view, Qt.Key.Key_F1)
     at = window._help.browser.verticalScrollBar().value()
     assert at == _scroll_for(window, anchor)
+
+
+@pytest.mark.parametrize("table", ["classes", "overrides"])
+def test_f1_on_a_profile_or_length_cell_opens_their_section(qtbot, window, table) -> None:
+    # issue 22: the acceptance cell of a profile or a length has F1 help; QA under Xvfb at 1366x768 found F1 on
+    # it opened the plain alpha section, which says nothing of profiles, lengths or the cell's bars
+    from model.workbook.rows import Override
+
+    def shapes(wb) -> None:
+        wb.classes[wb.class_index("json")].profile = (0.9, 0.8, 0.7)
+        prose = wb.classes[wb.class_index("prose")]
+        prose.acceptance_length, prose.acceptance_length_k = 2.1, 3
+        wb.overrides.append(Override(tier="Northwind Turbo", task_class="code", alpha=0.8, profile=(0.9, 0.6)))
+
+    window.document.apply("shapes", shapes)
+    window.document.flush()
+    wb = window.document.workbook
+    if table == "classes":
+        view, model = window.class_view, window.class_model
+        cells = [model.index(wb.class_index(n), model.column_of("alpha")) for n in ("json", "prose", "code")]
+    else:
+        view, model = window.override_view, window.override_model
+        turbo = wb.tier_index("Northwind Turbo")
+        cells = [model.index(turbo, wb.class_index("code")), model.index(turbo, wb.class_index("json"))]
+    window.input_tabs.setCurrentWidget(view)
+    window.activateWindow()
+    expected = ["shapes", "shapes", "alpha"] if table == "classes" else ["shapes", "alpha"]
+    assert _scroll_for(window, "shapes") != _scroll_for(window, "alpha")
+    window._help.close()
+    for index, anchor in zip(cells, expected):
+        view.setCurrentIndex(index)
+        view.setFocus()
+        qtbot.waitUntil(lambda: view.hasFocus() or view.isAncestorOf(QApplication.focusWidget()), timeout=2000)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_F1)
+        assert window._help.browser.verticalScrollBar().value() == _scroll_for(window, anchor), (index.row(), anchor)
+        window._help.close()
