@@ -7,13 +7,13 @@ are imported here too, so ``from model.comparison import Comparison, VERDICT_NAM
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
 
 from model import arithmetic as ar
 from model.acceptance.propagate import mix_interval
 from model.comparison_pairs import (NO_LENGTH_INTERVAL, TREE_NEEDS_LENGTH, PairCache, acceptance_grid, pair_block,
                                     profile_width, search_top)
 from model.comparison_result import Comparison
+from model.comparison_solves import SolveBatch
 from model.tier_costs import TierCosts
 from model.verdicts import (BREAK_EVEN_NAMES, GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES,
                             VERDICT_NAMES, WORTH, cost_ratio, on_cells, price_targets, speed_verdicts,
@@ -108,8 +108,8 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     pair_ok = (sp_row & (has_base & ~base_made_up)[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup)
                & ~np.isnan(base_speed))
     needed = ratio * base_speed
-    # every solve of the tier-level numbers is gathered and run as one call (_Solves)
-    solves = _Solves()
+    # every solve of the tier-level numbers is gathered and run as one call (model/comparison_solves.py)
+    solves = SolveBatch(cache.solves if cache is not None else None)
     price_solve = solves.add(*price_targets(needed, kk, stretch, pair_ok))
     value = value_verdicts(speedup, needed, pair_ok, s_lo, s_hi)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -204,30 +204,3 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
         price_break_even_length=np.where(pair_ok, needed * stretch, np.nan),
     )
 
-
-class _Solves:
-    """Solves of E(alpha, K) = target from all over the comparison, run as one call of the solver: it works per
-    cell (arithmetic.solve_alpha_for_tokens), and most of each separate call was its fixed cost (a few Newton
-    steps of a dozen array operations each, over arrays of a hundred tiers or fewer)."""
-
-    def __init__(self) -> None:
-        self._targets: list[NDArray[np.float64]] = []
-        self._ks: list[NDArray[np.float64]] = []
-        self._shapes: list[tuple[int, ...]] = []
-        self._out: list[ar.AlphaSolve] = []
-
-    def add(self, target: NDArray[np.float64], k: NDArray[np.float64]) -> int:
-        t, kk = np.broadcast_arrays(np.asarray(target, dtype=np.float64), np.asarray(k, dtype=np.float64))
-        self._targets.append(t.ravel())
-        self._ks.append(kk.ravel())
-        self._shapes.append(t.shape)
-        return len(self._shapes) - 1
-
-    def run(self) -> None:
-        solve = ar.solve_alpha_for_tokens(np.concatenate(self._targets), np.concatenate(self._ks))
-        at = np.cumsum([0] + [t.size for t in self._targets])
-        self._out = [ar.AlphaSolve(solve.alpha[a:b].reshape(shape), solve.kind[a:b].reshape(shape))
-                     for a, b, shape in zip(at[:-1], at[1:], self._shapes)]
-
-    def __getitem__(self, handle: int) -> ar.AlphaSolve:
-        return self._out[handle]

@@ -26,6 +26,7 @@ from model import arithmetic as ar
 from model.acceptance import acceptance_of
 from model.acceptance.profiles import GRID_FIELDS, AcceptanceGrid
 from model.acceptance.propagate import speedup_ends
+from model.comparison_solves import SolveMemo
 from model.tier_costs import TierCosts
 from model.verdicts import speed_verdicts
 from model.workbook.rows import Override, Settings, TaskClass, Tier
@@ -205,6 +206,7 @@ class PairCache:
         self._pairs: Pairs | None = None
         self._costs: tuple[list[Any], TierCosts] | None = None
         self._grid: tuple[Any, AcceptanceGrid] | None = None
+        self.solves = SolveMemo()  # the tier-level break-evens (model/comparison_solves.py)
         self.last_recomputed = (0, 0)  # (rows, columns) computed by the last call: what the tests and bench read
 
     def costs(self, tiers: list[Tier]) -> TierCosts:

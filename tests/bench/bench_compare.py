@@ -1,6 +1,12 @@
 """Recompute time of the priced comparison, and the vectorised break-even solve against a per-cell loop.
 
-Run: python tests/bench/bench_compare.py   (prints figures measured side by side in one run)
+Run: python tests/bench/bench_compare.py [EDITS]   (prints figures measured side by side in one run)
+
+"After an edit": the edit sequence of bench_gui.py (a class's alpha, or its context where every class is a
+profile, then a tier's K, by turns), each edit's recompute timed twice in turn (which goes first alternates):
+a full compare(wb) and compare(wb, cache) with the window's PairCache, which recomputes only the rows and
+columns the edit changed (model/comparison_pairs.py). CPU time of this thread (time.thread_time), which other
+processes on a shared machine move less than the wall clock.
 """
 from __future__ import annotations
 
@@ -13,10 +19,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from model import arithmetic as ar  # noqa: E402
-from model.comparison import compare  # noqa: E402
+from model.comparison import PairCache, compare  # noqa: E402
 from model.workbook.validation import workbook_problems  # noqa: E402
 from model.workbook.json_file import load_demo  # noqa: E402
-from tests.bench.workbooks import large_workbook  # noqa: E402
+from tests.bench.workbooks import large_workbook, profile_workbook  # noqa: E402
 
 
 def timings(fn, repeats: int) -> np.ndarray:
@@ -47,6 +53,44 @@ def scalar_break_even(k: np.ndarray, c: np.ndarray, v: np.ndarray) -> np.ndarray
                 hi = mid
         out[i] = 0.5 * (lo + hi)
     return out
+
+
+def edited(wb, i: int, class_field: str):  # noqa: ANN001, ANN201
+    """bench_gui.py's edit number ``i`` made on a copy of ``wb``: a class's field (even i) or a tier's K."""
+    wb = wb.copy()
+    if i % 2 == 0:
+        row = wb.classes[i % len(wb.classes)]
+        if class_field == "alpha":
+            alpha = 0.40 + (i % 50) / 100
+            row.alpha = alpha + 0.005 if abs(row.alpha - alpha) < 1e-9 else alpha
+        else:
+            context = 1024 * (1 + i % 31)
+            row.context = context + 512 if row.context == context else context
+    else:
+        tier = wb.tiers[1 + i % (len(wb.tiers) - 1)]
+        tier.k = 2 + i % 7 + (1 if tier.k == 2 + i % 7 else 0)
+    return wb
+
+
+def after_edits(edits: int) -> None:
+    print(f"\nrecompute after an edit, {edits} edits, CPU ms (full compare vs with the cache, in turns in one run):")
+    print(f"{'workbook':<34}{'full median':>12}{'p95':>7}{'cached median':>15}{'p95':>7}{'ratio':>8}")
+    for label, wb, field in (("demo (8 x 6)", load_demo(), "alpha"), ("100 x 30", large_workbook(100, 30), "alpha"),
+                             ("100 x 30, 16-position profiles", profile_workbook(100, 30, 16), "context")):
+        cache = PairCache()
+        compare(wb, cache)
+        compare(wb)
+        full, cached = [], []
+        for i in range(edits):
+            wb = edited(wb, i, field)
+            runs = [(full, lambda: compare(wb)), (cached, lambda: compare(wb, cache))]
+            for out, run in (runs if i % 2 else runs[::-1]):
+                t0 = time.thread_time()
+                run()
+                out.append((time.thread_time() - t0) * 1e3)
+        f, c = np.array(full), np.array(cached)
+        print(f"{label:<34}{np.median(f):>12.2f}{np.percentile(f, 95):>7.2f}{np.median(c):>15.2f}"
+              f"{np.percentile(c, 95):>7.2f}{np.median(c) / np.median(f):>7.2f}x")
 
 
 def main() -> None:
@@ -82,3 +126,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    after_edits(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
