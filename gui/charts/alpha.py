@@ -13,8 +13,9 @@ from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
 from gui.tables import acceptance_text
-from gui.charts.style import (BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color,
-                              curve_inputs, html_text, resize_pool, up_to_date)
+from gui.charts.curve_layer import CurveLayer
+from gui.charts.style import (BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, FedItems, array_bytes,
+                              class_color, curve_inputs, html_text, resize_pool, up_to_date)
 
 SELECTED_PEN = pg.mkPen(INK, width=2.5)
 OTHER_PEN = pg.mkPen(FAINT, width=1.2)
@@ -29,7 +30,14 @@ class AlphaChart(ChartView):
         self._unity = pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen(BREAK_EVEN, width=1, style=Qt.PenStyle.DashLine),
                                       label="1.00x: break-even", labelOpts={"position": 0.97, "color": BREAK_EVEN, "anchors": [(1, 1), (1, 1)]})
         self.plot.addItem(self._unity)
-        self._curves: list[pg.PlotDataItem] = []  # one per speculative tier, in workbook order
+        self._curves: list[pg.PlotDataItem] = []  # one per speculative tier, in workbook order; the selected one shown
+        # the other tiers' curves, drawn as one cached layer under the selected one (curve_layer.py): a class's
+        # dot moving repaints them from a pixmap rather than stroking each of them again
+        self._others = CurveLayer(OTHER_PEN)
+        self._others.setZValue(1)
+        self.plot.addItem(self._others)
+        self._fed = FedItems()
+        self._html: dict[int, str] = {}  # id of a text item -> the HTML it shows
         self._curve_names: list[str] = []
         self._selected_curve = -1
         self._be_all = pg.ScatterPlotItem(symbol="o", size=6, pen=pg.mkPen(FAINT), brush=pg.mkBrush(None))
@@ -84,10 +92,14 @@ class AlphaChart(ChartView):
                 self._curve_names[i] = data.tier_names[i]
         be = data.break_even_alpha
         ok = ~np.isnan(be)
-        self._be_all.setData(be[ok], np.ones(int(ok.sum())))
+        if self._fed.changed(self._be_all, be[ok]):
+            self._be_all.setData(be[ok], np.ones(int(ok.sum())))
         hits = np.flatnonzero(data.tier_index == tier_row)
         selected = int(hits[0]) if hits.size else -1
         self._select_curve(selected)
+        for i, curve in enumerate(self._curves):
+            curve.setVisible(i == selected)
+        self._others.set_curves([(data.alphas, data.speedup[i]) for i in range(n) if i != selected])
         self._update_class_legend(comparison.class_names)
         valid = 0 <= tier_row < len(comparison.tier_names)
         tier_name = comparison.tier_names[tier_row] if valid else ""
@@ -181,7 +193,7 @@ class AlphaChart(ChartView):
         else:
             self._be_sel.setData([be], [1.0])
             text = "α* 0: always pays" if kind == ar.ALWAYS else f"α* {be:.2f}"
-            self._be_label.setHtml(html_text(text, BREAK_EVEN))
+            self._set_html(self._be_label, html_text(text, BREAK_EVEN))
             self._be_label.setPos(be, 1.0)
             self._be_label.setVisible(True)
         claimed, claim_alpha = comparison.claimed_speedup[tier_row], comparison.claim_alpha[tier_row]
@@ -194,7 +206,7 @@ class AlphaChart(ChartView):
             notes.append(f"claim {fmt.times(claimed)} is {fmt.OUT_OF_REACH} at any α")
         else:
             self._claim.setData([claim_alpha], [claimed])
-            self._claim_label.setHtml(html_text(f"claim {fmt.times(claimed)} needs α {claim_alpha:.2f}", CLAIM))
+            self._set_html(self._claim_label, html_text(f"claim {fmt.times(claimed)} needs α {claim_alpha:.2f}", CLAIM))
             self._claim_label.setPos(claim_alpha, claimed)
             self._claim_label.setVisible(True)
         notes += shape_notes(comparison, tier_row)
@@ -220,7 +232,13 @@ class AlphaChart(ChartView):
     def _set_note(self, lines: list[str]) -> None:
         self._note.setVisible(bool(lines))
         if lines:
-            self._note.setHtml("<br>".join(html_text(line, BREAK_EVEN) for line in lines))
+            self._set_html(self._note, "<br>".join(html_text(line, BREAK_EVEN) for line in lines))
+
+    def _set_html(self, item: pg.TextItem, html: str) -> None:
+        # setHtml lays the text out and repaints it even when it reads the same
+        if self._html.get(id(item)) != html:
+            item.setHtml(html)
+            self._html[id(item)] = html
 
 
 def shape_notes(comparison: Comparison, i: int, most: int = 2) -> list[str]:
