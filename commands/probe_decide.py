@@ -29,7 +29,10 @@ def add_decide_arguments(parser: argparse.ArgumentParser) -> None:
                              "interval clears its price break-even (or --half-width); needs a workbook tier")
     parser.add_argument("--max-requests", type=int, default=40, help="with --until-decided: per class (default 40)")
     parser.add_argument("--max-cost", type=float, help="with --until-decided: stop before passing this cost")
-    parser.add_argument("--half-width", type=float, help="stop a class once its interval is this narrow (e.g. 0.03)")
+    parser.add_argument("--half-width", type=float,
+                        help="stop a class once its interval is this narrow: on alpha for an alpha class (0.03 is 3 "
+                             "points either side); for a class the workbook holds as a profile or a length, on E in "
+                             "tokens per verify step at the tier's K (e.g. 0.1)")
 
 
 def check_decide_arguments(args: argparse.Namespace) -> None:
@@ -39,8 +42,8 @@ def check_decide_arguments(args: argparse.Namespace) -> None:
         raise ValueError("--max-requests must be from 5 to 10000 (an interval needs 5 requests)")
     if args.max_cost is not None and not (args.max_cost >= 0 and math.isfinite(args.max_cost)):
         raise ValueError("--max-cost must be a cost of 0 or more")
-    if args.half_width is not None and not 0 < args.half_width < 0.5:
-        raise ValueError("--half-width must be above 0 and below 0.5 (0.03 is 3 points either side)")
+    if args.half_width is not None and not (0 < args.half_width and math.isfinite(args.half_width)):
+        raise ValueError("--half-width must be above 0 (alpha: 0.03 is 3 points either side; E: tokens per step)")
     if args.workbook is None and args.half_width is None:
         raise ValueError("--until-decided needs a workbook tier (its prices give each class's break-even) or --half-width")
 

@@ -41,7 +41,8 @@ class ClassNeed:
 
     def target(self) -> str:
         if self.half_width is not None:
-            return f"half-width {self.half_width:.3f}"
+            unit = " tokens per step of E" if isinstance(self.threshold, LengthThreshold) else ""
+            return f"half-width {self.half_width:.3f}{unit}"
         if isinstance(self.threshold, LengthThreshold):
             return self.threshold.words()
         return f"break-even {fmt.pct(self.threshold, 1)}"
@@ -50,7 +51,7 @@ class ClassNeed:
         """One line: 'code: alpha 78.0% against break-even 65.8%: about 9 requests (...), about $0.0034'."""
         if not self.in_workbook:
             return f"{self.task_class}: not in the workbook, no break-even to decide against"
-        what = (f"E {self.alpha:.2f}" if isinstance(self.threshold, LengthThreshold) and self.half_width is None
+        what = (f"E {self.alpha:.2f}" if isinstance(self.threshold, LengthThreshold)
                 else f"alpha {fmt.pct(self.alpha, 1)}")
         head = f"{self.task_class}: {what} against {self.target()}"
         afresh = (f"; the run starts afresh, the workbook's {fmt.count(self.earlier, 'earlier request')} not reused"
@@ -87,9 +88,9 @@ def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidenc
         over = wb.override_for(tier, row.name)
         acc = acceptance_of(over or row, wb.settings.confidence)
         threshold = thresholds.get(row.name)
-        if isinstance(threshold, LengthThreshold) and half_width is None:
+        if isinstance(threshold, LengthThreshold):  # judged on E, and a half-width is in tokens per step
             acc = length_acceptance(over or row, threshold.k, wb.settings.confidence)
-            need = (requests_to_decide_length(acc, threshold, confidence, looks=looks, have=0)
+            need = (requests_to_decide_length(acc, threshold, confidence, looks=looks, have=0, half_width=half_width)
                     if math.isfinite(acc.point) else Need(math.inf, "no acceptance length"))
         else:
             need = requests_to_decide(acc, acc.point, threshold if not isinstance(threshold, LengthThreshold) else None,

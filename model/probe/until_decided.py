@@ -8,8 +8,10 @@ price break-even length, else E* = K c + v): its interval on E, from the profile
 (model.probe.profile) carried to the tier's K as the comparison carries it, requests as the unit, at the same
 looks and the same spent confidence. Rounds follow model.acceptance.sequential's fixed schedule of
 looks (5, 6, ..., 10, then about 10% more requests per class at each look, up to --max-requests), each look's
-interval at the confidence its group-sequential boundary gives (Pocock-type alpha spending, 1 - confidence on
-each side): a class is decided wrongly at most 1 - confidence of the time under this optional stopping. Only the
+interval at the confidence its group-sequential boundary gives (the design and its measured error are in
+model.acceptance.sequential's docstring): a class is decided wrongly at most 1 - confidence of the
+time under this optional stopping. --half-width stops a class on the interval it is judged by: alpha's (a
+proportion), or for a profile or length class E's at the tier's K (tokens per verify step). Only the
 fast tier is sent (acceptance is the fast tier's); the class's prompts are sent in file order, each once: the
 interval clusters by prompt (model.acceptance), so a repeat cannot narrow it, and a class whose distinct prompts
 are all sent stops, saying so (PROMPTS_USED_UP), rather than cycling them: give it more prompts. --max-cost stops before a round whose estimated cost would pass the cap. Each request in the run file
@@ -48,7 +50,9 @@ class DecideSettings:
     confidence: float = 0.95
     max_requests: int = 40  # per class
     max_cost: float | None = None  # currency, at the tier's prices
-    half_width: float | None = None  # stop a class once its interval is this narrow (no threshold needed)
+    # stop a class once its interval is this narrow (no threshold needed): on alpha (a proportion, 0.03 is 3
+    # points either side), or for a profile or length class on E at the tier's K (tokens per verify step)
+    half_width: float | None = None
 
 
 @dataclass
@@ -227,7 +231,10 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                     judged = _length_at_k(cp, c.k or 1, out.look_confidences[number - 1])
                     c.length = judged.point if judged is not None else None
                     c.length_interval = list(judged.interval) if judged is not None and judged.interval else None
-                if decide.half_width is not None and acc.has_interval and acc.half_width <= decide.half_width:
+                # the half-width is read on what the class is judged by: E (tokens per step) for a length class
+                gauge = judged if c.unit == "length" else acc
+                if (decide.half_width is not None and gauge is not None and gauge.has_interval
+                        and gauge.half_width <= decide.half_width):
                     c.decided, c.stopped = True, "half-width reached"
                 elif c.threshold is not None and judged is not None and (s := side(judged, c.threshold)) != OPEN:
                     c.decided, c.side, c.stopped = True, s, "decided"

@@ -118,3 +118,22 @@ def test_after_apply_a_profile_class_is_decided_against_its_length(server):
     from commands.probe_decide import decide_text
 
     assert f"{threshold.length:.2f} tokens per step at K {fast.k}" in decide_text(run, "$")
+
+
+def test_half_width_stops_a_length_class_on_e_in_tokens_per_step(server):
+    # a profile or length class is judged on E at the tier's K, so --half-width is read there (tokens per step):
+    # code's alpha interval over 5 prompts is already +-0.09 wide, its E interval at K 4 about +-1.2 tokens per step
+    # (at the first look's 97%). On alpha a target of 0.6 stopped it at the first look; on E it needs more prompts
+    from model.acceptance.sequential import LengthThreshold
+
+    prompts = [p for p in subset(8) if p.task_class == "code"]
+    settings = settings_for(server.base_url, prompts, baseline=False)
+    on_it = {"code": LengthThreshold(4.75, 4)}  # code's own E over its 8 prompts: the break-even cannot decide it
+    [wide] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, half_width=1.5))).classes
+    assert wide.stopped == "half-width reached" and wide.requests < 8
+    assert (wide.length_interval[1] - wide.length_interval[0]) / 2 <= 1.5
+    [c] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, half_width=0.6))).classes
+    assert c.unit == "length" and c.requests > 5
+    assert (c.alpha_interval[1] - c.alpha_interval[0]) / 2 < 0.6  # alpha's was narrow enough all along
+    lo, hi = c.length_interval
+    assert (c.stopped == "half-width reached" and (hi - lo) / 2 <= 0.6) or (c.stopped == PROMPTS_USED_UP and (hi - lo) / 2 > 0.6)
