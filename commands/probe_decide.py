@@ -51,7 +51,7 @@ def check_decide_arguments(args: argparse.Namespace) -> None:
 def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, confidence: float,
                half_width: float | None, max_requests: int | None) -> list[str]:
     """Before a run: per class, the requests expected to decide it (or reach the half-width) and their cost."""
-    needs = needs_before_run(wb, tier, settings, confidence, half_width, max_requests)
+    needs = needs_before_run(wb, tier, settings, confidence, half_width, max_requests, length_half_width=half_width)
     how = (f"in a run until decided (at most {fmt.count(max_requests, 'request')} a class; {METHOD})" if max_requests
            else "in one run")
     # a repeated prompt adds no unit to the interval: more requests than distinct prompts will not decide a class
@@ -65,7 +65,8 @@ def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, ru
     if args.workbook is not None:
         thresholds = thresholds_for(load_workbook(args.workbook), settings.fast_name,
                                     [p.task_class for p in settings.prompts])
-    decide = DecideSettings(args.confidence, args.max_requests, args.max_cost, args.half_width)
+    # one flag, read in the unit each class is judged in: alpha, or E's tokens per step for a profile or length
+    decide = DecideSettings(args.confidence, args.max_requests, args.max_cost, args.half_width, args.half_width)
     run = run_to_end(run_until_decided(settings, keys, thresholds, decide, run_path), show)
     return run, 1 if run.error else 0
 

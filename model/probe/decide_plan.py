@@ -7,7 +7,8 @@ assumed spread (model.acceptance.sequential.requests_to_decide). A run starts af
 measured class's interval and request count, not its requests' own counts, so the requests measured before are
 not pooled with the new ones and the expected requests are counted from zero (the words say so). A class held as
 a profile or a length is judged on E at the tier's K against its break-even length
-(model.acceptance.sequential.requests_to_decide_length), its spread from the interval on E where it has one.
+(model.acceptance.sequential.requests_to_decide_length), its spread from the interval on E where it has one, and
+a half-width for it is ``length_half_width``, in tokens per step (alpha's ``half_width`` is a proportion).
 """
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ def cost_per_request(settings: ProbeSettings, task_class: str) -> float | None:
 
 
 def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidence: float,
-                     half_width: float | None = None, max_requests: int | None = None) -> list[ClassNeed]:
+                     half_width: float | None = None, max_requests: int | None = None,
+                     length_half_width: float | None = None) -> list[ClassNeed]:
     """Per probed class (in the prompt file's order): the requests a run is expected to need and their cost.
     With ``max_requests`` (a run until decided) at the looks that run makes, else for one fixed-size run."""
     thresholds = class_thresholds(wb, tier)
@@ -90,13 +92,14 @@ def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidenc
         threshold = thresholds.get(row.name)
         if isinstance(threshold, LengthThreshold):  # judged on E, and a half-width is in tokens per step
             acc = length_acceptance(over or row, threshold.k, wb.settings.confidence)
-            need = (requests_to_decide_length(acc, threshold, confidence, looks=looks, have=0, half_width=half_width)
+            hw = length_half_width  # tokens per step of E; alpha's half_width is not read here
+            need = (requests_to_decide_length(acc, threshold, confidence, looks=looks, have=0, half_width=hw)
                     if math.isfinite(acc.point) else Need(math.inf, "no acceptance length"))
         else:
             need = requests_to_decide(acc, acc.point, threshold if not isinstance(threshold, LengthThreshold) else None,
                                       confidence, half_width, looks=looks, have=0)
         one = cost_per_request(settings, name)
         cost = None if one is None or not math.isfinite(need.extra) else need.extra * one
-        out.append(ClassNeed(name, True, acc.point, threshold, half_width, need, cost,
-                             acc.requests))
+        target = length_half_width if isinstance(threshold, LengthThreshold) else half_width
+        out.append(ClassNeed(name, True, acc.point, threshold, target, need, cost, acc.requests))
     return out

@@ -50,9 +50,10 @@ class DecideSettings:
     confidence: float = 0.95
     max_requests: int = 40  # per class
     max_cost: float | None = None  # currency, at the tier's prices
-    # stop a class once its interval is this narrow (no threshold needed): on alpha (a proportion, 0.03 is 3
-    # points either side), or for a profile or length class on E at the tier's K (tokens per verify step)
-    half_width: float | None = None
+    half_width: float | None = None  # stop an alpha class once its interval is this narrow (0.03: 3 points a side)
+    # stop a profile or length class once its interval on E at the tier's K is this narrow, in tokens per verify
+    # step (probe --half-width sets both; the two units differ, so a setting in one is not read in the other)
+    length_half_width: float | None = None
 
 
 @dataclass
@@ -166,12 +167,13 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
     out.classes = [_decision(name, thresholds.get(name)) for name in by_class]
     state = {c.task_class: c for c in out.classes}
     for c in out.classes:
-        if c.threshold is None and decide.half_width is None:
+        if c.threshold is None and decide.half_width is None:  # (a length class always has a threshold)
             c.stopped = "no break-even to decide against"
     out.header = {**run_header(dataclasses.replace(settings, baseline=None)),
                   "until_decided": {"looks": out.looks, "look_confidences": out.look_confidences, "method": METHOD,
                                     "confidence": decide.confidence, "max_requests": decide.max_requests,
                                     "max_cost": decide.max_cost, "half_width": decide.half_width,
+                                    "length_half_width": decide.length_half_width,
                                     "thresholds": {n: _threshold_json(t) for n, t in thresholds.items()}}}
     writer = RunWriter(run_path, out.header) if run_path else None
     total = len(out.classes) * (out.looks[-1] if out.looks else 0)
@@ -232,9 +234,8 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                     c.length = judged.point if judged is not None else None
                     c.length_interval = list(judged.interval) if judged is not None and judged.interval else None
                 # the half-width is read on what the class is judged by: E (tokens per step) for a length class
-                gauge = judged if c.unit == "length" else acc
-                if (decide.half_width is not None and gauge is not None and gauge.has_interval
-                        and gauge.half_width <= decide.half_width):
+                gauge, target = (judged, decide.length_half_width) if c.unit == "length" else (acc, decide.half_width)
+                if target is not None and gauge is not None and gauge.has_interval and gauge.half_width <= target:
                     c.decided, c.stopped = True, "half-width reached"
                 elif c.threshold is not None and judged is not None and (s := side(judged, c.threshold)) != OPEN:
                     c.decided, c.side, c.stopped = True, s, "decided"

@@ -129,11 +129,39 @@ def test_half_width_stops_a_length_class_on_e_in_tokens_per_step(server):
     prompts = [p for p in subset(8) if p.task_class == "code"]
     settings = settings_for(server.base_url, prompts, baseline=False)
     on_it = {"code": LengthThreshold(4.75, 4)}  # code's own E over its 8 prompts: the break-even cannot decide it
-    [wide] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, half_width=1.5))).classes
+    [wide] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, length_half_width=1.5))).classes
     assert wide.stopped == "half-width reached" and wide.requests < 8
     assert (wide.length_interval[1] - wide.length_interval[0]) / 2 <= 1.5
-    [c] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, half_width=0.6))).classes
+    [c] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, length_half_width=0.6))).classes
     assert c.unit == "length" and c.requests > 5
     assert (c.alpha_interval[1] - c.alpha_interval[0]) / 2 < 0.6  # alpha's was narrow enough all along
     lo, hi = c.length_interval
     assert (c.stopped == "half-width reached" and (hi - lo) / 2 <= 0.6) or (c.stopped == PROMPTS_USED_UP and (hi - lo) / 2 > 0.6)
+    # alpha's half-width (a proportion) is not read for a length class: 0.6 there changes nothing
+    [same] = run_to_end(run_until_decided(settings, {}, on_it, DecideSettings(0.95, 20, half_width=0.6, length_half_width=0.6))).classes
+    assert (same.requests, same.stopped) == (c.requests, c.stopped)
+
+
+def test_the_half_width_flag_says_its_two_units_and_sets_both(monkeypatch):
+    import argparse
+
+    from commands import probe_decide
+    from model.probe.until_decided import UntilDecidedRun
+
+    parser = argparse.ArgumentParser()
+    probe_decide.add_decide_arguments(parser)
+    text = " ".join(parser.format_help().split())
+    assert "tokens per verify step" in text and "0.03 is 3 points" in text
+    args = parser.parse_args(["--until-decided", "--half-width", "0.2"])
+    args.workbook, args.confidence = None, 0.95
+    probe_decide.check_decide_arguments(args)  # 0.2 tokens per step is a sensible E target: not refused
+    seen = {}
+
+    def fake_run(settings, keys, thresholds, decide, run_path):
+        seen["decide"] = decide
+        return UntilDecidedRun()
+        yield  # a generator, as run_until_decided is
+
+    monkeypatch.setattr(probe_decide, "run_until_decided", fake_run)
+    probe_decide.run_decide(args, None, {}, None, None, None)
+    assert seen["decide"].half_width == 0.2 and seen["decide"].length_half_width == 0.2
