@@ -178,8 +178,18 @@ def _ask_price(cmp: Comparison, i: int) -> str:
     low = float(cmp.fair_price_factor_low[i])
     if math.isfinite(low) and 0 < low and fmt.times(low) != fmt.times(factor):
         text += (f"; open the negotiation at {prices(float(cmp.fair_price_out_low[i]), float(cmp.fair_price_in_low[i]), low)}, "
-                 "the cautious end of the measured range")
+                 f"the cautious end of {_range_words(cmp, i)}")
     return text + "."
+
+
+def _range_words(cmp: Comparison, i: int) -> str:
+    """Whose range the pessimistic end comes from: a range typed beside an assumed acceptance is not a
+    measurement (the brief said 'the measured range' of the demo with typed ranges)."""
+    sources = [cmp.alpha_source[i][j] for j in range(len(cmp.class_names)) if math.isfinite(cmp.speedup_low[i, j])]
+    assumed = sum(src.startswith("assumed") for src in sources)
+    if assumed == len(sources):
+        return "the range assumed for the acceptance"
+    return "the measured range" if not assumed else "the acceptance's ranges (measured and assumed)"
 
 
 def brief_records(wb: Workbook, cmp: Comparison) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ from model.report.profiles_table import EXTRAPOLATED
 from model.report.layout import ALPHA_SHIFTS, COMPARISON_COLUMNS, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.report.sensitivity import Shifted, shifted_tokens_formula
-from model.workbook.rows import ALPHA_SOURCES, Workbook
+from model.workbook.rows import ALPHA_SOURCES, Tier, Workbook
 from model.report.layout import OVERRIDE_COLUMNS
 
 NA = "n/a"
@@ -105,6 +105,17 @@ def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applic
         verdict = (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi})),IF(AND({lo}*{base_cost}<{cost}*{base_speed},'
                    f'{hi}*{base_cost}>={cost}*{base_speed}),"{UNDECIDED}",{verdict}),{verdict})')
     return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}))')
+
+
+def cost_weights(wb: Workbook, i: int, j: int, b: int) -> tuple[float, float]:
+    """Class j's tokens at tier i's and at baseline b's prices (the prices alone where it has no tokens): what the
+    value verdict weighs; the baseline's is nan without one."""
+    cls, tier = wb.classes[j], wb.tiers[i]
+    no_tokens = cls.tokens_out + cls.tokens_in == 0
+
+    def weight(t: Tier) -> float:
+        return float(t.price_out if no_tokens else cls.tokens_out * t.price_out + cls.tokens_in * t.price_in)
+    return weight(tier), weight(wb.tiers[b]) if b >= 0 else math.nan
 
 
 def end_value(x: float) -> float | str:
@@ -228,6 +239,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         at = f"{SUMMARY}!${baseline_at}${summary_first + i}"
         # a baseline whose mechanics were made up gives no speed over it, nor a value verdict (compare() says why)
         base_ok = "FALSE" if cmp.baseline_withheld(i) else f'AND({spec}<>"no",{at}>0)'
+        ok = not cmp.baseline_withheld(i) and is_spec and int(cmp.baseline_index[i]) >= 0  # base_ok at export
         po, pi = refs.tier(i, "price_out"), refs.tier(i, "price_in")
         b_po, b_pi = f"INDEX({outs},{at})", f"INDEX({ins},{at})"
         for j, cls in enumerate(wb.classes):
@@ -320,9 +332,16 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             else:
                 put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
-            cost = f"IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})"
-            base_cost = f"IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi})"
-            base_speed = f"INDEX({speeds},({at}-1)*{n_c}+{j + 1})"
+            # the class's tokens at the tier's and at its baseline's prices (the prices alone where it has no
+            # tokens), and the baseline's speedup on the class: cells the value columns below read
+            cost, base_cost, base_speed = (col[n] + r for n in ("Cost weight on tier", "Cost weight on baseline",
+                                                                  "Baseline speedup"))
+            weights = cost_weights(wb, i, j, int(cmp.baseline_index[i]))
+            put_num(row, _COL["Cost weight on tier"], f"=IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})", weights[0])
+            put_num(row, _COL["Cost weight on baseline"],
+                    f'=IF({base_ok},IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi}),"")', weights[1] if ok else "")
+            put_num(row, _COL["Baseline speedup"], f'=IF({base_ok},INDEX({speeds},({at}-1)*{n_c}+{j + 1}),"")',
+                    float(cmp.speedup[int(cmp.baseline_index[i]), j]) if ok else "")
             if made_up:
                 sheet.text(row, c_value, "incomplete", st.CENTRE, st.VERDICT_LOOKS["incomplete"])
             else:

@@ -105,6 +105,9 @@ COMPARISON_COLUMNS = [
     "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Log-speedup sd, low", "Log-speedup sd, high",
     # acceptance lengths (model/report/profiles_table.py): E reaches past the measured positions; the price's E*
     "E extrapolated", "Price break-even length E*",
+    # what the value columns weigh, once per row (they read these cells rather than repeat the expressions: the
+    # value verdict's formula ran to 1,800 characters, a third of a 100 x 30 report's XML)
+    "Cost weight on tier", "Cost weight on baseline", "Baseline speedup",
 ]
 ALPHA_SHIFTS = (-0.2, -0.1, 0.1)  # the sensitivity block: every class's acceptance moved by these
 

@@ -70,6 +70,11 @@ HEADER_NOTES = {
                         "without one. The verdicts say undecided where the two ends fall on different sides.",
     "Break-even length E*": "K c + v: the tokens a verify step must deliver for the draft to pay for itself, for any "
                             "draft (chain, tree, a per-position profile). Compare it with E, the tokens per stretch.",
+    "Cost weight on tier": "The class's monthly tokens at the tier's prices (its prices alone where the class has "
+                           "no tokens): what the value verdict weighs against the baseline's.",
+    "Cost weight on baseline": "The class's monthly tokens at the baseline tier's prices; blank without a baseline.",
+    "Baseline speedup": "The baseline tier's speedup on this class (its own row above): speed over the baseline is "
+                        "Speedup divided by it.",
     **{f"Speedup, alpha {shift} pts": f"The speedup with the acceptance moved by {shift} points: an alpha by the "
        "points; a per-position profile or a mean acceptance length has no one alpha, so every conditional rate "
        "p1..pK (extrapolated ones too; a length's flat i.i.d. alpha) moves by them. Clipped to 0%..100%."

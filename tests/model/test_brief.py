@@ -67,12 +67,17 @@ def test_the_brief_asks_for_the_fair_price_and_where_to_open():
     ask = _by_tier(wb)["Northwind Turbo"].ask
     assert f"worth up to ${20 * factor:.2f} out, ${2.5 * factor:.2f} in ({factor:.2f}x list) per 1M tokens" in ask
     assert "open the negotiation" not in ask  # no interval on the demo's assumed acceptance
-    for c in wb.classes:  # a measured range on every class gives a pessimistic end to open at
+    for c in wb.classes:  # a range on every class gives a pessimistic end to open at
         c.alpha_low, c.alpha_high = c.alpha - 0.05, c.alpha + 0.05
     cmp = compare(wb)
     low = float(cmp.fair_price_factor_low[i])
     assert 0 < low < float(cmp.fair_price_factor[i])
     assert f"open the negotiation at ${20 * low:.2f} out" in _by_tier(wb)["Northwind Turbo"].ask
+    # a range typed beside an assumed acceptance is not a measurement: the brief called it "the measured range"
+    assert _by_tier(wb)["Northwind Turbo"].ask.endswith("the cautious end of the range assumed for the acceptance.")
+    for c in wb.classes:
+        c.alpha_source = "probed"
+    assert _by_tier(wb)["Northwind Turbo"].ask.endswith("the cautious end of the measured range.")
 
 
 def test_the_verdict_and_the_fair_price_say_they_rest_on_the_modelled_speed_when_a_measured_one_differs():
