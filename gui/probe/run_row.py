@@ -20,7 +20,10 @@ class RunRow(QWidget):
         self.run_button = QPushButton("Run")
         self.cancel_button = QPushButton("Cancel", enabled=False)
         self.progress_bar = QProgressBar(textVisible=True)
-        self.rate_label = QLabel("")
+        # room for its words ('25 of 120 requests'): at a laptop's dock width the rate beside it squeezed the bar to
+        # 95 px and cut them; the rate wraps onto two lines instead
+        self.progress_bar.setMinimumWidth(self.progress_bar.fontMetrics().horizontalAdvance("888 of 888 requests") + 24)
+        self.rate_label = QLabel("", wordWrap=True)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.run_button)
