@@ -1,7 +1,7 @@
 """A side panel as a dock: the one way the window's panels (Measure acceptance, Probe a tier) are docked."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QVBoxLayout, QWidget
 
 
@@ -34,3 +34,18 @@ def scrolled_dock(window: QMainWindow, title: str, object_name: str, panel: QWid
     dock.setWidget(content)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     return dock
+
+
+def bring_into_view(widget: QWidget) -> None:
+    """Scroll the scroll area `widget` sits in (a scrolled dock's) until it shows, once the layout has placed it:
+    a message shown below the visible part of a laptop's dock was a click with no visible answer."""
+    def scroll() -> None:
+        area = widget.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is None or not widget.isVisible():
+            return
+        if area.widget() is not None and area.widget().layout() is not None:
+            area.widget().layout().activate()  # where the widget is now, not before it was shown
+        area.ensureWidgetVisible(widget, 0, 10)
+    QTimer.singleShot(0, widget, scroll)  # dropped if the widget is gone by then

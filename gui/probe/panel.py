@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QMessageBox, QTableView, QVBoxLayout, QWidget
 
+from gui.docks import bring_into_view
 from gui.document import Document
 from gui.probe.apply_row import ApplyRow
 from gui.probe.decide_estimate import DecideEstimate
@@ -140,6 +141,8 @@ class ProbePanel(QWidget):
         self.message_label.setStyleSheet(_ERROR_STYLE if error else _INFO_STYLE)
         self.message_label.setText(text)
         self.message_label.setVisible(bool(text))
+        if text:
+            bring_into_view(self.message_label)
 
     def _tier(self) -> Tier | None:
         return chosen_tier(self.endpoint.tier_combo, self.document.workbook)
@@ -213,7 +216,8 @@ class ProbePanel(QWidget):
         check_endpoint(fast)
         wb = self.document.workbook
         baseline = None
-        base_tier = chosen_tier(self.endpoint.baseline_combo, wb)
+        # until decided sends the tier alone: a baseline without an endpoint must not stop it
+        base_tier = None if self.run_form.decide_check.isChecked() else chosen_tier(self.endpoint.baseline_combo, wb)
         if base_tier is not None:
             from model.probe.endpoint import tier_endpoint
             baseline = tier_endpoint(base_tier)
