@@ -180,14 +180,14 @@ def format_report(report: ProbeReport) -> str:
 
 
 def interval_lines(report: ProbeReport) -> list[str]:
-    """Each class's alpha with its interval (requests as the unit), or why it has none."""
+    """Each class's alpha with its interval (distinct prompts as the unit), or why it has none."""
     parts = []
     for c in report.classes:
         if c.alpha_interval:
             parts.append(f"{c.task_class} {c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f}")
         elif c.alpha is not None:
             parts.append(f"{c.task_class}: {c.interval_note}")
-    return [f"interval on alpha ({report.confidence:.0%}, requests as the unit): " + "; ".join(parts)] if parts else []
+    return [f"interval on alpha ({report.confidence:.0%}, distinct prompts as the unit): " + "; ".join(parts)] if parts else []
 
 
 def profile_lines(report: ProbeReport) -> list[str]:

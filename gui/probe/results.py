@@ -80,7 +80,7 @@ class ProbeResultsModel(QAbstractTableModel):
             return c.reported_convention
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == _INTERVAL:
             conf = f"{c.interval_confidence:.0%} interval, " if c.interval_confidence else ""
-            return (f"{conf}requests as the unit ({c.interval_method})" if c.alpha_interval
+            return (f"{conf}{c.prompts} distinct prompts as the unit ({c.interval_method})" if c.alpha_interval
                     else (c.interval_note or "no alpha"))
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() not in (0, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -66,7 +66,7 @@ class ClassProbe:
     reported_draft_acceptance_rate: float | None = None  # accepted / drafted, the engine's own convention
     steps_left_out: int = 0  # read merged by a late client, not counted
     by_concurrency: list[LevelSpeed] = field(default_factory=list)
-    # the interval on alpha, requests as the unit (model/probe/intervals.py); null with the reason otherwise
+    # the interval on alpha, distinct prompts as the unit (model/probe/intervals.py); null with the reason otherwise
     alpha_interval: list[float] | None = None
     interval_note: str | None = None
     interval_method: str | None = None

@@ -49,7 +49,8 @@ ASSUMPTIONS = [
     ("Value verdict", "worth the premium where the speedup over the baseline is at least the price ratio (the "
      "same traffic priced on the tier over on its baseline), not worth it otherwise, undecided where the "
      "interval's ends fall on both sides of the price ratio; n/a without a baseline."),
-    ("Intervals", "a measured acceptance's interval at its confidence (requests as the unit), or a range typed "
+    ("Intervals", "a measured acceptance's interval at its confidence (distinct prompts as the unit, Prompts measured; each "
+     "request where the source names no prompt), or a range typed "
      "for an assumed one: its ends are Alpha low and Alpha high on Inputs (a typed range without its own confidence "
      "reads at the workbook's). E, the speedup and the speedup over the baseline at both ends are live formulas, "
      "and so is 'undecided': type a narrower range and the verdicts follow. The mix's interval combines the "

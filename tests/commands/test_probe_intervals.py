@@ -37,7 +37,7 @@ def test_probe_json_has_intervals_and_too_few_says_so(server, tmp_path, capsys):
     lo, hi = code_c["alpha_interval"]
     assert lo <= code_c["alpha"] <= hi and hi - lo < 0.5 and code_c["interval_note"] is None
     assert prose["alpha_interval"] is None and prose["interval_note"] == TOO_FEW
-    assert "interval on alpha (90%, requests as the unit): code " in text and f"prose: {TOO_FEW}" in text
+    assert "interval on alpha (90%, distinct prompts as the unit): code " in text and f"prose: {TOO_FEW}" in text
 
 
 def test_a_bad_confidence_is_refused(capsys):
