@@ -28,9 +28,10 @@ from model.report import styles as st
 from model.report.charts import ranked_tiers, write_charts, write_curves
 from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
 from model.report.comparison_sheet import write_comparison
+from model.report.context_sheet import FIRST_CLASS_COL as CONTEXT_FIRST_CLASS_COL
 from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
-from model.report.grid_sheet import write_grid
+from model.report.grid_sheet import class_width, write_grid
 from model.report.inputs_sheet import write_inputs
 from model.report.brief_sheet import write_brief
 from model.report.sensitivity import sensitivity
@@ -187,7 +188,11 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
     yield 5, _STEPS
     chart_breaks += add_context_charts(book, sheets[CHARTS], blocks, len(wb.classes), next_row)
     sheets[CHARTS].ws.set_h_pagebreaks(chart_breaks)
-    sheets[CURVES].widths({1: 18, **{c: 12 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))}})
+    # a context block's class columns as wide as a class name's longest word needs ("summarisation" ran into
+    # "extraction" beside it, 12 wide), as on the Grid
+    sheets[CURVES].widths({1: 18, **{c: 12 for c in range(2, max(len(order) + 3, len(wb.classes) + 6))},
+                           **{CONTEXT_FIRST_CLASS_COL + j: max(12.0, class_width(c.name))
+                              for j, c in enumerate(wb.classes)}})
     sheets[CURVES].ws.freeze_panes(0, 1)  # the sections below mean different things by their columns; only A stays
     _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4, sheets[CURVES].print_layout(1)[1])
     repeat = {SUMMARY: (SUMMARY_HEADER_ROW, SUMMARY_HEADER_ROW), COMPARISON: (COMPARISON_HEADER_ROW,) * 2,

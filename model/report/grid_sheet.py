@@ -49,10 +49,10 @@ def write_grid(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.ws.set_row(HEADER_ROW - 1, 45)
     # a class's header wraps at spaces but must not break inside a word ('summarisati/on' at 10 wide)
-    sheet.widths({1: 22, 2: 11, **{FIRST_CLASS_COL + j: _class_width(c.name) for j, c in enumerate(wb.classes)}})
+    sheet.widths({1: 22, 2: 11, **{FIRST_CLASS_COL + j: class_width(c.name) for j, c in enumerate(wb.classes)}})
 
 
-def _class_width(name: str) -> float:
+def class_width(name: str) -> float:
     """10 wide, or as wide as the name's longest word needs in the bold header (up to 20)."""
     longest = max((len(word) for word in name.split()), default=0)
     return float(max(10, min(20, math.ceil(longest / 1.15) + 1)))

@@ -191,7 +191,7 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
             rates = [float(x) for x in ext[:width]]
             out[(tier, cls)] = ProfileRow(row, "profile", m, width)
             checksum = sum(k * p for k, p in enumerate(r.profile, start=1))
-            sheet.number(row, tail + 2, round(checksum, 9))
+            sheet.number(row, tail + 2, round(checksum, 9), "0.0000")  # printed 28.826719819
             sheet.formula(row, 7, f'=IF(ROUND(SUMPRODUCT({measured}*(COLUMN({measured})-COLUMN({rate(1)})+1)),9)'
                           f'<>${st.col_name(tail + 2)}${row},"{CHANGED}","")', "")
         else:
@@ -206,8 +206,8 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
                 put_grey(row, _FIRST_RATE + k - 1, alpha)
             rates = [alpha] * width
             out[(tier, cls)] = ProfileRow(row, "length", k_l, width)
-            sheet.number(row, tail, length)
-            sheet.number(row, tail + 1, k_l)
+            sheet.number(row, tail, length, "0.000")
+            sheet.number(row, tail + 1, k_l, "0")
             sheet.formula(row, 7, f'=IF(OR($C${row}<>${st.col_name(tail)}${row},$D${row}<>${st.col_name(tail + 1)}'
                           f'${row}),"{CHANGED}","")', "")
         product = 1.0

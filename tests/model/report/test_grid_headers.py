@@ -28,3 +28,20 @@ def test_grid_class_headers_break_at_spaces_only(tmp_path: Path) -> None:
         width = ws.column_dimensions[col].width * 1.15 / 1.25
         assert all(wrapped_lines(word, width) == 1 for word in cls.name.split()), (cls.name, width)
         assert ws.column_dimensions[col].width <= 20
+
+
+def test_context_blocks_class_headers_break_at_spaces_only(tmp_path: Path) -> None:
+    """The Curves sheet's context blocks head a column per class, 12 wide: 'summarisation' ran into 'extraction'
+    beside it ('extraction summarisation' read as one header, LibreOffice's PDF of the demo, page 16)."""
+    from model.report.context_sheet import FIRST_CLASS_COL as CONTEXT_FIRST
+    from model.report.layout import CURVES
+    wb = demo()
+    path = tmp_path / "demo.xlsx"
+    export_report(wb, path)
+    ws = openpyxl.load_workbook(path)[CURVES]
+    widths = {c: dim.width for dim in ws.column_dimensions.values() if dim.min for c in range(dim.min, dim.max + 1)}
+    heads = [c for row in ws.iter_rows(min_col=CONTEXT_FIRST, max_col=CONTEXT_FIRST) for c in row
+             if isinstance(c.value, str) and c.value.startswith("=") and c.font.b]
+    assert heads, "no context block found"
+    for j, cls in enumerate(wb.classes):  # a bold word in a header as long as the column is wide (12 was not)
+        assert all(len(word) <= widths[CONTEXT_FIRST + j] for word in cls.name.split()), cls.name

@@ -82,3 +82,14 @@ def test_an_empty_profiles_table_writes_no_headers():
     below = [ws.cell(r, c).value for r in range(heading + 1, ws.max_row + 1) for c in range(1, ws.max_column + 1)]
     said = [v for v in below if v not in (None, "")]
     assert len(said) == 1 and said[0].startswith("None:"), said
+
+
+def test_the_profiles_tables_export_columns_print_as_numbers_read():
+    """The checksum of a profile's rates printed with nine decimals ('28.826719819'): four, like the rates'
+    neighbours; the value itself keeps its digits (the 'changed' test rounds to nine)."""
+    ws = _inputs(profiled())
+    head = next(c for row in ws.iter_rows() for c in row if c.value == "Rates at export (checksum)")
+    below = [ws.cell(r, head.column) for r in range(head.row + 1, ws.max_row + 1)
+             if isinstance(ws.cell(r, head.column).value, float)]
+    assert below and all(c.number_format == "0.0000" for c in below)
+    assert any(round(c.value, 4) != c.value for c in below)
