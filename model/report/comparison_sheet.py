@@ -107,6 +107,13 @@ def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applic
     return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}))')
 
 
+def name_width(names: list[str], least: float, most: float = 30) -> float:
+    """A column wide enough for the longest of `names` on one line (about 1.1 characters a unit, as bold
+    headers and wide letters run), from `least` up to `most`."""
+    longest = max((len(name) for name in names), default=0)
+    return float(max(least, min(most, math.ceil(longest / 1.1) + 1)))
+
+
 def cost_weights(wb: Workbook, i: int, j: int, b: int) -> tuple[float, float]:
     """Class j's tokens at tier i's and at baseline b's prices (the prices alone where it has no tokens): what the
     value verdict weighs; the baseline's is nan without one."""
@@ -403,6 +410,9 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.ws.freeze_panes(HEADER_ROW, 2)
     # wide enough for each bold header word ("Acceptance", "(SpecLedger)") beside its filter button
     sheet.widths({_COL[name]: width for name, width in _WIDTHS.items()})
+    # the names in full: 'summarisation #3' printed cut to 'summarisation #' in the 13-wide class column
+    sheet.widths({_COL["Tier"]: name_width([t.name for t in wb.tiers], _WIDTHS["Tier"]),
+                  _COL["Task class"]: name_width([c.name for c in wb.classes], _WIDTHS["Task class"])})
     sheet.hide(_COL["Alpha at export"], 9)
     # printed one page wide, through the verdicts and flags: the per-class sensitivity speedups to their right
     # feed the Sensitivity sheet, which prints them as mixes

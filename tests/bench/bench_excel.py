@@ -122,21 +122,9 @@ def _run_child(tree: Path, name: str, repeats: int) -> dict:
     return {"skipped": "failed: " + lines[-1]}
 
 
-def _tree_of(rev: str, folder: Path) -> Path:
-    """REV's files (as committed) in ``folder``, from git archive: no worktree or branch is touched."""
-    import tarfile
-
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
-                            capture_output=True, text=True).stdout.strip()
-    archive = folder / "tree.tar"
-    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), commit], check=True)
-    target = folder / commit
-    with tarfile.open(archive) as tar:
-        tar.extractall(target, filter="data")
-    return target
-
-
 def against(rev: str, repeats: int, rounds: int, names: list[str]) -> None:
+    from tests.bench.bench_gui import _tree_of  # REV's files from git archive, as the GUI bench takes them
+
     with tempfile.TemporaryDirectory(prefix="specledger-bench-tree-") as folder:
         old = _tree_of(rev, Path(folder))
         trees = {old.name: old, "today": ROOT}

@@ -93,3 +93,16 @@ def test_the_profiles_tables_export_columns_print_as_numbers_read():
              if isinstance(ws.cell(r, head.column).value, float)]
     assert below and all(c.number_format == "0.0000" for c in below)
     assert any(round(c.value, 4) != c.value for c in below)
+
+
+def test_comparison_names_are_not_cut():
+    """'summarisation #3' printed as 'summarisation #' in the Comparison's 13-wide class column (12 x 30 report,
+    LibreOffice PDF page 10): the Tier and Task class columns are as wide as their longest name needs."""
+    from model.report.layout import COMPARISON
+    from tests.bench.workbooks import large_workbook
+    wb = large_workbook(12, 30)
+    ws = openpyxl.load_workbook(io.BytesIO(build_report(wb)[0]))[COMPARISON]
+    widths = _widths(ws)
+    for col, names in ((1, [t.name for t in wb.tiers]), (2, [c.name for c in wb.classes])):
+        longest = max(names, key=len)
+        assert len(longest) <= 1.1 * (widths[col] - 1), (longest, widths[col])
