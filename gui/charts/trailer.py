@@ -150,6 +150,9 @@ class TrailerChart(ChartView):
             self.plot.setXRange(0, k, padding=0.02)
             self.plot.setYRange(-0.6, n - 0.4, padding=0)
             self._ranges = ranges
+            # the view applies new ranges as it paints, and the items it moves then ask for a second paint:
+            # applied now, one paint shows them (a K edit of the shown tier painted the plot twice)
+            self.plot.vb.updateMatrix()
         self._note.setVisible(False)
         self._show_axes(True)
         for item in (self._trailers, self._waste, self._cargo, self._walls):

@@ -18,6 +18,7 @@ from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shap
                                  type_acceptance)
 
 from gui.tables import acceptance_text, used_costs
+from gui.tables.shown_cells import row_edit_columns
 from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, SHAPE_ROLE, alpha_edit_text
 from gui.tables.cell_format import NUMERIC_KINDS, cleared_text, display_text, edit_text, locale_decimal
 from gui.document import Document
@@ -194,8 +195,7 @@ class RowTableModel(WorkbookTableModel):
         (old_rows, old_settings), (new_rows, new_settings) = old, new
         if old_settings != new_settings:
             return 0, 0, len(new_rows) - 1, len(self.specs) - 1
-        changed = [i for i, (a, b) in enumerate(zip(old_rows, new_rows)) if a is not b and a != b]
-        return (changed[0], 0, changed[-1], len(self.specs) - 1) if changed else None
+        return row_edit_columns(old_rows, new_rows, [spec.name for spec in self.specs])
 
     def _headers_changed(self, old: Any, new: Any) -> bool:
         return False  # row numbers and field labels never change

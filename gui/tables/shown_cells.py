@@ -8,7 +8,8 @@ nothing that could be stale, and is signalled as found (off screen, a view's upd
 """
 from __future__ import annotations
 
-from typing import Callable
+import dataclasses
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -81,3 +82,31 @@ def _ranges(keep: np.ndarray) -> list[Block]:
                 out.append((run[0], col, run[1], col))
         open_blocks, previous = joined, runs
     return out
+
+
+# fields whose value changes how other cells of the row look (greyed when a tier does not use them)
+STYLING_FIELDS = frozenset({"speculative", "cost_model"})
+
+
+def row_edit_columns(old_rows: Sequence[Any], new_rows: Sequence[Any], columns: Sequence[str]) -> Block | None:
+    """The block of an input table (one row per dataclass, one column per field in ``columns``) to repaint:
+    the changed rows, and of them only the columns whose own field changed, unless a field changed that another
+    cell shows (a profile or a range beside the alpha, the made-up marks) or that greys other cells: then the
+    whole rows. A K typed repaints its cell, not the tier's 16."""
+    changed = [i for i, (a, b) in enumerate(zip(old_rows, new_rows)) if a is not b and a != b]
+    if not changed:
+        return None
+    whole = (changed[0], 0, changed[-1], len(columns) - 1)
+    at = {name: col for col, name in enumerate(columns)}
+    cols: set[int] = set()
+    for i in changed:
+        a, b = old_rows[i], new_rows[i]
+        if type(a) is not type(b) or not dataclasses.is_dataclass(a):
+            return whole
+        for field in dataclasses.fields(a):
+            if getattr(a, field.name) != getattr(b, field.name):
+                if field.name not in at or field.name in STYLING_FIELDS:
+                    return whole
+                cols.add(at[field.name])
+    return (changed[0], min(cols), changed[-1], max(cols)) if cols else whole
+

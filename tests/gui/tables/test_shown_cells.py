@@ -110,3 +110,28 @@ def test_a_column_fit_marks_nothing_painted(qtbot) -> None:  # noqa: ANN001
     assert not model.shown_cells.narrow([(0, 0, 7, 3)], lambda r, c: True) == []
     assert set(_cells(model.shown_cells.narrow([(0, 0, 7, 3)], lambda r, c: True))) == \
         {(r, c) for r in range(8) for c in range(4)}
+
+
+def test_a_typed_k_repaints_its_cell_and_a_cost_model_edit_the_whole_row(qapp) -> None:  # noqa: ANN001
+    from gui.tables.input_models import TierTableModel
+
+    document = Document(load_demo())
+    model = TierTableModel(document)
+    signalled: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(lambda a, b, *_: signalled.append((a.row(), a.column(), b.row(), b.column())))
+    k_col, c_col, v_col = model.column_of("k"), model.column_of("c"), model.column_of("v")
+
+    def edit(**values: object) -> set[tuple[int, int]]:
+        def mutate(w: Workbook) -> None:
+            for key, value in values.items():
+                setattr(w.tiers[3], key, value)  # Helix Fast: typed c and v
+        signalled.clear()
+        assert document.apply("edit", mutate)
+        document.flush()
+        return set(_cells(signalled))
+
+    assert edit(k=7) == {(3, k_col)}
+    assert edit(c=0.2) == {(3, c_col)}
+    # a roofline tier greys its typed c and v: every cell of the row may look different
+    assert edit(cost_model="roofline") >= {(3, col) for col in range(model.columnCount())}
+    assert {(3, k_col), (3, v_col)} <= edit(k=3)  # and its used v moves with K
