@@ -6,35 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gui.charts.panel import ChartsPanel
 from model.chart_data import alpha_curves
 from model.comparison import compare
-from model.workbook.json_file import load_demo
-from model.workbook.rows import Workbook
-from tests.gui.charts.test_row_repaint import _fresh, _on_screen
+from tests.gui.charts.test_row_repaint import TURBO, _fresh, _on_screen, shown_panel
 
-TURBO, HELIX_FAST = 1, 3
+HELIX_FAST = 3
 
 
 @pytest.fixture
 def shown(qtbot):  # noqa: ANN001, ANN201
-    wb = load_demo()
-    panel = ChartsPanel()
-    qtbot.addWidget(panel)
-    panel.resize(520, 700)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.tabs.setCurrentWidget(panel.alpha_chart)
-
-    def show(workbook: Workbook) -> None:
-        panel.show_result(workbook, compare(workbook), TURBO)
-        qtbot.wait(50)
-
-    show(wb)
-    warm = wb.copy()
-    warm.classes[2].alpha = 0.43
-    show(warm)  # the first edit after a first drawing lays the scene out once (and strokes the layer)
-    return panel, wb, show
+    return shown_panel(qtbot, "alpha_chart")
 
 
 def test_a_class_edit_strokes_no_curve_and_a_tier_edit_redraws_them(shown) -> None:  # noqa: ANN001

@@ -47,18 +47,22 @@ def _fresh(panel: ChartsPanel) -> np.ndarray:
     return _pixels(panel.grab().toImage())
 
 
-@pytest.fixture
-def shown(qtbot):  # noqa: ANN001, ANN201
+def shown_panel(qtbot, chart_name: str = "trailer_chart"):  # noqa: ANN001, ANN201
+    """A charts panel on screen, ``chart_name``'s tab shown with the demo's Turbo drawn, and ``show(workbook)``
+    that draws an edited workbook and returns the chart's paint regions. One edit is made first: the first edit
+    after a first drawing lays the scene out once."""
     wb = load_demo()
     panel = ChartsPanel()
     qtbot.addWidget(panel)
     panel.resize(520, 700)
     panel.show()
     qtbot.waitExposed(panel)
+    chart = getattr(panel, chart_name)
+    panel.tabs.setCurrentWidget(chart)
     panel.show_result(wb, compare(wb), TURBO)
     qtbot.wait(50)
     regions = PaintRegions()
-    panel.trailer_chart.viewport().installEventFilter(regions)
+    chart.viewport().installEventFilter(regions)
 
     def show(workbook: Workbook) -> list[QRect]:
         regions.regions.clear()
@@ -66,8 +70,13 @@ def shown(qtbot):  # noqa: ANN001, ANN201
         qtbot.wait(50)
         return list(regions.regions)
 
-    show(_with_alpha(wb, 2, 0.74))  # the first edit after a first drawing lays the scene out once
+    show(_with_alpha(wb, 2, 0.74))
     return panel, wb, show
+
+
+@pytest.fixture
+def shown(qtbot):  # noqa: ANN001, ANN201
+    return shown_panel(qtbot)
 
 
 def _with_alpha(wb: Workbook, j: int, alpha: float) -> Workbook:
