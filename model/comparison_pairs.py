@@ -260,6 +260,9 @@ class PairCache:
                                       [o for o in overrides if o.task_class in names], s, k_top, width, costs),
                       None, dirty_c)
             self.last_recomputed = (len(dirty_r), len(dirty_c))
+        # the result's arrays are views of these: read-only, so no reader can change the cells kept for the next edit
+        for stack in out.stacks:
+            stack.setflags(write=False)
         self._key, self._tiers, self._classes, self._pairs = key, t_keys, c_keys, out
         return out
 

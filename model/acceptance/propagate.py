@@ -40,6 +40,9 @@ def mix_interval(speedup: ArrayLike, low: ArrayLike, high: ArrayLike, weights: A
     s, lo, hi, w, conf = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in
                                                (speedup, low, high, weights, class_confidence)))
     has = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(conf)
+    if not has.any():  # no class has an interval (every assumed acceptance): nor has the mix
+        nothing = np.full(np.delete(s.shape, axis % s.ndim) if s.ndim else (), np.nan)
+        return nothing, nothing.copy()
     with np.errstate(invalid="ignore", divide="ignore"):
         mix = ar.blend_speedup(s, w, axis=axis)
         time = w / s
