@@ -12,6 +12,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
+from model.guarantee import tier_guarantee
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.workbook.validation import K_LIMITS, parse_number
@@ -158,6 +159,13 @@ def _alpha_text(kind: str, alpha: float | None) -> str:
     return {"never": "never", "n/a": "–"}.get(kind) or fmt.pct(alpha, 0)
 
 
+def _tier_pays_text(r: dict[str, Any]) -> str:
+    """The mix's price break-even: an alpha, or for a mix with a profile or a length its E* (model/guarantee.py)."""
+    if r["guarantee_unit"] == "length" and r["price_break_even"] == "root" and r["guarantee_length"] is not None:
+        return f"E* {r['guarantee_length']:.2f}"
+    return _alpha_text(r["price_break_even"], r["price_break_even_alpha"])
+
+
 def _acceptance_cells(r: dict[str, Any]) -> tuple[str, str, str]:
     """alpha, its break-even and the price's, or for a profile or a length the same in tokens per step."""
     if r["acceptance_kind"] == "alpha":
@@ -188,7 +196,7 @@ def comparison_text(cmp) -> str:
         lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
                      f"{_claim_alpha_text(r):>9}  {holds:<5}  {verdict:<{vw}}"
-                     f"{'–' if r['incomplete'] else _alpha_text(r['price_break_even'], r['price_break_even_alpha']):>7}"
+                     f"{'–' if r['incomplete'] else _tier_pays_text(r):>7}"
                      f"  {'incomplete' if r['incomplete'] else r['baseline_incomplete'] or r['value_verdict']}")
     measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())
                 if r["measured_speedup"] is not None]
@@ -253,10 +261,10 @@ def fair_price_lines(cmp, tiers: list[dict[str, Any]]) -> list[str]:
         if r["fair_price_factor_low"] is not None:
             line += (f"; open at {fmt.times(r['fair_price_factor_low'])} ({fmt.money(r['fair_price_out_low'], cur, 2)} out, "
                      f"{fmt.money(r['fair_price_in_low'], cur, 2)} in), the pessimistic end")
-        guarantee = (f"acceptance to guarantee {fmt.pct(r['acceptance_to_guarantee'], 1)}"
-                     if r["price_break_even"] == "root" else f"acceptance to guarantee: {r['price_break_even']}")
-        runs = fmt.pct_interval(r["effective_alpha"], *(r["alpha_interval"] or (None, None)), digits=1)
-        out.append(f"{line}; {guarantee}, runs like {runs}")
+        g = tier_guarantee(cmp, cmp.tier_names.index(r["tier"]))
+        guarantee = (f"acceptance to guarantee {g.text()}" if r["price_break_even"] == "root"
+                     else f"acceptance to guarantee: {r['price_break_even']}")
+        out.append(f"{line}; {guarantee}, runs like {g.runs_text()}")
     if out:
         out.append("")
     return out

@@ -5,7 +5,8 @@ these classes / do not take it / undecided: measure more), the measured speed ag
 costs over the standard tier, and what to ask the vendor for. The words come from the comparison only; the
 Excel report's Brief sheet and the window's PDF print the same rows.
 
-What to ask for is the acceptance to guarantee (the price break-even α of the mix) and the fair price (the
+What to ask for is the acceptance to guarantee (the price break-even α of the mix; where a class is a profile or a
+length, the mix's price break-even acceptance length at the tier's K: model/guarantee.py) and the fair price (the
 comparison's: list prices times speedup over the baseline / price ratio), with the pessimistic end of the
 interval to open at where there is one.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import NOT_WORTH, UNDECIDED, WORTH, Comparison
+from model.guarantee import LENGTH_UNIT, tier_guarantee
 from model.measured_speed import AGREES, measured_speed
 from model.workbook.rows import Workbook
 
@@ -143,10 +145,15 @@ def _cost(cmp: Comparison, i: int) -> str:
 
 def _ask(cmp: Comparison, i: int) -> str:
     """What to ask the vendor for: the acceptance to guarantee (the mix's price break-even), then the price."""
-    kind, alpha = int(cmp.mix_price_break_even_kind[i]), float(cmp.mix_price_break_even_alpha[i])
-    if kind == ar.ROOT:
-        text = (f"A guaranteed acceptance of at least {fmt.pct(alpha, 0)} on your mix (the price pays from there; "
-                f"it runs like {fmt.pct(float(cmp.effective_alpha[i]), 0)} now).")
+    g = tier_guarantee(cmp, i)
+    kind = g.kind
+    if kind == ar.ROOT and g.unit == LENGTH_UNIT:
+        # a profile or a length: the guarantee in tokens per verify step, the unit that holds for any draft
+        text = (f"A guaranteed mean acceptance length of at least {g.value:.2f} tokens per verify step at K={g.k} "
+                f"on your mix (the price pays from there; it runs like {g.runs_like:.2f} now).")
+    elif kind == ar.ROOT:
+        text = (f"A guaranteed acceptance of at least {fmt.pct(g.value, 0)} on your mix (the price pays from there; "
+                f"it runs like {fmt.pct(g.runs_like, 0)} now).")
     elif kind == ar.ALWAYS:
         text = "The price pays at any acceptance: nothing to guarantee."
     elif kind == ar.NEVER:

@@ -14,6 +14,7 @@ from model.comparison_pairs import (NO_LENGTH_INTERVAL, TREE_NEEDS_LENGTH, PairC
                                     profile_width, search_top)
 from model.comparison_result import Comparison
 from model.comparison_solves import SolveBatch
+from model.guarantee import guarantee_lengths, length_unit
 from model.tier_costs import TierCosts
 from model.verdicts import (BREAK_EVEN_NAMES, GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES,
                             VERDICT_NAMES, WORTH, cost_ratio, on_cells, price_targets, speed_verdicts,
@@ -202,5 +203,7 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
         optimal_k_extrapolated=np.where(sp_row, p["opt_x"], False),
         break_even_length=np.where(sp_row, stretch, np.nan),
         price_break_even_length=np.where(pair_ok, needed * stretch, np.nan),
+        # the acceptance to guarantee in tokens per verify step (model/guarantee.py derives it)
+        **guarantee_lengths(mix_needed, mix, mix_lo, mix_hi, mean_stretch, tier_ok, length_unit(grid.kind, refused)),
     )
 

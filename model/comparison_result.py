@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from model import arithmetic as ar
 from model.formatting import finite_pair
 from model.acceptance.profiles import AcceptanceGrid, acceptance_record
+from model.guarantee import guarantee_record
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.verdicts import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES
@@ -124,6 +125,13 @@ class Comparison:
     # per cell: a per-token alpha on a tree draft, refused (no E, speedup or verdicts from it: comparison.py's
     # TREE_NEEDS_LENGTH says why); the tier's mix has none while any of its classes is refused
     refused: NDArray[np.bool_] | None = None
+    # per tier (model/guarantee.py): the mix's price break-even and the length it runs like now, in tokens per
+    # verify step at the tier's K, and whether the guarantee is stated as that length (a class not an alpha)
+    mix_price_break_even_length: NDArray[np.float64] | None = None
+    effective_length: NDArray[np.float64] | None = None
+    effective_length_low: NDArray[np.float64] | None = None
+    effective_length_high: NDArray[np.float64] | None = None
+    guarantee_is_length: NDArray[np.bool_] | None = None
 
     def pair_records(self) -> list[dict[str, Any]]:
         return list(self.iter_pair_records())
@@ -215,6 +223,7 @@ class Comparison:
                 "fair_price_out_low": _num(self.fair_price_out_low[i]),
                 "acceptance_to_guarantee": _num(self.mix_price_break_even_alpha[i]),
                 **load_speed(self, i).record(),
+                **guarantee_record(self, i),
             })
         return out
 

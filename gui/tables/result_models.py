@@ -123,7 +123,7 @@ _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium",
                 "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
                 "tier_value_verdict", "measured_speedup", "mix_speedup_low", "mix_speedup_high", "speedup_vs_baseline_low",
                 "speedup_vs_baseline_high", "fair_price_factor", "fair_price_factor_low", "effective_alpha_low",
-                "effective_alpha_high")
+                "effective_alpha_high", "mix_price_break_even_length", "effective_length", "guarantee_is_length")
 
 
 # what each summary column shows (text and colours) comes from these fields; an edit repaints a column only
@@ -139,8 +139,9 @@ _SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Measured": ("measured_speedup", "measured_note", "baseline_index", "speedup_vs_baseline", "mix_speedup"),
     "Fair price": ("fair_price_factor", "fair_price_factor_low"),
     "Price ratio": ("mix_price_ratio", "tier_value_verdict", "baseline_index"),
-    "Value needs alpha": ("mix_price_break_even_kind", "mix_price_break_even_alpha", "k"),
-    "Runs like alpha": ("effective_alpha", "mix_price_break_even_kind"),
+    "Value needs alpha": ("mix_price_break_even_kind", "mix_price_break_even_alpha", "k", "guarantee_is_length",
+                          "mix_price_break_even_length"),
+    "Runs like alpha": ("effective_alpha", "mix_price_break_even_kind", "guarantee_is_length", "effective_length", "k"),
     "Premium": ("premium",),
     "Monthly cost": ("monthly_cost",),
     "Cost per 1x": ("price_per_speedup",),

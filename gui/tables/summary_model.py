@@ -13,6 +13,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.load_speed import load_speed
+from model.guarantee import ALPHA_UNIT, length_text, tier_guarantee
 from model.measured_speed import AGREES, measured_speed
 
 from gui.tables import result_copy
@@ -50,7 +51,14 @@ def _mix_break_even_text(cmp: Comparison, i: int) -> str:
         return "0% (always)"
     if kind == ar.NEVER:
         return f"none at K={int(cmp.k[i])}"
-    return fmt.pct(cmp.mix_price_break_even_alpha[i])
+    return tier_guarantee(cmp, i).text()  # an alpha, or a length where a class is a profile or a length
+
+
+def _runs_like_text(cmp: Comparison, i: int) -> str:
+    if int(cmp.mix_price_break_even_kind[i]) == -1:
+        return ""
+    g = tier_guarantee(cmp, i)
+    return fmt.pct(g.runs_like) if g.unit == ALPHA_UNIT else length_text(g.runs_like, g.k)
 
 
 def _measured_text(cmp: Comparison, i: int) -> str:
@@ -83,8 +91,8 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
     ("Fair price", _fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
     ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
-    ("Value needs alpha", _mix_break_even_text, "The acceptance to guarantee: the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha)."),
-    ("Runs like alpha", lambda c, i: fmt.pct(c.effective_alpha[i]) if int(c.mix_price_break_even_kind[i]) != -1 else "", "The one acceptance that, held by every class, gives the mix speedup the workload has now. Worth the premium when it is at least 'Value needs alpha'."),
+    ("Value needs alpha", _mix_break_even_text, "The acceptance to guarantee: the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
+    ("Runs like alpha", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (a mean acceptance length, AL, where a class is a profile or a length). Worth the premium when it is at least 'Value needs alpha'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
     ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
     ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),

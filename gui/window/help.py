@@ -97,7 +97,8 @@ SECTIONS: list[tuple[str, str, str]] = [
      "good deal, below it the tier charges more than its speed is worth. <i>open at</i> is the factor at the "
      "interval's pessimistic end, the number to open a negotiation with. <i>Value needs alpha</i> is the "
      "acceptance to guarantee: what the vendor would have to commit to for the list price to pay, beside "
-     "<i>Runs like alpha</i>, what your mix runs like now."),
+     "<i>Runs like alpha</i>, what your mix runs like now. Where a class is a profile or a length both are "
+     "mean acceptance lengths at the tier's K (AL: tokens per verify step), since no one alpha applies."),
     ("shapes", "Profiles and mean acceptance lengths",
      "A class (or an override) can hold, instead of one alpha, a <b>per-position profile</b> (the acceptance at "
      "each draft position) or a <b>mean acceptance length</b> measured at a stated K, as engines and the Measure "

@@ -58,7 +58,9 @@ ASSUMPTIONS = [
     ("Fair price", "speedup over the baseline / price ratio, applied to both list prices: the price at which the "
      "speed is exactly worth it. At the pessimistic end: the same with the mix speedup at the low end of its "
      "interval, the price to open a negotiation with. The acceptance to guarantee is the mix's price "
-     "break-even alpha."),
+     "break-even alpha; where a class is a profile or a length, the mean acceptance length at the tier's K that "
+     "every class would need (AL, tokens per verify step: the price ratio x the baseline's speedup x the "
+     "token-weighted mean step cost K c + v)."),
     ("Unconfirmed", "a tier whose use of speculative decoding the vendor has not confirmed (speculative = unknown) "
      "is computed as if it ran it; confirm it, since the answer changes what the throughput claim measures."),
     ("Claim holds", "mix speedup >= claimed speedup x (1 - claim tolerance); tolerance and band are on the Inputs "

@@ -59,7 +59,9 @@ HEADER_NOTES = {
                    "import into SpecLedger and export again.",
     "Price break-even alpha (SpecLedger)": "The acceptance at which the tier's speed over its standard tier exactly "
                                            "pays for its price over it: above it the premium is worth paying. "
-                                           "Ask the vendor to guarantee at least this.",
+                                           "Ask the vendor to guarantee at least this. Where a class is a "
+                                           "profile or a length, no alpha applies: AL is the mean acceptance "
+                                           "length (tokens per verify step at the tier's K) every class would need.",
     "Alpha the claim needs (SpecLedger)": "The acceptance at which the vendor's claimed speedup would come true at "
                                           "the claim's context. 'out of reach': no acceptance can deliver the claim.",
     "Price break-even alpha": "The acceptance at which the speed over the standard tier pays for the price over it.",

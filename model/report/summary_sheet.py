@@ -10,6 +10,7 @@ from typing import Any
 
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.formatting import OUT_OF_REACH
+from model.guarantee import ALPHA_UNIT, tier_guarantee
 from model.formatting import context as context_text
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
@@ -49,6 +50,7 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
 _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
                    "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds")
 _WRAPPED = {"text_wrap": True, "valign": "vcenter"}
+_LENGTH = '"AL "0.00'  # a mean acceptance length, tokens per verify step (model/guarantee.py)
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
@@ -122,9 +124,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         formula("Tier", f'={refs.tier(i, "name")}&""', tier.name)
         formula("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{names},0),0))',
                 int(cmp.baseline_index[i]) + 1)
-        sheet.computed(row, _SCOL["Price break-even alpha (SpecLedger)"],
-                       DASH if made_up else grey_word(cmp.mix_price_break_even_kind[i],
-                                                      cmp.mix_price_break_even_alpha[i]), st.PERCENT)
+        sheet.computed(row, _SCOL["Price break-even alpha (SpecLedger)"], *(DASH, None) if made_up else _guarantee(cmp, i))
         formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
         formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
                 "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
@@ -273,13 +273,24 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
                   DASH if math.isnan(low) else float(cmp.fair_price_out_low[i]))
         put_money_r(r, 7, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_in")},"{DASH}")',
                   DASH if math.isnan(low) else float(cmp.fair_price_in_low[i]))
-        sheet.computed(r, _ACCEPT_COL, grey_word(cmp.mix_price_break_even_kind[i], cmp.mix_price_break_even_alpha[i]),
-                       st.PERCENT)
-        sheet.computed(r, _ACCEPT_COL + 1, float(cmp.effective_alpha[i]), st.PERCENT)
+        sheet.computed(r, _ACCEPT_COL, *_guarantee(cmp, i))
+        sheet.computed(r, _ACCEPT_COL + 1, *_guarantee(cmp, i, runs_like=True))
     first, end = top + 2, top + 1 + len(fair)
     sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{end}" for c in "CDFG"), refs.setting("currency"),
                                  wb.settings.currency, 2)
     return end
+
+
+def _guarantee(cmp: Comparison, i: int, runs_like: bool = False) -> tuple[float | str, str]:
+    """The acceptance to guarantee (or the one the mix runs like now) and its cell format: an alpha, or where a
+    class is a profile or a length the mean acceptance length at the tier's K (model/guarantee.py)."""
+    g = tier_guarantee(cmp, i)
+    if g.unit == ALPHA_UNIT:
+        return (float(g.runs_like) if runs_like else grey_word(g.kind, g.value)), st.PERCENT
+    if runs_like:
+        return float(g.runs_like), _LENGTH
+    word = grey_word(g.kind, g.value)  # never / n/a in words; 'always' pays from a length of 1, any acceptance
+    return (word if isinstance(word, str) else max(word, 1.0)), _LENGTH
 
 
 def _range(first: int, n: int, name: str) -> str:
