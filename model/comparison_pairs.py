@@ -102,19 +102,14 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     a_lo, a_hi, a_conf = (np.tile(np.array([getattr(a, end) if a.has_interval else np.nan for a in class_acc],
                                            dtype=np.float64), (n_t, 1)).reshape(n_t, n_c)
                           for end in ("low", "high", "confidence"))
-    t_index = {t.name: i for i, t in enumerate(tiers)}
-    c_index = {c.name: j for j, c in enumerate(classes)}
-    cells: dict[tuple[int, int], Any] = {}
-    for o in overrides:
-        i, j = t_index.get(o.tier), c_index.get(o.task_class)
-        if i is not None and j is not None:
-            cells[i, j] = o
-            alpha[i, j] = o.alpha
-            source[i][j] = f"{o.alpha_source} (tier override)"
-            a = acceptance_of(o, s.confidence)  # the override's own interval, or none: not the class's
-            notes[i][j] = a.note
-            a_lo[i, j], a_hi[i, j], a_conf[i, j] = ((a.low, a.high, a.confidence) if a.has_interval
-                                                     else (np.nan, np.nan, np.nan))
+    cells = override_cells(tiers, classes, overrides)
+    for (i, j), o in cells.items():
+        alpha[i, j] = o.alpha
+        source[i][j] = f"{o.alpha_source} (tier override)"
+        a = acceptance_of(o, s.confidence)  # the override's own interval, or none: not the class's
+        notes[i][j] = a.note
+        a_lo[i, j], a_hi[i, j], a_conf[i, j] = ((a.low, a.high, a.confidence) if a.has_interval
+                                                 else (np.nan, np.nan, np.nan))
     grid = AcceptanceGrid.of(classes, cells, n_t, width)
 
     costs = costs if costs is not None else TierCosts(tiers)
@@ -303,11 +298,18 @@ def _fill(out: Pairs, block: Pairs, rows: list[int] | None, cols: list[int] | No
 
 def acceptance_grid(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override]) -> AcceptanceGrid:
     """The acceptance of every cell, for the result (the window's profile cells, charts and the JSON read it)."""
+    return AcceptanceGrid.of(classes, override_cells(tiers, classes, overrides), len(tiers))
+
+
+def override_cells(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override]
+                   ) -> dict[tuple[int, int], Override]:
+    """The override that applies to each (tier index, class index): the last one naming both; one naming a
+    tier or a class not here applies nowhere."""
     t_index = {t.name: i for i, t in enumerate(tiers)}
     c_index = {c.name: j for j, c in enumerate(classes)}
-    cells: dict[tuple[int, int], Any] = {}
+    cells: dict[tuple[int, int], Override] = {}
     for o in overrides:
         i, j = t_index.get(o.tier), c_index.get(o.task_class)
         if i is not None and j is not None:
             cells[i, j] = o
-    return AcceptanceGrid.of(classes, cells, len(tiers))
+    return cells
