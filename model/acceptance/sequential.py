@@ -18,10 +18,11 @@ any data are seen:
   normal theory is optimistic here: acceptance's spread between prompts is skewed (bounded at 1, a long tail
   of hard prompts below the mean), and the studentised statistic of a few skewed units has a long tail on the
   side of the short one (a sample that missed the hard prompts looks both good and sure). Spending all of it,
-  the design decided ABOVE on the break-even in 5.8-6.6% of simulated runs at alpha* 0.65 with 0.10-0.15
-  between prompts (cap 40 or 160; 2,000 runs; 9% at alpha* 0.8). At 0.6 it measured 2.9-4.3% there, and
-  tests/bench/bench_intervals.py (tables 2 and 3) prints it per cell. Known limit: at break-evens of 0.8 and
-  above with 0.15 between prompts it still decides above about 6% of the time on the break-even (table 3).
+  the design decided ABOVE on the break-even in 5.5-7.7% of simulated runs at alpha* 0.65 (0.05-0.15 between
+  prompts), 7.3-8.1% at 0.8 and 12% at 0.9 with 0.10; at 0.6 it is 3.4-4.0% at 0.65, 5.3-5.4% at 0.8 and 7.9%
+  at 0.9 with 0.10 (tests/bench/bench_intervals.py 1000, tables 2 and 3: 1,000 runs a cell, cap 160). Known
+  limit: at break-evens of 0.8 and above with 0.10 or more between prompts it still decides above more than
+  5% of the time on the break-even; so does a profile class's E with 0.3 between prompts' log-odds (table 4).
   A skewness correction (Hall's 1992 transformation of the studentised statistic, on each look's per-prompt
   residuals) held every break-even cell near 5% at a share of 0.8 in simulation, but with 5 to 8 strongly
   skewed prompts (serve-demo's code class, alpha 0.9) it moved the interval's far end to the bottom of the
