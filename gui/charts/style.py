@@ -152,6 +152,10 @@ class ChartView(pg.GraphicsLayoutWidget):
             return
         self._drawn_key = None  # a failed draw must not leave the old key claiming the new data
         self.update_result(*pending)
+        # the view would apply a new auto-range (and the items' new geometry) while painting, and what that moves
+        # then was left unrepainted: the vs-alpha chart's axis numbers stayed at the old range after a K edit of
+        # the shown tier (tests/gui/window/test_edit_repaints.py). Applied now, the one paint shows it all.
+        self.plot.getViewBox().prepareForPaint()
         self._drawn_key = key
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt override)
