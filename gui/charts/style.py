@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -155,7 +156,11 @@ class ChartView(pg.GraphicsLayoutWidget):
         # the view would apply a new auto-range (and the items' new geometry) while painting, and what that moves
         # then was left unrepainted: the vs-alpha chart's axis numbers stayed at the old range after a K edit of
         # the shown tier (tests/gui/window/test_edit_repaints.py). Applied now, the one paint shows it all.
-        self.plot.getViewBox().prepareForPaint()
+        with warnings.catch_warnings():
+            # a scatter whose points are all NaN (a tree tier's alpha classes) has no bounds: pyqtgraph says so
+            # with numpy's all-NaN warning, and leaves it out of the range, as it should
+            warnings.simplefilter("ignore", RuntimeWarning)
+            self.plot.getViewBox().prepareForPaint()
         self._drawn_key = key
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt override)
