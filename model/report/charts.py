@@ -189,7 +189,8 @@ def add_acceptance_charts(book, sheet: st.SheetWriter, refs: CurveRefs, n_classe
         fill.add_series({"name": [CURVES, f0 - 1, 1 + m], "categories": [CURVES, f0, 0, f1 - 1, 0],
                          "values": [CURVES, f0, 1 + m, f1 - 1, 1 + m]})
     fill.set_x_axis({"name": "Task class"})
-    fill.set_y_axis({"name": "Accepted / drafted", "num_format": "0%", "min": 0})
+    # a share of the trailer: never past 100% (LibreOffice scaled the axis to 120% for a 94% bar)
+    fill.set_y_axis({"name": "Accepted / drafted", "num_format": "0%", "min": 0, "max": 1})
     fill.set_legend({"position": "bottom"})
     fill.set_size({"width": CHART_W, "height": CHART_H})
     sheet.ws.insert_chart(anchor_row - 1, 0, fill, {"x_offset": fill_x})

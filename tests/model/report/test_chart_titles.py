@@ -32,3 +32,13 @@ def test_a_tier_named_like_a_cell_reference_stays_literal_in_chart_titles(name: 
         assert "<c:f>" not in t, t[:300]
     escaped = name.replace("&", "&amp;").replace("<", "&lt;")
     assert any(f"Speedup against context: {escaped}" in t for t in titles)
+
+
+def test_the_trailer_fill_axis_stops_at_100_percent() -> None:
+    """A share of the trailer cannot pass 100%; LibreOffice scaled the 12 x 30 report's axis to 120%."""
+    with zipfile.ZipFile(io.BytesIO(build_report(demo(), "w.json")[0])) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    fill = [c for c in charts if "Accepted / drafted" in c]
+    assert len(fill) == 1
+    value_axis = re.search(r"<c:valAx>.*?</c:valAx>", fill[0], re.S).group(0)
+    assert '<c:max val="1"/>' in value_axis and '<c:min val="0"/>' in value_axis
