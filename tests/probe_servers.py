@@ -70,6 +70,39 @@ def truth_alpha(truth: list[dict[str, Any]], ids: set[str], seen_only: bool = Fa
     return ar.histogram_alpha(np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1))
 
 
+def kept_truth_alpha(truth: list[dict[str, Any]], reading: Any, ids: set[str]) -> tuple[float, int, int]:
+    """The server's own ML alpha over the full-K steps the probe kept (read as one step, not left out as
+    merged) for the responses with these ids, the steps kept and those left out; ``reading`` is
+    steps.read_steps' StepReading. Each group is matched to the server's steps by their visible tokens: a
+    kept group that is two of the server's steps (a merge the probe did not see) fails here."""
+    by_id = {t["id"]: t for t in truth}
+    k = truth[0]["k"]
+    counts: list[int] = []
+    kept = left = 0
+    for record, groups in reading.groups:
+        if record.response_id not in ids:
+            continue
+        t = by_id[record.response_id]
+        sent = [i for i, v in enumerate(t["visible"]) if v > 0]  # the steps that sent an event
+        at = 0
+        for g in groups:
+            first, tokens = at, 0
+            while tokens < g.size:
+                tokens += t["visible"][sent[at]]
+                at += 1
+            assert tokens == g.size, (record.label, "a group does not end where a server step does")
+            if g.suspect:
+                left += 1
+                continue
+            assert at - first == 1, (record.label, f"a kept group is {at - first} of the server's steps")
+            kept += 1
+            i = sent[first]
+            if t["drafted"][i] == k and t["visible"][i] == t["accepted"][i] + 1:
+                counts.append(t["accepted"][i])
+    alpha = ar.histogram_alpha(np.bincount(np.asarray(counts, dtype=np.int64), minlength=k + 1))
+    return alpha, kept, left
+
+
 # --- a misbehaving server: the model name says how; the first request of each model behaves ---
 
 def bad_app() -> Any:

@@ -1,8 +1,8 @@
 """Measuring a remote tier from outside: stream chat completions, read the steps, conclude.
 
 - endpoint    where a tier answers and where its API key comes from (env var or keyring; never stored)
-- client      one streamed request over httpx (timeouts, bounded retries, no cross-host redirects)
-- guard       deadlines and cancel that hold whatever a server sends, read caps, key scrubbing, absurd usage
+- client      what every request shares: limits, body, retry wait, one-line messages, an event into the record
+- guard       the cancel poll, read caps, key scrubbing, absurd usage
 - events      what a request recorded: events with arrival times, usage, what the server reported
 - run_file    the raw run as JSON lines, so an analysis can be re-run without a request
 - steps       tokens per verify step from the stream (style detection, histogram, K, alpha)
@@ -14,10 +14,11 @@
 - speed       time to first token, decode tokens/s, measured speedup
 - filler      the neutral filler document that puts a prompt at 8K or 32K context
 - plan        the requests a probe will send, their tokens and cost
-- run         the probe as a cancellable generator; analysis into the result the CLI and GUI show
+- run         the probe as a cancellable generator, one request at a time on the event loop below
 - load        the probe at several concurrencies: parallel streams per level, one level at a time, cost per level
-- load_loop   the load runner's streams on one asyncio event loop: its thread, and one phase (a tier at a level)
-- loop_client one streamed request on that loop, stamped as its bytes arrive, parsed after the stream ends
+- load_loop   the probe's streams on one asyncio event loop: its thread, and one phase (a tier at a level)
+- loop_client one streamed request on that loop (deadlines, retries, no cross-host redirects), stamped as its
+              bytes arrive (the kernel's receive time on Linux), parsed after the stream ends
 - by_load     speed, tokens per step, alpha and speedup per concurrency level; throttled levels marked
 - batching    the demo server's batch: one step serves every active stream, its time by a stated rule
 - demo_server an OpenAI-compatible ASGI app that streams an injected generator's steps (serve-demo)

@@ -1,4 +1,5 @@
-"""One streamed chat-completions request, recorded event by event with its arrival time.
+"""What every streamed chat-completions request shares: the limits, the body, the retry wait, the one-line
+messages, and how one event's JSON goes into the record (model.probe.loop_client streams it).
 
 httpx with certificate checks on (never switched off here) and redirects not followed: a
 redirect would carry the key somewhere the analyst did not name. 429 and 5xx answers are
@@ -14,15 +15,12 @@ import json
 import time
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable
+from typing import Any
 
 import httpx
-from model.cancel import Cancelled, raise_if_cancelled
 from model.probe.endpoint import ApiKey, Endpoint, scrub
 from model.probe.events import RequestRecord, StreamEvent
-from model.probe.guard import (SseReader, StreamLimit, Watchdog, bounded_body, mask_across, nan_constant,
-                               scrub_value, usage_problems)
-from model.probe.stalls import StallWatch
+from model.probe.guard import mask_across, nan_constant, scrub_value, usage_problems
 from model import formatting as fmt
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -73,25 +71,9 @@ def _retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:
     return min(max(wait, 0.0), cap)
 
 
-def _sleep(seconds: float, cancel: Callable[[], bool] | None) -> None:
-    # in slices, so a cancel during a Retry-After wait still stops within a second
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        raise_if_cancelled(cancel)
-        time.sleep(min(0.1, left))
-
-
 def _server_says(response: httpx.Response) -> str:
-    said = getattr(response, "_specledger_said", None)
-    if said is None:  # read once: a body read in part cannot be read again
-        said = _read_server_says(response)
-        setattr(response, "_specledger_said", said)
-    return said
-
-
-def _read_server_says(response: httpx.Response) -> str:
-    # an error body that never ends is read no further than its first 64 KB
-    return said_in(bounded_body(response.iter_bytes()))
+    """What the error body said, as LoopClient read it (the body is read once, on the event loop)."""
+    return getattr(response, "_specledger_said", "")
 
 
 def said_in(body: bytes) -> str:
@@ -151,8 +133,8 @@ def _read_chunk(record: RequestRecord, data: dict[str, Any], t: float) -> None:
 
 
 class StreamingClient:
-    """What the one-at-a-time client and the load runner's event-loop client share: the endpoint, the
-    headers, the one-line messages and how one SSE payload goes into the record."""
+    """What a client of one endpoint holds (model.probe.loop_client.LoopClient streams with it): the endpoint,
+    the headers, the one-line messages and how one SSE payload goes into the record."""
 
     def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits()) -> None:
         self.endpoint, self._key, self.limits = endpoint, key, limits
@@ -228,121 +210,11 @@ class StreamingClient:
         return scrub_value(scrub(text, self._key), self._key.reveal() if self._key else None)
 
 
-class ChatClient(StreamingClient):
-    """Streams requests to one endpoint; one httpx.Client (and its connections) per ChatClient."""
-
-    def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits(),
-                 transport: httpx.BaseTransport | None = None) -> None:
-        super().__init__(endpoint, key, limits)
-        self._client = httpx.Client(headers=self._headers(), follow_redirects=False, verify=True,
-                                    transport=transport, timeout=self._timeout())
-        self._sock: Any = None  # the connection's socket, for the watchdog to shut (kept across reused connections)
-
-    def close(self) -> None:
-        self._client.close()
-
-    def __enter__(self) -> "ChatClient":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def stream(self, record: RequestRecord, messages: list[dict[str, Any]], cancel: Callable[[], bool] | None = None,
-               deadline: float | None = None) -> RequestRecord:
-        """Fill ``record`` from one streamed answer; raise ProbeRequestError (one line) or Cancelled.
-
-        ``deadline`` (time.monotonic) is the run's; the request's own is Limits.total_s from now.
-        """
-        mine = time.monotonic() + self.limits.total_s
-        watchdog = Watchdog(min(mine, deadline) if deadline is not None else mine, cancel, self._sock)
-        try:
-            with watchdog:
-                return self._guarded(record, messages, cancel, watchdog)
-        finally:
-            self._sock = watchdog.sock
-            _scrub_record(record, self._key)
-
-    def _guarded(self, record: RequestRecord, messages: list[dict[str, Any]], cancel: Callable[[], bool] | None,
-                 watchdog: Watchdog) -> RequestRecord:
-        try:
-            return self._stream(record, messages, cancel, watchdog)
-        except Cancelled:
-            if watchdog.reason == "deadline":  # a retry's wait ended by the deadline, not by the analyst
-                raise ProbeRequestError(self._deadline_message(record)) from None
-            raise
-        except Exception as exc:
-            # a read that failed because the watchdog shut the socket is the deadline or the cancel speaking
-            watchdog.raise_if_fired()
-            if watchdog.reason == "deadline":
-                raise ProbeRequestError(self._deadline_message(record)) from None
-            if not isinstance(exc, httpx.HTTPError):
-                raise
-            raise ProbeRequestError(self._scrub(self._http_message(record, exc))) from None
-
-    def _stream(self, record: RequestRecord, messages: list[dict[str, Any]],
-                cancel: Callable[[], bool] | None, watchdog: Watchdog) -> RequestRecord:
-        limits = self.limits
-        stop = (lambda: bool(watchdog.reason) or bool(cancel and cancel()))
-        for attempt in range(limits.retries + 1):
-            raise_if_cancelled(stop)
-            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
-            _fresh(record)
-            start = time.perf_counter()
-            with self._client.stream("POST", self.url, json=body, extensions={"trace": watchdog.trace}) as response:
-                record.t_headers = time.perf_counter() - start
-                if response.status_code in RETRY_STATUS and attempt < limits.retries:
-                    wait = _retry_wait(response, attempt, limits.max_retry_wait_s)
-                    record.retries += 1
-                    response.close()
-                    _sleep(wait, stop)
-                    continue
-                if response.status_code == 400 and self.logprobs and "logprob" in _server_says(response).lower():
-                    self.logprobs = False  # the endpoint does not offer them: count tokens another way
-                    continue
-                if response.status_code != 200:
-                    raise ProbeRequestError(self._scrub(_status_error(record.label, self.endpoint, response)))
-                self._streaming(record, response)
-                # the client's own scheduling delay while it reads, to tell a late read from a big step
-                watch = StallWatch(start)
-                try:
-                    with watch:
-                        self._read_events(record, response, start, cancel, watchdog)
-                finally:
-                    record.stalls = watch.stalls
-                return record
-        raise ProbeRequestError(f"{record.label}: still refused after {fmt.count(limits.retries, 'retry', 'retries')}")  # pragma: no cover
-
-    def _read_events(self, record: RequestRecord, response: httpx.Response, start: float,
-                     cancel: Callable[[], bool] | None, watchdog: Watchdog) -> None:
-        clock = time.perf_counter
-        problem = self._content_type_problem(record, response)
-        if problem:
-            raise ProbeRequestError(problem)
-        done = False
-        def check() -> None:
-            if watchdog.reason:
-                raise StreamLimit("stopped")  # the deadline or the cancel: _guarded says which
-        reader = SseReader(response.iter_bytes(), check=check)
-        try:
-            for number, payload in enumerate(reader.events(), start=1):
-                t = clock() - start
-                raise_if_cancelled(cancel)
-                if self._read_payload(record, number, payload, t):
-                    done = True
-                    break
-        except StreamLimit as exc:
-            raise ProbeRequestError(f"{record.label}: {exc} after {fmt.count(len(record.events), 'event')}; gave up") from None
-        record.t_done = clock() - start
-        if not done:
-            raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
-                                    f"{fmt.count(len(record.events), 'event')} (cut midway)")
-
-
 def _fresh(record: RequestRecord) -> None:
     """What an attempt fills, emptied before it (a retry starts over)."""
     record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
     record.t_headers = record.t_done = record.response_id = None
-    record.stalls = None
+    record.stalls = record.clock = None
 
 
 def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:

@@ -44,6 +44,9 @@ class RequestRecord:
     throttled: int = 0  # 429 answers this request met before it was served (each retried)
     # the prompt's text digest (ProbePrompt.key): the interval's unit; None in a run file from before it was kept
     prompt_key: str | None = None
+    # what the events' times are: "kernel", when each chunk's bytes reached the machine (SO_TIMESTAMPNS), however
+    # late the reader got to them; "loop", when the event loop was handed them; None: not said (an older run file)
+    clock: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -99,7 +102,7 @@ class RequestRecord:
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
                                        "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled",
-                                       "prompt_key")
+                                       "prompt_key", "clock")
                  if k in data}
         if known.get("reported") is None:
             known["reported"] = {}
@@ -114,6 +117,6 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "label": (str,), "role": (str,), "task_class": (str,), "prompt_index": (int,), "context": (int,), "repeat": (int,),
     "max_tokens": (int,), "t_headers": (int, float), "t_done": (int, float), "finish_reason": (str,),
     "usage": (dict,), "reported": (dict,), "error": (str,), "retries": (int,), "response_id": (str,),
-    "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,)}
+    "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,), "clock": (str,)}
 _KIND_WORDS = {(str,): "text", (int,): "a whole number", (int, float): "a number", (dict,): "an object",
                (bool, int): "true or false"}

@@ -1,13 +1,10 @@
 """What a hostile endpoint cannot do to the probe: hang it, fill its memory, or get the key written down.
 
-- `Watchdog`: a request's wall-clock deadline (and the run's) and the cancel flag, checked every
-  POLL_S on a thread of its own, whatever the server sends or does not: a byte every few seconds,
-  only `: keep-alive` comments, headers that never end. When one passes it shuts the request's
-  socket down, which ends a blocked read at once; the request then fails with one line (or, on a
-  cancel, raises Cancelled). The socket comes from httpcore's trace of the TCP connect.
+- `POLL_S`: how often the probe's generators look at the cancel flag while a request streams (the
+  request's deadline and the run's are the event loop's, model.probe.loop_client, whatever the server
+  sends or does not: a byte every few seconds, only `: keep-alive` comments, headers that never end).
 - `SseReader`: server-sent events read from the decompressed body with caps on one line and on
   the whole body, so an endless line or a gzip bomb ends in one line naming the request.
-- `bounded_body`: at most MAX_ERROR_BODY bytes of an error answer.
 - `scrub_value`: the key (and any `Bearer ...` value) taken out of everything a request recorded.
 - `usage_problems`: usage numbers no server can mean (1e32, negative, NaN) refused by field name.
 """
@@ -15,12 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-import socket
-import threading
-import time
-from typing import Any, Callable, Iterator
-
-from model.cancel import Cancelled
+from typing import Any
 
 POLL_S = 0.05
 MAX_ERROR_BODY = 64 * 1024
@@ -36,68 +28,16 @@ class StreamLimit(RuntimeError):
     """The body broke a cap; str() says which, for the request's one line."""
 
 
-class Watchdog:
-    """Shuts a request's connection when its deadline passes or the cancel flag is set."""
-
-    def __init__(self, deadline: float, cancel: Callable[[], bool] | None, sock: socket.socket | None = None) -> None:
-        self.deadline, self.cancel = deadline, cancel  # deadline on time.monotonic()
-        self.sock = sock  # set again by the trace when the request opens a new connection
-        self.reason = ""  # "cancel" or "deadline" once it fired
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="probe-watchdog", daemon=True)
-
-    def trace(self, event: str, info: dict[str, Any]) -> None:
-        """httpcore's trace hook: keep the socket of a connection as it is made."""
-        if event == "connection.connect_tcp.complete":
-            stream = info.get("return_value")
-            sock = stream.get_extra_info("socket") if stream is not None else None
-            if isinstance(sock, socket.socket):
-                self.sock = sock
-
-    def _fire(self, reason: str) -> None:
-        self.reason = reason
-        sock = self.sock
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)  # wakes a read blocked on it, unlike close()
-            except OSError:
-                pass
-
-    def _run(self) -> None:
-        while not self._stop.wait(POLL_S):
-            if self.cancel is not None and self.cancel():
-                self._fire("cancel")
-                return
-            if time.monotonic() >= self.deadline:
-                self._fire("deadline")
-                return
-
-    def raise_if_fired(self) -> None:
-        if self.reason == "cancel":
-            raise Cancelled()
-
-    def __enter__(self) -> "Watchdog":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(1.0)
-
-
 class SseReader:
     """`data:` payloads of server-sent events from decompressed chunks, within MAX_LINE and MAX_BODY.
 
     Events are split on blank lines chunk by chunk in C (bytes.split, filter), so a body of millions of
-    blank lines or comments costs no Python loop per line; ``check`` runs once per chunk (the watchdog's
-    deadline holds while a buffered body is being taken apart, when no socket read would notice it).
-    ``feed`` takes one chunk at a time (the load runner's event loop stamps a chunk's arrival, then
-    feeds it); ``events`` reads a whole iterator of chunks.
+    blank lines or comments costs no Python loop per line. ``feed`` takes one chunk at a time (the event
+    loop stamps a chunk's arrival, then feeds it).
     """
 
-    def __init__(self, chunks: Iterator[bytes] = iter(()), max_line: int = MAX_LINE, max_body: int = MAX_BODY,
-                 check: Callable[[], None] | None = None) -> None:
-        self._chunks, self.max_line, self.max_body, self._check = chunks, max_line, max_body, check
+    def __init__(self, max_line: int = MAX_LINE, max_body: int = MAX_BODY) -> None:
+        self.max_line, self.max_body = max_line, max_body
         self.bytes = 0
         self._buffer = b""
 
@@ -107,7 +47,7 @@ class SseReader:
             if len(line) > self.max_line:
                 raise StreamLimit(f"one line of the stream passed {self.max_line // 1024} KB")
             if not line or line.startswith(b":"):
-                continue  # a comment (keep-alive): the watchdog, not the comment, decides how long to wait
+                continue  # a comment (keep-alive): the deadline, not the comment, decides how long to wait
             name, _, value = line.partition(b":")
             if name == b"data":
                 data.append(value[1:] if value.startswith(b" ") else value)
@@ -115,8 +55,6 @@ class SseReader:
 
     def feed(self, chunk: bytes) -> list[str]:
         """The payloads this chunk completed (none while an event is still arriving)."""
-        if self._check is not None:
-            self._check()
         self.bytes += len(chunk)
         if self.bytes > self.max_body:
             raise StreamLimit(f"the body passed {self.max_body // (1024 * 1024)} MB (decompressed)")
@@ -141,23 +79,6 @@ class SseReader:
         """The payload of an event the body ended without a blank line after."""
         tail, self._buffer = self._buffer, b""
         return self._data(tail.rstrip(b"\r"))
-
-    def events(self) -> Iterator[str]:
-        for chunk in self._chunks:
-            yield from self.feed(chunk)
-        tail = self.end()
-        if tail is not None:
-            yield tail
-
-
-def bounded_body(chunks: Iterator[bytes], limit: int = MAX_ERROR_BODY) -> bytes:
-    """The first ``limit`` bytes of a body; the rest is not read."""
-    out = b""
-    for chunk in chunks:
-        out += chunk
-        if len(out) >= limit:
-            return out[:limit]
-    return out
 
 
 def scrub_value(value: Any, secret: str | None) -> Any:

@@ -12,7 +12,7 @@ stream; every request records its level in `concurrency` and the 429 answers it 
 The generator yields progress from the calling thread and checks the cancel flag every 0.1 s; the
 loop polls it too and cancels every stream, so a cancel closes them all within a second. Each request
 holds to its own deadline and to the run's (Limits.run_s). A request that fails stops the run, as the
-one-at-a-time probe does, and the requests that completed are kept.
+one-stream probe does, and the requests that completed are kept.
 """
 from __future__ import annotations
 
@@ -286,12 +286,10 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
 
 def run_any(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
             cancel: CancelCheck = None, limits: Limits = Limits(),
-            transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None, into: ProbeRun | None = None,
+            transport: httpx.AsyncBaseTransport | None = None, into: ProbeRun | None = None,
             ) -> Generator[ProbeProgress, None, ProbeRun]:
-    """The one-at-a-time probe for a single stream, the load runner for anything else (a transport for the
-    one must be an httpx.BaseTransport, for the other an AsyncBaseTransport; httpx.MockTransport is both)."""
+    """The one-stream probe for a single stream, the load runner for anything else (both read on an event
+    loop, so a transport is an httpx.AsyncBaseTransport)."""
     if tuple(settings.concurrency) == (1,):
-        return run_probe(settings, keys, run_path, cancel, limits,
-                         transport if isinstance(transport, httpx.BaseTransport) else None, into)
-    return run_load(settings, keys, run_path, cancel, limits,
-                    transport if isinstance(transport, httpx.AsyncBaseTransport) else None, into)
+        return run_probe(settings, keys, run_path, cancel, limits, transport, into)
+    return run_load(settings, keys, run_path, cancel, limits, transport, into)

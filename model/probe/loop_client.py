@@ -1,4 +1,5 @@
-"""The load runner's client: every stream of a run on one asyncio event loop, stamped as its bytes arrive.
+"""The probe's client: every stream of a run on one asyncio event loop, stamped as its bytes arrive (the
+one-stream probe, model.probe.run, reads its one stream the same way).
 
 Why one loop and not a thread per stream: at 64 streams, 64 reader threads (and a watchdog thread each)
 took turns at the GIL in no fixed order, each parsing its event's JSON before the next got in, so an
@@ -8,7 +9,7 @@ are read in the order their sockets became ready; a chunk is stamped the moment 
 only split into SSE payloads (bytes.split, in C) before the next socket is read; the JSON is parsed when
 the stream has ended, PARSE_SLICE payloads at a time with the loop free in between.
 
-What ChatClient guarantees holds here too, by the loop's means: the request's deadline
+What the thread-per-request client it replaced guaranteed holds here, by the loop's means: the request's deadline
 (Limits.total_s) and the run's by asyncio's timeout, which cancels the read and closes the connection;
 the analyst's cancel by the runner cancelling the task; 429 and 5xx retried a bounded number of times
 honouring Retry-After; the same caps (guard.SseReader), the same one-line messages, the key scrubbed
@@ -109,6 +110,7 @@ class LoopClient(StreamingClient):
         reader = SseReader()
         arrived: list[tuple[float, str]] = []  # (arrival, payload): stamped now, parsed once the stream ended
         reads = Arrivals.attach(response.extensions.get("network_stream")) or Arrivals()
+        record.clock = "kernel" if reads.kernel else "loop"
         try:
             async for chunk in response.aiter_bytes():
                 t = (reads.at if reads.at is not None else clock()) - start

@@ -16,6 +16,12 @@ the moment one step arrived until the next one did, about a decode time. A group
 - where the client's stalls were not measured (a run file from before), it arrived more than LATE
   decode times after the group before it (a merge of two steps arrives at least two decode times
   after the step before them, unless that one was late too);
+- where the times are the kernel's receive times (loop_client on Linux), the same gap rule, and it is
+  exact there: a late reader does not move a stamp, so an on-time step reads a decode time after the
+  one before however late it was read, while the kernel's receive queue joins two steps a late reader
+  finds waiting into one, stamped at the second's arrival, two decode times after the step before
+  (the timer's rule does not apply: it compares the stall with the time of the read, which the stamp
+  is not). A step the server itself sent late is left out too, which does not depend on its size;
 - once K is known, it holds more than K + 1 tokens, which no verify step emits.
 When more than UNRELIABLE_SHARE of the groups are suspect, the timing says nothing trustworthy
 about K or alpha on this run, and the reading says so instead of giving them.
@@ -38,11 +44,12 @@ from model import formatting as fmt
 LATE = 1.5
 STALL = 0.9  # a merge needs the reader away for about a whole decode time
 WOKE, WOKE_MIN_S = 0.25, 0.003  # a stall ends this close before the group's arrival (its read) to count
+MOST = 0.5  # left out for any reason: the rest is too thin a sample to read K and alpha from
 UNRELIABLE_SHARE = 0.15  # bench_probe_busy: 1-12% left out on clean runs, 17-23% where alpha went wrong at 5 ms steps
 MIN_GAPS = 4  # a request with fewer gaps between groups takes the run's decode time
 BUSY = "timing unreliable on this run: the machine was busy"
 
-LATE_READ, STALLED, TOO_BIG = "late", "client stalled", "too large"
+LATE_READ, STALLED, TOO_BIG, LATE_ARRIVAL = "late", "client stalled", "too large", "late by the kernel's time"
 # a real llama.cpp run (gemma-3-270m with a draft, K = 4): 19 of 1,042 gaps under 0.02 D, every one joining to at
 # most K + 1 tokens, then none up to 0.1 D and the bulk of the steps from 0.3 D
 SPLIT = 0.1
@@ -69,8 +76,10 @@ def decode_time(requests: Sequence[Sequence[Group]]) -> float | None:
     return float(np.median(flat)) if flat.size else None
 
 
-def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | None, run_decode: float | None) -> None:
-    """Mark the groups of one request that a late read may have merged (see the module note)."""
+def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | None, run_decode: float | None,
+                   kernel: bool = False) -> None:
+    """Mark the groups of one request that a late read may have merged (see the module note); ``kernel``: the
+    groups' times are the kernel's receive times."""
     gaps = _gaps(groups)
     own = gaps[np.isfinite(gaps) & (gaps > 0)]
     d = float(np.median(own)) if own.size >= MIN_GAPS else run_decode
@@ -80,7 +89,10 @@ def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | 
     near = max(WOKE * d, WOKE_MIN_S)
     for i in range(1, len(groups)):
         before, at = groups[i - 1].t, groups[i].t
-        if stalls is None and at - before > LATE * d:
+        if kernel:
+            if at - before > LATE * d:
+                groups[i].suspect = groups[i].suspect or LATE_ARRIVAL
+        elif stalls is None and at - before > LATE * d:
             groups[i].suspect = groups[i].suspect or LATE_READ
         # the read that found two steps waiting is the one right after the client woke: a stall that ended
         # mid-gap (the reader busy parsing the group before) merged nothing
@@ -116,7 +128,7 @@ def flag_by_size(groups: Sequence[Group], k: int) -> None:
 
 
 def suspect_counts(requests: Sequence[Sequence[Group]]) -> dict[str, int]:
-    out = {LATE_READ: 0, STALLED: 0, TOO_BIG: 0}
+    out = {LATE_READ: 0, STALLED: 0, LATE_ARRIVAL: 0, TOO_BIG: 0}
     for gs in requests:
         for g in gs:
             if g.suspect:
@@ -134,10 +146,17 @@ def describe(requests: Sequence[Sequence[Group]]) -> str:
     why = ", ".join(f"{n} {what}" for what, n in ((f"arrived over {LATE:g} decode times late, the client's own "
                                                     "delays not measured", counts[LATE_READ]),
                                                    ("after the client's own timer stalled", counts[STALLED]),
+                                                   (f"arrived over {LATE:g} decode times after the step before, by the "
+                                                    "kernel's receive time", counts[LATE_ARRIVAL]),
                                                    ("larger than K + 1", counts[TOO_BIG])) if n)
     return f"{left} of {fmt.count(total, 'step')} left out as possibly merged by a late read ({why})"
 
 
 def unreliable(requests: Sequence[Sequence[Group]]) -> bool:
+    """Too many steps left out for the detection to be trusted: over UNRELIABLE_SHARE, not counting those left
+    out by the kernel's receive times (exact against merges: what else they leave out, a step the server sent
+    late, does not depend on its size), or over half of them whatever the reason."""
     total = sum(len(gs) for gs in requests)
-    return total > 0 and sum(suspect_counts(requests).values()) > UNRELIABLE_SHARE * total
+    counts = suspect_counts(requests)
+    left = sum(counts.values())
+    return total > 0 and (left - counts[LATE_ARRIVAL] > UNRELIABLE_SHARE * total or left > MOST * total)

@@ -1,12 +1,17 @@
 """The probe as long work: a cancellable generator that sends the plan and records every event.
 
 ``run_probe(settings, keys)`` yields ProbeProgress and returns a ProbeRun (StopIteration.value, or
-model.cancel.run_to_end). It checks the cancel flag between events, so a cancel stops within a
-second of a live stream; a cancelled or failed run still returns the requests that completed,
-with `cancelled` or `error` set. Each completed request goes to the run file at once.
+model.cancel.run_to_end). Its one stream is read as the load runner reads many (model.probe.load_loop,
+loop_client): on an event loop of its own thread, each chunk stamped with the kernel's receive time where
+the platform gives it, so the one-stream and the multi-stream probe time their events the same way. The
+generator waits for each request on the calling thread, checking the cancel flag every guard.POLL_S: a
+cancel cancels the request's task, which closes its connection, within a second of a live stream; a
+cancelled or failed run still returns the requests that completed, with `cancelled` or `error` set. Each
+completed request goes to the run file at once.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,10 +22,13 @@ from typing import Any, Callable, Generator, Mapping
 import httpx
 
 from model.cancel import Cancelled
-from model.probe.client import ChatClient, Limits, ProbeRequestError
+from model.probe.client import Limits, ProbeRequestError
 from model.probe.endpoint import ApiKey
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import filler
+from model.probe.guard import POLL_S
+from model.probe.load_loop import StreamLoop
+from model.probe.loop_client import LoopClient
 from model.probe.plan import ProbeSettings, plan_requests
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
@@ -64,7 +72,7 @@ def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
 
 def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
               cancel: CancelCheck = None, limits: Limits = Limits(),
-              transport: httpx.BaseTransport | None = None, into: ProbeRun | None = None,
+              transport: httpx.AsyncBaseTransport | None = None, into: ProbeRun | None = None,
               ) -> Generator[ProbeProgress, None, ProbeRun]:
     """Send every planned request, one at a time; ``keys`` maps FAST/BASELINE to that tier's key.
 
@@ -72,13 +80,16 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
     stopping at a cancel between two progress events) still holds what completed.
     """
     settings.check()
+    if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
+        raise TypeError("run_probe reads on an event loop: its transport must be an httpx.AsyncBaseTransport")
     check = _as_callable(cancel)
     plan = plan_requests(settings)
     run = into if into is not None else ProbeRun()
     run.header, run.run_path = run_header(settings), str(run_path) if run_path else None
-    clients = {FAST: ChatClient(settings.fast, keys.get(FAST), limits, transport)}
+    streams = StreamLoop()
+    clients = {FAST: LoopClient(settings.fast, keys.get(FAST), limits, 1, transport)}
     if settings.baseline is not None:
-        clients[BASELINE] = ChatClient(settings.baseline, keys.get(BASELINE), limits, transport)
+        clients[BASELINE] = LoopClient(settings.baseline, keys.get(BASELINE), limits, 1, transport)
     writer = RunWriter(run_path, run.header) if run_path else None
     fillers = {ctx: filler(ctx) for ctx in settings.contexts}
     started = time.perf_counter()
@@ -90,8 +101,8 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
             record = RequestRecord(item.label, item.role, item.prompt.task_class, item.prompt_index, item.context,
                                    item.repeat, settings.max_tokens, prompt_key=item.prompt.key)
             try:
-                clients[item.role].stream(record, item.prompt.with_filler(fillers[item.context]), check,
-                                          deadline=run_deadline)
+                _wait(streams.submit(clients[item.role].stream(
+                    record, item.prompt.with_filler(fillers[item.context]), run_deadline)), check)
             except Cancelled:
                 run.cancelled = True
                 break
@@ -111,7 +122,24 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
                                 item.label)
     finally:
         for client in clients.values():
-            client.close()
+            try:
+                streams.submit(client.aclose()).result(1.0)
+            except (concurrent.futures.TimeoutError, RuntimeError):
+                pass
+        streams.close()
         if writer:
             writer.close()
     return run
+
+
+def _wait(request: "concurrent.futures.Future[RequestRecord]", cancel: Callable[[], bool] | None) -> RequestRecord:
+    """The request's record once its task ends; on a cancel, the task cancelled (its connection closed) and
+    Cancelled raised. The request's and the run's deadlines are the task's own (LoopClient.stream)."""
+    while True:
+        try:
+            return request.result(POLL_S)
+        except concurrent.futures.TimeoutError:
+            if cancel is not None and cancel():
+                request.cancel()
+                concurrent.futures.wait([request], 1.0)
+                raise Cancelled() from None

@@ -149,7 +149,7 @@ PROMPTS_USED_UP = ("every prompt of the class sent: repeating one cannot narrow 
 
 def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], thresholds: Mapping[str, Threshold],
                       decide: DecideSettings, run_path: str | Path | None = None, cancel: CancelCheck = None,
-                      limits: Limits = Limits(), transport: httpx.BaseTransport | None = None,
+                      limits: Limits = Limits(), transport: httpx.AsyncBaseTransport | None = None,
                       into: UntilDecidedRun | None = None) -> Generator[ProbeProgress, None, UntilDecidedRun]:
     """Send rounds until every class is decided or capped; yields ProbeProgress, returns UntilDecidedRun."""
     settings.check()
