@@ -85,7 +85,7 @@ def kept_truth_alpha(truth: list[dict[str, Any]], reading: Any, ids: set[str]) -
         t = by_id[record.response_id]
         sent = [i for i, v in enumerate(t["visible"]) if v > 0]  # the steps that sent an event
         at = 0
-        for g in groups:
+        for number, g in enumerate(groups, start=1):
             first, tokens = at, 0
             while tokens < g.size:
                 tokens += t["visible"][sent[at]]
@@ -94,7 +94,7 @@ def kept_truth_alpha(truth: list[dict[str, Any]], reading: Any, ids: set[str]) -
             if g.suspect:
                 left += 1
                 continue
-            assert at - first == 1, (record.label, f"a kept group is {at - first} of the server's steps")
+            assert at - first == 1, (record.label, f"kept group {number} is {at - first} of the server's steps")
             kept += 1
             i = sent[first]
             if t["drafted"][i] == k and t["visible"][i] == t["accepted"][i] + 1:

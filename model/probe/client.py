@@ -214,7 +214,7 @@ def _fresh(record: RequestRecord) -> None:
     """What an attempt fills, emptied before it (a retry starts over)."""
     record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
     record.t_headers = record.t_done = record.response_id = None
-    record.stalls = record.clock = None
+    record.stalls = record.clock = record.t_first_payload = None
 
 
 def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:

@@ -47,6 +47,8 @@ class RequestRecord:
     # what the events' times are: "kernel", when each chunk's bytes reached the machine (SO_TIMESTAMPNS), however
     # late the reader got to them; "loop", when the event loop was handed them; None: not said (an older run file)
     clock: str | None = None
+    # when the stream's first payload arrived (often a chunk with the role and no content, before the first token)
+    t_first_payload: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -102,7 +104,7 @@ class RequestRecord:
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
                                        "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled",
-                                       "prompt_key", "clock")
+                                       "prompt_key", "clock", "t_first_payload")
                  if k in data}
         if known.get("reported") is None:
             known["reported"] = {}
@@ -117,6 +119,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "label": (str,), "role": (str,), "task_class": (str,), "prompt_index": (int,), "context": (int,), "repeat": (int,),
     "max_tokens": (int,), "t_headers": (int, float), "t_done": (int, float), "finish_reason": (str,),
     "usage": (dict,), "reported": (dict,), "error": (str,), "retries": (int,), "response_id": (str,),
-    "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,), "clock": (str,)}
+    "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,), "clock": (str,),
+    "t_first_payload": (int, float)}
 _KIND_WORDS = {(str,): "text", (int,): "a whole number", (int, float): "a number", (dict,): "an object",
                (bool, int): "true or false"}

@@ -135,6 +135,7 @@ class LoopClient(StreamingClient):
             self._parse(record, arrived)
             raise
         t_done = clock() - start
+        record.t_first_payload = arrived[0][0] if arrived else None
         done = False
         for first in range(0, len(arrived), PARSE_SLICE):
             if first:

@@ -21,7 +21,9 @@ the moment one step arrived until the next one did, about a decode time. A group
   one before however late it was read, while the kernel's receive queue joins two steps a late reader
   finds waiting into one, stamped at the second's arrival, two decode times after the step before
   (the timer's rule does not apply: it compares the stall with the time of the read, which the stamp
-  is not). A step the server itself sent late is left out too, which does not depend on its size;
+  is not). A step the server itself sent late is left out too, which does not depend on its size. The
+  first step is timed against the stream's first payload where that came apart before it (a role chunk);
+  where it did not, two steps merged at the very start are caught only by their size;
 - once K is known, it holds more than K + 1 tokens, which no verify step emits.
 When more than UNRELIABLE_SHARE of the groups are suspect, the timing says nothing trustworthy
 about K or alpha on this run, and the reading says so instead of giving them.
@@ -77,9 +79,10 @@ def decode_time(requests: Sequence[Sequence[Group]]) -> float | None:
 
 
 def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | None, run_decode: float | None,
-                   kernel: bool = False) -> None:
+                   kernel: bool = False, opening: float | None = None) -> None:
     """Mark the groups of one request that a late read may have merged (see the module note); ``kernel``: the
-    groups' times are the kernel's receive times."""
+    groups' times are the kernel's receive times, and ``opening`` when the stream's first payload arrived (a
+    role chunk with no content): where it came before the first group, that group is timed against it too."""
     gaps = _gaps(groups)
     own = gaps[np.isfinite(gaps) & (gaps > 0)]
     d = float(np.median(own)) if own.size >= MIN_GAPS else run_decode
@@ -87,6 +90,8 @@ def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | 
         return
     ends = sorted(float(end) for end, length in stalls or () if float(length) >= STALL * d)
     near = max(WOKE * d, WOKE_MIN_S)
+    if kernel and groups and opening is not None and groups[0].t - opening > LATE * d:
+        groups[0].suspect = groups[0].suspect or LATE_ARRIVAL
     for i in range(1, len(groups)):
         before, at = groups[i - 1].t, groups[i].t
         if kernel:

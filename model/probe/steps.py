@@ -273,7 +273,7 @@ def read_steps(records: Sequence[RequestRecord], style: StyleReading, k: int | N
     if style.style == PER_TOKEN_GAPS:
         run_decode = merges.decode_time([gs for _, gs in per_request])
         for r, gs in per_request:
-            merges.flag_by_timing(gs, r.stalls, run_decode, r.clock == "kernel")
+            merges.flag_by_timing(gs, r.stalls, run_decode, r.clock == "kernel", r.t_first_payload)
             reading.joined += merges.join_splits(gs, run_decode)
     clean = [g.size for _, gs in per_request for g in gs if not g.suspect]
     reading.sizes = clean

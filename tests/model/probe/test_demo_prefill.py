@@ -48,8 +48,6 @@ def test_every_request_waits_its_prefill_a_kept_answer_too(batch):
         # repeat (kept by the batched server, computed afresh by the paced one) waits as long
         assert _ttft(server.base_url, "slow", "hi") >= 0.25
         assert _ttft(server.base_url, "slow", "hi") >= 0.25
-        # a short prompt with nothing to wait for: about one step and its 1 ms of prompt, not the long one's
-        assert _ttft(server.base_url, "quick", "hi there") < 0.3
 
 
 def test_the_rule_says_what_it_does():
