@@ -77,7 +77,10 @@ def loaded(tmp_path_factory):
         s = settings_for(server.base_url, subset(1))
         # 48 tokens: at 16 streams some 17 fast steps and 48 plain ones a stream, enough that one late read is noise
         s.concurrency, s.max_tokens = (1, 4, 16), 48
-        run = run_to_end(run_load(s, {}, path, limits=FAST_LIMITS))
+        # serve-demo's first token waits its simulated prefill after the headers, and a kept answer the compute it
+        # took (seconds on a loaded machine): a wait FAST_LIMITS' 2 s gap would call a stall
+        limits = Limits(connect_s=2.0, first_byte_s=60.0, gap_s=30.0, total_s=120.0, retries=2, max_retry_wait_s=1.0)
+        run = run_to_end(run_load(s, {}, path, limits=limits))
     assert run.error is None and not run.cancelled, run.error
     return run, analyse(run.records, run.header), path, app
 
