@@ -22,8 +22,9 @@ the moment one step arrived until the next one did, about a decode time. A group
   finds waiting into one, stamped at the second's arrival, two decode times after the step before
   (the timer's rule does not apply: it compares the stall with the time of the read, which the stamp
   is not). A step the server itself sent late is left out too, which does not depend on its size. The
-  first step is timed against the stream's first payload where that came apart before it (a role chunk);
-  where it did not, two steps merged at the very start are caught only by their size;
+  first step is timed against the stream's first payload where that came apart before it (a role chunk),
+  and left out where it came in the same read (two steps a late reader found at the very start would
+  read as one; on a real server the first token comes alone from the prompt pass anyway);
 - once K is known, it holds more than K + 1 tokens, which no verify step emits.
 When more than UNRELIABLE_SHARE of the groups are suspect, the timing says nothing trustworthy
 about K or alpha on this run, and the reading says so instead of giving them.
@@ -52,6 +53,8 @@ MIN_GAPS = 4  # a request with fewer gaps between groups takes the run's decode 
 BUSY = "timing unreliable on this run: the machine was busy"
 
 LATE_READ, STALLED, TOO_BIG, LATE_ARRIVAL = "late", "client stalled", "too large", "late by the kernel's time"
+WITH_OPENING = "read with the stream's opening"
+TIMED_FAIRLY = (LATE_ARRIVAL, WITH_OPENING)  # left out for when they came, not for their size: no sign of a busy reader
 # a real llama.cpp run (gemma-3-270m with a draft, K = 4): 19 of 1,042 gaps under 0.02 D, every one joining to at
 # most K + 1 tokens, then none up to 0.1 D and the bulk of the steps from 0.3 D
 SPLIT = 0.1
@@ -90,8 +93,11 @@ def flag_by_timing(groups: Sequence[Group], stalls: Sequence[Sequence[float]] | 
         return
     ends = sorted(float(end) for end, length in stalls or () if float(length) >= STALL * d)
     near = max(WOKE * d, WOKE_MIN_S)
-    if kernel and groups and opening is not None and groups[0].t - opening > LATE * d:
-        groups[0].suspect = groups[0].suspect or LATE_ARRIVAL
+    if kernel and groups and opening is not None:
+        if groups[0].t - opening > LATE * d:
+            groups[0].suspect = groups[0].suspect or LATE_ARRIVAL
+        elif groups[0].t - opening < SPLIT * d:  # read with the opening: nothing before it to time it against
+            groups[0].suspect = groups[0].suspect or WITH_OPENING
     for i in range(1, len(groups)):
         before, at = groups[i - 1].t, groups[i].t
         if kernel:
@@ -133,7 +139,7 @@ def flag_by_size(groups: Sequence[Group], k: int) -> None:
 
 
 def suspect_counts(requests: Sequence[Sequence[Group]]) -> dict[str, int]:
-    out = {LATE_READ: 0, STALLED: 0, LATE_ARRIVAL: 0, TOO_BIG: 0}
+    out = {LATE_READ: 0, STALLED: 0, LATE_ARRIVAL: 0, WITH_OPENING: 0, TOO_BIG: 0}
     for gs in requests:
         for g in gs:
             if g.suspect:
@@ -153,15 +159,19 @@ def describe(requests: Sequence[Sequence[Group]]) -> str:
                                                    ("after the client's own timer stalled", counts[STALLED]),
                                                    (f"arrived over {LATE:g} decode times after the step before, by the "
                                                     "kernel's receive time", counts[LATE_ARRIVAL]),
+                                                   ("first of their request, read with the stream's opening",
+                                                    counts[WITH_OPENING]),
                                                    ("larger than K + 1", counts[TOO_BIG])) if n)
     return f"{left} of {fmt.count(total, 'step')} left out as possibly merged by a late read ({why})"
 
 
 def unreliable(requests: Sequence[Sequence[Group]]) -> bool:
     """Too many steps left out for the detection to be trusted: over UNRELIABLE_SHARE, not counting those left
-    out by the kernel's receive times (exact against merges: what else they leave out, a step the server sent
-    late, does not depend on its size), or over half of them whatever the reason."""
+    out by the kernel's receive times (TIMED_FAIRLY: exact against merges, and what else they leave out, a step
+    the server sent late or a first step read with the opening, does not depend on its size), or over half of
+    them whatever the reason."""
     total = sum(len(gs) for gs in requests)
     counts = suspect_counts(requests)
     left = sum(counts.values())
-    return total > 0 and (left - counts[LATE_ARRIVAL] > UNRELIABLE_SHARE * total or left > MOST * total)
+    fair = sum(counts[reason] for reason in TIMED_FAIRLY)
+    return total > 0 and (left - fair > UNRELIABLE_SHARE * total or left > MOST * total)

@@ -46,3 +46,10 @@ def test_the_first_step_is_timed_against_the_role_chunk_that_came_before_it():
     whole = _groups([1, 2, 3, 4, 5])
     flag_by_timing(whole, [], None, kernel=True, opening=0.0)
     assert not any(g.suspect for g in whole)
+
+
+def test_a_first_step_read_with_the_opening_cannot_be_timed_and_is_left_out_fairly():
+    from model.probe.merges import WITH_OPENING
+    together = _groups([0, 1, 2, 3, 4])  # the role chunk and the first step (or two) in one read
+    flag_by_timing(together, [], None, kernel=True, opening=0.0)
+    assert [g.suspect for g in together] == [WITH_OPENING, "", "", "", ""] and not unreliable([together])
