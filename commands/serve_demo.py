@@ -119,8 +119,8 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                              "(always so in the llamacpp style)")
     parser.add_argument("--k", type=int, default=4, help="draft tokens per stretch (default 4)")
     parser.add_argument("--step-ms", type=float, default=20.0,
-                        help="each step is paced to at least this many ms (default 20): the demo pair takes "
-                             "about 1 ms, too little to time over loopback")
+                        help="each step takes this many ms (default 20; 0: the time the demo pair took): the "
+                             "pair takes about 1 ms, too little to time over loopback")
     parser.add_argument("--chunk-tokens", type=int, default=4, help="tokens per chunk in the chunked style")
     parser.add_argument("--knee-tokens", type=int, default=32,
                         help="concurrent streams of a model share one step, whose time follows a stated rule: "

@@ -18,8 +18,10 @@ Styles:
 A token whose text is "" is silent: it counts in usage.completion_tokens but sends no content
 event, as special tokens (an end-of-turn marker, and what a model emits after it until the token
 budget) do on llama.cpp; serve-demo makes them in the llamacpp style, and in plain with --silent-tokens.
-Steps are paced to the time they took, but at least `min_step_s`: the demo pair computes a step
-in about a millisecond, and on loopback that would drown in scheduling noise.
+Each step is paced to `min_step_s` (0: to the time the demo pair took): the pair computes a step in about a
+millisecond, which on loopback would drown in scheduling noise, and it computes every step before streaming,
+so on a loaded machine its own step times are the machine's noise, not the step's: they would make the
+steps' times vary several-fold, which no engine's steps do.
 With `include_usage`, the last chunk has the usage and, for a speculative model, vLLM-style
 per-request counts in `metrics.speculative_decoding` (with the histogram of full-K steps apart).
 `/metrics` is a Prometheus page with vLLM's counter names. Requests are generated one at a time;
@@ -109,7 +111,7 @@ Event = tuple[list[str], bool]  # the tokens an event carries; whether it carrie
 
 def _groups(gen: Generation, style: str, chunk_tokens: int, min_step_s: float) -> list[tuple[float, list[Event]]]:
     """(seconds to wait before, events) per send. A silent token sends no event of its own."""
-    paced = [(max(s.seconds, min_step_s), list(s.tokens)) for s in gen.steps if s.tokens]
+    paced = [(min_step_s if min_step_s > 0 else s.seconds, list(s.tokens)) for s in gen.steps if s.tokens]
     if style == "vllm":
         return [(wait, [(tokens, True)]) for wait, tokens in paced]
     if style in PER_TOKEN_STYLES:
