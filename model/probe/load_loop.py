@@ -46,8 +46,10 @@ class StreamLoop:
     def submit(self, coro: Coroutine[Any, Any, Result]) -> "concurrent.futures.Future[Result]":
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Cancel what still runs, stop the loop and wait for its thread (at most ``timeout``)."""
+    def close(self, timeout: float = 2.0, clients: "tuple[Any, ...]" = ()) -> None:
+        """Cancel what still runs, close ``clients`` (their ``aclose``), stop the loop and wait for its thread
+        (at most ``timeout``): one trip to the loop's thread and back, which on a loaded machine is what a
+        cancel waits for."""
         if self.loop.is_closed():
             return
 
@@ -56,6 +58,11 @@ class StreamLoop:
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            for client in clients:
+                try:
+                    await client.aclose()
+                except Exception:  # closing what a failed stream left: nothing more to do with it
+                    pass
 
         if self._thread.is_alive():
             try:

@@ -121,25 +121,19 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
             yield ProbeProgress(done + 1, len(plan), tokens / elapsed if elapsed > 0 else 0.0, left, elapsed,
                                 item.label)
     finally:
-        for client in clients.values():
-            try:
-                streams.submit(client.aclose()).result(1.0)
-            except (concurrent.futures.TimeoutError, RuntimeError):
-                pass
-        streams.close()
+        streams.close(clients=tuple(clients.values()))
         if writer:
             writer.close()
     return run
 
 
 def _wait(request: "concurrent.futures.Future[RequestRecord]", cancel: Callable[[], bool] | None) -> RequestRecord:
-    """The request's record once its task ends; on a cancel, the task cancelled (its connection closed) and
-    Cancelled raised. The request's and the run's deadlines are the task's own (LoopClient.stream)."""
+    """The request's record once its task ends; on a cancel, the task cancelled and Cancelled raised (the run's
+    end closes its connection). The request's and the run's deadlines are the task's own (LoopClient.stream)."""
     while True:
         try:
             return request.result(POLL_S)
         except concurrent.futures.TimeoutError:
             if cancel is not None and cancel():
-                request.cancel()
-                concurrent.futures.wait([request], 1.0)
+                request.cancel()  # its connection is closed as the loop shuts down (StreamLoop.close)
                 raise Cancelled() from None
