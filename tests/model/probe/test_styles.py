@@ -16,8 +16,8 @@ from model.probe.events import FAST
 from model.probe.run import run_probe
 from model.probe.steps import PER_TOKEN_GAPS, detect_style, read_steps
 from model.probe.demo_server import DemoModel
-from tests.probe_servers import (FAST_LIMITS, DemoProcess, demo_app, kept_truth_alpha, settings_for, subset,
-                                 truth_alpha)
+from tests.probe_servers import (FAST_LIMITS, STEP_S, DemoProcess, demo_app, kept_truth_alpha, settings_for,
+                                 subset, truth_alpha)
 
 pytest.importorskip("uvicorn")
 
@@ -83,7 +83,7 @@ def _kept_steps_agree(c, fast, truth, ids: set[str], report) -> int:
     assert c.alpha_timing is not None, (c.task_class, report.notes)
     mine = [r for r in fast if r.task_class == c.task_class]
     reading = read_steps(mine, detect_style(fast), report.k_estimate, judge=False)
-    kept_alpha, kept, left = kept_truth_alpha(truth, reading, ids)
+    kept_alpha, kept, left = kept_truth_alpha(truth, reading, ids, STEP_S)
     assert abs(c.alpha_timing - kept_alpha) <= 0.05, (c.task_class, c.alpha_timing, kept_alpha, report.notes)
     assert left <= kept, (c.task_class, kept, left, report.notes)
     return left
