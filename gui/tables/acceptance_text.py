@@ -33,6 +33,16 @@ def _extrapolated(cmp: Comparison, i: int, j: int) -> bool:
     return bool(cmp.extrapolated is not None and cmp.extrapolated[i, j])
 
 
+def extrapolated_mark(cmp: Comparison, i: int, j: int) -> str:
+    """'*' where E at the tier's K (and so the speedup) was extrapolated past the K the acceptance was measured at."""
+    return "*" if cmp.speculative[i] and _extrapolated(cmp, i, j) else ""
+
+
+def extrapolated_words(cmp: Comparison, i: int, j: int) -> str:
+    """' (extrapolated past K=3)' for a tooltip's E and speedup lines; '' where nothing was extrapolated."""
+    return f" (extrapolated past K={_measured_k(cmp, i, j)})" if extrapolated_mark(cmp, i, j) else ""
+
+
 def acceptance_cell(cmp: Comparison, i: int, j: int) -> str:
     """AL (the mean acceptance length at the tier's K), * where extrapolated past what was measured."""
     return _length(float(cmp.tokens_per_stretch[i, j]), "AL ") + ("*" if _extrapolated(cmp, i, j) else "")
@@ -60,7 +70,7 @@ def tooltip_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     grid = cmp.acceptance
     k = int(cmp.k[i])
     e = float(cmp.tokens_per_stretch[i, j])
-    beyond = f" (extrapolated past K={_measured_k(cmp, i, j)})" if _extrapolated(cmp, i, j) else ""
+    beyond = extrapolated_words(cmp, i, j)
     if shape(cmp, i, j) == PROFILE:
         measured = grid.profile_list(i, j) or []  # type: ignore[union-attr]
         what = (f"acceptance: a per-position profile ({', '.join(fmt.pct(p, 0) for p in measured)} at positions "

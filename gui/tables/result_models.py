@@ -89,7 +89,9 @@ def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
 
 # metric key -> (menu label, cell text)
 METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
-    "speedup": ("Speedup", lambda c, i, j: fmt.times_interval(c.speedup[i, j], c.speedup_low[i, j], c.speedup_high[i, j])),
+    # * as on the acceptance cell: E, and so the speedup, extrapolated past the K a profile or length was measured at
+    "speedup": ("Speedup", lambda c, i, j: fmt.times_interval(c.speedup[i, j], c.speedup_low[i, j], c.speedup_high[i, j])
+                + acceptance_text.extrapolated_mark(c, i, j)),
     "speed_verdict": ("Speed verdict (vs plain decoding)", _speed_verdict_text),
     "value_verdict": ("Value verdict (speed vs price)", _value_verdict_text),
     "price_break_even": ("Price break-even alpha", price_break_even_text),
@@ -117,7 +119,7 @@ def colour_scheme(metric: str) -> str:
 _PAIR_FIELDS = ("speedup", "speedup_low", "speedup_high", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
                 "optimal_k", "optimal_speedup", "cost_factor", "price_ratio", "price_break_even_alpha",
                 "price_break_even_kind", "value_verdict", "tokens_per_stretch", "break_even_length",
-                "price_break_even_length")
+                "price_break_even_length", "extrapolated")
 _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
                 "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict",
                 "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
@@ -193,7 +195,8 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
           if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[:2]),
         f"Trailer fill F = (E - 1) / K = {fmt.pct(cmp.trailer_fill[i, j])}",
         f"Stretch cost K*c + v = {k * c + v:.2f} target steps",
-        f"Speedup S = E / (K*c + v) = {fmt.times_interval(cmp.speedup[i, j], cmp.speedup_low[i, j], cmp.speedup_high[i, j])}",
+        f"Speedup S = E / (K*c + v) = {fmt.times_interval(cmp.speedup[i, j], cmp.speedup_low[i, j], cmp.speedup_high[i, j])}"
+        + acceptance_text.extrapolated_words(cmp, i, j),
         (f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}"
          if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[2]),
         f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",

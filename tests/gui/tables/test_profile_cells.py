@@ -36,6 +36,13 @@ def test_profile_and_length_cells_show_the_length_used(window):
     assert "per-position profile (90%, 80%, 70%, 60%" in tip and "(1 - alpha^(K+1))" not in tip
     assert f"from the profile: {e:.2f} (extrapolated past K=4)" in tip
     assert "mean acceptance length of 2.40 measured at K=4" in _cell(window, "speedup", i, sm, Qt.ItemDataRole.ToolTipRole)
+    # the speedup cell is marked as the acceptance cell is: * and the same words in its tooltip's speedup line
+    speed = f"{float(cmp.speedup[i, js]):.2f}x"
+    assert _cell(window, "speedup", i, js) == speed + "*"
+    assert f"Speedup S = E / (K*c + v) = {speed} (extrapolated past K=4)" in tip
+    assert _cell(window, "speedup", i, sm) == f"{float(cmp.speedup[i, sm]):.2f}x" + ("*" if cmp.extrapolated[i, sm] else "")
+    helix = cmp.tier_names.index("Helix Fast")  # K = 4: the profile's own positions, nothing extrapolated
+    assert not _cell(window, "speedup", helix, js).endswith("*") and _cell(window, "speedup", i, code).endswith("x")
 
 
 def test_the_task_classes_table_says_what_stands_beside_the_alpha(window):
