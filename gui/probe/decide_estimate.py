@@ -53,7 +53,8 @@ class DecideEstimate(QLabel):
             until = form.decide_check.isChecked()
             max_requests = form.max_requests_spin.value() if until else None
             needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence,
-                                     form.half_width() if until else None, max_requests)
+                                     form.half_width() if until else None, max_requests,
+                                     length_half_width=form.length_half_width() if until else None)
         except (ValueError, OSError) as exc:
             self.show_none(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
             return

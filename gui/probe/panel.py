@@ -269,7 +269,9 @@ class ProbePanel(QWidget):
             question = (f"Probe {settings.fast.describe()} until each class is decided at "
                         f"{decide.confidence:.0%}: at most {decide.max_requests} requests a class"
                         + (f", at most {fmt.cost(decide.max_cost, currency)}" if decide.max_cost is not None else "")
-                        + (f", or to a half-width of {decide.half_width:g}" if decide.half_width is not None else "") + ".")
+                        + (f", or to a half-width of {decide.half_width:g}" if decide.half_width is not None else "")
+                        + (f", or E to ±{decide.length_half_width:g} tokens/step"
+                           if decide.length_half_width is not None else "") + ".")
         else:
             question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
         if not self.confirm(question):
@@ -319,7 +321,7 @@ class ProbePanel(QWidget):
         wb = self.document.workbook
         thresholds = thresholds_for(wb, tier.name, [p.task_class for p in settings.prompts])
         return DecideSettings(wb.settings.confidence, self.run_form.max_requests_spin.value(), cap,
-                              self.run_form.half_width()), thresholds
+                              self.run_form.half_width(), self.run_form.length_half_width()), thresholds
 
     def _show_live(self) -> None:
         """The intervals so far, at most once a second: they narrow as requests complete."""

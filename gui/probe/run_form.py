@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QFormLayout, QHBoxLayout, 
 
 from gui.tables.cell_format import locale_decimal
 from model.probe.filler import parse_context
-from model.workbook.validation import HALF_WIDTH_FIELD, ValidationError
+from model.workbook.validation import HALF_WIDTH_FIELD, LENGTH_HALF_WIDTH_FIELD, FieldSpec, ValidationError
 
 DEMO_PROMPTS = Path(__file__).resolve().parents[2] / "resources" / "prompts" / "demo.jsonl"
 
@@ -61,8 +61,17 @@ class RunForm(QWidget):
                                          "narrow either side, e.g. 0.03 or 3% (3 points); blank: stop when it clears "
                                          "the price break-even")
         self.half_width_edit.setMaximumWidth(70)
-        self._half_width: float | None = None  # the last value accepted: a refused one leaves it
+        # a class the workbook holds as a profile or a length is judged on E, not alpha: its own target, in tokens
+        # per verify step at the tier's K (the CLI's one --half-width is read in each class's unit)
+        self.length_half_width_edit = QLineEdit(placeholderText="none", toolTip="For a class held as a profile or "
+                                                "a length: stop it once E's interval at the tier's K is this narrow "
+                                                "either side, in tokens per verify step, e.g. 0.1; blank: stop when "
+                                                "it clears the price break-even")
+        self.length_half_width_edit.setMaximumWidth(55)
+        # the last values accepted: a refused one leaves them
+        self._accepted: dict[str, float | None] = {HALF_WIDTH_FIELD.name: None, LENGTH_HALF_WIDTH_FIELD.name: None}
         self.half_width_edit.editingFinished.connect(self._commit_half_width)
+        self.length_half_width_edit.editingFinished.connect(self._commit_length_half_width)
         # the caps on a line of their own under the check box, each line narrower than the endpoint form, so
         # the dock is no wider for the third cap (three on one line widened it)
         decide_row = QHBoxLayout()
@@ -73,7 +82,8 @@ class RunForm(QWidget):
         form.addRow(decide_row)
         caps_row = QHBoxLayout()
         caps_row.addSpacing(22)  # under the check box's text: these belong to it
-        for text, w in (("Max cost", self.max_cost_edit), ("Half-width", self.half_width_edit)):
+        for text, w in (("Max cost", self.max_cost_edit), ("Half-width", self.half_width_edit),
+                        ("E ±", self.length_half_width_edit)):
             caps_row.addWidget(QLabel(text))
             caps_row.addWidget(w)
         caps_row.addStretch(1)
@@ -107,23 +117,35 @@ class RunForm(QWidget):
         return cap
 
     def half_width(self) -> float | None:
-        """The half-width a run until decided stops a class at (None: none), as typed if it is one."""
+        """The half-width on alpha a run until decided stops an alpha class at (None: none), as typed if it is one."""
         self._commit_half_width()
-        return self._half_width
+        return self._accepted[HALF_WIDTH_FIELD.name]
+
+    def length_half_width(self) -> float | None:
+        """The half-width on E, tokens per verify step, it stops a profile or length class at (None: none)."""
+        self._commit_length_half_width()
+        return self._accepted[LENGTH_HALF_WIDTH_FIELD.name]
 
     def _commit_half_width(self) -> None:
-        """Take the typed half-width through the validator; a refused one is said (``refused``) and the field
-        goes back to the value it had."""
-        text, mark = self.half_width_edit.text().strip(), locale_decimal()
+        self._commit(self.half_width_edit, HALF_WIDTH_FIELD)
+
+    def _commit_length_half_width(self) -> None:
+        self._commit(self.length_half_width_edit, LENGTH_HALF_WIDTH_FIELD)
+
+    def _commit(self, edit: QLineEdit, spec: FieldSpec) -> None:
+        """Take what ``edit`` holds through ``spec``'s validator; a refused value is said (``refused``) and the
+        field goes back to the value it had."""
+        text, mark = edit.text().strip(), locale_decimal()
+        was = self._accepted[spec.name]
         try:
-            value = HALF_WIDTH_FIELD.parse(text, decimal=mark)
+            value = spec.parse(text, decimal=mark)
         except ValidationError as exc:
-            old = "" if self._half_width is None else f"{self._half_width:g}".replace(".", mark)
-            self.half_width_edit.setText(old)
-            self.refused.emit(f"{HALF_WIDTH_FIELD.label} {exc}; kept {old or 'none'}")
+            old = "" if was is None else f"{was:g}".replace(".", mark)
+            edit.setText(old)
+            self.refused.emit(f"{spec.label} {exc}; kept {old or 'none'}")
             return
-        if value != self._half_width:
-            self._half_width = value
+        if value != was:
+            self._accepted[spec.name] = value
             self.changed.emit()
 
     def _on_prompts_browse_clicked(self) -> None:

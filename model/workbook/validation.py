@@ -135,6 +135,9 @@ CONFIDENCE_FIELD = FieldSpec("confidence", "Interval confidence", "percent", 0.5
 # a run until decided may stop a class once its interval is this narrow either side (the probe dock; not a
 # workbook field): 0.03 or 3% is 3 points, blank for none
 HALF_WIDTH_FIELD = FieldSpec("half_width", "Half-width", "optional_percent", 0.001, 0.5, below_maximum=True)
+# ... and a class judged on E (a profile or a length) once E's interval at the tier's K is this narrow, in tokens
+# per verify step (E runs from 1 to K+1, so half of K max is already no target at all)
+LENGTH_HALF_WIDTH_FIELD = FieldSpec("length_half_width", "E half-width", "optional_float", 0.001, K_LIMITS[1] / 2)
 
 # the workbook-wide settings: one "row" of its own, checked like the others
 SETTINGS_FIELDS: tuple[FieldSpec, ...] = (

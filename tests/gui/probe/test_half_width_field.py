@@ -1,7 +1,10 @@
 """Issue 21: the probe dock's run until decided takes a half-width as the CLI's --half-width does (through the
-validator: a bad value is refused with its reason and the old one kept), without widening the dock; and it says
-which classes the prompt file has too few distinct prompts to decide."""
+validator: a bad value is refused with its reason and the old one kept), on alpha for an alpha class and on E in
+tokens per step for a profile or length class, without widening the dock; and it says which classes the prompt
+file has too few distinct prompts to decide."""
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
@@ -20,9 +23,18 @@ from model.workbook.json_file import load_demo  # noqa: E402
 TIER = "Northwind Turbo"
 
 
-@pytest.fixture
-def panel(qtbot):
-    widget = ProbePanel(Document(load_demo()))
+def _profile_demo():
+    """The demo workbook with code held as a profile (as after a probe's Apply): judged on E at the tier's K."""
+    wb = load_demo()
+    j = next(j for j, c in enumerate(wb.classes) if c.name == "code")
+    wb.classes[j] = dataclasses.replace(wb.classes[j], profile=(0.95, 0.9, 0.85, 0.8, 0.75), acceptance_length_low=3.6,
+                                        acceptance_length_high=4.2, alpha_confidence=0.95, alpha_requests=12)
+    return wb
+
+
+@pytest.fixture(params=["alpha classes only"])
+def panel(qtbot, request):
+    widget = ProbePanel(Document(_profile_demo() if request.param == "code as a profile" else load_demo()))
     qtbot.addWidget(widget)
     widget.endpoint.tier_combo.setCurrentIndex(widget.endpoint.tier_combo.findText(TIER))
     widget.endpoint.url_edit.setText("http://127.0.0.1:9/v1")
@@ -32,8 +44,8 @@ def panel(qtbot):
     return widget
 
 
-def _type(qtbot, panel, text):
-    edit = panel.run_form.half_width_edit
+def _type(qtbot, panel, text, edit=None):
+    edit = edit or panel.run_form.half_width_edit
     edit.setText(text)
     edit.editingFinished.emit()
 
@@ -91,4 +103,57 @@ def test_the_caps_do_not_widen_the_dock(qtbot, window):
     qtbot.wait(50)
     panel = window.probe_panel
     assert panel.run_form.minimumSizeHint().width() <= panel.endpoint.minimumSizeHint().width()
-    assert panel.run_form.half_width_edit.isVisible()
+    assert panel.run_form.half_width_edit.isVisible() and panel.run_form.length_half_width_edit.isVisible()
+
+
+def _type_e(qtbot, panel, text):
+    _type(qtbot, panel, text, panel.run_form.length_half_width_edit)
+
+
+def test_the_e_half_width_reaches_the_run_s_settings_apart_from_alpha_s(qtbot, panel):
+    settings = panel.settings()
+    _type_e(qtbot, panel, "0.1")
+    decide = panel._decide_settings(settings)[0]
+    assert decide.length_half_width == pytest.approx(0.1) and decide.half_width is None
+    _type(qtbot, panel, "3%")
+    decide = panel._decide_settings(settings)[0]
+    assert decide.half_width == pytest.approx(0.03) and decide.length_half_width == pytest.approx(0.1)
+    asked = []
+    panel.confirm = lambda question: asked.append(question) or False
+    panel.run_row.run_button.click()
+    assert "or to a half-width of 0.03, or E to ±0.1 tokens/step." in asked[0]
+    _type_e(qtbot, panel, "")
+    assert panel._decide_settings(settings)[0].length_half_width is None
+
+
+@pytest.mark.parametrize("bad", ["0", "-0.1", "a tenth", "10%", "40"])
+def test_a_bad_e_half_width_is_refused_with_its_reason_and_the_old_one_kept(qtbot, panel, bad):
+    _type_e(qtbot, panel, "0.25")
+    with qtbot.waitSignal(panel.run_form.refused, timeout=1000) as said:
+        _type_e(qtbot, panel, bad)
+    form = panel.run_form
+    assert form.length_half_width_edit.text() == "0.25" and form.length_half_width() == pytest.approx(0.25)
+    text = panel.message_label.text()
+    assert said.args[0] == text and text.startswith("E half-width must be blank or a number from 0.001 to 32")
+    assert text.endswith("; kept 0.25") and form.half_width() is None  # alpha's target untouched
+
+
+@pytest.mark.parametrize("panel", ["code as a profile"], indirect=True)
+def test_the_estimate_of_a_profile_class_follows_the_e_half_width(qtbot, panel):
+    qtbot.waitUntil(lambda: "until decided" in panel.estimate_label.text(), timeout=3000)
+    _type(qtbot, panel, "0.03")  # alpha's: not read for code, which is judged on E
+    qtbot.waitUntil(lambda: "half-width 0.030" in panel.estimate_label.toolTip(), timeout=3000)
+    assert "code: E " in panel.estimate_label.toolTip() and "tokens per step" not in panel.estimate_label.toolTip()
+    _type_e(qtbot, panel, "0.1")
+    qtbot.waitUntil(lambda: "half-width 0.100 tokens per step of E" in panel.estimate_label.toolTip(), timeout=3000)
+    wb = panel.document.workbook
+    tier = wb.tiers[wb.tier_index(TIER)]
+    settings = ProbeSettings(fast=Endpoint("", TIER), prompts=load_probe_prompts(panel.run_form.prompts_path()),
+                             max_tokens=panel.run_form.tokens_spin.value(), fast_name=TIER,
+                             fast_prices=Prices(tier.price_in, tier.price_out))
+    needs = needs_before_run(wb, TIER, settings, wb.settings.confidence, 0.03, 40, length_half_width=0.1)
+    code = next(n for n in needs if n.task_class == "code")
+    assert code.words(wb.settings.currency) in panel.estimate_label.toolTip().splitlines()
+    assert code.words(wb.settings.currency) != next(
+        n for n in needs_before_run(wb, TIER, settings, wb.settings.confidence, 0.03, 40) if n.task_class == "code"
+    ).words(wb.settings.currency)  # without the E target the line differs: the estimate did read it
