@@ -65,30 +65,24 @@ def test_the_half_width_reaches_the_run_s_settings(qtbot, panel):
     assert panel._decide_settings(settings)[0].half_width is None
 
 
-@pytest.mark.parametrize("bad", ["0.7", "0", "-0.02", "three", "50%"])
-def test_a_bad_half_width_is_refused_with_its_reason_and_the_old_one_kept(qtbot, panel, bad):
-    _type(qtbot, panel, "0.03")
-    with qtbot.waitSignal(panel.run_form.refused, timeout=1000) as said:
-        _type(qtbot, panel, bad)
-    assert panel.run_form.half_width_edit.text() == "0.03" and panel.run_form.half_width() == pytest.approx(0.03)
-    text = panel.message_label.text()
-    assert said.args[0] == text and text.startswith("Half-width must be") and "below 0.5" in text
-    assert text.endswith("; kept 0.03") and not panel.message_label.isHidden()
-
-
 def test_the_estimate_follows_the_half_width(qtbot, panel):
     qtbot.waitUntil(lambda: "until decided" in panel.estimate_label.text(), timeout=3000)
     _type(qtbot, panel, "0.03")
     qtbot.waitUntil(lambda: "half-width 0.030" in panel.estimate_label.toolTip(), timeout=3000)
 
 
-def test_the_dock_says_which_classes_have_too_few_distinct_prompts(qtbot, panel):
-    qtbot.waitUntil(lambda: "distinct" in panel.estimate_label.text(), timeout=3000)
+def _form_settings(panel) -> ProbeSettings:
+    """What the panel's estimate reads from its form, built here as the CLI builds it."""
     wb = panel.document.workbook
     tier = wb.tiers[wb.tier_index(TIER)]
-    settings = ProbeSettings(fast=Endpoint("", TIER), prompts=load_probe_prompts(panel.run_form.prompts_path()),
-                             max_tokens=panel.run_form.tokens_spin.value(), fast_name=TIER,
-                             fast_prices=Prices(tier.price_in, tier.price_out))
+    return ProbeSettings(fast=Endpoint("", TIER), prompts=load_probe_prompts(panel.run_form.prompts_path()),
+                         max_tokens=panel.run_form.tokens_spin.value(), fast_name=TIER,
+                         fast_prices=Prices(tier.price_in, tier.price_out))
+
+
+def test_the_dock_says_which_classes_have_too_few_distinct_prompts(qtbot, panel):
+    qtbot.waitUntil(lambda: "distinct" in panel.estimate_label.text(), timeout=3000)
+    wb, settings = panel.document.workbook, _form_settings(panel)
     short = short_of_prompts(needs_before_run(wb, TIER, settings, wb.settings.confidence, None, 40), settings.prompts)
     assert short, "the demo prompts (8 a class) are short of what deciding code at 95% takes"
     for s in short:
@@ -126,16 +120,24 @@ def test_the_e_half_width_reaches_the_run_s_settings_apart_from_alpha_s(qtbot, p
     assert panel._decide_settings(settings)[0].length_half_width is None
 
 
-@pytest.mark.parametrize("bad", ["0", "-0.1", "a tenth", "10%", "40"])
-def test_a_bad_e_half_width_is_refused_with_its_reason_and_the_old_one_kept(qtbot, panel, bad):
-    _type_e(qtbot, panel, "0.25")
-    with qtbot.waitSignal(panel.run_form.refused, timeout=1000) as said:
-        _type_e(qtbot, panel, bad)
+# alpha's half-width is a share below 0.5; E's is tokens per step, no percent, up to half of K max
+REFUSED = [("alpha", bad, "Half-width must be blank or a share (0.78 or 78%) from 0.001 to below 0.5")
+           for bad in ("0.7", "0", "-0.02", "three", "50%")] + [
+          ("E", bad, "E half-width must be blank or a number from 0.001 to 32") for bad in ("0", "-0.1", "a tenth", "10%", "40")]
+
+
+@pytest.mark.parametrize("field, bad, reason", REFUSED)
+def test_a_bad_half_width_is_refused_with_its_reason_and_the_old_one_kept(qtbot, panel, field, bad, reason):
     form = panel.run_form
-    assert form.length_half_width_edit.text() == "0.25" and form.length_half_width() == pytest.approx(0.25)
+    edit, value, other = ((form.half_width_edit, form.half_width, form.length_half_width) if field == "alpha"
+                          else (form.length_half_width_edit, form.length_half_width, form.half_width))
+    _type(qtbot, panel, "0.03", edit)
+    with qtbot.waitSignal(form.refused, timeout=1000) as said:
+        _type(qtbot, panel, bad, edit)
+    assert edit.text() == "0.03" and value() == pytest.approx(0.03)
     text = panel.message_label.text()
-    assert said.args[0] == text and text.startswith("E half-width must be blank or a number from 0.001 to 32")
-    assert text.endswith("; kept 0.25") and form.half_width() is None  # alpha's target untouched
+    assert said.args[0] == text and text.startswith(reason) and not panel.message_label.isHidden()
+    assert text.endswith("; kept 0.03") and other() is None  # the other unit's target is untouched
 
 
 @pytest.mark.parametrize("panel", ["code as a profile"], indirect=True)
@@ -146,11 +148,7 @@ def test_the_estimate_of_a_profile_class_follows_the_e_half_width(qtbot, panel):
     assert "code: E " in panel.estimate_label.toolTip() and "tokens per step" not in panel.estimate_label.toolTip()
     _type_e(qtbot, panel, "0.1")
     qtbot.waitUntil(lambda: "half-width 0.100 tokens per step of E" in panel.estimate_label.toolTip(), timeout=3000)
-    wb = panel.document.workbook
-    tier = wb.tiers[wb.tier_index(TIER)]
-    settings = ProbeSettings(fast=Endpoint("", TIER), prompts=load_probe_prompts(panel.run_form.prompts_path()),
-                             max_tokens=panel.run_form.tokens_spin.value(), fast_name=TIER,
-                             fast_prices=Prices(tier.price_in, tier.price_out))
+    wb, settings = panel.document.workbook, _form_settings(panel)
     needs = needs_before_run(wb, TIER, settings, wb.settings.confidence, 0.03, 40, length_half_width=0.1)
     code = next(n for n in needs if n.task_class == "code")
     assert code.words(wb.settings.currency) in panel.estimate_label.toolTip().splitlines()
