@@ -26,7 +26,9 @@ def _short(n: ClassNeed, currency: str) -> str:
     if not n.in_workbook:
         return f"{escape(n.task_class)} not in the workbook"
     if not math.isfinite(n.need.extra):
-        return f"{escape(n.task_class)} not decidable"
+        # the cap is the one reason the analyst can act on here (raise it): say it, the tooltip has the rest
+        beyond = " within the cap" if "cap of" in n.need.basis else ""
+        return f"{escape(n.task_class)} not decidable{beyond}"
     cost = f" {fmt.cost(n.cost, currency)}" if n.cost is not None else ""
     return f"{escape(n.task_class)} ~{n.need.extra:.0f}{cost}"
 

@@ -193,7 +193,7 @@ def requests_to_decide(acc: Acceptance | None, alpha: float, threshold: float | 
                        half_width: float | None = None, trials_per_request: float = 60.0,
                        looks: list[int] | None = None, have: int | None = None) -> Need:
     """Expected further requests for the interval at ``confidence`` to clear ``threshold`` (or, with
-    ``half_width``, to be that narrow).
+    ``half_width``, to be that narrow, whichever comes first, as the run stops a class).
 
     The spread between requests comes from ``acc``'s interval where it has one (h at n requests: a per-request
     spread of h sqrt(n) / z), else from ``alpha`` with ASSUMED_SPREAD between prompts. ``have``: the requests a
@@ -201,12 +201,13 @@ def requests_to_decide(acc: Acceptance | None, alpha: float, threshold: float | 
     answer is the first look whose boundary the expected interval clears, at that look's own confidence.
     """
     start = (acc.requests if acc is not None else 0) if have is None else have
+    # a run stops a class at whichever comes first, decided or the half-width reached: the wider margin
+    margins = [abs(alpha - threshold)] if threshold is not None and math.isfinite(threshold) else []
     if half_width is not None:
-        margin = half_width
-    elif threshold is None or not math.isfinite(threshold):
+        margins.append(half_width)
+    if not margins:
         return Need(math.inf, "no break-even to decide against")
-    else:
-        margin = abs(alpha - threshold)
+    margin = max(margins)
     if margin <= 0:
         return Need(math.inf, "the acceptance sits on the break-even")
     if acc is not None and acc.has_interval and acc.confidence and acc.requests >= MIN_REQUESTS:

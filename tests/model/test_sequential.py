@@ -137,7 +137,23 @@ def test_on_the_break_even_a_class_is_decided_either_way_at_most_about_5_percent
 def test_requests_to_decide_a_length_to_a_half_width_in_tokens_per_step():
     # E 2.6 at K 4 with an interval +-0.2 over 20 requests: the fill's +-0.05; a half-width of 0.1 tokens per step
     # is 0.025 of fill: twice as narrow, four times the requests
+    # (the break-even on the point itself: deciding is out of reach, only the half-width stops the class)
     acc = Acceptance(2.6, 2.4, 2.8, 0.95, 20, 2000, "cluster", "length")
-    need = requests_to_decide_length(acc, LengthThreshold(2.0, 4), 0.95, have=0, half_width=0.1)
+    need = requests_to_decide_length(acc, LengthThreshold(2.6, 4), 0.95, have=0, half_width=0.1)
     assert need.extra == 80
-    assert requests_to_decide_length(acc, LengthThreshold(2.0, 4), 0.95, have=0, half_width=0.2).extra == 20
+    assert requests_to_decide_length(acc, LengthThreshold(2.6, 4), 0.95, have=0, half_width=0.2).extra == 20
+
+
+def test_with_a_half_width_the_estimate_is_whichever_stops_the_class_first():
+    # a run until decided stops a class once decided OR once its interval is that narrow; the estimate before it
+    # is the sooner of the two. alpha 0.80 +-0.05 over 20 requests against a break-even of 0.72: deciding needs
+    # (0.05 / 0.08)^2 * 20 = 7.8 -> 8 requests, a half-width of 0.01 would need 500: 8
+    acc = Acceptance(0.80, 0.75, 0.85, 0.95, 20, 2000, "cluster")
+    decide = requests_to_decide(acc, 0.80, 0.72, 0.95, have=0)
+    narrow = requests_to_decide(acc, 0.80, None, 0.95, half_width=0.01, have=0)
+    both = requests_to_decide(acc, 0.80, 0.72, 0.95, half_width=0.01, have=0)
+    assert (decide.extra, narrow.extra, both.extra) == (8, 500, 8)
+    # and a half-width wider than the margin to the break-even is reached first: 0.10 a side needs 5 (the minimum)
+    assert requests_to_decide(acc, 0.80, 0.79, 0.95, half_width=0.10, have=0).extra == 5
+    # a class at its break-even is still stopped by the half-width
+    assert requests_to_decide(acc, 0.80, 0.80, 0.95, half_width=0.05, have=0).extra == 20

@@ -84,3 +84,25 @@ def test_a_class_on_its_break_even_is_not_decidable(qtbot, panel):
     panel.document.apply("alpha on the break-even", on_it)
     qtbot.waitUntil(lambda: "code not decidable" in panel.estimate_label.text(), timeout=3000)
     assert math.isinf(_expected(panel, None)[0].need.extra)
+
+
+def test_a_half_width_out_of_reach_leaves_the_requests_that_decide(qtbot, panel):
+    # a run until decided stops a class once decided or once the half-width is reached, whichever is first: a
+    # half-width of 1% (hundreds of requests) must not turn code's ~N into 'not decidable' (it did: the estimate
+    # read only the half-width when one was set)
+    panel.run_form.decide_check.setChecked(True)
+    qtbot.waitUntil(lambda: "until decided, at most 40 a class" in panel.estimate_label.text(), timeout=3000)
+    code = _expected(panel, 40)[0]
+    assert math.isfinite(code.need.extra)
+    panel.run_form.half_width_edit.setText("1%")
+    panel.run_form.half_width_edit.editingFinished.emit()
+    qtbot.waitUntil(lambda: "half-width 0.010" in panel.estimate_label.toolTip(), timeout=3000)
+    assert f"code ~{code.need.extra:.0f} " in panel.estimate_label.text()
+    # on its break-even only the half-width can stop it, and 1% is beyond the cap of 40: said so
+    from model.probe.until_decided import class_thresholds
+    t = class_thresholds(panel.document.workbook, TIER)["code"]
+
+    def on_it(w):
+        w.classes[[c.name for c in w.classes].index("code")].alpha = t
+    panel.document.apply("alpha on the break-even", on_it)
+    qtbot.waitUntil(lambda: "code not decidable within the cap" in panel.estimate_label.text(), timeout=3000)
