@@ -149,14 +149,14 @@ LENGTH_METHOD = "cluster-robust log-odds on the fill (E - 1) / K, t(G-1), reques
 
 
 def length_interval(accepted: ArrayLike, steps: ArrayLike, k: int, confidence: float = 0.95,
-                    minimum: int = MIN_REQUESTS) -> Acceptance:
+                    minimum: int = MIN_REQUESTS, clusters: Sequence[Hashable] | None = None) -> Acceptance:
     """The interval on a mean acceptance length E at K from each request's accepted drafts and verify steps.
 
     E = 1 + A / S is a ratio of two sums over requests, like alpha: the same method applies to the trailer
     fill F = (E - 1) / K = A / (K S), a proportion (accepted drafts of the K S draft slots), and its ends are
     carried to E = 1 + K F. The request is the unit for the same reason (DESIGN.md section 7). ``kind`` is
     LENGTH and ``point`` is E; the fill's binomial floor treats the slots as independent, which only ever
-    widens the interval.
+    widens the interval. ``clusters`` (each request's prompt) as for alpha_interval.
     """
     a = np.asarray(accepted, dtype=np.float64).ravel()
     s = np.asarray(steps, dtype=np.float64).ravel()
@@ -164,7 +164,7 @@ def length_interval(accepted: ArrayLike, steps: ArrayLike, k: int, confidence: f
         raise ValueError(f"K must be at least 1 (got {k})")
     if a.shape != s.shape or np.any(a > k * s) or np.any(a < 0):
         raise ValueError("each request's accepted drafts must be from 0 to K times its steps")
-    fill = alpha_interval(a, k * s, confidence, s, minimum)
+    fill = alpha_interval(a, k * s, confidence, s, minimum, clusters=clusters)
 
     def to_e(f: float | None) -> float | None:
         return None if f is None else 1.0 + k * float(f)

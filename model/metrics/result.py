@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from model.acceptance import COUNTS_ONLY, Acceptance, alpha_interval_from_reports
+from model.acceptance.interval import length_interval
 from model.acceptance.k_check import k_mismatch
 from model.acceptance.units import UNIT_REQUEST, cluster_keys, with_unit
 from model.engine_reports import SpecCounts
@@ -128,6 +129,26 @@ class SourceResult:
         return float(e)
 
     @property
+    def mean_acceptance_length_interval(self) -> list[float] | None:
+        """The interval on E at the source's K from its per-request counts, the unit as for alpha's: what
+        measured_apply keeps beside the profile or length this source applies, which then decides E (without
+        it the comparison read that E as exact, the alpha interval beside it unused). None where there is no
+        profile or length, or no per-request counts (a scrape, a log line), or too few requests."""
+        c = self.counts
+        if not (self.profile or self.acceptance_length is not None) or not self.requests or not c.k:
+            return None
+        accepted = [r.accepted for _, r in self.requests]
+        steps = [r.steps for _, r in self.requests]
+        if any(a is None for a in accepted) or any(s is None for s in steps):
+            return None
+        keys, unit = cluster_keys(self.prompts if len(self.prompts) == len(self.requests) else [None] * len(self.requests))
+        try:
+            e = length_interval(accepted, steps, c.k, self.confidence, clusters=keys if unit != UNIT_REQUEST else None)
+        except ValueError:  # counts that do not fit K (more accepted than K a step): no interval, the alpha says why
+            return None
+        return [float(e.low), float(e.high)] if e.has_interval else None  # type: ignore[arg-type]
+
+    @property
     def acceptance_length_k(self) -> int | None:
         return int(self.counts.k) if self.acceptance_length is not None else None
 
@@ -180,6 +201,7 @@ class SourceResult:
             "engine_values": {k: _num(v) if isinstance(v, (int, float)) else v for k, v in c.engine_values.items()},
             "requests": len(self.requests) or None,
             **_interval_fields(self),
+            "mean_acceptance_length_interval": self.mean_acceptance_length_interval,
             "convention_note": c.convention_note,
             "notes": notes,
         }

@@ -23,6 +23,7 @@ import numpy as np
 
 from model import arithmetic as ar
 from model.acceptance import Acceptance, alpha_interval, per_request_counts
+from model.acceptance.interval import length_interval
 from model.workbook.validation import K_LIMITS
 from model.sampling.prompts import (DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, check_token_ids,
                                     load_prompts)
@@ -77,6 +78,9 @@ class ClassResult:
     requests: int = 0  # prompts with at least one full stretch
     interval_method: str = ""
     interval_confidence: float | None = None
+    # the interval on E at K from the same full stretches and unit: kept beside the profile Apply sets, which
+    # decides E (model.workbook.measured_apply.shape_fields); None below 5 prompts
+    mean_acceptance_length_interval: list[float] | None = None
 
     @property
     def acceptance(self) -> Acceptance:
@@ -353,6 +357,8 @@ def attach_intervals(result: SamplingResult, confidence: float = 0.95) -> Sampli
         c.interval_note = a.note or None
         c.requests, c.interval_method = a.requests, a.method
         c.interval_confidence = confidence if a.interval else None
+        e = length_interval(acc, steps, result.k, confidence, clusters=keys.get(c.task_class, []))
+        c.mean_acceptance_length_interval = list(e.interval) if e.interval else None
     result.confidence = confidence
     return result
 

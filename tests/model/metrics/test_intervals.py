@@ -63,3 +63,27 @@ def test_few_records_and_counters_say_why_there_is_no_interval(tmp_path: Path) -
     [scrape] = read_sources([_write(tmp_path, "m.prom", vllm_scrape({"llama": iid_steps(0.8, 4, 20_000)}))])
     assert scrape.acceptance.interval is None and scrape.to_dict()["interval_note"] == COUNTS_ONLY
     assert scrape.to_dict()["alpha_interval"] is None
+
+
+def test_records_with_a_profile_give_its_e_an_interval_the_comparison_uses(tmp_path: Path) -> None:
+    """import-metrics --apply keeps the records' per-position profile, which decides E: the interval on E must go
+    with it (it went without: compare said 'no interval on this mean acceptance length' for a class measured
+    from 6 requests, and its verdicts could never be undecided)."""
+    from model.acceptance.interval import length_interval
+    from model.comparison import compare
+    from model.workbook.measured_apply import apply_plan, plan_measured
+    from model.workbook.json_file import load_demo
+
+    alphas = [0.6, 0.7, 0.8, 0.75, 0.65, 0.72]
+    hists = [iid_steps(a, 4, 60) for a in alphas]
+    [s] = read_sources([_write(tmp_path, "r.jsonl", "\n".join(_trt_line("code", h) for h in hists) + "\n")])
+    want = length_interval([sum(j * n for j, n in enumerate(h)) for h in hists], [sum(h) for h in hists], 4, 0.95)
+    assert s.profile and s.mean_acceptance_length_interval == pytest.approx([want.low, want.high])
+    assert s.to_dict()["mean_acceptance_length_interval"] == pytest.approx([want.low, want.high])
+    wb = load_demo()
+    todo, _ = plan_measured(wb, [s], False)
+    apply_plan(wb, todo, "imported", "Northwind Turbo", source="imported")
+    cmp = compare(wb)
+    i, j = wb.tier_index("Northwind Turbo"), wb.class_index("code")
+    lo, hi = cmp.speedup_low[i, j], cmp.speedup_high[i, j]
+    assert np.isfinite(lo) and np.isfinite(hi) and lo < cmp.speedup[i, j] < hi
