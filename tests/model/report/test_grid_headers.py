@@ -45,3 +45,42 @@ def test_context_blocks_class_headers_break_at_spaces_only(tmp_path: Path) -> No
     assert heads, "no context block found"
     for j, cls in enumerate(wb.classes):  # a bold word in a header as long as the column is wide (12 was not)
         assert all(len(word) <= widths[CONTEXT_FIRST + j] for word in cls.name.split()), cls.name
+
+
+def _rule_row(formula: str, row: int, col: int) -> int:
+    """The Comparison row a grid rule's INDEX reads for the cell at (row, col): its arithmetic with the cell put in."""
+    import re
+    inner = re.search(r"INDEX\([^,]+,(.*)\)=", formula).group(1)
+    inner = re.sub(r"ROW\([A-Z]+\d+\)", str(row), inner)
+    inner = re.sub(r"COLUMN\([A-Z]+\d+\)", str(col), inner)
+    return int(eval(inner, {"__builtins__": {}}))  # digits and + - * ( ) only
+
+
+def test_grid_shades_each_cell_by_the_comparisons_speed_verdict(tmp_path: Path) -> None:
+    """The grid said 'marginal' (yellow) for a speedup whose interval makes it undecided, where the window's
+    grid and the Comparison's verdict say undecided (violet): the shading now reads the Comparison's verdict,
+    whose formula decides undecided from the interval's ends, so all three agree and follow an edit."""
+    from model.comparison import UNDECIDED, compare
+    from model.report.comparison_sheet import HEADER_ROW as CMP_HEADER, letter
+    from model.report.layout import COMPARISON
+    from model.report.styles import VERDICT_LOOKS
+    from tests.excel_cases import ranged
+
+    wb = ranged()
+    assert (compare(wb).verdict == UNDECIDED).any()
+    path = tmp_path / "ranged.xlsx"
+    export_report(wb, path)
+    grid = openpyxl.load_workbook(path)[GRID]
+    rules = [(str(rng.sqref), r) for rng in grid.conditional_formatting for r in rng.rules]
+    looks = {r.formula[0].rsplit('="', 1)[1].rstrip('"'): r.dxf.fill.bgColor.rgb[-6:].upper() for _, r in rules}
+    assert looks == {look: VERDICT_LOOKS[look]["bg_color"][1:] for look in ("gain", "marginal", "tax", "undecided")}
+    column = f"{COMPARISON}!${letter('Speed verdict')}:${letter('Speed verdict')}"
+    assert all(r.formula[0].startswith(f"INDEX({column},") for _, r in rules)
+    n_c = len(wb.classes)
+    for i in range(len(wb.tiers)):
+        for j in range(n_c):
+            row, col = HEADER_ROW + 1 + i, FIRST_CLASS_COL + j
+            cell = openpyxl.utils.get_column_letter(col) + str(row)
+            mine = [r for sqref, r in rules if cell in openpyxl.worksheet.cell_range.MultiCellRange(sqref)]
+            assert len(mine) == 4
+            assert {_rule_row(r.formula[0], row, col) for r in mine} == {CMP_HEADER + 1 + i * n_c + j}
