@@ -76,14 +76,16 @@ def decide_text(run: UntilDecidedRun, currency: str) -> str:
     lines = [f"until decided at {run.confidence:.0%} ({fmt.count(len(run.looks), 'look')} at {_looks_text(run.looks)} requests a "
              f"class, each look's interval at {min(confs):.2%} to {max(confs):.2%}):"]
     for c in run.classes:
-        interval = f" ({c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f})" if c.alpha_interval else ""
+        lo, hi = c.alpha_interval or (None, None)
+        # in alpha's own unit: '87.4% (0.796–0.924)' mixed a percentage with shares
+        interval = fmt.pct_interval(c.alpha, lo, hi, 1)
         if c.unit == "length":
             interval += (f", E {c.length:.2f}" if c.length is not None else "") + (
                 f" ({c.length_interval[0]:.2f}–{c.length_interval[1]:.2f})" if c.length_interval else "")
         verdict = {"above": "at or above", "below": "below"}.get(c.side, "")
         what = (f"decided: {verdict} {c.threshold_words()}" if c.stopped == "decided"
                 else c.stopped)
-        lines.append(f"  {c.task_class}: alpha {fmt.pct(c.alpha, 1)}{interval}; {what} after {fmt.count(c.requests, 'request')}, "
+        lines.append(f"  {c.task_class}: alpha {interval}; {what} after {fmt.count(c.requests, 'request')}, "
                      f"{c.tokens:,} tokens")
     cost = "unknown (no prices)" if run.cost is None else fmt.cost(run.cost, currency)
     lines.append(f"total: {fmt.count(sum(c.requests for c in run.classes), 'request')}, {sum(c.tokens for c in run.classes):,} "

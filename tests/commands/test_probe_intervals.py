@@ -100,3 +100,15 @@ def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_doe
     assert "about $0." in line or "not decidable" in line
     [c] = json.loads(out.read_text())["until_decided"]["classes"]
     assert c["requests"] == 5  # the run sent its 5 from zero: nothing of the earlier 20 was pooled
+
+
+def test_until_decided_text_gives_alpha_and_its_interval_in_one_unit() -> None:
+    """It printed 'alpha 87.4% (0.796–0.924)': a percentage beside shares, read as a different number."""
+    from commands.probe_decide import decide_text
+    from model.probe.until_decided import ClassDecision, UntilDecidedRun
+
+    run = UntilDecidedRun(classes=[ClassDecision("code", 0.7205, decided=True, side="above", requests=5, tokens=320,
+                                                 alpha=0.8736, alpha_interval=[0.7961, 0.9245], stopped="decided")],
+                          looks=[5, 6], look_confidences=[0.964, 0.972], cost=0.03)
+    text = decide_text(run, "USD")
+    assert "code: alpha 87.4% (79.6–92.5%); decided: at or above 72.0% after 5 requests" in text
