@@ -188,14 +188,16 @@ def comparison_text(cmp) -> str:
     pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
     verdicts = [r["incomplete"] or r["verdict"] + (" (unconfirmed)" if r["unconfirmed"] else "") for r in tiers]
     vw = max([22] + [len(v) + 1 for v in verdicts])  # "incomplete: needs c and v" pushed the columns after it
-    lines = [f"{'tier':<22}{'mix':>{tw}}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>9}  holds  "
+    # "out of reach" ran into the claim before it ("3.0xout of reach") in a 9-wide column
+    nw = max([9] + [len(_claim_alpha_text(r)) + 2 for r in tiers])
+    lines = [f"{'tier':<22}{'mix':>{tw}}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>{nw}}  holds  "
              f"{'verdict':<{vw}}{'pays a':>7}  value"]
     for r, verdict in zip(tiers, verdicts):
         holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
         mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
-                     f"{_claim_alpha_text(r):>9}  {holds:<5}  {verdict:<{vw}}"
+                     f"{_claim_alpha_text(r):>{nw}}  {holds:<5}  {verdict:<{vw}}"
                      f"{'–' if r['incomplete'] else _tier_pays_text(r):>7}"
                      f"  {'incomplete' if r['incomplete'] else r['baseline_incomplete'] or r['value_verdict']}")
     measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())

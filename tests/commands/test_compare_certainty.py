@@ -72,3 +72,18 @@ def test_per_class_text_says_why_a_value_verdict_is_withheld(tmp_path) -> None:
     tier_table = text.split("\n\n")[0].splitlines()
     pays_at = {len(line.rsplit("  ", 1)[0]) for line in tier_table}
     assert len(pays_at) == 1, "the columns after the verdict moved"
+
+
+def test_an_out_of_reach_claim_keeps_its_columns_apart() -> None:
+    """'needs a' is 9 wide and 'out of reach' 12: the text read '3.0xout of reach' (a probe's Apply set K 4 on
+    Northwind Turbo, whose 3x claim no acceptance then reaches)."""
+    from commands.calc_compare import comparison_text
+    from model.comparison import compare
+    from model.workbook.json_file import load_demo
+
+    wb = load_demo()
+    wb.tiers[wb.tier_index("Northwind Turbo")].claimed_speedup = 30.0
+    lines = comparison_text(compare(wb)).splitlines()
+    header, row = lines[0], next(line for line in lines if line.startswith("Northwind Turbo"))
+    assert "30.0x  out of reach" in row
+    assert row.index("out of reach") + len("out of reach") == header.index("needs a") + len("needs a")
