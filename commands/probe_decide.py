@@ -21,6 +21,7 @@ from model.probe.prompt_supply import short_of_prompts
 from model.probe.until_decided import DecideSettings, UntilDecidedRun, Threshold, run_until_decided, thresholds_for
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Workbook
+from model.workbook.validation import HALF_WIDTH_FIELD, LENGTH_HALF_WIDTH_FIELD, MAX_COST_FIELD, ValidationError
 
 
 def add_decide_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,11 +29,35 @@ def add_decide_arguments(parser: argparse.ArgumentParser) -> None:
                         help="send rounds to the classes still undecided (the fast tier only) and stop each once its "
                              "interval clears its price break-even (or --half-width); needs a workbook tier")
     parser.add_argument("--max-requests", type=int, default=40, help="with --until-decided: per class (default 40)")
-    parser.add_argument("--max-cost", type=float, help="with --until-decided: stop before passing this cost")
-    parser.add_argument("--half-width", type=float,
+    parser.add_argument("--max-cost", type=max_cost_arg, help="with --until-decided: stop before passing this cost")
+    parser.add_argument("--half-width", type=half_width_arg,
                         help="stop a class once its interval is this narrow: on alpha for an alpha class (0.03 is 3 "
                              "points either side); for a class the workbook holds as a profile or a length, on E in "
                              "tokens per verify step at the tier's K (e.g. 0.1)")
+
+
+def max_cost_arg(text: str) -> float | None:
+    """argparse type for --max-cost: the dock's Max cost field, through the one validator."""
+    try:
+        return MAX_COST_FIELD.parse(text)
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def half_width_arg(text: str) -> float | None:
+    """argparse type for --half-width, one value read in each class's unit: the dock's Half-width (alpha: 0.03 or
+    3%, below 0.5) or else its E ± (tokens per step, 0.001 to 32), through the one validator; it took any
+    positive number (1e-9, a target no run reaches) and refused '3%'."""
+    try:
+        return HALF_WIDTH_FIELD.parse(text)
+    except ValidationError:
+        pass
+    try:
+        return LENGTH_HALF_WIDTH_FIELD.parse(text)
+    except ValidationError:
+        raise argparse.ArgumentTypeError(
+            f"must be {HALF_WIDTH_FIELD.describe()} on alpha, or {LENGTH_HALF_WIDTH_FIELD.describe().removeprefix('blank or ')}"
+            f" tokens per step on E (got {text!r})") from None
 
 
 def check_decide_arguments(args: argparse.Namespace) -> None:
@@ -40,10 +65,6 @@ def check_decide_arguments(args: argparse.Namespace) -> None:
         return
     if not 5 <= args.max_requests <= 10_000:
         raise ValueError("--max-requests must be from 5 to 10000 (an interval needs 5 requests)")
-    if args.max_cost is not None and not (args.max_cost >= 0 and math.isfinite(args.max_cost)):
-        raise ValueError("--max-cost must be a cost of 0 or more")
-    if args.half_width is not None and not (0 < args.half_width and math.isfinite(args.half_width)):
-        raise ValueError("--half-width must be above 0 (alpha: 0.03 is 3 points either side; E: tokens per step)")
     if args.workbook is None and args.half_width is None:
         raise ValueError("--until-decided needs a workbook tier (its prices give each class's break-even) or --half-width")
 

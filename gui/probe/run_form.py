@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QFormLayout, QHBoxLayout, 
 
 from gui.tables.cell_format import locale_decimal
 from model.probe.filler import parse_context
-from model.workbook.validation import HALF_WIDTH_FIELD, LENGTH_HALF_WIDTH_FIELD, FieldSpec, ValidationError
+from model.workbook.validation import (HALF_WIDTH_FIELD, LENGTH_HALF_WIDTH_FIELD, MAX_COST_FIELD, FieldSpec,
+                                       ValidationError)
 
 DEMO_PROMPTS = Path(__file__).resolve().parents[2] / "resources" / "prompts" / "demo.jsonl"
 
@@ -69,7 +70,11 @@ class RunForm(QWidget):
                                                 "it clears the price break-even")
         self.length_half_width_edit.setMaximumWidth(55)
         # the last values accepted: a refused one leaves them
-        self._accepted: dict[str, float | None] = {HALF_WIDTH_FIELD.name: None, LENGTH_HALF_WIDTH_FIELD.name: None}
+        self._accepted: dict[str, float | None] = {HALF_WIDTH_FIELD.name: None, LENGTH_HALF_WIDTH_FIELD.name: None,
+                                                   MAX_COST_FIELD.name: None}
+        # each cap is refused as it is typed, with its reason, the old value back in the field (a max cost of -5
+        # stayed in it until Run said why)
+        self.max_cost_edit.editingFinished.connect(self._commit_max_cost)
         self.half_width_edit.editingFinished.connect(self._commit_half_width)
         self.length_half_width_edit.editingFinished.connect(self._commit_length_half_width)
         # the caps on a line of their own under the check box, each line narrower than the endpoint form, so
@@ -106,15 +111,12 @@ class RunForm(QWidget):
         self.levels_edit.setText("1" if concurrency == 1 else f"1,{concurrency}")
 
     def max_cost(self) -> float | None:
-        """The cost cap typed, or None when blank (ValueError, one line, otherwise)."""
-        text = self.max_cost_edit.text().strip()
-        try:
-            cap = float(text.replace(",", ".")) if text else None
-        except ValueError:
-            raise ValueError(f"Max cost must be a number or blank (got {text!r})") from None
-        if cap is not None and not cap >= 0:
-            raise ValueError("Max cost must be 0 or more")
-        return cap
+        """The cost cap a run until decided stops before (None: none), as typed if it is one."""
+        self._commit_max_cost()
+        return self._accepted[MAX_COST_FIELD.name]
+
+    def _commit_max_cost(self) -> None:
+        self._commit(self.max_cost_edit, MAX_COST_FIELD)
 
     def half_width(self) -> float | None:
         """The half-width on alpha a run until decided stops an alpha class at (None: none), as typed if it is one."""

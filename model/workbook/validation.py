@@ -138,6 +138,8 @@ HALF_WIDTH_FIELD = FieldSpec("half_width", "Half-width", "optional_percent", 0.0
 # ... and a class judged on E (a profile or a length) once E's interval at the tier's K is this narrow, in tokens
 # per verify step (E runs from 1 to K+1, so half of K max is already no target at all)
 LENGTH_HALF_WIDTH_FIELD = FieldSpec("length_half_width", "E half-width", "optional_float", 0.001, K_LIMITS[1] / 2)
+# a run until decided stops before a round would pass this cost, in the workbook's currency (blank: no cap)
+MAX_COST_FIELD = FieldSpec("max_cost", "Max cost", "optional_float", 0.0, 1e12)
 
 # the workbook-wide settings: one "row" of its own, checked like the others
 SETTINGS_FIELDS: tuple[FieldSpec, ...] = (

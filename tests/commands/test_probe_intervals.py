@@ -112,3 +112,26 @@ def test_until_decided_text_gives_alpha_and_its_interval_in_one_unit() -> None:
                           looks=[5, 6], look_confidences=[0.964, 0.972], cost=0.03)
     text = decide_text(run, "USD")
     assert "code: alpha 87.4% (79.6–92.5%); decided: at or above 72.0% after 5 requests" in text
+
+
+@pytest.mark.parametrize("args, said", [
+    # a target no run reaches, or none at all: it took any positive number
+    (["--half-width", "1e-9"], "argument --half-width: must be blank or a share (0.78 or 78%) from 0.001 to below 0.5"
+                               " on alpha, or a number from 0.001 to 32 tokens per step on E (got '1e-9')"),
+    (["--half-width", "100"], "(got '100')"),
+    (["--max-cost", "-1"], "argument --max-cost: must be blank or a number from 0 to 1e+12 (got '-1')"),
+    (["--max-cost", "five"], "(got 'five')"),
+])
+def test_until_decided_caps_are_checked_by_the_docks_validator(tmp_path, capsys, args, said):
+    with pytest.raises(SystemExit) as stopped:  # argparse's refusal: one line, exit code 2
+        main(["probe", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--prompts", str(tmp_path / "p.jsonl"),
+              "--until-decided", *args])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and said in err and len(err.strip().splitlines()) == 1
+
+
+def test_until_decided_half_width_takes_a_percentage_as_the_dock_does():
+    from commands.probe_decide import half_width_arg
+
+    assert half_width_arg("3%") == pytest.approx(0.03) and half_width_arg("0.2") == pytest.approx(0.2)
+    assert half_width_arg("0.7") == pytest.approx(0.7)  # on E, tokens per step

@@ -123,14 +123,17 @@ def test_the_e_half_width_reaches_the_run_s_settings_apart_from_alpha_s(qtbot, p
 # alpha's half-width is a share below 0.5; E's is tokens per step, no percent, up to half of K max
 REFUSED = [("alpha", bad, "Half-width must be blank or a share (0.78 or 78%) from 0.001 to below 0.5")
            for bad in ("0.7", "0", "-0.02", "three", "50%")] + [
-          ("E", bad, "E half-width must be blank or a number from 0.001 to 32") for bad in ("0", "-0.1", "a tenth", "10%", "40")]
+          ("E", bad, "E half-width must be blank or a number from 0.001 to 32") for bad in ("0", "-0.1", "a tenth", "10%", "40")] + [
+          # the cost cap too: '-5' stayed in its field, unsaid until Run
+          ("cost", bad, "Max cost must be blank or a number from 0 to 1e+12") for bad in ("-5", "five", "nan", "inf")]
 
 
 @pytest.mark.parametrize("field, bad, reason", REFUSED)
 def test_a_bad_half_width_is_refused_with_its_reason_and_the_old_one_kept(qtbot, panel, field, bad, reason):
     form = panel.run_form
-    edit, value, other = ((form.half_width_edit, form.half_width, form.length_half_width) if field == "alpha"
-                          else (form.length_half_width_edit, form.length_half_width, form.half_width))
+    edit, value, other = {"alpha": (form.half_width_edit, form.half_width, form.length_half_width),
+                          "E": (form.length_half_width_edit, form.length_half_width, form.half_width),
+                          "cost": (form.max_cost_edit, form.max_cost, form.half_width)}[field]
     _type(qtbot, panel, "0.03", edit)
     with qtbot.waitSignal(form.refused, timeout=1000) as said:
         _type(qtbot, panel, bad, edit)
