@@ -261,9 +261,19 @@ def run_probe_command(args: argparse.Namespace) -> int:
                     "requests a class" + (f" and {fmt.cost(args.max_cost, currency)}" if args.max_cost is not None else "")
                     + ".")
     if args.workbook is not None and args.tier:
-        for line in probe_decide.need_lines(load_workbook(args.workbook), settings.fast_name, settings, currency,
+        wb = load_workbook(args.workbook)
+        for line in probe_decide.need_lines(wb, settings.fast_name, settings, currency,
                                             args.confidence, args.half_width, args.max_requests if until else None):
             print(line, file=err)
+        if until:  # the classes the workbook already decides are not sent, as the lines above say
+            settings, done = probe_decide.leave_out_decided_classes(wb, settings, args.confidence, args.half_width,
+                                                                    args.max_requests)
+            if done and not settings.prompts:
+                print(f"specledger probe: nothing to send, the workbook's intervals already decide {', '.join(done)}",
+                      file=err)
+                return 0
+            if done:
+                question += f" Not sent, already decided by the workbook: {', '.join(done)}."
     if args.yes:
         print(question, file=err)
     elif not _ask(question):

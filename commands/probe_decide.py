@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from model import formatting as fmt
 from model.acceptance.sequential import METHOD
 from model.cancel import run_to_end
-from model.probe.decide_plan import needs_before_run
+from model.probe.decide_plan import leave_out_decided, needs_before_run
 from model.probe.plan import ProbeSettings
 from model.probe.prompt_supply import short_of_prompts
 from model.probe.until_decided import DecideSettings, UntilDecidedRun, Threshold, run_until_decided, thresholds_for
@@ -78,6 +78,16 @@ def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, 
     # a repeated prompt adds no unit to the interval: more requests than distinct prompts will not decide a class
     short = [f"  {s.words()}" for s in short_of_prompts(needs, settings.prompts)]
     return [f"to decide at {confidence:.0%}, {how}:"] + [f"  {n.words(currency)}" for n in needs] + short
+
+
+def leave_out_decided_classes(wb: Workbook, settings: ProbeSettings, confidence: float, half_width: float | None,
+                              max_requests: int) -> tuple[ProbeSettings, list[str]]:
+    """The run until decided without the classes the workbook's intervals decide already (the estimate's lines
+    say 'nothing to send' for them), and those classes' names."""
+    needs = needs_before_run(wb, settings.fast_name, settings, confidence, half_width, max_requests,
+                             length_half_width=half_width)
+    kept, done = leave_out_decided(needs, settings.prompts)
+    return dataclasses.replace(settings, prompts=kept), done
 
 
 def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, run_path: Path | None, show: Any,

@@ -23,12 +23,14 @@ class ApplyRow(QWidget):
                                 "extrapolated where they reach past what was measured.")
         self.k_check.toggled.connect(self._say_k)
         self._mismatch: KMismatch | None = None
-        self._tier_text = ""
         self.apply_button = QPushButton("Apply probed acceptance", enabled=False)
         self.apply_button.setToolTip("One undoable step: α per class as the tier's overrides (source probed), "
                                      "the speculative flag, the measured speedup")
         # which tier Apply writes to, or why it cannot: the report's tier, never the combo's current row
         self.apply_label = QLabel("", wordWrap=True)
+        # a K mismatch in one short line, its whole story in the tooltip: said in full it took 5 lines of the
+        # footer at 1366x768 and squeezed the results table above to its header
+        self.k_label = QLabel("", wordWrap=True, visible=False)
         # stacked, so the dock still fits beside the tables on a 1366 px screen
         checks = QVBoxLayout()
         checks.addWidget(self.flag_check)
@@ -40,6 +42,7 @@ class ApplyRow(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.apply_label)
+        layout.addWidget(self.k_label)
         layout.addLayout(row)
 
     def update_for(self, has_report: bool, ran_on_a_tier: bool, tier_name: str | None, running: bool,
@@ -49,8 +52,7 @@ class ApplyRow(QWidget):
         self._mismatch = mismatch if has_report and tier_name is not None else None
         self.k_check.setVisible(self._mismatch is not None)
         if self._mismatch is not None:
-            self.k_check.setText(f"Set the tier's K to {self._mismatch.measured}, as measured (it has "
-                                 f"{self._mismatch.tier})")
+            self.k_check.setText(f"Set the tier's K to {self._mismatch.measured}, as measured")
         if not has_report:
             self.apply_label.setText("")
         elif not ran_on_a_tier:
@@ -61,7 +63,6 @@ class ApplyRow(QWidget):
                                      "apply it.</span>")
         else:
             self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.")
-        self._tier_text = self.apply_label.text()
         self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
         self.apply_button.setText(f"Apply to {tier_name}" if tier_name is not None and len(tier_name) <= 24
@@ -73,10 +74,15 @@ class ApplyRow(QWidget):
         return self._mismatch is not None and self.k_check.isChecked()
 
     def _say_k(self, *_args: object) -> None:
-        """The apply line, with what Apply does about a K mismatch when there is one."""
-        if self._mismatch is None:
-            if self._tier_text:
-                self.apply_label.setText(self._tier_text)
+        """The K mismatch line (what Apply does about it, in short), and all of it in the tooltip."""
+        m = self._mismatch
+        self.k_label.setVisible(m is not None)
+        if m is None:
+            self.k_label.setToolTip("")
             return
-        words = escape(f"{self._mismatch.headline}. {self._mismatch.apply_text(self.k_check.isChecked())}", quote=False)
-        self.apply_label.setText(f"{self._tier_text} <span style='color:#8a5a00'>{words}</span>")
+        does = (f"Apply sets it to {m.measured}" if self.k_check.isChecked()
+                else f"kept at {m.tier}" + (", numbers extrapolated" if "extrapolated" in m.text else ""))
+        self.k_label.setText(f"<span style='color:#8a5a00'>⚠ K mismatch: measured {m.measured}, the tier has "
+                             f"{m.tier}; {does}</span>")
+        self.k_label.setToolTip(f"{m.text}.\n\n"
+                                f"{m.apply_text(self.k_check.isChecked())}")

@@ -25,6 +25,8 @@ from model.workbook.rows import Tier, Workbook
 def _short(n: ClassNeed, currency: str) -> str:
     if not n.in_workbook:
         return f"{escape(n.task_class)} not in the workbook"
+    if n.decided:  # by the interval the workbook holds (an applied probe): nothing to send, nothing to pay
+        return f"{escape(n.task_class)} decided"
     if not math.isfinite(n.need.extra):
         # the cap is the one reason the analyst can act on here (raise it): say it, the tooltip has the rest
         beyond = " within the cap" if "cap of" in n.need.basis else ""
@@ -65,12 +67,18 @@ class DecideEstimate(QLabel):
 
     def show_needs(self, needs: list[ClassNeed], currency: str, confidence: float, max_requests: int | None,
                    short: Sequence[ShortOfPrompts] = ()) -> None:
-        """One line per run: the classes' requests and costs, then any class its prompt file cannot supply (in
-        words, coloured: a repeated prompt adds no unit); the tooltip has each class's whole reasoning."""
+        """The classes' requests and costs, then on one line the classes their prompt file cannot supply
+        (coloured: a repeated prompt adds no unit); the tooltip has each class's whole reasoning."""
         how = f"until decided, at most {max_requests} a class" if max_requests else "in one run"
-        total = [n.cost for n in needs if n.cost is not None]
-        tail = (f"; in all {fmt.cost(sum(total), currency)}" if total and len(total) == len(needs) else "")
-        warn = "".join(f"<br><span style='color:#a05a00'>{escape(s.words())}</span>" for s in short)
+        # the classes a run would send to: one already decided costs nothing and is not in the sum
+        counted = [n for n in needs if not n.decided]
+        total = [n.cost for n in counted if n.cost is not None]
+        tail = f"; in all {fmt.cost(sum(total), currency)}" if total and len(total) == len(counted) else ""
+        # one line for every class short of prompts, its full words in the tooltip: a line per class pushed what
+        # is below down by two lines each
+        warn = ("<br><span style='color:#a05a00'>Too few distinct prompts: " + " · ".join(
+            f"{escape(s.task_class)} ~{s.expected} expected, {s.distinct} in the file" for s in short)
+            + ": add prompts or expect undecided</span>") if short else ""
         self.setText(f"<b>Requests to decide at {confidence:.0%}</b> ({how}): "
                      + " · ".join(_short(n, currency) for n in needs) + tail + warn)
         self.setToolTip("\n".join([n.words(currency) for n in needs] + [s.words() for s in short]))

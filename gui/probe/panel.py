@@ -27,7 +27,9 @@ from gui.probe.decide_estimate import DecideEstimate
 from gui.probe.endpoint_form import EndpointForm
 from gui.probe.results import ProbeResultsModel
 from gui.probe.run_form import RunForm
+from gui.probe.run_request import NothingToSend, decide_run, decide_settings, form_settings
 from gui.probe.run_row import RunRow
+from gui.probe.undo_words import AppliedStep
 from gui.probe.verdict_text import decided_words, verdict_html
 from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
@@ -35,16 +37,15 @@ from model import formatting as fmt
 from model.acceptance.interval import t_quantile
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.apply import apply_probe
-from model.probe.endpoint import check_endpoint, resolve_api_key
+from model.probe.endpoint import resolve_api_key
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
 from model.acceptance.k_check import k_mismatch
-from model.probe.plan import Prices, ProbeSettings, estimate
-from model.probe.prompt_file import load_probe_prompts
-from model.probe.load import estimate_levels, parse_levels, run_any
+from model.probe.plan import ProbeSettings, estimate
+from model.probe.load import estimate_levels, run_any
 from model.probe.run import ProbeProgress, ProbeRun
 from model.probe.run_file import open_run_folder, record_k, run_folder
-from model.probe.until_decided import DecideSettings, UntilDecidedRun, run_until_decided, thresholds_for
+from model.probe.until_decided import DecideSettings, Threshold, UntilDecidedRun, run_until_decided
 from model.workbook.rows import Tier
 
 TASK_LABEL = "Probing a tier"
@@ -76,6 +77,8 @@ class ProbePanel(QWidget):
         self.decided: UntilDecidedRun | None = None  # the last run-until-decided's per-class outcome
         self._deciding: UntilDecidedRun | None = None  # the one running, read by the live table
         self._running = False
+        # the last edit the dock made (Apply, Save endpoint): its words follow the window's undo and redo
+        self._step: AppliedStep | None = None
         # asked before sending; a test replaces it
         self.confirm: Callable[[str], bool] = self._ask
         # the generic data folder: Qt's per-application one names the organisation and the app, both SpecLedger
@@ -124,8 +127,10 @@ class ProbePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.endpoint)
         layout.addWidget(self.run_form)
-        layout.addWidget(self.estimate_label)
+        # Run right under the form that sets the run, above the estimate: the estimate's height follows its words
+        # (classes, costs, warnings) and moved the button down under the pointer as it changed
         layout.addWidget(self.run_row)
+        layout.addWidget(self.estimate_label)
         layout.addWidget(self.message_label)
         layout.addWidget(self.verdict_label)
         layout.addWidget(self.table, 1)
@@ -160,6 +165,7 @@ class ProbePanel(QWidget):
         if not self.endpoint.url_edit.text() and not self.endpoint.model_edit.text():
             self._on_tier_changed()
         self._update_apply()
+        self._follow_undo()
         self._estimate_timer.start()
 
     def update_estimate(self) -> None:
@@ -168,7 +174,7 @@ class ProbePanel(QWidget):
 
     def _on_document_replaced(self) -> None:
         """Another workbook: nothing measured on the old one, and none of its endpoints, may stay."""
-        self.report, self.report_tier, self._partial = None, None, None
+        self.report, self.report_tier, self._partial, self._step = None, None, None, None
         self.results_model.set_report(None)
         self.verdict_label.setText("<b>No probe yet</b> on this workbook.")
         self.endpoint.clear()
@@ -206,36 +212,18 @@ class ProbePanel(QWidget):
             row = wb.tiers[wb.tier_index(name)]
             for field, value in values.items():
                 setattr(row, field, value)
-        self.document.apply(f"Set the endpoint of tier {name}", mutate)
-        self.show_message(f"Saved the endpoint to tier {name}. Undo with Ctrl+Z.")
+        if not self.document.apply(f"Set the endpoint of tier {name}", mutate):
+            self.show_message(f"Tier {name} already has this endpoint; nothing changed.")
+            return
+        self._step = AppliedStep.last_of(
+            self.document.undo_stack, f"Saved the endpoint to tier {name}. Undo with Ctrl+Z.",
+            f"Undid saving the endpoint of tier {name}: the tier has its earlier endpoint again; the form keeps "
+            "what was typed (Save endpoint to tier saves it again).")
+        self.show_message(self._step.words())
 
     def settings(self) -> ProbeSettings:
         """The run the form describes; ValueError (one line) when it cannot be sent."""
-        tier = self._tier()
-        fast = self.endpoint.endpoint()
-        check_endpoint(fast)
-        wb = self.document.workbook
-        baseline = None
-        # until decided sends the tier alone: a baseline without an endpoint must not stop it
-        base_tier = None if self.run_form.decide_check.isChecked() else chosen_tier(self.endpoint.baseline_combo, wb)
-        if base_tier is not None:
-            from model.probe.endpoint import tier_endpoint
-            baseline = tier_endpoint(base_tier)
-            if baseline is None:
-                raise ValueError(f"the baseline tier {base_tier.name!r} has no endpoint; save one to it first, "
-                                 "or choose (none)")
-            check_endpoint(baseline)
-        form = self.run_form
-        settings = ProbeSettings(
-            fast=fast, baseline=baseline, prompts=load_probe_prompts(form.prompts_path()),
-            contexts=form.contexts() or (0,), repeats=form.repeats_spin.value(), max_tokens=form.tokens_spin.value(),
-            fast_name=tier.name if tier else fast.model, baseline_name=base_tier.name if base_tier else "",
-            fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
-            baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
-            prompts_path=form.prompts_path(), concurrency=parse_levels(form.levels_edit.text()),
-            tier_k=tier.k if tier else None)
-        settings.check()
-        return settings
+        return form_settings(self._tier(), self.endpoint, self.run_form, self.document.workbook)
 
     def _ask(self, text: str) -> bool:
         answer = QMessageBox.question(self, "Probe a tier", text + "\n\nSend these requests?")
@@ -262,16 +250,11 @@ class ProbePanel(QWidget):
         decide = None
         if self.run_form.decide_check.isChecked():
             try:
-                decide, thresholds = self._decide_settings(settings)
+                plan = decide_run(self._tier(), self.run_form, self.document.workbook, settings)
             except ValueError as exc:
-                self.show_message(str(exc), error=True)
+                self.show_message(str(exc), error=not isinstance(exc, NothingToSend))
                 return
-            question = (f"Probe {settings.fast.describe()} until each class is decided at "
-                        f"{decide.confidence:.0%}: at most {decide.max_requests} requests a class"
-                        + (f", at most {fmt.cost(decide.max_cost, currency)}" if decide.max_cost is not None else "")
-                        + (f", or to a half-width of {decide.half_width:g}" if decide.half_width is not None else "")
-                        + (f", or E to ±{decide.length_half_width:g} tokens/step"
-                           if decide.length_half_width is not None else "") + ".")
+            settings, decide, thresholds, question = plan.settings, plan.decide, plan.thresholds, plan.question
         else:
             question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
         if not self.confirm(question):
@@ -303,7 +286,7 @@ class ProbePanel(QWidget):
             self.show_message("Another long task is running; wait for it or cancel it first.", error=True)
             return
         # a new run: the previous verdict and table are not this run's, and Apply must not offer them
-        self.report, self.report_tier = None, None
+        self.report, self.report_tier, self._step = None, None, None
         self.results_model.set_report(None)
         self.verdict_label.setText(f"<b>Probing…</b> {fmt.count(est.requests, 'request')} planned." if decide is None
                                    else f"<b>Probing until decided…</b> at most {fmt.count(planned, 'request')}.")
@@ -312,16 +295,8 @@ class ProbePanel(QWidget):
         self.show_message(f"Raw run: {run_path}")
         self.status_message.emit(f"{TASK_LABEL}…")
 
-    def _decide_settings(self, settings: ProbeSettings) -> tuple[DecideSettings, dict[str, float | None]]:
-        tier = self._tier()
-        if tier is None:
-            raise ValueError("Run until decided needs the probed tier in the workbook: its prices give each class's "
-                             "price break-even")
-        cap = self.run_form.max_cost()
-        wb = self.document.workbook
-        thresholds = thresholds_for(wb, tier.name, [p.task_class for p in settings.prompts])
-        return DecideSettings(wb.settings.confidence, self.run_form.max_requests_spin.value(), cap,
-                              self.run_form.half_width(), self.run_form.length_half_width()), thresholds
+    def _decide_settings(self, settings: ProbeSettings) -> tuple[DecideSettings, dict[str, Threshold]]:
+        return decide_settings(self._tier(), self.run_form, self.document.workbook, settings)
 
     def _show_live(self) -> None:
         """The intervals so far, at most once a second: they narrow as requests complete."""
@@ -363,17 +338,17 @@ class ProbePanel(QWidget):
             self.show_message(note, error=error)
         self._set_running(False)
 
-    def _on_run_finished(self, result: object) -> None:
+    def _on_run_finished(self, result: object, all_sent: bool = False) -> None:
         if isinstance(result, UntilDecidedRun) and self._running:
             self.decided = result
             run = ProbeRun(records=result.records, error=result.error, cancelled=result.cancelled,
                            header=result.header)
-            self._on_run_finished(run)
+            self._on_run_finished(run, all_sent=not result.cancelled)
             self.show_message(decided_words(result, self.document.workbook.settings.currency))
             return
         if not self._running or not isinstance(result, ProbeRun):
             return
-        self.run_row.finished(len(result.records), stopped=bool(result.error))
+        self.run_row.finished(len(result.records), stopped=bool(result.error), all_sent=all_sent)
         if result.error:
             self._show(result, f"{result.error}. The {_completed(len(result.records))} shown.", True)
         else:
@@ -407,15 +382,26 @@ class ProbePanel(QWidget):
         def mutate(wb: Any) -> None:
             skipped[:] = apply_probe(wb, report, tier, set_flag=flag, keep_speedup=speed, set_k=set_k)
         try:
-            self.document.apply(f"Apply probed acceptance to tier {tier}", mutate)
+            changed = self.document.apply(f"Apply probed acceptance to tier {tier}", mutate)
         except ValueError as exc:
             self.show_message(f"Not applied, the workbook is unchanged: {exc}", error=True)
+            return
+        if not changed:  # a second click, or values already there: no undo step, and nothing to say was applied
+            self.show_message(f"Tier {tier} already holds what this probe measured; nothing changed.")
             return
         text = f"Applied the probe to tier {tier}."
         if skipped:
             text += f" Skipped: {', '.join(skipped)}."
-        self.show_message(text)
+        self._step = AppliedStep.last_of(self.document.undo_stack, text + " Undo with Ctrl+Z.",
+                                         f"Undid the apply to tier {tier}: the tier is as it was before it. "
+                                         "Apply is available again (Ctrl+Y redoes it).")
+        self.show_message(self._step.words())
         self.status_message.emit(text + " Undo with Ctrl+Z.")
+
+    def _follow_undo(self) -> None:
+        """After Ctrl+Z / Ctrl+Y: the words about the dock's last edit say whether it is in effect now."""
+        if self._step is not None and self._step.follow(self.document.undo_stack):
+            self.show_message(self._step.words())
 
 
 def _completed(n: int) -> str:

@@ -58,8 +58,10 @@ class RunRow(QWidget):
         self.rate_label.setText("cancelling…")
         self.cancel_button.setEnabled(False)
 
-    def finished(self, done: int, stopped: bool) -> None:
-        self.progress_bar.setRange(0, max(1, self.progress_bar.maximum()))
+    def finished(self, done: int, stopped: bool, all_sent: bool = False) -> None:
+        """``all_sent``: the run sent all it meant to although fewer than planned (a run until decided plans its
+        caps and stops each class once decided: '33 of 240 requests' beside 'done' read as cut short)."""
+        self.progress_bar.setRange(0, max(1, done if all_sent and not stopped else self.progress_bar.maximum()))
         self.progress_bar.setValue(done)
         self.rate_label.setText("done")
         if stopped:  # the bar says the run stopped, not that it is a sixth done

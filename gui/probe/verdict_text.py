@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from model import formatting as fmt
 from model.probe.analysis import ProbeReport
-from model.probe.until_decided import UntilDecidedRun
+from model.probe.until_decided import PROMPTS_USED_UP, ClassDecision, UntilDecidedRun
 
 
 def verdict_html(r: ProbeReport) -> str:
@@ -24,7 +24,14 @@ def verdict_html(r: ProbeReport) -> str:
 def decided_words(run: UntilDecidedRun, currency: str) -> str:
     """One line: per class decided (which side of its break-even) or why it stopped, after how many requests."""
     cost = "" if run.cost is None else f"; cost {fmt.cost(run.cost, currency)}"
-    words = "; ".join(f"{c.task_class} " + (f"decided ({'at or above' if c.side == 'above' else 'below'} "
-                                             f"{c.threshold_words()})" if c.stopped == "decided" else c.stopped)
-                      + f" after {c.requests}" for c in run.classes)
-    return f"Until decided: {words} requests{cost}."
+    words = "; ".join(_class_words(c) for c in run.classes)
+    return f"Until decided: {words}{cost}."
+
+
+def _class_words(c: ClassDecision) -> str:
+    after = f"after {fmt.count(c.requests, 'request')}"
+    if c.stopped == "decided":
+        return f"{c.task_class} decided ({'at or above' if c.side == 'above' else 'below'} {c.threshold_words()}) {after}"
+    if c.stopped == PROMPTS_USED_UP:  # the CLI's long reason read '...; give the class more prompts after 8' here
+        return f"{c.task_class} undecided {after}: every prompt of the class sent (add prompts)"
+    return f"{c.task_class} {c.stopped} {after}"

@@ -80,8 +80,9 @@ def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_doe
     base = wb.tiers[wb.tier_index(fast.baseline)]
     base.endpoint_url, base.endpoint_model = server.base_url, "demo-standard"  # until decided sends the fast tier only
     t = class_thresholds(wb, fast.name)["code"]
-    # measured before from 20 requests: the workbook keeps the interval, not the requests' own counts
-    wb.overrides.append(Override(fast.name, "code", t + 0.05, "probed", alpha_low=t, alpha_high=t + 0.10,
+    # measured before from 20 requests: the workbook keeps the interval, not the requests' own counts (an interval
+    # reaching across the break-even: one wholly above it decides the class, and nothing is sent)
+    wb.overrides.append(Override(fast.name, "code", t + 0.04, "probed", alpha_low=t - 0.01, alpha_high=t + 0.09,
                                  alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
     path = tmp_path / "wb.json"
     save_workbook(wb, path)
@@ -135,3 +136,31 @@ def test_until_decided_half_width_takes_a_percentage_as_the_dock_does():
 
     assert half_width_arg("3%") == pytest.approx(0.03) and half_width_arg("0.2") == pytest.approx(0.2)
     assert half_width_arg("0.7") == pytest.approx(0.7)  # on E, tokens per step
+
+
+def test_a_run_until_decided_leaves_out_the_classes_the_workbook_already_decides(server, tmp_path, capsys):
+    from model.probe.until_decided import class_thresholds
+    from model.workbook.json_file import load_demo, save_workbook
+    from model.workbook.rows import Override
+
+    wb = load_demo()
+    fast = next(t for t in wb.tiers if t.baseline)
+    fast.endpoint_url, fast.endpoint_model = server.base_url, "demo-fast"
+    base = wb.tiers[wb.tier_index(fast.baseline)]
+    base.endpoint_url, base.endpoint_model = server.base_url, "demo-standard"
+    t = class_thresholds(wb, fast.name)["code"]
+    # an applied probe's interval wholly above code's price break-even: decided, so the estimate counts nothing
+    wb.overrides.append(Override(fast.name, "code", t + 0.06, "probed", alpha_low=t + 0.01, alpha_high=t + 0.11,
+                                 alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
+    path = tmp_path / "wb.json"
+    save_workbook(wb, path)
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n"}) + "\n"
+                               for i in range(5)))
+    out = tmp_path / "decide.json"
+    code = main(["probe", str(path), "--tier", fast.name, "--prompts", str(prompts), "--max-tokens", "16",
+                 "--until-decided", "--max-requests", "5", "--json", str(out), "--yes"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "decided by the workbook's interval over 20 requests" in err and "nothing to send" in err
+    assert "nothing to send, the workbook's intervals already decide code" in err and not out.exists()

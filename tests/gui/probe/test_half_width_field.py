@@ -85,8 +85,10 @@ def test_the_dock_says_which_classes_have_too_few_distinct_prompts(qtbot, panel)
     wb, settings = panel.document.workbook, _form_settings(panel)
     short = short_of_prompts(needs_before_run(wb, TIER, settings, wb.settings.confidence, None, 40), settings.prompts)
     assert short, "the demo prompts (8 a class) are short of what deciding code at 95% takes"
-    for s in short:
-        assert s.words() in panel.estimate_label.text() and s.words() in panel.estimate_label.toolTip()
+    for s in short:  # on one line, each class's full words in the tooltip
+        assert f"{s.task_class} ~{s.expected} expected, {s.distinct} in the file" in panel.estimate_label.text()
+        assert s.words() in panel.estimate_label.toolTip()
+    assert panel.estimate_label.text().count("Too few distinct prompts") == 1
     assert short[0].words().startswith("code: ~") and "8 distinct code prompts: add prompts or expect undecided" in short[0].words()
 
 

@@ -29,8 +29,9 @@ def _workbook_with_earlier_requests():
     wb = load_demo()
     tier = "Northwind Turbo"
     t = class_thresholds(wb, tier)["code"]
-    # measured before: 5 points above the break-even, +-0.05 over 20 requests at 95%
-    wb.overrides.append(Override(tier, "code", t + 0.05, "probed", alpha_low=t, alpha_high=t + 0.10,
+    # measured before: 4 points above the break-even, +-0.05 over 20 requests at 95% (undecided: the interval
+    # reaches a point below it)
+    wb.overrides.append(Override(tier, "code", t + 0.04, "probed", alpha_low=t - 0.01, alpha_high=t + 0.09,
                                  alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
     return wb, tier, t
 
@@ -38,10 +39,11 @@ def _workbook_with_earlier_requests():
 def test_the_estimate_counts_from_zero_as_the_run_does_and_says_so():
     wb, tier, t = _workbook_with_earlier_requests()
     code, prose, poetry = needs_before_run(wb, tier, _settings(Prices(10.0, 20.0)), 0.95)
-    acc = Acceptance(t + 0.05, t, t + 0.10, 0.95, 20, 2000, "cluster")
-    # the interval's spread over 20 requests: 20 requests in all from zero (counting the 20 it has would say 0)
-    assert code.need.extra == requests_to_decide(acc, t + 0.05, t, 0.95, have=0).extra == 20
-    assert requests_to_decide(acc, t + 0.05, t, 0.95).extra == 0
+    acc = Acceptance(t + 0.04, t - 0.01, t + 0.09, 0.95, 20, 2000, "cluster")
+    # the interval's spread over 20 requests: (0.05 sqrt(20) / 0.04)^2 = 31.25, 32 in all from zero (counting
+    # the 20 it has would say 12)
+    assert code.need.extra == requests_to_decide(acc, t + 0.04, t, 0.95, have=0).extra == 32
+    assert requests_to_decide(acc, t + 0.04, t, 0.95).extra == 12
     assert code.earlier == 20 and "spread from the interval over 20 requests" in code.words("USD")
     assert "the run starts afresh, the workbook's 20 earlier requests not reused" in code.words("USD")
     assert prose.earlier == 0 and "assumed spread" in prose.words("USD") and "afresh" not in prose.words("USD")
@@ -50,10 +52,10 @@ def test_the_estimate_counts_from_zero_as_the_run_does_and_says_so():
 
 def test_a_run_until_decided_is_estimated_at_its_looks():
     wb, tier, t = _workbook_with_earlier_requests()
-    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=40)
-    acc = Acceptance(t + 0.05, t, t + 0.10, 0.95, 20, 2000, "cluster")
-    want = requests_to_decide(acc, t + 0.05, t, 0.95, looks=look_schedule(40), have=0).extra
-    assert code.need.extra == want and want in look_schedule(40) and want > 20  # the looks' boundaries cost more
+    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=80)
+    acc = Acceptance(t + 0.04, t - 0.01, t + 0.09, 0.95, 20, 2000, "cluster")
+    want = requests_to_decide(acc, t + 0.04, t, 0.95, looks=look_schedule(80), have=0).extra
+    assert code.need.extra == want and want in look_schedule(80) and want > 32  # the looks' boundaries cost more
     assert code.cost is None and "about $" not in code.words("USD")  # no prices: no cost
 
 
@@ -64,9 +66,9 @@ def test_the_cost_is_the_class_mean_at_the_tier_prices_with_the_currency_symbol(
     one = cost_per_request(settings, "code")
     assert math.isclose(one, ((100 + 200) / 2 * 10.0 + 100 * 20.0) / 1e6)
     [code, *_] = needs_before_run(wb, tier, settings, 0.95)
-    assert math.isclose(code.cost, 20 * one)
-    assert code.words("USD").endswith(f"about ${20 * one:.4f}".rstrip("0")) and "USD" not in code.words("USD")
-    assert code.words("EUR").endswith("€" + f"{20 * one:.4f}".rstrip("0"))
+    assert math.isclose(code.cost, 32 * one)
+    assert code.words("USD").endswith(f"about ${32 * one:.4f}".rstrip("0")) and "USD" not in code.words("USD")
+    assert code.words("EUR").endswith("€" + f"{32 * one:.4f}".rstrip("0"))
 
 
 def test_a_profile_class_is_estimated_against_its_break_even_length():
@@ -79,13 +81,14 @@ def test_a_profile_class_is_estimated_against_its_break_even_length():
     wb = load_demo()
     tier = "Northwind Turbo"
     j = next(j for j, c in enumerate(wb.classes) if c.name == "code")
-    wb.classes[j] = dataclasses.replace(wb.classes[j], profile=(0.95, 0.9, 0.85, 0.8, 0.75), acceptance_length_low=3.6,
-                                        acceptance_length_high=4.2, alpha_confidence=0.95, alpha_requests=12)
+    wb.classes[j] = dataclasses.replace(wb.classes[j], profile=(0.95, 0.9, 0.85, 0.8, 0.75), acceptance_length_low=2.9,
+                                        acceptance_length_high=3.5, alpha_confidence=0.95, alpha_requests=12)
     t = class_thresholds(wb, tier)["code"]
     assert isinstance(t, LengthThreshold) and t.k == 5
     [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=40)
     acc = length_acceptance(wb.classes[j], 5, 0.95)
-    assert acc.kind == "length" and acc.low == 3.6 and acc.high == 4.2  # measured at K 5: the interval itself
+    assert acc.kind == "length" and math.isclose(acc.low, 2.9) and math.isclose(acc.high, 3.5)  # measured at K 5: the interval itself
+    assert acc.low < t.length < acc.high  # (undecided: the interval reaches across the break-even length)
     assert code.decidable and code.need.extra == requests_to_decide_length(acc, t, 0.95, look_schedule(40), 0).extra
     assert "spread from the interval over 12 requests" in code.need.basis
     assert f"E {acc.point:.2f} against break-even length {t.length:.2f} at K 5" in code.words("$")
@@ -93,3 +96,25 @@ def test_a_profile_class_is_estimated_against_its_break_even_length():
     near = LengthThreshold(acc.point - 0.1, 5)
     far = LengthThreshold(acc.point - 0.2, 5)
     assert requests_to_decide_length(acc, near, 0.95, have=0).extra >= 3.5 * requests_to_decide_length(acc, far, 0.95, have=0).extra
+
+
+def test_a_class_the_workbook_s_interval_already_decides_needs_nothing_and_costs_nothing():
+    # after a probe's Apply, a class whose interval lies wholly on one side of its price break-even is decided: the
+    # estimate counted it afresh from zero (issue 21: the dock's sum still paid for classes the probe had decided)
+    wb, tier, t = _workbook_with_earlier_requests()
+    o = wb.override_for(tier, "code")
+    o.alpha_low, o.alpha, o.alpha_high = t + 0.01, t + 0.06, t + 0.11
+    code, prose, _ = needs_before_run(wb, tier, _settings(Prices(10.0, 20.0)), 0.95, max_requests=40)
+    assert code.decided == "above" and code.need.extra == 0 and code.cost is None and not prose.decided
+    assert code.in_workbook and not code.open and prose.open
+    assert f"decided by the workbook's interval over 20 requests (at or above break-even {t * 100:.1f}%)" \
+        in code.words("USD") and "nothing to send" in code.words("USD")
+    # below it, likewise; and an interval at 95% decides nothing at 99%
+    o.alpha_low, o.alpha, o.alpha_high = t - 0.11, t - 0.06, t - 0.01
+    assert needs_before_run(wb, tier, _settings(None), 0.95)[0].decided == "below"
+    assert not needs_before_run(wb, tier, _settings(None), 0.99)[0].decided
+    # an undecided interval already as narrow as the half-width asked: the run would stop it at once
+    o.alpha_low, o.alpha, o.alpha_high = t - 0.01, t + 0.01, t + 0.03
+    assert not needs_before_run(wb, tier, _settings(None), 0.95, 0.015, 40)[0].decided
+    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, 0.021, 40)
+    assert code.decided == "half-width reached" and "half-width 0.021 reached" in code.words("$")

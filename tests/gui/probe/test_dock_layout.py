@@ -1,0 +1,64 @@
+"""The probe dock at a laptop's 1366 x 768: Run stays where it is while the estimate's words change height (it
+jumped 28 px down when 'Run until decided' added the classes short of prompts), and a K mismatch takes one short
+line of the footer, its whole story in the tooltip (it took 5 lines and left the results table its header)."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("httpx")
+
+from gui.probe.dock import show_probe_panel  # noqa: E402
+from model.acceptance.k_check import KMismatch  # noqa: E402
+
+
+@pytest.fixture
+def panel(qtbot, window):
+    window.resize(1366, 768)
+    show_probe_panel(window)
+    panel = window.probe_panel
+    qtbot.waitUntil(lambda: "Requests to decide" in panel.estimate_label.text(), timeout=5000)
+    qtbot.wait(50)
+    return panel
+
+
+def test_run_does_not_move_when_the_estimate_changes_height(qtbot, panel):
+    button, label = panel.run_row.run_button, panel.estimate_label
+    y, height = button.mapTo(panel, button.rect().topLeft()).y(), label.height()
+    before = label.text()
+    panel.run_form.decide_check.setChecked(True)  # until decided: more requests, and classes short of prompts
+    qtbot.waitUntil(lambda: label.text() != before and "until decided" in label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: label.height() != height, timeout=3000)  # the words did change height
+    assert button.mapTo(panel, button.rect().topLeft()).y() == y
+    panel.run_form.decide_check.setChecked(False)
+    qtbot.waitUntil(lambda: label.text() == before, timeout=5000)
+    qtbot.wait(50)
+    assert button.mapTo(panel, button.rect().topLeft()).y() == y
+
+
+def test_the_classes_short_of_prompts_take_one_line(qtbot, panel):
+    panel.run_form.decide_check.setChecked(True)
+    qtbot.waitUntil(lambda: "until decided" in panel.estimate_label.text(), timeout=5000)
+    text = panel.estimate_label.text()
+    assert text.count("<br>") == 1 and "code ~" in text.split("<br>")[1] and "summarisation ~" in text.split("<br>")[1]
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 1000)])
+def test_a_k_mismatch_takes_one_short_line_of_the_footer(qtbot, panel, size):
+    panel.window().resize(*size)
+    row = panel.apply_row
+    row.update_for(True, True, "Northwind Turbo", False)
+    qtbot.wait(50)
+    checks_at = row.flag_check.mapTo(row, row.flag_check.rect().topLeft()).y()  # below the footer's words
+    row.update_for(True, True, "Northwind Turbo", False, KMismatch(4, "timing", 5, 4, "profile"))
+    qtbot.waitUntil(lambda: row.flag_check.mapTo(row, row.flag_check.rect().topLeft()).y() != checks_at, timeout=3000)
+    line = row.fontMetrics().lineSpacing()
+    # the mismatch adds one line to the words above the check boxes (5 lines before)
+    grown = row.flag_check.mapTo(row, row.flag_check.rect().topLeft()).y() - checks_at
+    assert grown < 2 * line, (grown, line)
+    assert "K mismatch: measured 4, the tier has 5" in row.k_label.text()
+    tip = row.k_label.toolTip()
+    assert "from the steps' timing" in tip and "Apply sets the tier's K from 5 to 4" in tip
+    row.k_check.setChecked(False)
+    assert "kept at 5, numbers extrapolated" in row.k_label.text() and "labelled extrapolated" in row.k_label.toolTip()
+    qtbot.wait(50)
+    assert row.flag_check.mapTo(row, row.flag_check.rect().topLeft()).y() - checks_at == grown
