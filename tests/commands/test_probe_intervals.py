@@ -69,7 +69,9 @@ def test_until_decided_without_a_threshold_is_refused(capsys):
     assert "needs a workbook tier" in capsys.readouterr().err
 
 
-def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_does(server, tmp_path, capsys):
+def _decide_code(server, tmp_path, capsys, margins: tuple[float, float, float]):  # noqa: ANN001
+    """probe --until-decided of code on the demo's fast tier (5 prompts, a cap of 5), the workbook holding an
+    earlier interval on code of 20 requests at 95%: (low, alpha, high) as margins over its price break-even."""
     from model.probe.until_decided import class_thresholds
     from model.workbook.json_file import load_demo, save_workbook
     from model.workbook.rows import Override
@@ -80,9 +82,8 @@ def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_doe
     base = wb.tiers[wb.tier_index(fast.baseline)]
     base.endpoint_url, base.endpoint_model = server.base_url, "demo-standard"  # until decided sends the fast tier only
     t = class_thresholds(wb, fast.name)["code"]
-    # measured before from 20 requests: the workbook keeps the interval, not the requests' own counts (an interval
-    # reaching across the break-even: one wholly above it decides the class, and nothing is sent)
-    wb.overrides.append(Override(fast.name, "code", t + 0.04, "probed", alpha_low=t - 0.01, alpha_high=t + 0.09,
+    low, alpha, high = (t + m for m in margins)
+    wb.overrides.append(Override(fast.name, "code", alpha, "probed", alpha_low=low, alpha_high=high,
                                  alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
     path = tmp_path / "wb.json"
     save_workbook(wb, path)
@@ -92,7 +93,13 @@ def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_doe
     out = tmp_path / "decide.json"
     code = main(["probe", str(path), "--tier", fast.name, "--prompts", str(prompts), "--max-tokens", "16",
                  "--until-decided", "--max-requests", "5", "--json", str(out), "--yes"])
-    err = capsys.readouterr().err
+    return code, capsys.readouterr().err, out
+
+
+def test_the_estimate_before_a_run_until_decided_counts_from_zero_as_the_run_does(server, tmp_path, capsys):
+    # measured before from 20 requests: the workbook keeps the interval, not the requests' own counts (an interval
+    # reaching across the break-even: one wholly above it decides the class, and nothing is sent)
+    code, err, out = _decide_code(server, tmp_path, capsys, (-0.01, 0.04, 0.09))
     assert code == 0, err
     line = next(x for x in err.splitlines() if x.strip().startswith("code:"))
     assert "the run starts afresh, the workbook's 20 earlier requests not reused" in line
@@ -139,28 +146,8 @@ def test_until_decided_half_width_takes_a_percentage_as_the_dock_does():
 
 
 def test_a_run_until_decided_leaves_out_the_classes_the_workbook_already_decides(server, tmp_path, capsys):
-    from model.probe.until_decided import class_thresholds
-    from model.workbook.json_file import load_demo, save_workbook
-    from model.workbook.rows import Override
-
-    wb = load_demo()
-    fast = next(t for t in wb.tiers if t.baseline)
-    fast.endpoint_url, fast.endpoint_model = server.base_url, "demo-fast"
-    base = wb.tiers[wb.tier_index(fast.baseline)]
-    base.endpoint_url, base.endpoint_model = server.base_url, "demo-standard"
-    t = class_thresholds(wb, fast.name)["code"]
     # an applied probe's interval wholly above code's price break-even: decided, so the estimate counts nothing
-    wb.overrides.append(Override(fast.name, "code", t + 0.06, "probed", alpha_low=t + 0.01, alpha_high=t + 0.11,
-                                 alpha_confidence=0.95, alpha_requests=20, alpha_steps=2000, alpha_method="cluster"))
-    path = tmp_path / "wb.json"
-    save_workbook(wb, path)
-    prompts = tmp_path / "p.jsonl"
-    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n"}) + "\n"
-                               for i in range(5)))
-    out = tmp_path / "decide.json"
-    code = main(["probe", str(path), "--tier", fast.name, "--prompts", str(prompts), "--max-tokens", "16",
-                 "--until-decided", "--max-requests", "5", "--json", str(out), "--yes"])
-    err = capsys.readouterr().err
+    code, err, out = _decide_code(server, tmp_path, capsys, (0.01, 0.06, 0.11))
     assert code == 0, err
     assert "decided by the workbook's interval over 20 requests" in err and "nothing to send" in err
     assert "nothing to send, the workbook's intervals already decide code" in err and not out.exists()

@@ -3,30 +3,20 @@ undecided (it counted every class afresh), a run until decided sends only those,
 apply change what the dock says (it kept saying 'Applied the probe' after the undo)."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from PySide6.QtCore import Qt
 
 pytest.importorskip("uvicorn")
 
 from tests.gui.probe.test_probe_panel import RUN_TIMEOUT_MS, panel, server  # noqa: E402,F401  (its fixtures)
+from tests.gui.probe.test_until_decided_live import until_decided_on_code  # noqa: E402
 
 
 @pytest.fixture
 def decided(qtbot, panel, tmp_path, server):  # noqa: F811
     # code, 8 short prompts of 24 tokens: the demo pair's acceptance on them is far from Northwind Turbo's price
     # break-even (decided at the first look, 5 requests)
-    prompts = tmp_path / "code.jsonl"
-    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n    result = []\n"})
-                               + "\n" for i in range(8)))
-    panel.run_form.prompts_edit.setText(str(prompts))
-    panel.endpoint.tier_combo.setCurrentIndex(panel.endpoint.tier_combo.findText("Northwind Turbo"))
-    panel.endpoint.url_edit.setText(server.base_url)
-    panel.endpoint.model_edit.setText("demo-fast")
-    panel.endpoint.baseline_combo.setCurrentIndex(0)
-    panel.run_form.decide_check.setChecked(True)
-    panel.run_form.max_requests_spin.setValue(10)
+    until_decided_on_code(panel, tmp_path, server)
     panel.run_form.tokens_spin.setValue(24)
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)

@@ -13,7 +13,8 @@ pytest.importorskip("uvicorn")
 from tests.gui.probe.test_probe_panel import RUN_TIMEOUT_MS, panel, server  # noqa: E402,F401  (fixtures)
 
 
-def test_the_table_fills_as_the_first_rounds_requests_complete(qtbot, panel, tmp_path, server):  # noqa: F811
+def until_decided_on_code(panel, tmp_path, server) -> None:  # noqa: ANN001
+    """The panel set to run Northwind Turbo until decided (at most 10 a class) on 8 code prompts of the demo server."""
     prompts = tmp_path / "code.jsonl"
     prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def parse_{i}(orders):\n    result = []\n"})
                                + "\n" for i in range(8)))
@@ -24,6 +25,10 @@ def test_the_table_fills_as_the_first_rounds_requests_complete(qtbot, panel, tmp
     panel.endpoint.baseline_combo.setCurrentIndex(0)  # (none): until decided sends the tier alone
     panel.run_form.decide_check.setChecked(True)
     panel.run_form.max_requests_spin.setValue(10)
+
+
+def test_the_table_fills_as_the_first_rounds_requests_complete(qtbot, panel, tmp_path, server):  # noqa: F811
+    until_decided_on_code(panel, tmp_path, server)
     seen: list[tuple[int, int]] = []  # (requests done, rows in the table) at each progress, after the panel's slot
     panel.runner.progressed.connect(lambda e: seen.append((e.requests_done, panel.results_model.rowCount())))
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
