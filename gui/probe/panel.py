@@ -43,6 +43,7 @@ from model.probe.filler import context_label
 from model.acceptance.k_check import k_mismatch
 from model.probe.plan import ProbeSettings, estimate
 from model.probe.load import estimate_levels, run_any
+from model.probe.prompt_supply import distinct_by_class
 from model.probe.run import ProbeProgress, ProbeRun
 from model.probe.run_file import open_run_folder, record_k, run_folder
 from model.probe.until_decided import DecideSettings, Threshold, UntilDecidedRun, run_until_decided
@@ -51,6 +52,7 @@ from model.workbook.rows import Tier
 TASK_LABEL = "Probing a tier"
 _ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
 _INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
+_TABLE_ROWS_SHOWN = 8  # rows of the results table kept in sight; more scroll in the table
 
 
 def _load_interval_maths() -> None:
@@ -121,6 +123,9 @@ class ProbePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # tall enough for its rows: the words above it (the until-decided outcome, the verdict) squeezed it to one
+        # row of six in the scrolled dock at 1366x768 and 1600x1000; the dock scrolls instead
+        self.results_model.modelReset.connect(self._fit_table)
         self.apply_row = ApplyRow()
         self.apply_row.apply_button.clicked.connect(self._on_apply_clicked)
 
@@ -135,6 +140,13 @@ class ProbePanel(QWidget):
         layout.addWidget(self.verdict_label)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.apply_row)
+
+    def _fit_table(self) -> None:
+        rows = min(self.results_model.rowCount(), _TABLE_ROWS_SHOWN)
+        header = self.table.horizontalHeader().sizeHint().height()
+        scroll = self.table.horizontalScrollBar().sizeHint().height()
+        self.table.setMinimumHeight(header + scroll + self.table.verticalHeader().defaultSectionSize() * max(rows, 1)
+                                    + 2 * self.table.frameWidth())
 
     def take_footer(self) -> QWidget:
         """The apply row, out of the panel's own layout, for a dock to keep in sight below the scrolled form."""
@@ -272,7 +284,9 @@ class ProbePanel(QWidget):
         if decide is not None:
             # the loop fills the same list of records, so a cancel shows what completed either way
             decided = self._deciding = UntilDecidedRun(records=partial.records)
-            planned = len({p.task_class for p in settings.prompts}) * decide.max_requests
+            # a class stops once each of its distinct prompts is sent (a repeat adds no unit): 8 prompts of six
+            # classes at a cap of 40 are at most 48 requests, not 240
+            planned = sum(min(n, decide.max_requests) for n in distinct_by_class(settings.prompts).values())
 
             def job(cancel: threading.Event) -> Generator[ProbeProgress, None, Any]:
                 _load_interval_maths()

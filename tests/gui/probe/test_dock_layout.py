@@ -62,3 +62,27 @@ def test_a_k_mismatch_takes_one_short_line_of_the_footer(qtbot, panel, size):
     assert "kept at 5, numbers extrapolated" in row.k_label.text() and "labelled extrapolated" in row.k_label.toolTip()
     qtbot.wait(50)
     assert row.flag_check.mapTo(row, row.flag_check.rect().topLeft()).y() - checks_at == grown
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 1000)])
+def test_the_results_table_keeps_its_rows_in_sight_under_long_words(qtbot, panel, size):
+    # after a run until decided the outcome (6 lines) and the verdict (5) squeezed the table to one row of six;
+    # the table keeps room for its rows and the dock scrolls instead
+    from types import SimpleNamespace
+
+    from model.probe.analysis import ClassProbe
+
+    panel.window().resize(*size)
+    rows = [ClassProbe(name, 5, 0.8, "reported", 0.8, None, None, 2.5, 3.0, [], 40, 0.1, 500.0, None)
+            for name in ("code", "json", "extraction", "summarisation", "prose", "creative")]
+    panel.results_model.set_report(SimpleNamespace(classes=rows))
+    panel.show_message("Until decided: " + "; ".join(f"{r.task_class} decided (at or above 72.1%) after 5 requests"
+                                                     for r in rows) + "; cost $0.0348.")
+    panel.verdict_label.setText("<b>Runs speculative decoding: yes</b> " + "evidence " * 60)
+    qtbot.wait(100)
+    view = panel.table
+    # the least the dock's layout may squeeze it to (under X at 1366x768 it squeezed it to that: one row shown)
+    least = max(view.minimumHeight(), view.minimumSizeHint().height())
+    chrome = view.height() - view.viewport().height()  # header, scroll bar, frame
+    assert (least - chrome) // view.verticalHeader().defaultSectionSize() >= 6, (least, chrome)
+    assert view.viewport().height() // view.verticalHeader().defaultSectionSize() >= 6
