@@ -15,6 +15,7 @@ from model.comparison import compare
 from model.guarantee import tier_guarantee
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
+from model.verdicts import ON_TOO_FEW, TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
 from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
 
@@ -217,19 +218,24 @@ def comparison_text(cmp) -> str:
         lines.append("speed at your load (parallel streams, the tier's concurrency):")
         lines += [f"  {tier}: {words}" for tier, words in at_load if words]
     lines.append("")
-    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<9}"
+    # a verdict resting on too few requests for an interval says so beside it: the measured point's, not firm
+    few = [r["verdict_basis"] == ON_TOO_FEW for r in pairs]
+    pvw = max([9] + [len(labelled(r["verdict"], f)) + 1 for r, f in zip(pairs, few)])
+    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<{pvw}}"
                  f"{'price':>7}{'pays a':>8}  value")
     # a value verdict withheld for the whole tier says why (its baseline's mechanics made up), not "n/a"
     withheld = {name: cmp.value_withheld(i) for i, name in enumerate(cmp.tier_names)}
-    for r in pairs:
+    for r, f in zip(pairs, few):
         if r["verdict"] == "n/a" and not r["acceptance_refused"]:
             continue
         alpha_cell, be, pays = _acceptance_cells(r)
         ratio = "–" if r["value_verdict"] == "n/a" else ("free" if r["price_ratio"] is None else fmt.times(r["price_ratio"]))
         speed = fmt.times_interval(r["speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{alpha_cell:>8}{be:>8}"
-                     f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  {r['verdict']:<9}"
-                     f"{ratio:>7}{pays:>8}  {withheld[r['tier']] or r['value_verdict']}")
+                     f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  {labelled(r['verdict'], f):<{pvw}}"
+                     f"{ratio:>7}{pays:>8}  {withheld[r['tier']] or labelled(r['value_verdict'], f)}")
+    if any(few):
+        lines.append(f"({TOO_FEW_LABEL}): the class was {TOO_FEW_MEANING}.")
     if any(r["acceptance_kind"] != "alpha" for r in pairs if r["verdict"] != "n/a"):
         lines.append("AL: the mean acceptance length (tokens per verify step) of a class given as a profile or a"
                      " length, where alpha does not apply; E*: the length it must reach (K c + v, or the price's);"

@@ -20,7 +20,9 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import NOT_WORTH, UNDECIDED, WORTH, Comparison
 from model.guarantee import LENGTH_UNIT, tier_guarantee
+from model.acceptance.interval import MIN_REQUESTS
 from model.measured_speed import AGREES, measured_speed
+from model.verdicts import TOO_FEW_LABEL
 from model.workbook.rows import Workbook
 
 TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS = ("take it", "take it only for these classes", "do not take it",
@@ -55,6 +57,10 @@ def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
         rec, why = _recommendation(cmp, i, incomplete)
         if not incomplete and _basis(cmp, i):
             why += f" The verdict rests on {_basis(cmp, i)}."
+        few = [] if incomplete else cmp.too_few_classes(i)
+        if few:  # the point's verdict on those classes, no interval decided it: not as firm as the rest
+            why += (f" On {_names(few)} it rests on {TOO_FEW_LABEL} for an interval (under {MIN_REQUESTS} prompts): "
+                    "measure more before relying on it there.")
         if cmp.unconfirmed[i] and not incomplete:
             why += " The vendor has not confirmed it runs speculative decoding: a probe tells (Tools > Probe a tier)."
         out.append(BriefTier(tier.name, tier.vendor, rec, why, _speed(cmp, i), _cost(cmp, i), _ask(cmp, i)))

@@ -18,7 +18,8 @@ from model.acceptance.profiles import AcceptanceGrid, acceptance_record
 from model.guarantee import guarantee_record
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
-from model.verdicts import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES
+from model.verdicts import (BREAK_EVEN_NAMES, NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, rests_on_too_few,
+                            verdict_basis)
 
 
 @dataclass
@@ -156,6 +157,7 @@ class Comparison:
                     "price_break_even": BREAK_EVEN_NAMES[int(self.price_break_even_kind[i, j])],
                     "price_break_even_alpha": _num(self.price_break_even_alpha[i, j]),
                     "value_verdict": VALUE_NAMES[int(self.value_verdict[i, j])],
+                    "verdict_basis": self.basis(i, j),
                     "alpha_interval": finite_pair(self.alpha_low[i, j], self.alpha_high[i, j]),
                     "interval_note": self.alpha_note[i][j] or None,
                     "confidence": _num(self.alpha_confidence[i, j]),
@@ -178,6 +180,23 @@ class Comparison:
         """What a front end shows for tier i's value verdict when one is withheld: "incomplete" or the
         baseline's reason; "" when the verdict stands."""
         return "incomplete" if self.made_up(i) else self.baseline_withheld(i)
+
+    def too_few(self, i: int, j: int) -> bool:
+        """Cell (i, j)'s verdicts rest on an acceptance measured from too few requests for an interval: the
+        measured point's verdicts, which no interval decided (model.verdicts.labelled says so where shown)."""
+        return (bool(self.speculative[i]) and not math.isfinite(self.speedup_low[i, j])
+                and rests_on_too_few(self.alpha_note[i][j]))
+
+    def too_few_classes(self, i: int) -> list[str]:
+        """The classes whose verdicts on tier i rest on too few requests for an interval (the mix's interval
+        counts no uncertainty from them)."""
+        return [name for j, name in enumerate(self.class_names) if self.too_few(i, j)]
+
+    def basis(self, i: int, j: int) -> str | None:
+        """What cell (i, j)'s verdicts rest on (model.verdicts.verdict_basis); None where it has none."""
+        if int(self.verdict[i, j]) == NOT_APPLICABLE:
+            return None
+        return verdict_basis(math.isfinite(self.speedup_low[i, j]), self.alpha_note[i][j], self.alpha_source[i][j])
 
     def is_refused(self, i: int, j: int) -> bool:
         return self.refused is not None and bool(self.refused[i, j])
@@ -211,6 +230,7 @@ class Comparison:
                 "incomplete": (self.incomplete[i] or None) if self.incomplete else None,
                 "baseline_incomplete": self.baseline_withheld(i) or None,
                 "acceptance_refused": self.refused_classes(i) or None,
+                "too_few_requests": self.too_few_classes(i) or None,
                 **measured_speed(self, i).record(),
                 "confidence": self.confidence,
                 "alpha_interval": finite_pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),

@@ -10,6 +10,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from model import arithmetic as ar
+from model.acceptance.interval import MIN_REQUESTS
+from model.acceptance.value import COUNTS_ONLY, TOO_FEW
 
 # UNDECIDED: the interval at the workbook's confidence reaches both sides of a break-even (DESIGN.md section 7)
 GAIN, MARGINAL, TAX, NOT_APPLICABLE, UNDECIDED = 0, 1, 2, 3, 4
@@ -18,6 +20,40 @@ BREAK_EVEN_NAMES = {**ar.KIND_NAMES, -1: "n/a"}
 # the value verdict: does the speed over the baseline pay for the price over the baseline?
 WORTH, NOT_WORTH = 0, 1
 VALUE_NAMES = {WORTH: "worth the premium", NOT_WORTH: "not worth it", NOT_APPLICABLE: "n/a", UNDECIDED: "undecided"}
+
+
+# what a verdict rests on (compare --json's verdict_basis): an interval decides it (or leaves it undecided); without
+# one it is the point's alone, and the reason says how far to trust it
+ON_INTERVAL, ON_TOO_FEW, ON_ASSUMPTION, ON_COUNTS, ON_POINT = ("interval", "too few requests", "assumption",
+                                                              "counts only", "point")
+# the words a verdict carries where it rests on a class measured from too few requests for an interval
+TOO_FEW_LABEL = "too few requests"
+TOO_FEW_MEANING = (f"measured from fewer than {MIN_REQUESTS} distinct prompts (requests), too few for an interval: its "
+                   "verdicts are the measured value's alone, not decided at the confidence; measure more to settle them")
+
+
+def rests_on_too_few(note: str) -> bool:
+    """A cell's interval note says it was measured, but from too few requests (prompts) for an interval."""
+    return TOO_FEW in note
+
+
+def verdict_basis(has_interval: bool, note: str, source: str) -> str:
+    """What a cell's verdicts rest on: its interval, or (without one) the measured point of too few requests, an
+    assumed value, an import's counts, or a point with no reason given."""
+    if has_interval:
+        return ON_INTERVAL
+    if rests_on_too_few(note):
+        return ON_TOO_FEW
+    if source.startswith("assumed"):
+        return ON_ASSUMPTION
+    return ON_COUNTS if COUNTS_ONLY in note else ON_POINT
+
+
+def labelled(name: str, too_few: bool) -> str:
+    """A verdict's name as shown, "(too few requests)" after it where it rests on a class measured from too few
+    requests for an interval: the measured point's verdict, which no interval has decided, must not read like
+    one that has been ("n/a" and "undecided" need no label)."""
+    return f"{name} ({TOO_FEW_LABEL})" if too_few and name not in ("n/a", "undecided") else name
 
 
 def speed_verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: float,

@@ -93,3 +93,15 @@ def treed() -> Workbook:
             wb.overrides.append(Override(tier=tier.name, task_class=name, alpha=0.5, alpha_source="measured",
                                          acceptance_length=length, acceptance_length_k=3))
     return wb
+
+
+def too_few() -> Workbook:
+    """The demo with two classes measured from too few requests for an interval (model.acceptance.TOO_FEW): code
+    an alpha, json a mean acceptance length at K = 3; their verdicts are the measured point's alone."""
+    from model.acceptance import TOO_FEW
+    wb = load_demo()
+    code, json_ = wb.classes[0], wb.classes[1]
+    code.alpha_source, code.alpha_requests, code.alpha_steps, code.alpha_method = "probed", 3, 120, TOO_FEW
+    json_.acceptance_length, json_.acceptance_length_k = 2.9, 3
+    json_.alpha_source, json_.alpha_requests, json_.alpha_steps, json_.alpha_method = "probed", 4, 90, TOO_FEW
+    return wb

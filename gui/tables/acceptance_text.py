@@ -80,9 +80,17 @@ def tooltip_lines(cmp: Comparison, i: int, j: int) -> list[str]:
                 f"K={int(grid.length_k[i, j])}, carried to other K by the i.i.d. rule; no one alpha is used")
     return [
         what + f", source: {cmp.alpha_source[i][j]}",
-        f"Tokens per stretch E at K={k}, from the {shape(cmp, i, j)}: {e:.2f}{beyond}",
+        f"Tokens per stretch E at K={k}, from the {shape(cmp, i, j)}: {e:.2f}{beyond}; {_interval_words(cmp, i, j)}",
         f"Break-even E* = K*c + v = {break_even_cell(cmp, i, j)[3:]} tokens per step; margin {margin_cell(cmp, i, j)}",
     ]
+
+
+def _interval_words(cmp: Comparison, i: int, j: int) -> str:
+    """The interval on E at the tier's K, or why there is none (too few requests, none given)."""
+    lo, hi = _at(cmp.tokens_per_stretch_low, i, j), _at(cmp.tokens_per_stretch_high, i, j)
+    if math.isnan(lo) or math.isnan(hi):
+        return f"no interval ({cmp.alpha_note[i][j]})"
+    return f"{float(cmp.alpha_confidence[i, j]):.0%} interval {lo:.2f} to {hi:.2f}"
 
 
 def _measured_k(cmp: Comparison, i: int, j: int) -> int:

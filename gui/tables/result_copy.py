@@ -28,15 +28,16 @@ GRID: dict[str, tuple[str, str]] = {
 # per-tier summary: column header -> (comparison array, how it reads)
 SUMMARY: dict[str, tuple[str, str]] = {
     "Mix speedup": ("mix_speedup", "number"), "vs baseline": ("speedup_vs_baseline", "number"),
-    "Price ratio": ("mix_price_ratio", "number"), "Value needs alpha": ("mix_price_break_even_alpha", "share"),
-    "Runs like alpha": ("effective_alpha", "share"), "Premium": ("premium", "share"),
+    "Price ratio": ("mix_price_ratio", "number"), "Value needs": ("mix_price_break_even_alpha", "share"),
+    "Runs like": ("effective_alpha", "share"), "Premium": ("premium", "share"),
     "Monthly cost": ("monthly_cost", "number"), "Cost per 1x": ("price_per_speedup", "number"),
     "FLOPs/token": ("mix_cost_factor", "number"), "Claim needs alpha": ("claim_alpha", "share"),
     "Measured": ("measured_speedup", "number"),
     "Fair price": ("fair_price_factor", "number"),
 }
 # a shown number starts with a digit, a sign or a currency symbol; anything else is words
-_SHOWN_NUMBER = re.compile(r"^[-+]?[$€£¥]?\d")
+# (an alpha among lengths reads "α 66.2%": gui.tables.summary_model.ALPHA_MARK)
+_SHOWN_NUMBER = re.compile(r"^(?:α )?[-+]?[$€£¥]?\d")
 
 
 def copy_text(cmp: Comparison, field: tuple[str, str] | None, index: tuple[int, ...], shown: Any) -> str:

@@ -14,6 +14,7 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES, VERDICT_NAMES,
                               WORTH, Comparison)
+from model.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
 
 from gui.document import Document
 from gui.tables import acceptance_text, result_copy
@@ -27,14 +28,19 @@ VERDICT_COLOURS = {GAIN: QColor("#c9e8c9"), MARGINAL: QColor("#ffe4b0"), TAX: QC
 # the value verdict in its own hues, so a glance tells which verdict colours the grid
 VALUE_COLOURS = {WORTH: QColor("#b9dcf2"), NOT_WORTH: QColor("#f2c6de"), NOT_APPLICABLE: QColor("#dedede"),
                  UNDECIDED: UNDECIDED_COLOUR}
+# a verdict resting on a class measured from too few requests for an interval (the point's alone): a sand of its
+# own in both schemes, so a glance does not read it as a verdict an interval decided
+TOO_FEW_COLOUR = QColor("#e9dfc0")
 # a tier whose mechanics an import made up: no verdict, a colour of its own (neither grey nor undecided's violet)
 INCOMPLETE_COLOUR = QColor("#cfe6e4")
 # what the colours mean, for the legend beside the grid: (colour, words)
 LEGENDS = {
     "speed": [(VERDICT_COLOURS[GAIN], "gain"), (VERDICT_COLOURS[MARGINAL], "marginal"), (VERDICT_COLOURS[TAX], "tax"),
-              (UNDECIDED_COLOUR, "undecided"), (VERDICT_COLOURS[NOT_APPLICABLE], "not speculative")],
+              (UNDECIDED_COLOUR, "undecided"), (TOO_FEW_COLOUR, TOO_FEW_LABEL),
+              (VERDICT_COLOURS[NOT_APPLICABLE], "not speculative")],
     "value": [(VALUE_COLOURS[WORTH], "worth the premium"), (VALUE_COLOURS[NOT_WORTH], "not worth it"),
-              (UNDECIDED_COLOUR, "undecided"), (VALUE_COLOURS[NOT_APPLICABLE], "no baseline / not speculative")],
+              (UNDECIDED_COLOUR, "undecided"), (TOO_FEW_COLOUR, TOO_FEW_LABEL),
+              (VALUE_COLOURS[NOT_APPLICABLE], "no baseline / not speculative")],
 }
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
@@ -80,11 +86,11 @@ def _ratio_text(ratio: float, applicable: bool) -> str:
 
 def _speed_verdict_text(cmp: Comparison, i: int, j: int) -> str:
     # a made-up tier's cells say why they have none, as the report's Comparison does
-    return cmp.made_up(i) or VERDICT_NAMES[int(cmp.verdict[i, j])]
+    return cmp.made_up(i) or labelled(VERDICT_NAMES[int(cmp.verdict[i, j])], cmp.too_few(i, j))
 
 
 def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
-    return "incomplete" if cmp.made_up(i) else VALUE_NAMES[int(cmp.value_verdict[i, j])]
+    return "incomplete" if cmp.made_up(i) else labelled(VALUE_NAMES[int(cmp.value_verdict[i, j])], cmp.too_few(i, j))
 
 
 # metric key -> (menu label, cell text)
@@ -141,9 +147,9 @@ _SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Measured": ("measured_speedup", "measured_note", "baseline_index", "speedup_vs_baseline", "mix_speedup"),
     "Fair price": ("fair_price_factor", "fair_price_factor_low"),
     "Price ratio": ("mix_price_ratio", "tier_value_verdict", "baseline_index"),
-    "Value needs alpha": ("mix_price_break_even_kind", "mix_price_break_even_alpha", "k", "guarantee_is_length",
+    "Value needs": ("mix_price_break_even_kind", "mix_price_break_even_alpha", "k", "guarantee_is_length",
                           "mix_price_break_even_length"),
-    "Runs like alpha": ("effective_alpha", "mix_price_break_even_kind", "guarantee_is_length", "effective_length", "k"),
+    "Runs like": ("effective_alpha", "mix_price_break_even_kind", "guarantee_is_length", "effective_length", "k"),
     "Premium": ("premium",),
     "Monthly cost": ("monthly_cost",),
     "Cost per 1x": ("price_per_speedup",),
@@ -201,8 +207,9 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
          if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[2]),
         f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",
         f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cost_factor[i, j])}",
-        f"Speed verdict: {VERDICT_NAMES[int(cmp.verdict[i, j])]} (against plain decoding)",
+        f"Speed verdict: {_speed_verdict_text(cmp, i, j)} (against plain decoding)",
         *value_lines(cmp, i, j),
+        *([too_few_words(cmp, i, j)] if cmp.too_few(i, j) else []),
         HELP_HINT,
     ]
     return "\n".join(lines)
@@ -249,8 +256,13 @@ def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
         f"Speedup over {base}: {fmt.times(over)}; price break-even "
         f"{'E in tokens per step' if acceptance_text.shape(cmp, i, j) else 'alpha'} (speedup over {base} = price ratio): "
         f"{price_break_even_text(cmp, i, j)}",
-        f"Value verdict: {VALUE_NAMES[int(cmp.value_verdict[i, j])]}",
+        f"Value verdict: {_value_verdict_text(cmp, i, j)}",
     ]
+
+
+def too_few_words(cmp: Comparison, i: int, j: int) -> str:
+    """Why a cell's verdicts carry '(too few requests)'."""
+    return f"{cmp.class_names[j]} was {TOO_FEW_MEANING}."
 
 
 # the roles the result models answer: a delegate asks a cell for eight roles each paint, and a role answered
@@ -307,9 +319,11 @@ class ResultsGridModel(WorkbookTableModel):
     def _background(self, cmp: Comparison, i: int, j: int) -> QColor:
         if cmp.made_up(i):
             return INCOMPLETE_COLOUR
-        if colour_scheme(self.metric) == "value":
-            return VALUE_COLOURS[int(cmp.value_verdict[i, j])]
-        return VERDICT_COLOURS[int(cmp.verdict[i, j])]
+        value = colour_scheme(self.metric) == "value"
+        code = int(cmp.value_verdict[i, j] if value else cmp.verdict[i, j])
+        if code != NOT_APPLICABLE and cmp.too_few(i, j):
+            return TOO_FEW_COLOUR
+        return (VALUE_COLOURS if value else VERDICT_COLOURS)[code]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)

@@ -13,8 +13,9 @@ from model import arithmetic as ar
 from model import formatting as fmt
 from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.load_speed import load_speed
-from model.guarantee import ALPHA_UNIT, length_text, tier_guarantee
+from model.guarantee import ALPHA_UNIT, Guarantee, length_text, tier_guarantee
 from model.measured_speed import AGREES, measured_speed
+from model.verdicts import TOO_FEW_LABEL
 
 from gui.tables import result_copy
 from gui.document import Document
@@ -23,6 +24,9 @@ from gui.tables.shown_cells import ShownCells
 from gui.tables.result_models import (_ANY_SUMMARY_FIELD, _CENTER, _RESULT_ROLES, _RIGHT, _SUMMARY_FIELDS, HELP_HINT,
                                       INCOMPLETE_COLOUR, VALUE_COLOURS, VERDICT_COLOURS, _fair_price_text,
                                       _fair_price_tip, _ratio_text, changed_cells)
+
+
+ALPHA_MARK = "α "  # before an alpha in a column whose other rows may hold lengths
 
 
 def _claim_text(cmp: Comparison, i: int) -> str:
@@ -44,21 +48,22 @@ def _holds_text(cmp: Comparison, i: int) -> str:
 
 
 def _mix_break_even_text(cmp: Comparison, i: int) -> str:
-    kind = int(cmp.mix_price_break_even_kind[i])
-    if kind == -1:
+    if int(cmp.mix_price_break_even_kind[i]) == -1:
         return ""
-    if kind == ar.ALWAYS:
-        return "0% (always)"
-    if kind == ar.NEVER:
-        return f"none at K={int(cmp.k[i])}"
-    return tier_guarantee(cmp, i).text()  # an alpha, or a length where a class is a profile or a length
+    return _unit_text(tier_guarantee(cmp, i), tier_guarantee(cmp, i).text())
 
 
 def _runs_like_text(cmp: Comparison, i: int) -> str:
     if int(cmp.mix_price_break_even_kind[i]) == -1:
         return ""
     g = tier_guarantee(cmp, i)
-    return fmt.pct(g.runs_like) if g.unit == ALPHA_UNIT else length_text(g.runs_like, g.k)
+    return _unit_text(g, fmt.pct(g.runs_like) if g.unit == ALPHA_UNIT else length_text(g.runs_like, g.k))
+
+
+def _unit_text(g: Guarantee, text: str) -> str:
+    """The guarantee columns mix units by row (an alpha, or a length where a class is a profile or a length):
+    an alpha says it is one, as a length's 'AL 2.80 @K4' does."""
+    return f"{ALPHA_MARK}{text}" if g.unit == ALPHA_UNIT and text[:1].isdigit() else text
 
 
 def _measured_text(cmp: Comparison, i: int) -> str:
@@ -91,8 +96,8 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
     ("Fair price", _fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
     ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
-    ("Value needs alpha", _mix_break_even_text, "The acceptance to guarantee: the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like alpha'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
-    ("Runs like alpha", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (a mean acceptance length, AL, where a class is a profile or a length). Worth the premium when it is at least 'Value needs alpha'."),
+    ("Value needs", _mix_break_even_text, "The acceptance to guarantee (α: a per-token alpha): the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
+    ("Runs like", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (α: a per-token alpha; AL: a mean acceptance length, where a class is a profile or a length). Worth the premium when it is at least 'Value needs'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
     ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
     ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
@@ -222,6 +227,10 @@ class TierSummaryModel(WorkbookTableModel):
             # the verdict at the tier's own load, where a probe measured it there (compare and the report say it too)
             said = load_speed(cmp, i).words() if header == "Value verdict" else said
             said = f"\n{said[0].upper()}{said[1:]}" if said else ""
+            few = cmp.too_few_classes(i) if header in ("Speed verdict", "Value verdict") else []
+            if few:  # the mix's interval counts no uncertainty from them: the verdict is less firm than it reads
+                said += (f"\n{', '.join(few)}: {TOO_FEW_LABEL} for an interval, so the mix's interval leaves their "
+                         "uncertainty out; measure more there.")
             extra = f"\n{_fair_price_tip(cmp, i)}" if header == "Fair price" and _fair_price_tip(cmp, i) else ""
             return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}{extra}\n{explain}\n{HELP_HINT}"
         return None

@@ -79,9 +79,10 @@ SECTIONS: list[tuple[str, str, str]] = [
      "<b>Price break-even alpha</b>: the acceptance at which the speedup over the baseline equals the price ratio, "
      "solved like a claim's alpha (0% when even alpha = 0 pays; <i>none</i> when not even alpha = 1 does). "
      "The baseline's own speedup is held where it is (1 for plain decoding). "
-     "For the mix one alpha cannot describe classes that differ: <i>Value needs alpha</i> is the one acceptance "
-     "that, held by every class, would make the mix break even on price, and <i>Runs like alpha</i> is the one "
-     "acceptance that gives the mix speedup you have now. n/a: no baseline, or the tier does not run speculative "
+     "For the mix one alpha cannot describe classes that differ: <i>Value needs</i> is the one acceptance "
+     "that, held by every class, would make the mix break even on price, and <i>Runs like</i> is the one "
+     "acceptance that gives the mix speedup you have now (both an alpha, <tt>α 66.2%</tt>, or where a class is a "
+     "profile or a length a mean acceptance length, <tt>AL 2.80 @K4</tt>). n/a: no baseline, or the tier does not run speculative "
      "decoding. The results grid shows either verdict (show: Speed verdict / Value verdict) and colours its cells "
      "by the verdict that goes with the number shown."),
     ("certainty", "Intervals, undecided verdicts and the fair price",
@@ -95,9 +96,9 @@ SECTIONS: list[tuple[str, str, str]] = [
      "<b>Fair price</b> (Per tier): the price at which the speed over the baseline is exactly worth it, as a "
      "factor on both list prices (speedup over the baseline / price ratio): above 1.00x the list price is a "
      "good deal, below it the tier charges more than its speed is worth. <i>open at</i> is the factor at the "
-     "interval's pessimistic end, the number to open a negotiation with. <i>Value needs alpha</i> is the "
+     "interval's pessimistic end, the number to open a negotiation with. <i>Value needs</i> is the "
      "acceptance to guarantee: what the vendor would have to commit to for the list price to pay, beside "
-     "<i>Runs like alpha</i>, what your mix runs like now. Where a class is a profile or a length both are "
+     "<i>Runs like</i>, what your mix runs like now. Where a class is a profile or a length both are "
      "mean acceptance lengths at the tier's K (AL: tokens per verify step), since no one alpha applies."),
     ("shapes", "Profiles and mean acceptance lengths",
      "A class (or an override) can hold, instead of one alpha, a <b>per-position profile</b> (the acceptance at "
@@ -161,8 +162,8 @@ ANCHOR_FOR_FIELD = {
 
 # F1 on a column of the per-tier summary; the rest open at the mix
 ANCHOR_FOR_SUMMARY = {"Speed verdict": "verdict", "Value verdict": "value", "Claim holds": "claim",
-                      "Claim needs alpha": "claim", "Fair price": "certainty", "Value needs alpha": "certainty",
-                      "Runs like alpha": "certainty", "Price ratio": "value", "Measured": "probe",
+                      "Claim needs alpha": "claim", "Fair price": "certainty", "Value needs": "certainty",
+                      "Runs like": "certainty", "Price ratio": "value", "Measured": "probe",
                       "Monthly cost": "pricing", "Premium": "pricing", "Cost per 1x": "pricing",
                       "vs baseline": "pricing", "FLOPs/token": "cost_factor", "Claim": "claim"}
 

@@ -18,6 +18,8 @@ from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.comparison import UNDECIDED as UNDECIDED_CODE
 from model.acceptance.interval import z_quantile
+from model.acceptance.value import TOO_FEW
+from model.verdicts import TOO_FEW_LABEL, labelled
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.profiles_table import EXTRAPOLATED
@@ -34,6 +36,7 @@ REFUSED_INPUT = "input out of range"  # a row whose inputs hold what the validat
 FLAG_LOOKS = {REFUSED_INPUT: "tax", STALE: "tax", PRICE_STALE: "marginal", OPT_STALE: "marginal"}
 WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 UNDECIDED = VALUE_NAMES[UNDECIDED_CODE]
+TOO_FEW_SUFFIX = f" ({TOO_FEW_LABEL})"
 HEADER_ROW = 4
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 # an override's numbers the rows read: its alpha and its interval (the class's are checked on Notes)
@@ -47,7 +50,7 @@ _WIDTHS = {"Tier": 20, "Task class": 13, "K": 5, "Acceptance alpha": 12, "Alpha 
            "Margin over break-even": 10,
            "Tokens per stretch E": 10, "Trailer fill": 8, "Speedup": 9, "Speedup, low end": 8,
            "Speedup, high end": 8, "Optimal K (SpecLedger)": 12, "Speedup at optimal K (SpecLedger)": 12,
-           "Cost factor (FLOPs / token)": 10, "Speed verdict": 10, "Price break-even alpha (SpecLedger)": 13,
+           "Cost factor (FLOPs / token)": 10, "Speed verdict": 10, "Price break-even acceptance (SpecLedger)": 13,
            "Value verdict": 16, "Grey values": 17, **{name: 10 for name in _SHIFT_COLUMNS},
            **{name: 12 for name in COMPARISON_COLUMNS[COMPARISON_COLUMNS.index("Alpha at export") + 1:]}}
 
@@ -94,8 +97,15 @@ def speed_verdict_formula(s: str, band: str, lo: str | None = None, hi: str | No
             f'"{UNDECIDED}",{words}),{words})')
 
 
+def too_few_suffix(lo: str, method: str) -> str:
+    """'(too few requests)' after a verdict (model.verdicts.labelled) where the row has no interval (its low end
+    ``lo`` blank) and its acceptance's method on Inputs says it was measured from too few requests for one: live,
+    so a range typed on Inputs gives the verdict its interval and takes the label away."""
+    return f'IF(AND(NOT(ISNUMBER({lo})),ISNUMBER(SEARCH("{TOO_FEW}",{method}))),"{TOO_FEW_SUFFIX}","")'
+
+
 def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applicable: str,
-                  lo: str | None = None, hi: str | None = None) -> str:
+                  lo: str | None = None, hi: str | None = None, suffix: str = "") -> str:
     """Worth the premium where speedup over the baseline >= price ratio, written without a division
     (a free baseline makes any price infinitely dear; two free tiers have no ratio). With the cells of the
     interval's ends (blank without one), undecided where the live price ratio falls inside it."""
@@ -104,7 +114,7 @@ def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applic
         # nested, not one AND: Excel evaluates every argument, and a blank end times a price is an error
         verdict = (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi})),IF(AND({lo}*{base_cost}<{cost}*{base_speed},'
                    f'{hi}*{base_cost}>={cost}*{base_speed}),"{UNDECIDED}",{verdict}),{verdict})')
-    return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}))')
+    return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}{suffix and "&" + suffix}))')
 
 
 def name_width(names: list[str], least: float, most: float = 30) -> float:
@@ -200,13 +210,15 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_price_len = sheet.writer('"E* "0.000', st.RIGHT)
     confidence = refs.setting("confidence")
     put_word = sheet.writer(None, st.CENTRE)
+    put_word_wrapped = sheet.writer(None, st.CENTRE, {"text_wrap": True, "valign": "vcenter"})
     put_source = sheet.writer(None, st.INDENT)
     put_source_wrapped = sheet.writer(None, st.INDENT, {"text_wrap": True})
-    put_grey_pct, put_grey_k, put_grey_x = (sheet.computed_writer(f) for f in (st.PERCENT, "0", st.TIMES))
+    put_grey_pct, put_grey_k, put_grey_x, put_grey_alpha = (sheet.computed_writer(f) for f in (
+        st.PERCENT, "0", st.TIMES, st.ALPHA_PERCENT))
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
     speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
-    c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even alpha (SpecLedger)", "Value verdict", "Grey values"))
+    c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even acceptance (SpecLedger)", "Value verdict", "Grey values"))
     k_max_changed = notes.k_max_changed()
 
     def override_refused(tier: str, cls: str) -> str:
@@ -325,19 +337,24 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
                 put_grey_x(row, _COL["Speedup at optimal K (SpecLedger)"], NA)
             put_x(row, _COL["Cost factor (FLOPs / token)"], f'=IF({spec}="no",1,({K}*{CF}+{K}+1)/{E})',
                   float(cmp.cost_factor[i, j]))
+            few = too_few_suffix(SLO, refs.acceptance(j, tier.name, cls.name, "alpha_method"))
+            thin = cmp.too_few(i, j)
+            put_verdict = put_word_wrapped if thin else put_word
+            speed_words = labelled(VERDICT_NAMES[int(cmp.verdict[i, j])], thin)
+            value_words = labelled(VALUE_NAMES[int(cmp.value_verdict[i, j])], thin)
             if made_up:  # no verdicts from mechanics an import made up: the words the Summary and the app say
                 sheet.text(row, _COL["Speed verdict"], made_up, st.CENTRE, st.VERDICT_LOOKS["incomplete"],
                            {"text_wrap": True, "valign": "vcenter"})
                 sheet.ws.set_row(row - 1, 15 * max(tall, st.wrapped_lines(made_up, _WIDTHS["Speed verdict"] * 0.8)))
             else:
-                put_word(row, _COL["Speed verdict"], f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)})',
-                         VERDICT_NAMES[int(cmp.verdict[i, j])])
+                put_verdict(row, _COL["Speed verdict"],
+                            f'=IF({spec}="no","{NA}",{speed_verdict_formula(S, band, SLO, SHI)}&{few})', speed_words)
             p_len = float(cmp.price_break_even_length[i, j])
             PL = col["Price break-even length E*"] + r
             if shape and is_spec:  # no alpha for a profile or a length: the price's E*, live, as the window shows it
                 put_price_len(row, c_grey, f'=IF(ISNUMBER({PL}),{PL},"{NA}")', p_len if math.isfinite(p_len) else NA)
             else:
-                put_grey_pct(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
+                put_grey_alpha(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
             to, ti = refs.cls(j, "tokens_out"), refs.cls(j, "tokens_in")
             # the class's tokens at the tier's and at its baseline's prices (the prices alone where it has no
             # tokens), and the baseline's speedup on the class: cells the value columns below read
@@ -352,8 +369,11 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             if made_up:
                 sheet.text(row, c_value, "incomplete", st.CENTRE, st.VERDICT_LOOKS["incomplete"])
             else:
-                put_word(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI),
-                         VALUE_NAMES[int(cmp.value_verdict[i, j])])
+                put_verdict(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI, few),
+                            value_words)
+                if thin:  # the labelled words wrap in the verdict columns and the row grows for them
+                    sheet.ws.set_row(row - 1, 15 * max(tall, *(st.wrapped_lines(words, _WIDTHS[name] * 0.8) for words, name
+                                                              in ((speed_words, "Speed verdict"), (value_words, "Value verdict")))))
             # the price's break-even as an acceptance length: the speedup over the baseline the price needs, in E
             put_e_r(row, _COL["Price break-even length E*"],
                     f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",IF({base_cost}=0,"{NA}",'
@@ -401,6 +421,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.colour_verdicts(f"{col['Speed verdict']}{HEADER_ROW + 1}:{col['Speed verdict']}{last}")
     sheet.colour_words(f"{col['Value verdict']}{HEADER_ROW + 1}:{col['Value verdict']}{last}",
                        {WORTH: "gain", NOT_WORTH: "tax", UNDECIDED: "undecided"})
+    sheet.colour_too_few(f"{col['Speed verdict']}{HEADER_ROW + 1}:{col['Speed verdict']}{last}")
+    sheet.colour_too_few(f"{col['Value verdict']}{HEADER_ROW + 1}:{col['Value verdict']}{last}")
     sheet.colour_words(flags.replace("$", ""), FLAG_LOOKS)
     if refs.profiles:  # an E reaching past the measured positions reads 2.463*
         e_col, x_col = col["Tokens per stretch E"], col["E extrapolated"]

@@ -97,7 +97,7 @@ COMPARISON_COLUMNS = [
     "Break-even alpha (SpecLedger)", "Break-even length E*", "Margin over break-even", "Tokens per stretch E",
     "Trailer fill", "Speedup", "Speedup, low end", "Speedup, high end", "Optimal K (SpecLedger)",
     "Speedup at optimal K (SpecLedger)", "Cost factor (FLOPs / token)", "Speed verdict",
-    "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values",
+    "Price break-even acceptance (SpecLedger)", "Value verdict", "Grey values",
     # right of the printed columns: the draft's FLOPs (the cost factor's input), then the sensitivity speedups
     "c FLOPs", "Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts", "Alpha at export",
     # the interval carried through, live over its ends on Inputs (right of the printed columns)

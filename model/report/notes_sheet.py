@@ -16,6 +16,7 @@ from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
 from model.report.kept_fields import write_kept
 from model.report.layout import CLASS_COLUMNS, NOTES
 from model.workbook.rows import Workbook
+from model.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
 
 CHANGED = "changed"
@@ -55,6 +56,8 @@ ASSUMPTIONS = [
      "reads at the workbook's). E, the speedup and the speedup over the baseline at both ends are live formulas, "
      "and so is 'undecided': type a narrower range and the verdicts follow. The mix's interval combines the "
      "classes as independent (their log-speedup spreads weighted by their shares of the mix's time)."),
+    (f"({TOO_FEW_LABEL})", f"after a verdict: the row's class was {TOO_FEW_MEANING} (its Interval method on Inputs "
+     "says so); a range typed for it on Inputs takes the label away."),
     ("Fair price", "speedup over the baseline / price ratio, applied to both list prices: the price at which the "
      "speed is exactly worth it. At the pessimistic end: the same with the mix speedup at the low end of its "
      "interval, the price to open a negotiation with. The acceptance to guarantee is the mix's price "

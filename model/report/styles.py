@@ -18,8 +18,10 @@ from xlsxwriter.worksheet import CellFormulaTuple, CellNumberTuple, Worksheet
 
 from model.formatting import CURRENCY_SYMBOLS
 from model.workbook.rows import CURRENCIES
+from model.verdicts import TOO_FEW_LABEL
 
 PERCENT = "0.0%"
+ALPHA_PERCENT = '"α "0.0%'  # an alpha in a column whose other rows may hold lengths ("AL 2.80", "E* 2.75")
 TIMES = '0.00"x"'
 TIMES1 = '0.0"x"'
 NUMBER = "0.000"
@@ -48,6 +50,8 @@ VERDICT_LOOKS = {
     "tax": {"bg_color": "#FFC7CE", "font_color": "#9C0006"},
     # the interval reaches both sides of a break-even: the window's pale violet
     "undecided": {"bg_color": "#DDD3F0", "font_color": "#3F2A78"},
+    # the point's verdict on a class measured from too few requests for an interval: the window's sand
+    "too few": {"bg_color": "#E9DFC0", "font_color": "#5C4A12"},
     # mechanics an import made up (Tier.defaulted): no verdict until they are entered; the window's teal
     "incomplete": {"bg_color": "#CFE6E4", "font_color": "#1F4E4A"},
 }
@@ -57,11 +61,13 @@ HEADER_NOTES = {
     "Grey values": "Grey cells are numbers SpecLedger computed (no spreadsheet formula exists for them). This column "
                    "says when an input they rest on was edited here since export, so they are out of date: "
                    "import into SpecLedger and export again.",
-    "Price break-even alpha (SpecLedger)": "The acceptance at which the tier's speed over its standard tier exactly "
-                                           "pays for its price over it: above it the premium is worth paying. "
-                                           "Ask the vendor to guarantee at least this. Where a class is a "
-                                           "profile or a length, no alpha applies: AL is the mean acceptance "
-                                           "length (tokens per verify step at the tier's K) every class would need.",
+    "Price break-even acceptance (SpecLedger)": ("The acceptance at which the tier's speed over its standard tier "
+                                                 "exactly pays for its price over it: above it the premium is worth "
+                                                 "paying. Ask the vendor to guarantee at least this. α 66.2% is a "
+                                                 "per-token alpha; where a class is a profile or a length no alpha "
+                                                 "applies, and the cell is a mean acceptance length in tokens per "
+                                                 "verify step at the tier's K: AL 2.80 for the tier's mix (Summary), "
+                                                 "E* 2.75 for one class (Comparison)."),
     "Alpha the claim needs (SpecLedger)": "The acceptance at which the vendor's claimed speedup would come true at "
                                           "the claim's context. 'out of reach': no acceptance can deliver the claim.",
     "Price break-even alpha": "The acceptance at which the speed over the standard tier pays for the price over it.",
@@ -397,6 +403,11 @@ class SheetWriter:
 
     def colour_verdicts(self, cells: str) -> None:
         self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax", "undecided": "undecided"})
+
+    def colour_too_few(self, cells: str) -> None:
+        """Verdicts labelled as resting on too few requests (model.verdicts.labelled), whatever the verdict."""
+        self.ws.conditional_format(cells, {"type": "text", "criteria": "ends with", "value": f"({TOO_FEW_LABEL})",
+                                           "format": self.formats.get(None, VERDICT_LOOKS["too few"])})
 
     def page(self, title: str, exported: str, header_rows: tuple[int, int] | None = None, key_cols: int = 0) -> None:
         """Printed (and PDF) pages: readable text (see print_layout), the header row and the name columns on

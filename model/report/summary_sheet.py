@@ -32,7 +32,7 @@ SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
     "Mix low", "Mix high", "Monthly cost", "Premium over baseline", "Speedup vs baseline",
     "Cost per 1x speedup", "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict",
-    "Price break-even alpha (SpecLedger)", "Value verdict", "Grey values",
+    "Price break-even acceptance (SpecLedger)", "Value verdict", "Grey values",
     # right of the printed page: the speedup over the baseline at the interval's ends (the fair price's inputs)
     "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Baseline position",
 ]
@@ -44,7 +44,7 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
            "Mix speedup": 9, "Mix low": 7, "Mix high": 7, "Monthly cost": 12,
            "Speedup vs baseline, low end": 10, "Speedup vs baseline, high end": 10, "Premium over baseline": 10, "Speedup vs baseline": 10,
            "Cost per 1x speedup": 11, "Alpha the claim needs (SpecLedger)": 12,
-           "Claim holds": 8, "Speed verdict": 9, "Price break-even alpha (SpecLedger)": 13, "Value verdict": 16,
+           "Claim holds": 8, "Speed verdict": 9, "Price break-even acceptance (SpecLedger)": 13, "Value verdict": 16,
            "Grey values": 18}  # the longest flag word, "price break-even stale"
 # what a tier's made-up mechanics would decide: said in words instead (Tier.defaulted)
 _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
@@ -124,7 +124,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         formula("Tier", f'={refs.tier(i, "name")}&""', tier.name)
         formula("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{names},0),0))',
                 int(cmp.baseline_index[i]) + 1)
-        sheet.computed(row, _SCOL["Price break-even alpha (SpecLedger)"], *(DASH, None) if made_up else _guarantee(cmp, i))
+        sheet.computed(row, _SCOL["Price break-even acceptance (SpecLedger)"], *(DASH, None) if made_up else _guarantee(cmp, i))
         formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
         formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
                 "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
@@ -286,7 +286,7 @@ def _guarantee(cmp: Comparison, i: int, runs_like: bool = False) -> tuple[float 
     class is a profile or a length the mean acceptance length at the tier's K (model/guarantee.py)."""
     g = tier_guarantee(cmp, i)
     if g.unit == ALPHA_UNIT:
-        return (float(g.runs_like) if runs_like else grey_word(g.kind, g.value)), st.PERCENT
+        return (float(g.runs_like) if runs_like else grey_word(g.kind, g.value)), st.ALPHA_PERCENT
     if runs_like:
         return float(g.runs_like), _LENGTH
     word = grey_word(g.kind, g.value)  # never / n/a in words; 'always' pays from a length of 1, any acceptance

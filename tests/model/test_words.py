@@ -48,6 +48,6 @@ def test_the_reports_jargon_headers_carry_a_plain_note(tmp_path: Path):
     for sheet in ("Summary", "Comparison"):
         notes = {c.value: c.comment.text for row in book[sheet].iter_rows(max_row=6) for c in row if c.comment}
         assert "Grey values" in notes and "out of date" in notes["Grey values"], sheet
-        assert "pays for its price" in notes["Price break-even alpha (SpecLedger)"], sheet
+        assert "pays for its price" in notes["Price break-even acceptance (SpecLedger)"], sheet
     assert "claimed speedup would come true" in {c.value: c.comment.text for row in book["Summary"].iter_rows(max_row=6)
                                                  for c in row if c.comment}["Alpha the claim needs (SpecLedger)"]

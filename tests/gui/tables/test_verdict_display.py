@@ -64,7 +64,7 @@ def test_the_summary_leads_with_both_verdicts(window):
         value = model.data(model.index(i, heads.index("Value verdict")))
         assert value == VALUE_NAMES[int(cmp.tier_value_verdict[i])], name
     i = cmp.tier_names.index("Northwind Turbo")
-    assert model.data(model.index(i, heads.index("Value needs alpha"))) == fmt.pct(cmp.mix_price_break_even_alpha[i])
+    assert model.data(model.index(i, heads.index("Value needs"))) == "α " + fmt.pct(cmp.mix_price_break_even_alpha[i])
 
 
 def test_help_explains_both_verdicts(window):
