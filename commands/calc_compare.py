@@ -250,10 +250,21 @@ def comparison_text(cmp) -> str:
     lines.extend(fair_price_lines(cmp, tiers))
     lines.append(f"verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"
                  " (tier / baseline); 'pays a' is the acceptance at which they are equal (for a tier: the one"
-                 " acceptance every class would need). Intervals in brackets are at "
-                 f"{cmp.confidence:.0%} confidence (classes combined as independent); 'undecided' where one reaches "
-                 "both sides of a break-even.")
+                 f" acceptance every class would need). {_confidence_words(cmp.confidence, pairs)}; 'undecided' where"
+                 " one reaches both sides of a break-even.")
     return "\n".join(lines) + "\n"
+
+
+def _confidence_words(confidence: float, pairs: list[dict[str, Any]]) -> str:
+    """The confidence of the bracketed intervals. A class's is the one it was measured (or typed) at, which the
+    workbook's setting does not change; the mixes combine them at the workbook's. It said every bracket was at
+    the setting's 80% where the classes' were measured at 95%."""
+    own = sorted({r["confidence"] for r in pairs if r["speedup_interval"] and r["confidence"] is not None})
+    if not own or own == [confidence]:
+        return f"Intervals in brackets are at {confidence:.0%} confidence (classes combined as independent)"
+    return (f"Intervals in brackets: a tier's mix at {confidence:.0%} confidence (the workbook's; classes combined as"
+            f" independent), a class's at the confidence it was measured or typed at "
+            f"({', '.join(f'{c:.0%}' for c in own)})")
 
 
 def fair_price_lines(cmp, tiers: list[dict[str, Any]]) -> list[str]:

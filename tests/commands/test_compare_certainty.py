@@ -87,3 +87,20 @@ def test_an_out_of_reach_claim_keeps_its_columns_apart() -> None:
     header, row = lines[0], next(line for line in lines if line.startswith("Northwind Turbo"))
     assert "30.0x  out of reach" in row
     assert row.index("out of reach") + len("out of reach") == header.index("needs a") + len("needs a")
+
+
+def test_the_text_says_which_confidence_each_bracket_is_at() -> None:
+    """A class keeps the confidence it was measured at; the workbook's setting sets the mixes'. At a setting of 80%
+    the text said every bracket was at 80% while the classes' were 95% intervals (a probe's Apply)."""
+    from commands.calc_compare import comparison_text
+    from model.comparison import compare
+
+    wb = load_demo()
+    for c in wb.classes:
+        c.alpha_low, c.alpha_high, c.alpha_confidence, c.alpha_requests = c.alpha - 0.05, c.alpha + 0.05, 0.95, 12
+    wb.settings.confidence = 0.8
+    text = comparison_text(compare(wb))
+    assert "Intervals in brackets are at 80%" not in text
+    assert "a tier's mix at 80% confidence" in text and "measured or typed at (95%)" in text
+    wb.settings.confidence = 0.95
+    assert "Intervals in brackets are at 95% confidence" in comparison_text(compare(wb))
