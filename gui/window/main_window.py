@@ -127,8 +127,11 @@ class MainWindow(ScreenFit, QMainWindow):
             self.metric_combo.addItem(label, key)
         self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
         self.legend = QLabel()
-        # the legend gives way on a narrow screen (its tooltip still says it) rather than widen the window
+        # the legend gives way on a narrow screen rather than widen the window: it wraps between its entries
+        # onto a second line (it was cut: 'not speculativ', and the value scheme's last entry, beside the probe dock
+        # at 1600 x 1000)
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.legend.setWordWrap(True)
         self.legend.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._update_legend()
         head = QHBoxLayout()
@@ -289,8 +292,8 @@ class MainWindow(ScreenFit, QMainWindow):
 
     def _update_legend(self) -> None:
         scheme = colour_scheme(self.metric_combo.currentData())
-        self.legend.setText(" ".join(f"<span style='background:{colour.name()}'>&nbsp;{text}&nbsp;</span>"
-                                     for colour, text in LEGENDS[scheme]))
+        self.legend.setText(" ".join(f"<span style='background:{colour.name()}; white-space:nowrap'>&nbsp;{text}&nbsp;"
+                                     "</span>" for colour, text in LEGENDS[scheme]))
         self.legend.setToolTip("Cell colour: the " + ("value verdict (is the speed worth the price?)" if scheme == "value"
                                                       else "speed verdict (against plain decoding)")
                                + " for that tier on that class (Help > Guide to the numbers)")

@@ -3,6 +3,7 @@ the fair price in the per-tier summary."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
 
 from gui.tables.result_models import UNDECIDED_COLOUR, VERDICT_COLOURS
 
@@ -48,3 +49,33 @@ def test_the_summary_shows_mix_intervals_and_the_fair_price(window):
     tip = model.data(model.index(i, heads.index("Fair price")), Qt.ItemDataRole.ToolTipRole)
     assert "$20.93 out" in tip and "pessimistic end" in tip
     assert model.data(model.index(i, heads.index("Value verdict"))) == "undecided"
+
+
+def test_the_legend_shows_every_entry_beside_a_dock(window, qtbot):
+    """Beside the probe dock at 1600 x 1000 the legend was cut ('not speculativ', the value scheme's last entry
+    half gone): it now wraps between entries onto a second line, each entry whole."""
+    window.resize(1100, 900)  # the results' share of a 1600-wide screen with the probe dock open
+    for key in ("speedup", "value_verdict"):
+        window.metric_combo.setCurrentIndex(window.metric_combo.findData(key))
+        qtbot.waitUntil(lambda: window.legend.height() >= window.legend.heightForWidth(window.legend.width()) > 0,
+                        timeout=3000)
+        one_line = QTextDocument()
+        one_line.setHtml(window.legend.text())
+        assert window.legend.width() < one_line.idealWidth()  # too narrow for one line: it wrapped, all shown
+        lines = _shown_lines(window.legend)
+        assert len(lines) == 2 and any(line.endswith("not speculative") for line in lines)  # never inside an entry
+
+
+def _shown_lines(label) -> list[str]:
+    """The lines a word-wrapped rich-text label lays its text out in, at its width."""
+    doc = QTextDocument()
+    doc.setHtml(label.text())
+    doc.setDefaultFont(label.font())
+    doc.setTextWidth(label.contentsRect().width())
+    doc.size()  # lays it out
+    block, out = doc.firstBlock(), []
+    layout = block.layout()
+    for n in range(layout.lineCount()):
+        line = layout.lineAt(n)
+        out.append(block.text()[line.textStart():line.textStart() + line.textLength()].replace("\xa0", " ").strip())
+    return out
