@@ -372,15 +372,16 @@ class ProbePanel(QWidget):
     def _on_run_errored(self, message: str) -> None:
         if not self._running:
             return
-        self.run_row.errored()
         partial = self._partial
         if message.lower().startswith("cancelled"):
+            self.run_row.cancelled(len(partial.records) if partial is not None else 0)
             if partial is not None and partial.records:
                 self._show(partial, f"Cancelled; the {_completed(len(partial.records))} shown.")
             else:
                 self._set_running(False)
                 self.show_message("Cancelled before any request completed.")
             return
+        self.run_row.errored()
         self._set_running(False)
         self.show_message(worded_error(message), error=True)
 

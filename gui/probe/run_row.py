@@ -68,6 +68,12 @@ class RunRow(QWidget):
             self.progress_bar.setFormat("stopped after %v of %m requests")
 
     def errored(self) -> None:
-        self.progress_bar.setRange(0, 1)
-        self.progress_bar.setValue(0)
+        # words, not the count format left from the run: it read "0 of 1 requests"
+        self.set_idle("stopped by an error")
+        self.rate_label.setText("")
+
+    def cancelled(self, done: int) -> None:
+        """Cancelled with ``done`` requests completed: the bar keeps the plan it was counting against."""
+        self.progress_bar.setValue(min(done, self.progress_bar.maximum()))
+        self.progress_bar.setFormat("cancelled after %v of %m requests")
         self.rate_label.setText("")

@@ -87,6 +87,8 @@ def test_cancel_keeps_the_requests_that_completed(qtbot, panel, tmp_path):
             qtbot.mouseClick(panel.run_row.cancel_button, Qt.MouseButton.LeftButton)
     assert "1 request that completed is shown" in panel.message_label.text(), (panel._partial, panel.run_row.rate_label.text())
     assert panel.report is not None and panel.report.requests == 1
+    bar = panel.run_row.progress_bar  # it read "0 of 1 requests" after a cancel
+    assert bar.text() == f"cancelled after 1 of {bar.maximum()} requests" and bar.maximum() == 2
 
 
 def test_tools_menu_opens_the_probe_dock_on_the_selected_tier(qtbot, tmp_path):
