@@ -176,7 +176,9 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                                     "length_half_width": decide.length_half_width,
                                     "thresholds": {n: _threshold_json(t) for n, t in thresholds.items()}}}
     writer = RunWriter(run_path, out.header) if run_path else None
-    total = len(out.classes) * (out.looks[-1] if out.looks else 0)
+    # the most it can send: a class stops at its last look or once each of its distinct prompts is sent (the demo's
+    # 8 prompts a class at a cap of 40 counted to 240 where at most 48 go)
+    total = sum(min(len(by_class[c.task_class]), out.looks[-1] if out.looks else 0) for c in out.classes)
     try:
         for number, look in enumerate(out.looks, start=1):
             for c in out.classes:
