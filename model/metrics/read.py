@@ -308,9 +308,12 @@ def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[Source
 
 def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
     if records.is_sample_result(obj):
+        classes = records.read_sample_result(obj, file)
+        per_prompt = records.read_sample_requests(obj, file, int(obj["k"]))
         return [SourceResult(file=file, engine="specledger-sample", counts=c, task_class=name, kind="specledger-sample",
-                             notes=notes, format="specledger sample --json result")
-                for name, c, notes in records.read_sample_result(obj, file)]
+                             notes=notes, format="specledger sample --json result",
+                             requests=per_prompt.get(name, ([], []))[0], prompts=per_prompt.get(name, ([], []))[1])
+                for name, c, notes in classes]
     aggregate = tools.aiperf_metrics(obj)
     if aggregate is not None:
         counts, notes = tools.aiperf_aggregate(aggregate, obj.get(tools._AIPERF_HISTOGRAM, aggregate.get(tools._AIPERF_HISTOGRAM)), file)

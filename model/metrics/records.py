@@ -86,6 +86,37 @@ def read_sample_result(obj: Mapping[str, Any], file: str) -> list[tuple[str, Spe
     return out
 
 
+def read_sample_requests(obj: Mapping[str, Any], file: str, k: int
+                         ) -> dict[str, tuple[list[tuple[str, SpecCounts]], list[str | None]]]:
+    """Per class, each prompt's full stretches as one request (its histogram, as the class's counts it) and the
+    prompt's key: the records sample's own interval is made from, so an imported sample result has the same
+    interval (it said 'counts only: interval unknown'). {} for a result that keeps no stretches per prompt."""
+    prompts = obj.get("prompts")
+    if not isinstance(prompts, list):
+        return {}
+    out: dict[str, tuple[list[tuple[str, SpecCounts]], list[str | None]]] = {}
+    for i, p in enumerate(prompts):
+        where = f"{file}: prompts[{i}]"
+        if not isinstance(p, Mapping) or not isinstance(p.get("task_class"), str):
+            raise MetricsError(f"{where}: expected an object with a task_class name")
+        accepted, drafted = p.get("accepted_counts"), p.get("drafted_counts")
+        if not isinstance(accepted, list) or not isinstance(drafted, list) or len(drafted) != len(accepted):
+            return {}  # a result from before drafted_counts: which stretches were full is unknown
+        hist = [0.0] * (k + 1)
+        for a, d in zip(accepted, drafted):
+            if any(isinstance(x, bool) or not isinstance(x, int) for x in (a, d)) or not 0 <= a <= d <= k:
+                raise MetricsError(f"{where}: a stretch accepted {a!r} of {d!r} drafts; expected whole numbers, "
+                                   f"0 <= accepted <= drafted <= K = {k}")
+            if d == k:
+                hist[a] += 1
+        key = p.get("prompt_key")
+        requests, keys = out.setdefault(p["task_class"], ([], []))
+        requests.append((f"prompts[{i}]", SpecCounts(engine="specledger-sample", k=k, histogram=tuple(hist),
+                                                     convention_note=SAMPLE_NOTE)))
+        keys.append(key if isinstance(key, str) and key else f"line {p.get('line')!r} of class {p['task_class']}")
+    return out
+
+
 def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
                  ) -> list[tuple[str | None, SpecCounts, list[str], list[tuple[str, SpecCounts]], list[str | None]]]:
     """Per-request records, as (line, parsed JSON) pairs, read as they come; added up per task class, with each

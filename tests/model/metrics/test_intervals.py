@@ -10,6 +10,7 @@ import pytest
 from model import arithmetic as ar
 from model.acceptance import COUNTS_ONLY, TOO_FEW, alpha_interval
 from model.metrics.read import read_sources
+from model.metrics.result import MetricsError
 from tests.model.metrics.engine_files import iid_steps, vllm_scrape
 
 
@@ -87,3 +88,29 @@ def test_records_with_a_profile_give_its_e_an_interval_the_comparison_uses(tmp_p
     i, j = wb.tier_index("Northwind Turbo"), wb.class_index("code")
     lo, hi = cmp.speedup_low[i, j], cmp.speedup_high[i, j]
     assert np.isfinite(lo) and np.isfinite(hi) and lo < cmp.speedup[i, j] < hi
+
+
+def test_a_sample_result_imports_with_the_interval_sample_gave_it(tmp_path: Path) -> None:
+    """`sample --json` keeps every prompt's stretches; import-metrics read only the class totals and said
+    'counts only: interval unknown', so its --apply lost the interval sample had printed."""
+    from model.sampling.run import ClassResult, PromptResult, SamplingResult, attach_intervals
+
+    r = SamplingResult("CPU", 4, 0.0, 0, 48, "d", "t")
+    counts = [[4, 2, 0, 4], [1, 1, 3], [4, 4, 4, 2], [0, 0, 1], [3, 4, 2], [2, 2, 2], [4, 3, 4]]
+    nan = float("nan")
+    for i, c in enumerate(counts):
+        r.prompts.append(PromptResult("code", i + 1, [], c + [1], [], "", [4] * len(c) + [2], prompt_key=f"k{i % 6}"))
+    hist = [sum(a == j for c in counts for a in c) for j in range(5)]
+    accepted = sum(map(sum, counts))
+    r.classes = [ClassResult("code", 7, sum(hist), 4 * sum(hist), accepted, 0, 0.7, nan, nan, hist, [], nan, nan,
+                             nan, nan, nan, nan)]
+    attach_intervals(r, 0.95)
+    [s] = read_sources([_write(tmp_path, "sample.json", r.to_json())])
+    mine = r.classes[0]
+    assert s.interval_unit == "prompt" and s.acceptance.requests == mine.requests == 6  # two lines, one prompt
+    assert s.acceptance.interval == pytest.approx(tuple(mine.alpha_interval))
+    assert s.mean_acceptance_length_interval == pytest.approx(mine.mean_acceptance_length_interval)
+    bad = json.loads(r.to_json())
+    bad["prompts"][2]["accepted_counts"][0] = 5  # more than K drafts accepted
+    with pytest.raises(MetricsError, match=r"prompts\[2\]: a stretch accepted 5 of 4 drafts"):
+        read_sources([_write(tmp_path, "bad.json", json.dumps(bad))])
