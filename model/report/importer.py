@@ -260,7 +260,17 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
     first_rate = len(headers) + 1
     with_ends = headers is PROFILE_HEADERS
     row = header + 1
-    while (name := _cell_text(ws.cell(row, 1))) and not name.lower().startswith("none:"):
+    while True:
+        name = _cell_text(ws.cell(row, 1))
+        if not name and any(ws.cell(row, col) not in (None, "") for col in (3, 5)):
+            # a row with a profile or a length but no name: its name is a formula with no value saved (a script
+            # through openpyxl saves none), and the rows were dropped without a word
+            problems.append(f"sheet {INPUTS}, row {row}: the task class's name (a formula over the tables above) has "
+                            "no value saved: open and save the report in Excel or LibreOffice, then import it")
+            row += 1
+            continue
+        if not name or name.lower().startswith("none:"):
+            break
         tier = _cell_text(ws.cell(row, 2))
         where = f"sheet {INPUTS}, row {row} ({name}{' on ' + tier if tier else ''})"
         target = wb.override_for(tier, name) if tier else next((c for c in wb.classes if c.name == name), None)

@@ -367,3 +367,20 @@ def test_a_rename_is_not_followed_without_a_clear_notes_sheet(tmp_path, spoil):
     assert (f"sheet Inputs, cell {_baseline_cell(wb, 'Helix Fast')}: Tier 'Helix Fast', Baseline: no tier is "
             "named 'Helix Standard'") in msg
     assert "\n" not in msg
+
+
+def test_a_profile_row_whose_name_has_no_saved_value_is_refused(tmp_path):
+    """A script that edits the report through openpyxl saves formulas without their values; the profiles table
+    names its class by formula, so its rows read as blank and every profile (and E's interval) was dropped
+    without a word. Now the import names the rows and changes nothing."""
+    from tests.excel_cases import profiled
+
+    wb = profiled()
+    assert any(c.profile or c.acceptance_length is not None for c in wb.classes)
+    path = _edited(tmp_path, {}, wb)  # loaded and saved by openpyxl: no formula keeps its value
+    with pytest.raises(WorkbookError) as err:
+        import_report(path)
+    assert "the task class's name (a formula over the tables above) has no value saved" in str(err.value)
+    export_report(wb, tmp_path / "as_exported.xlsx")  # with the values SpecLedger saved: the profiles come back
+    back = import_report(tmp_path / "as_exported.xlsx")
+    assert [c.profile for c in back.classes] == [c.profile for c in wb.classes]
