@@ -104,3 +104,21 @@ def test_the_text_says_which_confidence_each_bracket_is_at() -> None:
     assert "a tier's mix at 80% confidence" in text and "measured or typed at (95%)" in text
     wb.settings.confidence = 0.95
     assert "Intervals in brackets are at 95% confidence" in comparison_text(compare(wb))
+
+
+def test_compare_csv_gives_each_interval_as_two_numbers(ranged) -> None:
+    """The CSV wrote an interval as one text field, '[1.61, 2.13]', that a spreadsheet cannot compute with."""
+    import csv
+
+    out = io.StringIO()
+    assert run_compare(Namespace(workbook=ranged, json=False, csv=True), out) == 0
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    pairs = json.loads(_compare(ranged, True))["pairs"]
+    assert len(rows) == len(pairs) and "speedup_interval" not in rows[0]
+    for row, pair in zip(rows, pairs):
+        for key in ("alpha_interval", "speedup_interval", "speedup_vs_baseline_interval"):
+            want = pair[key] or ["", ""]
+            got = [row[f"{key}_low"], row[f"{key}_high"]]
+            assert got == [str(x) if x != "" else "" for x in want]
+    prose = next(r for r in rows if r["tier"] == "Northwind Turbo" and r["task_class"] == "prose")
+    assert float(prose["speedup_interval_low"]) < float(prose["speedup"]) < float(prose["speedup_interval_high"])
