@@ -14,6 +14,7 @@ from model.report import styles as st
 from model.report.comparison_sheet import letter
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import COMPARISON
+from model.verdicts import TOO_FEW_LABEL
 from model.workbook.rows import Workbook
 
 HEADER_ROW = 4
@@ -26,8 +27,8 @@ def write_grid(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
     # two lines: one long line widened the printed page and shrank the grid to half its size
     sheet.text(2, 1, "Green: gain; yellow: marginal (below 1 + the marginal band); red: tax (slower than plain "
                "decoding); violet: undecided (the interval reaches across a line: measure more).", st.NOTE)
-    sheet.text(3, 1, "Unshaded: the tier does not run speculative decoding, or has no verdict (the Comparison "
-               "says why). The colour is the Comparison's speed verdict.", st.NOTE)
+    sheet.text(3, 1, "Sand: too few requests for an interval; unshaded: not speculative, or no verdict (the Comparison "
+               "says why). Colours: the Comparison's speed verdict.", st.NOTE)
     sheet.text(HEADER_ROW, 1, "Tier", st.LABEL, {"text_wrap": True, "valign": "bottom"})
     sheet.text(HEADER_ROW, 2, "Speculative", st.LABEL, {"text_wrap": True, "valign": "bottom", "align": "center"})
     header_look = (st.LABEL, {"text_wrap": True, "valign": "bottom", "align": "right"})
@@ -43,8 +44,11 @@ def write_grid(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
                           float(cmp.speedup[i, j]), st.TIMES)
     if n_t and n_c:
         for cells, verdict in _verdict_refs(n_t, n_c, cmp_rows):
-            for look in ("undecided", "tax", "marginal", "gain"):
-                sheet.ws.conditional_format(cells, {"type": "formula", "criteria": f'={verdict}="{look}"',
+            # first: a verdict on too few requests ('gain (too few requests)') is sand whatever its word, as in the app
+            tests = [("too few", f'ISNUMBER(SEARCH("({TOO_FEW_LABEL})",{verdict}))')]
+            tests += [(look, f'{verdict}="{look}"') for look in ("undecided", "tax", "marginal", "gain")]
+            for look, test in tests:
+                sheet.ws.conditional_format(cells, {"type": "formula", "criteria": f"={test}",
                                                     "format": sheet.formats.get(None, st.VERDICT_LOOKS[look])})
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.ws.set_row(HEADER_ROW - 1, 45)

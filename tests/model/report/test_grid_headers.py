@@ -50,7 +50,12 @@ def test_context_blocks_class_headers_break_at_spaces_only(tmp_path: Path) -> No
 def _rule_row(formula: str, row: int, col: int) -> int:
     """The Comparison row a grid rule's INDEX reads for the cell at (row, col): its arithmetic with the cell put in."""
     import re
-    inner = re.search(r"INDEX\([^,]+,(.*)\)=", formula).group(1)
+    start = formula.index("INDEX(") + len("INDEX(")
+    depth, end = 1, start
+    while depth:  # to the INDEX's own closing bracket
+        depth += {"(": 1, ")": -1}.get(formula[end], 0)
+        end += 1
+    inner = formula[start:end - 1].split(",", 1)[1]
     inner = re.sub(r"ROW\([A-Z]+\d+\)", str(row), inner)
     inner = re.sub(r"COLUMN\([A-Z]+\d+\)", str(col), inner)
     return int(eval(inner, {"__builtins__": {}}))  # digits and + - * ( ) only
@@ -72,15 +77,20 @@ def test_grid_shades_each_cell_by_the_comparisons_speed_verdict(tmp_path: Path) 
     export_report(wb, path)
     grid = openpyxl.load_workbook(path)[GRID]
     rules = [(str(rng.sqref), r) for rng in grid.conditional_formatting for r in rng.rules]
-    looks = {r.formula[0].rsplit('="', 1)[1].rstrip('"'): r.dxf.fill.bgColor.rgb[-6:].upper() for _, r in rules}
+    looks = {r.formula[0].rsplit('="', 1)[1].rstrip('"'): r.dxf.fill.bgColor.rgb[-6:].upper() for _, r in rules
+             if "SEARCH" not in r.formula[0]}
     assert looks == {look: VERDICT_LOOKS[look]["bg_color"][1:] for look in ("gain", "marginal", "tax", "undecided")}
+    # a verdict on too few requests reads 'gain (too few requests)': sand, whatever its word, as in the window
+    [few] = {r.formula[0]: r for _, r in rules if "SEARCH" in r.formula[0]}.values()
+    assert few.formula[0].startswith('ISNUMBER(SEARCH("(too few requests)",INDEX(')
+    assert few.dxf.fill.bgColor.rgb[-6:].upper() == VERDICT_LOOKS["too few"]["bg_color"][1:]
     column = f"{COMPARISON}!${letter('Speed verdict')}:${letter('Speed verdict')}"
-    assert all(r.formula[0].startswith(f"INDEX({column},") for _, r in rules)
+    assert all(f"INDEX({column}," in r.formula[0] for _, r in rules)
     n_c = len(wb.classes)
     for i in range(len(wb.tiers)):
         for j in range(n_c):
             row, col = HEADER_ROW + 1 + i, FIRST_CLASS_COL + j
             cell = openpyxl.utils.get_column_letter(col) + str(row)
             mine = [r for sqref, r in rules if cell in openpyxl.worksheet.cell_range.MultiCellRange(sqref)]
-            assert len(mine) == 4
+            assert len(mine) == 5
             assert {_rule_row(r.formula[0], row, col) for r in mine} == {CMP_HEADER + 1 + i * n_c + j}
