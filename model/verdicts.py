@@ -26,15 +26,17 @@ VALUE_NAMES = {WORTH: "worth the premium", NOT_WORTH: "not worth it", NOT_APPLIC
 # one it is the point's alone, and the reason says how far to trust it
 ON_INTERVAL, ON_TOO_FEW, ON_ASSUMPTION, ON_COUNTS, ON_POINT = ("interval", "too few requests", "assumption",
                                                               "counts only", "point")
-# the words a verdict carries where it rests on a class measured from too few requests for an interval
-TOO_FEW_LABEL = "too few requests"
+# what an interval note (or the report's Interval method cell) holds where that is why there is none; the same
+# words label a verdict resting on a class measured from too few requests for an interval
+TOO_FEW_KEY = TOO_FEW.split(" for an interval")[0]  # "too few requests"
+TOO_FEW_LABEL = TOO_FEW_KEY
 TOO_FEW_MEANING = (f"measured from fewer than {MIN_REQUESTS} distinct prompts (requests), too few for an interval: its "
                    "verdicts are the measured value's alone, not decided at the confidence; measure more to settle them")
 
 
 def rests_on_too_few(note: str) -> bool:
     """A cell's interval note says it was measured, but from too few requests (prompts) for an interval."""
-    return TOO_FEW in note
+    return TOO_FEW_KEY in note
 
 
 def verdict_basis(has_interval: bool, note: str, source: str) -> str:

@@ -18,8 +18,7 @@ from model import arithmetic as ar
 from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
 from model.comparison import UNDECIDED as UNDECIDED_CODE
 from model.acceptance.interval import z_quantile
-from model.acceptance.value import TOO_FEW
-from model.verdicts import TOO_FEW_LABEL, labelled
+from model.verdicts import TOO_FEW_KEY, TOO_FEW_LABEL, labelled
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.profiles_table import EXTRAPOLATED
@@ -89,19 +88,21 @@ def _speed_words(s: str, band: str) -> str:
 
 def speed_verdict_formula(s: str, band: str, lo: str | None = None, hi: str | None = None) -> str:
     """gain / marginal / tax of ``s``; undecided where the cells ``lo`` and ``hi`` (the speedups at the
-    interval's ends, live over its ends on Inputs; blank without an interval) fall in different verdicts."""
+    interval's ends, live over its ends on Inputs; blank without an interval) fall in different verdicts: where
+    a verdict's line (1, 1 + band) lies between them (lo <= hi). One AND: a blank end compared with a number is
+    text against a number, no error, and ISNUMBER has already made the AND false."""
     words = _speed_words(s, band)
     if lo is None or hi is None:
         return words
-    return (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi})),IF({_speed_words(lo, band)}<>{_speed_words(hi, band)},'
-            f'"{UNDECIDED}",{words}),{words})')
+    return (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi}),OR(AND({lo}<1,{hi}>=1),AND({lo}<1+{band},{hi}>=1+{band}))),'
+            f'"{UNDECIDED}",{words})')
 
 
 def too_few_suffix(lo: str, method: str) -> str:
     """'(too few requests)' after a verdict (model.verdicts.labelled) where the row has no interval (its low end
     ``lo`` blank) and its acceptance's method on Inputs says it was measured from too few requests for one: live,
     so a range typed on Inputs gives the verdict its interval and takes the label away."""
-    return f'IF(AND(NOT(ISNUMBER({lo})),ISNUMBER(SEARCH("{TOO_FEW}",{method}))),"{TOO_FEW_SUFFIX}","")'
+    return f'IF(ISNUMBER({lo}),"",IF(ISNUMBER(SEARCH("{TOO_FEW_KEY}",{method})),"{TOO_FEW_SUFFIX}",""))'
 
 
 def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applicable: str,
@@ -111,9 +112,9 @@ def value_formula(speed: str, cost: str, base_speed: str, base_cost: str, applic
     interval's ends (blank without one), undecided where the live price ratio falls inside it."""
     verdict = f'IF({speed}*{base_cost}>={cost}*{base_speed},"{WORTH}","{NOT_WORTH}")'
     if lo is not None and hi is not None:
-        # nested, not one AND: Excel evaluates every argument, and a blank end times a price is an error
-        verdict = (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi})),IF(AND({lo}*{base_cost}<{cost}*{base_speed},'
-                   f'{hi}*{base_cost}>={cost}*{base_speed}),"{UNDECIDED}",{verdict}),{verdict})')
+        # one AND evaluates every argument: N() reads a blank end as 0, where a blank times a price is an error
+        verdict = (f'IF(AND(ISNUMBER({lo}),ISNUMBER({hi}),N({lo})*{base_cost}<{cost}*{base_speed},'
+                   f'N({hi})*{base_cost}>={cost}*{base_speed}),"{UNDECIDED}",{verdict})')
     return (f'=IF(NOT({applicable}),"n/a",IF(AND({cost}=0,{base_cost}=0),"n/a",{verdict}{suffix and "&" + suffix}))')
 
 
@@ -361,27 +362,31 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             cost, base_cost, base_speed = (col[n] + r for n in ("Cost weight on tier", "Cost weight on baseline",
                                                                   "Baseline speedup"))
             weights = cost_weights(wb, i, j, int(cmp.baseline_index[i]))
-            put_num(row, _COL["Cost weight on tier"], f"=IF({to}+{ti}=0,{po},{to}*{po}+{ti}*{pi})", weights[0])
+            # no tokens: the output price alone (ti is 0 there), each price named once
+            out_share = f"IF({to}+{ti}=0,1,{to})"
+            put_num(row, _COL["Cost weight on tier"], f"={out_share}*{po}+{ti}*{pi}", weights[0])
             put_num(row, _COL["Cost weight on baseline"],
-                    f'=IF({base_ok},IF({to}+{ti}=0,{b_po},{to}*{b_po}+{ti}*{b_pi}),"")', weights[1] if ok else "")
-            put_num(row, _COL["Baseline speedup"], f'=IF({base_ok},INDEX({speeds},({at}-1)*{n_c}+{j + 1}),"")',
+                    f'=IF({base_ok},{out_share}*{b_po}+{ti}*{b_pi},"")', weights[1] if ok else "")
+            # the cells after read the baseline's weight being a number as base_ok: one cell, not its expression
+            has_base = f"ISNUMBER({base_cost})"
+            put_num(row, _COL["Baseline speedup"], f'=IF({has_base},INDEX({speeds},({at}-1)*{n_c}+{j + 1}),"")',
                     float(cmp.speedup[int(cmp.baseline_index[i]), j]) if ok else "")
             if made_up:
                 sheet.text(row, c_value, "incomplete", st.CENTRE, st.VERDICT_LOOKS["incomplete"])
             else:
-                put_verdict(row, c_value, value_formula(S, cost, base_speed, base_cost, base_ok, SLO, SHI, few),
+                put_verdict(row, c_value, value_formula(S, cost, base_speed, base_cost, has_base, SLO, SHI, few),
                             value_words)
                 if thin:  # the labelled words wrap in the verdict columns and the row grows for them
                     sheet.ws.set_row(row - 1, 15 * max(tall, *(st.wrapped_lines(words, _WIDTHS[name] * 0.8) for words, name
                                                               in ((speed_words, "Speed verdict"), (value_words, "Value verdict")))))
             # the price's break-even as an acceptance length: the speedup over the baseline the price needs, in E
             put_e_r(row, _COL["Price break-even length E*"],
-                    f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",IF({base_cost}=0,"{NA}",'
+                    f'=IF({has_base},IF(AND({cost}=0,{base_cost}=0),"",IF({base_cost}=0,"{NA}",'
                     f'{cost}/{base_cost}*{base_speed}*({K}*{C}+{V}))),"")',
                     "" if math.isnan(p_len) else NA if math.isinf(p_len) else p_len)
             # the speedup over the baseline on this class, at the interval's ends too (the baseline held at its value)
             put_x_r(row, _COL["Speedup vs baseline"],
-                    f'=IF({base_ok},IF(AND({cost}=0,{base_cost}=0),"",{S}/{base_speed}),"")',
+                    f'=IF({has_base},IF(AND({cost}=0,{base_cost}=0),"",{S}/{base_speed}),"")',
                     end_value(cmp.pair_vs_baseline[i, j]))
             for name, end, want in (("Speedup vs baseline, low end", SLO, cmp.pair_vs_baseline_low[i, j]),
                                     ("Speedup vs baseline, high end", SHI, cmp.pair_vs_baseline_high[i, j])):

@@ -72,7 +72,8 @@ def export_steps(wb: Workbook, path: str | os.PathLike[str], source_name: str = 
     refuse_unexportable(wb, str(path))
     _refuse_if_open_elsewhere(Path(path))
     target = check_output_target(path, "Excel report")
-    data, _ = yield from _collector_paused(_build_steps(wb, source_name, None))
+    # the formulas' values are kept in the file; the list of them is for build_report's callers (the tests)
+    data, _ = yield from _collector_paused(_build_steps(wb, source_name, None, record=False))
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as fh:
@@ -141,9 +142,10 @@ def build_report(wb: Workbook, source_name: str = "", now: _dt.datetime | None =
     return data, {(sheet, st.cell_name(row, col)): value for sheet, row, col, value in cells}
 
 
-def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
+def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None, record: bool = True
                  ) -> Generator[tuple[int, int], None, tuple[bytes, list[tuple[str, int, int, Any]]]]:
-    """Builds the report part by part, yielding (parts done, _STEPS) after each."""
+    """Builds the report part by part, yielding (parts done, _STEPS) after each; returns the file and, with
+    ``record``, each formula cell's value as SpecLedger computed it (an empty list without)."""
     import xlsxwriter
 
     moment = now or _dt.datetime.now(_dt.timezone.utc)
@@ -160,7 +162,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None
                          "created": moment.replace(tzinfo=None)})
     cells: list[tuple[str, int, int, Any]] = []
     formats = st.Formats(book)
-    sheets = {name: st.SheetWriter(book, formats, name, cells) for name in (BRIEF, SUMMARY, CHARTS, GRID, SENSITIVITY,
+    sheets = {name: st.SheetWriter(book, formats, name, cells if record else None) for name in (BRIEF, SUMMARY, CHARTS, GRID, SENSITIVITY,
                                                                           COMPARISON, INPUTS, CURVES, NOTES)}
     refs = write_inputs(sheets[INPUTS], wb, choice_ranges())
     heading = [("Workbook", wb.title or "–"), ("File", source_name or "–"), ("Exported", when),

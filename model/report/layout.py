@@ -4,6 +4,8 @@ No openpyxl here: import reads the sheet by these labels, export writes them.
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 from model.workbook.validation import ACCEPTANCE_FIELDS, CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
@@ -50,14 +52,15 @@ class InputsLayout:
     n_classes: int
     n_overrides: int
 
-    @property
+    # the headers are asked for some 100,000 times in a 100 x 30 report: worked out once per layout
+    @functools.cached_property
     def tier_header(self) -> int:
         return max(SETTING_ROWS.values()) + 3
 
     def tier_row(self, i: int) -> int:
         return self.tier_header + 1 + i
 
-    @property
+    @functools.cached_property
     def class_header(self) -> int:
         # heading, header, rows (at least one, as a table needs one), two blank rows
         return self.tier_header + max(self.n_tiers, 1) + 4
@@ -65,14 +68,14 @@ class InputsLayout:
     def class_row(self, j: int) -> int:
         return self.class_header + 1 + j
 
-    @property
+    @functools.cached_property
     def override_header(self) -> int:
         return self.class_header + max(self.n_classes, 1) + 4
 
     def override_row(self, m: int) -> int:
         return self.override_header + 1 + m
 
-    @property
+    @functools.cached_property
     def profile_header(self) -> int:
         """The profiles and lengths table (model/report/profiles_table.py), under the overrides."""
         return self.override_header + max(self.n_overrides, 1) + 4

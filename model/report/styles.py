@@ -10,10 +10,11 @@ stays out of the window's start-up.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
-from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell, xl_rowcol_to_cell_fast
+from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 from xlsxwriter.worksheet import CellFormulaTuple, CellNumberTuple, Worksheet
 
 from model.formatting import CURRENCY_SYMBOLS
@@ -107,6 +108,7 @@ def column_px(width: float) -> int:
     return int(width * 12 + 0.5) if width < 1 else int(width * 7 + 5)
 
 
+@functools.lru_cache(maxsize=4096)  # the Comparison asks it of the same few words on every row
 def wrapped_lines(text: str, width: float) -> int:
     """About how many lines `text` takes wrapped at spaces in a column `width` characters wide
     (a width unit is one digit; proportional text in Calibri runs about 1.25 characters a unit; a longer word breaks)."""
@@ -159,10 +161,23 @@ class ReportSheet(Worksheet):
 
     def _write_rows(self) -> None:
         """XlsxWriter's loop over the rows, taking each row's cells in column order rather than probing every
-        column of the sheet's width, and writing the common cells (a formula or a number with a format) here."""
+        column of the sheet's width, and writing the common cells (a formula or a number with a format) here:
+        a row's cells are joined and written at once, each cell's reference from its row number and its
+        column's letters worked out once, each format's index asked once."""
         self._calculate_spans()
         table, row_info, comments, spans, write = self.table, self.row_info, self.comments, self.row_spans, self.fh.write
         fallback = super()._write_cell
+        letters: dict[int, str] = {}
+        styles: dict[int, str] = {}  # id(format) -> its index, as the attribute's text
+        parts: list[str] = []
+
+        def aside(row_num: int, col_num: int, cell: Any) -> None:
+            """A cell off the common path, written by XlsxWriter after what is gathered before it."""
+            if parts:
+                write("".join(parts))
+                parts.clear()
+            fallback(row_num, col_num, cell)
+
         for row_num in range(self.dim_rowmin, self.dim_rowmax + 1):
             cells = table[row_num]
             if not cells:
@@ -170,29 +185,38 @@ class ReportSheet(Worksheet):
                     self._write_empty_row(row_num, spans.get(row_num // 16), row_info.get(row_num))
                 continue
             self._write_row(row_num, spans.get(row_num // 16), row_info.get(row_num))
+            number = str(row_num + 1)
             for col_num in sorted(cells):
                 cell = cells[col_num]
                 kind, fmt = type(cell), cell.format
                 if fmt is None or (kind is not CellFormulaTuple and kind is not CellNumberTuple):
-                    fallback(row_num, col_num, cell)
+                    aside(row_num, col_num, cell)
                     continue
-                head = f'<c r="{xl_rowcol_to_cell_fast(row_num, col_num)}" s="{fmt._get_xf_index()}"'
+                letter = letters.get(col_num)
+                if letter is None:
+                    letter = letters[col_num] = xl_col_to_name(col_num)
+                style = styles.get(id(fmt))
+                if style is None:
+                    style = styles[id(fmt)] = str(fmt._get_xf_index())
                 if kind is CellNumberTuple:
-                    write(f"{head}><v>{cell.number:.16G}</v></c>")
+                    parts.append(f'<c r="{letter}{number}" s="{style}"><v>{cell.number:.16G}</v></c>')
                     continue
-                value = cell.value
+                value, text = cell.value, ""
                 if isinstance(value, str):
                     if value in _ERROR_CODES:
-                        fallback(row_num, col_num, cell)
+                        aside(row_num, col_num, cell)
                         continue
                     if value:
-                        head += ' t="str"'
+                        text = ' t="str"'
                         value = _escape_text(value)
                 elif isinstance(value, bool) or not isinstance(value, (int, float)):
-                    fallback(row_num, col_num, cell)
+                    aside(row_num, col_num, cell)
                     continue
-                write(f"{head}><f>{_escape_text(cell.formula)}</f><v>{value}</v></c>")
-            write("</row>")
+                parts.append(f'<c r="{letter}{number}" s="{style}"{text}><f>{_escape_text(cell.formula)}</f>'
+                             f'<v>{value}</v></c>')
+            parts.append("</row>")
+            write("".join(parts))
+            parts.clear()
 
 
 _ERROR_CODES = frozenset(("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"))
@@ -257,7 +281,9 @@ class Formats:
 class SheetWriter:
     """One sheet of the report, addressed 1-based like the layout; records each formula's value."""
 
-    def __init__(self, book: Any, formats: Formats, name: str, expected: list[tuple[str, int, int, Any]]) -> None:
+    def __init__(self, book: Any, formats: Formats, name: str, expected: list[tuple[str, int, int, Any]] | None
+                 ) -> None:
+        """``expected``: where each formula's value is recorded (sheet, row, col, value); None records nothing."""
         self.ws = book.add_worksheet(name, worksheet_class=ReportSheet)
         self.name = name
         self.formats = formats
@@ -296,7 +322,8 @@ class SheetWriter:
     def formula(self, row: int, col: int, formula: str, value: Any, num_format: str | None = None,
                 *looks: dict[str, Any] | None) -> None:
         """A formula of SpecLedger's making (user text never enters one), saved with SpecLedger's value."""
-        self.expected.append((self.name, row, col, value))
+        if self.expected is not None:
+            self.expected.append((self.name, row, col, value))
         self.ws.write_formula(row - 1, col - 1, formula, self.formats.get(num_format, *looks), value)
 
     def computed_writer(self, num_format: str | None = None) -> Any:
@@ -313,7 +340,10 @@ class SheetWriter:
 
     def writer(self, num_format: str | None = None, *looks: dict[str, Any] | None) -> Any:
         """formula() with its look resolved once, for the report's long loops: write(row, col, formula, value)."""
-        fmt, name, record, write = self.formats.get(num_format, *looks), self.name, self.expected.append, self.ws._write_formula
+        fmt, name, write = self.formats.get(num_format, *looks), self.name, self.ws._write_formula
+        if self.expected is None:
+            return lambda row, col, formula, value: write(row - 1, col - 1, formula, fmt, value)
+        record = self.expected.append
 
         def write_one(row: int, col: int, formula: str, value: Any) -> None:
             record((name, row, col, value))
