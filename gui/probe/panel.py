@@ -111,8 +111,10 @@ class ProbePanel(QWidget):
         self.run_row.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.message_label = QLabel("", wordWrap=True, visible=False)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Against lists tiers, not models: demo-standard is reached through a tier whose endpoint names it
         self.verdict_label = QLabel("<b>No probe yet.</b> Try it on <tt>specledger serve-demo</tt>: base URL "
-                                    "http://127.0.0.1:8000/v1, model demo-fast, against demo-standard.", wordWrap=True)
+                                    "http://127.0.0.1:8000/v1, model demo-fast; Against (none), or a tier whose "
+                                    "saved endpoint is model demo-standard.", wordWrap=True)
         self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.results_model = ProbeResultsModel(self)
         self.table = QTableView()

@@ -86,3 +86,9 @@ def test_the_results_table_keeps_its_rows_in_sight_under_long_words(qtbot, panel
     chrome = view.height() - view.viewport().height()  # header, scroll bar, frame
     assert (least - chrome) // view.verticalHeader().defaultSectionSize() >= 6, (least, chrome)
     assert view.viewport().height() // view.verticalHeader().defaultSectionSize() >= 6
+
+
+def test_the_first_hint_names_what_against_takes(panel):
+    # Against lists the workbook's tiers: 'against demo-standard' named a model no tier in the list is called
+    text = panel.verdict_label.text()
+    assert "model demo-fast" in text and "Against (none), or a tier whose saved endpoint is model demo-standard" in text
