@@ -2,7 +2,8 @@
 
 The probe itself is `model.probe.run.run_probe`, a cancellable generator; this panel puts together the dock's
 parts (gui/probe/endpoint_form.py: tier, endpoint, load, baseline; run_form.py: prompts, contexts, levels,
-until decided; run_row.py: Run, Cancel, progress; results.py: the table per class; apply_row.py: Apply),
+until decided; run_row.py: Run, Cancel, progress; results.py: the table per class; apply_row.py: Apply;
+run_request.py: what Run sends; undo_words.py: its words on Apply and Save kept true through undo and redo),
 saves the tier's endpoint as one undo step, says what a run will send and cost and asks, drives the run on the
 shared TaskRunner with progress and cancel, shows the verdict and the table, and turns Apply into one undo step
 (`model.probe.apply.apply_probe`). A cancelled run keeps and shows the requests that completed. The API key is
