@@ -35,14 +35,19 @@ def _short(n: ClassNeed, currency: str) -> str:
     return f"{escape(n.task_class)} ~{n.need.extra:.0f}{cost}"
 
 
+UNAPPLIED = "From the workbook as it stands: Apply the probe shown to count from what it measured."
+
+
 class DecideEstimate(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("", parent, wordWrap=True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("QLabel { color: #333; padding: 2px; }")
 
-    def update_for(self, tier: Tier | None, form: RunForm, wb: Workbook) -> None:
-        """Estimate for ``tier`` and what ``form`` would send, from ``wb``; or say why there is no estimate."""
+    def update_for(self, tier: Tier | None, form: RunForm, wb: Workbook, unapplied: bool = False) -> None:
+        """Estimate for ``tier`` and what ``form`` would send, from ``wb``; or say why there is no estimate.
+        ``unapplied``: a probe of the tier is shown and not applied, so the estimate says it reads the workbook
+        (after a run it said 'code ~15' under 'code decided after 5 requests')."""
         if tier is None:
             self.show_none("no tier chosen")
             return
@@ -64,6 +69,8 @@ class DecideEstimate(QLabel):
             return
         self.show_needs(needs, wb.settings.currency, wb.settings.confidence, max_requests,
                         short_of_prompts(needs, settings.prompts))
+        if unapplied:
+            self.setText(self.text() + f"<br><span style='color:#777'>{UNAPPLIED}</span>")
 
     def show_needs(self, needs: list[ClassNeed], currency: str, confidence: float, max_requests: int | None,
                    short: Sequence[ShortOfPrompts] = ()) -> None:

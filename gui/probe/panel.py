@@ -185,7 +185,12 @@ class ProbePanel(QWidget):
 
     def update_estimate(self) -> None:
         """Per class: the requests expected to decide it and their cost, as the CLI says (decide_estimate.py)."""
-        self.estimate_label.update_for(self._tier(), self.run_form, self.document.workbook)
+        tier = self._tier()
+        applied = self._step is not None and self._step.kind == "apply" and self._step.in_effect
+        # a probe of this tier shown but not applied: the estimate reads the workbook, not what the probe measured
+        unapplied = (self.report is not None and not self._running and not applied and tier is not None
+                     and tier.identity == self.report_tier)
+        self.estimate_label.update_for(tier, self.run_form, self.document.workbook, unapplied)
 
     def _on_document_replaced(self) -> None:
         """Another workbook: nothing measured on the old one, and none of its endpoints, may stay."""
@@ -351,6 +356,7 @@ class ProbePanel(QWidget):
         self.report_tier = self._run_tier
         self.results_model.set_report(self.report)
         self.verdict_label.setText(verdict_html(self.report))
+        self._estimate_timer.start()  # now beside a probe not applied yet
         if note:
             self.show_message(note, error=error)
         self._set_running(False)
@@ -412,7 +418,7 @@ class ProbePanel(QWidget):
             text += f" Skipped: {', '.join(skipped)}."
         self._step = AppliedStep.last_of(self.document.undo_stack, text + " Undo with Ctrl+Z.",
                                          f"Undid the apply to tier {tier}: the tier is as it was before it. "
-                                         "Apply is available again (Ctrl+Y redoes it).")
+                                         "Apply is available again (Ctrl+Y redoes it).", "apply")
         self.show_message(self._step.words())
         self.status_message.emit(text + " Undo with Ctrl+Z.")
 

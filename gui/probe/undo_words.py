@@ -22,12 +22,17 @@ class AppliedStep:
     command: "weakref.ref[QUndoCommand]"
     done_words: str
     undone_words: str
+    kind: str = ""  # what the edit was ("apply", "endpoint"), for what else follows it
     state: str = DONE
 
     @classmethod
-    def last_of(cls, stack: QUndoStack, done_words: str, undone_words: str) -> "AppliedStep":
+    def last_of(cls, stack: QUndoStack, done_words: str, undone_words: str, kind: str = "") -> "AppliedStep":
         """The step the last push made (the one just below the stack's index)."""
-        return cls(weakref.ref(stack.command(stack.index() - 1)), done_words, undone_words)
+        return cls(weakref.ref(stack.command(stack.index() - 1)), done_words, undone_words, kind)
+
+    @property
+    def in_effect(self) -> bool:
+        return self.state == DONE
 
     def follow(self, stack: QUndoStack) -> bool:
         """Update ``state`` from ``stack``; True when it changed. A command no longer in the stack (undone then

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 pytest.importorskip("uvicorn")
 
 from tests.gui.probe.test_probe_panel import RUN_TIMEOUT_MS, panel, server  # noqa: E402,F401  (its fixtures)
+from gui.probe.decide_estimate import UNAPPLIED  # noqa: E402
 from tests.gui.probe.test_until_decided_live import until_decided_on_code  # noqa: E402
 
 
@@ -50,6 +51,9 @@ def test_after_apply_the_estimate_and_the_run_leave_out_what_the_probe_decided(q
 
 def test_undo_and_redo_of_apply_change_what_the_dock_says(qtbot, decided):
     panel, doc = decided, decided.document
+    # the probe shown is not applied: the estimate says it reads the workbook (it said 'code ~15' under 'code
+    # decided after 5 requests' with nothing to tell the two apart)
+    qtbot.waitUntil(lambda: UNAPPLIED in panel.estimate_label.text(), timeout=5000)
     with qtbot.waitSignal(doc.changed, timeout=5000):
         qtbot.mouseClick(panel.apply_row.apply_button, Qt.MouseButton.LeftButton)
     assert panel.message_label.text().startswith("Applied the probe to tier Northwind Turbo.")
@@ -58,11 +62,13 @@ def test_undo_and_redo_of_apply_change_what_the_dock_says(qtbot, decided):
     said = panel.message_label.text()
     assert "Applied the probe" not in said and "Undid the apply to tier Northwind Turbo" in said
     assert "Apply is available again" in said and panel.apply_row.apply_button.isEnabled()
+    qtbot.waitUntil(lambda: UNAPPLIED in panel.estimate_label.text(), timeout=5000)
     qtbot.waitUntil(lambda: "code decided" not in panel.estimate_label.text(), timeout=5000)  # the estimate follows
     with qtbot.waitSignal(doc.changed, timeout=5000):
         doc.undo_stack.redo()
     assert panel.message_label.text().startswith("Applied the probe to tier Northwind Turbo.")
     qtbot.waitUntil(lambda: "code decided" in panel.estimate_label.text(), timeout=5000)
+    assert UNAPPLIED not in panel.estimate_label.text()
     # a second Apply changes nothing: no undo step, and no word that it applied
     count = doc.undo_stack.count()
     qtbot.mouseClick(panel.apply_row.apply_button, Qt.MouseButton.LeftButton)
