@@ -149,6 +149,8 @@ def format_report(report: ProbeReport) -> str:
     if report.timing_unreliable:
         lines.append("timing unreliable on this run: the machine was busy (no K and no alpha from timing; "
                      "probe again on a quieter machine)")
+    if report.steps_caution:
+        lines.append(f"caution: {report.steps_caution}")
     head = (f"{'class':<16}{'req':>5}{'alpha':>7}{'source':>10}{'reported':>10}{'timing':>8}{'rate':>7}"
             f"{'tok/step':>9}{'TTFT s':>8}{'tok/s':>8}  speedup")
     lines += [head, "-" * len(head)]

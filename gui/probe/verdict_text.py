@@ -18,7 +18,9 @@ def verdict_html(r: ProbeReport) -> str:
         levels = "<br>Speedup over the baseline by parallel streams: " + ", ".join(
             f"{x.concurrency}: " + ("–" if x.speedup_measured is None else f"{x.speedup_measured:.2f}x")
             + (" (throttled: 429s)" if x.throttled else "") for x in r.by_concurrency) + "."
-    return f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k})<br>{r.evidence}{identity}{levels}"
+    caution = f"<br><b>Caution:</b> {r.steps_caution}." if r.steps_caution else ""
+    return (f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
+            f"{levels}")
 
 
 def decided_words(run: UntilDecidedRun, currency: str) -> str:

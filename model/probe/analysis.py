@@ -22,7 +22,7 @@ from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance, distinct_prompts
 from model.acceptance.k_check import KMismatch, k_mismatch
-from model.probe.merges import BUSY, SPLIT
+from model.probe.merges import BUSY, SPLIT, left_out_share
 from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance, steps_of
 from model.probe.speed import measure, speedup
@@ -111,6 +111,12 @@ class ProbeReport:
     k_source: str = ""  # "timing", "server" (draft tokens over steps seen) or "reported"
     notes: list[str] = field(default_factory=list)  # what the reading left out or could not do, in words
     timing_unreliable: bool = False
+    # steps the client read on the fast tier and how many the reading left out, each request's first read with the
+    # stream's opening not counted (merges.left_out_share); steps_caution says so when the share is material
+    # (merges.MATERIAL_SHARE) though the timing still stands (not timing_unreliable)
+    steps_read: int = 0
+    steps_left_out: int = 0
+    steps_caution: str = ""
     silent_tokens: int = 0
     by_concurrency: list[LevelSpeed] = field(default_factory=list)  # the tier's speed per level (by_load)
     confidence: float = 0.95  # of every class's alpha_interval
@@ -122,6 +128,14 @@ class ProbeReport:
         """The most per-position rates any class's profile measured (0: no class has a profile)."""
         return max((len(c.profile or ()) for c in self.classes), default=0)
 
+    @property
+    def steps_left_out_share(self) -> float | None:
+        return self.steps_left_out / self.steps_read if self.steps_read else None
+
+    @property
+    def many_steps_left_out(self) -> bool:
+        return bool(self.steps_caution)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "verdict": self.verdict, "evidence": self.evidence, "p_value": self.p_value,
@@ -131,6 +145,9 @@ class ProbeReport:
             "confidence": self.confidence,
             "k_mismatch": self.k_mismatch.to_dict() if self.k_mismatch is not None else None,
             "notes": self.notes, "timing_unreliable": self.timing_unreliable, "silent_tokens": self.silent_tokens,
+            "steps_read": self.steps_read, "steps_left_out": self.steps_left_out,
+            "steps_left_out_share": self.steps_left_out_share, "many_steps_left_out": self.many_steps_left_out,
+            "steps_caution": self.steps_caution or None,
             "classes": []}
         for c in self.classes:
             row = {k: v for k, v in c.__dict__.items() if k not in ("by_context", "by_concurrency")}
@@ -195,6 +212,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     rep_all, _ = reported_acceptance(fast)
     if k is None and rep_all is not None and rep_all.k is not None:  # the stream hides the steps; the server says K
         k, k_source = rep_all.k, "reported"
+    left_out, read = left_out_share([gs for _, gs in steps.groups])
     contexts = sorted({r.context for r in fast})
     quiet = lowest_level(records)  # speeds per context at the quietest level; by_concurrency has the rest
     load_keeping = header.get("load_keeping") if isinstance(header.get("load_keeping"), dict) else None
@@ -258,5 +276,6 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
+        steps_read=read, steps_left_out=left_out, steps_caution=steps.material_note,
         silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k, load_keeping, confidence),
         confidence=confidence, k_mismatch=mismatch)

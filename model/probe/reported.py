@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from model.engine_reports import ReportError, SpecCounts, combine, with_k
 from model.engine_responses import speculation_from_response
 from model.probe.events import RequestRecord
-from model.probe.merges import Group
+from model.probe.merges import Group, seen_whole
 from model.probe.steps import silent_tokens, usage_tokens
 from model import formatting as fmt
 
@@ -47,7 +47,7 @@ def seen_steps(record: RequestRecord, counts: SpecCounts, groups: Sequence[Group
     rejections exactly (a step accepting fewer than it drafted); SpecCounts' rejection_range bounds them
     otherwise."""
     steps = server_steps(record, counts)
-    if steps is None or not groups or len(groups) != steps or silent_tokens(record) or any(g.suspect for g in groups):
+    if steps is None or not groups or len(groups) != steps or silent_tokens(record) or not seen_whole(groups):
         return None
     drafted_total = float(counts.draft_tokens or 0.0)
     took = [g.size - 1 for g in groups]
@@ -193,7 +193,7 @@ def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> Server
     counted = [(d, n) for _, _, d, n in drafting if n is not None]
     mean = sum(d for d, _ in counted) / sum(n for _, n in counted) if counted else None
     seen = [(r, gs, d) for r, gs, d, n in drafting
-            if gs and n == len(gs) and not silent_tokens(r) and not any(g.suspect for g in gs)]
+            if gs and n == len(gs) and not silent_tokens(r) and seen_whole(gs)]
     if seen:
         drafted = sum(d for _, _, d in seen)
         miss, k, first = min(((abs(_predicted_drafts(seen, k, first) - drafted), k, first)

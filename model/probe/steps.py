@@ -73,6 +73,7 @@ class StepReading:
     silent_requests: int = 0
     merged_note: str = ""  # how many steps were left out as merged, and why
     unreliable: bool = False  # too many merged: no K, no alpha from timing
+    material_note: str = ""  # a material share left out, the reading still standing (merges.MATERIAL_SHARE)
     joined: int = 0  # groups joined to the one before: a step the server sent in two parts (merges.join_splits)
 
     @property
@@ -117,24 +118,46 @@ def split_gaps(gaps: np.ndarray) -> float | None:
     least MIN_CLUSTER_SHARE of the gaps, so events read together by chance (a busy client) stay noise.
     A loaded machine stretches some steps and leaves stragglers between the clusters; medians
     and a best split, unlike the widest jump between neighbours, do not mind them.
+    The gaps within a step can form two clusters of their own: a real llama.cpp server writes each token of a
+    step in its own send, ~1 ms apart on a loaded machine, and tokens that left in one TCP segment share one
+    kernel stamp (0 apart), while its steps are ~200 ms apart. Otsu's best split then falls between the 0s and
+    the rest, four decades apart on a log scale, and read every per-token send as a step. Steps are the top
+    cluster, so the split is tried again above the one found (each side still holding its share of all the
+    gaps) and the highest that stands is the one between steps.
     """
     g = np.sort(gaps[np.isfinite(gaps)])
     if g.size < 8:
         return None
+    n = g.size
+    found = None
+    low_end = 0  # g[low_end:] is searched: above the last split that stood
+    while g.size - low_end >= 2 * max(2, MIN_CLUSTER_SHARE * n):
+        cut = _otsu(g[low_end:], n)
+        if cut is None:
+            break
+        i = low_end + cut
+        found = float(math.sqrt(max(g[i], 1e-7) * g[i + 1]))
+        low_end = i + 1
+    return found
+
+
+def _otsu(g: np.ndarray, n: int) -> int | None:
+    """Otsu's split of sorted gaps ``g`` on a log scale: the last index of the low group, or None where the two
+    groups' medians are less than GAP_CLUSTER_RATIO apart or either holds less than MIN_CLUSTER_SHARE of ``n``."""
     lg = np.log10(np.maximum(g, 1e-7))
-    n = lg.size
+    m = lg.size
     csum = np.cumsum(lg)
-    left = np.arange(1, n)
+    left = np.arange(1, m)
     mu0 = csum[:-1] / left
-    mu1 = (csum[-1] - csum[:-1]) / (n - left)
-    between = left * (n - left) * (mu0 - mu1) ** 2
+    mu1 = (csum[-1] - csum[:-1]) / (m - left)
+    between = left * (m - left) * (mu0 - mu1) ** 2
     i = int(np.argmax(between))  # the split puts lg[:i + 1] low, lg[i + 1:] high
     low, high = g[:i + 1], g[i + 1:]
     if min(low.size, high.size) < max(2, MIN_CLUSTER_SHARE * n):
         return None
     if np.median(high) < GAP_CLUSTER_RATIO * max(float(np.median(low)), 1e-7):
         return None
-    return float(math.sqrt(max(g[i], 1e-7) * g[i + 1]))
+    return i
 
 
 def detect_style(records: Sequence[RequestRecord]) -> StyleReading:
@@ -286,6 +309,8 @@ def read_steps(records: Sequence[RequestRecord], style: StyleReading, k: int | N
         reading.sizes = [g.size for _, gs in per_request for g in gs if not g.suspect]
     reading.merged_note = merges.describe([gs for _, gs in per_request])
     reading.unreliable = judge and merges.unreliable([gs for _, gs in per_request])
+    if judge and not reading.unreliable:
+        reading.material_note = merges.material_note([gs for _, gs in per_request])
     reading.histogram = [int(x) for x in np.bincount(np.asarray(reading.sizes, dtype=np.int64))]
     if reading.unreliable:  # no K and no alpha from this timing: say so instead (analysis)
         reading.k_estimate = None

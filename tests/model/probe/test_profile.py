@@ -145,7 +145,8 @@ def test_apply_puts_the_profile_and_its_interval_into_the_workbook_and_the_compa
 
 def test_a_step_the_server_sent_in_two_parts_is_read_as_one() -> None:
     # llama.cpp at trace level on a loaded machine paused 10-15 ms inside steps 720 ms apart: a full step of 5
-    # tokens read as 1 + 4 would count a rejection at position 1. Here steps are 20 ms apart, parts 1 ms apart.
+    # tokens read as 1 + 4 would count a rejection at position 1. Here steps are 20 ms apart, parts 1 ms apart, in
+    # one step of six (a part gap in every third step would be a cluster of its own, read by steps.split_gaps).
     rng = np.random.default_rng(21)
     accepted = [[int(x) for x in _truth_steps(rng, [0.9, 0.8, 0.7, 0.6], 50)] for _ in range(4)]
     records = []
@@ -154,12 +155,12 @@ def test_a_step_the_server_sent_in_two_parts_is_read_as_one() -> None:
         events = iter(r.events)
         for j, a in enumerate(acc):
             step = [next(events) for _ in range(a + 1)]
-            if a >= 1 and j % 3 == 1:
+            if a >= 1 and j % 6 == 1:
                 for e in step[1:]:
                     e.t += 0.001
         records.append(r)
     reading = read_steps(records, detect_style(records))
-    split = sum(1 for acc in accepted for j, a in enumerate(acc) if a >= 1 and j % 3 == 1)
+    split = sum(1 for acc in accepted for j, a in enumerate(acc) if a >= 1 and j % 6 == 1)
     assert split > 20 and reading.joined == split and reading.left_out == 0
     prof = step_profile(reading.groups, K)
     expected = []
@@ -175,9 +176,9 @@ def test_a_step_the_server_sent_in_two_parts_is_read_as_one() -> None:
     # the client's own timer stalled for about a decode time just before the parts arrived: they may be two steps
     # a late reader found together, so both are left out (merges.flag_by_timing), not joined
     r0 = records[0]
-    j = next(j for j, a in enumerate(accepted[0]) if a >= 1 and j % 3 == 1)
+    j = next(j for j, a in enumerate(accepted[0]) if a >= 1 and j % 6 == 1)
     second_part = r0.events[sum(a + 1 for a in accepted[0][:j]) + 1].t
     r0.stalls = [[second_part - 0.0002, 0.019]]
     again = read_steps([r0], detect_style(records))
-    in_r0 = sum(1 for j, a in enumerate(accepted[0]) if a >= 1 and j % 3 == 1)
+    in_r0 = sum(1 for j, a in enumerate(accepted[0]) if a >= 1 and j % 6 == 1)
     assert again.left_out == 2 and again.joined == in_r0 - 1
