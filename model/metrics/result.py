@@ -139,6 +139,11 @@ class SourceResult:
             return None
         accepted = [r.accepted for _, r in self.requests]
         steps = [r.steps for _, r in self.requests]
+        if c.drafts is None and c.draft_tokens is not None:
+            # the class's steps are its draft tokens / K (llama.cpp responses not all pinned by their completion
+            # tokens: tools.llamacpp_steps), and so is its E: each request's on the same footing, or the interval is
+            # about another E (a real llama.cpp run: 4.41-4.59 beside 4.592, which the workbook refused to apply)
+            steps = [r.draft_tokens / c.k if r.draft_tokens is not None else None for _, r in self.requests]
         if any(a is None for a in accepted) or any(s is None for s in steps):
             return None
         keys, unit = cluster_keys(self.prompts if len(self.prompts) == len(self.requests) else [None] * len(self.requests))
