@@ -24,6 +24,7 @@ from model.probe.client import Limits
 from model.probe.endpoint import Endpoint, check_endpoint, parse_extra_body, resolve_api_key, tier_endpoint
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label, parse_context
+from model.probe.identity import Identity
 from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
@@ -170,15 +171,22 @@ def format_report(report: ProbeReport) -> str:
         lines.append(f"reported by the server: {conv.split(';')[0]} (converted to per-token alpha; timing shown beside as a "
                      "cross-check; the engine's convention per class is in the JSON)")
     if report.identity is not None and report.identity.compared:
-        lines.append(f"identity at temperature 0: {report.identity.share:.0%} of {fmt.count(report.identity.compared, 'prompt')} "
-                     f"token-identical to the baseline" + ("; first divergences: " + ", ".join(
-                         f"{d['task_class']} #{d['prompt_index'] + 1} at {d['unit']} {d['position']}"
-                         for d in report.identity.divergences[:5]) if report.identity.divergences else ""))
+        lines.append(identity_line(report.identity))
     if len(report.by_concurrency) > 1 or any(x.concurrency > 1 for x in report.by_concurrency):
         lines.append(format_levels(report))
     for f in report.failed:
         lines.append(f"failed: {f}")
     return "\n".join(lines)
+
+
+def identity_line(identity: Identity) -> str:
+    """How many outputs matched the baseline, where the others first diverge, and what that supports."""
+    text = (f"identity at temperature 0: {identity.identical} of {fmt.count(identity.compared, 'prompt')} "
+            f"identical to the baseline ({identity.share:.0%})")
+    if identity.divergences:
+        text += (f"; the {len(identity.divergences)} other{'s' if len(identity.divergences) > 1 else ''} first "
+                 f"diverge at {identity.position_words()}")
+    return f"{text}: {identity.judgement_words()}"
 
 
 def interval_lines(report: ProbeReport) -> list[str]:

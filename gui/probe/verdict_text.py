@@ -3,16 +3,14 @@ from __future__ import annotations
 
 from model import formatting as fmt
 from model.probe.analysis import ProbeReport
+from model.probe.identity import EARLY, LATE, MIXED, Identity, early_limit_words
 from model.probe.until_decided import PROMPTS_USED_UP, ClassDecision, UntilDecidedRun
 
 
 def verdict_html(r: ProbeReport) -> str:
     """Speculative or not and on what evidence, identity with the baseline, and the speedup per load level."""
     k = f", K about {r.k_estimate}" if r.k_estimate else ""
-    identity = ""
-    if r.identity is not None and r.identity.compared:
-        identity = (f"<br>Identity at temperature 0: {r.identity.share:.0%} of {r.identity.compared} prompts "
-                    f"token-identical to {r.baseline_name}.")
+    identity = f"<br>{identity_words(r.identity, r.baseline_name)}" if r.identity and r.identity.compared else ""
     levels = ""
     if any(x.concurrency > 1 for x in r.by_concurrency):
         levels = "<br>Speedup over the baseline by parallel streams: " + ", ".join(
@@ -21,6 +19,20 @@ def verdict_html(r: ProbeReport) -> str:
     caution = f"<br><b>Caution:</b> {r.steps_caution}." if r.steps_caution else ""
     return (f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
             f"{levels}")
+
+
+def identity_words(identity: Identity, baseline: str) -> str:
+    """One short sentence (the dock is narrow): share identical, where the rest diverge, what that supports."""
+    head = f"Identity at temperature 0: {identity.share:.0%} of {identity.compared} prompts match {baseline}"
+    verdict = identity.judge()
+    if verdict == LATE:
+        late = "late" if not identity.early else "mostly late"
+        return f"{head}; the rest diverge {late} ({identity.span_words()}): rounding, not lossy."
+    if verdict in (EARLY, MIXED):
+        early = identity.early
+        what = "lossy or another model" if verdict == EARLY else "inconclusive (CLI names them)"
+        return f"{head}; {len(early)} diverge{'s' if len(early) == 1 else ''} within {early_limit_words(early)}: {what}."
+    return head + "."
 
 
 def decided_words(run: UntilDecidedRun, currency: str) -> str:
