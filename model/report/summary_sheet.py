@@ -244,11 +244,12 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
     sheet.text(top, 1, "Fair price: the price at which the speed over the baseline is exactly worth it (both list "
                "prices times the factor); open the negotiation at the pessimistic end", st.HEADING)
     heads = ["Tier", "Fair price factor", "Fair price out /1M", "Fair price in /1M", "At the pessimistic end",
-             "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like now"]
+             "Out /1M there", "In /1M there", "Acceptance to guarantee (SpecLedger)", "Runs like now",
+             "Runs like, low end", "Runs like, high end"]
     # the table's header look (wrapped, right over numbers) in the Summary's narrow columns: written as plain
     # labels the long ones ran into each other ("At the pessiOut /1M th")
     # the acceptances skip the two narrow interval columns (Mix low / high) for wider ones
-    columns = [1, 2, 3, 4, 5, 6, 7, _ACCEPT_COL, _ACCEPT_COL + 1]
+    columns = [1, 2, 3, 4, 5, 6, 7, *range(_ACCEPT_COL, _ACCEPT_COL + 4)]
     sheet.header_row(top + 1, heads[:7], text_columns={"Tier"})
     sheet.header_row(top + 1, heads[7:], first_col=_ACCEPT_COL)
     widths = [_WIDTHS.get(SUMMARY_COLUMNS[c - 1], st.DEFAULT_WIDTH) for c in columns]
@@ -275,10 +276,25 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
                   DASH if math.isnan(low) else float(cmp.fair_price_in_low[i]))
         sheet.computed(r, _ACCEPT_COL, *_guarantee(cmp, i))
         sheet.computed(r, _ACCEPT_COL + 1, *_guarantee(cmp, i, runs_like=True))
+        _runs_like_ends(sheet, cmp, i, r, G, (f"{col['Mix low']}{row}", f"{col['Mix high']}{row}"))
     first, end = top + 2, top + 1 + len(fair)
     sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{end}" for c in "CDFG"), refs.setting("currency"),
                                  wb.settings.currency, 2)
     return end
+
+
+def _runs_like_ends(sheet: st.SheetWriter, cmp: Comparison, i: int, r: int, mix: str, ends: tuple[str, str]) -> None:
+    """The interval of what the mix runs like, beside it (compare's text shows it too), blank without one. A
+    length is the mix speedup times the token-weighted mean step cost (model/guarantee.py), so its ends follow
+    the Mix low / high cells by formula; a uniform alpha inverts E(alpha, K), which has no closed form: grey."""
+    g = tier_guarantee(cmp, i)
+    now = f"{st.col_name(_ACCEPT_COL + 1)}{r}"
+    for n, (end, want) in enumerate(zip(ends, (g.runs_low, g.runs_high))):
+        c = _ACCEPT_COL + 2 + n
+        if g.unit == ALPHA_UNIT:
+            sheet.computed(r, c, float(want) if math.isfinite(want) else None, st.ALPHA_PERCENT)
+        else:
+            sheet.formula(r, c, f'=IF(ISNUMBER({end}),{now}*{end}/{mix},"")', end_value(want), _LENGTH, st.RIGHT)
 
 
 def _guarantee(cmp: Comparison, i: int, runs_like: bool = False) -> tuple[float | str, str]:

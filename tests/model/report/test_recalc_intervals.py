@@ -54,6 +54,31 @@ def test_the_guarantee_of_a_profiled_mix_is_a_length_after_recalculation(recalcu
     assert checked
 
 
+@pytest.mark.parametrize("case", ["ranged", "profiled"])
+def test_what_the_mix_runs_like_has_its_interval_beside_it(recalculated, case):
+    """compare's text gives 'runs like' with its interval; the Summary's fair-price table has the ends beside it,
+    and after LibreOffice's recalculation they are compare()'s (a length's by formula over Mix low / high)."""
+    c = recalculated[case]
+    cmp = compare(c.workbook)
+    ws = openpyxl.load_workbook(c.recalculated, data_only=True)[SUMMARY]
+    fair_head = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "Fair price factor")
+    heads = {ws.cell(fair_head, col).value: col for col in range(1, ws.max_column + 1)}
+    rows = {ws.cell(r, 1).value: r for r in range(fair_head + 1, ws.max_row + 1) if ws.cell(r, 1).value}
+    checked = 0
+    for i, name in enumerate(cmp.tier_names):
+        if name not in rows:
+            continue
+        g = tier_guarantee(cmp, i)
+        for head, want in (("Runs like, low end", g.runs_low), ("Runs like, high end", g.runs_high)):
+            got = ws.cell(rows[name], heads[head]).value
+            if want == want:
+                assert close(got, want), (name, head, got, want)
+                checked += 1
+            else:
+                assert got in (None, ""), (name, head, got)
+    assert checked
+
+
 def test_a_range_typed_on_inputs_moves_the_intervals_and_verdicts(recalculated):
     """The interval's ends are inputs: narrowed on Inputs, LibreOffice's ends, mix intervals and verdicts are
     compare()'s of the narrowed workbook, and the undecided verdicts of the range as exported are decided."""
