@@ -142,7 +142,15 @@ def alpha_interval(accepted: ArrayLike, trials: ArrayLike, confidence: float = 0
     half = t_quantile(confidence, g - 1) * se_logit
     mid = math.log(centre / (1.0 - centre))
     low, high = _expit(mid - half), _expit(mid + half)
-    return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, method, sent=n_requests)
+    return Acceptance(point, min(low, point), max(high, point), confidence, g, total_steps, method, sent=n_requests,
+                      skew=residual_skewness(resid))
+
+
+def residual_skewness(resid: np.ndarray) -> float:
+    """The sample skewness m3 / m2^(3/2) of the units' linearised residuals (they sum to 0): negative where a
+    few units (hard prompts) lie far below the rest. 0 where they do not vary."""
+    m2 = float(np.mean(resid ** 2))
+    return float(np.mean(resid ** 3)) / m2 ** 1.5 if m2 > 0 else 0.0
 
 
 LENGTH_METHOD = "cluster-robust log-odds on the fill (E - 1) / K, t(G-1), requests as clusters"
@@ -170,7 +178,7 @@ def length_interval(accepted: ArrayLike, steps: ArrayLike, k: int, confidence: f
         return None if f is None else 1.0 + k * float(f)
 
     return Acceptance(1.0 + k * fill.point, to_e(fill.low), to_e(fill.high), fill.confidence, fill.requests, fill.steps,
-                      fill.method if fill.method != METHOD else LENGTH_METHOD, LENGTH)
+                      fill.method if fill.method != METHOD else LENGTH_METHOD, LENGTH, skew=fill.skew)
 
 
 def token_level_interval(accepted: float, trials: float, confidence: float = 0.95) -> tuple[float, float]:
@@ -228,7 +236,8 @@ def alpha_interval_from_reports(requests: Sequence[object], k: int | None, point
     ends = ar.draft_acceptance_rate_to_alpha(np.array([rate.low, rate.high]), k)
     low, high = (float(x) for x in ends.alpha)
     return _holding(Acceptance(point, low, high, confidence, rate.requests, rate.steps,
-                               rate.method + ", on accepted/drafted carried to alpha at K", sent=rate.sent), point)
+                               rate.method + ", on accepted/drafted carried to alpha at K", sent=rate.sent,
+                               skew=rate.skew), point)
 
 
 def _holding(a: Acceptance, point: float) -> Acceptance:

@@ -7,7 +7,7 @@ section 2; a per-position profile or a mean acceptance length can be added as ki
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 ALPHA = "alpha"  # per-token acceptance, i.i.d. model
@@ -46,6 +46,9 @@ class Acceptance:
     method: str = ""
     kind: str = ALPHA
     sent: int | None = None
+    # the sample skewness of the units' residuals the interval was made from (None: not measured here); a run
+    # until decided reads it (model.acceptance.sequential.side_at_look), nothing shows or keeps it
+    skew: float | None = field(default=None, compare=False)
 
     @property
     def has_interval(self) -> bool:

@@ -77,6 +77,10 @@ class ClassProbe:
     profile: list[float] | None = None
     profile_counts: dict[str, Any] | None = None
     mean_acceptance_length_interval: list[float] | None = None
+    # the prompts' skewness behind the interval on alpha and the one on E (Acceptance.skew): a run until decided
+    # reads them; not shown, not in the JSON
+    alpha_skew: float | None = None
+    length_skew: float | None = None
 
     @property
     def acceptance(self) -> Acceptance:
@@ -85,7 +89,8 @@ class ClassProbe:
         # the interval's units are the distinct prompts (its width rests on them), the requests their sends
         return Acceptance(float(self.alpha) if self.alpha is not None else math.nan, lo, hi,
                           self.interval_confidence if lo is not None else None, self.prompts or self.requests,
-                          self.steps, self.interval_method or self.interval_note or "", sent=self.requests)
+                          self.steps, self.interval_method or self.interval_note or "", sent=self.requests,
+                          skew=self.alpha_skew)
 
     @property
     def stretches(self) -> int:
@@ -150,7 +155,7 @@ class ProbeReport:
             "steps_caution": self.steps_caution or None,
             "classes": []}
         for c in self.classes:
-            row = {k: v for k, v in c.__dict__.items() if k not in ("by_context", "by_concurrency")}
+            row = {k: v for k, v in c.__dict__.items() if k not in _NOT_IN_JSON}
             row["by_context"] = [dict(s.__dict__, context_label=context_label(s.context)) for s in c.by_context]
             row["by_concurrency"] = [s.to_dict() for s in c.by_concurrency]
             out["classes"].append(row)
@@ -160,6 +165,9 @@ class ProbeReport:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, allow_nan=False)
+
+
+_NOT_IN_JSON = ("by_context", "by_concurrency", "alpha_skew", "length_skew")  # the first two are added below
 
 
 def _class_order(records: Sequence[RequestRecord]) -> list[str]:
@@ -262,7 +270,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             prompts=distinct_prompts(mine),
             profile=list(shape.profile) or None if shape is not None else None,
             profile_counts=shape.to_dict() if shape is not None else None,
-            mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None))
+            mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None,
+            alpha_skew=acc.skew if acc is not None else None, length_skew=e_acc.skew if e_acc is not None else None))
     for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note

@@ -31,7 +31,7 @@ import httpx
 from model import arithmetic as ar
 from model.acceptance.interval import LENGTH_METHOD
 from model.acceptance.sequential import (METHOD, OPEN, LengthThreshold, length_acceptance, look_confidences,
-                                         look_schedule, side)
+                                         look_schedule, side_at_look)
 from model.comparison import compare
 from model.probe.analysis import analyse
 from model.probe.client import Limits
@@ -239,7 +239,9 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                 gauge, target = (judged, decide.length_half_width) if c.unit == "length" else (acc, decide.half_width)
                 if target is not None and gauge is not None and gauge.has_interval and gauge.half_width <= target:
                     c.decided, c.stopped = True, "half-width reached"
-                elif c.threshold is not None and judged is not None and (s := side(judged, c.threshold)) != OPEN:
+                elif c.threshold is not None and judged is not None and (
+                        s := side_at_look(judged, c.threshold, (1.0, (c.k or 1) + 1.0) if c.unit == "length"
+                                          else (0.0, 1.0))) != OPEN:
                     c.decided, c.side, c.stopped = True, s, "decided"
                 if c.decided:
                     decided_now.append(c.task_class)
@@ -279,4 +281,5 @@ def _length_at_k(cp: Any, k: int, confidence: float):
     row = SimpleNamespace(profile=tuple(cp.profile), acceptance_length_low=low, acceptance_length_high=high,
                           alpha_confidence=confidence, alpha_requests=cp.requests, alpha_steps=cp.steps,
                           alpha_method=LENGTH_METHOD)
-    return length_acceptance(row, k, confidence)
+    # the prompts' skewness behind E over the profile's positions, for side_at_look at the tier's K
+    return dataclasses.replace(length_acceptance(row, k, confidence), skew=cp.length_skew)

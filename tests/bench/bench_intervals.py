@@ -1,8 +1,9 @@
 """Intervals on acceptance against known truth: coverage, width, and deciding until decided, old design vs new.
 
 Run: python tests/bench/bench_intervals.py [RUNS] [--against COMMIT]   (default 1000 simulated probes per cell,
-against a158bd9's design; prints tables; tests/bench/decide_sim.py simulates and decides, vectorised and checked
-against model.acceptance's own interval on the first runs)
+against a158bd9's design, which like any from before the skewness correction decides on the plain interval;
+prints tables; tests/bench/decide_sim.py simulates and decides, vectorised and checked against
+model.acceptance's own interval and side_at_look on the first runs)
 
 Each simulated probe sends requests of 256 output tokens to a tier drafting K = 4. Each request (prompt) has its
 own acceptance, drawn from a Beta around the class mean with a standard deviation of 0.05, 0.10 or 0.15 between
@@ -37,7 +38,15 @@ Table 3: the break-even at other alphas (0.30, 0.50, 0.80, 0.90): decided above 
 Table 4: a profile class decided on E (tokens per verify step) against a break-even length E* = 2.60 at K 4:
 each prompt's per-position rates move together on the log-odds (spread 0.3, 0.6 or 0.9 between prompts) around
 rates (0.80, 0.72, 0.68, 0.65); truths 0.10, 0.25 and 0.50 tokens per step from E* (0.25 is about 5 points of
-alpha here) and on it; the same columns, the fixed plans sized on the 0.25 classes.
+alpha here) and on it; the same columns, the fixed plans sized on the 0.25 classes. The truth ON the break-even
+is E over 200,000 simulated requests (20,000 left it 0.004 off in fill in one cell, tilting its two sides).
+
+Last measured (1000 runs, --against 6cc1235: share 0.8 spent as the square of the share of log requests, each
+look's end toward the break-even corrected for the prompts' skewness, against share 0.6 spent evenly and no
+correction): table 1 94.0-96.6%; on the break-even at most 5.0% each way in tables 2-4 (before: up to 7.9% at
+alpha* 0.9 with 0.10, 6.2% for E); at 5 points against the matched plan 2.54x / 2.21x (below / above) with 0.05
+between prompts (before 2.87x / 2.67x), 3.69x / 2.82x with 0.10 (3.01x / 2.62x), 2.08x / 1.66x with 0.15
+(1.63x / 1.58x); E at 0.25 tokens per step 3.24x / 2.47x, 3.16x / 2.17x, 2.03x / 1.44x at spreads 0.3, 0.6, 0.9.
 """
 from __future__ import annotations
 
@@ -53,8 +62,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from model.acceptance.interval import alpha_interval, token_level_interval  # noqa: E402
 from model.acceptance import sequential  # noqa: E402
-from tests.bench.decide_sim import (K, TOKENS, Looks, check_against, design_at, least_n, simulate,  # noqa: E402
-                                    simulate_steps)
+from tests.bench.decide_sim import (K, TOKENS, Looks, SkewFactors, check_against, design_at, least_n,  # noqa: E402
+                                    simulate, simulate_steps)
 
 MEAN, THRESHOLD, CAP = 0.70, 0.65, 160
 SDS = (0.05, 0.10, 0.15)
@@ -95,14 +104,15 @@ def coverage_table(rng: np.random.Generator, runs: int) -> None:
             print(f"{sd:>5.2f}{n:>9}{hit / runs:>9.1%}{naive / runs:>8.1%}{np.median(hw):>12.4f}{np.median(nhw):>10.4f}")
 
 
-Design = tuple[str, list[int], list[float]]  # name, looks, each look's confidence
+Design = tuple[str, list[int], list[float], SkewFactors | None]  # name, looks, each look's confidence, skew rule
 
 
 def designs(against: str) -> list[Design]:
     old = design_at(against)
     looks = sequential.look_schedule(CAP)
-    return [("now", looks, sequential.look_confidences(0.95, looks)),
-            (against[:7], old.look_schedule(CAP), old.look_confidences(0.95, old.look_schedule(CAP)))]
+    return [("now", looks, sequential.look_confidences(0.95, looks), sequential.skew_factors),
+            (against[:7], old.look_schedule(CAP), old.look_confidences(0.95, old.look_schedule(CAP)),
+             getattr(old, "skew_factors", None))]  # a design before the skewness correction decides plain
 
 
 def alpha_cells(rng: np.random.Generator, runs: int, sd: float, targets: dict[float, float], threshold: float
@@ -122,9 +132,9 @@ def decision_rows(label: str, cells: dict[float, tuple[float, Looks]], threshold
                   ds: list[Design], diff: Callable[[float], str]) -> list[str]:
     """One line per cell: each design's outcome, and the fixed plans' tokens over until-decided's."""
     runs: dict[tuple[str, float], tuple[float, float, float]] = {}  # (design, delta) -> right, wrong, requests
-    for name, looks, confs in ds:
+    for name, looks, confs, skew in ds:
         for delta, (true, lk) in cells.items():  # on the break-even: exactly on the truth
-            side, sent = lk.until_decided(looks, confs, threshold if delta else true)
+            side, sent = lk.until_decided(looks, confs, threshold if delta else true, skew)
             want = 1 if delta > 0 else -1
             runs[name, delta] = (float(np.mean(side == want)), float(np.mean(side == -want)), float(sent.mean()))
     fixed: dict[tuple[float, int], np.ndarray] = {}
@@ -141,11 +151,11 @@ def decision_rows(label: str, cells: dict[float, tuple[float, Looks]], threshold
     power = least_n(lambda n: min(np.mean(fixed_side(d, n) == (1 if d > 0 else -1)) for d in (near, -near)) >= 0.95,
                     CAP)
     matched = {name: least_n(lambda n: all(matches(d, n, *runs[name, d][:2]) for d in (near, -near)), CAP)
-               for name, _, _ in ds}
+               for name, *_ in ds}
     out = []
     for delta, (true, _) in cells.items():
         cols = []
-        for name, _, _ in ds:
+        for name, *_ in ds:
             right, wrong, req = runs[name, delta]
             res = f"{wrong:>6.1%}{right:>6.1%}" if delta == 0 else f"{right:>6.1%}{wrong:>6.1%}"
             cols.append(f"{res}{req * TOKENS:>8,.0f}")
@@ -170,7 +180,7 @@ HEADER = ("  per design: right, wrong (on the break-even: above, below), mean to
 
 
 def sequential_table(rng: np.random.Generator, runs: int, ds: list[Design]) -> None:
-    (_, looks, confs), (old_name, old_looks, old_confs) = ds
+    (_, looks, confs, _), (old_name, old_looks, old_confs, _) = ds
     print(f"\nTable 2: until decided against alpha* = {THRESHOLD}, cap {CAP} requests, {runs} runs per cell, "
           f"{TOKENS} tokens a request, the same simulated requests for both designs\n"
           f"  now: {sequential.METHOD}; {len(looks)} looks, each look's interval at {min(confs):.2%} to {max(confs):.2%}\n"
@@ -189,15 +199,16 @@ def break_even_table(rng: np.random.Generator, runs: int, ds: list[Design]) -> N
                 continue  # a Beta of mean 0.9 and sd 0.15 piles half its prompts at 1: not a class anyone probes
             (true, lk), = alpha_cells(rng, runs, sd, {0.0: threshold}, threshold).values()
             cols = []
-            for _, looks, confs in ds:
-                side, _ = lk.until_decided(looks, confs, true)
+            for _, looks, confs, skew in ds:
+                side, _ = lk.until_decided(looks, confs, true, skew)
                 cols.append(f"{np.mean(side == 1):>11.1%}{np.mean(side == -1):>7.1%}")
             print(f"{threshold:>7.2f}{sd:>6.2f} |" + " |".join(cols))
 
 
-def e_truth(rng: np.random.Generator, shift: float, spread: float) -> tuple[float, float]:
-    """E over 20,000 simulated requests (1 + accepted drafts per verify step), and the sd of E between prompts."""
-    a, s = simulate_steps(rng, 20_000, RATES, shift, spread)
+def e_truth(rng: np.random.Generator, shift: float, spread: float, requests: int = 20_000) -> tuple[float, float]:
+    """E over ``requests`` simulated requests (1 + accepted drafts per verify step), and the sd of E between
+    prompts."""
+    a, s = simulate_steps(rng, requests, RATES, shift, spread)
     return 1.0 + float(a.sum() / s.sum()), float(np.std(1.0 + a / s))
 
 
@@ -216,6 +227,10 @@ def length_table(rng: np.random.Generator, runs: int, ds: list[Design]) -> None:
                 lo, hi = (shift, hi) if e < E_STAR + delta else (lo, shift)
                 if abs(e - E_STAR - delta) < 0.004:
                     break
+            if delta == 0.0:
+                # the truth the ON cell is judged against, from 10x the requests: 20,000 left it 0.004 off in
+                # fill in one cell (a quarter of a run's standard error at the cap), tilting the two sides
+                e, _ = e_truth(rng, shift, spread, 200_000)
             sd_e.append(sd)
             a, s = simulate_steps(rng, runs * CAP, RATES, shift, spread)
             a, t = a.reshape(runs, CAP), K * s.reshape(runs, CAP)

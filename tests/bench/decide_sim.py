@@ -2,8 +2,10 @@
 run on them as model.acceptance decides, vectorised over runs (one interval per run and look would take an hour).
 
 ``Looks.side`` reproduces model.acceptance.interval.alpha_interval's interval (cluster-robust log-odds, CR1,
-binomial floor, t(G - 1)) and model.acceptance.sequential.side on it for every run at once; ``check_against``
-compares it with the product's own functions on the first runs, so the bench cannot drift from what it measures.
+binomial floor, t(G - 1)) and model.acceptance.sequential.side on it for every run at once, and with a design's
+``skew_factors`` its side_at_look (the end toward the break-even moved farther by the residuals' skewness);
+``check_against`` compares it with the product's own functions on the first runs, so the bench cannot drift from
+what it measures.
 """
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
 import numpy as np
 
 K, TOKENS = 4, 256
+SkewFactors = Callable[[np.ndarray, int, float], tuple[np.ndarray, np.ndarray]]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -72,13 +76,14 @@ class Looks:
     mid: np.ndarray
     se: np.ndarray
     point: np.ndarray
+    skew: np.ndarray  # the sample skewness of the residuals (model.acceptance.interval.residual_skewness)
 
     @classmethod
     def of(cls, accepted: np.ndarray, trials: np.ndarray) -> "Looks":
         runs, cap = accepted.shape
         if np.any(trials <= 0):
             raise ValueError("every simulated request needs a trial")
-        mid, se, point = (np.full((runs, cap + 1), np.nan) for _ in range(3))
+        mid, se, point, skew = (np.full((runs, cap + 1), np.nan) for _ in range(4))
         big_a, big_n = np.cumsum(accepted, axis=1), np.cumsum(trials, axis=1)
         for n in range(2, cap + 1):
             s_a, s_n = big_a[:, n - 1], big_n[:, n - 1]
@@ -87,26 +92,40 @@ class Looks:
             resid = accepted[:, :n] - c[:, None] * trials[:, :n]
             var = np.maximum(n / (n - 1.0) * (resid ** 2).sum(axis=1) / s_n ** 2, c * (1 - c) / s_n)
             mid[:, n], se[:, n], point[:, n] = np.log(c / (1 - c)), np.sqrt(var) / (c * (1 - c)), p
-        return cls(mid, se, point)
+            m2 = (resid ** 2).mean(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                skew[:, n] = np.where(m2 > 0, (resid ** 3).mean(axis=1) / m2 ** 1.5, 0.0)
+        return cls(mid, se, point, skew)
 
-    def side(self, n: int, confidence: float, threshold: float) -> np.ndarray:
+    def side(self, n: int, confidence: float, threshold: float, skew_factors: SkewFactors | None = None
+             ) -> np.ndarray:
         """+1 where the interval at ``confidence`` over the first n requests lies at or above ``threshold``, -1
-        wholly below, 0 where it straddles (model.acceptance.sequential.side)."""
+        wholly below, 0 where it straddles (model.acceptance.sequential.side); with ``skew_factors`` (a design's
+        model.acceptance.sequential.skew_factors) the end toward the break-even confirmed farther out, as
+        side_at_look does."""
         from model.acceptance.interval import t_quantile
 
-        half = t_quantile(confidence, n - 1) * self.se[:, n]
+        t = t_quantile(confidence, n - 1)
+        half = t * self.se[:, n]
         low = np.minimum(_expit(self.mid[:, n] - half), self.point[:, n])
         high = np.maximum(_expit(self.mid[:, n] + half), self.point[:, n])
-        return np.where(low >= threshold, 1, np.where(high < threshold, -1, 0))
+        above, below = low >= threshold, high < threshold
+        if skew_factors is not None:
+            low_f, high_f = skew_factors(self.skew[:, n], n, t)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                mid, at = _logit(self.point[:, n]), _logit(threshold)
+                above &= ~(mid + low_f * (_logit(low) - mid) < at)  # a non-finite log-odds keeps the plain side
+                below &= ~(mid + high_f * (_logit(high) - mid) >= at)
+        return np.where(above, 1, np.where(below, -1, 0))
 
-    def until_decided(self, looks: list[int], confidences: list[float], threshold: float
-                      ) -> tuple[np.ndarray, np.ndarray]:
+    def until_decided(self, looks: list[int], confidences: list[float], threshold: float,
+                      skew_factors: SkewFactors | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Each run's side (+1, -1, 0 undecided at the cap) and the requests it sent."""
         runs = self.mid.shape[0]
         side, sent = np.zeros(runs, dtype=int), np.full(runs, looks[-1])
         going = np.ones(runs, dtype=bool)
         for n, conf in zip(looks, confidences):
-            s = self.side(n, conf, threshold)
+            s = self.side(n, conf, threshold, skew_factors)
             now = going & (s != 0)
             side[now], sent[now] = s[now], n
             going &= ~now
@@ -117,19 +136,27 @@ def _expit(x: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * x))
 
 
+def _logit(x: np.ndarray | float) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return np.log(x / (1.0 - x))
+
+
 def check_against(looks: Looks, accepted: np.ndarray, trials: np.ndarray, threshold: float, runs: int = 30) -> None:
-    """The vectorised sides equal model.acceptance's own on the first ``runs`` runs at a few looks and confidences."""
+    """The vectorised sides equal model.acceptance's own on the first ``runs`` runs at a few looks and confidences,
+    plain (side) and as a run until decided reads them (side_at_look)."""
     from model.acceptance.interval import alpha_interval
-    from model.acceptance.sequential import ABOVE, BELOW, side
+    from model.acceptance.sequential import ABOVE, BELOW, side, side_at_look, skew_factors
 
     code = {ABOVE: 1, BELOW: -1}
     for n in (5, 9, 20, accepted.shape[1]):
         for conf in (0.95, 0.985):
-            mine = looks.side(n, conf, threshold)[:runs]
-            theirs = [code.get(side(alpha_interval(accepted[i, :n], trials[i, :n], conf), threshold), 0)
-                      for i in range(min(runs, len(mine)))]
-            if list(mine) != theirs:
-                raise AssertionError(f"vectorised interval differs from alpha_interval at {n} requests, {conf:.1%}")
+            for rule, factors in ((side, None), (side_at_look, skew_factors)):
+                mine = looks.side(n, conf, threshold, factors)[:runs]
+                theirs = [code.get(rule(alpha_interval(accepted[i, :n], trials[i, :n], conf), threshold), 0)
+                          for i in range(min(runs, len(mine)))]
+                if list(mine) != theirs:
+                    raise AssertionError(f"vectorised {rule.__name__} differs from the product's at {n} requests, "
+                                         f"{conf:.1%}")
 
 
 def least_n(ok: "callable", cap: int) -> int | None:

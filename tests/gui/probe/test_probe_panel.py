@@ -154,7 +154,8 @@ def test_run_until_decided_in_the_dock_shows_intervals_and_each_class_outcome(qt
     assert "until each class is decided at 95%: at most 10 requests a class" in asked[0]
     assert panel.decided is not None
     [c] = panel.decided.classes
-    assert c.threshold is not None and c.requests in (5, 10) and c.stopped in ("decided", "max requests")
+    # decided at a look (6 on these prompts: the first look's 5 are skewed, four alike and one apart), or stopped
+    assert c.threshold is not None and 5 <= c.requests <= 10 and c.stopped in ("decided", "max requests")
     assert panel.report is not None and panel.report.requests == c.requests
     col = COLUMNS.index("α interval")
     text = panel.results_model.data(panel.results_model.index(0, col))

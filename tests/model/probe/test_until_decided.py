@@ -123,7 +123,7 @@ def test_after_apply_a_profile_class_is_decided_against_its_length(server):
 def test_half_width_stops_a_length_class_on_e_in_tokens_per_step(server):
     # a profile or length class is judged on E at the tier's K, so --half-width is read there (tokens per step):
     # code's alpha interval over 5 prompts is already +-0.09 wide, its E interval at K 4 about +-1.2 tokens per step
-    # (at the first look's 97%). On alpha a target of 0.6 stopped it at the first look; on E it needs more prompts
+    # (at the first look's 99%). On alpha a target of 0.6 stopped it at the first look; on E it needs more prompts
     from model.acceptance.sequential import LengthThreshold
 
     prompts = [p for p in subset(8) if p.task_class == "code"]
