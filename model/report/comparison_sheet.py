@@ -37,6 +37,13 @@ WORTH, NOT_WORTH = VALUE_NAMES[0], VALUE_NAMES[1]
 UNDECIDED = VALUE_NAMES[UNDECIDED_CODE]
 TOO_FEW_SUFFIX = f" ({TOO_FEW_LABEL})"
 HEADER_ROW = 4
+# the key to the verdicts' colours, under the table (the Grid words its own)
+COMPARISON_LEGEND = [("gain", "gain, worth it"), ("marginal", "marginal"), ("tax", "tax, not worth it"),
+                     ("undecided", "undecided"), ("too few", "too few requests"), ("incomplete", "incomplete")]
+# what the colours without a verdict's plain word mean, said beside the key (the Summary's too)
+UNDECIDED_MEANING = "undecided: the interval crosses a line (measure more)"
+INCOMPLETE_MEANING = "incomplete: c and v made up by an import"
+TOO_FEW_MEANING = "too few requests: no interval yet"
 _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 # an override's numbers the rows read: its alpha and its interval (the class's are checked on Notes)
 _OVERRIDE_CHECKED = [spec for spec in OVERRIDE_COLUMNS if spec.name.startswith("alpha")
@@ -443,6 +450,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     sheet.hide(_COL["Alpha at export"], 9)
     # printed one page wide, through the verdicts and flags: the per-class sensitivity speedups to their right
     # feed the Sensitivity sheet, which prints them as mixes
+    sheet.colour_legend(last + 2, COMPARISON_LEGEND, {_COL[name]: w for name, w in _WIDTHS.items()},
+                        f"{UNDECIDED_MEANING}; {TOO_FEW_MEANING}; {INCOMPLETE_MEANING}")
     sheet.print_last_col = _COL["Grey values"]
-    sheet.ws.print_area(0, 0, last - 1, _COL["Grey values"] - 1)
+    sheet.ws.print_area(0, 0, last + 1, _COL["Grey values"] - 1)
     return first_rows

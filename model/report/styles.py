@@ -434,6 +434,24 @@ class SheetWriter:
     def colour_verdicts(self, cells: str) -> None:
         self.colour_words(cells, {"gain": "gain", "marginal": "marginal", "tax": "tax", "undecided": "undecided"})
 
+    def colour_legend(self, row: int, entries: list[tuple[str, str]], widths: dict[int, float], note: str) -> None:
+        """The key to the sheet's verdict colours, one row: each look's words on its colour from column B, merged
+        across as many columns as they need (a neighbour's colour would cut them), then ``note`` in grey italics."""
+        self.text(row, 1, "Colours", LABEL)
+        col = 2
+        for look, words in entries:
+            end, room = col, widths.get(col, DEFAULT_WIDTH)
+            while room < len(words) + 2:
+                end += 1
+                room += widths.get(end, DEFAULT_WIDTH)
+            fmt = self.formats.get(None, CENTRE, VERDICT_LOOKS[look])
+            if end > col:
+                self.ws.merge_range(row - 1, col - 1, row - 1, end - 1, words, fmt)
+            else:
+                self.ws.write_string(row - 1, col - 1, words, fmt)
+            col = end + 1
+        self.text(row, col, note, NOTE)
+
     def colour_too_few(self, cells: str) -> None:
         """Verdicts labelled as resting on too few requests (model.verdicts.labelled), whatever the verdict."""
         self.ws.conditional_format(cells, {"type": "text", "criteria": "ends with", "value": f"({TOO_FEW_LABEL})",

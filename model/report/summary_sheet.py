@@ -15,7 +15,7 @@ from model.formatting import context as context_text
 from model.load_speed import load_speed
 from model.measured_speed import measured_speed
 from model.report import styles as st
-from model.report.comparison_sheet import (FLAG_LOOKS, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
+from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDECIDED_MEANING, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
                                            UNDECIDED, banner_formula, end_value, grey_word, letter,
                                            speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
@@ -52,6 +52,9 @@ _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", 
 _WRAPPED = {"text_wrap": True, "valign": "vcenter"}
 _LENGTH = '"AL "0.00'  # a mean acceptance length, tokens per verify step (model/guarantee.py)
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
+# the key to the verdicts' colours (the Grid words its own); teal: mechanics an import made up (Tier.defaulted)
+SUMMARY_LEGEND = [("gain", "gain, worth it, yes"), ("marginal", "marginal"), ("tax", "tax, not worth it, no"),
+                  ("undecided", "undecided"), ("incomplete", "incomplete")]
 _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculative", "Grey values"}
 
 
@@ -216,6 +219,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.money_follows_currency(f"{col['Monthly cost']}{first}:{col['Monthly cost']}{last} "
                                  f"{col['Cost per 1x speedup']}{first}:{col['Cost per 1x speedup']}{last}",
                                  refs.setting("currency"), wb.settings.currency)
+    sheet.colour_legend(last + 2, SUMMARY_LEGEND, {_SCOL[name]: w for name, w in _WIDTHS.items()},
+                        f"{UNDECIDED_MEANING}; {INCOMPLETE_MEANING}")
+    last += 2
     # under the table, not a column: the words are long and the table prints one page wide
     sheet.text(last + 2, 1, "Measured speed (a probe: tokens per second over the baseline's), beside the model's "
                "'Speedup vs baseline', and at each tier's load (parallel streams)", st.HEADING)

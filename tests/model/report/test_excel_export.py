@@ -471,3 +471,23 @@ def test_every_alpha_source_reads_whole_in_its_column():
             assert cell.alignment.wrap_text, (row, cell.value)
             assert (ws.row_dimensions[row].height or 15) >= 15 * lines, (row, cell.value)
     assert "imported (tier override) · profile" in seen
+
+
+@pytest.mark.parametrize("name", [SUMMARY, COMPARISON])
+def test_the_verdict_sheets_have_a_colour_key(demo_report, name):
+    """The Summary and Comparison shade verdicts (violet undecided, sand too few requests, ...): each has a key row
+    naming every colour it uses, on that colour, within the printed page, as the Grid has one."""
+    from model.report.styles import VERDICT_LOOKS
+    ws = openpyxl.load_workbook(demo_report)[name]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Colours")
+    fills = {}
+    for col in range(2, 30):
+        cell = ws.cell(row, col)
+        if cell.value and cell.fill.fgColor.rgb not in (None, "00000000"):
+            fills[cell.fill.fgColor.rgb[-6:].upper()] = cell.value
+    wanted = ["gain", "marginal", "tax", "undecided", "incomplete"] + (["too few"] if name == COMPARISON else [])
+    for look in wanted:
+        assert VERDICT_LOOKS[look]["bg_color"][1:].upper() in fills, (look, fills)
+    assert "undecided" in fills[VERDICT_LOOKS["undecided"]["bg_color"][1:].upper()]
+    area = ws.print_area if isinstance(ws.print_area, str) else ws.print_area[0]
+    assert row <= int(re.search(r"(\d+)$", area).group(1)), (row, area)
