@@ -1,7 +1,8 @@
 """Before a probe: per class, the requests expected to decide its verdict (or reach a half-width) and their cost.
 
 One function for the CLI (`probe WORKBOOK --tier NAME`) and the probe dock. A class is judged against the alpha
-model.probe.until_decided.class_thresholds gives (its price break-even on the tier, else its break-even). The
+model.probe.until_decided.class_thresholds gives (its price break-even on the tier, else its break-even; the
+words say which: 'break-even' alone read as the speed one). The
 spread between prompts comes from the workbook's interval on the class where a measurement left one, else an
 assumed spread (model.acceptance.sequential.requests_to_decide). A run starts afresh: the workbook keeps a
 measured class's interval and request count, not its requests' own counts, so the requests measured before are
@@ -26,7 +27,7 @@ from model.acceptance.sequential import (OPEN, LengthThreshold, Need, length_acc
 from model.acceptance.value import Acceptance
 from model.probe.plan import ProbeSettings, estimate
 from model.probe.prompt_file import ProbePrompt
-from model.probe.until_decided import Threshold, class_thresholds
+from model.probe.until_decided import Threshold, priced_thresholds
 from model.workbook.rows import Workbook
 
 
@@ -42,6 +43,8 @@ class ClassNeed:
     earlier: int  # requests the workbook's interval came from (not reused by the run)
     # already decided by the workbook's interval: "above" / "below" its threshold, or HALF_WIDTH_REACHED; "" if not
     decided: str = ""
+    # the threshold is the price break-even on the tier (it has a baseline); else the speed one (K c + v)
+    price: bool = False
 
     @property
     def decidable(self) -> bool:
@@ -53,23 +56,27 @@ class ClassNeed:
         return self.in_workbook and not self.decided
 
     def decided_words(self) -> str:
-        """'at or above break-even 65.8%' / 'below ...' / 'half-width 0.030 reached': what the workbook decided."""
+        """'at or above price break-even 65.8%' / 'below ...' / 'half-width 0.030 reached': what the workbook
+        decided."""
         if self.decided == HALF_WIDTH_REACHED:
             return f"{self.target()} reached"
-        limit = (self.threshold.words() if isinstance(self.threshold, LengthThreshold)
-                 else f"break-even {fmt.pct(self.threshold, 1)}")
-        return f"{'at or above' if self.decided == 'above' else 'below'} {limit}"
+        return f"{'at or above' if self.decided == 'above' else 'below'} {self.limit()}"
+
+    def limit(self) -> str:
+        """'price break-even 65.8%' (or a length's words): which break-even, as 'break-even' alone read as either."""
+        which = "price " if self.price else ""
+        if isinstance(self.threshold, LengthThreshold):
+            return which + self.threshold.words()
+        return f"{which}break-even {fmt.pct(self.threshold, 1)}"
 
     def target(self) -> str:
         if self.half_width is not None:
             unit = " tokens per step of E" if isinstance(self.threshold, LengthThreshold) else ""
             return f"half-width {self.half_width:.3f}{unit}"
-        if isinstance(self.threshold, LengthThreshold):
-            return self.threshold.words()
-        return f"break-even {fmt.pct(self.threshold, 1)}"
+        return self.limit()
 
     def words(self, currency: str) -> str:
-        """One line: 'code: alpha 78.0% against break-even 65.8%: about 9 requests (...), about $0.0034'."""
+        """One line: 'code: alpha 78.0% against price break-even 65.8%: about 9 requests (...), about $0.0034'."""
         if not self.in_workbook:
             return f"{self.task_class}: not in the workbook, no break-even to decide against"
         what = (f"E {self.alpha:.2f}" if isinstance(self.threshold, LengthThreshold)
@@ -123,7 +130,7 @@ def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidenc
                      length_half_width: float | None = None) -> list[ClassNeed]:
     """Per probed class (in the prompt file's order): the requests a run is expected to need and their cost.
     With ``max_requests`` (a run until decided) at the looks that run makes, else for one fixed-size run."""
-    thresholds = class_thresholds(wb, tier)
+    thresholds, priced = priced_thresholds(wb, tier)
     by_lower = {c.name.lower(): c for c in wb.classes}
     looks = look_schedule(max_requests) if max_requests else None
     out = []
@@ -150,5 +157,6 @@ def needs_before_run(wb: Workbook, tier: str, settings: ProbeSettings, confidenc
             need = Need(0.0, f"decided by the workbook's interval over {fmt.count(acc.requests, 'request')}")
         one = cost_per_request(settings, name)
         cost = None if one is None or not math.isfinite(need.extra) or done else need.extra * one
-        out.append(ClassNeed(name, True, acc.point, threshold, target, need, cost, acc.requests, done))
+        out.append(ClassNeed(name, True, acc.point, threshold, target, need, cost, acc.requests, done,
+                             row.name in priced))
     return out

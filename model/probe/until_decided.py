@@ -111,21 +111,30 @@ def class_thresholds(wb: Workbook, tier: str) -> dict[str, Threshold]:
     (else, without a baseline, the break-even alpha); 0 where any alpha pays, just above 1 where none does; None
     where the tier does not run speculative decoding. A class held as a profile or a length breaks even at a
     length (its alpha is NaN there): a LengthThreshold, the price break-even length, else K c + v."""
+    return priced_thresholds(wb, tier)[0]
+
+
+def priced_thresholds(wb: Workbook, tier: str) -> tuple[dict[str, Threshold], set[str]]:
+    """class_thresholds, and the classes whose threshold is the price break-even (the others' is the speed one):
+    the words before a run say which."""
     cmp = compare(wb)
     i = cmp.tier_names.index(tier)
     is_alpha = cmp.acceptance.is_alpha if cmp.acceptance is not None else None
     out: dict[str, Threshold] = {}
+    priced: set[str] = set()
     for j, name in enumerate(cmp.class_names):
         kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
         length = float(cmp.price_break_even_length[i, j]) if cmp.price_break_even_length is not None else math.nan
         if kind == -1:
             kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
             length = float(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else math.nan
+        else:
+            priced.add(name)
         if is_alpha is not None and not is_alpha[i, j]:
             out[name] = LengthThreshold(length, int(cmp.k[i])) if kind != -1 and math.isfinite(length) else None
             continue
         out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha if math.isfinite(alpha) else None)
-    return out
+    return out, priced
 
 
 def thresholds_for(wb: Workbook, tier: str, classes: list[str]) -> dict[str, Threshold]:

@@ -91,7 +91,7 @@ def test_a_profile_class_is_estimated_against_its_break_even_length():
     assert acc.low < t.length < acc.high  # (undecided: the interval reaches across the break-even length)
     assert code.decidable and code.need.extra == requests_to_decide_length(acc, t, 0.95, look_schedule(40), 0).extra
     assert "spread from the interval over 12 requests" in code.need.basis
-    assert f"E {acc.point:.2f} against break-even length {t.length:.2f} at K 5" in code.words("$")
+    assert f"E {acc.point:.2f} against price break-even length {t.length:.2f} at K 5" in code.words("$")
     # the same margin in fill units as an alpha class: 2 points of fill need 4x the requests of 4 points
     near = LengthThreshold(acc.point - 0.1, 5)
     far = LengthThreshold(acc.point - 0.2, 5)
@@ -107,7 +107,7 @@ def test_a_class_the_workbook_s_interval_already_decides_needs_nothing_and_costs
     code, prose, _ = needs_before_run(wb, tier, _settings(Prices(10.0, 20.0)), 0.95, max_requests=40)
     assert code.decided == "above" and code.need.extra == 0 and code.cost is None and not prose.decided
     assert code.in_workbook and not code.open and prose.open
-    assert f"decided by the workbook's interval over 20 requests (at or above break-even {t * 100:.1f}%)" \
+    assert f"decided by the workbook's interval over 20 requests (at or above price break-even {t * 100:.1f}%)" \
         in code.words("USD") and "nothing to send" in code.words("USD")
     # below it, likewise; and an interval at 95% decides nothing at 99%
     o.alpha_low, o.alpha, o.alpha_high = t - 0.11, t - 0.06, t - 0.01
@@ -118,3 +118,17 @@ def test_a_class_the_workbook_s_interval_already_decides_needs_nothing_and_costs
     assert not needs_before_run(wb, tier, _settings(None), 0.95, 0.015, 40)[0].decided
     [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, 0.021, 40)
     assert code.decided == "half-width reached" and "half-width 0.021 reached" in code.words("$")
+
+
+def test_the_estimate_says_price_break_even_only_where_the_tier_has_a_baseline():
+    # 'break-even' alone read as the speed break-even (K c + v) where the threshold is the price one (QA, issue 21)
+    import dataclasses
+
+    wb = load_demo()
+    tier = "Northwind Turbo"
+    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=40)
+    assert code.price and " against price break-even " in code.words("$")
+    i = next(i for i, t in enumerate(wb.tiers) if t.name == tier)
+    wb.tiers[i] = dataclasses.replace(wb.tiers[i], baseline="")  # judged on speed alone: the plain break-even
+    [code, *_] = needs_before_run(wb, tier, _settings(None), 0.95, max_requests=40)
+    assert not code.price and " against break-even " in code.words("$") and "price" not in code.words("$")
