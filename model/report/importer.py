@@ -7,18 +7,21 @@ in the app, when the Notes sheet shows plainly that it was a rename (model/repor
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+from model.arithmetic import profile_tokens
 from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, PROFILE_HEADERS, PROFILE_HEADERS_V1, REQUIRED_COLUMNS,
                                  SETTING_LABELS, TIERS_HEADING, TABLES, header_labels)
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
-                                       parse_field, parse_number, shown, title_problems, workbook_problems)
+                                       alpha_range_problems, length_range_problems, parse_field, row_label, parse_number, shown,
+                                       title_problems, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
 _ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
@@ -232,10 +235,47 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
                 what = f"{row_type.__name__ if row_type is not TaskClass else 'Task class'} {name!r}, " if name.strip("/") else ""
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {what}{spec.label}: {exc}")
         if len(parsed) == len(specs):
-            out.append(row_type(**parsed))
+            made = row_type(**parsed)
+            problems.extend(_alpha_range_at(made, specs, row))
+            out.append(made)
             at_rows.append(row)
         row += 1
     return out, at_rows
+
+
+def _alpha_range_at(made: Any, specs: list[FieldSpec], row: int) -> list[str]:
+    """A class's or override's alpha range that does not hold its alpha, named by the cell to change as a field's
+    own problem is (it named the row alone): the low end where it is missing or above the alpha, else the high."""
+    if not isinstance(made, (TaskClass, Override)):
+        return []
+    bad = alpha_range_problems(made)
+    cols = {spec.name: i for i, spec in enumerate(specs, start=1)}
+    if not bad or "alpha_low" not in cols or "alpha_high" not in cols:
+        return bad
+    low, alpha = made.alpha_low, made.alpha
+    end = "alpha_low" if low is None or (isinstance(alpha, (int, float)) and low > alpha) else "alpha_high"
+    if made.alpha_high is None:
+        end = "alpha_high"
+    return [f"sheet {INPUTS}, cell {_letter(cols[end])}{row}: {msg}" for msg in bad]
+
+
+def _length_range_at(target: TaskClass | Override, row: int, low_col: int) -> list[str]:
+    """The interval on E of a profiles-table row, named by its cell as _alpha_range_at names an alpha's: the low
+    end where it is missing or above the row's E, else the high end."""
+    bad = length_range_problems(target)
+    if not bad:
+        return []
+    low, high = target.acceptance_length_low, target.acceptance_length_high
+    e = (float(profile_tokens(list(target.profile))) if target.profile
+         else target.acceptance_length if target.acceptance_length is not None else math.nan)
+    at_low = low is None or (high is not None and math.isfinite(e) and low > e)
+    cell = f"{_letter(low_col if at_low else low_col + 1)}{row}"
+    return [f"sheet {INPUTS}, cell {cell}: {row_label(target)}, {msg}" for msg in bad]
+
+
+def _letter(col: int) -> str:
+    from openpyxl.utils import get_column_letter
+    return get_column_letter(col)
 
 
 def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
@@ -295,6 +335,7 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
             if with_ends:
                 for col, field_name in ((8, "acceptance_length_low"), (9, "acceptance_length_high")):
                     setattr(target, field_name, parse_field(row_type, field_name, ws.cell(row, col), name))
+                problems.extend(_length_range_at(target, row, 8))
         except (ValidationError, ValueError) as exc:
             problems.append(f"{where}: {exc}")
         row += 1

@@ -15,7 +15,7 @@ from model.report.export import export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.sheet_reader import REPORT_ROWS  # noqa: E402
 from model.report.price_list import read_price_list  # noqa: E402
-from model.report.layout import INPUTS, NOTES, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
+from model.report.layout import CLASS_COLUMNS, INPUTS, NOTES, InputsLayout, SETTING_ROWS, column_of  # noqa: E402
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, WorkbookError  # noqa: E402
 from model.workbook.rows import TaskClass, Tier, Workbook  # noqa: E402
 from model.workbook.json_file import load_workbook  # noqa: E402
@@ -384,3 +384,40 @@ def test_a_profile_row_whose_name_has_no_saved_value_is_refused(tmp_path):
     export_report(wb, tmp_path / "as_exported.xlsx")  # with the values SpecLedger saved: the profiles come back
     back = import_report(tmp_path / "as_exported.xlsx")
     assert [c.profile for c in back.classes] == [c.profile for c in wb.classes]
+
+
+@pytest.mark.parametrize("field_name, value", [("alpha_low", 0.99), ("alpha_high", 0.10)])
+def test_an_alpha_range_that_misses_its_alpha_names_the_end_s_cell(tmp_path, field_name, value):
+    # the range's problem named the row alone ('sheet Inputs: Task class 'code', Alpha range: ...'); a field's
+    # own problem names its cell, so this one names the end to change (QA, issue 21)
+    from tests.excel_cases import ranged
+    wb = ranged()
+    lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    col = column_of(CLASS_COLUMNS, field_name)
+    path = _edited(tmp_path, {(lay.class_row(0), col): value}, wb)
+    cell = f"{openpyxl.utils.get_column_letter(col)}{lay.class_row(0)}"
+    with pytest.raises(WorkbookError, match=rf"sheet Inputs, cell {cell}: Task class '{wb.classes[0].name}', "
+                                            r"Alpha range: must hold the acceptance itself"):
+        import_report(path)
+
+
+@pytest.mark.parametrize("col, value", [(8, 3.9), (9, 1.2)])
+def test_an_interval_on_e_that_misses_its_e_names_the_end_s_cell(tmp_path, col, value):
+    """The profiles table's E low / high (columns H, I): named by cell, with the class, not by the row alone."""
+    from tests.excel_cases import profiled
+    wb = profiled()
+    export_report(wb, tmp_path / "r.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "r.xlsx")
+    saved = openpyxl.load_workbook(tmp_path / "r.xlsx", data_only=True)[INPUTS]  # the names' values, as exported
+    ws = book[INPUTS]
+    header = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 8).value == "E low (at the K measured)")
+    row = next(r for r in range(header + 1, ws.max_row + 1) if ws.cell(r, 5).value and ws.cell(r, 8).value)
+    for r in range(header + 1, ws.max_row + 1):
+        for c in (1, 2):
+            ws.cell(r, c).value = saved.cell(r, c).value  # openpyxl saves formulas without values
+    ws.cell(row, col).value = value
+    book.save(tmp_path / "edited.xlsx")
+    name = saved.cell(row, 1).value
+    with pytest.raises(WorkbookError, match=rf"sheet Inputs, cell {'HI'[col - 8]}{row}: Task class '{name}', "
+                                            r"Mean acceptance length range: must hold the length itself"):
+        import_report(tmp_path / "edited.xlsx")
