@@ -100,11 +100,12 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
                 + acceptance_text.extrapolated_mark(c, i, j)),
     "speed_verdict": ("Speed verdict (vs plain decoding)", _speed_verdict_text),
     "value_verdict": ("Value verdict (speed vs price)", _value_verdict_text),
-    "price_break_even": ("Price break-even alpha", price_break_even_text),
+    # a profile's or a length's cell is in tokens per verify step (E*): the labels name both units
+    "price_break_even": ("Price break-even (alpha or E*)", price_break_even_text),
     "price_ratio": ("Price ratio (tier / baseline)",
                     lambda c, i, j: _ratio_text(c.price_ratio[i, j], int(c.value_verdict[i, j]) != NOT_APPLICABLE)),
-    "break_even": ("Break-even alpha*", break_even_text),
-    "margin": ("Margin (alpha - alpha*)", _margin_text),
+    "break_even": ("Break-even (alpha* or E*)", break_even_text),
+    "margin": ("Margin over break-even", _margin_text),
     "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
     # a tier that drafts nothing accepts nothing: the class's alpha would read as if it were used
     # a profile or a length: its mean acceptance length, not the alpha kept beside it (acceptance_text)

@@ -22,6 +22,7 @@ from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.report.sensitivity import SHIFT_MEANING, Shifted
+from model.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.rows import Workbook
 
 DASH = "–"
@@ -232,6 +233,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         sheet.text(last + 3 + n, 1, name, st.LABEL)
         sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
     last += 2 + max(1, len(said))
+    last = _too_few_lines(sheet, cmp, last)
     last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
@@ -239,6 +241,23 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.print_last_col = _SCOL["Grey values"]  # the interval's vs-baseline ends feed the fair price below
     sheet.ws.print_area(0, 0, last - 1, _SCOL["Grey values"] - 1)
     return last
+
+
+def _too_few_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
+    """Under the table, where any: the tiers whose verdicts rest in part on classes measured from too few requests
+    for an interval (the Comparison labels those rows live; this says it where the tier verdicts are read, as the
+    window's summary tooltip does). As at export; returns the last row written."""
+    few = [(name, cmp.too_few_classes(i)) for i, name in enumerate(cmp.tier_names) if cmp.too_few_classes(i)]
+    if not few:
+        return last
+    sheet.text(last + 2, 1, f"Verdicts resting on {TOO_FEW_LABEL} (at export; the Comparison labels the rows)",
+               st.HEADING)
+    sheet.text(last + 3, 1, f"These classes were {TOO_FEW_MEANING}. The mix's interval counts no uncertainty from "
+               "them.", st.NOTE)
+    for n, (name, classes) in enumerate(few):
+        sheet.text(last + 4 + n, 1, name, st.LABEL)
+        sheet.text(last + 4 + n, 2, ", ".join(classes))
+    return last + 3 + len(few)
 
 
 def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
