@@ -6,7 +6,8 @@ half-width, once its interval is that narrow. A class the workbook holds as a pr
 Apply leaves profiles) is judged against a length instead (model.acceptance.sequential.LengthThreshold: the
 price break-even length, else E* = K c + v): its interval on E, from the profile the round's steps imply
 (model.probe.profile) carried to the tier's K as the comparison carries it, requests as the unit, at the same
-looks and the same spent confidence. Rounds follow model.acceptance.sequential's fixed schedule of
+looks and the same spent confidence. So is an alpha class from the first look whose steps imply a profile: Apply
+keeps that profile, and the class must be decided on what the workbook will hold (judge_look). Rounds follow model.acceptance.sequential's fixed schedule of
 looks (5, 6, ..., 10, then about 10% more requests per class at each look, up to --max-requests), each look's
 interval at the confidence its group-sequential boundary gives (the design and its measured error are in
 model.acceptance.sequential's docstring): a class is decided wrongly at most 1 - confidence of the
@@ -60,7 +61,9 @@ class DecideSettings:
 class ClassDecision:
     task_class: str
     threshold: float | None  # the alpha (or, unit "length", the E) it is judged against; None: only a half-width
-    unit: str = "alpha"  # "length": a profile or length class, judged on E at K against a break-even length
+    # "length": a profile or length class, judged on E at K against a break-even length; an alpha class turns
+    # "length" at the first look whose steps imply a profile, which Apply will keep (judge_look)
+    unit: str = "alpha"
     k: int | None = None  # the tier's K a length threshold is stated at
     decided: bool = False
     side: str = OPEN  # above / below the threshold, or open
@@ -237,21 +240,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                 cp = found.get(c.task_class)
                 if cp is None or cp.alpha is None:
                     continue
-                acc = cp.acceptance
-                c.alpha, c.alpha_interval = cp.alpha, list(acc.interval) if acc.interval else None
-                judged = acc
-                if c.unit == "length":
-                    judged = _length_at_k(cp, c.k or 1, out.look_confidences[number - 1])
-                    c.length = judged.point if judged is not None else None
-                    c.length_interval = list(judged.interval) if judged is not None and judged.interval else None
-                # the half-width is read on what the class is judged by: E (tokens per step) for a length class
-                gauge, target = (judged, decide.length_half_width) if c.unit == "length" else (acc, decide.half_width)
-                if target is not None and gauge is not None and gauge.has_interval and gauge.half_width <= target:
-                    c.decided, c.stopped = True, "half-width reached"
-                elif c.threshold is not None and judged is not None and (
-                        s := side_at_look(judged, c.threshold, (1.0, (c.k or 1) + 1.0) if c.unit == "length"
-                                          else (0.0, 1.0))) != OPEN:
-                    c.decided, c.side, c.stopped = True, s, "decided"
+                judge_look(c, cp, settings.tier_k or report.k_estimate, out.look_confidences[number - 1], decide)
                 if c.decided:
                     decided_now.append(c.task_class)
             out.rounds.append({"round": number, "look": look, "requests": len(run.records),
@@ -269,6 +258,43 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
         if writer:
             writer.close()
     return out
+
+
+def judge_look(c: ClassDecision, cp: Any, tier_k: int | None, confidence: float, decide: DecideSettings) -> None:
+    """Judge class ``c`` at one look on ``cp`` (the look's ClassProbe), on what Apply will keep (issue 21).
+
+    Apply writes a profile wherever the steps imply one (model.workbook.measured_apply), and the workbook then
+    judges that class on E at the tier's K, its interval over the requests with a counted step (a request whose
+    only full step is its first one counts for alpha, not for the profile: model.probe.profile). So an alpha class
+    whose look carries a profile is judged on E from then on, against the same break-even stated in tokens per
+    step, E(alpha*, K): a class decided here stays decided after Apply, and one whose E rests on too few requests
+    for an interval stays open rather than being called on an alpha Apply does not keep."""
+    acc = cp.acceptance
+    c.alpha, c.alpha_interval = cp.alpha, list(acc.interval) if acc.interval else None
+    if c.unit == "alpha" and cp.profile and tier_k and c.threshold is not None:
+        c.unit, c.k, c.threshold = "length", int(tier_k), break_even_length_of(c.threshold, int(tier_k))
+    judged = acc
+    if c.unit == "length":
+        judged = _length_at_k(cp, c.k or 1, confidence)
+        c.length = judged.point if judged is not None else None
+        c.length_interval = list(judged.interval) if judged is not None and judged.interval else None
+    # the half-width is read on what the class is judged by: E (tokens per step) for a length class
+    gauge, target = (judged, decide.length_half_width) if c.unit == "length" else (acc, decide.half_width)
+    if target is not None and gauge is not None and gauge.has_interval and gauge.half_width <= target:
+        c.decided, c.stopped = True, "half-width reached"
+    elif c.threshold is not None and judged is not None and (
+            s := side_at_look(judged, c.threshold, (1.0, (c.k or 1) + 1.0) if c.unit == "length"
+                              else (0.0, 1.0))) != OPEN:
+        c.decided, c.side, c.stopped = True, s, "decided"
+
+
+def break_even_length_of(alpha: float, k: int) -> float:
+    """The break-even alpha at K as the tokens per verify step it gives, E(alpha*, K): speed depends on E alone, so
+    this is the break-even length (comparison.break_even_length). 0 (any alpha pays) is E = 1; above 1 (none
+    does) stays above any E, K + 1."""
+    if alpha > 1.0:
+        return k + 1.0 + 1e-9
+    return float(ar.expected_tokens(alpha, k))
 
 
 def _decision(name: str, threshold: Threshold) -> ClassDecision:
