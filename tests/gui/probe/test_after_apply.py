@@ -68,8 +68,10 @@ def test_undo_and_redo_of_apply_change_what_the_dock_says(qtbot, decided):
     with qtbot.waitSignal(doc.changed, timeout=5000):
         doc.undo_stack.redo()
     assert panel.message_label.text().startswith("Applied the probe to tier Northwind Turbo.")
-    qtbot.waitUntil(lambda: "code decided" in panel.estimate_label.text(), timeout=5000)
-    assert UNAPPLIED not in panel.estimate_label.text()
+    # the estimate is redrawn after the document settles: under load 'code decided' showed before the unapplied
+    # line went (full suite, 2 cores shared)
+    qtbot.waitUntil(lambda: "code decided" in panel.estimate_label.text()
+                    and UNAPPLIED not in panel.estimate_label.text(), timeout=5000)
     # a second Apply changes nothing: no undo step, and no word that it applied
     count = doc.undo_stack.count()
     qtbot.mouseClick(panel.apply_row.apply_button, Qt.MouseButton.LeftButton)
