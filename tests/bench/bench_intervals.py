@@ -1,6 +1,6 @@
 """Intervals on acceptance against known truth: coverage, width, and deciding until decided, old design vs new.
 
-Run: python tests/bench/bench_intervals.py [RUNS] [--against COMMIT]   (default 1000 simulated probes per cell,
+Run: python tests/bench/bench_intervals.py [RUNS] [--against COMMIT] [--cap N]   (default 1000 simulated probes per cell,
 against a158bd9's design, which like any from before the skewness correction decides on the plain interval;
 prints tables; tests/bench/decide_sim.py simulates and decides, vectorised and checked against
 model.acceptance's own interval and side_at_look on the first runs)
@@ -47,6 +47,16 @@ correction): table 1 94.0-96.6%; on the break-even at most 5.0% each way in tabl
 alpha* 0.9 with 0.10, 6.2% for E); at 5 points against the matched plan 2.54x / 2.21x (below / above) with 0.05
 between prompts (before 2.87x / 2.67x), 3.69x / 2.82x with 0.10 (3.01x / 2.62x), 2.08x / 1.66x with 0.15
 (1.63x / 1.58x); E at 0.25 tokens per step 3.24x / 2.47x, 3.16x / 2.17x, 2.03x / 1.44x at spreads 0.3, 0.6, 0.9.
+
+The cap decides the saving where it binds. With 0.15 between prompts, a class 5 points above alpha* needs about
+80 requests on average, and a cap of 160 stops 6% of its runs undecided: until-decided is then right only ~94% of
+the time there, so the matched fixed plan has only that to match (141 requests, 1.73x at 4,000 runs a cell). With
+--cap 320 the same runs are right 99.8% of the time and the plan that matches them needs 252 (2.57x, 4,000 runs).
+Measured at --cap 320 (1000 runs, tables 2-4; same design and --against 6cc1235): at 5 points against the matched
+plan 2.59x / 2.20x (below / above) with 0.05 between prompts, 3.28x / 2.68x with 0.10, 3.40x / 2.62x with 0.15; E
+at 0.25 tokens per step 2.78x / 2.22x, 3.44x / 2.45x, 3.27x / 2.15x at spreads 0.3, 0.6, 0.9; on the break-even at
+most 5.0% each way in tables 3 and 4 and in table 2 except one cell, 0.05 between prompts decided below 5.6%,
+which at 4,000 runs reads 3.6% above / 3.2% below.
 """
 from __future__ import annotations
 
@@ -246,7 +256,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="?", type=int, default=1000)
     parser.add_argument("--against", default="a158bd9", help="the commit whose design is measured beside today's")
+    parser.add_argument("--cap", type=int, default=CAP,
+                        help=f"requests per class a run may send (default {CAP}); the fixed plans are searched up to it")
     args = parser.parse_args()
+    if not 2 * sequential.MIN_REQUESTS <= args.cap <= 2000:
+        parser.error(f"--cap must be from {2 * sequential.MIN_REQUESTS} to 2000 (got {args.cap})")
+    global CAP
+    CAP = args.cap
     rng = np.random.default_rng(20261202)
     started = time.perf_counter()
     ds = designs(args.against)
