@@ -253,6 +253,7 @@ def length_table(rng: np.random.Generator, runs: int, ds: list[Design]) -> None:
 
 
 def main() -> None:
+    global CAP
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="?", type=int, default=1000)
     parser.add_argument("--against", default="a158bd9", help="the commit whose design is measured beside today's")
@@ -261,7 +262,6 @@ def main() -> None:
     args = parser.parse_args()
     if not 2 * sequential.MIN_REQUESTS <= args.cap <= 2000:
         parser.error(f"--cap must be from {2 * sequential.MIN_REQUESTS} to 2000 (got {args.cap})")
-    global CAP
     CAP = args.cap
     rng = np.random.default_rng(20261202)
     started = time.perf_counter()
