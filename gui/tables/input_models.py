@@ -126,10 +126,8 @@ class WorkbookTableModel(QAbstractTableModel):
         return True
 
     def _confirms_made_up(self, index: Index) -> bool:
-        """Typing over a value an import made up confirms it, even unchanged: one step, and the tier is complete."""
-        rows = self.rows(self.document.workbook)
-        row = rows[index.row()] if index.row() < len(rows) else None
-        return isinstance(row, Tier) and self.specs[index.column()].name in row.defaulted_fields()
+        """Whether re-committing unchanged text still makes a step; only row tables hold made-up values."""
+        return False
 
     def set_cells(self, cells: list[Cell], text: str, add_rows: int = 0) -> bool:
         """Several cells as one undo step; refused whole, naming the first bad cell.
@@ -185,6 +183,12 @@ class RowTableModel(WorkbookTableModel):
 
     def rows(self, wb: Workbook | None = None) -> list[Any]:
         return getattr(wb or self.document.workbook, self.attr)
+
+    def _confirms_made_up(self, index: Index) -> bool:
+        """Typing over a value an import made up confirms it, even unchanged: one step, and the tier is complete."""
+        rows = self.rows(self.document.workbook)
+        row = rows[index.row()] if index.row() < len(rows) else None
+        return isinstance(row, Tier) and self.specs[index.column()].name in row.defaulted_fields()
 
     def _snapshot(self) -> Any:
         # the rows themselves: the document never mutates a workbook in place, so old rows stay as shown

@@ -231,3 +231,22 @@ def test_undo_shows_the_cell_it_changed(qtbot, window):
     window.document.flush()
     assert window.input_tabs.currentWidget() is window.class_view
     assert (window.class_view.currentIndex().row(), window.class_view.currentIndex().column()) == (2, col)
+
+
+def test_f2_enter_on_an_override_cell_commits_without_error(qtbot, window):
+    """F2 then Enter re-commits the cell's own text; on the overrides grid it raised AttributeError ('rows')."""
+    view = window.override_view
+    window.input_tabs.setCurrentWidget(view)
+    before = window.document.undo_stack.count()
+    for row, col in ((0, 0), (1, 1)):
+        _type_into(qtbot, view, row, col, "")  # blank: the class's own alpha, unchanged
+    wb = window.document.workbook
+    assert window.document.undo_stack.count() == before
+    _type_into(qtbot, view, 1, 0, "71%")
+    assert window.document.workbook.override_for(wb.tiers[1].name, wb.classes[0].name).alpha == 0.71
+    view.setFocus()
+    view.setCurrentIndex(_cell(view, 1, 0))
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    qtbot.keyClick(view.focusWidget(), Qt.Key.Key_Return)  # the same text again: no error, no new step
+    qtbot.waitUntil(lambda: view.state() != view.State.EditingState, timeout=2000)
+    assert window.document.undo_stack.count() == before + 1

@@ -113,6 +113,32 @@ class _User:
         if not model.setData(model.index(*cell), text):
             self.refused += 1
 
+    def type_in_editor(self) -> None:
+        """F2, then (sometimes) new text, then Enter: the cell editor's own commit, unchanged text included."""
+        view = self._view()
+        cell = self._somewhere(view)
+        if cell is None:
+            return
+        model = view.model()
+        view.setFocus()
+        view.setCurrentIndex(model.index(*cell))
+        self.qtbot.keyClick(view, Qt.Key.Key_F2)
+        editor = view.indexWidget(view.currentIndex())
+        if editor is None:
+            return  # a read-only cell opens no editor
+        if self.rng.random() < 0.5 and hasattr(editor, "selectAll"):
+            spec = model.specs[cell[1]] if hasattr(model, "specs") else _ALPHA
+            editor.selectAll()
+            self.qtbot.keyClicks(editor, _text_for(self.rng, spec, [t.name for t in self.w.document.workbook.tiers]))
+        self.qtbot.keyClick(editor, Qt.Key.Key_Return)
+        # the delegate commits through a queued call; a refused value reopens an editor, which Escape leaves
+        self.qtbot.waitUntil(lambda: view.state() != view.State.EditingState
+                             or view.indexWidget(view.currentIndex()) not in (None, editor), timeout=2000)
+        if view.state() == view.State.EditingState:
+            self.refused += 1
+            self.qtbot.keyClick(view.indexWidget(view.currentIndex()), Qt.Key.Key_Escape)
+            self.qtbot.waitUntil(lambda: view.state() != view.State.EditingState, timeout=2000)
+
     def copy_paste(self) -> None:
         view = self._view()
         src, dst = self._somewhere(view), self._somewhere(view)
@@ -178,7 +204,7 @@ def test_random_user_edits_keep_results_and_undo_exact(qtbot, window) -> None:
     doc.undo_stack.setUndoLimit(0)
     original = load_demo()
     assert doc.workbook == original
-    actions = [user.edit] * 5 + [user.copy_paste] * 2 + [user.clear, user.rows, user.rows]
+    actions = [user.edit] * 4 + [user.type_in_editor] * 2 + [user.copy_paste] * 2 + [user.clear, user.rows, user.rows]
     for round_ in range(ROUNDS):
         floor, before = doc.undo_stack.index(), doc.workbook
         for _ in range(STEPS):
