@@ -251,7 +251,7 @@ class ImportMetricsDialog(QDialog):
         unknown = missing_k(sources)
         if unknown:
             self.show_message(f"K is not in {fmt.printable(missing_k_files(unknown, names_only=True), 400)}: "
-                              "enter K (draft tokens per step) to get α.", error=True)
+                              "its figures are shown in its own convention; enter K (draft tokens per step) to get α.", error=True)
             self.k_spin.setFocus()
         else:
             self.show_message(f"{len(sources)} source{'s' if len(sources) != 1 else ''} read. Select a row for its notes.")

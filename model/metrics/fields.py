@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from model.spec_checks import MAX_COUNT
+from model.spec_checks import MAX_COUNT, MAX_K
 from model.metrics.result import MetricsError
 
 _TOKEN = r"([^\s,;()%]+)"
@@ -63,3 +63,13 @@ def cumulative_counts(rates: tuple[float, ...], steps: float) -> tuple[float, ..
 def _shown(raw: str) -> str:
     text = raw if len(raw) <= 40 else raw[:37] + "..."
     return repr(text)
+
+
+def inferred_k(drafts: float | None, draft_tokens: float | None) -> int | None:
+    """K where draft tokens / drafts is a whole number from 1 to 64: every draft then drafted K (a draft cut short
+    would leave a fraction), so the file implies K; None otherwise. Callers say the K was inferred."""
+    if not drafts or draft_tokens is None or draft_tokens <= 0:
+        return None
+    ratio = draft_tokens / drafts
+    k = round(ratio)
+    return k if abs(ratio - k) < 1e-9 and 1 <= k <= MAX_K else None

@@ -25,10 +25,7 @@
   run of accepted drafts seen, so its length (and #gen tokens / #gen drafts) is only a lower bound on K. K itself is
   in the same trace level's "- n_max=4, n_min=0, p_min=0.000000" line (an ngram implementation: "- n_match=..,
   n_max=..") printed as each implementation is added; with one such K in the log it is taken, else --k.
-- SGLang scheduler log_decode_stats: "Decode batch[. | [n],] #running-req: 8, ..., accept len: 3.12,
-  accept rate: 0.53, ...": accept len = accepted tokens (bonus included) / verify steps over the
-  interval; the rate's denominator changed between versions. Rates without counts: averaged with
-  equal weight; K = (accept len - 1) / accept rate where that is whole.
+- SGLang scheduler log_decode_stats "Decode batch" lines: model.metrics.sglang_decode.
 - SGLang tokenizer manager with --log-requests: "Finish: obj=GenerateReqInput(...), out={..., 'meta_info':
   {..., 'spec_verify_ct': 40, 'spec_accept_token_num': ..., ...}}": one request's meta_info, read by
   model.engine_reports like a JSON response.
@@ -67,8 +64,6 @@ _LC_STATS = {name: label(text) for name, text in (
     ("accepted", "#acc tokens ="), ("length", "#mean acc len ="))}
 _LC_STATS_POS = re.compile(r"#acc rate/pos = \(([^)]*)\)")
 _LC_N_MAX = re.compile(r"(?:^|\s)- (?:n_match=\d+, )?n_max=(\d+), n_min=")
-_SG_LENGTH = label("accept len:")
-_SG_RATE = label("accept rate:")
 _SG_KEYS = ("spec_verify_ct", "spec_num_correct_drafts", "spec_accepted_drafts", "spec_accept_token_num",
             "spec_num_proposed_drafts", "spec_proposed_drafts", "spec_draft_token_num", "completion_tokens",
             "spec_accept_length", "spec_accept_rate", "spec_correct_drafts_histogram", "spec_accept_histogram")
@@ -227,52 +222,6 @@ def llamacpp_stats(line: str, number: int, file: str, runs: StatsRuns) -> None:
         runs.banked.append(previous)
         runs.restarts += 1
     runs.last[name] = (f"{name} ({where})", counts)
-
-
-@dataclass
-class SglangRates:
-    lengths: list[float] = field(default_factory=list)
-    rates: list[float] = field(default_factory=list)
-    ks: set[int | None] = field(default_factory=set)
-    lines: int = 0
-    first: int = 0
-    cut: int = 0
-
-
-def sglang_decode(line: str, number: int, file: str, out: SglangRates) -> None:
-    where = f"{file}:{number}"
-    length = found(_SG_LENGTH, line, where, "accept len")
-    if length is None:
-        out.cut += 1  # a Decode batch line without speculation (or cut before it)
-        return
-    if length <= 0:
-        return  # an interval with no verify step
-    if length < 1.0:
-        raise MetricsError(f"{where}: accept len: {length:g} is below 1; a verify step emits at least one token")
-    out.lengths.append(length)
-    rate = found(_SG_RATE, line, where, "accept rate", at_most=1.0)
-    if rate is not None:
-        out.rates.append(rate)
-        if rate > 0:
-            guess = (length - 1.0) / rate
-            out.ks.add(round(guess) if abs(guess - round(guess)) < 0.15 * max(guess, 1.0) else None)
-
-
-def sglang_decode_counts(out: SglangRates, k: int | None) -> tuple[SpecCounts, list[str]]:
-    notes = [f"{len(out.lengths)} SGLang Decode batch lines averaged with equal weight (the lines carry no counts)"]
-    length = sum(out.lengths) / len(out.lengths)
-    rate = sum(out.rates) / len(out.rates) if out.rates else None
-    guessed = out.ks - {None}
-    if k is None and len(guessed) == 1 and None not in out.ks:
-        k = guessed.pop()
-        notes.append(f"K = {k} read from (accept len - 1) / accept rate")
-    elif k is not None and len(guessed) == 1 and k not in guessed:
-        notes.append(f"warning: --k {k} but (accept len - 1) / accept rate suggests K = {next(iter(guessed))}")
-    counts = SpecCounts(engine="sglang", k=k, drafts=1.0, accepted_tokens=length - 1.0,
-                        draft_tokens=(length - 1.0) / rate if rate else None, convention_note=SGLANG_NOTE,
-                        engine_values={"accept len (mean of lines)": length,
-                                       **({"accept rate (mean of lines)": rate} if rate is not None else {})})
-    return counts, notes
 
 
 def sglang_finish(line: str, number: int, file: str, out: Requests) -> None:

@@ -9,12 +9,12 @@ naming the formats tried and, from the file's first megabytes, the nearest one a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO, Generator, Mapping
 
 from model.engine_reports import ReportError, SpecCounts, combine, with_k
 from model.formatting import count
-from model.metrics import logs, vllm_logs
+from model.metrics import logs, sglang_decode, vllm_logs
 from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult
 
@@ -54,7 +54,7 @@ class _State:
     offline: list[vllm_logs.Block] = field(default_factory=list)
     bench: list[vllm_logs.Block] = field(default_factory=list)
     bench_open: bool = False
-    decode: logs.SglangRates = field(default_factory=logs.SglangRates)
+    decode: sglang_decode.DecodeLines = field(default_factory=sglang_decode.DecodeLines)
     finish: logs.Requests = field(default_factory=logs.Requests)
     v1_notes: list[str] = field(default_factory=list)
 
@@ -86,7 +86,7 @@ class _State:
             if "accept len" in line:
                 self.decode.lines += 1
                 self.decode.first = self.decode.first or number
-                logs.sglang_decode(line, number, self.file, self.decode)
+                sglang_decode.decode_line(line, number, self.file, self.decode)
         elif "Finish: obj=" in line:
             if "spec_verify_ct" in line:
                 self.finish.lines += 1
@@ -241,7 +241,10 @@ def _sglang(state: _State, k: int | None, notes: list[str]) -> list[SourceResult
         return [_source(file, "sglang", _combined([c for _, c in parts], file),
                         "SGLang server log, Finish lines with meta_info (--log-requests)",
                         [*notes, f"{count(len(parts), 'request')} added up"], requests=parts)]
-    counts, more = logs.sglang_decode_counts(state.decode, k)
+    counts, more, readings = sglang_decode.decode_counts(state.decode, k)
+    if readings:
+        counts = replace(counts, engine_values={**counts.engine_values, "accept rate readings": [
+            {"convention": r.convention, "k": list(r.ks)} for r in readings]})
     return [_source(file, "sglang", counts, "SGLang server log, Decode batch lines (accept len, accept rate)",
                     [*notes, *more], has_counts=False)]
 

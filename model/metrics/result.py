@@ -96,7 +96,7 @@ class SourceResult:
         if c.predicted_outputs:
             return "none: Predicted Outputs measure the caller's prediction, not a draft model"
         if c.k is None:
-            return "none: K unknown (pass --k)"
+            return "unknown until K is known: alpha needs K (pass --k); the figures above need none"
         if c.alpha is None:
             return "none: the counts do not fit K (more tokens per step than K + 1)"
         if self.rates_fall and c.alpha_e_matched is not None:

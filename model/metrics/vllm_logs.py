@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from model.engine_reports import VLLM_NOTE, SpecCounts
 from model.spec_checks import count_problem
-from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
+from model.metrics.fields import cumulative_counts, figure, found, inferred_k, label, rate_list
 from model.metrics.result import MetricsError
 
 V0_NOTE = ("vLLM V0: 'Draft acceptance rate' = accepted positions / draft tokens, counting positions accepted after a "
@@ -190,13 +190,17 @@ def offline_counts(block: Block, file: str) -> tuple[SpecCounts, list[str]] | No
         return None
     drafts = v["num_drafts"]
     rates = _positions(block, where, "acceptance at token", 1.0)
-    counts = SpecCounts(engine="vllm", k=len(rates) or None, drafts=drafts, draft_tokens=v["num_draft_tokens"],
+    k = len(rates) or inferred_k(drafts, v["num_draft_tokens"])
+    counts = SpecCounts(engine="vllm", k=k, drafts=drafts, draft_tokens=v["num_draft_tokens"],
                         accepted_tokens=v["num_accepted_tokens"],
                         per_position_accepted=cumulative_counts(rates, drafts) if rates and drafts else None,
                         convention_note=VLLM_NOTE,
                         engine_values={k: v[k] for k in ("mean acceptance length",) if k in v})
     notes = [f"vLLM offline speculative-decoding summary (examples/offline_inference/spec_decode.py) from line {block.first}"
              + ("; per-position rates printed to 2 decimals" if rates else "")]
+    if not rates and k:
+        notes.append(f"K = {k} inferred: num_draft_tokens / num_drafts = {v['num_draft_tokens']:g} / {drafts:g} is whole "
+                     "(no 'acceptance at token' lines; a draft cut short would leave a fraction)")
     return _checked(counts, where), notes
 
 

@@ -230,3 +230,15 @@ def noise(n: int, seed: int = 0) -> list[str]:
              "throughput: 26.9 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%",
              "[2026-11-30 14:02:{:02d}] Prefill batch. #new-seq: 1, #new-token: 31, #cached-token: 0"]
     return [kinds[(i + seed) % len(kinds)].format(i % 60) for i in range(n)]
+
+
+def sglang_decode_line(steps: int, accepted: int, k: int, convention: str) -> str:
+    """scheduler_metrics_mixin.log_decode_stats over one interval of ``steps`` verify steps that accepted ``accepted``
+    drafts: "accept len: %.2f, accept rate: %.2f" with spec_num_accepted_tokens = accepted + steps (the bonus token
+    of each step). "0.5.x": rate = that / (steps x speculative_num_draft_tokens), K + 1 for a chain; "current": rate =
+    (that - steps) / (steps x (speculative_num_draft_tokens - 1))."""
+    tokens = accepted + steps
+    rate = tokens / (steps * (k + 1)) if convention == "0.5.x" else accepted / (steps * k)
+    return (f"[2026-11-30 14:02:11 TP0] Decode batch, #running-req: 8, #token: 5210, token usage: 0.03, "
+            f"accept len: {tokens / steps:.2f}, accept rate: {rate:.2f}, cuda graph: True, gen throughput (token/s): "
+            f"412.55, #queue-req: 0, ")

@@ -261,7 +261,9 @@ def test_a_2_gb_log_is_refused_before_it_is_read(tmp_path: Path) -> None:
 
 def test_sglang_decode_lines_of_current_and_older_versions(tmp_path: Path) -> None:
     # accept len 3.40 and 2.60 with accept rate 0.80 and 0.53: K = 2.4 / 0.8 = 3 and 1.6 / 0.53 = 3.02, so 3;
-    # the lines carry no counts, so they are averaged with equal weight: length 3.0, rate 0.665
+    # the lines carry no counts, so they are averaged with equal weight: length 3.0; the draft acceptance rate is
+    # that length's at K = 3, (3.0 - 1) / 3 = 0.667, the printed rates' mean 0.665 kept as the engine's figure.
+    # Read as 0.5.x (rate = len / (K + 1)) 3.40 / 0.80 = 4.25 and 2.60 / 0.53 = 4.91 are no one whole K + 1: current.
     lines = ["[2026-11-30 14:02:11 TP0] Decode batch [1024], #running-req: 8, #token: 5210, token usage: 0.03, "
              "accept len: 3.40, accept rate: 0.80, cuda graph: True, gen throughput (token/s): 412.55, #queue-req: 0",
              "[2025-06-01 10:00:00] Decode batch. #running-req: 4, #token: 900, token usage: 0.01, accept len: 2.60, "
@@ -269,7 +271,9 @@ def test_sglang_decode_lines_of_current_and_older_versions(tmp_path: Path) -> No
     [s] = read_sources([_write(tmp_path, "sglang.log", lines)])
     assert s.counts.k == 3 and not s.has_counts and "Decode batch" in s.format
     assert s.counts.mean_acceptance_length == pytest.approx(3.0)
-    assert s.counts.draft_acceptance_rate == pytest.approx(0.665)
+    assert s.counts.draft_acceptance_rate == pytest.approx(2 / 3)
+    assert s.counts.engine_values["accept rate (mean of lines)"] == pytest.approx(0.665)
+    assert s.counts.engine_values["accept rate convention"] == "current"
 
 
 def test_every_source_says_its_format(tmp_path: Path) -> None:
