@@ -1,0 +1,93 @@
+"""The documentation holds together: every relative link in the README and docs/ reaches a file and, with a
+#anchor, a heading there; every docs/ section a code comment cites exists; nothing points outside the
+repository for its documentation."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gui.window.guide_text import anchors, guide_markdown, links
+from tests.paths import ROOT
+
+DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+# a citation in code: docs/<part>/<page>.md, optionally with #anchor
+CITATION = re.compile(r"(?<![\w/])docs/(?:guide|reference|design|dev)/[\w-]+\.md(?:#[\w-]+)?")
+
+
+def _tracked() -> list[Path]:
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [ROOT / line for line in out.splitlines() if line]
+
+
+def _anchors_of(path: Path) -> set[str]:
+    return set(anchors(path.read_text(encoding="utf-8")))
+
+
+def _broken(source: Path, target: str) -> str | None:
+    """Why a relative link from `source` does not resolve, or None."""
+    page, _, anchor = target.partition("#")
+    path = (source.parent / page).resolve() if page else source
+    if not path.exists():
+        return f"no file {page}"
+    if anchor and path.suffix == ".md" and anchor not in _anchors_of(path):
+        return f"no heading #{anchor} in {path.name}"
+    return None
+
+
+def test_the_docs_exist_split_by_reader():
+    for part in ("guide", "reference", "design", "dev"):
+        assert (ROOT / "docs" / part / "README.md").is_file(), part
+    assert len(DOC_FILES) > 10
+
+
+@pytest.mark.parametrize("doc", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_resolves(doc: Path):
+    broken = []
+    for text, target in links(doc.read_text(encoding="utf-8")):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        why = _broken(doc, target)
+        if why:
+            broken.append(f"[{text}]({target}): {why}")
+    assert not broken, "\n".join(broken)
+
+
+def test_images_in_the_readme_exist():
+    for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", (ROOT / "README.md").read_text(encoding="utf-8")):
+        assert (ROOT / target).is_file(), target
+
+
+def test_a_broken_link_or_anchor_is_caught(tmp_path: Path):
+    # the check itself: a missing file and a missing heading are both reported, a good anchor is not
+    (tmp_path / "a.md").write_text("# Title here\n\n## The mix: time adds up\n", encoding="utf-8")
+    source = tmp_path / "b.md"
+    assert _broken(source, "a.md#the-mix-time-adds-up") is None
+    assert _broken(source, "a.md#title-here") is None
+    assert "no heading" in (_broken(source, "a.md#the-mix") or "")
+    assert "no file" in (_broken(source, "c.md") or "")
+
+
+def test_every_docs_section_cited_in_code_exists():
+    for path in _tracked():
+        if path.suffix not in (".py", ".toml", ".cfg") or not path.is_file():
+            continue
+        for ref in CITATION.findall(path.read_text(encoding="utf-8")):
+            why = _broken(ROOT / "README.md", ref)
+            assert why is None, f"{path.relative_to(ROOT)} cites {ref}: {why}"
+
+
+def test_no_tracked_file_points_outside_the_repository_for_docs():
+    outside = ".." + "/shared"  # spelled apart so this file does not match itself
+    offenders = [str(p.relative_to(ROOT)) for p in _tracked()
+                 if p.is_file() and p.suffix in (".py", ".md", ".toml", ".txt", ".cfg", "")
+                 and outside in p.read_text(encoding="utf-8", errors="replace")]
+    assert not offenders
+
+
+def test_the_in_app_guide_has_one_anchor_per_heading():
+    # the Help shows the guide's pages as one document: a heading repeated across pages would shadow the other
+    names = anchors(guide_markdown())
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
