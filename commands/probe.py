@@ -30,6 +30,7 @@ from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress
 from model.probe.run_file import read_run, record_k
+from model.probe.speed_verdict import SPEED_VERDICTS
 from model.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Tier, Workbook
@@ -143,7 +144,9 @@ def format_report(report: ProbeReport) -> str:
     k_text = "–"
     if report.k_estimate:
         k_text = f"{report.k_estimate}" + (f" (from {report.k_source})" if report.k_source else "")
-    lines = [f"speculative decoding: {report.verdict}", f"  {report.evidence}",
+    head = (f"speed alone: {report.verdict} (acceptance cannot be read from this API)"
+            if report.verdict in SPEED_VERDICTS else f"speculative decoding: {report.verdict}")
+    lines = [head, f"  {report.evidence}",
              f"stream style: {report.stream_style}; K estimate: {k_text}"]
     if report.k_mismatch is not None:
         lines.append(report.k_mismatch.text)

@@ -9,6 +9,12 @@ and they send no content; demo-standard then streams in the same style. Both are
 a request's temperature and seed are ignored. The demo pair's context is 256 tokens, so a long
 prompt (a probe's 8K filler) keeps only its end. The wiring lives here, in the front end, because it
 joins two wings: the sampling loop and the probe's server.
+
+The vendors' styles (`--style openai-chat-chunks`, `openai-responses`, `anthropic`) serve one model at two speeds
+the way closed vendors document their fast modes (model.probe.vendor_server): the fast tier asked for in the body
+(`service_tier: "priority"`, Anthropic's `"speed": "fast"`), several tokens a chunk, no logprobs, the tier that
+served each request named in the response; `--downgrade-share` and `--slow-share` make known shares of the fast
+requests downgraded or slower than an SLA.
 """
 from __future__ import annotations
 
@@ -19,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServer, Step, create_app
+from model.probe.vendor_server import VENDOR_STYLES, Pace, create_vendor_app
 from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
 
 FAST_MODEL, STANDARD_MODEL = "demo-fast", "demo-standard"
+VENDOR_MODEL = "demo"  # the vendors' styles: one model, its speed asked for in the body
 MAX_K = 64
 MAX_STEP_MS = 10_000.0  # a step paced to ten seconds is already no demo
 MAX_CHUNK_TOKENS = 128  # the demo's token budget: a larger chunk is the whole answer
@@ -109,11 +117,14 @@ def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir
 
 def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
-    parser.add_argument("--style", choices=STYLES, default="vllm",
+    parser.add_argument("--style", choices=STYLES + VENDOR_STYLES, default="vllm",
                         help="how demo-fast streams: one event per step (vllm), per token with the step's "
                              "timing (per-token), fixed-size chunks that hide the steps (chunked), no "
                              "speculation (plain), or as llama.cpp's server does (llamacpp: per token, logprobs "
-                             "only on the first token, silent special tokens, `timings`)")
+                             "only on the first token, silent special tokens, `timings`); or one model at two "
+                             "speeds as a closed vendor streams it: Chat Completions in chunks of several tokens "
+                             "without logprobs (openai-chat-chunks), the Responses API (openai-responses) or "
+                             "Anthropic's Messages API (anthropic)")
     parser.add_argument("--silent-tokens", action="store_true",
                         help="the end-of-text token and what follows it count in the usage but send no content "
                              "(always so in the llamacpp style)")
@@ -136,6 +147,20 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 10000)")
     parser.add_argument("--no-batch", action="store_true",
                         help="pace each stream on its own instead (the step time never grows with load)")
+    vendor = parser.add_argument_group("the vendors' styles")
+    vendor.add_argument("--fast-tokens-per-s", type=float, default=100.0,
+                        help="output speed of a request served fast (default 100)")
+    vendor.add_argument("--standard-tokens-per-s", type=float, default=40.0,
+                        help="output speed of a request served standard (default 40)")
+    vendor.add_argument("--downgrade-share", type=float, default=0.0, metavar="X",
+                        help="this share of the requests asked fast are served at standard speed and labelled so "
+                             "(default 0)")
+    vendor.add_argument("--slow-share", type=float, default=0.0, metavar="X",
+                        help="this share of the requests served fast stream at --slow-tokens-per-s instead: below "
+                             "a speed SLA (default 0)")
+    vendor.add_argument("--slow-tokens-per-s", type=float, default=20.0, help="their speed (default 20)")
+    vendor.add_argument("--flush-ms", type=float, default=50.0,
+                        help="a chunk holds the tokens made within this many ms (default 50)")
 
 
 def run_serve_demo(args: argparse.Namespace) -> int:
@@ -154,23 +179,55 @@ def run_serve_demo(args: argparse.Namespace) -> int:
         raise ValueError(f"--chunk-tokens {str(args.chunk_tokens)[:30]}: expected 1 to {MAX_CHUNK_TOKENS}")
     from model.probe.batching import BatchRule, PrefillRule
 
+    if args.style in VENDOR_STYLES:
+        return _serve(_vendor_app(args), f"one model at two speeds, as {args.style} streams it", _vendor_hint(args),
+                      args.port)
     rule = None if args.no_batch else BatchRule(args.step_ms / 1000.0, args.knee_tokens)
     # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
     silent = True if args.style == "llamacpp" else bool(getattr(args, "silent_tokens", False))
     app = create_app(demo_models(args.style, args.k, silent=silent), min_step_s=args.step_ms / 1000.0,
                      chunk_tokens=args.chunk_tokens, max_tokens_cap=128, batch=rule,
                      prefill_tokens_per_s=prefill_rate)
-    server = LoopbackServer(app, args.port, log_level="info")
+    batching = f"batched: {rule.describe()}" if rule else "each stream paced on its own"
+    batching += f"\n  {PrefillRule(args.step_ms / 1000.0, prefill_rate).describe()}"
+    return _serve(app, f"{FAST_MODEL} ({args.style}, K={args.k}) and {STANDARD_MODEL} (plain)\n  {batching}",
+                  f"--model {FAST_MODEL} --against-model {STANDARD_MODEL}", args.port)
+
+
+def _vendor_app(args: argparse.Namespace) -> Any:
+    rates = (args.fast_tokens_per_s, args.standard_tokens_per_s, args.slow_tokens_per_s)
+    if not all(math.isfinite(r) and 0 < r <= 100_000 for r in rates):
+        raise ValueError("--fast-tokens-per-s, --standard-tokens-per-s and --slow-tokens-per-s: expected above 0 "
+                         "and at most 100000")
+    for name, share in (("--downgrade-share", args.downgrade_share), ("--slow-share", args.slow_share)):
+        if not (math.isfinite(share) and 0 <= share <= 1):
+            raise ValueError(f"{name} {str(share)[:30]}: expected a share from 0 to 1")
+    if not (math.isfinite(args.flush_ms) and 0 <= args.flush_ms <= MAX_STEP_MS):
+        raise ValueError(f"--flush-ms {str(args.flush_ms)[:30]}: expected 0 to {MAX_STEP_MS:g}")
+    from model.sampling.onnx_lm import load_pair
+    draft, target = load_pair(DEMO_DRAFT, DEMO_TARGET, "cpu")
+    pace = Pace(args.fast_tokens_per_s, args.standard_tokens_per_s, args.downgrade_share, args.slow_share,
+                args.slow_tokens_per_s, flush_s=args.flush_ms / 1000.0)
+    return create_vendor_app(target_generator(draft, target), pace, max_tokens_cap=128)
+
+
+def _vendor_hint(args: argparse.Namespace) -> str:
+    api = {"openai-chat-chunks": "openai-chat", "openai-responses": "openai-responses",
+           "anthropic": "anthropic-messages"}[args.style]
+    fast = '{"speed": "fast"}' if args.style == "anthropic" else '{"service_tier": "priority"}'
+    return f"--api {api} --model {VENDOR_MODEL} --extra-body '{fast}' --against-model {VENDOR_MODEL}"
+
+
+def _serve(app: Any, what: str, probe_args: str, port: int) -> int:
+    """Listen on 127.0.0.1 until Ctrl+C or TERM, having said what is served and how to probe it."""
+    server = LoopbackServer(app, port, log_level="info")
     try:
         server.start()
     except (OSError, RuntimeError) as exc:
-        raise ValueError(f"cannot listen on 127.0.0.1:{args.port} ({exc})") from None
-    batching = f"batched: {rule.describe()}" if rule else "each stream paced on its own"
-    batching += f"\n  {PrefillRule(args.step_ms / 1000.0, prefill_rate).describe()}"
-    print(f"serving {FAST_MODEL} ({args.style}, K={args.k}) and {STANDARD_MODEL} (plain) at {server.base_url}\n"
-          f"  {batching}\n"
-          f"  probe it: specledger probe --base-url {server.base_url} --model {FAST_MODEL} "
-          f"--against-model {STANDARD_MODEL} --prompts resources/prompts/demo.jsonl --json probe.json --yes\n"
+        raise ValueError(f"cannot listen on 127.0.0.1:{port} ({exc})") from None
+    print(f"serving {what} at {server.base_url}\n"
+          f"  probe it: specledger probe --base-url {server.base_url} {probe_args} "
+          "--prompts resources/prompts/demo.jsonl --json probe.json --yes\n"
           "  Ctrl+C stops it.", file=sys.stderr, flush=True)
     # Ctrl+C, or a TERM from a service manager, stops it (set here: a shell may start it with SIGINT ignored)
     import signal

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from model import formatting as fmt
 from model.probe.analysis import ProbeReport
+from model.probe.speed_verdict import SPEED_VERDICTS
 from model.probe.identity import EARLY, LATE, MIXED, Identity, early_limit_words
 from model.probe.until_decided import PROMPTS_USED_UP, ClassDecision, UntilDecidedRun
 
@@ -17,7 +18,9 @@ def verdict_html(r: ProbeReport) -> str:
             f"{x.concurrency}: " + ("–" if x.speedup_measured is None else f"{x.speedup_measured:.2f}x")
             + (" (throttled: 429s)" if x.throttled else "") for x in r.by_concurrency) + "."
     caution = f"<br><b>Caution:</b> {r.steps_caution}." if r.steps_caution else ""
-    return (f"<b>Runs speculative decoding: {r.verdict}</b> ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
+    head = (f"<b>Speed alone: {r.verdict} than its baseline</b> (acceptance cannot be read from this API)"
+            if r.verdict in SPEED_VERDICTS else f"<b>Runs speculative decoding: {r.verdict}</b>")
+    return (f"{head} ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
             f"{levels}")
 
 

@@ -26,6 +26,8 @@ from model.probe.merges import BUSY, SPLIT, left_out_share
 from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, reported_acceptance, steps_of
 from model.probe.speed import measure, speedup
+from model.probe.speed_verdict import speed_only
+from model.probe.output_timing import TIMING_WORDS, timing_counts
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
 from model import formatting as fmt
@@ -127,6 +129,8 @@ class ProbeReport:
     confidence: float = 0.95  # of every class's alpha_interval
     # the K measured against the probed tier's K in the workbook (the run header's tier_k): None when they agree
     k_mismatch: KMismatch | None = None
+    # how the requests' output was timed: {"events": n, "usage": m, "untimed": u} (model.probe.output_timing)
+    timing: dict[str, int] = field(default_factory=dict)
 
     @property
     def profile_positions(self) -> int:
@@ -152,7 +156,7 @@ class ProbeReport:
             "notes": self.notes, "timing_unreliable": self.timing_unreliable, "silent_tokens": self.silent_tokens,
             "steps_read": self.steps_read, "steps_left_out": self.steps_left_out,
             "steps_left_out_share": self.steps_left_out_share, "many_steps_left_out": self.many_steps_left_out,
-            "steps_caution": self.steps_caution or None,
+            "steps_caution": self.steps_caution or None, "timing": dict(self.timing, definition=TIMING_WORDS),
             "classes": []}
         for c in self.classes:
             row = {k: v for k, v in c.__dict__.items() if k not in _NOT_IN_JSON}
@@ -276,6 +280,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note
                           max((len(c.profile or ()) for c in classes), default=0))
+    levels = level_speeds(fast + base, style, k, load_keeping, confidence)
+    verdict = (speed_only(style, levels, confidence) if base else None) or verdict
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
         verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,
@@ -286,5 +292,5 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
         steps_read=read, steps_left_out=left_out, steps_caution=steps.material_note,
-        silent_tokens=steps.silent_tokens, by_concurrency=level_speeds(fast + base, style, k, load_keeping, confidence),
+        silent_tokens=steps.silent_tokens, by_concurrency=levels, timing=timing_counts(records),
         confidence=confidence, k_mismatch=mismatch)

@@ -1,7 +1,9 @@
 """Speed as the analyst pays for it: time to first token and decode tokens/s, fast against baseline.
 
 Decode speed counts the tokens after the first event over the time from the first event to the
-last, summed over requests (time adds up; an average of rates would weigh short answers too much).
+last, summed over requests (time adds up; an average of rates would weigh short answers too much). Each
+request's tokens are its events' counts, or the usage's where the stream does not count them
+(model.probe.output_timing says which, per request).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Sequence
 import numpy as np
 
 from model.probe.events import RequestRecord
+from model.probe.output_timing import UNTIMED, output_timing, usage_output_tokens
 
 
 @dataclass(frozen=True)
@@ -24,25 +27,20 @@ class Speed:
 
 def request_tokens(record: RequestRecord) -> int:
     """Output tokens: the usage when given, else the logprobs counts, else one per event."""
-    if record.usage and isinstance(record.usage.get("completion_tokens"), int):
-        return int(record.usage["completion_tokens"])
-    return sum(e.n_tokens or 1 for e in record.content_events)
+    usage = usage_output_tokens(record)
+    return usage if usage is not None else sum(e.n_tokens or 1 for e in record.content_events)
 
 
 def decode_parts(records: Sequence[RequestRecord]) -> tuple[np.ndarray, np.ndarray]:
     """Per request with more than one event: the decode tokens (after the first event) and the seconds they
-    took (first event to last). Their sums make the decode speed; per request, its interval."""
+    took (first event to last), counted as model.probe.output_timing says. Their sums make the decode speed;
+    per request, its interval."""
     tokens, seconds = [], []
     for r in records:
-        events = r.content_events
-        if not (r.ok and len(events) > 1):
-            continue
-        span = events[-1].t - events[0].t
-        # silent tokens (counted in the usage, no event: llama.cpp's special tokens) fall after the span
-        seen = min(request_tokens(r), sum(e.n_tokens or 1 for e in events))
-        if span > 0:
-            tokens.append(seen - (events[0].n_tokens or 1))
-            seconds.append(span)
+        timing = output_timing(r)
+        if timing.how != UNTIMED:
+            tokens.append(timing.decode_tokens)
+            seconds.append(timing.span_s)
     return np.asarray(tokens, dtype=np.float64), np.asarray(seconds, dtype=np.float64)
 
 

@@ -31,6 +31,7 @@ from model import arithmetic as ar
 from model.probe import merges
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
+from model.probe.output_timing import USAGE, timed_by
 from model import formatting as fmt
 
 MULTI_TOKEN = "multi-token events"
@@ -225,8 +226,11 @@ def usage_tokens(record: RequestRecord) -> int | None:
 
 
 def silent_tokens(record: RequestRecord) -> int:
-    """Tokens the usage counts beyond the content events' tokens (no content event of their own)."""
+    """Tokens the usage counts beyond the content events' tokens (no content event of their own); none where the
+    events' counts are not known (several tokens a chunk: the usage times the stream, model.probe.output_timing)."""
     usage = usage_tokens(record)
+    if usage is not None and timed_by(record) == USAGE:
+        return 0
     seen = sum(e.n_tokens or 1 for e in record.content_events)
     return max(usage - seen, 0) if usage is not None else 0
 

@@ -1,0 +1,291 @@
+"""A server that streams the way closed vendors document their fast modes: the probe's target for them.
+
+`create_vendor_app(generate, ...)` builds a Starlette app with three endpoints, each written from its vendor's
+public API reference:
+- `POST /v1/chat/completions`: Chat Completions as a closed vendor streams it: several tokens a chunk, no
+  logprobs (asked for or not), `service_tier` on every chunk, the usage chunk at the end;
+- `POST /v1/responses`: the Responses API's semantic events (`response.output_text.delta`, ending in
+  `response.completed` or, at the token budget, `response.incomplete`, with usage and `service_tier`);
+- `POST /v1/messages`: Anthropic's Messages API (`x-api-key`, `anthropic-version`; named events from
+  `message_start` to `message_stop`, `usage.output_tokens` in `message_delta`, `usage.speed`).
+
+The fast tier is asked for in the body as each vendor has it (`service_tier` "priority" or "fast"; Anthropic's
+`"speed": "fast"`); every model name is the same model at either speed. What streams is known exactly, so the
+tests hold the probe to it (``VendorTruth``):
+- a request served fast streams ``fast_tokens_per_s`` tokens a second, one served standard ``standard_tokens_per_s``;
+- ``downgrade_share`` of the requests asked fast are served standard and say so (service_tier "default",
+  usage.speed "standard"), as a vendor under a traffic ramp does;
+- ``slow_share`` of the requests served fast stream at ``slow_tokens_per_s`` instead (below a speed SLA).
+Draws are from a seeded generator, so a run is repeatable. A chunk holds the tokens made ready within one
+``flush_s`` (a vendor's gateway flushes on a timer), sent when its last token is ready: a faster stream sends
+more tokens a chunk, so counting chunks as tokens makes every tier look alike.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Callable
+
+from model.probe.demo_server import Generation
+
+VENDOR_STYLES = ("openai-chat-chunks", "openai-responses", "anthropic")
+FAST_TIER_NAMES = ("priority", "fast")  # service_tier values that ask for (and name) the fast tier
+
+
+@dataclass
+class Served:
+    """How one request was served: the tier it asked for, the one it got, the rate it streamed at."""
+
+    id: str
+    api: str
+    requested_fast: bool
+    served_fast: bool
+    tokens_per_s: float
+    tokens: int
+    slow: bool = False
+
+
+@dataclass
+class VendorTruth:
+    served: list[Served] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pace:
+    fast_tokens_per_s: float = 100.0
+    standard_tokens_per_s: float = 40.0
+    downgrade_share: float = 0.0
+    slow_share: float = 0.0
+    slow_tokens_per_s: float = 20.0
+    first_token_s: float = 0.05
+    flush_s: float = 0.05
+    seed: int = 0
+
+
+def _chunks(tokens: list[str], rate: float, flush_s: float) -> list[list[str]]:
+    """The tokens grouped by the flush interval their ready time falls in (token i is ready at i / rate)."""
+    out: list[list[str]] = []
+    last = -1
+    for i, t in enumerate(tokens):
+        slot = int(i / rate / flush_s) if flush_s > 0 else i
+        if slot != last:
+            out.append([])
+            last = slot
+        out[-1].append(t)
+    return out
+
+
+async def _paced(chunks: list[list[str]], rate: float, first_at: float) -> AsyncIterator[str]:
+    """Each chunk's text when the rate says its last token is ready (the first token at ``first_at``)."""
+    done = 0
+    for chunk in chunks:
+        done += len(chunk)
+        due = first_at + (done - 1) / rate
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield "".join(chunk)
+
+
+def _sse(data: dict[str, Any], event: str | None = None) -> str:
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {json.dumps(data)}\n\n"
+
+
+def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = Pace(), *,
+                      api_key: str | None = None, max_tokens_cap: int = 256,
+                      truth: VendorTruth | None = None) -> Any:
+    """The ASGI app; ``api_key`` set makes each endpoint refuse another key the way its vendor sends it."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    record = truth if truth is not None else VendorTruth()
+    rng = random.Random(pace.seed)
+    lock = asyncio.Lock()
+
+    def error(status: int, message: str, kind: str, anthropic: bool = False) -> Response:
+        body = ({"type": "error", "error": {"type": kind, "message": message}} if anthropic
+                else {"error": {"message": message, "type": kind}})
+        return JSONResponse(body, status_code=status)
+
+    async def start(request: Request, api: str) -> tuple[dict[str, Any], Served, Generation] | Response:
+        anthropic = api == "anthropic"
+        if api_key is not None:
+            given = (request.headers.get("x-api-key") if anthropic
+                     else request.headers.get("authorization", "").removeprefix("Bearer "))
+            if given != api_key:
+                return error(401, "invalid x-api-key" if anthropic else "invalid API key", "authentication_error",
+                             anthropic)
+        if anthropic and not request.headers.get("anthropic-version"):
+            return error(400, "anthropic-version header is required", "invalid_request_error", True)
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return error(400, "the body is not JSON", "invalid_request_error", anthropic)
+        if not isinstance(body, dict):
+            return error(400, "the body is not a JSON object", "invalid_request_error", anthropic)
+        prompt = _prompt(body, api)
+        if prompt is None:
+            return error(400, "no text prompt in the request", "invalid_request_error", anthropic)
+        limit = body.get("max_output_tokens" if api == "openai-responses" else "max_tokens") or 64
+        if not isinstance(limit, int) or not 1 <= limit <= max_tokens_cap:
+            return error(400, f"the token limit must be an integer from 1 to {max_tokens_cap}",
+                         "invalid_request_error", anthropic)
+        asked = (body.get("speed") == "fast" if anthropic else body.get("service_tier") in FAST_TIER_NAMES)
+        async with lock:
+            gen = await asyncio.get_running_loop().run_in_executor(None, generate, prompt, limit)
+            downgraded = asked and rng.random() < pace.downgrade_share
+            slow = asked and not downgraded and rng.random() < pace.slow_share
+        fast = asked and not downgraded
+        rate = (pace.slow_tokens_per_s if slow else pace.fast_tokens_per_s) if fast else pace.standard_tokens_per_s
+        tokens = [t for s in gen.steps for t in s.tokens if t]
+        served = Served(uuid.uuid4().hex, api, asked, fast, rate, len(tokens), slow)
+        record.served.append(served)
+        return body, served, gen
+
+    def stream(events: AsyncIterator[str]) -> Response:
+        return StreamingResponse(events, media_type="text/event-stream", headers={"cache-control": "no-cache"})
+
+    def plan(gen: Generation, served: Served) -> tuple[AsyncIterator[str], float]:
+        tokens = [t for s in gen.steps for t in s.tokens if t]
+        first_at = time.perf_counter() + pace.first_token_s
+        return _paced(_chunks(tokens, served.tokens_per_s, pace.flush_s), served.tokens_per_s, first_at), first_at
+
+    async def chat(request: Request) -> Response:
+        started = await start(request, "openai-chat")
+        if isinstance(started, Response):
+            return started
+        body, served, gen = started
+        tier = _tier_name(body, served)
+        rid, created, model = f"chatcmpl-{served.id}", int(time.time()), str(body.get("model"))
+
+        def chunk(delta: dict[str, Any] | None, finish: str | None = None, usage: dict[str, Any] | None = None):
+            data: dict[str, Any] = {"id": rid, "object": "chat.completion.chunk", "created": created, "model": model,
+                                    "service_tier": tier, "system_fingerprint": None,
+                                    "choices": [] if delta is None else
+                                    [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+            if usage is not None:
+                data["usage"] = usage
+            return _sse(data)
+
+        async def events() -> AsyncIterator[str]:
+            texts, _ = plan(gen, served)
+            yield chunk({"role": "assistant", "content": "", "refusal": None})
+            async for text in texts:
+                yield chunk({"content": text})
+            yield chunk({}, "length" if gen.finish_reason == "length" else "stop")
+            if (body.get("stream_options") or {}).get("include_usage"):
+                yield chunk(None, usage={"prompt_tokens": gen.prompt_tokens, "completion_tokens": served.tokens,
+                                         "total_tokens": gen.prompt_tokens + served.tokens})
+            yield "data: [DONE]\n\n"
+        return stream(events())
+
+    async def responses(request: Request) -> Response:
+        started = await start(request, "openai-responses")
+        if isinstance(started, Response):
+            return started
+        body, served, gen = started
+        tier = _tier_name(body, served)
+        rid, item = f"resp_{served.id}", f"msg_{served.id}"
+        seq = iter(range(10**9))
+
+        def event(kind: str, **fields: Any) -> str:
+            return _sse({"type": kind, "sequence_number": next(seq), **fields}, kind)
+
+        def response(status: str, usage: dict[str, Any] | None = None, text: str = "") -> dict[str, Any]:
+            out: dict[str, Any] = {"id": rid, "object": "response", "created_at": int(time.time()), "status": status,
+                                   "model": str(body.get("model")), "service_tier": tier if usage else "auto",
+                                   "max_output_tokens": body.get("max_output_tokens"), "usage": usage,
+                                   "output": [] if not usage else [
+                                       {"id": item, "type": "message", "status": "completed", "role": "assistant",
+                                        "content": [{"type": "output_text", "text": text, "annotations": []}]}]}
+            if status == "incomplete":
+                out["incomplete_details"] = {"reason": "max_output_tokens"}
+            return out
+
+        async def events() -> AsyncIterator[str]:
+            texts, _ = plan(gen, served)
+            yield event("response.created", response=response("in_progress"))
+            yield event("response.in_progress", response=response("in_progress"))
+            yield event("response.output_item.added", output_index=0,
+                        item={"id": item, "type": "message", "status": "in_progress", "role": "assistant", "content": []})
+            yield event("response.content_part.added", item_id=item, output_index=0, content_index=0,
+                        part={"type": "output_text", "text": "", "annotations": []})
+            whole = []
+            async for text in texts:
+                whole.append(text)
+                yield event("response.output_text.delta", item_id=item, output_index=0, content_index=0, delta=text,
+                            logprobs=[])
+            text = "".join(whole)
+            yield event("response.output_text.done", item_id=item, output_index=0, content_index=0, text=text)
+            yield event("response.content_part.done", item_id=item, output_index=0, content_index=0,
+                        part={"type": "output_text", "text": text, "annotations": []})
+            usage = {"input_tokens": gen.prompt_tokens, "input_tokens_details": {"cached_tokens": 0},
+                     "output_tokens": served.tokens, "output_tokens_details": {"reasoning_tokens": 0},
+                     "total_tokens": gen.prompt_tokens + served.tokens}
+            status = "incomplete" if gen.finish_reason == "length" else "completed"
+            yield event(f"response.{status}", response=response(status, usage, text))
+        return stream(events())
+
+    async def messages(request: Request) -> Response:
+        started = await start(request, "anthropic")
+        if isinstance(started, Response):
+            return started
+        body, served, gen = started
+        speed = "fast" if served.served_fast else "standard"
+        mid = f"msg_{served.id}"
+
+        async def events() -> AsyncIterator[str]:
+            texts, _ = plan(gen, served)
+            yield _sse({"type": "message_start", "message": {
+                "id": mid, "type": "message", "role": "assistant", "content": [], "model": str(body.get("model")),
+                "stop_reason": None, "stop_sequence": None,
+                "usage": {"input_tokens": gen.prompt_tokens, "output_tokens": 1, "speed": speed}}}, "message_start")
+            yield _sse({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                       "content_block_start")
+            yield _sse({"type": "ping"}, "ping")
+            async for text in texts:
+                yield _sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+                           "content_block_delta")
+            yield _sse({"type": "content_block_stop", "index": 0}, "content_block_stop")
+            stop = "max_tokens" if gen.finish_reason == "length" else "end_turn"
+            yield _sse({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                        "usage": {"output_tokens": served.tokens, "speed": speed}}, "message_delta")
+            yield _sse({"type": "message_stop"}, "message_stop")
+        return stream(events())
+
+    app = Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"]),
+                            Route("/v1/responses", responses, methods=["POST"]),
+                            Route("/v1/messages", messages, methods=["POST"])])
+    app.state.truth = record
+    return app
+
+
+def _tier_name(body: dict[str, Any], served: Served) -> str:
+    """The service_tier a response names: the fast tier by the name it was asked for, else "default"."""
+    asked = body.get("service_tier")
+    return str(asked) if served.served_fast and asked in FAST_TIER_NAMES else "default"
+
+
+def _prompt(body: dict[str, Any], api: str) -> str | None:
+    """The request's text: chat and Anthropic `messages` (Anthropic's `system` beside them), Responses `input`."""
+    items = body.get("input") if api == "openai-responses" else body.get("messages")
+    if isinstance(items, str):
+        return items
+    if not isinstance(items, list) or not items:
+        return None
+    parts = [str(body["system"])] if api == "anthropic" and isinstance(body.get("system"), str) else []
+    for m in items:
+        content = m.get("content") if isinstance(m, dict) else None
+        if isinstance(content, list):  # content blocks: their text parts
+            content = "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+        if not isinstance(content, str):
+            return None
+        parts.append(content)
+    return "\n".join(parts)
