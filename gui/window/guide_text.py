@@ -58,6 +58,17 @@ def anchors(markdown: str) -> list[str]:
     return out
 
 
+def sections(markdown: str) -> dict[str, str]:
+    """Each heading's anchor -> the Markdown under it, up to the next heading."""
+    bodies: list[list[str]] = []
+    for line in prose_lines(markdown):
+        if _HEADING.match(line):
+            bodies.append([])
+        elif bodies:
+            bodies[-1].append(line)
+    return {name: "\n".join(body).strip() for name, body in zip(anchors(markdown), bodies)}
+
+
 def links(markdown: str) -> list[tuple[str, str]]:
     """(text, target) of each inline link outside code."""
     found: list[tuple[str, str]] = []
@@ -77,7 +88,7 @@ def guide_pages(guide_dir: Path = GUIDE_DIR) -> list[Path]:
     return pages
 
 
-def _in_one_document(markdown: str, first_anchor: dict[str, str]) -> str:
+def _in_one_document(markdown: str, first_anchor: dict[str, str], guide_dir: Path) -> str:
     """Links between guide pages become links within the one document; links out of the guide keep their text."""
     def relink(m: re.Match[str]) -> str:
         text, target = m.group(1), m.group(2)
@@ -86,7 +97,10 @@ def _in_one_document(markdown: str, first_anchor: dict[str, str]) -> str:
         page, _, anchor = target.partition("#")
         if page in first_anchor:
             return f"[{text}](#{anchor or first_anchor[page]})"
-        return text  # another part of docs/ (the reference, the design notes): not in the window
+        # another part of docs/ (the reference, the design notes) is not in the window: say where it is
+        where = (guide_dir / page).resolve()
+        docs = guide_dir.resolve().parent
+        return f"{text} (docs/{where.relative_to(docs).as_posix()})" if where.is_relative_to(docs) else text
     return _LINK.sub(relink, markdown)
 
 
@@ -95,4 +109,4 @@ def guide_markdown(guide_dir: Path = GUIDE_DIR) -> str:
     pages = guide_pages(guide_dir)
     texts = [p.read_text(encoding="utf-8") for p in pages]
     first_anchor = {p.name: (anchors(t) or [""])[0] for p, t in zip(pages, texts)}
-    return "\n\n".join(_in_one_document(t, first_anchor) for t in texts)
+    return "\n\n".join(_in_one_document(t, first_anchor, guide_dir) for t in texts)

@@ -20,7 +20,7 @@ from gui.window.menus import build_menus
 from gui.window.row_actions import RowActions
 from gui.window.message_log import MessageLog
 from gui.window.screen_fit import ScreenFit
-from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, HelpDialog
+from gui.window.help import ALPHA, ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, MIX, SHAPES, HelpDialog
 from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
 from gui.tables.result_models import LEGENDS, METRICS, ResultsGridModel, colour_scheme
@@ -324,9 +324,9 @@ class MainWindow(ScreenFit, QMainWindow):
         if not current.isValid():
             return ""
         if current.data(SHAPE_ROLE):  # a profile's or a length's cell: what it is and what the grid shows then
-            return "shapes"
+            return SHAPES
         if not isinstance(model, RowTableModel):
-            return "alpha"  # the override grid holds acceptances
+            return ALPHA  # the override grid holds acceptances
         return ANCHOR_FOR_FIELD.get(model.specs[current.column()].name, "")
 
     def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
@@ -338,7 +338,7 @@ class MainWindow(ScreenFit, QMainWindow):
         """The guide's section for the per-tier summary's current column (the mix where none is more apt)."""
         current = self.summary_view.currentIndex()
         head = SUMMARY_COLUMNS[current.column()][0] if current.isValid() else ""
-        return ANCHOR_FOR_SUMMARY.get(head, "mix")
+        return ANCHOR_FOR_SUMMARY.get(head, MIX)
 
     def _on_edit_refused(self, message: str) -> None:
         self.show_message(f"{_REFUSED}{message}", 15000)

@@ -13,11 +13,12 @@ from PySide6.QtWidgets import QMenu
 from gui.metrics.dialog import add_menu_action
 from gui.probe.dock import show_probe_panel
 from gui.tables.frozen_column import FrozenColumn
+from gui.window import help
 
 # the Help menu's sections of the guide, after F1's "Guide to the numbers"
-_HELP_SECTIONS = (("Getting &started: the analyst's day", "day"), ("&Probe a tier", "probe"),
-                  ("&Measure acceptance", "measure"), ("Price &lists", "price_lists"),
-                  ("&Engine metrics", "metrics"), ("Where to get &c and v", "where_cv"))
+_HELP_SECTIONS = (("Getting &started: the analyst's day", help.DAY), ("&Probe a tier", help.PROBE),
+                  ("&Measure acceptance", help.MEASURE), ("Price &lists", help.PRICE_LISTS),
+                  ("&Engine metrics", help.METRICS), ("Where to get &c and v", help.WHERE_CV))
 
 
 def add_action(window: Any, menu: QMenu, text: str, slot: Callable[..., object], shortcut=None) -> QAction:  # noqa: ANN001

@@ -11,8 +11,9 @@ every version: tokens the verify steps emitted (the bonus token included) over t
 Across a log's lines accept len / rate is one whole number (K + 1) in the first convention and (accept len - 1) /
 rate one whole number (K) in the second. Each line is printed to two decimals, so a K fits a line when the printed
 figures are within their rounding of it. Where only one convention fits every line, it is the log's; where both
-do (one line, or lines of one length) both readings are given and neither is chosen (docs/reference/formats.md,
-"SGLang Decode batch lines"). The lines carry no counts: they are averaged with equal weight.
+do (one line, or lines of one length) both readings are given and neither is chosen
+(docs/reference/engine-formats.md#sglang-decode-batch-lines). The lines carry no counts: they are averaged with
+equal weight.
 """
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
-"""The Help menu starts at the beginning (issue 20): a getting-started guide to the analyst's day, sections on
-Probe, Measure, price lists, engine metrics and where c and v come from, an About with the version; F1 still
-opens the guide at the field."""
+"""The Help menu starts at the beginning: a getting-started guide to the analyst's day, sections on Probe,
+Measure, price lists, engine metrics and where c and v come from, an About with the version; F1 still opens the
+guide at the field. The guide is docs/guide/, rendered as Markdown."""
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from gui.window.help import SECTIONS, about_html, guide_html
+from gui.window import help
+from gui.window.guide_text import anchors, guide_markdown, sections
+from gui.window.help import about_html
 
 
 def _help_actions(window):
@@ -15,19 +17,19 @@ def _help_actions(window):
 
 def test_the_help_menu_opens_each_section_of_the_analysts_day(window):
     actions = _help_actions(window)
-    wanted = {"Getting &started: the analyst's day": "day", "&Probe a tier": "probe",
-              "&Measure acceptance": "measure", "Price &lists": "price_lists", "&Engine metrics": "metrics",
-              "Where to get &c and v": "where_cv"}
+    wanted = {"Getting &started: the analyst's day": help.DAY, "&Probe a tier": help.PROBE,
+              "&Measure acceptance": help.MEASURE, "Price &lists": help.PRICE_LISTS, "&Engine metrics": help.METRICS,
+              "Where to get &c and v": help.WHERE_CV}
     assert set(wanted) <= set(actions) and "&About SpecLedger" in actions and "&Guide to the numbers" in actions
-    assert [a for a, _, _ in SECTIONS[:2]] == ["day", "probe"]  # the guide starts at the beginning
-    html = guide_html()
+    markdown = guide_markdown()
+    assert anchors(markdown)[:2] == ["the-specledger-guide", help.DAY]  # the guide starts at the beginning
     shown: list[str] = []
     window.show_help = lambda anchor="": shown.append(anchor)  # the slot is looked up when triggered
     for text, anchor in wanted.items():
-        assert f"name='{anchor}'" in html
+        assert anchor in anchors(markdown)
         actions[text].trigger()
     assert shown == list(wanted.values())
-    day = dict((a, b) for a, _, b in SECTIONS)["day"]
+    day = sections(markdown)[help.DAY]
     for step in ("Enter the tiers and their prices", "Probe", "Read the verdicts", "Export"):
         assert step in day
 

@@ -5,14 +5,16 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from gui.window.help import ANCHOR_FOR_FIELD, SECTIONS
+from gui.window import help
+from gui.window.guide_text import anchors, guide_markdown, sections
+from gui.window.help import ANCHOR_FOR_FIELD
 from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS
 
 
 def test_every_input_field_has_a_section() -> None:
-    anchors = {a for a, _, _ in SECTIONS}
+    names = set(anchors(guide_markdown()))
     for spec in TIER_FIELDS + CLASS_FIELDS:
-        assert ANCHOR_FOR_FIELD.get(spec.name) in anchors, spec.name
+        assert ANCHOR_FOR_FIELD.get(spec.name) in names, spec.name
 
 
 def _scroll_for(window, anchor: str) -> int:  # noqa: ANN001
@@ -21,7 +23,7 @@ def _scroll_for(window, anchor: str) -> int:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("table, field, anchor", [
-    ("tiers", "price_out", "pricing"), ("tiers", "claimed_speedup", "claim"), ("classes", "context", "context"),
+    ("tiers", "price_out", help.PRICING), ("tiers", "claimed_speedup", help.CLAIM), ("classes", "context", help.CONTEXT),
 ])
 def test_f1_on_an_input_opens_the_guide_at_that_field(qtbot, window, table, field, anchor) -> None:
     view, model = (window.tier_view, window.tier_model) if table == "tiers" else (window.class_view, window.class_model)
@@ -44,15 +46,16 @@ def test_f1_on_an_input_opens_the_guide_at_that_field(qtbot, window, table, fiel
 def test_the_guide_explains_undecided_the_fair_price_and_profiles() -> None:
     # the guide's verdict sections named gain/marginal/tax and worth/not worth only, and nothing said what an
     # interval, 'undecided', the fair price or an 'AL 3.58' cell is
-    text = dict((a, b) for a, _, b in SECTIONS)
-    assert "undecided" in text["verdict"] and "undecided" in text["value"]
-    assert "Fair price" in text["certainty"] and "open at" in text["certainty"] and "1.44x (1.31–1.58)" in text["certainty"]
-    assert "AL 3.58" in text["shapes"] and "E* 1.90" in text["shapes"]
-    assert "Unreachable" not in text["claim"]  # 'out of reach' is the one word for it
+    text = sections(guide_markdown())
+    assert "undecided" in text[help.VERDICT] and "undecided" in text[help.VALUE]
+    certainty = text[help.CERTAINTY]
+    assert "Fair price" in certainty and "open at" in certainty and "1.44x (1.31–1.58)" in certainty
+    assert "AL 3.58" in text[help.SHAPES] and "E* 1.90" in text[help.SHAPES]
+    assert "Unreachable" not in text[help.CLAIM]  # 'out of reach' is the one word for it
 
 
-@pytest.mark.parametrize("column, anchor", [("Fair price", "certainty"), ("Value verdict", "value"),
-                                            ("Mix speedup", "mix")])
+@pytest.mark.parametrize("column, anchor", [("Fair price", help.CERTAINTY), ("Value verdict", help.VALUE),
+                                            ("Mix speedup", help.MIX)])
 def test_f1_on_the_per_tier_summary_opens_that_columns_section(qtbot, window, column, anchor) -> None:
     from gui.tables.summary_model import SUMMARY_COLUMNS
 
@@ -68,7 +71,7 @@ def test_f1_on_the_per_tier_summary_opens_that_columns_section(qtbot, window, co
 
 @pytest.mark.parametrize("table", ["classes", "overrides"])
 def test_f1_on_a_profile_or_length_cell_opens_their_section(qtbot, window, table) -> None:
-    # issue 22: the acceptance cell of a profile or a length has F1 help; QA under Xvfb at 1366x768 found F1 on
+    # the acceptance cell of a profile or a length has F1 help; QA under Xvfb at 1366x768 found F1 on
     # it opened the plain alpha section, which says nothing of profiles, lengths or the cell's bars
     from model.workbook.rows import Override
 
@@ -90,8 +93,8 @@ def test_f1_on_a_profile_or_length_cell_opens_their_section(qtbot, window, table
         cells = [model.index(turbo, wb.class_index("code")), model.index(turbo, wb.class_index("json"))]
     window.input_tabs.setCurrentWidget(view)
     window.activateWindow()
-    expected = ["shapes", "shapes", "alpha"] if table == "classes" else ["shapes", "alpha"]
-    assert _scroll_for(window, "shapes") != _scroll_for(window, "alpha")
+    expected = [help.SHAPES, help.SHAPES, help.ALPHA] if table == "classes" else [help.SHAPES, help.ALPHA]
+    assert _scroll_for(window, help.SHAPES) != _scroll_for(window, help.ALPHA)
     window._help.close()
     for index, anchor in zip(cells, expected):
         view.setCurrentIndex(index)
