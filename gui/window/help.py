@@ -103,6 +103,7 @@ class HelpDialog(QDialog):
         buttons.rejected.connect(self.close)
         # the contents are the guide's first lines: a long page needs a way back to them
         contents = buttons.addButton("Contents", QDialogButtonBox.ButtonRole.ActionRole)
+        contents.setAutoDefault(False)  # Enter in the guide does not jump to the top
         contents.clicked.connect(lambda: self.show_section(""))
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)
