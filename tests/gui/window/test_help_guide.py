@@ -3,9 +3,7 @@ its headings reachable by the anchors GitHub gives them; read only when Help ope
 from __future__ import annotations
 
 import fnmatch
-import os
 import re
-import subprocess
 import sys
 
 from PySide6.QtCore import QUrl
@@ -70,15 +68,6 @@ def test_every_heading_is_an_anchor_and_the_guides_links_follow(qtbot):
     bar.setValue(0)
     dialog.browser.setSource(QUrl("#" + help.CERTAINTY))
     assert bar.value() == places[help.CERTAINTY]
-
-
-def test_the_guide_is_read_when_help_opens_not_at_start_up():
-    code = ("import sys; from gui.window.app import application, create_window; app = application(); "
-            "w, _ = create_window(None); w.show(); app.processEvents(); "
-            "print('gui.window.guide_text' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, cwd=str(ROOT))
-    assert out.stdout.strip().splitlines()[-1] == "False", out.stderr
 
 
 def test_an_installed_copy_carries_the_guide():
