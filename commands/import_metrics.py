@@ -25,7 +25,9 @@ def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
                    help="Prometheus scrape(s) (two of one server: before, after), log, JSON lines, vllm bench or sample JSON")
     p.add_argument("--engine", choices=ENGINES, default="auto", help="which engine wrote the files (default: recognise)")
     p.add_argument("--task-class", metavar="NAME", help="task class for sources that name none")
-    p.add_argument("--k", type=int, help="draft tokens per step (1 to 64), where the files do not say")
+    p.add_argument("--k", type=k_arg, action="append", metavar="K | NAME=K",
+                   help="draft tokens per step (1 to 64), where the files do not say; NAME=K for one drafter of a log "
+                        "with several (repeat, or NAME=K,NAME=K)")
     p.add_argument("--task-map", metavar="FILE",
                    help="task ids to task classes for a llama.cpp log: JSON {\"42\": \"code\"} or lines '42,code'")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -35,6 +37,36 @@ def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tier", metavar="NAME", help="with --apply: set this tier's overrides instead of the classes")
     p.add_argument("--add-missing", action="store_true", help="with --apply: add classes the workbook lacks")
     p.add_argument("-o", "--output", metavar="OUT", help="with --apply: the workbook to write")
+
+
+def k_arg(text: str) -> int | dict[str, int]:
+    """--k 4, or --k NAME=K[,NAME=K] for drafters by name."""
+    if "=" not in text:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a K (a whole number) nor NAME=K") from None
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        try:
+            out[name.strip()] = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part!r}: expected NAME=K with K a whole number") from None
+        if not name.strip():
+            raise argparse.ArgumentTypeError(f"{part!r}: NAME=K needs the drafter's name")
+    return out
+
+
+def _k_given(values: list[int | dict[str, int]] | None) -> int | dict[str, int] | None:
+    """One K, or K per drafter; both at once, or two plain K, is refused."""
+    if not values or isinstance(values, int):
+        return values or None
+    plain = [v for v in values if isinstance(v, int)]
+    named = {name: k for v in values if isinstance(v, dict) for name, k in v.items()}
+    if len(plain) > 1 or (plain and named):
+        raise CommandError("--k: give one K for every source, or NAME=K per drafter, not both")
+    return plain[0] if plain else named
 
 
 _NOT_WORKBOOK = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".prom", ".log", ".txt", ".jsonl", ".metrics")
@@ -50,8 +82,12 @@ def _text(sources: list[SourceResult]) -> str:
         lines.append(head)
         if s.format:
             lines.append(f"  read as: {_P(s.format)}")
+        length = fmt.fixed(c.mean_acceptance_length, 2)
+        bounds = c.mean_acceptance_length_range
+        if c.mean_acceptance_length is None and bounds is not None:  # steps bounded, not counted: no invented point
+            length = f"between {fmt.fixed(bounds[0], 2)} and {fmt.fixed(bounds[1], 2) if bounds[1] < 1e300 else 'no bound without K'}"
         lines.append(f"  per-token alpha {fmt.pct(c.alpha, 1)}   draft acceptance rate {fmt.pct(c.draft_acceptance_rate, 1)}"
-                     f"   mean acceptance length {fmt.fixed(c.mean_acceptance_length, 2)}")
+                     f"   mean acceptance length {length}")
         if c.per_position_conditional is not None:
             lines.append("  per position (conditional): " + ", ".join(fmt.pct(x, 0) for x in c.per_position_conditional))
         lines.append(f"  applied alpha {fmt.pct(s.alpha_applied, 1)}: {s.alpha_rule}")
@@ -85,7 +121,8 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
                                    "other files (nothing was written)") from None
     try:
         task_map = read_task_map(args.task_map) if args.task_map else None
-        sources = read_sources(args.files, engine=args.engine, k=args.k, task_class=args.task_class, task_map=task_map)
+        sources = read_sources(args.files, engine=args.engine, k=_k_given(args.k), task_class=args.task_class,
+                               task_map=task_map)
     except MetricsError as exc:
         raise CommandError(_P(str(exc), 600)) from None
     for s in sources:

@@ -67,6 +67,9 @@ class SpecCounts:
     rejections: float | None = None
     rejection_bounds: tuple[float, float] | None = None  # the parts' ranges added up (combine), tighter than the sums'
     k_at_least: int | None = None  # K unknown but at least this (llama.cpp's statistics line); K given must reach it
+    # verify steps not counted but within (fewest, most) (llama.cpp timings with drafts of variable length): no point
+    # is taken for them, so no mean acceptance length either, only its bounds (`mean_acceptance_length_range`)
+    steps_range: tuple[float, float] | None = None
 
     # --- the counts, completed from one another where the source left one out --------------
     @property
@@ -76,9 +79,29 @@ class SpecCounts:
             return self.drafts
         if self.histogram is not None:
             return float(sum(self.histogram))
+        if self.steps_range is not None:
+            fewest, most = self._steps_bounds()
+            return most if most - fewest <= 1e-9 else None  # pinned by K, else no point is invented
         if self.draft_tokens is not None and self.k:
             return self.draft_tokens / self.k
         return None
+
+    def _steps_bounds(self) -> tuple[float, float]:
+        fewest, most = self.steps_range or (0.0, 0.0)
+        if self.k and self.draft_tokens is not None:  # no step drafts more than K
+            fewest = max(fewest, math.ceil(self.draft_tokens / self.k - 1e-9))
+        return fewest, most
+
+    @property
+    def mean_acceptance_length_range(self) -> tuple[float, float] | None:
+        """(lowest, highest) mean acceptance length the counts allow where the steps are bounded, not counted; the
+        highest is infinite where nothing bounds the steps from below (K unknown)."""
+        if self.steps_range is None or self.accepted is None:
+            return None
+        fewest, most = self._steps_bounds()
+        if most <= 0:
+            return None
+        return (1.0 + self.accepted / most, 1.0 + self.accepted / fewest if fewest > 0 else math.inf)
 
     @property
     def accepted(self) -> float | None:
@@ -282,7 +305,19 @@ def combine(parts: Iterable[SpecCounts]) -> SpecCounts:
                    accepted_tokens=total("accepted_tokens"), per_position_accepted=vector_total("per_position_accepted"),
                    histogram=vector_total("histogram"), engine_values=first.engine_values if len(items) == 1 else {},
                    histogram_partial=any(p.histogram_partial for p in items), rejections=total("rejections"),
-                   k_at_least=max((p.k_at_least for p in items if p.k_at_least), default=None))
+                   k_at_least=max((p.k_at_least for p in items if p.k_at_least), default=None),
+                   steps_range=_steps_range_total(items))
+
+
+def _steps_range_total(items: list[SpecCounts]) -> tuple[float, float] | None:
+    """The parts' step bounds added up (a part that counted its steps is its own bounds); None where no part has
+    bounds, or one has neither bounds nor a count."""
+    if all(p.steps_range is None for p in items):
+        return None
+    ranges = [p.steps_range or ((p.drafts, p.drafts) if p.drafts is not None else None) for p in items]
+    if any(r is None for r in ranges):
+        return None
+    return (float(sum(r[0] for r in ranges)), float(sum(r[1] for r in ranges)))  # type: ignore[index]
 
 
 def with_k(counts: SpecCounts, k: int | None) -> SpecCounts:

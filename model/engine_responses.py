@@ -121,32 +121,32 @@ _SGLANG_PROPOSED = ("spec_num_proposed_drafts", "spec_proposed_drafts", "spec_dr
 _SGLANG_HISTOGRAM = ("spec_correct_drafts_histogram", "spec_accept_histogram")
 
 
-def _sglang_request(meta: Mapping[str, Any]) -> SpecCounts:
+def _sglang_request(meta: Mapping[str, Any], where: str = "meta_info") -> SpecCounts:
     # SGLang meta_info (tokenizer manager's fill_spec_decoding_meta; names changed across releases:
     # spec_accept_token_num / spec_draft_token_num in 0.5.x, then spec_accepted_drafts / spec_proposed_drafts,
     # now spec_num_correct_drafts / spec_num_proposed_drafts with the older names as aliases).
     # proposed = spec_verify_ct x (speculative_num_draft_tokens - 1), so K = proposed / verify steps;
     # spec_accept_length = completion_tokens / spec_verify_ct, bonus (and the prefill token) included.
-    verify = _number(meta["spec_verify_ct"], "meta_info.spec_verify_ct")
+    verify = _number(meta["spec_verify_ct"], f"{where}.spec_verify_ct")
     accepted_key = next((key for key in _SGLANG_ACCEPTED if key in meta), None)
     proposed_key = next((key for key in _SGLANG_PROPOSED if key in meta), None)
     hist_key = next((key for key in _SGLANG_HISTOGRAM if meta.get(key)), None)
-    accepted = _number(meta[accepted_key], f"meta_info.{accepted_key}") if accepted_key else None
-    proposed = _number(meta[proposed_key], f"meta_info.{proposed_key}") if proposed_key else None
+    accepted = _number(meta[accepted_key], f"{where}.{accepted_key}") if accepted_key else None
+    proposed = _number(meta[proposed_key], f"{where}.{proposed_key}") if proposed_key else None
     k = None
     if proposed and verify:
         ratio = proposed / verify
         if abs(ratio - round(ratio)) > 1e-9 or round(ratio) < 1:
-            raise ReportError(f"meta_info.{proposed_key}: {proposed:g} draft tokens over {verify:g} verify steps is not a whole K")
+            raise ReportError(f"{where}.{proposed_key}: {proposed:g} draft tokens over {verify:g} verify steps is not a whole K")
         k = int(round(ratio))
-    hist = _counts_list(meta[hist_key], f"meta_info.{hist_key}") if hist_key else None
+    hist = _counts_list(meta[hist_key], f"{where}.{hist_key}") if hist_key else None
     if hist is not None and k is not None:
         if len(hist) > k + 1:
-            raise ReportError(f"meta_info.{hist_key}: {len(hist)} entries, more than K + 1 = {k + 1}")
+            raise ReportError(f"{where}.{hist_key}: {len(hist)} entries, more than K + 1 = {k + 1}")
         hist = hist + (0.0,) * (k + 1 - len(hist))  # SGLang grows the list only as far as it needed
     if accepted is None and "completion_tokens" in meta:
         # before the accepted counter existed only the tokens per verify step were reported
-        accepted = max(_number(meta["completion_tokens"], "meta_info.completion_tokens") - verify, 0.0)
+        accepted = max(_number(meta["completion_tokens"], f"{where}.completion_tokens") - verify, 0.0)
     own = {key: meta[key] for key in ("spec_accept_length", "spec_accept_rate") if key in meta}
     return SpecCounts(engine="sglang", k=k, drafts=verify, draft_tokens=proposed, accepted_tokens=accepted,
                       histogram=hist, convention_note=SGLANG_NOTE, engine_values=own)
@@ -199,6 +199,14 @@ def speculation_from_response(body: Mapping[str, Any], headers: Mapping[str, str
     meta = body.get("meta_info")
     if isinstance(meta, Mapping) and "spec_verify_ct" in meta:
         return _sglang_request(meta)
+    # SGLang's OpenAI-compatible responses with return_spec_tokens_details: the same fields under
+    # sglext.spec_tokens_details (SpecTokensDetails); or the fields as a user copied them, on their own
+    details = _get(body, "sglext", "spec_tokens_details")
+    if isinstance(details, Mapping) and "spec_verify_ct" in details:
+        return _sglang_request(details, "sglext.spec_tokens_details")
+    if "spec_verify_ct" in body and any(key in body for key in (*_SGLANG_ACCEPTED, *_SGLANG_PROPOSED, *_SGLANG_HISTOGRAM,
+                                                                  "spec_accept_length", "spec_accept_rate")):
+        return _sglang_request(body, "response")
     for outer in ("request_perf_metrics", "perf_metrics"):
         spec = _get(body, outer, "speculative_decoding")
         if isinstance(spec, Mapping) and "total_draft_tokens" in spec:

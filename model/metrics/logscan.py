@@ -14,7 +14,7 @@ from typing import BinaryIO, Generator, Mapping
 
 from model.engine_reports import ReportError, SpecCounts, combine, with_k
 from model.formatting import count
-from model.metrics import logs, sglang_decode, vllm_logs
+from model.metrics import llamacpp_extra, logs, sglang_decode, trtllm_bench, vllm_logs
 from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult
 
@@ -22,13 +22,18 @@ from model.metrics.result import MetricsError, SourceResult
 # chunk, so fewer is faster): "ccept" is in acceptance / accepted / accept len lines, "raft" in the draft
 # counts (#gen drafts, num_drafts, Drafts:, Draft tokens:); the readers check each line fully
 _MARKERS = (b"ccept", b"raft", b"print_timing: ", b"total_num_output_tokens:", b"Position ", b"Speculative Decoding",
-            b" n_max=")
+            b" n_max=", b"n_predict", b"speculative implementation", b"DECODING STATISTICS", b"[AL] ", b"[AR] ", b"[DAR] ")
 
-LOG_FORMATS = ("llama.cpp server log", "vLLM V0/V1 server log", "vLLM offline summary", "vllm bench serve console",
-               "SGLang server log")
+LOG_FORMATS = ("llama.cpp server log", "llama.cpp speculative example", "vLLM V0/V1 server log", "vLLM offline summary",
+               "vllm bench serve console", "SGLang server log", "trtllm-bench report")
 
 # (what the first megabytes contain, what to say when the file has none of its speculative lines)
 _NEAREST = (
+    ((b"= PERFORMANCE OVERVIEW", b"= REQUEST DETAILS", b"= GENERAL OVERVIEW"),
+     "a trtllm-bench report, but no DECODING STATISTICS block and no 'Acceptance Rate (Speculative)' line: was it "
+     "run with a speculative config (max_draft_len above 0)?"),
+    ((b"n_drafted = ",), "a llama.cpp speculative example summary, but n_drafted is 0 or n_accept is missing: "
+     "nothing was drafted to read"),
     ((b"Serving Benchmark Result",), "a vllm bench serve output, but no Speculative Decoding section: the server ran "
      "without speculative decoding, or this vLLM prints none (import its --save-result JSON or /metrics instead)"),
     ((b"print_timing", b"llama_model_loader", b"llama-server", b"srv  ", b"llama_context"),
@@ -57,10 +62,15 @@ class _State:
     decode: sglang_decode.DecodeLines = field(default_factory=sglang_decode.DecodeLines)
     finish: logs.Requests = field(default_factory=logs.Requests)
     v1_notes: list[str] = field(default_factory=list)
+    drafters: llamacpp_extra.Drafters = field(default_factory=llamacpp_extra.Drafters)
+    example: llamacpp_extra.ExampleSummary = field(default_factory=llamacpp_extra.ExampleSummary)
+    trt: trtllm_bench.BenchReport = field(default_factory=trtllm_bench.BenchReport)
 
     def feed(self, number: int, line: str) -> None:
         where = f"{self.file}:{number}"
-        if "SpecDecoding metrics" in line:
+        if "adding speculative implementation" in line:
+            self.drafters.added(line)
+        elif "SpecDecoding metrics" in line:
             self.v1.saw(number)
             vllm_logs.v1_line(line, where, self.v1, self.v1_notes, self.k)
         elif "Speculative metrics:" in line:
@@ -68,6 +78,7 @@ class _State:
             vllm_logs.v0_line(line, where, self.v0, self.v0_runs)
         elif " n_max=" in line and "#gen drafts" not in line:
             logs.llamacpp_n_max(line, self.stats)
+            self.drafters.settings(line)
         elif "#gen drafts" in line:
             self.stats.lines += 1
             self.stats.first = self.stats.first or number
@@ -92,6 +103,12 @@ class _State:
                 self.finish.lines += 1
                 self.finish.first = self.finish.first or number
                 logs.sglang_finish(line, number, self.file, self.finish)
+        elif "DECODING STATISTICS" in line:
+            trtllm_bench.header(line, number, self.trt)
+        elif trtllm_bench.row_line(line, number, self.file, self.trt):
+            pass
+        elif llamacpp_extra.example_line(line, number, self.file, self.example):
+            pass
         elif "-Speculative Decoding-" in line:
             self.bench_open = True
             self.bench.append(vllm_logs.Block(first=number))
@@ -120,12 +137,18 @@ def _families(state: _State) -> dict[str, int]:
     found: dict[str, int] = {}
     if state.requests.parts or state.stats.last:
         found["llama.cpp"] = min(x for x in (state.requests.first, state.stats.first) if x)
+    elif state.requests.steps:
+        found["llama.cpp"] = 1
+    elif llamacpp_extra.example_counts(state.example, state.file) is not None:
+        found["llama.cpp"] = state.example.first
     if state.v0_runs.last:
         found["vLLM V0"] = state.v0.first
     if state.v1.parts or (state.offline and any(vllm_logs.offline_counts(b, state.file) for b in state.offline)):
         found["vLLM V1"] = min(x for x in (state.v1.first, state.offline[0].first if state.offline else 0) if x)
     if any(len(b.values) for b in state.bench):
         found["vllm bench serve"] = state.bench[0].first
+    if trtllm_bench.report_counts(state.trt, state.file) is not None:
+        found["trtllm-bench"] = state.trt.first
     if state.decode.lengths or state.finish.parts:
         found["SGLang"] = min(x for x in (state.decode.first, state.finish.first) if x)
     return found
@@ -156,6 +179,10 @@ def _sources(state: _State, stats: ScanStats, head: bytes, k: int | None,
         out = _llamacpp(state, task_map, notes)
     elif family == "SGLang":
         out = _sglang(state, k, notes)
+    elif family == "trtllm-bench":
+        counts, more = trtllm_bench.report_counts(state.trt, file)  # type: ignore[misc]
+        out = [_source(file, "trtllm", counts, "trtllm-bench report, DECODING STATISTICS / acceptance (tokens per "
+                       "iteration)", [*notes, *more], has_counts=False)]
     elif family == "vllm bench serve":
         out = _blocks(state.bench, file, vllm_logs.bench_counts, "vllm bench serve console output", notes)
     elif family == "vLLM V0":
@@ -200,18 +227,42 @@ def _llamacpp(state: _State, task_map: Mapping[str, str] | None, notes: list[str
         return [_source(file, "llamacpp", _combined([c for _, c in parts], file), fmt,
                         [*notes, f"{count(len(parts), 'request')} added up"], task_class=cls, requests=parts)
                 for cls, parts in groups.items()]
-    runs = state.stats
+    if req.steps and not state.stats.last:
+        parts, more = llamacpp_extra.steps_alone(req.steps, file)
+        return [_source(file, "llamacpp", _combined([c for _, c in parts], file),
+                        "llama.cpp server log, LLAMA_TRACE per-step lines only ('accepted a/d draft tokens')",
+                        [*notes, *more], requests=parts)]
+    if not state.stats.last:
+        counts, more = llamacpp_extra.example_counts(state.example, file)  # type: ignore[misc]
+        return [_source(file, "llamacpp", counts, "llama.cpp speculative example summary (n_drafted, n_accept, accept)",
+                        [*notes, *more])]
+    return _llamacpp_stats(state, notes)
+
+
+def _llamacpp_stats(state: _State, notes: list[str]) -> list[SourceResult]:
+    """The statistics lines' totals, one source per drafter, each with its own K where its settings line gave one."""
+    file, runs = state.file, state.stats
     k_log = next(iter(runs.n_max)) if len(runs.n_max) == 1 else None
     by_impl: dict[str, list[tuple[str, SpecCounts]]] = {}
+    own_k = state.drafters.n_max
     for where, counts in [*runs.banked, *runs.last.values()]:
-        if k_log is not None and counts.k is None:
+        impl = where.split(" ")[0]
+        k_impl = own_k.get(impl, k_log)
+        if k_impl is not None and counts.k is None:
             try:
-                counts = with_k(counts, k_log)
+                counts = with_k(counts, k_impl)
             except ReportError as exc:
-                raise MetricsError(f"{file}: the log's '- n_max={k_log}' line: {exc}") from None
-        by_impl.setdefault(where.split(" ")[0], []).append((where, counts))
+                raise MetricsError(f"{file}: the log's '- n_max={k_impl}' line{f' for {impl}' if impl in own_k else ''}: "
+                                   f"{exc}") from None
+        by_impl.setdefault(impl, []).append((where, counts))
     extra = [LLAMACPP_STATS_TAKEN]
-    if k_log is not None:
+    if len(by_impl) > 1:
+        extra.append(f"{len(by_impl)} drafters in one log ({', '.join(by_impl)}): one source each, with its own K "
+                     "(--k NAME=K gives one drafter's)")
+    if any(impl in own_k for impl in by_impl):
+        extra.append("K of each drafter from its own settings line, printed as it was added: "
+                     + ", ".join(f"{impl} '- n_max={own_k[impl]}'" for impl in by_impl if impl in own_k))
+    elif k_log is not None:
         extra.append(f"K = {k_log} from the log's '- n_max={k_log}' line (the speculative implementation's settings)")
     else:
         at_least = max((c.k_at_least or 0 for _, c in [*runs.banked, *runs.last.values()]), default=0)
@@ -224,7 +275,7 @@ def _llamacpp(state: _State, task_map: Mapping[str, str] | None, notes: list[str
                      "last totals added up")
     return [_source(file, "llamacpp", _combined([c for _, c in parts], file),
                     "llama.cpp speculative statistics lines (common/speculative.cpp, totals per context)",
-                    [*notes, *extra], model=impl if len(by_impl) > 1 else None)
+                    [*notes, *extra], model=impl)  # the drafter, named (--k NAME=K)
             for impl, parts in by_impl.items()]
 
 

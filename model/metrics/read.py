@@ -81,19 +81,26 @@ def read_task_map(path: str | Path) -> dict[str, str]:
     return out
 
 
-def read_sources(paths: Sequence[str | Path], engine: str = "auto", k: int | None = None,
+def read_sources(paths: Sequence[str | Path], engine: str = "auto", k: int | Mapping[str, int] | None = None,
                  task_class: str | None = None, task_map: Mapping[str, str] | None = None) -> list[SourceResult]:
     """Every file's sources, in the order given; MetricsError (one line, naming the file) on the first bad one."""
     return run_to_end(read_sources_steps(paths, engine, k, task_class, task_map))
 
 
-def read_sources_steps(paths: Sequence[str | Path], engine: str = "auto", k: int | None = None,
+def read_sources_steps(paths: Sequence[str | Path], engine: str = "auto", k: int | Mapping[str, int] | None = None,
                        task_class: str | None = None, task_map: Mapping[str, str] | None = None,
                        ) -> Generator[Progress, None, list[SourceResult]]:
     if engine not in ENGINES:
         raise MetricsError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
-    if k is not None and not 1 <= k <= MAX_K:
-        raise MetricsError(f"--k {k}: K is the number of draft tokens per step, 1 to {MAX_K}")
+    for name, value in (k.items() if isinstance(k, Mapping) else [("", k)] if k is not None else []):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_K:
+            raise MetricsError(f"--k {name + '=' if name else ''}{value}: K is the number of draft tokens per step, 1 to {MAX_K}")
+    sources = yield from _read_all(paths, engine, k if isinstance(k, int) else None, task_map)
+    return _finish_all(sources, k, task_class)
+
+
+def _read_all(paths: Sequence[str | Path], engine: str, k: int | None, task_map: Mapping[str, str] | None,
+              ) -> Generator[Progress, None, list[SourceResult]]:
     sizes = [_size(p) for p in paths]
     total = sum(sizes)
     out: list[SourceResult] = []
@@ -137,7 +144,22 @@ def read_sources_steps(paths: Sequence[str | Path], engine: str = "auto", k: int
         yield index + 1, len(paths), done_bytes, total
     if pending is not None:
         out += _scrape_sources(pending, None)
-    return [_finish(s, k, task_class) for s in out]
+    return out
+
+
+def _finish_all(sources: list[SourceResult], k: int | Mapping[str, int] | None, task_class: str | None,
+                ) -> list[SourceResult]:
+    """Each source with its K: the one K given, or the K given for its drafter by name (a source's model: a
+    llama.cpp drafter, a scrape's model_name); a name no source has is refused, naming the drafters there are."""
+    if not isinstance(k, Mapping):
+        return [_finish(s, k, task_class) for s in sources]
+    by_name = {name.lower(): value for name, value in k.items()}
+    names = sorted({s.model for s in sources if s.model})
+    unknown = [name for name in k if name.lower() not in {n.lower() for n in names}]
+    if unknown:
+        raise MetricsError(f"--k {unknown[0]}=K: no drafter named {unknown[0]!r} in the files (drafters: "
+                           f"{', '.join(names) or 'none named; give --k K'})")
+    return [_finish(s, by_name.get((s.model or "").lower()), task_class) for s in sources]
 
 
 def _size(path: str | Path) -> int:
@@ -395,6 +417,9 @@ def missing_k_files(sources: Sequence[SourceResult], names_only: bool = False) -
         mine = [s for s in sources if s.file == file]
         at_least = max((s.counts.k_at_least or 0 for s in mine), default=0)
         shown = Path(file).name if names_only else file
+        drafters = [s.model for s in mine if s.model]
+        if drafters:  # several drafters in one log: say whose K is missing (--k NAME=K)
+            shown += f" [{', '.join(drafters)}]"
         if any(s.kind == "probe-run" for s in mine):
             parts.append(f"{shown} ({NO_K_IN_RUN_FILE})")
         elif at_least:

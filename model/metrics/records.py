@@ -19,6 +19,7 @@ from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine
 from model.engine_responses import speculation_from_response
 from model.formatting import count
 from model.spec_checks import MAX_K, count_problem
+from model.metrics import llamacpp_extra
 from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError
 
@@ -138,7 +139,7 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
         if task_class is not None and (not isinstance(task_class, str) or not task_class.strip()):
             raise MetricsError(f"{file}:{line}: task_class must be a name, got {task_class!r}")
         try:
-            counts = speculation_from_response(body, headers)
+            counts = _llamacpp_timings(body, f"{file}:{line}") or speculation_from_response(body, headers)
         except ReportError as exc:
             raise MetricsError(f"{file}:{line}: {exc}") from None
         problem = count_problem(counts) if counts is not None else None
@@ -176,6 +177,17 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
             notes.append(f"{without_count} records without speculation fields left out (lines {shown})")
         out.append((task_class, total, notes, named, prompts[task_class]))
     return out
+
+
+def _llamacpp_timings(body: Mapping[str, Any], where: str) -> SpecCounts | None:
+    """llama.cpp `timings` as copied (the object alone), or a response's `timings` with predicted_n: the verify
+    steps bounded rather than taken as draft_n / K (model.metrics.llamacpp_extra)."""
+    if llamacpp_extra.is_bare_timings(body):
+        return llamacpp_extra.timings_counts(body, where)
+    timings = body.get("timings")
+    if llamacpp_extra.is_bare_timings(timings) and "predicted_n" in timings:
+        return llamacpp_extra.timings_counts(timings, f"{where}: timings")
+    return None
 
 
 def json_lines(text: str, file: str) -> list[tuple[int, Any]]:

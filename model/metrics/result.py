@@ -97,6 +97,8 @@ class SourceResult:
             return "none: Predicted Outputs measure the caller's prediction, not a draft model"
         if c.k is None:
             return "unknown until K is known: alpha needs K (pass --k); the figures above need none"
+        if c.alpha is None and c.steps_range is not None and c.steps is None:
+            return "none: the verify steps are bounded, not counted, so alpha needs per-step counts (the rate is exact)"
         if c.alpha is None:
             return "none: the counts do not fit K (more tokens per step than K + 1)"
         if self.rates_fall and c.alpha_e_matched is not None:
@@ -193,6 +195,7 @@ class SourceResult:
             "draft_acceptance_rate_convention": "accepted / drafted tokens (vLLM); equals the trailer fill",
             "mean_acceptance_length": _num(c.mean_acceptance_length),
             "mean_acceptance_length_convention": "1 + accepted / verify steps, bonus token included (vLLM, Spec-Bench); equals E",
+            "mean_acceptance_length_range": _nums(c.mean_acceptance_length_range),
             "alpha_e_matched": _num(c.alpha_e_matched),
             "alpha_range": [_num(x) for x in low_high] if low_high and low_high[1] - low_high[0] > 1e-12 else None,
             "rejecting_steps": _nums(c.rejection_range), "short_drafts_told_apart": c.truncation_known

@@ -242,3 +242,25 @@ def sglang_decode_line(steps: int, accepted: int, k: int, convention: str) -> st
     return (f"[2026-11-30 14:02:11 TP0] Decode batch, #running-req: 8, #token: 5210, token usage: 0.03, "
             f"accept len: {tokens / steps:.2f}, accept rate: {rate:.2f}, cuda graph: True, gen throughput (token/s): "
             f"412.55, #queue-req: 0, ")
+
+
+def trtllm_bench_decoding(outputs: list[int], iterations: list[int], max_draft: int, mode: str = "MTP") -> list[str]:
+    """tensorrt_llm/bench/dataclasses/reporting.py: per request, draft tokens max_draft x iterations, accepted output -
+    iterations, draft acceptance rate their ratio, acceptance length output / iterations; printed as percentiles,
+    f"[TAG] {key.upper():<7}: {value:.2f}" under "= DECODING STATISTICS ({mode})"."""
+    import numpy as np
+
+    def rows(tag: str, values: list[float]) -> list[str]:
+        v = np.asarray(values, dtype=float)
+        stats = {"minimum": v.min(), "maximum": v.max(), "average": v.mean(), "p50": np.percentile(v, 50),
+                 "p90": np.percentile(v, 90), "p95": np.percentile(v, 95), "p99": np.percentile(v, 99)}
+        return [f"[{tag}] {key.upper():<7}: {value:.2f}" for key, value in stats.items()]
+
+    drafts = [max_draft * i for i in iterations]
+    accepted = [o - i for o, i in zip(outputs, iterations)]
+    bar = "=" * 59
+    return ([bar, f"= DECODING STATISTICS ({mode})", bar, "", "-- Number of Draft Tokens Details " + "-" * 32, "", ""]
+            + rows("DT", drafts) + ["-- Number of Accepted Draft Tokens Details " + "-" * 32, ""] + rows("ADT", accepted)
+            + ["-- Draft Acceptance Rate Details " + "-" * 32, ""] + rows("DAR", [a / d for a, d in zip(accepted, drafts)])
+            + ["-- Acceptance Length Details " + "-" * 32, ""] + rows("AL", [o / i for o, i in zip(outputs, iterations)])
+            + [bar])
