@@ -1,5 +1,6 @@
 """llama.cpp outputs besides the server's per-request timing lines: each drafter's own K, the per-step lines alone,
-`timings` as a user copies them, and the `speculative` example's summary (docs/reference/formats.md, "llama.cpp").
+`timings` as a user copies them, and the `speculative` example's summary
+(docs/reference/engine-formats.md#llamacpp-beyond-the-per-request-lines).
 
 - Drafters: common_speculative logs "adding speculative implementation '<name>'" as each one is made, then its
   settings "- n_max=N, n_min=..., ..." (an n-gram one "- n_match=.., n_max=N, ..."): N is that drafter's K, kept

@@ -2,7 +2,7 @@
 
 TensorRT-LLM's bench (tensorrt_llm/bench/dataclasses/reporting.py) counts, per request, its output tokens and its
 decoding iterations (the context step included); what it names an "acceptance rate" is tokens per iteration, a mean
-acceptance length with the bonus token included, not a rate (docs/reference/formats.md, "trtllm-bench"):
+acceptance length with the bonus token included, not a rate (docs/reference/engine-formats.md#trtllm-bench-reports):
 
 - DECODING STATISTICS ({mode}) block, rows "[TAG] {KEY:<7}: %.2f" for MINIMUM, MAXIMUM, AVERAGE, P50, P90, P95,
   P99 over the requests: [AL] acceptance length = output tokens / iterations; [DAR] draft acceptance rate = (output
