@@ -33,7 +33,7 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def _gui_parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
-        prog="specledger", description='SpecLedger: is a vendor\'s "fast tier" worth it on your workload? '
+        prog="specledger", allow_abbrev=False, description='SpecLedger: is a vendor\'s "fast tier" worth it on your workload? '
         "With no command, opens the window.",
         epilog="headless commands: " + "; ".join(f"{name}: {spec[3]}" for name, spec in COMMANDS.items())
         + ". Run `specledger COMMAND --help` for one.")
@@ -48,7 +48,8 @@ def _run_subcommand(name: str, argv: list[str]) -> int:
     except ImportError as exc:
         print(f"specledger {name}: not available ({exc})", file=sys.stderr)
         return 2
-    parser = _OneLineParser(prog=f"specledger {name}", description=help_text)
+    # no option is taken by a prefix: `probe --api x` once read as --api-key-env x
+    parser = _OneLineParser(prog=f"specledger {name}", description=help_text, allow_abbrev=False)
     getattr(module, add_name)(parser)
     args = parser.parse_args(argv)
     args.command = name

@@ -21,7 +21,9 @@ from model import formatting as fmt
 from model.cancel import run_to_end
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.client import Limits
-from model.probe.endpoint import Endpoint, check_endpoint, parse_extra_body, resolve_api_key, tier_endpoint
+from model.probe.apis import API_NAMES, DEFAULT_API
+from model.probe.endpoint import (Endpoint, check_endpoint, check_headers, parse_endpoint_headers, parse_extra_body,
+                                  resolve_api_key, tier_endpoint)
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label, parse_context
 from model.probe.identity import Identity
@@ -66,6 +68,16 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against-model", help="baseline model name (same base URL unless --against-base-url)")
     parser.add_argument("--against-base-url", help="baseline endpoint's base URL")
     parser.add_argument("--against-extra-body", default="", metavar="JSON", help="baseline's extra request fields")
+    parser.add_argument("--api", choices=API_NAMES, default=None,
+                        help="the API the endpoint speaks: openai-chat (Chat Completions, the default), "
+                             "openai-responses (the Responses API) or anthropic-messages (Anthropic's Messages API)")
+    parser.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
+                        help="an extra request header, repeatable (e.g. 'anthropic-beta: fast-mode-2026-02-01'); one "
+                             "whose name says key, token, auth or secret is a secret: give env:VAR or "
+                             "keyring:SERVICE/USER, never the value")
+    parser.add_argument("--against-api", choices=API_NAMES, default=None, help="the baseline's API (default: --api)")
+    parser.add_argument("--against-header", action="append", default=[], metavar="'NAME: VALUE'",
+                        help="the baseline's extra headers (default: --header's)")
     parser.add_argument("--allow-http", action="store_true", help="allow plain http to a host other than loopback")
     parser.add_argument("--concurrency", metavar="N,N,...",
                         help="parallel streams per level, one level at a time, e.g. 1,4,16 (default 1, or 1 and "
@@ -88,6 +100,9 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
     if args.workbook is not None:
         if args.base_url or args.model:
             raise ValueError("give either a workbook with --tier or --base-url/--model, not both")
+        if args.api or args.header or args.against_api or args.against_header:
+            raise ValueError("--api and --header go with --base-url; a workbook tier's endpoint holds its own "
+                             "(set them in the Probe dock)")
         if not args.tier:
             raise ValueError("--tier NAME is required with a workbook")
         wb = load_workbook(args.workbook)
@@ -106,13 +121,17 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
         return settings, wb.settings.currency
     if not args.base_url or not args.model:
         raise ValueError("give a workbook with --tier, or --base-url and --model")
+    api = args.api or DEFAULT_API
+    headers = parse_endpoint_headers(args.header, "--header")
     fast = Endpoint(args.base_url, args.model, args.api_key_env, extra_body=parse_extra_body(args.extra_body, "--extra-body"),
-                    allow_http=args.allow_http)
+                    allow_http=args.allow_http, api=api, headers=headers)
     baseline = None
     if args.against_model or args.against_base_url:
         baseline = Endpoint(args.against_base_url or args.base_url, args.against_model or args.model, args.api_key_env,
                             extra_body=parse_extra_body(args.against_extra_body, "--against-extra-body"),
-                            allow_http=args.allow_http)
+                            allow_http=args.allow_http, api=args.against_api or api,
+                            headers=parse_endpoint_headers(args.against_header, "--against-header")
+                            if args.against_header else headers)
     return ProbeSettings(fast=fast, baseline=baseline, fast_name=args.model,
                          baseline_name=baseline.model if baseline else "", **common), ""
 
@@ -260,9 +279,11 @@ def run_probe_command(args: argparse.Namespace) -> int:
     settings.check()
     check_endpoint(settings.fast)
     keys = {FAST: resolve_api_key(settings.fast)}
+    check_headers(settings.fast)
     if settings.baseline is not None:
         check_endpoint(settings.baseline)
         keys[BASELINE] = resolve_api_key(settings.baseline)
+        check_headers(settings.baseline)
     contexts = ", ".join(context_label(c) for c in settings.contexts)
     what = (estimate(settings).describe(currency) if settings.concurrency == (1,)
             else estimate_levels(settings).describe(currency))

@@ -144,7 +144,7 @@ def run_sample_command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Stand-alone entry for `python -m commands.sample` until main.py wires it in."""
-    parser = argparse.ArgumentParser(prog="sample", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="sample", description=__doc__.splitlines()[0])
     add_sample_arguments(parser)
     return run_sample_command(parser.parse_args(argv))
 

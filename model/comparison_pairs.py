@@ -52,6 +52,7 @@ LISTS = ("source", "notes")
 # value verdict read them, in compare()). Every other field is in the key, so a field added later is too.
 _TIER_ONLY = {"vendor", "claimed_speedup", "claim_context", "price_out", "price_in", "baseline", "notes",
               "endpoint_url", "endpoint_model", "api_key_env", "keyring_service", "keyring_user", "extra_body",
+              "endpoint_api", "endpoint_headers",
               "measured_speedup", "measured_note", "concurrency", "measured_by_concurrency", "claim_concurrency",
               "defaulted"}
 _MIX_ONLY = {"tokens_out", "tokens_in"}

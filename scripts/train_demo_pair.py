@@ -159,7 +159,7 @@ def export(model: Gpt, cfg: dict, out: Path, tokenizer_path: Path, eos_id: int, 
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "resources" / "demo_pair")
     ap.add_argument("--prompts", type=Path, default=ROOT / "resources" / "prompts" / "demo.jsonl")
     ap.add_argument("--minutes", type=float, default=6.0, help="training time for both models together")

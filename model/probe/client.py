@@ -18,14 +18,15 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
+from model.probe.apis import StreamError, dialect_for
+from model.probe.apis.openai_chat import REPORTED_FIELDS, read_chat_chunk, request_body_fields  # noqa: F401
+from model.probe.apis.headers import resolve_headers
 from model.probe.endpoint import ApiKey, Endpoint, scrub
-from model.probe.events import RequestRecord, StreamEvent
-from model.probe.guard import mask_across, nan_constant, scrub_value, usage_problems
+from model.probe.events import RequestRecord
+from model.probe.guard import mask_across, nan_constant, scrub_value
 from model import formatting as fmt
 
-RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
-# response fields where engines put their own speculation figures (kept raw, read by `reported`)
-REPORTED_FIELDS = ("metrics", "meta_info", "timings", "request_perf_metrics")
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504, 529})  # 529: Anthropic's overloaded
 REPORTED_HEADER_PREFIX = "fireworks-speculation"
 
 
@@ -46,15 +47,8 @@ class Limits:
 
 def request_body(endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int, logprobs: bool,
                  seed: int = 0) -> dict[str, Any]:
-    """Temperature 0, a fixed seed, logprobs (their count is an event's exact token count), usage at the end."""
-    body: dict[str, Any] = dict(endpoint.extra_body)
-    body.update({"model": endpoint.model, "messages": messages, "stream": True, "max_tokens": max_tokens,
-                 "stream_options": {"include_usage": True}})
-    body.setdefault("temperature", 0)
-    body.setdefault("seed", seed)
-    if logprobs:
-        body["logprobs"] = True
-    return body
+    """The body as the endpoint's API has it (model.probe.apis)."""
+    return dialect_for(endpoint.api).body(endpoint.extra_body, endpoint.model, messages, max_tokens, logprobs, seed)
 
 
 def _retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:
@@ -97,39 +91,9 @@ def _status_error(label: str, endpoint: Endpoint, response: httpx.Response) -> s
     if code == 401 or code == 403:
         return f"{label}: {code} {response.reason_phrase} — the API key was refused{said}"
     if code == 404:
-        return f"{label}: 404 Not Found — no model {endpoint.model!r} or no chat completions at {endpoint.base_url}{said}"
+        return (f"{label}: 404 Not Found — no model {endpoint.model!r} or no {dialect_for(endpoint.api).what} at "
+                f"{endpoint.base_url}{said}")
     return f"{label}: {code} {response.reason_phrase}{said}"
-
-
-def _read_chunk(record: RequestRecord, data: dict[str, Any], t: float) -> None:
-    if record.response_id is None and isinstance(data.get("id"), str):
-        record.response_id = data["id"][:200]
-    for name in REPORTED_FIELDS:
-        if name in data:
-            record.reported[name] = data[name]
-    if isinstance(data.get("usage"), dict):
-        record.usage = dict(data["usage"])
-        refused = usage_problems(record.usage)
-        if refused:  # impossible counts: the field is dropped for this request, and said
-            record.reported.setdefault("refused_fields", []).extend(refused)
-            for item in refused:
-                record.usage.pop(item.split(" = ")[0].split(".", 1)[1], None)
-        details = data["usage"].get("completion_tokens_details")
-        if isinstance(details, dict):
-            record.reported["completion_tokens_details"] = details
-    for choice in data.get("choices") or []:
-        if not isinstance(choice, dict):
-            raise ValueError("a choice is not an object")
-        delta = choice.get("delta") or {}
-        text = delta.get("content") or ""
-        if not isinstance(text, str):
-            raise ValueError("delta.content is not a string")
-        entries = (choice.get("logprobs") or {}).get("content")
-        tokens = [str(e.get("token", "")) for e in entries] if isinstance(entries, list) else None
-        if text or tokens:
-            record.events.append(StreamEvent(t, text, len(tokens) if tokens is not None else None, tokens))
-        if choice.get("finish_reason"):
-            record.finish_reason = str(choice["finish_reason"])
 
 
 class StreamingClient:
@@ -138,13 +102,20 @@ class StreamingClient:
 
     def __init__(self, endpoint: Endpoint, key: ApiKey | None, limits: Limits = Limits()) -> None:
         self.endpoint, self._key, self.limits = endpoint, key, limits
+        self.dialect = dialect_for(endpoint.api)
         self.logprobs = True  # dropped for the session if the endpoint refuses them
-        self.url = endpoint.base_url.rstrip("/") + "/chat/completions"
+        self.url = endpoint.base_url.rstrip("/") + self.dialect.path
+        # the endpoint's own headers, secret ones resolved; their values are scrubbed as the key is
+        self._extra_headers, secrets = resolve_headers(endpoint.headers)
+        self._secrets = [s for s in [key.reveal() if key is not None else "", *secrets] if s]
 
     def _headers(self) -> dict[str, str]:
-        headers = {"accept": "text/event-stream"}
+        headers = {"accept": "text/event-stream", **self.dialect.default_headers()}
         if self._key is not None:
-            headers["authorization"] = f"Bearer {self._key.reveal()}"
+            headers.update(self.dialect.auth_headers(self._key.reveal()))
+        given = {k.lower() for k in self._extra_headers}
+        headers = {k: v for k, v in headers.items() if k.lower() not in given}  # a --header replaces a default
+        headers.update(self._extra_headers)
         return headers
 
     def _timeout(self) -> httpx.Timeout:
@@ -163,10 +134,10 @@ class StreamingClient:
             chunk = json.loads(data, parse_constant=nan_constant)
             if not isinstance(chunk, dict):
                 raise ValueError("not a JSON object")
-            if "error" in chunk:
-                raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
-                                        f"{self._scrub(_first_line(chunk['error']))}")
-            _read_chunk(record, chunk, t)
+            return self.dialect.read(record, chunk, t)
+        except StreamError as exc:
+            raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
+                                    f"{self._scrub(_first_line(exc))}") from None
         except (ValueError, AttributeError, TypeError) as exc:
             raise ProbeRequestError(f"{record.label}: event {number} is malformed "
                                     f"({_first_line(exc)}): {self._scrub(data[:60])!r}") from None
@@ -207,14 +178,21 @@ class StreamingClient:
                 f"{self.limits.run_s:g} s the run) after {fmt.count(len(record.events), 'event')}; the connection was closed")
 
     def _scrub(self, text: str) -> str:
-        return scrub_value(scrub(text, self._key), self._key.reveal() if self._key else None)
+        for secret in self._secrets or [None]:
+            text = scrub_value(scrub(text, ApiKey(secret) if secret else None), secret)
+        return text
+
+    def scrub_record(self, record: RequestRecord) -> None:
+        """The key and every secret header's value out of what the server sent back into this record."""
+        for secret in self._secrets or [""]:
+            _scrub_record(record, ApiKey(secret) if secret else None)
 
 
 def _fresh(record: RequestRecord) -> None:
     """What an attempt fills, emptied before it (a retry starts over)."""
     record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
     record.t_headers = record.t_done = record.response_id = None
-    record.stalls = record.clock = record.t_first_payload = None
+    record.stalls = record.clock = record.t_first_payload = record.served_tier = None
 
 
 def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:

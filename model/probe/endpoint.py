@@ -1,4 +1,5 @@
-"""Where a tier answers: base URL, model name, extra request fields, and where its API key comes from.
+"""Where a tier answers: base URL, model name, the API it speaks, extra request fields and headers, and where its
+API key comes from.
 
 The key itself is never a field of anything that is written, shown or logged: an Endpoint holds
 only the *name* of an environment variable or a keyring service/user, and `resolve_api_key`
@@ -13,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
+from model.probe.apis import API_NAMES, DEFAULT_API, dialect_for
+from model.probe.apis.headers import HeaderError, parse_headers, resolve_headers
 from model.workbook.rows import Tier
 
 
@@ -20,7 +23,8 @@ class EndpointError(ValueError):
     """An endpoint that cannot be probed as given; the message names the field."""
 
 
-# request fields the probe sets itself; extra fields may not silently replace them
+# request fields the probe sets itself in Chat Completions (each API's are its dialect's `reserved`); extra fields
+# may not silently replace them
 RESERVED_FIELDS = ("model", "messages", "stream")
 
 
@@ -33,21 +37,27 @@ class Endpoint:
     keyring_user: str = ""
     extra_body: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"service_tier": "priority"}
     allow_http: bool = False  # plain http to a host other than loopback
+    api: str = DEFAULT_API  # model.probe.apis.API_NAMES
+    # extra request headers, name -> value; a secret one (apis.headers.is_secret) holds only env:VAR or keyring:S/U
+    headers: Mapping[str, str] = field(default_factory=dict)
 
     def describe(self) -> str:
         """What may be written down about the endpoint: no key, only where it comes from."""
-        return f"{self.model} at {self.base_url}"
+        api = "" if self.api == DEFAULT_API else f" ({self.api})"
+        return f"{self.model} at {self.base_url}{api}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"base_url": self.base_url, "model": self.model, "api_key_env": self.api_key_env,
                 "keyring_service": self.keyring_service, "keyring_user": self.keyring_user,
-                "extra_body": dict(self.extra_body)}
+                "extra_body": dict(self.extra_body), "api": self.api, "headers": dict(self.headers)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Endpoint":
+        headers = data.get("headers") if isinstance(data.get("headers"), dict) else {}
         return cls(str(data.get("base_url", "")), str(data.get("model", "")), str(data.get("api_key_env", "")),
                    str(data.get("keyring_service", "")), str(data.get("keyring_user", "")),
-                   dict(data.get("extra_body") or {}))
+                   dict(data.get("extra_body") or {}), api=str(data.get("api") or DEFAULT_API),
+                   headers={str(k): str(v) for k, v in headers.items()})
 
 
 class ApiKey:
@@ -104,7 +114,13 @@ def check_endpoint(endpoint: Endpoint) -> None:
         raise EndpointError("model name is empty")
     if not isinstance(endpoint.extra_body, Mapping):
         raise EndpointError("extra request fields must be a JSON object")
-    clash = [k for k in endpoint.extra_body if k in RESERVED_FIELDS]
+    if endpoint.api not in API_NAMES:
+        raise EndpointError(f"API {endpoint.api[:40]!r}: expected one of {', '.join(API_NAMES)}")
+    try:  # the same checks as typed: a secret header holds only where its value comes from
+        parse_headers([f"{k}: {v}" for k, v in endpoint.headers.items()], "header")
+    except HeaderError as exc:
+        raise EndpointError(str(exc)) from None
+    clash = [k for k in endpoint.extra_body if k in dialect_for(endpoint.api).reserved]
     if clash:
         raise EndpointError(f"extra request fields may not set {', '.join(clash)} (the probe sets them)")
     if endpoint.keyring_service and not endpoint.keyring_user:
@@ -150,6 +166,22 @@ def resolve_api_key(endpoint: Endpoint, environ: Mapping[str, str] | None = None
     return None
 
 
+def parse_endpoint_headers(text: str, what: str = "headers") -> dict[str, str]:
+    """The headers typed as text (one 'Name: value' a line); one line naming what is wrong otherwise."""
+    try:
+        return parse_headers(text, what)
+    except HeaderError as exc:
+        raise EndpointError(str(exc)) from None
+
+
+def check_headers(endpoint: Endpoint, environ: Mapping[str, str] | None = None) -> None:
+    """The secret headers' sources hold something, said before any request (the client resolves them again)."""
+    try:
+        resolve_headers(endpoint.headers, environ)
+    except HeaderError as exc:
+        raise EndpointError(str(exc)) from None
+
+
 def scrub(text: str, key: ApiKey | None) -> str:
     """Remove the key from a message that might quote a server's echo of the request."""
     if key is None or not key.reveal():
@@ -163,4 +195,6 @@ def tier_endpoint(tier: Tier, allow_http: bool = False) -> Endpoint | None:
         return None
     return Endpoint(tier.endpoint_url.strip(), tier.endpoint_model.strip(), tier.api_key_env, tier.keyring_service,
                     tier.keyring_user, parse_extra_body(tier.extra_body, f"tier {tier.name!r}, extra request fields"),
-                    allow_http)
+                    allow_http, api=getattr(tier, "endpoint_api", "") or DEFAULT_API,
+                    headers=parse_endpoint_headers(getattr(tier, "endpoint_headers", ""),
+                                                   f"tier {tier.name!r}, header"))

@@ -49,6 +49,8 @@ class RequestRecord:
     clock: str | None = None
     # when the stream's first payload arrived (often a chunk with the role and no content, before the first token)
     t_first_payload: float | None = None
+    # the tier the response says served it (OpenAI's service_tier, Anthropic's usage.speed); None where it says none
+    served_tier: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -104,7 +106,7 @@ class RequestRecord:
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
                                        "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled",
-                                       "prompt_key", "clock", "t_first_payload")
+                                       "prompt_key", "clock", "t_first_payload", "served_tier")
                  if k in data}
         if known.get("reported") is None:
             known["reported"] = {}
@@ -120,6 +122,6 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "max_tokens": (int,), "t_headers": (int, float), "t_done": (int, float), "finish_reason": (str,),
     "usage": (dict,), "reported": (dict,), "error": (str,), "retries": (int,), "response_id": (str,),
     "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,), "clock": (str,),
-    "t_first_payload": (int, float)}
+    "t_first_payload": (int, float), "served_tier": (str,)}
 _KIND_WORDS = {(str,): "text", (int,): "a whole number", (int, float): "a number", (dict,): "an object",
                (bool, int): "true or false"}

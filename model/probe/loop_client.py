@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 
 from model.probe.client import (RETRY_STATUS, Limits, ProbeRequestError, StreamingClient, _fresh, _retry_wait,
-                                _scrub_record, _status_error, request_body, said_in)
+                                _status_error, request_body, said_in)
 from model.probe.endpoint import ApiKey, Endpoint
 from model.probe.events import RequestRecord
 from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit
@@ -67,12 +67,12 @@ class LoopClient(StreamingClient):
         except httpx.HTTPError as exc:
             raise ProbeRequestError(self._scrub(self._http_message(record, exc))) from None
         finally:
-            _scrub_record(record, self._key)
+            self.scrub_record(record)
 
     async def _stream(self, record: RequestRecord, messages: list[dict[str, Any]]) -> RequestRecord:
         limits = self.limits
         for attempt in range(limits.retries + 1):
-            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)
+            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)  # as its API has it
             _fresh(record)
             start = time.perf_counter()
             async with self._client.stream("POST", self.url, json=body,
@@ -116,7 +116,7 @@ class LoopClient(StreamingClient):
                 t = (reads.at if reads.at is not None else clock()) - start
                 payloads = reader.feed(chunk)
                 arrived.extend((t, p) for p in payloads)
-                if payloads and _is_done(payloads[-1]):
+                if payloads and self.dialect.is_end(payloads[-1]):
                     break
             else:
                 tail = reader.end()
@@ -145,7 +145,7 @@ class LoopClient(StreamingClient):
                 break
         record.t_done = t_done
         if not done:
-            raise ProbeRequestError(f"{record.label}: the stream ended without [DONE] after "
+            raise ProbeRequestError(f"{record.label}: the stream ended without {self.dialect.end_event} after "
                                     f"{fmt.count(len(record.events), 'event')} (cut midway)")
 
     def _parse(self, record: RequestRecord, arrived: list[tuple[float, str]], first: int = 0) -> bool:
@@ -259,10 +259,6 @@ class Arrivals:
         """httpcore's trace hook: attach as the TCP connection is made, before its first byte."""
         if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
             Arrivals.attach(info["return_value"])
-
-
-def _is_done(payload: str) -> bool:
-    return len(payload) < 16 and payload.strip() == "[DONE]"
 
 
 async def _said(response: httpx.Response) -> str:

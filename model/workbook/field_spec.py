@@ -212,6 +212,34 @@ def _profile_value(value: Any) -> tuple[float, ...]:
     return tuple(rates)
 
 
+# the APIs a tier's endpoint may speak (model.probe.apis has a dialect for each); "" is the first
+ENDPOINT_APIS = ("openai-chat", "openai-responses", "anthropic-messages")
+
+
+def _endpoint_api(value: Any) -> str:
+    if value is not None and not isinstance(value, str):
+        raise ValidationError(f"must be one of {', '.join(ENDPOINT_APIS)} (got {shown(value)})")
+    text = (value or "").strip().lower()
+    if text and text not in ENDPOINT_APIS:
+        raise ValidationError(f"must be one of {', '.join(ENDPOINT_APIS)} (got {shown(value)})")
+    return "" if text == ENDPOINT_APIS[0] else text
+
+
+def _headers_value(value: Any) -> str:
+    """Request headers: text of 'Name: value' lines, or an object from a file; stored as the lines."""
+    from model.workbook.endpoint_headers import HeaderError, headers_text, parse_headers
+
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ""
+    if not isinstance(value, (str, dict)):
+        raise ValidationError(f"must be 'Name: value' lines (got {shown(value)})")
+    try:
+        return headers_text(parse_headers(value, "header"))
+    except HeaderError as exc:
+        raise ValidationError(str(exc)) from None
+
+
 OWN_PARSERS: dict[str, Callable[[Any], Any]] = {"json_object": _json_object_text, "env_name": _env_var_name,
                                                 "url": _url_text, "by_concurrency": _load_speedups_text,
-                                                "profile": _profile_value}
+                                                "profile": _profile_value, "endpoint_api": _endpoint_api,
+                                                "headers": _headers_value}

@@ -70,6 +70,8 @@ ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("keyring_service", "Keyring service", "text"),
     FieldSpec("keyring_user", "Keyring user", "text"),
     FieldSpec("extra_body", "Extra request fields", "json_object"),
+    FieldSpec("endpoint_api", "API", "endpoint_api"),
+    FieldSpec("endpoint_headers", "Request headers", "headers"),
     FieldSpec("measured_speedup", "Measured speedup", "optional_float", 0.0, 1000.0),
     FieldSpec("measured_note", "Measured note", "text"),
 )

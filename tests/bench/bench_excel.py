@@ -154,7 +154,7 @@ def against(rev: str, repeats: int, rounds: int, names: list[str]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     parser.add_argument("repeats", nargs="?", type=int, default=5, help="exports per workbook and run")
     parser.add_argument("--against", metavar="REV", help="an older commit timed side by side, one process each")
     parser.add_argument("--rounds", type=int, default=2, help="runs per tree and workbook, taking turns")

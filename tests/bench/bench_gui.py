@@ -253,7 +253,7 @@ def _split_line(tree: str, run: dict[str, list[float]]) -> str | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     parser.add_argument("edits", nargs="?", type=int, default=200, help="edits per demo run (half at 100 x 30)")
     parser.add_argument("--against", metavar="REV", help="an older commit timed side by side")
     parser.add_argument("--rounds", type=int, default=2, help="runs per tree and workbook, taking turns")

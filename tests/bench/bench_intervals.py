@@ -254,7 +254,7 @@ def length_table(rng: np.random.Generator, runs: int, ds: list[Design]) -> None:
 
 def main() -> None:
     global CAP
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="?", type=int, default=1000)
     parser.add_argument("--against", default="a158bd9", help="the commit whose design is measured beside today's")
     parser.add_argument("--cap", type=int, default=CAP,

@@ -116,7 +116,7 @@ def rule_check(base_url: str, levels: tuple[int, ...], max_tokens: int, step_s: 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", default="1,16,64")
     ap.add_argument("--step-ms", type=float, default=20.0)
     ap.add_argument("--max-tokens", type=int, default=48)

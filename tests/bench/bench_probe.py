@@ -116,7 +116,7 @@ def alpha_table(per_class: int, step_ms: float, max_tokens: int) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description="probe benchmark")
+    ap = argparse.ArgumentParser(allow_abbrev=False, description="probe benchmark")
     ap.add_argument("--prompts-per-class", type=int, default=2)
     ap.add_argument("--step-ms", type=float, default=20.0)
     ap.add_argument("--max-tokens", type=int, default=48)

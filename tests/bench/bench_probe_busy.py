@@ -119,7 +119,7 @@ def probe_once(style: str, per_class: int, max_tokens: int, step_ms: float):
 
 def main() -> int:
     from tests.probe_servers import truth_alpha
-    ap = argparse.ArgumentParser(description="the probe on a loaded CPU against unloaded, side by side")
+    ap = argparse.ArgumentParser(allow_abbrev=False, description="the probe on a loaded CPU against unloaded, side by side")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--prompts-per-class", type=int, default=3)
     ap.add_argument("--max-tokens", type=int, default=48)

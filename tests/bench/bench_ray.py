@@ -67,7 +67,7 @@ def _local_one_thread(prompts: Path, max_new_tokens: int, n: int, counts: list[t
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description="sampling over Ray against a local run")
+    ap = argparse.ArgumentParser(allow_abbrev=False, description="sampling over Ray against a local run")
     ap.add_argument("--repeat", type=int, default=2, help="the demo prompts this many times over (default 2)")
     ap.add_argument("--max-new-tokens", type=int, default=48)
     ap.add_argument("--workers", default="1,2,4")

@@ -18,7 +18,7 @@ from model.sampling.run import run_sampling, run_to_end  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description="sampler benchmark on the demo pair")
+    ap = argparse.ArgumentParser(allow_abbrev=False, description="sampler benchmark on the demo pair")
     ap.add_argument("--k", type=int, default=4)
     ap.add_argument("--max-new-tokens", type=int, default=48)
     ap.add_argument("--provider", default="auto")

@@ -161,3 +161,17 @@ def test_the_levels_table_gives_a_speedup_interval_where_the_level_has_one():
     assert "interval at 90%" in text
     rows = text.splitlines()[3:]
     assert rows[0].endswith("2.25x [2.01-2.52]") and rows[1].endswith("2.25x")
+
+
+def test_a_misspelt_api_is_refused_and_no_option_is_taken_by_a_prefix(capsys) -> None:
+    """`probe --api anthropic-messages` was once read as --api-key-env by argparse's prefix matching."""
+    base = ["probe", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--prompts", "p.jsonl"]
+    for argv, said in ((base + ["--api", "anthropic"], "invalid choice"),
+                       (base + ["--api-key", "VAR"], "unrecognized arguments"),
+                       (base + ["--against-m", "x"], "unrecognized arguments"),
+                       (["compare", "--jso"], "unrecognized arguments")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
