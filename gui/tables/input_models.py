@@ -13,7 +13,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from model.workbook import row_edits
 from model.workbook.alpha_text import parse_alpha_text
-from model.workbook.validation import CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, parse_field
+from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
+                                       ValidationError, parse_field)
+from model.workbook.vendor_terms import drop_stale_measurement
 from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval,
                                  type_acceptance)
 
@@ -312,6 +314,8 @@ class RowTableModel(WorkbookTableModel):
             drop_stale_interval(target, value)
             if value != target.alpha:
                 drop_acceptance_shape(target)  # the alpha typed is the acceptance now, not the profile beside it
+        if isinstance(target, Tier):
+            drop_stale_measurement(target, spec.name, value)  # a measured SLA or downgrade was about the old value
         setattr(target, spec.name, value)
         if isinstance(target, Tier):
             target.entered(spec.name)  # a value the analyst typed is no longer one an import made up
@@ -321,7 +325,8 @@ class TierTableModel(RowTableModel):
     """Tiers; a roofline tier's c and v cells show the values it uses, not the typed ones it ignores."""
 
     def __init__(self, document: Document) -> None:
-        super().__init__(document, Tier, TIER_FIELDS, "tiers", "Tier")
+        # the vendor's terms (cached and long-context prices, downgraded share, SLA) right of the tier's own columns
+        super().__init__(document, Tier, TIER_FIELDS + TERMS_FIELDS, "tiers", "Tier")
 
     def _snapshot(self) -> Any:
         rows, settings = super()._snapshot()
@@ -356,7 +361,7 @@ class TierTableModel(RowTableModel):
 
 class ClassTableModel(RowTableModel):
     def __init__(self, document: Document) -> None:
-        super().__init__(document, TaskClass, CLASS_FIELDS, "classes", "Task class")
+        super().__init__(document, TaskClass, CLASS_FIELDS + WORKLOAD_FIELDS, "classes", "Task class")
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         text = super().headerData(section, orientation, role)

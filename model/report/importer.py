@@ -52,7 +52,7 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
             continue
         rows[heading], sheet_rows[heading] = _read_table(ws, header_rows[heading],
                                                          _present(ws, header_rows[heading], heading, specs),
-                                                         _ROW_TYPES[heading], problems)
+                                                         _ROW_TYPES[heading], problems, REQUIRED_COLUMNS[heading])
     if problems:
         raise WorkbookError(_explain_unsaved_formulas(p, problems), str(p))
     wb = Workbook(tiers=rows[TIERS_HEADING], classes=rows[CLASSES_HEADING], overrides=rows[OVERRIDES_HEADING],
@@ -193,24 +193,27 @@ def _present(ws: Grid, header_row: int, heading: str, specs: tuple[FieldSpec, ..
 
 
 def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_type: type,
-                problems: list[str]) -> tuple[list[Any], list[int]]:
+                problems: list[str], required: int) -> tuple[list[Any], list[int]]:
     """Rows under a header until two blank rows or the next heading (the blank row a table keeps when
-    empty counts too), and the sheet row of each."""
+    empty counts too), and the sheet row of each. A blank cell past the first `required` columns takes its field's
+    default (an interval not given, a vendor's term not set)."""
     from openpyxl.utils import get_column_letter
 
     out = []
     at_rows: list[int] = []
     row = header_row + 1
     headings = {heading.lower() for heading, _ in TABLES}
+    # a row is blank when the table's own columns are: an analyst who clears a row clears what they read, and a
+    # vendor's terms or an interval left right of it do not make a row of their own
     def blank(r: int) -> bool:
-        return all(_cell_text(ws.cell(r, c)) == "" for c in range(1, len(specs) + 1))
+        return all(_cell_text(ws.cell(r, c)) == "" for c in range(1, required + 1))
 
     def heading(values: list[Any]) -> bool:
         return _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:])
 
     while row <= ws.max_row:
         values = [ws.cell(row, c) for c in range(1, len(specs) + 1)]
-        if all(_cell_text(v) == "" for v in values):
+        if blank(row):
             # one cleared row is how analysts delete a row in Excel: skip it. Two blank rows, or a
             # heading next, end the table (the report leaves two blank rows between tables)
             after = row + 1
@@ -225,6 +228,8 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
             name = ""  # "#REF!" is not a name to call the row by
         parsed: dict[str, Any] = {}
         for col, (spec, raw) in enumerate(zip(specs, values), start=1):
+            if col > required and _cell_text(raw) == "":
+                continue  # a blank in a column right of the table's own (an interval, a vendor's terms): its default
             if isinstance(raw, CellError):
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {spec.label}: holds the "
                                 f"spreadsheet error {raw.code}, not a value")
@@ -234,7 +239,7 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
             except ValidationError as exc:
                 what = f"{row_type.__name__ if row_type is not TaskClass else 'Task class'} {name!r}, " if name.strip("/") else ""
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {what}{spec.label}: {exc}")
-        if len(parsed) == len(specs):
+        if len(parsed) + sum(1 for c, v in enumerate(values, start=1) if c > required and _cell_text(v) == "") == len(specs):
             made = row_type(**parsed)
             problems.extend(_alpha_range_at(made, specs, row))
             out.append(made)

@@ -15,9 +15,8 @@ from typing import Any
 from model.report import styles as st
 from model.report.profiles_table import ProfileRow, write_profiles
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, SETTING_LABELS, SETTING_ROWS,
-                                 SETTINGS_TITLE_ROW, TABLES, InputsLayout, column_of, header_labels)
-from model.workbook.validation import (CLASS_FIELDS, CONFIDENCE_FIELD, OVERRIDE_FIELDS, SETTINGS_FIELDS, TIER_FIELDS,
-                                       FieldSpec)
+                                 SETTINGS_TITLE_ROW, TABLES, TIER_COLUMNS, InputsLayout, column_of, header_labels)
+from model.workbook.validation import CLASS_FIELDS, CONFIDENCE_FIELD, OVERRIDE_FIELDS, SETTINGS_FIELDS, FieldSpec
 from model.workbook.rows import Workbook
 
 # how each numeric input reads; text and choice fields are written as text
@@ -26,8 +25,13 @@ _FORMATS = {
     "claim_context": st.INTEGER, "tokens_out": st.INTEGER, "tokens_in": st.INTEGER,
     "context": st.INTEGER, "alpha": st.PERCENT, "alpha_low": st.PERCENT, "alpha_high": st.PERCENT,
     "alpha_confidence": st.PERCENT, "alpha_requests": st.INTEGER, "alpha_steps": st.INTEGER,
-    "alpha_prompts": st.INTEGER,
+    "alpha_prompts": st.INTEGER, "band_threshold": st.INTEGER, "downgraded_share": st.PERCENT,
+    "downgraded_low": st.PERCENT, "downgraded_high": st.PERCENT, "downgraded_requests": st.INTEGER,
+    "sla_tokens_per_s": st.NUMBER, "sla_share": st.PERCENT, "sla_measured_share": st.PERCENT,
+    "sla_share_low": st.PERCENT, "sla_share_high": st.PERCENT, "sla_requests": st.INTEGER,
+    "long_share": st.PERCENT, "cached_share": st.PERCENT,
 }
+_PRICES = ("price_out", "price_in", "price_cached_in", "price_in_long", "price_out_long", "price_cached_in_long")
 # The three tables share columns. A text longer than its column (a note, a source note, an interval's method,
 # a long name) wraps inside it and its row grows: text running into the next cell is cut there, on screen
 # and on paper.
@@ -36,7 +40,9 @@ _WRAP = {"text_wrap": True, "valign": "top"}
 # the tiers table prints two pages across at a readable scale (styles.MIN_PRINT_SCALE); columns 5 and 7 are the
 # overrides' and the classes' source notes, wide enough that a sentence takes a few lines, not ten
 _WIDTHS = {1: 22, 2: 15, 3: 12, 4: 9, 5: 20, 6: 14, 7: 40, 8: 12, 9: 18, 10: 11, 11: 10, 12: 10,
-           13: 11, 14: 11, 15: 20, 16: 30}
+           13: 11, 14: 11, 15: 20, 16: 30,
+           # right of the tiers' own columns: the vendor's terms and what a probe measured of them, two header lines
+           **{col: 17 for col in range(17, len(TIER_COLUMNS) + 1)}}
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ class InputRefs:
 
     def tier_column(self, field: str) -> str:
         """The whole column of one tier field, in tier order (the Summary lists tiers in the same order)."""
-        col = st.col_name(column_of(TIER_FIELDS, field))
+        col = st.col_name(column_of(TIER_COLUMNS, field))
         n = max(self.layout.n_tiers, 1)
         return f"{INPUTS}!${col}${self.layout.tier_row(0)}:${col}${self.layout.tier_row(n - 1)}"
 
@@ -90,7 +96,7 @@ class InputRefs:
 
 
 # a 100 x 30 report asks for some 20,000 references into Inputs, most of them many times over
-_TIER_COLUMN = {spec.name: column_of(TIER_FIELDS, spec.name) for spec in TIER_FIELDS}
+_TIER_COLUMN = {spec.name: column_of(TIER_COLUMNS, spec.name) for spec in TIER_COLUMNS}
 _CLASS_COLUMN = {spec.name: column_of(CLASS_COLUMNS, spec.name) for spec in CLASS_COLUMNS}
 
 
@@ -124,7 +130,7 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
             _validate(sheet, settings_specs[key], row, row, 2, choices)
 
     price = st.money_format(s.currency, 2)
-    number_formats = {**_FORMATS, "price_out": price, "price_in": price}
+    number_formats = {**_FORMATS, **{name: price for name in _PRICES}}
     names = {"baseline": _names_range(layout.tier_row(0), max(layout.n_tiers, 1)),
              "tier": _names_range(layout.tier_row(0), max(layout.n_tiers, 1)),
              "task_class": _names_range(layout.class_row(0), max(layout.n_classes, 1))}
@@ -136,7 +142,7 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
             _validate(sheet, spec, header + 1, header + max(len(rows), 1), col, {**choices, **names})
 
     if wb.tiers:
-        prices = [st.col_name(column_of(TIER_FIELDS, f)) for f in ("price_out", "price_in")]
+        prices = [st.col_name(column_of(TIER_COLUMNS, f)) for f in _PRICES]
         first, last = layout.tier_row(0), layout.tier_row(len(wb.tiers) - 1)
         sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{last}" for c in prices),
                                      f"${st.col_name(2)}${SETTING_ROWS['currency']}", s.currency, 2)
@@ -174,12 +180,15 @@ def _table(sheet: st.SheetWriter, header_row: int, heading: str, specs: tuple[Fi
     sheet.ws.set_row(header_row - 1, 30)
 
 
+_NUMBER_KINDS = ("int", "float", "percent", "optional_float", "optional_percent", "optional_int")
+
+
 def _validate(sheet: st.SheetWriter, spec: FieldSpec, first: int, last: int, col: int, lists: dict[str, str]) -> None:
     """Excel data validation for one column of one table, from the validator's own field spec."""
     message = f"{spec.label} must be {spec.describe()}."[:255]
     options: dict[str, Any] = {"error_title": spec.label[:32], "error_message": message, "ignore_blank": True}
-    if spec.kind in ("int", "float", "percent", "optional_float", "optional_percent") and spec.minimum is not None:
-        options.update(validate="integer" if spec.kind == "int" else "decimal", criteria="between",
+    if spec.kind in _NUMBER_KINDS and spec.minimum is not None:
+        options.update(validate="integer" if spec.kind in ("int", "optional_int") else "decimal", criteria="between",
                        minimum=spec.minimum, maximum=spec.maximum)
         if spec.below_maximum:
             options["maximum"] = spec.maximum - 1e-9
@@ -200,9 +209,9 @@ def refused_test(spec: FieldSpec, ref: str, lists: dict[str, str]) -> str | None
 
     Nested IFs, not one OR: Excel evaluates every argument of OR, and INT of a text is an error.
     """
-    if spec.kind in ("int", "float", "percent", "optional_float", "optional_percent") and spec.minimum is not None:
+    if spec.kind in _NUMBER_KINDS and spec.minimum is not None:
         high = f"{ref}>={spec.maximum!r}" if spec.below_maximum else f"{ref}>{spec.maximum!r}"
-        tests = [f"{ref}<{spec.minimum!r}", high] + ([f"{ref}<>INT({ref})"] if spec.kind == "int" else [])
+        tests = [f"{ref}<{spec.minimum!r}", high] + ([f"{ref}<>INT({ref})"] if spec.kind in ("int", "optional_int") else [])
         checked = f"IF(ISNUMBER({ref}),OR({','.join(tests)}),TRUE)"
         return f'IF({ref}="",FALSE,{checked})' if spec.kind.startswith("optional") else checked
     if spec.kind == "choice" and spec.name in lists:
@@ -215,7 +224,7 @@ def refused_test(spec: FieldSpec, ref: str, lists: dict[str, str]) -> str | None
 def choice_fields() -> dict[str, tuple[str, ...]]:
     """Every choice field's list (the drop-downs read these from the Notes sheet: some pass Excel's 255 characters)."""
     out: dict[str, tuple[str, ...]] = {}
-    for specs in (TIER_FIELDS, CLASS_FIELDS, OVERRIDE_FIELDS, SETTINGS_FIELDS):
+    for specs in (TIER_COLUMNS, CLASS_FIELDS, OVERRIDE_FIELDS, SETTINGS_FIELDS):
         for spec in specs:
             if spec.kind == "choice":
                 out[spec.name] = spec.choice_list()

@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from model.report import styles as st
-from model.report.layout import NOTES
+from model.report.layout import NOTES, TIER_COLUMNS
 from model.report.sheet_reader import REPORT_ROWS, read_xlsx
 from model.workbook.rows import Tier, Workbook
-from model.workbook.validation import SPECS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError, parse_field
+from model.workbook.validation import SPECS, FieldSpec, ValidationError, WorkbookError, parse_field
 
 TITLE = "Kept for the round trip: tier fields edited in the app, not on Inputs (probe endpoint, measured speed, load)"
 NAME_HEADER = "Tier as exported"
 
 
 def kept_specs() -> list[FieldSpec]:
-    on_inputs = {spec.name for spec in TIER_FIELDS}
+    on_inputs = {spec.name for spec in TIER_COLUMNS}
     return [spec for name, spec in SPECS[Tier].items() if name not in on_inputs]
 
 

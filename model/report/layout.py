@@ -8,7 +8,8 @@ import functools
 
 from dataclasses import dataclass
 
-from model.workbook.validation import ACCEPTANCE_FIELDS, CLASS_FIELDS, OVERRIDE_FIELDS, TIER_FIELDS, FieldSpec
+from model.workbook.validation import (ACCEPTANCE_FIELDS, CLASS_FIELDS, MEASURED_TERMS_FIELDS, OVERRIDE_FIELDS,
+                                       TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec)
 
 SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES = (
     "Summary", "Charts", "Grid", "Sensitivity", "Comparison", "Inputs", "Curves", "Notes")
@@ -83,10 +84,15 @@ class InputsLayout:
 
 # the class and override tables carry the acceptance's interval right of their own columns: the range's ends
 # (inputs the report's interval formulas read) and what a measurement made it from, so the round trip keeps them
-CLASS_COLUMNS = CLASS_FIELDS + ACCEPTANCE_FIELDS
+# ... and after it the workload's bands and cache; the tiers table carries the vendor's terms (cached and
+# long-context prices, the downgraded share, the SLA) and what a probe measured of them, right of its own columns
+# (model/workbook/vendor_terms.py): inputs the Summary's cost and SLA formulas read. A report older than them has
+# none, and its rows take the defaults
+CLASS_COLUMNS = CLASS_FIELDS + ACCEPTANCE_FIELDS + WORKLOAD_FIELDS
 OVERRIDE_COLUMNS = OVERRIDE_FIELDS + ACCEPTANCE_FIELDS
+TIER_COLUMNS = TIER_FIELDS + TERMS_FIELDS + MEASURED_TERMS_FIELDS
 TABLES = (
-    (TIERS_HEADING, TIER_FIELDS),
+    (TIERS_HEADING, TIER_COLUMNS),
     (CLASSES_HEADING, CLASS_COLUMNS),
     (OVERRIDES_HEADING, OVERRIDE_COLUMNS),
 )

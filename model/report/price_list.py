@@ -20,12 +20,15 @@ from typing import Any
 from model.report.importer import _cell_text
 from model.report.sheet_reader import ERROR_CODES, MAX_COLUMNS, PRICE_LIST_ROWS, CellError, read_csv, read_xlsx
 from model.workbook.rows import CURRENCIES, TaskClass, Tier, Workbook
-from model.workbook.validation import (CLASS_FIELDS, TIER_FIELDS, FieldSpec, ValidationError, WorkbookError,
-                                       check_workbook)
+from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
+                                       ValidationError, WorkbookError, check_workbook)
 
-KINDS: dict[str, tuple[type, tuple[FieldSpec, ...]]] = {"tiers": (Tier, TIER_FIELDS), "classes": (TaskClass, CLASS_FIELDS)}
+# a vendor's terms (cached and long-context prices, their date and source, the SLA) and a workload's bands and cache
+# are columns a price list may have too (model/workbook/vendor_terms.py)
+KINDS: dict[str, tuple[type, tuple[FieldSpec, ...]]] = {"tiers": (Tier, TIER_FIELDS + TERMS_FIELDS),
+                                                        "classes": (TaskClass, CLASS_FIELDS + WORKLOAD_FIELDS)}
 _WORDS = {"tiers": ("tier", "tiers"), "classes": ("task class", "task classes")}
-_MONEY = ("price_out", "price_in")
+_MONEY = ("price_out", "price_in", "price_cached_in", "price_in_long", "price_out_long", "price_cached_in_long")
 # how prices mark their currency; "$" alone is the US dollar (other dollars write C$, A$ or the code)
 _SYMBOLS = {"US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "HK$": "HKD",
             "S$": "SGD", "NT$": "TWD", "R$": "BRL", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",

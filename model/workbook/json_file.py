@@ -18,7 +18,9 @@ from model.workbook.acceptance_fields import summary_alpha
 
 # 2: acceptance profiles and lengths on task classes and overrides, tree drafts on tiers (fields a
 # version-1 file does not have, so it loads unchanged with their defaults)
-SCHEMA_VERSION = 2
+# 3: a vendor's terms on tiers (cached and long-context prices, downgraded share, SLA) and the workload's bands and
+# cache on task classes (model/workbook/vendor_terms.py); optional, so a version-2 file loads unchanged
+SCHEMA_VERSION = 3
 FORMAT_NAME = "specledger-workbook"
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 DEMO_WORKBOOK = RESOURCES / "demo_workbook.json"

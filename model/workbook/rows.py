@@ -68,6 +68,28 @@ class Tier:
     # The mechanics an import made up because its file did not give them ("speculative, k, c, v"): the
     # tier is incomplete, with no verdicts, until the analyst enters them (an edit of a field drops it).
     defaulted: str = ""
+    # The vendor's terms beyond one input and one output price (docs/design/vendor-terms.md), all optional:
+    # a cached-input price, prices above a context band's threshold (input tokens), and where the list prices
+    # came from and when (a preset's are never current: the date shows wherever they are used)
+    price_cached_in: float | None = None
+    band_threshold: int | None = None
+    price_in_long: float | None = None
+    price_out_long: float | None = None
+    price_cached_in_long: float | None = None
+    price_source: str = ""
+    # the share of fast requests the vendor served at standard speed (billed at the baseline's prices), typed
+    # or measured by a probe (then with its interval and the requests it was counted over)
+    downgraded_share: float | None = None
+    downgraded_low: float | None = None
+    downgraded_high: float | None = None
+    downgraded_requests: int = 0
+    # the SLA: "sla_share of requests above sla_tokens_per_s output tokens/s", and what a probe measured of it
+    sla_tokens_per_s: float | None = None
+    sla_share: float | None = None
+    sla_measured_share: float | None = None
+    sla_share_low: float | None = None
+    sla_share_high: float | None = None
+    sla_requests: int = 0
 
     def defaulted_fields(self) -> list[str]:
         return [f.strip() for f in self.defaulted.split(",") if f.strip()]
@@ -139,6 +161,11 @@ class TaskClass:
     # unit; its confidence is alpha_confidence (one measurement, one confidence). None: no interval on E
     acceptance_length_low: float | None = None
     acceptance_length_high: float | None = None
+    # how the class's traffic is priced on a tier with bands (docs/design/vendor-terms.md): the share of its
+    # tokens from requests whose input is past the tier's band threshold (None: its context decides, all or
+    # none), and the share of its input tokens read from the vendor's cache
+    long_share: float | None = None
+    cached_share: float = 0.0
 
 
 @dataclass

@@ -17,6 +17,8 @@ from model.workbook.cell_values import (NumberFormatError, parse_number, bad_cha
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
 from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
                        Workbook)
+from model.workbook.vendor_terms import (MEASURED_TERMS_FIELDS, TERMS_FIELDS, WORKLOAD_FIELDS,  # noqa: F401  (re-exported)
+                                         terms_problems)
 
 
 # the largest workbook read or kept: past these a comparison takes minutes and gigabytes (300,000
@@ -155,8 +157,9 @@ SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
 TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
-    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS + TREE_FIELDS},
-    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
+    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS + TREE_FIELDS + TERMS_FIELDS
+           + MEASURED_TERMS_FIELDS},
+    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS + WORKLOAD_FIELDS},
     Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
 }
@@ -258,6 +261,8 @@ def check_row(row: Any, index: int | None = None) -> list[str]:
             problems.append(f"{row_label(row, index)}, {spec.label}: {exc}")
     if not problems and isinstance(row, (TaskClass, Override)):
         problems.extend(alpha_range_problems(row, index))
+    if not problems and isinstance(row, Tier):  # a vendor's terms: bands, SLA, downgrade (model/workbook/vendor_terms.py)
+        problems.extend(f"{row_label(row, index)}, {p}" for p in terms_problems(row))
     return problems
 
 

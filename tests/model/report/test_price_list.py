@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from model.report.price_list import currency_in, merge_rows, read_price_list
+from model.report.price_list import KINDS, currency_in, merge_rows, read_price_list
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Tier, Workbook
 from model.workbook.validation import WorkbookError
@@ -35,7 +35,8 @@ def test_a_matching_row_takes_only_the_columns_the_file_has(tmp_path: Path) -> N
     assert "Cost model" in result.kept_columns and "Vendor" not in result.kept_columns
     line = result.summary()
     assert "1 added (Zeta Fast)" in line and "1 updated (Northwind Turbo)" in line
-    assert "Columns changed: K, Price out /1M, Price in /1M" in line and "The 9 columns the file lacks were kept" in line
+    assert "Columns changed: K, Price out /1M, Price in /1M" in line and f"The {len(result.kept_columns)} columns the file lacks were kept" in line
+    assert len(result.kept_columns) == len(KINDS["tiers"][1]) - 7
     assert "\n" not in line
     assert wb == load_demo()  # the original is untouched
 

@@ -21,7 +21,7 @@ def _book(classes: list[dict], tiers: list[dict] | None = None, overrides: list[
             "task_classes": classes, "overrides": overrides or []}
 
 
-def test_a_version_1_file_loads_unchanged_and_saves_as_version_2(tmp_path):
+def test_a_version_1_file_loads_unchanged_and_saves_as_the_current_version(tmp_path):
     v1 = _book([dict(CLASS, alpha=0.8)], overrides=[{"tier": "Fast", "task_class": "code", "alpha": 0.7}], version=1)
     wb = wf.workbook_from_dict(v1)
     c, o, t = wb.classes[0], wb.overrides[0], wb.tiers[0]
@@ -32,7 +32,7 @@ def test_a_version_1_file_loads_unchanged_and_saves_as_version_2(tmp_path):
     assert all(cl.profile == () and cl.acceptance_length is None for cl in demo.classes)
     wf.save_workbook(wb, tmp_path / "v2.json")
     saved = json.loads((tmp_path / "v2.json").read_text())
-    assert saved["schema_version"] == 2 and saved["task_classes"][0]["profile"] == []
+    assert saved["schema_version"] == wf.SCHEMA_VERSION and saved["task_classes"][0]["profile"] == []
     assert wf.load_workbook(tmp_path / "v2.json") == wb
 
 
@@ -91,12 +91,11 @@ def test_a_profile_typed_as_text(typed, expected):
     assert parse_field(TaskClass, "profile", typed) == pytest.approx(expected)
 
 
-def test_the_readme_names_the_schema_2_fields():
+def test_the_reference_names_the_schema_2_fields():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The workbook file", 1)[1].split("\n## ", 1)[0]
-    assert "`schema_version: 2`" in section
+    section = (Path(__file__).resolve().parents[3] / "docs" / "reference" / "workbook-file.md").read_text(encoding="utf-8")
+    assert f"`schema_version: {wf.SCHEMA_VERSION}`" in section
     for name in ("profile", "acceptance_length", "acceptance_length_k", "tree_size"):
         assert f"`{name}`" in section
 
