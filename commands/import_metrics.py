@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from commands.runner import CommandError, confidence_arg
+from commands.stated import conventions_help, run_stated
 from model import formatting as fmt
 from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
 from model.metrics.read import ENGINES, applicable, missing_k, missing_k_files, read_sources, read_task_map, source_note
@@ -21,8 +22,12 @@ from model.workbook.validation import check_workbook
 
 
 def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE",
+    p.add_argument("files", nargs="*", metavar="FILE",
                    help="Prometheus scrape(s) (two of one server: before, after), log, JSON lines, vllm bench or sample JSON")
+    p.add_argument("--stated", metavar="FIGURE",
+                   help="a figure a vendor stated, with what it means, instead of files: 'rate=0.62,k=4,engine=vllm', "
+                        "'length=2.8,k=4,source=Acme slides', 'value=62%%,convention=draft_rate,k=4', or that as JSON "
+                        "(inline or a .json file); conventions: " + conventions_help())
     p.add_argument("--engine", choices=ENGINES, default="auto", help="which engine wrote the files (default: recognise)")
     p.add_argument("--task-class", metavar="NAME", help="task class for sources that name none")
     p.add_argument("--k", type=k_arg, action="append", metavar="K | NAME=K",
@@ -119,6 +124,12 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
             except Exception:  # noqa: BLE001 - whatever it is, it is not a workbook to replace
                 raise CommandError(f"{_P(target)}: exists and is not a SpecLedger workbook; -o does not overwrite "
                                    "other files (nothing was written)") from None
+    if getattr(args, "stated", None):
+        if args.files:
+            raise CommandError("--stated takes no FILE: it is the figure itself")
+        return run_stated(args, out)
+    if not args.files:
+        raise CommandError("give the metrics FILE(s) to read, or --stated FIGURE")
     try:
         task_map = read_task_map(args.task_map) if args.task_map else None
         sources = read_sources(args.files, engine=args.engine, k=_k_given(args.k), task_class=args.task_class,
