@@ -23,6 +23,8 @@ def test_the_presets_load_with_their_date_and_source_on_every_tier():
     anthropic = next(p for p in presets if p.name.startswith("Anthropic")).tiers[1]
     assert anthropic.band_threshold == 200_000 and anthropic.price_in_long == 2 * anthropic.price_in
     assert '"speed":"fast"' in anthropic.extra_body and anthropic.missing_mechanics()  # closed mechanics: said so
+    assert anthropic.endpoint_api == "anthropic-messages" and "fast-mode-2026-02-01" in anthropic.endpoint_headers
+    assert fast.endpoint_api == "openai-responses"
 
 
 def test_adding_a_preset_twice_renames_and_keeps_baselines_pointing_at_their_pair():
