@@ -35,6 +35,11 @@ def _presets(window: Any) -> None:
     show_preset_dialog(window)
 
 
+def _stated(window: Any) -> None:
+    from gui.window.stated_dialog import show_stated_dialog  # likewise
+    show_stated_dialog(window)
+
+
 def build_menus(window: Any) -> None:
     """The menus of ``window`` (a MainWindow: the type is not imported, main_window imports this module). Sets window.undo_action, redo_action, charts_action and frozen_columns as it goes."""
     w = window
@@ -65,6 +70,7 @@ def build_menus(window: Any) -> None:
     edit.addSeparator()
     add_action(w, edit, "Workbook &settings…", w.edit_settings)
     add_action(w, edit, "Assume a &published acceptance…", lambda: _presets(w))
+    add_action(w, edit, "Enter a s&tated acceptance…", lambda: _stated(w))
     for view in (w.tier_view, w.class_view):
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         for action in rows:

@@ -151,18 +151,27 @@ class PresetDialog(QDialog):
 
 def show_preset_dialog(window: object) -> PresetDialog:
     """Edit > Assume a published acceptance…: for the class and tier in view (a MainWindow, read by attribute)."""
+    dialog = PresetDialog(window.document, class_in_view(window), getattr(window, "_tier_row", -1), window)  # type: ignore[attr-defined]
+    return open_from(window, dialog)
+
+
+def class_in_view(window: object) -> int:
+    """The class row the window has in view: the class table's current row, or the results' or overrides' column."""
     views = [getattr(window, "class_view", None), getattr(window, "results_view", None),
              getattr(window, "override_view", None)]
-    class_row = 0
     for view in views:
         index = view.currentIndex() if view is not None else None
         if index is not None and index.isValid():
-            class_row = index.row() if view is views[0] else index.column()
-            break
-    dialog = PresetDialog(window.document, class_row, getattr(window, "_tier_row", -1), window)  # type: ignore[attr-defined]
+            return index.row() if view is views[0] else index.column()
+    return 0
+
+
+def open_from(window: object, dialog: QDialog) -> QDialog:
+    """Open an acceptance dialog window-modal (no nested event loop); its `applied` text goes to the status bar, as
+    every other edit from a dialog does."""
     show_message = getattr(window, "show_message", None)
-    if show_message is not None:  # the status bar says what changed, as every other edit from a dialog does
-        dialog.applied.connect(show_message)
+    if show_message is not None:
+        dialog.applied.connect(show_message)  # type: ignore[attr-defined]
     dialog.finished.connect(dialog.deleteLater)
-    dialog.open()  # window-modal, without a nested event loop
+    dialog.open()
     return dialog
