@@ -7,6 +7,7 @@ applying is model.workbook.measured_apply in one Document.apply, source "importe
 """
 from __future__ import annotations
 
+import math
 from datetime import date
 from pathlib import Path
 from typing import Callable, Sequence
@@ -269,7 +270,7 @@ class ImportMetricsDialog(QDialog):
         cells = (fmt.printable(Path(source.file).name), fmt.printable(source.engine), fmt.printable(source.model or ""),
                  fmt.printable(source.task_class or ""),
                  str(c.k) if c.k else "?", f"{c.steps:,.0f}" if source.has_counts and c.steps else "–",
-                 fmt.pct(c.alpha, 1), fmt.pct(c.draft_acceptance_rate, 1), fmt.fixed(c.mean_acceptance_length, 2),
+                 fmt.pct(c.alpha, 1), fmt.pct(c.draft_acceptance_rate, 1), _length_cell(source),
                  fmt.pct(source.alpha_applied, 1), ", ".join(fmt.pct(x, 0) for x in cond) if cond else "–")
         self.table.insertRow(row)
         for col, text in enumerate(cells):
@@ -406,3 +407,12 @@ def add_menu_action(window: QWidget, menu: QMenu, open_dialog: Callable[[], obje
 
 def is_metrics_drop(path: str) -> bool:
     return is_metrics_path(path)
+
+
+def _length_cell(source: SourceResult) -> str:
+    """The mean acceptance length, or the bounds the counts allow where the steps were bounded, not counted."""
+    c = source.counts
+    bounds = c.mean_acceptance_length_range
+    if c.mean_acceptance_length is None and bounds is not None:
+        return f"{bounds[0]:.2f}–{bounds[1]:.2f}" if math.isfinite(bounds[1]) else f"≥ {bounds[0]:.2f}"
+    return fmt.fixed(c.mean_acceptance_length, 2)

@@ -265,16 +265,33 @@ def _sglang_gauges(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCoun
     notes = ["SGLang exports gauges for the last logging interval, not counts for the run: "
              "two scrapes give the later interval, not a difference"]
     k = None
+    own: dict[str, object] = {"spec_accept_length": length, **({"spec_accept_rate": rate} if rate is not None else {})}
     if rate:
-        guess = (length - 1.0) / rate
-        if abs(guess - round(guess)) < 0.02 and round(guess) >= 1:
-            k = int(round(guess))
+        # the gauge's rate is (length - 1) / K in current SGLang and length / (K + 1) in 0.5.x (the Decode batch
+        # lines' convention, docs/reference/engine-formats.md#sglang-decode-batch-lines); the gauges are unrounded
+        current, old = _whole((length - 1.0) / rate), _whole(length / rate)
+        old = old - 1 if old is not None and old >= 2 else None
+        if current is not None and old is not None:
+            notes.append(f"the accept rate fits both SGLang conventions: K = {old} if 0.5.x (rate = length / (K + 1)), "
+                         f"K = {current} after it (rate = (length - 1) / K); pass --k")
+        elif old is not None:
+            k = old
+            own["accept rate convention"] = "0.5.x"
+            notes.append(f"K = {k} read from accept length / accept rate - 1: the SGLang 0.5.x convention "
+                         "(accept rate = accepted tokens with the bonus / (steps x (K + 1)))")
+        elif current is not None:
+            k = current
             notes.append(f"K = {k} read from (accept length - 1) / accept rate")
     # one notional step carries the rates through the conversions; has_counts False keeps it out of the counts
     counts = SpecCounts(engine="sglang", k=k, drafts=1.0, accepted_tokens=length - 1.0,
-                        draft_tokens=(length - 1.0) / rate if rate else None, convention_note=SGLANG_NOTE,
-                        engine_values={"spec_accept_length": length, **({"spec_accept_rate": rate} if rate is not None else {})})
+                        draft_tokens=float(k) if k else None, convention_note=SGLANG_NOTE, engine_values=own)
     return counts, False, notes
+
+
+def _whole(x: float) -> int | None:
+    """A whole K from 1 to 64 where x is one within a gauge's float precision."""
+    k = round(x)
+    return k if 1 <= k <= MAX_K and abs(x - k) < 1e-4 * max(1.0, x) else None
 
 
 def _tgi_histogram(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCounts, bool, list[str]]:

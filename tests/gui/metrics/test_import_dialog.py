@@ -215,3 +215,18 @@ def test_apply_says_where_a_tier_uses_the_profile_at_another_k(window, qtbot, tm
     text = dialog.message_label.text()
     assert ("code on Northwind Turbo: K mismatch: measured at K = 3 in the engine's metrics, the workbook's tier has "
             "K = 5") in text and "labelled extrapolated" in text
+
+
+def test_timings_as_copied_show_the_bounds_of_the_length(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    import json
+    # 240 drafted, 177 accepted, 300 generated: steps at most 300 - 1 - 177 = 122, so E >= 1 + 177 / 122 = 2.45;
+    # with K = 4 in the field, steps >= 60 and E <= 1 + 177 / 60 = 3.95
+    path = tmp_path / "timings.json"
+    path.write_text(json.dumps({"predicted_n": 300, "draft_n": 240, "draft_n_accepted": 177}))
+    dialog = _dialog(window, qtbot)
+    _read(dialog, qtbot, lambda: dialog.add_files([str(path)]))
+    headers = [dialog.table.horizontalHeaderItem(i).text() for i in range(dialog.table.columnCount())]
+    col = next(i for i, h in enumerate(headers) if "length" in h.lower() or h.startswith("AL") or h == "E")
+    assert dialog.table.item(0, col).text() == "≥ 2.45"
+    _read(dialog, qtbot, lambda: dialog.k_spin.setValue(4))
+    assert dialog.table.item(0, col).text() == "2.45–3.95"

@@ -68,3 +68,26 @@ def test_lines_that_cannot_tell_give_both_readings_and_no_k(tmp_path: Path) -> N
     assert s2.counts.alpha == pytest.approx(0.366025, abs=1e-5)
     assert s2.counts.engine_values["accept rate convention"] == "0.5.x"
     assert any("--k 2 decides it" in n for n in s2.notes)
+
+
+def test_the_gauges_tell_the_conventions_apart_too(tmp_path: Path) -> None:
+    def scrape(length: float, rate: float) -> str:
+        labels = '{model_name="qwen",engine_type="unified",tp_rank="0",pp_rank="0"}'
+        return (f"# TYPE sglang:spec_accept_length gauge\nsglang:spec_accept_length{labels} {length!r}\n"
+                f"# TYPE sglang:spec_accept_rate gauge\nsglang:spec_accept_rate{labels} {rate!r}\n")
+
+    # 0.5.x, K = 3: length 110 / 40 = 2.75, rate 110 / (40 x 4) = 0.6875; 2.75 / 0.6875 = 4 = K + 1, while
+    # 1.75 / 0.6875 = 2.545 is no K
+    path = tmp_path / "old.prom"
+    path.write_text(scrape(2.75, 0.6875))
+    [s] = read_sources([str(path)])
+    assert s.counts.k == 3 and s.counts.draft_acceptance_rate == pytest.approx(1.75 / 3)
+    assert s.counts.engine_values["accept rate convention"] == "0.5.x"
+    # current, K = 3: rate 70 / 120 = 0.58333; 1.75 / 0.58333 = 3
+    path.write_text(scrape(2.75, 70 / 120))
+    [s] = read_sources([str(path)])
+    assert s.counts.k == 3 and s.counts.draft_acceptance_rate == pytest.approx(70 / 120)
+    # length 1.5, rate 0.5: 3 = K + 1 (K = 2) and 1 = K: both, so no K until --k
+    path.write_text(scrape(1.5, 0.5))
+    [s] = read_sources([str(path)])
+    assert s.counts.k is None and any("fits both SGLang conventions" in n for n in s.notes)
