@@ -7,6 +7,8 @@ depth) takes the K given here. model/workbook/assume_preset.py makes the edit; t
 """
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QHeaderView, QLabel, QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout,
@@ -46,18 +48,7 @@ class PresetDialog(QDialog):
         self.source_label = QLabel()
         self.source_label.setWordWrap(True)
         self.source_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.class_combo = QComboBox()
-        self.class_combo.addItems([c.name for c in wb.classes])
-        self.class_combo.setCurrentIndex(max(0, min(class_row, len(wb.classes) - 1)))
-        speculative = [t for t in wb.tiers if t.speculative != "no"]
-        self.tier_check = QCheckBox("only on this tier's draft:")
-        self.tier_combo = QComboBox()
-        self.tier_combo.addItems([t.name for t in speculative])
-        if 0 <= tier_row < len(wb.tiers) and wb.tiers[tier_row].speculative != "no":
-            self.tier_combo.setCurrentText(wb.tiers[tier_row].name)
-        self.tier_combo.setEnabled(False)
-        self.tier_check.toggled.connect(self.tier_combo.setEnabled)
-        self.tier_check.setEnabled(bool(speculative))
+        self.class_combo, self.tier_check, self.tier_combo = class_and_tier_pickers(wb, class_row, tier_row)
         self.k_spin = QSpinBox()
         self.k_spin.setRange(int(K_LIMITS[0]), int(K_LIMITS[1]))
         # the K offered is the K of the tier the combo names (a tier that drafts nothing has none to offer)
@@ -147,6 +138,24 @@ class PresetDialog(QDialog):
             return
         self.applied.emit(f"{text}. Undo with Ctrl+Z.")
         super().accept()
+
+
+def class_and_tier_pickers(wb: Any, class_row: int, tier_row: int) -> tuple[QComboBox, QCheckBox, QComboBox]:
+    """The class to assume for (the one in view first), and "only on this tier's draft" with the speculative tiers
+    (the one in view first), off until ticked."""
+    class_combo = QComboBox()
+    class_combo.addItems([c.name for c in wb.classes])
+    class_combo.setCurrentIndex(max(0, min(class_row, len(wb.classes) - 1)))
+    speculative = [t for t in wb.tiers if t.speculative != "no"]
+    tier_check = QCheckBox("only on this tier's draft:")
+    tier_combo = QComboBox()
+    tier_combo.addItems([t.name for t in speculative])
+    if 0 <= tier_row < len(wb.tiers) and wb.tiers[tier_row].speculative != "no":
+        tier_combo.setCurrentText(wb.tiers[tier_row].name)
+    tier_combo.setEnabled(False)
+    tier_check.toggled.connect(tier_combo.setEnabled)
+    tier_check.setEnabled(bool(speculative))
+    return class_combo, tier_check, tier_combo
 
 
 def show_preset_dialog(window: object) -> PresetDialog:

@@ -9,7 +9,7 @@ collects and shows (docs/reference/stated-acceptance.md).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QHeaderView, QLabel, QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
@@ -19,7 +19,7 @@ from model.workbook.assume_stated import assume_stated
 from model.workbook.validation import ValidationError
 
 from gui.document import Document
-from gui.window.preset_dialog import class_in_view, open_from
+from gui.window.preset_dialog import class_and_tier_pickers, class_in_view, open_from
 
 _COLUMNS = ("Convention", "Value", "Printed by")
 
@@ -55,18 +55,7 @@ class StatedDialog(QDialog):
         self.source_edit = QLineEdit()
         self.source_edit.setPlaceholderText("where it was stated: Acme pricing slides, p. 4")
         self.source_edit.setMaxLength(200)
-        self.class_combo = QComboBox()
-        self.class_combo.addItems([c.name for c in wb.classes])
-        self.class_combo.setCurrentIndex(max(0, min(class_row, len(wb.classes) - 1)))
-        speculative = [t for t in wb.tiers if t.speculative != "no"]
-        self.tier_check = QCheckBox("only on this tier's draft:")
-        self.tier_combo = QComboBox()
-        self.tier_combo.addItems([t.name for t in speculative])
-        if 0 <= tier_row < len(wb.tiers) and wb.tiers[tier_row].speculative != "no":
-            self.tier_combo.setCurrentText(wb.tiers[tier_row].name)
-        self.tier_combo.setEnabled(False)
-        self.tier_check.toggled.connect(self.tier_combo.setEnabled)
-        self.tier_check.setEnabled(bool(speculative))
+        self.class_combo, self.tier_check, self.tier_combo = class_and_tier_pickers(wb, class_row, tier_row)
         self.table = QTableWidget(len(CONVENTIONS), len(_COLUMNS))
         self.table.setHorizontalHeaderLabels(list(_COLUMNS))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
