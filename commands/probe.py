@@ -264,6 +264,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         args.json = check_output_target(args.json, "JSON result")
     if args.run is not None:  # a missing folder is refused, as for --json: not made (as root, anywhere)
         args.run = check_output_target(args.run, "run file")
+    probe_decide.check_decide_arguments(args)
     if args.from_run is not None:
         header, records = read_run(args.from_run)
         if args.workbook is not None and args.tier:  # the tier's K now, for the K mismatch
@@ -274,7 +275,6 @@ def run_probe_command(args: argparse.Namespace) -> int:
             header = {**header, "tier_k": wb.tiers[i].k}
         report = analyse(records, header, getattr(args, "confidence", 0.95))
         return _finish(report, args, None)
-    probe_decide.check_decide_arguments(args)
     settings, currency = _endpoints(args)
     settings.check()
     check_endpoint(settings.fast)
@@ -291,6 +291,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
                 + f" at {contexts}: {what}.")
     until = getattr(args, "until_decided", False)
     if until:
+        probe_decide.decide_thresholds(args, settings)  # refused here, before the question and any request
         question = (f"probe {settings.fast.describe()} until each class is decided: at most {args.max_requests} "
                     "requests a class" + (f" and {fmt.cost(args.max_cost, currency)}" if args.max_cost is not None else "")
                     + ".")

@@ -18,7 +18,8 @@ from model.cancel import run_to_end
 from model.probe.decide_plan import leave_out_decided, needs_before_run
 from model.probe.plan import ProbeSettings
 from model.probe.prompt_supply import short_of_prompts
-from model.probe.until_decided import DecideSettings, UntilDecidedRun, Threshold, run_until_decided, thresholds_for
+from model.probe.until_decided import (DecideSettings, LengthThreshold, UntilDecidedRun, Threshold, run_until_decided,
+                                      thresholds_for)
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Workbook
 from model.workbook.validation import HALF_WIDTH_FIELD, LENGTH_HALF_WIDTH_FIELD, MAX_COST_FIELD, ValidationError
@@ -63,10 +64,37 @@ def half_width_arg(text: str) -> float | None:
 def check_decide_arguments(args: argparse.Namespace) -> None:
     if not getattr(args, "until_decided", False):
         return
+    # a run until decided sends one stream at a time at the first context, and sends: what it would ignore is refused
+    if getattr(args, "from_run", None) is not None:
+        raise ValueError("--until-decided sends requests, --from-run re-analyses a run and sends nothing: give one")
+    if getattr(args, "concurrency", None) and [x.strip() for x in args.concurrency.split(",") if x.strip()] != ["1"]:
+        raise ValueError(f"--until-decided runs one stream at a time; --concurrency {args.concurrency} would be ignored "
+                         "(probe the load levels in a run without --until-decided)")
+    if len([c for c in str(getattr(args, "contexts", "0")).split(",") if c.strip()]) > 1:
+        raise ValueError(f"--until-decided probes one context; --contexts {args.contexts} names more (give one)")
     if not 5 <= args.max_requests <= 10_000:
         raise ValueError("--max-requests must be from 5 to 10000 (an interval needs 5 requests)")
     if args.workbook is None and args.half_width is None:
         raise ValueError("--until-decided needs a workbook tier (its prices give each class's break-even) or --half-width")
+
+
+def check_half_width(half_width: float | None, thresholds: dict[str, Threshold]) -> None:
+    """--half-width is read in each class's unit; a value only E can mean (0.5 or more: alpha's is below 0.5)
+    is refused for the classes judged on alpha, naming them, rather than applied there (a half-width of 2 on
+    alpha reads 'decided' after five requests whatever the interval)."""
+    if half_width is None:
+        return
+    try:
+        HALF_WIDTH_FIELD.parse(repr(half_width))
+        return  # a share: alpha reads it, and E reads it in tokens per step
+    except ValidationError:
+        pass
+    on_alpha = [name for name, t in thresholds.items() if not isinstance(t, LengthThreshold)]
+    if on_alpha:
+        raise ValueError(f"--half-width {half_width:g} is in tokens per step of E, which only a class held as a profile "
+                         f"or a length is judged on; {', '.join(on_alpha)} "
+                         f"{'is' if len(on_alpha) == 1 else 'are'} judged on alpha, whose half-width is below 0.5 "
+                         "(0.03 is 3 points either side)")
 
 
 def need_lines(wb: Workbook, tier: str, settings: ProbeSettings, currency: str, confidence: float,
@@ -90,12 +118,20 @@ def leave_out_decided_classes(wb: Workbook, settings: ProbeSettings, confidence:
     return dataclasses.replace(settings, prompts=kept), done
 
 
+def decide_thresholds(args: argparse.Namespace, settings: ProbeSettings) -> dict[str, Threshold]:
+    """Each probed class's threshold (none without a workbook: judged on alpha's half-width), --half-width checked
+    against the unit each class is judged in."""
+    classes = [p.task_class for p in settings.prompts]
+    thresholds: dict[str, Threshold] = dict.fromkeys(classes)
+    if args.workbook is not None:
+        thresholds = thresholds_for(load_workbook(args.workbook), settings.fast_name, classes)
+    check_half_width(args.half_width, thresholds)
+    return thresholds
+
+
 def run_decide(args: argparse.Namespace, settings: ProbeSettings, keys: dict, run_path: Path | None, show: Any,
                out: TextIO) -> tuple[UntilDecidedRun, int]:
-    thresholds: dict[str, Threshold] = {}
-    if args.workbook is not None:
-        thresholds = thresholds_for(load_workbook(args.workbook), settings.fast_name,
-                                    [p.task_class for p in settings.prompts])
+    thresholds = decide_thresholds(args, settings)
     # one flag, read in the unit each class is judged in: alpha, or E's tokens per step for a profile or length
     decide = DecideSettings(args.confidence, args.max_requests, args.max_cost, args.half_width, args.half_width)
     run = run_to_end(run_until_decided(settings, keys, thresholds, decide, run_path), show)

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from model.engine_reports import (FIREWORKS_NOTE, LLAMACPP_NOTE, PREDICTED_NOTE, SGLANG_NOTE, TRTLLM_NOTE,
                                   VLLM_NOTE, ReportError, SpecCounts)
-from model.spec_checks import MAX_COUNT, MAX_K
+from model.spec_checks import MAX_COUNT, MAX_K, count_problem
 
 
 # --- reading one response ------------------------------------------------------------------
@@ -183,6 +183,17 @@ def _fireworks(value: str, where: str) -> SpecCounts:
 
 
 def speculation_from_response(body: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> SpecCounts | None:
+    """The speculation counts one response reports, or None when it reports none; ReportError naming the field
+    where a field cannot be read or the fields contradict each other (model.spec_checks.count_problem: the checks
+    an imported file's counts get), so an impossible response is never turned into an acceptance or a K."""
+    counts = _speculation(body, headers)
+    problem = count_problem(counts) if counts is not None else None
+    if problem:
+        raise ReportError(problem)
+    return counts
+
+
+def _speculation(body: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> SpecCounts | None:
     """The speculation counts one response reports, or None when it reports none.
 
     Reads vLLM `metrics.speculative_decoding`, SGLang `meta_info`, TensorRT-LLM

@@ -78,4 +78,52 @@ def count_problem(c: Counts) -> str | None:
         return f"rejecting steps: {c.rejections:g} of {steps:g} verify steps rejected a draft, more than there were steps"
     if steps and c.accepted_tokens is not None and c.k and c.accepted_tokens > steps * c.k * (1 + slack) + slack:
         return (f"accepted tokens: {c.accepted_tokens:g} over {steps:g} steps is more than K = {c.k} a step")
+    return _disagreement(c)
+
+
+# Engines print their rates and lengths rounded (2 decimals, or percent to 1-2 decimals): a figure beside the counts
+# may miss them by that much, never by more
+_RATE_SLACK = 0.006
+_LENGTH_SLACK = 0.011
+# the engine's own printed figures, by the name the readers keep them under: (convention, scale to a fraction)
+_STATED_LENGTHS = ("Mean acceptance length", "mean acceptance length", "Acceptance length",
+                   "spec_decode_acceptance_length")
+_STATED_RATES = {"Draft acceptance rate (%)": 100.0, "Acceptance rate (%)": 100.0, "spec_decode_acceptance_rate": 100.0,
+                 "draft acceptance": 1.0}
+
+
+def _disagreement(c: Counts) -> str | None:
+    """Figures of one source that contradict each other: per-position counts against the accepted total, draft
+    tokens against drafts x K, and the engine's own printed length and rate against its counts. Either figure may
+    be the wrong one, so neither is used: the message names both (docs/reference/engine-formats.md#figures-that-contradict-each-other)."""
+    steps, pos, accepted = c.drafts, c.per_position_accepted, c.accepted_tokens
+    if pos and accepted is not None and steps:
+        implied = float(sum(pos))
+        # each printed rate is off by its rounding at most; a count from it by that share of the steps
+        if abs(implied - accepted) > _RATE_SLACK * steps * len(pos) + 1.0:
+            return (f"per-position rates: they add up to {implied:.6g} accepted tokens ({implied / steps:.3g} a draft), "
+                    f"but the accepted tokens given are {accepted:g}; the figures contradict each other")
+    if steps and c.k and c.draft_tokens is not None and c.draft_tokens > steps * c.k * 1.01 + 1.0:
+        return (f"draft tokens: {c.draft_tokens:g} over {steps:.6g} drafts is {c.draft_tokens / steps:.3g} a draft, "
+                f"more than K = {c.k} (the per-position block or K given is short of the drafts)")
+    stated = getattr(c, "engine_values", None) or {}
+    if steps and accepted is not None:
+        length = 1.0 + accepted / steps
+        for name in _STATED_LENGTHS:
+            value = stated.get(name)
+            if _number(value) and abs(value - length) > _LENGTH_SLACK + 0.005 * length:
+                return (f"{name}: printed {value:g}, but the counts give {length:.4g} "
+                        f"(1 + {accepted:g} accepted / {steps:.6g} drafts); the figures contradict each other")
+    drafted = c.draft_tokens if c.draft_tokens else (steps * c.k if steps and c.k else None)
+    if drafted and accepted is not None:
+        rate = accepted / drafted
+        for name, scale in _STATED_RATES.items():
+            value = stated.get(name)
+            if _number(value) and abs(value / scale - rate) > _RATE_SLACK:
+                return (f"{name}: printed {value:g}, but the counts give {rate * scale:.4g} "
+                        f"({accepted:g} accepted / {drafted:.6g} drafted); the figures contradict each other")
     return None
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

@@ -16,8 +16,9 @@ class ApplyRow(QWidget):
         super().__init__(parent)
         self.flag_check = QCheckBox("Set the tier's Speculative from the verdict", checked=True)
         self.speedup_check = QCheckBox("Keep the measured speedup beside the claim", checked=True)
-        # shown only when the K measured is not the tier's (model/acceptance/k_check.py says why it is ticked)
-        self.k_check = QCheckBox("Set the tier's K to the K measured", checked=True, visible=False)
+        # shown only when the K measured is not the tier's; never ticked for the analyst: a K from timing can read
+        # short (few steps reach the last positions), so Apply changes K only where the analyst chooses it
+        self.k_check = QCheckBox("Set the tier's K to the K measured", checked=False, visible=False)
         self.k_check.setToolTip("The acceptance and speedup applied were measured at the vendor's K; the tier's K "
                                 "sets its draft cost K c + v. Untick to keep the workbook's K: numbers there are then "
                                 "extrapolated where they reach past what was measured.")
@@ -49,7 +50,10 @@ class ApplyRow(QWidget):
                    mismatch: KMismatch | None = None) -> None:
         """``tier_name``: the probed tier's name now, None when the report has none or the tier is gone;
         ``mismatch``: the K measured against that tier's K now, None when they agree."""
-        self._mismatch = mismatch if has_report and tier_name is not None else None
+        new = mismatch if has_report and tier_name is not None else None
+        if new != self._mismatch:
+            self.k_check.setChecked(False)  # a tick was for the K it named, not this one
+        self._mismatch = new
         self.k_check.setVisible(self._mismatch is not None)
         if self._mismatch is not None:
             self.k_check.setText(f"Set the tier's K to {self._mismatch.measured}, as measured")

@@ -60,6 +60,22 @@ def cumulative_counts(rates: tuple[float, ...], steps: float) -> tuple[float, ..
     return tuple(out)
 
 
+def block_k(rates: tuple[float, ...], drafts: float | None, draft_tokens: float | None, where: str,
+            notes: list[str]) -> tuple[int | None, tuple[float, ...]]:
+    """K and the per-position rates to use: K from the counts wins over a per-position block shorter than it.
+
+    A block cut short (or relabelled) would set K to its length and make a profile with positions missing;
+    the counts' K is used instead and the block is not, with a note saying so. A block no shorter than K,
+    or counts that give no whole K, leave the block's length as K (count_problem checks the rest)."""
+    counted = inferred_k(drafts, draft_tokens)
+    if counted is not None and rates and len(rates) < counted:
+        notes.append(f"{where}: the per-position block has {len(rates)} positions, but draft tokens / drafts = "
+                     f"{draft_tokens:g} / {drafts:g} gives K = {counted}: the block is short of K, so K = {counted} "
+                     "is used and the per-position rates are not")
+        return counted, ()
+    return (len(rates) or counted), rates
+
+
 def _shown(raw: str) -> str:
     text = raw if len(raw) <= 40 else raw[:37] + "..."
     return repr(text)
@@ -68,7 +84,7 @@ def _shown(raw: str) -> str:
 def inferred_k(drafts: float | None, draft_tokens: float | None) -> int | None:
     """K where draft tokens / drafts is a whole number from 1 to 64: every draft then drafted K (a draft cut short
     would leave a fraction), so the file implies K; None otherwise. Callers say the K was inferred."""
-    if not drafts or draft_tokens is None or draft_tokens <= 0:
+    if not drafts or draft_tokens is None or draft_tokens <= 0 or not math.isfinite(drafts / draft_tokens):
         return None
     ratio = draft_tokens / drafts
     k = round(ratio)

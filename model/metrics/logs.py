@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts
 from model.engine_responses import speculation_from_response
 from model.spec_checks import MAX_K, count_problem
-from model.metrics.fields import cumulative_counts, figure, found, label, rate_list
+from model.metrics.fields import block_k, cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 
 LLAMACPP_STEPS_NOTE = ("llama.cpp: draft acceptance = accepted / generated draft tokens; mean acceptance length = 1 + "
@@ -83,6 +83,7 @@ class Requests:
     steps: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # LLAMA_TRACE: (accepted, drafted) per step
     replaying: set[str] = field(default_factory=set)  # tasks whose next step line replays a restored step
     traced: int = 0  # requests whose rejections the step lines gave
+    short_blocks: list[str] = field(default_factory=list)  # per-position blocks short of the counts' K (fields.block_k)
 
 
 def _checked(counts: SpecCounts, where: str) -> SpecCounts:
@@ -146,6 +147,8 @@ def llamacpp_request(line: str, number: int, file: str, out: Requests) -> None:
             steps = float(round(steps))  # printed to 2 decimals: the whole count it must be, where that is certain
     elif accepted == 0 and k:
         steps = generated / k
+    if rates:
+        k, rates = block_k(rates, steps, generated, where, out.short_blocks)
     counts = SpecCounts(engine="llamacpp", k=k, drafts=steps, draft_tokens=generated, accepted_tokens=accepted,
                         per_position_accepted=cumulative_counts(rates, steps) if rates and steps else None,
                         convention_note=LLAMACPP_STEPS_NOTE if steps is not None else LLAMACPP_NOTE,

@@ -223,6 +223,9 @@ def _llamacpp(state: _State, task_map: Mapping[str, str] | None, notes: list[str
         if req.traced:
             notes.append(f"{req.traced} of {count(len(req.parts), 'request')} have LLAMA_TRACE step lines ('accepted a/d draft "
                          "tokens'): their rejections counted step by step, a draft cut short and wholly accepted being none")
+        if req.short_blocks:
+            more = len(req.short_blocks) - 1
+            notes.append(req.short_blocks[0] + (f" (and {count(more, 'more request')} the same way)" if more else ""))
         fmt = f"llama.cpp server log, per-request print_timing lines ({req.form})"
         return [_source(file, "llamacpp", _combined([c for _, c in parts], file), fmt,
                         [*notes, f"{count(len(parts), 'request')} added up"], task_class=cls, requests=parts)

@@ -21,6 +21,7 @@ from model.formatting import count
 from model.spec_checks import MAX_K, count_problem
 from model.metrics import llamacpp_extra
 from model.metrics.prompt_keys import record_prompt
+from model.metrics.fields import block_k
 from model.metrics.result import MetricsError
 
 SAMPLE_NOTE = ("SpecLedger sample: stretches that drafted all K; alpha by maximum likelihood on the histogram; "
@@ -52,15 +53,18 @@ def read_vllm_bench(obj: Mapping[str, Any], file: str) -> tuple[SpecCounts, list
         raise MetricsError(f"{file}: spec_decode_per_position_acceptance_rates is not a list")
     if len(rates) > MAX_K:
         raise MetricsError(f"{file}: spec_decode_per_position_acceptance_rates has {len(rates):,} positions; K is 1 to {MAX_K}")
-    pos = tuple(_finite(r, f"{file}: spec_decode_per_position_acceptance_rates[{i}]") * drafts for i, r in enumerate(rates))
+    fractions = tuple(_finite(r, f"{file}: spec_decode_per_position_acceptance_rates[{i}]") for i, r in enumerate(rates))
     own = {key: obj[key] for key in ("spec_decode_acceptance_rate", "spec_decode_acceptance_length") if key in obj}
+    draft_tokens = _finite(obj.get("spec_decode_draft_tokens", 0), f"{file}: spec_decode_draft_tokens")
+    notes = [f"vllm bench serve result ({obj.get('model_id') or obj.get('model') or 'model not named'})"]
+    k, fractions = block_k(fractions, drafts, draft_tokens, f"{file}: spec_decode_per_position_acceptance_rates", notes)
+    pos = tuple(r * drafts for r in fractions)
     counts = SpecCounts(
-        engine="vllm", k=len(pos) or None, drafts=drafts,
-        draft_tokens=_finite(obj.get("spec_decode_draft_tokens", 0), f"{file}: spec_decode_draft_tokens"),
+        engine="vllm", k=k if rates else None, drafts=drafts, draft_tokens=draft_tokens,
         accepted_tokens=_finite(obj.get("spec_decode_accepted_tokens", 0), f"{file}: spec_decode_accepted_tokens"),
         per_position_accepted=pos or None, convention_note=VLLM_NOTE + " (vllm bench serve prints the rate in percent)",
         engine_values=own)
-    return counts, [f"vllm bench serve result ({obj.get('model_id') or obj.get('model') or 'model not named'})"]
+    return counts, notes
 
 
 def read_sample_result(obj: Mapping[str, Any], file: str) -> list[tuple[str, SpecCounts, list[str]]]:

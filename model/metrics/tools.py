@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping
 
 from model.engine_reports import ReportError, SpecCounts, combine
 from model.engine_responses import speculation_from_recorded, speculation_from_response
-from model.spec_checks import MAX_K, count_problem
+from model.spec_checks import MAX_COUNT, MAX_K, count_problem
 from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError
 from model.workbook.json_file import PROBE_RUN_KIND
@@ -56,7 +56,17 @@ def _count(node: Any, where: str) -> float:
     value = _value(node)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise MetricsError(f"{where}: expected a count, got {value!r}")
+    if not (math.isfinite(value) and 0 <= value <= MAX_COUNT):
+        raise MetricsError(f"{where}: {value!r} is not a count (negative, NaN, infinite or past 2^53)")
     return float(value)
+
+
+def _k(node: Any, where: str) -> int:
+    """K as a whole number of draft tokens in 1..64; 4.7 is refused, not read as 4."""
+    value = _count(node, where)
+    if value != int(value) or not 1 <= value <= MAX_K:
+        raise MetricsError(f"{where}: K must be a whole number of draft tokens from 1 to {MAX_K}, got {_value(node)!r}")
+    return int(value)
 
 
 def _histogram(node: Any, where: str) -> tuple[float, ...]:
@@ -114,7 +124,7 @@ def aiperf_record(obj: Mapping[str, Any], where: str) -> SpecCounts | None:
         if spec.get("acceptance_histogram") is not None:
             hist = _histogram(spec["acceptance_histogram"], f"{where}: spec_decode_acceptance.acceptance_histogram")
         if spec.get("num_spec_tokens") is not None:
-            k = int(_count(spec["num_spec_tokens"], f"{where}: spec_decode_acceptance.num_spec_tokens"))
+            k = _k(spec["num_spec_tokens"], f"{where}: spec_decode_acceptance.num_spec_tokens")
     own = {"spec_decode_acceptance_length": _value(metrics["spec_decode_acceptance_length"])} \
         if "spec_decode_acceptance_length" in metrics else {}
     counts = SpecCounts(engine="aiperf", k=k, drafts=steps, draft_tokens=drafted, accepted_tokens=accepted, histogram=hist,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from model.engine_reports import VLLM_NOTE, SpecCounts
 from model.spec_checks import count_problem
-from model.metrics.fields import cumulative_counts, figure, found, inferred_k, label, rate_list
+from model.metrics.fields import block_k, cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 
 V0_NOTE = ("vLLM V0: 'Draft acceptance rate' = accepted positions / draft tokens, counting positions accepted after a "
@@ -189,16 +189,17 @@ def offline_counts(block: Block, file: str) -> tuple[SpecCounts, list[str]] | No
     if not {"num_drafts", "num_draft_tokens", "num_accepted_tokens"} <= set(v):
         return None
     drafts = v["num_drafts"]
-    rates = _positions(block, where, "acceptance at token", 1.0)
-    k = len(rates) or inferred_k(drafts, v["num_draft_tokens"])
+    notes: list[str] = []
+    printed = _positions(block, where, "acceptance at token", 1.0)
+    k, rates = block_k(printed, drafts, v["num_draft_tokens"], where, notes)
     counts = SpecCounts(engine="vllm", k=k, drafts=drafts, draft_tokens=v["num_draft_tokens"],
                         accepted_tokens=v["num_accepted_tokens"],
                         per_position_accepted=cumulative_counts(rates, drafts) if rates and drafts else None,
                         convention_note=VLLM_NOTE,
                         engine_values={k: v[k] for k in ("mean acceptance length",) if k in v})
-    notes = [f"vLLM offline speculative-decoding summary (examples/offline_inference/spec_decode.py) from line {block.first}"
-             + ("; per-position rates printed to 2 decimals" if rates else "")]
-    if not rates and k:
+    notes.insert(0, f"vLLM offline speculative-decoding summary (examples/offline_inference/spec_decode.py) from line "
+                    f"{block.first}" + ("; per-position rates printed to 2 decimals" if rates else ""))
+    if not printed and k:
         notes.append(f"K = {k} inferred: num_draft_tokens / num_drafts = {v['num_draft_tokens']:g} / {drafts:g} is whole "
                      "(no 'acceptance at token' lines; a draft cut short would leave a fraction)")
     return _checked(counts, where), notes
@@ -209,14 +210,16 @@ def bench_counts(block: Block, file: str) -> tuple[SpecCounts, list[str]] | None
     if not {"Drafts", "Draft tokens", "Accepted tokens"} <= set(v):
         return None
     drafts = v["Drafts"]
-    rates = tuple(r / 100.0 for r in _positions(block, where, "Position", 100.0))
-    counts = SpecCounts(engine="vllm", k=len(rates) or None, drafts=drafts, draft_tokens=v["Draft tokens"],
+    notes: list[str] = []
+    k, rates = block_k(tuple(r / 100.0 for r in _positions(block, where, "Position", 100.0)), drafts, v["Draft tokens"],
+                       where, notes)
+    counts = SpecCounts(engine="vllm", k=k, drafts=drafts, draft_tokens=v["Draft tokens"],
                         accepted_tokens=v["Accepted tokens"],
                         per_position_accepted=cumulative_counts(rates, drafts) if rates and drafts else None,
                         convention_note=VLLM_NOTE + " (vllm bench serve prints the rates in percent)",
                         engine_values={k: v[k] for k in ("Acceptance rate (%)", "Acceptance length") if k in v})
-    notes = [f"vllm bench serve console output, Speculative Decoding section at line {block.first}"
-             + ("; per-position rates printed in percent to 2 decimals" if rates else "")]
+    notes.insert(0, f"vllm bench serve console output, Speculative Decoding section at line {block.first}"
+                 + ("; per-position rates printed in percent to 2 decimals" if rates else ""))
     return _checked(counts, where), notes
 
 

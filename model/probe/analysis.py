@@ -222,7 +222,12 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             if k is None and server_k.k is not None:
                 k, k_source = server_k.k, "server"
     rep_all, _ = reported_acceptance(fast)
-    if k is None and rep_all is not None and rep_all.k is not None:  # the stream hides the steps; the server says K
+    if rep_all is not None and rep_all.k is not None and rep_all.k != k:
+        # the server's own K (vLLM's num_spec_tokens) wins: timing sees K only where a step accepted every draft,
+        # which at a low alpha few do, so its K reads short
+        if k is not None:
+            notes.append(f"the server reports K = {rep_all.k}; the largest step seen said K = {k} (few steps reach the "
+                         f"last positions): the server's K is used")
         k, k_source = rep_all.k, "reported"
     left_out, read = left_out_share([gs for _, gs in steps.groups])
     contexts = sorted({r.context for r in fast})

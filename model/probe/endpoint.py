@@ -105,6 +105,12 @@ def check_endpoint(endpoint: Endpoint) -> None:
     parts = urlsplit(endpoint.base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise EndpointError(f"base URL {endpoint.base_url!r}: expected http(s)://host[:port]/path")
+    try:
+        port = parts.port
+    except ValueError:  # urllib's own words name no URL: "Port out of range 0-65535"
+        port = -1
+    if port is not None and not 1 <= port <= 65535:
+        raise EndpointError(f"base URL {endpoint.base_url!r}: the port must be a whole number from 1 to 65535")
     if parts.username or parts.password:
         raise EndpointError("base URL: credentials in the URL are refused; give the key through an env var or keyring")
     if parts.scheme == "http" and not is_loopback(parts.hostname) and not endpoint.allow_http:

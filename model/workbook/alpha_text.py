@@ -38,6 +38,11 @@ def parse_alpha_text(row_type: type, value: Any, row_name: str = "",
         raise ValidationError(f"{where}: must be two shares, low to high, such as 74–86% or 0.74-0.86 "
                               f"(got {shown(inner)})")
     if ends[1].endswith("%") and not ends[0].endswith("%"):
+        if _share_written(ends[0], decimal):
+            # "0.74–86%": a share and a percent; read as one unit it would be 0.74%, which nobody meant
+            raise ValidationError(f"{where}: the ends are written in different units ({shown(ends[0])} is a share, "
+                                  f"{shown(ends[1])} a percent); write both as percents (74–86%) or both as shares "
+                                  f"(0.74–0.86)")
         ends[0] += "%"  # "74–86%": the sign is written once
     low = parse_field(row_type, "alpha_low", ends[0], row_name, decimal)
     high = parse_field(row_type, "alpha_high", ends[1], row_name, decimal)
@@ -45,3 +50,14 @@ def parse_alpha_text(row_type: type, value: Any, row_name: str = "",
         raise ValidationError(f"{where}: must hold the acceptance itself ({low * 100:g}% to {high * 100:g}% does "
                               f"not hold {alpha * 100:g}%)")
     return alpha, (low, high)
+
+
+def _share_written(text: str, decimal: str) -> bool:
+    """Whether an end typed without a % sign reads as a share: a number from 0 to 1 with a decimal separator."""
+    plain = text.strip()
+    if decimal not in plain and "." not in plain:
+        return False
+    try:
+        return 0.0 <= float(plain.replace(decimal, ".")) <= 1.0
+    except ValueError:
+        return False

@@ -135,7 +135,10 @@ ACCEPTANCE_FIELDS: tuple[FieldSpec, ...] = (
 
 # the confidence of every interval and verdict; not in SETTINGS_FIELDS (the settings dialog's and the
 # report's settings block), a workbook-wide setting all the same
-CONFIDENCE_FIELD = FieldSpec("confidence", "Interval confidence", "percent", 0.5, 1.0, below_maximum=True)
+# at most 99.99%: past it the two-sided quantile a run turns it into runs out of float precision (0.9999999999999999
+# leaves no tail at all), so every interval, look and verdict would fail after the requests were sent
+MAX_CONFIDENCE = 0.9999
+CONFIDENCE_FIELD = FieldSpec("confidence", "Interval confidence", "percent", 0.5, MAX_CONFIDENCE)
 # a run until decided may stop a class once its interval is this narrow either side (the probe dock; not a
 # workbook field): 0.03 or 3% is 3 points, blank for none
 HALF_WIDTH_FIELD = FieldSpec("half_width", "Half-width", "optional_percent", 0.001, 0.5, below_maximum=True)

@@ -21,6 +21,16 @@ def _head(status: str = "200 OK", kind: str = "text/event-stream", extra: str = 
     return f"HTTP/1.1 {status}\r\ncontent-type: {kind}\r\nconnection: close\r\n{extra}\r\n".encode()
 
 
+# vLLM-style per-request speculation fields (metrics.speculative_decoding) no server can mean, by model name
+SPEC_FIELDS = {
+    # a histogram of 4 steps all accepting every draft, beside counts of 4 steps accepting 1 in 4
+    "spec-hist-contradicts": {"num_spec_tokens": 2, "num_spec_steps": 4, "num_draft_tokens": 8,
+                              "num_accepted_draft_tokens": 2, "acceptance_histogram": [0, 0, 4]},
+    "spec-k-100": {"num_spec_tokens": 100, "num_spec_steps": 1, "num_draft_tokens": 100, "num_accepted_draft_tokens": 1},
+    "spec-accepted-over": {"num_spec_tokens": 2, "num_spec_steps": 1, "num_draft_tokens": 2, "num_accepted_draft_tokens": 6},
+}
+
+
 class HostileServer:
     def __init__(self) -> None:
         self.port = 0
@@ -114,5 +124,7 @@ class HostileServer:
             text = text.replace('"completion_tokens": 3', '"completion_tokens": NaN')
         elif model == "timings-nan":
             text = text.replace('"usage"', '"timings": {"draft_n": NaN, "draft_n_accepted": 1}, "usage"')
+        elif model in SPEC_FIELDS:
+            text = text.replace('"usage"', f'"metrics": {{"speculative_decoding": {json.dumps(SPEC_FIELDS[model])}}}, "usage"')
         writer.write(f"data: {text}\n\ndata: [DONE]\n\n".encode())
         await writer.drain()

@@ -118,6 +118,21 @@ def test_nan_in_reported_metrics_is_refused_by_name(server, tmp_path):
     report.to_json()
 
 
+@pytest.mark.parametrize(("model", "words"), [
+    ("spec-hist-contradicts", "histogram"), ("spec-k-100", "K = 100"), ("spec-accepted-over", "more than were drafted")])
+def test_impossible_reported_fields_are_refused_by_name_and_not_used(server, tmp_path, model, words):
+    """The server's speculation fields go through the importer's checks; an impossible request's fields give no
+    alpha, no K and no draft acceptance rate (the timing, where there is one, stands for it)."""
+    run, _ = _run(server, model, tmp_path)
+    assert run.error is None and len(run.records) == 1
+    report = analyse(run.records, run.header)
+    assert any(words in f and "fast code #1" in f for f in report.failed), report.failed
+    [c] = report.classes
+    assert c.alpha_reported is None and c.reported_draft_acceptance_rate is None and c.alpha_source != "reported"
+    assert report.k_estimate != 100
+    report.to_json()
+
+
 # --- arguments: each refused in one line naming what is wrong, before any request -------------------
 
 def _main(capsys, *argv: str) -> tuple[int, str]:

@@ -56,8 +56,9 @@ def test_a_k_mismatch_takes_one_short_line_of_the_footer(qtbot, panel, size):
     grown = row.flag_check.mapTo(row, row.flag_check.rect().topLeft()).y() - checks_at
     assert grown < 2 * line, (grown, line)
     assert "K mismatch: measured 4, the tier has 5" in row.k_label.text()
-    tip = row.k_label.toolTip()
-    assert "from the steps' timing" in tip and "Apply sets the tier's K from 5 to 4" in tip
+    assert not row.k_check.isChecked()  # Apply changes K only where the analyst ticks it
+    row.k_check.setChecked(True)
+    assert "from the steps' timing" in row.k_label.toolTip() and "Apply sets the tier's K from 5 to 4" in row.k_label.toolTip()
     row.k_check.setChecked(False)
     assert "kept at 5, numbers extrapolated" in row.k_label.text() and "labelled extrapolated" in row.k_label.toolTip()
     qtbot.wait(50)

@@ -29,12 +29,14 @@ def test_a_k_mismatch_is_said_and_apply_sets_the_tiers_k_or_keeps_it_saying_so(q
         qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
     report, row = panel.report, panel.apply_row
     assert report.k_estimate == 4 and report.k_mismatch is not None and report.k_mismatch.tier == 5
-    assert not row.k_check.isHidden() and row.k_check.isChecked()
+    # never ticked for the analyst: Apply keeps the workbook's K unless the analyst chooses the measured one
+    assert not row.k_check.isHidden() and not row.k_check.isChecked()
+    assert "kept at 5" in row.k_label.text() and "keeps the tier's K = 5" in row.k_label.toolTip()
+    row.k_check.setChecked(True)
     # one short line, the whole story in its tooltip (5 lines of the footer at 1366x768 before)
     assert "K mismatch: measured 4, the tier has 5; Apply sets it to 4" in row.k_label.text()
     assert "from 5 to 4" in row.k_label.toolTip() and "K mismatch: the probe measured K = 4" in row.k_label.toolTip()
-    row.k_check.setChecked(False)  # the analyst keeps the workbook's K: the words say what that means
-    assert "kept at 5" in row.k_label.text() and "keeps the tier's K = 5" in row.k_label.toolTip()
+    row.k_check.setChecked(False)
     doc = panel.document
     i = doc.workbook.tier_index("Northwind Turbo")
     qtbot.mouseClick(row.apply_button, Qt.MouseButton.LeftButton)

@@ -163,5 +163,6 @@ def test_the_half_width_flag_says_its_two_units_and_sets_both(monkeypatch):
         yield  # a generator, as run_until_decided is
 
     monkeypatch.setattr(probe_decide, "run_until_decided", fake_run)
-    probe_decide.run_decide(args, None, {}, None, None, None)
+    from types import SimpleNamespace
+    probe_decide.run_decide(args, SimpleNamespace(prompts=[], fast_name="Fast"), {}, None, None, None)
     assert seen["decide"].half_width == 0.2 and seen["decide"].length_half_width == 0.2
