@@ -12,6 +12,7 @@ no copy of the key in what it recorded (model.probe.guard).
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -62,6 +63,8 @@ def _retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:
                 wait = parsedate_to_datetime(value).timestamp() - time.time()
             except (TypeError, ValueError):
                 pass
+    if not math.isfinite(wait):  # "nan", "inf": no wait a server can mean; the backoff instead
+        wait = 0.5 * 2 ** attempt
     return min(max(wait, 0.0), cap)
 
 

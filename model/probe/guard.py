@@ -24,6 +24,19 @@ _BEARER = re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]+")
 USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
+def event_cap(max_tokens: int) -> int:
+    """The most events one answer of ``max_tokens`` may send: one a token, and generously more for the role,
+    empty, finish and usage chunks servers add; a server sending far more (100,000 one-token events for 16
+    tokens) is stopped, not recorded."""
+    return 4 * max(1, max_tokens) + 64
+
+
+def body_cap(max_tokens: int) -> int:
+    """The most decompressed bytes one answer of ``max_tokens`` may send: 16 KB a token (a token's event with
+    its logprobs is well under 1 KB) and 1 MB besides, within MAX_BODY."""
+    return min(MAX_BODY, 1024 * 1024 + 16 * 1024 * max(1, max_tokens))
+
+
 class StreamLimit(RuntimeError):
     """The body broke a cap; str() says which, for the request's one line."""
 

@@ -31,7 +31,7 @@ from model.probe.client import (RETRY_STATUS, Limits, ProbeRequestError, Streami
                                 _status_error, request_body, said_in)
 from model.probe.endpoint import ApiKey, Endpoint
 from model.probe.events import RequestRecord
-from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit
+from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit, body_cap, event_cap
 from model.probe.stalls import StallWatch
 from model import formatting as fmt
 
@@ -107,26 +107,36 @@ class LoopClient(StreamingClient):
         if problem:
             raise ProbeRequestError(problem)
         clock = time.perf_counter
-        reader = SseReader()
+        reader = SseReader(max_body=body_cap(record.max_tokens))
+        most = event_cap(record.max_tokens)
         arrived: list[tuple[float, str]] = []  # (arrival, payload): stamped now, parsed once the stream ended
         reads = Arrivals.attach(response.extensions.get("network_stream")) or Arrivals()
         record.clock = "kernel" if reads.kernel else "loop"
+        quiet = EventWatch(self.limits, start)
         try:
-            async for chunk in response.aiter_bytes():
-                t = (reads.at if reads.at is not None else clock()) - start
-                payloads = reader.feed(chunk)
-                arrived.extend((t, p) for p in payloads)
-                if payloads and self.dialect.is_end(payloads[-1]):
-                    break
-            else:
-                tail = reader.end()
-                if tail is not None:
-                    arrived.append((clock() - start, tail))
+            with quiet:
+                async for chunk in response.aiter_bytes():
+                    t = (reads.at if reads.at is not None else clock()) - start
+                    payloads = reader.feed(chunk)
+                    if payloads:
+                        quiet.event()
+                    arrived.extend((t, p) for p in payloads)
+                    if len(arrived) > most:
+                        raise StreamLimit(f"the server sent more than {most:,} events for at most "
+                                          f"{fmt.count(record.max_tokens, 'token')} asked")
+                    if payloads and self.dialect.is_end(payloads[-1]):
+                        break
+                else:
+                    tail = reader.end()
+                    if tail is not None:
+                        arrived.append((clock() - start, tail))
         except asyncio.CancelledError:
             try:  # the events so far, for the deadline's message; the cancel itself goes on
                 self._parse(record, arrived)
             except ProbeRequestError:
                 pass
+            if quiet.expired:  # bytes kept coming, events did not: the event limits, not the deadline, ended it
+                raise ProbeRequestError(self._quiet_message(record, quiet)) from None
             raise
         except StreamLimit as exc:
             self._parse(record, arrived)  # an error in an earlier event is the one to name
@@ -148,11 +158,59 @@ class LoopClient(StreamingClient):
             raise ProbeRequestError(f"{record.label}: the stream ended without {self.dialect.end_event} after "
                                     f"{fmt.count(len(record.events), 'event')} (cut midway)")
 
+    def _quiet_message(self, record: RequestRecord, quiet: "EventWatch") -> str:
+        if not record.events and not quiet.events:
+            return (f"{record.label}: no event within {self.limits.first_byte_s:g} s of the request (bytes that are "
+                    "no event, such as keep-alive comments, do not count); gave up")
+        return (f"{record.label}: no next event within {self.limits.gap_s:g} s after "
+                f"{fmt.count(max(len(record.events), quiet.events), 'event')} (bytes that are no event do not count); "
+                "gave up")
+
     def _parse(self, record: RequestRecord, arrived: list[tuple[float, str]], first: int = 0) -> bool:
         for number, (t, payload) in enumerate(arrived, start=first + 1):
             if self._read_payload(record, number, payload, t):
                 return True
         return False
+
+
+class EventWatch:
+    """The first-event and gap limits on events, not bytes: a socket read that brings only keep-alive comments,
+    or one byte a second, resets httpx's read timeout but is no event. A timer on the loop cancels the reading
+    task when the first event is later than Limits.first_byte_s after the request, or the next one later than
+    Limits.gap_s after the last; ``expired`` tells that cancel from the analyst's or the deadline's."""
+
+    def __init__(self, limits: Limits, start: float) -> None:
+        self.limits = limits
+        # start is perf_counter's when the request was sent: the first event's limit counts from there
+        self._due = time.monotonic() + limits.first_byte_s - (time.perf_counter() - start)
+        self.events = 0
+        self.expired = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[Any] | None = None
+
+    def event(self) -> None:
+        self.events += 1
+        self._due = time.monotonic() + self.limits.gap_s
+
+    def _check(self) -> None:
+        late = self._due - time.monotonic()
+        if late > 0:  # an event came meanwhile: look again when the new limit is due
+            self._timer = asyncio.get_running_loop().call_later(late, self._check)
+            return
+        self.expired = True
+        if self._task is not None:
+            self._task.cancel()
+
+    def __enter__(self) -> "EventWatch":
+        self._task = asyncio.current_task()
+        self._timer = asyncio.get_running_loop().call_later(max(0.0, self._due - time.monotonic()), self._check)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.expired and self._task is not None and hasattr(self._task, "uncancel"):
+            self._task.uncancel()  # the cancel was ours, and is turned into the request's one line
 
 
 class _KernelStamps:

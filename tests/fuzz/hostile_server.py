@@ -88,12 +88,28 @@ class HostileServer:
         if model == "error-endless":  # an error body that never ends, as fast as the client reads
             writer.write(_head("400 Bad Request", "application/json"))
             await self._forever(writer, b"a" * 65536, 0)
+        if model == "retry-nan":
+            writer.write(b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: nan\r\n"
+                         b"content-length: 2\r\nconnection: close\r\n\r\n{}")
+            await writer.drain()
+            return
         writer.write(_head(extra="content-encoding: gzip\r\n" if model == "gzip-bomb" else
                            f"fireworks-speculation-acceptance: {key}\r\n" if model == "echo-key" else ""))
         if model == "drip-body":
             await self._forever(writer, b":", 0.3)
         if model == "comments":
             await self._forever(writer, b": keep-alive\n\n", 0.2)
+        if model == "event-then-comments":  # one event, then only comments: the gap limit, not the deadline
+            writer.write(_sse(CHUNK))
+            await self._forever(writer, b": keep-alive\n\n", 0.2)
+        if model == "event-then-drip":  # one event, then a byte at a time
+            writer.write(_sse(CHUNK))
+            await self._forever(writer, b" ", 0.2)
+        if model == "flood":  # far more one-token events than were asked for, as fast as the client reads
+            block = _sse(CHUNK) * 1000
+            while True:
+                writer.write(block)
+                await writer.drain()
         if model == "silent":
             await writer.drain()
             await asyncio.sleep(3600)

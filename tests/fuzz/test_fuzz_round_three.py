@@ -75,3 +75,60 @@ def test_a_half_width_only_e_can_mean_names_the_alpha_classes(capsys, tmp_path):
     code, err = _main(capsys, "probe", "--base-url", DEAD, "--model", "m", "--prompts", _prompts(tmp_path, ("code", "prose")),
                       "--yes", "--until-decided", "--half-width", "2")
     _one_line(code, err, "code, prose are judged on alpha")
+
+
+# --- the probe against a server whose bytes are no events, or far too many -----------------------------------
+
+from model.cancel import run_to_end  # noqa: E402
+from model.probe.client import Limits  # noqa: E402
+from model.probe.endpoint import Endpoint  # noqa: E402
+from model.probe.events import FAST  # noqa: E402
+from model.probe.plan import ProbeSettings  # noqa: E402
+from model.probe.prompt_file import ProbePrompt  # noqa: E402
+from model.probe.run import run_probe  # noqa: E402
+from tests.fuzz.test_fuzz_probe import RSS_MB, _peak_mb  # noqa: E402
+
+PROMPT = [ProbePrompt("code", ({"role": "user", "content": "def f():"},), 1)]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with HostileServer() as s:
+        yield s
+
+
+def _probe(server, model: str, tmp_path: Path, limits: Limits, max_tokens: int = 8):
+    settings = ProbeSettings(fast=Endpoint(server.base_url, model), prompts=PROMPT, max_tokens=max_tokens)
+    before, start = _peak_mb(), time.monotonic()
+    run = run_to_end(run_probe(settings, {FAST: None}, tmp_path / "run.jsonl", limits=limits))
+    assert _peak_mb() - before < RSS_MB
+    return run, time.monotonic() - start
+
+
+# the request's deadline far off: the event limits must be what ends these
+EVENTS = Limits(connect_s=2.0, first_byte_s=1.0, gap_s=0.6, total_s=60.0, retries=0)
+
+
+@pytest.mark.parametrize(("model", "words"), [
+    ("comments", "no event within 1 s of the request"), ("drip-body", "no event within 1 s of the request"),
+    ("event-then-comments", "no next event within 0.6 s after 1 event"),
+    ("event-then-drip", "no next event within 0.6 s after 1 event")])
+def test_bytes_that_are_no_events_count_against_the_event_limits(server, tmp_path, model, words):
+    run, seconds = _probe(server, model, tmp_path, EVENTS)
+    assert run.error is not None and words in run.error and "\n" not in run.error, run.error
+    assert seconds < 5.0
+
+
+def test_far_more_events_than_asked_stop_the_request_in_bounded_memory(server, tmp_path):
+    run, seconds = _probe(server, "flood", tmp_path, Limits(connect_s=2.0, first_byte_s=5.0, gap_s=5.0, total_s=30.0,
+                                                            retries=0), max_tokens=16)
+    assert run.error and "more than 128 events for at most 16 tokens asked" in run.error and "\n" not in run.error
+    assert seconds < 10.0
+    assert (tmp_path / "run.jsonl").stat().st_size < 1024 * 1024
+
+
+def test_retry_after_nan_waits_the_backoff_and_names_the_429(server, tmp_path):
+    limits = Limits(connect_s=2.0, first_byte_s=5.0, gap_s=5.0, total_s=60.0, retries=2, max_retry_wait_s=0.5)
+    run, seconds = _probe(server, "retry-nan", tmp_path, limits)
+    assert run.error and "429" in run.error and "\n" not in run.error, run.error
+    assert seconds < 5.0
