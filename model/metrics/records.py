@@ -133,6 +133,7 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
     without: list[int] = []
     seen_engine: tuple[str, int] | None = None
     n_items = without_count = 0
+    recognised: str | None = None  # what the records were recognised as, where none carries speculation counts
     for line, obj in items:
         n_items += 1
         if not isinstance(obj, Mapping):
@@ -153,6 +154,7 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
             without_count += 1
             if len(without) < 5:  # the first few named; a big file of other records costs no memory
                 without.append(line)
+                recognised = recognised or _recognised(body)
             continue
         usage = counts.engine in ("openai-predicted-outputs", "fireworks")
         if engine != "auto" and (counts.engine != engine if engine != "usage" else not usage):
@@ -166,6 +168,8 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
         by_class.setdefault(cls, []).append((name, counts))
         prompts.setdefault(cls, []).append(record_prompt(obj, body))
     if not by_class:
+        if recognised:
+            raise MetricsError(f"{file}: {recognised}")
         raise MetricsError(f"{file}: none of its {n_items} records reports speculative decoding "
                            "(no metrics.speculative_decoding, meta_info spec fields, timings.draft_n, ...)")
     out = []
@@ -181,6 +185,29 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
             notes.append(f"{without_count} records without speculation fields left out (lines {shown})")
         out.append((task_class, total, notes, named, prompts[task_class]))
     return out
+
+
+def _recognised(body: Mapping[str, Any]) -> str | None:
+    """What a record without speculation counts was recognised as, and what it lacks, for the refusal."""
+    meta = body.get("meta_info") if isinstance(body.get("meta_info"), Mapping) else body
+    spec = body.get("sglext", {}).get("spec_tokens_details") if isinstance(body.get("sglext"), Mapping) else None
+    for where in (meta, spec if isinstance(spec, Mapping) else {}):
+        length, rate = where.get("spec_accept_length"), where.get("spec_accept_rate")
+        if isinstance(length, (int, float)) and "spec_verify_ct" not in where:
+            return (f"SGLang spec fields: accept length {length:g}" + (f" and accept rate {rate:g}" if isinstance(rate, (int, float))
+                    else "") + " read, but no spec_verify_ct or draft counts; type them with their convention: "
+                    f"--stated 'length={length:g},k=K'")
+    if isinstance(body.get("timings"), Mapping):
+        return ("llama.cpp responses (timings), but no timings.draft_n: the server ran without a draft model or "
+                "speculative type")
+    if isinstance(body.get("sglext"), Mapping) or "meta_info" in body:
+        return ("SGLang responses, but no spec fields (meta_info.spec_verify_ct, sglext.spec_tokens_details): started "
+                "without --speculative-algorithm, or requested without return_spec_tokens_details")
+    if "choices" in body:
+        return ("OpenAI-compatible responses carrying no speculation fields (vLLM's metrics.speculative_decoding, "
+                "SGLang's sglext.spec_tokens_details, llama.cpp's timings.draft_n): the server reports none in its "
+                "responses; import its /metrics or log")
+    return None
 
 
 def _llamacpp_timings(body: Mapping[str, Any], where: str) -> SpecCounts | None:

@@ -46,3 +46,20 @@ def test_the_fields_under_sglext(tmp_path: Path) -> None:
     lines.write_text(json.dumps(response) + "\n" + json.dumps({**response, "id": "c0ffef"}) + "\n")
     [s] = read_sources([str(lines)])
     assert s.counts.k == 3 and len(s.requests) == 2 and s.counts.alpha == pytest.approx(140 / 196)
+
+
+def test_refusals_name_what_the_records_are(tmp_path: Path) -> None:
+    from model.metrics.result import MetricsError
+    rates = tmp_path / "rates.json"
+    rates.write_text(json.dumps({"spec_accept_length": 2.75, "spec_accept_rate": 0.58}))
+    with pytest.raises(MetricsError, match=r"SGLang spec fields: accept length 2\.75 and accept rate 0\.58 read, but no "
+                                           r"spec_verify_ct.*--stated 'length=2\.75,k=K'"):
+        read_sources([str(rates)])
+    plain = tmp_path / "llama.json"
+    plain.write_text(json.dumps({"content": "ok", "timings": {"predicted_n": 30, "prompt_n": 4}}))
+    with pytest.raises(MetricsError, match="llama.cpp responses \\(timings\\), but no timings.draft_n"):
+        read_sources([str(plain)])
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text(json.dumps({"id": "x", "choices": [], "usage": {"completion_tokens": 3}}) + "\n")
+    with pytest.raises(MetricsError, match="OpenAI-compatible responses carrying no speculation fields"):
+        read_sources([str(chat)])
