@@ -31,7 +31,8 @@ from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress
-from model.probe.run_file import read_run, record_k
+from model.probe.run_file import read_run, record_k, record_sla
+from model.probe.sla import breaking_requests, parse_sla, sla_line, sla_plan_words, tier_sla
 from model.probe.speed_verdict import SPEED_VERDICTS
 from model.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
@@ -78,6 +79,10 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against-api", choices=API_NAMES, default=None, help="the baseline's API (default: --api)")
     parser.add_argument("--against-header", action="append", default=[], metavar="'NAME: VALUE'",
                         help="the baseline's extra headers (default: --header's)")
+    parser.add_argument("--sla", metavar="TOKENS_PER_S@SHARE",
+                        help="a speed SLA to judge, e.g. 80@0.99: 99%% of requests above 80 output tokens/s (tokens "
+                             "after the first over the time from the first content to the last); default: the "
+                             "workbook tier's")
     parser.add_argument("--allow-http", action="store_true", help="allow plain http to a host other than loopback")
     parser.add_argument("--concurrency", metavar="N,N,...",
                         help="parallel streams per level, one level at a time, e.g. 1,4,16 (default 1, or 1 and "
@@ -118,6 +123,7 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
                                  **common)
         if levels is None and tier.concurrency > 1:  # the load the analyst runs, beside a quiet server's
             settings.concurrency = (1, tier.concurrency)
+        settings.sla = parse_sla(args.sla) if args.sla else tier_sla(tier)
         return settings, wb.settings.currency
     if not args.base_url or not args.model:
         raise ValueError("give a workbook with --tier, or --base-url and --model")
@@ -133,7 +139,8 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
                             headers=parse_endpoint_headers(args.against_header, "--against-header")
                             if args.against_header else headers)
     return ProbeSettings(fast=fast, baseline=baseline, fast_name=args.model,
-                         baseline_name=baseline.model if baseline else "", **common), ""
+                         baseline_name=baseline.model if baseline else "",
+                         sla=parse_sla(args.sla) if args.sla else None, **common), ""
 
 
 def _progress_printer(stream: TextIO):
@@ -194,11 +201,38 @@ def format_report(report: ProbeReport) -> str:
                      "cross-check; the engine's convention per class is in the JSON)")
     if report.identity is not None and report.identity.compared:
         lines.append(identity_line(report.identity))
+    lines.extend(vendor_lines(report))
     if len(report.by_concurrency) > 1 or any(x.concurrency > 1 for x in report.by_concurrency):
         lines.append(format_levels(report))
     for f in report.failed:
         lines.append(f"failed: {f}")
     return "\n".join(lines)
+
+
+def vendor_lines(report: ProbeReport) -> list[str]:
+    """How each request was timed, the tier that served the fast ones, the speedup as served, the SLA."""
+    out = []
+    t = report.timing
+    if t.get("usage"):
+        out.append(f"timed by the usage's token count: {t['usage']} of {fmt.count(sum(t.values()), 'request')} "
+                   "(several tokens an event, no counts); by the events' counts: "
+                   f"{t.get('events', 0)}")
+    served = report.served or {}
+    if served.get("fast") or served.get("standard"):
+        share = served["downgraded_share"]
+        lo, hi = served["downgraded_interval"]
+        as_served = next((x.speedup_as_served for x in report.by_concurrency if x.speedup_as_served is not None),
+                         None)
+        out.append(f"served: {served['fast']} fast, {served['standard']} standard, {served['unknown']} unknown of the "
+                   f"fast tier's requests; downgraded {share:.0%} ({lo:.0%}-{hi:.0%}, {served['interval_method']}, "
+                   f"{served['confidence']:.0%})" + (f"; speedup as served {as_served:.2f}x" if as_served else ""))
+    if report.sla is not None:
+        out.append(sla_line(report.sla))
+        named = ", ".join(b["request"] for b in report.sla["below"][:5])
+        if named:
+            more = report.sla["below_count"] - min(5, len(report.sla["below"]))
+            out.append(f"  below the line: {named}" + (f" and {more} more (all in the run file)" if more > 0 else ""))
+    return out
 
 
 def identity_line(identity: Identity) -> str:
@@ -267,6 +301,9 @@ def run_probe_command(args: argparse.Namespace) -> int:
     probe_decide.check_decide_arguments(args)
     if args.from_run is not None:
         header, records = read_run(args.from_run)
+        if args.sla:
+            x, q = parse_sla(args.sla)
+            header = {**header, "sla": {"threshold_tokens_per_s": x, "promised_share": q}}
         if args.workbook is not None and args.tier:  # the tier's K now, for the K mismatch
             wb = load_workbook(args.workbook)
             i = wb.tier_index(args.tier)
@@ -309,6 +346,9 @@ def run_probe_command(args: argparse.Namespace) -> int:
                 return 0
             if done:
                 question += f" Not sent, already decided by the workbook: {', '.join(done)}."
+    if settings.sla is not None:  # 20 requests cannot show 99%: said before anything is sent
+        planned = len(settings.prompts) * len(settings.contexts) * settings.repeats * len(settings.concurrency)
+        print(sla_plan_words(*settings.sla, planned, args.confidence), file=err)
     if args.yes:
         print(question, file=err)
     elif not _ask(question):
@@ -341,6 +381,9 @@ def run_probe_command(args: argparse.Namespace) -> int:
         return 130
     report = analyse(run.records, run.header, getattr(args, "confidence", 0.95))
     record_k(run_path, report.k_estimate, report.k_source)  # import-metrics on the run file then needs no --k
+    if report.sla is not None:  # every request that broke the SLA, by name, in the run file
+        record_sla(run_path, report.sla,
+                   breaking_requests(run.records, run.header, report.sla["threshold_tokens_per_s"]))
     if run_path is not None:
         print(f"run file: {run_path}", file=err)
     code = _finish(report, args, run.error)

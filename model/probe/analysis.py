@@ -28,6 +28,8 @@ from model.probe.reported import convention, k_from_server, reported_acceptance,
 from model.probe.speed import measure, speedup
 from model.probe.speed_verdict import speed_only
 from model.probe.output_timing import TIMING_WORDS, timing_counts
+from model.probe.served import add_as_served, requested_tier, served_fast, served_note, served_summary
+from model.probe.sla import judge_sla
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
 from model import formatting as fmt
@@ -131,6 +133,10 @@ class ProbeReport:
     k_mismatch: KMismatch | None = None
     # how the requests' output was timed: {"events": n, "usage": m, "untimed": u} (model.probe.output_timing)
     timing: dict[str, int] = field(default_factory=dict)
+    # the tier each fast request's response named, and the downgraded share (model.probe.served); the SLA judged
+    # over the requests served fast (model.probe.sla), None without one
+    served: dict[str, Any] | None = None
+    sla: dict[str, Any] | None = None
 
     @property
     def profile_positions(self) -> int:
@@ -165,6 +171,7 @@ class ProbeReport:
             out["classes"].append(row)
         out["identity"] = self.identity.to_dict() if self.identity is not None else None
         out["by_concurrency"] = [s.to_dict() for s in self.by_concurrency]
+        out["served"], out["sla"] = self.served, self.sla
         return out
 
     def to_json(self) -> str:
@@ -184,8 +191,12 @@ def _class_order(records: Sequence[RequestRecord]) -> list[str]:
 def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = None,
             confidence: float = 0.95) -> ProbeReport:
     header = header or {}
-    fast = [r for r in records if r.role == FAST and r.ok]
+    requested = requested_tier(header.get("fast"))
+    every_fast = [r for r in records if r.role == FAST and r.ok]
+    # the requests the vendor downgraded are no evidence of the fast tier's speed or steps (model.probe.served)
+    fast = served_fast(every_fast, requested)
     base = [r for r in records if r.role == BASELINE and r.ok]
+    served = served_summary(every_fast, requested, confidence)
     style = detect_style(fast)
     steps = read_steps(fast, style)
     base_steps: StepReading | None = None
@@ -193,6 +204,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         base_steps = read_steps(base, detect_style(base))
     verdict = decide(style, steps, base_steps)
     notes: list[str] = [style.inferred] if style.inferred else []
+    if served_note(served):
+        notes.append(served_note(served))
     if steps.silent_tokens:
         notes.append(f"{fmt.count(steps.silent_tokens, 'token')} in {fmt.count(steps.silent_requests, 'request')} produced no content event "
                      "(the usage counts more tokens than the stream showed: special tokens such as an end-of-turn "
@@ -286,6 +299,10 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note
                           max((len(c.profile or ()) for c in classes), default=0))
     levels = level_speeds(fast + base, style, k, load_keeping, confidence)
+    add_as_served(levels, every_fast, base, requested)
+    terms = header.get("sla") if isinstance(header.get("sla"), dict) else None
+    sla = judge_sla(fast, float(terms["threshold_tokens_per_s"]), float(terms["promised_share"]), confidence) \
+        if terms else None
     verdict = (speed_only(style, levels, confidence) if base else None) or verdict
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
@@ -297,5 +314,6 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
         steps_read=read, steps_left_out=left_out, steps_caution=steps.material_note,
-        silent_tokens=steps.silent_tokens, by_concurrency=levels, timing=timing_counts(records),
+        silent_tokens=steps.silent_tokens, by_concurrency=levels, timing=timing_counts(records), served=served,
+        sla=sla,
         confidence=confidence, k_mismatch=mismatch)

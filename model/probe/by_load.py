@@ -45,6 +45,10 @@ class LevelSpeed:
     # at the report's confidence, requests as the unit (model.acceptance); None where too few requests
     alpha_interval: list[float] | None = None
     speedup_interval: list[float] | None = None
+    # the fast tier's requests the vendor served at standard speed at this level, and the speedup over all its
+    # requests as they came, those included (model.probe.served); speedup_measured is over the ones served fast
+    downgraded: int = 0
+    speedup_as_served: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -40,6 +40,8 @@ class ProbeSettings:
     prompts_path: str = ""
     concurrency: tuple[int, ...] = (1,)  # parallel streams per level, one level at a time (model/probe/load.py)
     tier_k: int | None = None  # the probed tier's K in the workbook: the result says when the K measured differs
+    # a speed SLA to judge, (tokens/s, share of requests), e.g. (80.0, 0.99): `probe --sla 80@0.99` or the tier's
+    sla: tuple[float, float] | None = None
 
     def check(self) -> None:
         if not self.prompts:

@@ -61,7 +61,9 @@ def run_header(settings: ProbeSettings) -> dict[str, Any]:
             "baseline_name": settings.baseline_name if settings.baseline else None,
             "fast": settings.fast.to_dict(), "baseline": settings.baseline.to_dict() if settings.baseline else None,
             "contexts": list(settings.contexts), "repeats": settings.repeats, "max_tokens": settings.max_tokens,
-            "prompts": settings.prompts_path, "tier_k": settings.tier_k}
+            "prompts": settings.prompts_path, "tier_k": settings.tier_k,
+            "sla": {"threshold_tokens_per_s": settings.sla[0], "promised_share": settings.sla[1]}
+            if settings.sla else None}
 
 
 def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:

@@ -12,6 +12,8 @@ re-analysed later without a request (`specledger probe --from-run RUN.jsonl`).
 When the run has been analysed, `record_k` appends one last line, {"kind": "specledger-probe-k", "k": 4,
 "k_source": "timing"}: the K the probe inferred (from the steps' timing) or was told (by the server's counts),
 so `import-metrics` on the run file needs no --k. Run files written before that line existed have none.
+With an SLA, `record_sla` appends {"kind": "specledger-probe-sla", ..., "below": [{"request", "tokens_per_s"}]}:
+every request that broke it, by name.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from model.workbook.json_file import PROBE_RUN_KIND
 
 KIND = PROBE_RUN_KIND
 K_KIND = "specledger-probe-k"  # the trailer line holding the K the analysis settled on
+SLA_KIND = "specledger-probe-sla"  # the trailer line naming the requests below an SLA's line (record_sla)
 LOAD_KEEPING_KIND = "specledger-probe-load-keeping"
 LOAD_KEEPING_COUNTS = ("sent", "completed", "throttled")
 VERSION = 1
@@ -144,6 +147,8 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
                 if obj.get("kind") != KIND:
                     raise ValueError(f"the first line is not a {KIND} header")
                 header = obj
+            elif obj.get("kind") == SLA_KIND:
+                continue  # what an analysis concluded, not what was received: the analysis says it again
             elif obj.get("kind") == K_KIND:
                 header = {**header, "k_recorded": obj.get("k"), "k_recorded_source": obj.get("k_source")}
             elif obj.get("kind") == LOAD_KEEPING_KIND:
@@ -169,3 +174,26 @@ def _load_keeping(obj: dict[str, Any]) -> tuple[str, dict[str, int]]:
         raise ValueError(f"a {LOAD_KEEPING_KIND} line needs 'concurrency', "
                          f"{', '.join(repr(n) for n in LOAD_KEEPING_COUNTS)} as whole numbers from 0")
     return str(obj["concurrency"]), {name: int(obj[name]) for name in LOAD_KEEPING_COUNTS}
+
+
+
+def record_sla(path: str | Path | None, sla: dict[str, Any] | None, below: list[dict[str, Any]]) -> bool:
+    """Append the SLA's verdict and every request that broke it (label and tokens/s) as one line, once; nothing
+    where there is no file or no SLA. True when the line was written."""
+    if path is None or sla is None:
+        return False
+    path = Path(path)
+    if not path.is_file():
+        return False
+    with open(path, "rb") as fh:  # a run analysed twice keeps one SLA line
+        fh.seek(max(0, path.stat().st_size - 1024 * 1024))
+        if f'"kind": "{SLA_KIND}"'.encode() in fh.read():
+            return False
+    line = {"kind": SLA_KIND, "threshold_tokens_per_s": sla["threshold_tokens_per_s"],
+            "promised_share": sla["promised_share"], "verdict": sla["verdict"], "requests": sla["requests"],
+            "below": below}
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line, ensure_ascii=False) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    return True

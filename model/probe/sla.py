@@ -1,0 +1,124 @@
+"""A speed SLA, judged: "a share q of requests above X output tokens/s" (docs/design/vendor-speed.md#the-sla).
+
+Each request served fast is timed as model.probe.output_timing says (tokens after the first over the time from
+the first content to the last; end to end beside it). With n timed requests of which m fall below X, the measured
+share is 1 - m/n; its exact interval (binomial.exact_bounds, each end a one-sided bound at the confidence) says
+met (low end at or above q), breached (high end below q) or undecided. How many requests a "met" needs at q is
+said before the run, since 20 requests cannot show 99%.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from model.probe.binomial import exact_bounds, requests_needed
+from model.probe.events import RequestRecord
+from model.probe.output_timing import output_timing
+from model import formatting as fmt
+
+MET, BREACHED, UNDECIDED = "met", "breached", "undecided"
+METHOD = "Clopper-Pearson, each end a one-sided bound at the confidence"
+DEFINITION = ("output tokens after the first over the time from the first content to the last (end to end beside "
+              "it: all output tokens over the time from sending to the last content)")
+MAX_NAMED = 50  # requests below the line named in the JSON (the run file's trailer names them all)
+
+
+def parse_sla(text: str) -> tuple[float, float]:
+    """'80@0.99' (or 80@99%) into (tokens/s, share); one line naming what is wrong otherwise."""
+    speed, at, share = str(text).strip().partition("@")
+    try:
+        x = float(speed)
+        q = float(share.rstrip("%")) / (100.0 if share.strip().endswith("%") else 1.0)
+    except ValueError:
+        raise ValueError(f"--sla {str(text)[:40]!r}: expected TOKENS_PER_S@SHARE, e.g. 80@0.99") from None
+    if not at or not (math.isfinite(x) and 0 < x <= 1e6) or not (math.isfinite(q) and 0 < q < 1):
+        raise ValueError(f"--sla {str(text)[:40]!r}: expected a speed above 0 and a share above 0 and below 1, "
+                         "e.g. 80@0.99")
+    return x, q
+
+
+def tier_sla(tier: Any) -> tuple[float, float] | None:
+    """A workbook tier's SLA (sla_tokens_per_s, sla_share), where it has both."""
+    x, q = getattr(tier, "sla_tokens_per_s", None), getattr(tier, "sla_share", None)
+    return (float(x), float(q)) if x and q else None
+
+
+def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
+              confidence: float = 0.95) -> dict[str, Any]:
+    """`probe --json`'s `sla`, over these requests (the fast tier's requests served fast)."""
+    speeds, below, untimed, e2e_above = [], [], 0, 0
+    for r in records:  # below_line's loop, with the counts beside it
+        if not r.ok:
+            continue
+        timing = output_timing(r)
+        speed = timing.tokens_per_s
+        if speed is None:
+            untimed += 1
+            continue
+        speeds.append(speed)
+        if speed < threshold:
+            below.append((r.label, speed))
+        end_to_end = timing.end_to_end_tokens_per_s
+        e2e_above += end_to_end is not None and end_to_end >= threshold
+    n = len(speeds)
+    bounds = exact_bounds(n - len(below), n, confidence)
+    verdict = UNDECIDED
+    if bounds is not None and bounds[0] >= share:
+        verdict = MET
+    elif bounds is not None and bounds[1] < share:
+        verdict = BREACHED
+    return {"threshold_tokens_per_s": threshold, "promised_share": share,
+            "measured_share": (n - len(below)) / n if n else None,
+            "share_interval": list(bounds) if bounds else None, "requests": n, "verdict": verdict,
+            "below": [{"request": label, "tokens_per_s": round(s, 2)} for label, s in below[:MAX_NAMED]],
+            "below_count": len(below), "untimed": untimed,
+            "requests_needed_for_met": requests_needed(share, confidence),
+            "end_to_end_share": e2e_above / n if n else None,
+            "interval_method": METHOD, "confidence": confidence, "speed_definition": DEFINITION}
+
+
+def below_line(records: Sequence[RequestRecord], threshold: float) -> list[dict[str, Any]]:
+    """Every timed request below the line, by its label: the run file names them all (run_file.record_sla)."""
+    out = []
+    for r in records:
+        speed = output_timing(r).tokens_per_s if r.ok else None
+        if speed is not None and speed < threshold:
+            out.append({"request": r.label, "tokens_per_s": round(speed, 2)})
+    return out
+
+
+def breaking_requests(records: Sequence[RequestRecord], header: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+    """below_line over the fast tier's requests served fast, as the analysis judged them."""
+    from model.probe.events import FAST
+    from model.probe.served import requested_tier, served_fast
+
+    mine = [r for r in records if r.role == FAST and r.ok]
+    return below_line(served_fast(mine, requested_tier(header.get("fast"))), threshold)
+
+
+def sla_line(sla: dict[str, Any]) -> str:
+    """"SLA: 75% (51-90%) of requests above 80 tok/s against 99% promised: breached"."""
+    x, q = sla["threshold_tokens_per_s"], sla["promised_share"]
+    if not sla["requests"]:
+        return f"SLA: no request served fast could be timed against {x:g} tok/s for {_pct(q)}: undecided"
+    lo, hi = sla["share_interval"]
+    text = (f"SLA: {_pct(sla['measured_share'])} ({_pct(lo)}-{_pct(hi)}) of {fmt.count(sla['requests'], 'request')} "
+            f"above {x:g} tok/s against {_pct(q)} promised: {sla['verdict']}")
+    if sla["verdict"] == UNDECIDED and sla["below_count"] == 0 and sla["requests_needed_for_met"]:
+        text += f" (a met needs {sla['requests_needed_for_met']:,} requests with none below)"
+    return text
+
+
+def sla_plan_words(threshold: float, share: float, fast_requests: int, confidence: float = 0.95) -> str:
+    """Said before the run: how many requests showing the SLA met takes, against how many this run sends."""
+    need, need1 = requests_needed(share, confidence), requests_needed(share, confidence, below=1)
+    head = (f"SLA {threshold:g} tok/s for {_pct(share)} of requests: showing it met at {confidence:.0%} needs at "
+            f"least {need:,} requests served fast with none below ({need1:,} with one below)")
+    if need is not None and fast_requests < need:
+        return (f"{head}; this run sends {fast_requests:,} to the fast tier, so it can show the SLA breached or leave it "
+                "undecided, not show it met")
+    return f"{head}; this run sends {fast_requests:,} to the fast tier"
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}%".replace(".0%", "%") if x * 100 % 1 else f"{x:.0%}"
