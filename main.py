@@ -108,7 +108,7 @@ def _check_workbook_argument(path: str) -> str | None:
     """A one-line refusal for a workbook argument that could not be read at all (a FIFO would hang the
     start, /dev/zero fill the memory), said before any window appears; None when it is worth opening."""
     from commands.runner import one_line
-    from model.safe_files import FileRefused, check_regular_input
+    from model.common.safe_files import FileRefused, check_regular_input
 
     if not os.path.lexists(path):
         return None  # the window says so, and opens the demo instead

@@ -8,14 +8,14 @@ import math
 import sys
 from typing import Any, Iterable, TextIO
 
-from model import arithmetic as ar
-from model import formatting as fmt
+from model.mechanics import arithmetic as ar
+from model.common import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
-from model.guarantee import tier_guarantee
-from model.load_speed import load_speed
-from model.measured_speed import measured_speed
-from model.verdicts import ON_TOO_FEW, TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
+from model.comparison.guarantee import tier_guarantee
+from model.comparison.load_speed import load_speed
+from model.comparison.measured_speed import measured_speed
+from model.comparison.verdicts import ON_TOO_FEW, TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
 from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
 
@@ -174,7 +174,7 @@ def _alpha_text(kind: str, alpha: float | None) -> str:
 
 
 def _tier_pays_text(r: dict[str, Any]) -> str:
-    """The mix's price break-even: an alpha, or for a mix with a profile or a length its E* (model/guarantee.py)."""
+    """The mix's price break-even: an alpha, or for a mix with a profile or a length its E* (model/comparison/guarantee.py)."""
     if r["guarantee_unit"] == "length" and r["price_break_even"] == "root" and r["guarantee_length"] is not None:
         return f"E* {r['guarantee_length']:.2f}"
     return _alpha_text(r["price_break_even"], r["price_break_even_alpha"])

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TextIO
 
 from commands.runner import CommandError
-from model import formatting as fmt
-from model.safe_files import check_output_target, symlink_note
+from model.common import formatting as fmt
+from model.common.safe_files import check_output_target, symlink_note
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_demo, load_workbook, save_workbook
 

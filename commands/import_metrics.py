@@ -12,7 +12,7 @@ from typing import TextIO
 
 from commands.runner import CommandError, confidence_arg
 from commands.stated import conventions_help, run_stated
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
 from model.metrics.read import ENGINES, applicable, missing_k, missing_k_files, read_sources, read_task_map, source_note
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines

@@ -17,8 +17,8 @@ from typing import TextIO
 
 from commands import probe_decide
 from commands.runner import confidence_arg
-from model import formatting as fmt
-from model.cancel import run_to_end
+from model.common import formatting as fmt
+from model.common.cancel import run_to_end
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.client import Limits
 from model.probe.apis import API_NAMES, DEFAULT_API
@@ -34,7 +34,7 @@ from model.probe.run import ProbeProgress
 from model.probe.run_file import read_run, record_k, record_sla
 from model.probe.sla import breaking_requests, parse_sla, sla_line, sla_plan_words, tier_sla
 from model.probe.speed_verdict import SPEED_VERDICTS
-from model.safe_files import check_output_target
+from model.common.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Tier, Workbook
 
@@ -392,7 +392,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
 
 def _finish(report: ProbeReport, args: argparse.Namespace, error: str | None) -> int:
     if args.json is not None:
-        from model.safe_files import atomic_write
+        from model.common.safe_files import atomic_write
 
         text = report.to_json() + "\n"
         atomic_write(args.json, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

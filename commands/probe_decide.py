@@ -12,9 +12,9 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance.sequential import METHOD
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.decide_plan import leave_out_decided, needs_before_run
 from model.probe.plan import ProbeSettings
 from model.probe.prompt_supply import short_of_prompts
@@ -165,7 +165,7 @@ def _looks_text(looks: list[int]) -> str:
 
 
 def write_json(path: Path, run: UntilDecidedRun, report: dict[str, Any]) -> None:
-    from model.safe_files import atomic_write
+    from model.common.safe_files import atomic_write
 
     text = json.dumps({**report, "until_decided": run.to_dict()}, indent=2, allow_nan=False) + "\n"
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

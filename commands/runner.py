@@ -6,7 +6,7 @@ import os
 import sys
 from typing import Callable
 
-from model.messages import ECHO_LIMIT, INPUT_FAILURES, is_worded, one_line, worded
+from model.common.messages import ECHO_LIMIT, INPUT_FAILURES, is_worded, one_line, worded
 from model.workbook.validation import WorkbookError
 
 __all__ = ["ECHO_LIMIT", "CommandError", "one_line", "run_command", "worded"]

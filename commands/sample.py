@@ -18,7 +18,7 @@ from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET
 from model.sampling.providers import PROVIDER_CHOICES, choose_provider
 from commands import sample_ray
 from commands.runner import confidence_arg, one_line, worded
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.sampling.run import (Cancelled, check_request, SamplingProgress, SamplingResult, attach_intervals, run_sampling,
                                 run_to_end)
 
@@ -88,7 +88,7 @@ def _check_request(args: argparse.Namespace) -> None:
     if args.json is not None and args.json.is_dir():
         raise ValueError(f"--json {args.json}: is a folder, not a file")
     if args.json is not None:  # a missing folder is refused, as export does: not made (as root, anywhere)
-        from model.safe_files import check_output_target
+        from model.common.safe_files import check_output_target
 
         args.json = check_output_target(args.json, "--json result")
     check_request(args.k, args.max_new_tokens, args.temperature, args.seed)
@@ -118,7 +118,7 @@ def run_sample_command(args: argparse.Namespace) -> int:
             err.write("\n")
         attach_intervals(result, args.confidence)
         if args.json is not None:
-            from model.safe_files import atomic_write
+            from model.common.safe_files import atomic_write
 
             text = result.to_json() + "\n"
             atomic_write(args.json, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Generator
 from typing import Any, TextIO
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 LOCAL = "local"  # --ray with no address: a Ray started on this machine for the run
 

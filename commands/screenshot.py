@@ -57,7 +57,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def check_target(out: str) -> Path:
     """Refuse an output PNG that cannot be written, before a window is built for it."""
-    from model.safe_files import check_output_target
+    from model.common.safe_files import check_output_target
 
     if not out.strip():
         raise CommandError("OUT is empty: give the PNG file to write")
@@ -120,7 +120,7 @@ def run_screenshot(args: argparse.Namespace) -> int:
     if not ok:
         raise CommandError(f"cannot render the window at {width}x{height} (out of graphics memory?)")
     # Python writes the file, so a failure is an OSError worded with its path, not a Qt warning
-    from model.safe_files import atomic_write, symlink_note
+    from model.common.safe_files import atomic_write, symlink_note
 
     png = bytes(data)
     atomic_write(target, lambda tmp: Path(tmp).write_bytes(png))

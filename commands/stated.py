@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TextIO
 
 from commands.runner import CommandError
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance.conventions import BY_KEY, CONVENTIONS, Conversion, StatedError, StatedFigure, convert, parse
-from model.safe_files import FileRefused, read_text_limited
+from model.common.safe_files import FileRefused, read_text_limited
 from model.workbook.assume_stated import assume_stated
 from model.workbook.json_file import load_workbook, save_workbook
 from model.workbook.validation import check_workbook

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.probe.client import Limits
 from model.probe.demo_server import DemoModel, Generation, Step, create_app
 from model.probe.endpoint import Endpoint
@@ -58,7 +58,7 @@ def truth_alpha(truth: list[dict[str, Any]], ids: set[str], seen_only: bool = Fa
     """The server's own ML alpha over its full-K stretches, for the responses with these ids; ``seen_only``:
     over the stretches whose every token the client saw (not those with silent tokens, which send no event);
     ``every_stretch``: over every stretch that drafted, a draft cut short (the last of a response) and wholly
-    accepted being no rejection, as model.engine_reports counts a server's report that tells them apart."""
+    accepted being no rejection, as model.engines.reports counts a server's report that tells them apart."""
     k = truth[0]["k"]
     if every_stretch:
         steps = [(a, d) for t in truth if t["id"] in ids for a, d in zip(t["accepted"], t["drafted"]) if d > 0]

@@ -6,9 +6,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from model import arithmetic as ar
-from model import formatting as fmt
-from model.chart_data import AlphaCurves, alpha_curves
+from model.mechanics import arithmetic as ar
+from model.common import formatting as fmt
+from model.curves.chart_data import AlphaCurves, alpha_curves
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 

@@ -8,9 +8,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.comparison import Comparison
-from model.curves import CONTEXT_GRID, context_curves, tokens_of
+from model.curves.speedup import CONTEXT_GRID, context_curves, tokens_of
 from model.workbook.rows import Workbook
 
 from gui.charts.style import (BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color, curve_inputs,

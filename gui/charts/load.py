@@ -1,6 +1,6 @@
 """Speedup against concurrency for the selected tier: measured points, the claim, the roofline by batch.
 
-The numbers come from model.load_curve; this chart only draws them. The x axis is parallel streams on
+The numbers come from model.comparison.load_curve; this chart only draws them. The x axis is parallel streams on
 a log scale: the probe's levels (the analyst's concurrency) and, for a roofline tier, the server's
 batch on the same axis as a dashed line, labelled as the server's (the help says why they differ).
 """
@@ -13,9 +13,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.comparison import Comparison
-from model.load_curve import BATCH_GRID, LoadCurve, load_curve
+from model.comparison.load_curve import BATCH_GRID, LoadCurve, load_curve
 from model.workbook.rows import Workbook
 
 from gui.charts.style import (BREAK_EVEN, CLAIM, INK, ChartView, array_bytes, class_color, curve_inputs, html_text,

@@ -13,9 +13,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from model import arithmetic as ar
-from model import formatting as fmt
-from model.chart_data import break_even_fill
+from model.mechanics import arithmetic as ar
+from model.common import formatting as fmt
+from model.curves.chart_data import break_even_fill
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, missing_k_files, read_sources_steps,
                                 read_task_map, source_note)
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines

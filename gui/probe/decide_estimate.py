@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from gui.probe.run_form import RunForm
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.probe.decide_plan import ClassNeed, needs_before_run
 from model.probe.endpoint import Endpoint
 from model.probe.plan import Prices, ProbeSettings

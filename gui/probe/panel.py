@@ -34,7 +34,7 @@ from gui.probe.undo_words import AppliedStep
 from gui.probe.verdict_text import decided_words, verdict_html
 from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance.interval import t_quantile
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.apply import apply_probe

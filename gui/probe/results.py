@@ -5,7 +5,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from model.formatting import pct
+from model.common.formatting import pct
 from model.probe.analysis import ClassProbe, ProbeReport
 
 Index = QModelIndex | QPersistentModelIndex

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from gui.probe.endpoint_form import EndpointForm
 from gui.probe.run_form import RunForm
 from gui.tier_choice import chosen_tier
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.probe.decide_plan import leave_out_decided, needs_before_run
 from model.probe.endpoint import check_endpoint, tier_endpoint
 from model.probe.load import parse_levels

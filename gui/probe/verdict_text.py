@@ -1,7 +1,7 @@
 """The probe dock's words: the verdict line over the table, and what a run until decided decided."""
 from __future__ import annotations
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.probe.analysis import ProbeReport
 from model.probe.speed_verdict import SPEED_VERDICTS
 from model.probe.identity import EARLY, LATE, MIXED, Identity, early_limit_words

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QProgressBar, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.sampling.labels import pair_label, pair_note
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured, unused_acceptance_note
 

@@ -1,7 +1,7 @@
 """What a sampling run measured, shown: a table per task class and a histogram against the i.i.d. model.
 
 Only display lives here. The figures come from `model.sampling.run.ClassResult` and the
-prediction from `model.arithmetic.iid_histogram`; nothing is recomputed.
+prediction from `model.mechanics.arithmetic.iid_histogram`; nothing is recomputed.
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from gui.tables.spreadsheet_view import to_tsv
-from model import formatting as fmt
-from model.arithmetic import iid_histogram
+from model.common import formatting as fmt
+from model.mechanics.arithmetic import iid_histogram
 
 if TYPE_CHECKING:  # the real import pulls in the sampler; the GUI must start without it
     from model.sampling.run import ClassResult

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from gui.tables.cell_format import percent_edit_text, with_mark
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance.value import ALPHA, LENGTH, PROFILE
 from model.comparison import Comparison
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.workbook.validation import FieldSpec
 
 # fields whose display gets a special format beyond what their kind implies

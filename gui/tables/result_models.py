@@ -10,11 +10,11 @@ from typing import Any, Callable
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from model import arithmetic as ar
-from model import formatting as fmt
+from model.mechanics import arithmetic as ar
+from model.common import formatting as fmt
 from model.comparison import (GAIN, MARGINAL, NOT_APPLICABLE, NOT_WORTH, TAX, UNDECIDED, VALUE_NAMES, VERDICT_NAMES,
                               WORTH, Comparison)
-from model.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
+from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
 
 from gui.document import Document
 from gui.tables import acceptance_text, result_copy

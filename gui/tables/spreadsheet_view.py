@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QModelIn
 from PySide6.QtGui import QFocusEvent, QGuiApplication, QKeyEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QComboBox, QLineEdit, QTableView, QWidget
 
-from model.formatting import spreadsheet_safe_text
+from model.common.formatting import spreadsheet_safe_text
 
 from gui.tables.input_models import column_letter
 from gui.tables.result_copy import COPY_ROLE

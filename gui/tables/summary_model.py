@@ -9,13 +9,13 @@ import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from model import arithmetic as ar
-from model import formatting as fmt
+from model.mechanics import arithmetic as ar
+from model.common import formatting as fmt
 from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
-from model.load_speed import load_speed
-from model.guarantee import ALPHA_UNIT, Guarantee, length_text, tier_guarantee
-from model.measured_speed import AGREES, measured_speed
-from model.verdicts import TOO_FEW_LABEL
+from model.comparison.load_speed import load_speed
+from model.comparison.guarantee import ALPHA_UNIT, Guarantee, length_text, tier_guarantee
+from model.comparison.measured_speed import AGREES, measured_speed
+from model.comparison.verdicts import TOO_FEW_LABEL
 
 from gui.tables import result_copy
 from gui.document import Document

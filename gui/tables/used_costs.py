@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.comparison import Comparison
-from model.curves import costs_at
+from model.curves.speedup import costs_at
 from model.workbook.rows import Tier, Workbook
 
 COST_FIELDS = ("c", "v")

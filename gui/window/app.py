@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from model.messages import is_worded, one_line, worded
+from model.common.messages import is_worded, one_line, worded
 from model.workbook.validation import WorkbookError
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_demo, load_workbook

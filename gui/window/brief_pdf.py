@@ -1,7 +1,7 @@
-"""File > Export brief as PDF…: the report's first page (model/brief.py), printed by Qt for a mail.
+"""File > Export brief as PDF…: the report's first page (model/comparison/brief.py), printed by Qt for a mail.
 
 QTextDocument lays out the words, QPdfWriter prints them on A4; no new dependency. The PDF is made in
-memory and saved through model/safe_files.atomic_write, so a failed save leaves no half file.
+memory and saved through model/common/safe_files.atomic_write, so a failed save leaves no half file.
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from model.brief import brief
+from model.comparison.brief import brief
 from model.comparison import Comparison
-from model.safe_files import atomic_write
+from model.common.safe_files import atomic_write
 from model.workbook.rows import Workbook
 
 # the report's verdict colours (model/report/brief_sheet.py), so the PDF and the sheet read alike

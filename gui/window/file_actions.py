@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QTabWidget, QWidget
 
-from model.messages import one_line, worded
+from model.common.messages import one_line, worded
 from model.workbook.validation import WorkbookError
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_workbook, save_workbook, suggested_stem

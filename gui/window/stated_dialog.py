@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
                                QHeaderView, QLabel, QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance.conventions import CONVENTIONS, Conversion, StatedError, StatedFigure, convert, from_fields
 from model.workbook.assume_stated import assume_stated
 from model.workbook.validation import ValidationError

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 
 MAX_K = 64
 

@@ -197,7 +197,7 @@ def _expit(x: float) -> float:
 
 def alpha_interval_from_reports(requests: Sequence[object], k: int | None, point: float, confidence: float = 0.95,
                                 e_matched: bool = False, clusters: Sequence[Hashable] | None = None) -> Acceptance:
-    """The interval on an engine-reported alpha from its per-request counts (engine_reports.SpecCounts, read
+    """The interval on an engine-reported alpha from its per-request counts (engines.reports.SpecCounts, read
     by attribute), or COUNTS_ONLY where the source added everything up before we saw it.
 
     With a histogram per request the ML alpha's own interval applies. Otherwise (or where the applied alpha is
@@ -206,7 +206,7 @@ def alpha_interval_from_reports(requests: Sequence[object], k: int | None, point
     (arithmetic.draft_acceptance_rate_to_alpha, which is the E-matched rule). The interval is widened to hold
     ``point`` where the two rules differ slightly. ``clusters`` (each request's prompt) as for alpha_interval.
     """
-    from model import arithmetic as ar
+    from model.mechanics import arithmetic as ar
 
     if not requests or not k:
         return Acceptance(point, None, None, None, len(requests), 0, COUNTS_ONLY)

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from model import arithmetic as ar
-from model.formatting import finite_pair
+from model.mechanics import arithmetic as ar
+from model.common.formatting import finite_pair
 from model.acceptance.value import ALPHA, LENGTH, PROFILE
 
 EXTEND_RULE = "geometric"  # how a profile is carried past its measured positions

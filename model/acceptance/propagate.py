@@ -2,7 +2,7 @@
 
 Per class. E(alpha, K), the speedup E / (K c + v) and the speedup over a baseline held at its own value all
 rise with alpha, so the interval on alpha maps to theirs end for end (DESIGN.md section 7); no further
-approximation is made there. tests/model/test_acceptance.py checks this against a brute-force grid.
+approximation is made there. tests/model/acceptance/test_acceptance.py checks this against a brute-force grid.
 
 The mix. Its speedup is M = W / sum(w_i / S_i) (time adds up). The classes are measured on different
 prompts, so their sampling errors are independent, and putting every class at its worst end at once would
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.acceptance.interval import z_quantile
 
 

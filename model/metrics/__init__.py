@@ -12,5 +12,5 @@
 - records     per-request JSON lines, `vllm bench serve` results, SpecLedger's own `sample --json`
 - tools       AIPerf exports, GuideLLM reports, SpecLedger's probe run file
 
-May use the core (model.engine_reports, model.spec_checks, model.arithmetic, model.safe_files, model.cancel) and the workbook. No other wing.
+May use the core (model.engines.reports, model.engines.spec_checks, model.mechanics.arithmetic, model.common.safe_files, model.common.cancel) and the workbook. No other wing.
 """

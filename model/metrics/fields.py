@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from model.spec_checks import MAX_COUNT, MAX_K
+from model.engines.spec_checks import MAX_COUNT, MAX_K
 from model.metrics.result import MetricsError
 
 _TOKEN = r"([^\s,;()%]+)"

@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from model.engine_reports import LLAMACPP_NOTE, SpecCounts
-from model.spec_checks import MAX_K, count_problem
+from model.engines.reports import LLAMACPP_NOTE, SpecCounts
+from model.engines.spec_checks import MAX_K, count_problem
 from model.metrics.fields import figure
 from model.metrics.result import MetricsError
 

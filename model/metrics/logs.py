@@ -28,7 +28,7 @@
 - SGLang scheduler log_decode_stats "Decode batch" lines: model.metrics.sglang_decode.
 - SGLang tokenizer manager with --log-requests: "Finish: obj=GenerateReqInput(...), out={..., 'meta_info':
   {..., 'spec_verify_ct': 40, 'spec_accept_token_num': ..., ...}}": one request's meta_info, read by
-  model.engine_reports like a JSON response.
+  model.engines.reports like a JSON response.
 """
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from model.engine_reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts
-from model.engine_responses import speculation_from_response
-from model.spec_checks import MAX_K, count_problem
+from model.engines.reports import LLAMACPP_NOTE, SGLANG_NOTE, ReportError, SpecCounts
+from model.engines.responses import speculation_from_response
+from model.engines.spec_checks import MAX_K, count_problem
 from model.metrics.fields import block_k, cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 

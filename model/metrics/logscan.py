@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO, Generator, Mapping
 
-from model.engine_reports import ReportError, SpecCounts, combine, with_k
-from model.formatting import count
+from model.engines.reports import ReportError, SpecCounts, combine, with_k
+from model.common.formatting import count
 from model.metrics import llamacpp_extra, logs, sglang_decode, trtllm_bench, vllm_logs
 from model.metrics.lines import ScanStats, scan
 from model.metrics.result import MetricsError, SourceResult

@@ -26,8 +26,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from model.engine_reports import SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
-from model.spec_checks import MAX_K
+from model.engines.reports import SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
+from model.engines.spec_checks import MAX_K
 from model.metrics.result import MetricsError
 
 TGI_NOTE = ("TGI: tgi_request_skipped_tokens = speculated tokens accepted per decode step (n - 1), a histogram "
@@ -80,7 +80,7 @@ def _wanted(line: str) -> bool:
     return line.lstrip().startswith(_WANTED)
 
 
-# the names model.engine_reports.count_problem gives each count, by the family it comes from
+# the names model.engines.reports.count_problem gives each count, by the family it comes from
 _FIELD_OF = {"vllm:spec_decode_num_drafts": "drafts (verify steps)", "vllm:spec_decode_num_draft_tokens": "draft tokens",
              "vllm:spec_decode_num_accepted_tokens_per_pos": "per-position accepted",
              "vllm:spec_decode_num_accepted_tokens": "accepted tokens",

@@ -18,15 +18,15 @@ from datetime import date
 from pathlib import Path
 from typing import Any, BinaryIO, Generator, Iterator, Mapping, Sequence
 
-from model.cancel import run_to_end
-from model.engine_reports import ReportError, with_k
-from model.formatting import count
-from model.spec_checks import MAX_K, count_problem
+from model.common.cancel import run_to_end
+from model.engines.reports import ReportError, with_k
+from model.common.formatting import count
+from model.engines.spec_checks import MAX_K, count_problem
 from model.metrics import logscan, prometheus, records, tools
 from model.metrics.lines import ScanStats, scan
 from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError, SourceResult
-from model.safe_files import MB, FileRefused, open_regular, read_text_limited
+from model.common.safe_files import MB, FileRefused, open_regular, read_text_limited
 
 ENGINES = ("auto", "vllm", "sglang", "trtllm", "tgi", "llamacpp", "usage")
 LIMIT_METRICS_FILE = 64 * MB  # a file read whole (JSON, Prometheus text): a runaway file is refused before it is read

@@ -1,7 +1,7 @@
 """JSON sources: per-request records (JSON lines, or a JSON array such as trtllm-serve's /perf_metrics),
 `vllm bench serve --save-result` output, and SpecLedger's own `sample --json` result.
 
-- Per-request records go through model.engine_responses.speculation_from_response, one record per line:
+- Per-request records go through model.engines.responses.speculation_from_response, one record per line:
   the response body itself, or {"task_class": ..., "response": {...}, "headers": {...}}; a top-level
   `task_class` is read either way. Records are added up per task class.
 - vllm bench serve (vllm/benchmarks/serve.py, from the /metrics counters before and after the run):
@@ -15,10 +15,10 @@ import json
 import math
 from typing import Any, Iterable, Mapping
 
-from model.engine_reports import VLLM_NOTE, ReportError, SpecCounts, combine
-from model.engine_responses import speculation_from_response
-from model.formatting import count
-from model.spec_checks import MAX_K, count_problem
+from model.engines.reports import VLLM_NOTE, ReportError, SpecCounts, combine
+from model.engines.responses import speculation_from_response
+from model.common.formatting import count
+from model.engines.spec_checks import MAX_K, count_problem
 from model.metrics import llamacpp_extra
 from model.metrics.prompt_keys import record_prompt
 from model.metrics.fields import block_k

@@ -17,7 +17,7 @@ from model.acceptance import COUNTS_ONLY, Acceptance, alpha_interval_from_report
 from model.acceptance.interval import length_interval
 from model.acceptance.k_check import k_mismatch
 from model.acceptance.units import UNIT_REQUEST, cluster_keys, with_unit
-from model.engine_reports import SpecCounts
+from model.engines.reports import SpecCounts
 
 # how far the first and last conditional rates must lie apart, beyond two standard errors, to call it falling
 _FALL_MARGIN = 0.02

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from model.engine_reports import SGLANG_NOTE, SpecCounts
-from model.spec_checks import MAX_K
+from model.engines.reports import SGLANG_NOTE, SpecCounts
+from model.engines.spec_checks import MAX_K
 from model.metrics.fields import found, label
 from model.metrics.result import MetricsError
 

@@ -14,7 +14,7 @@
   one is read only where a request holds a response with an engine's speculation fields.
 - SpecLedger probe run file (model/probe/run_file.py): a "specledger-probe-run" header line, then one
   request a line with task_class, role ("fast" for the tier probed) and "reported": the speculation
-  fields the server sent, read by model.engine_responses.speculation_from_recorded; last, once the probe
+  fields the server sent, read by model.engines.responses.speculation_from_recorded; last, once the probe
   analysed the run, {"kind": "specledger-probe-k", "k": K, "k_source": ...}: the K it inferred or the server
   told it (files written before that line have no K). llama.cpp's draft_n / draft_n_accepted count no verify
   steps; a response cut by max_tokens also records its completion tokens C, and every token after the first
@@ -28,9 +28,9 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
-from model.engine_reports import ReportError, SpecCounts, combine
-from model.engine_responses import speculation_from_recorded, speculation_from_response
-from model.spec_checks import MAX_COUNT, MAX_K, count_problem
+from model.engines.reports import ReportError, SpecCounts, combine
+from model.engines.responses import speculation_from_recorded, speculation_from_response
+from model.engines.spec_checks import MAX_COUNT, MAX_K, count_problem
 from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError
 from model.workbook.json_file import PROBE_RUN_KIND

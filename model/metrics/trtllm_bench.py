@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from model.engine_reports import SpecCounts
-from model.spec_checks import MAX_K
+from model.engines.reports import SpecCounts
+from model.engines.spec_checks import MAX_K
 from model.metrics.fields import figure
 from model.metrics.result import MetricsError
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from model.engine_reports import VLLM_NOTE, SpecCounts
-from model.spec_checks import count_problem
+from model.engines.reports import VLLM_NOTE, SpecCounts
+from model.engines.spec_checks import count_problem
 from model.metrics.fields import block_k, cumulative_counts, figure, found, label, rate_list
 from model.metrics.result import MetricsError
 

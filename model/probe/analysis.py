@@ -32,7 +32,7 @@ from model.probe.served import add_as_served, requested_tier, served_fast, serve
 from model.probe.sla import judge_sla
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 
 def _num(x: float | None) -> float | None:

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.probe.analysis import ClassProbe, ProbeReport
 from model.probe.filler import context_label
 from model.acceptance.k_check import k_mismatch

@@ -25,7 +25,7 @@ from model.probe.apis.headers import resolve_headers
 from model.probe.endpoint import ApiKey, Endpoint, scrub
 from model.probe.events import RequestRecord
 from model.probe.guard import mask_across, nan_constant, scrub_value
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504, 529})  # 529: Anthropic's overloaded
 REPORTED_HEADER_PREFIX = "fireworks-speculation"

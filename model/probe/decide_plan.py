@@ -20,7 +20,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.acceptance import acceptance_of
 from model.acceptance.sequential import (OPEN, LengthThreshold, Need, length_acceptance, look_schedule,
                                          requests_to_decide, requests_to_decide_length, side)

@@ -1,7 +1,7 @@
 """The interval on a probed class's alpha: each distinct prompt is one unit (model.acceptance says why).
 
 Timing alpha: each request's full steps (read whole, with room for K + 1 tokens) give its accepted drafts and
-trials, into the cluster interval. Reported alpha: each response's own counts (engine_reports) go to
+trials, into the cluster interval. Reported alpha: each response's own counts (engines.reports) go to
 model.acceptance.alpha_interval_from_reports. Either way the requests of one prompt (its repeats, its sends at
 several concurrency levels, the load levels' cycled prompts, two lines of the prompt file with the same text) are
 summed into one cluster, keyed by the prompt's text (its digest, RequestRecord.prompt_key): repeats of a prompt
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from model.acceptance import Acceptance, alpha_interval, alpha_interval_from_reports, per_request_counts
-from model.engine_reports import ReportError
-from model.engine_responses import speculation_from_response
+from model.engines.reports import ReportError
+from model.engines.responses import speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.reported import counts_at_k, response_body, steps_of

@@ -27,7 +27,7 @@ from typing import Awaitable, Callable, Generator, Mapping
 
 import httpx
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.probe.client import Limits, ProbeRequestError
 from model.probe.endpoint import ApiKey
 from model.probe.events import BASELINE, FAST, RequestRecord

@@ -33,7 +33,7 @@ from model.probe.endpoint import ApiKey, Endpoint
 from model.probe.events import RequestRecord
 from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit, body_cap, event_cap
 from model.probe.stalls import StallWatch
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 PARSE_SLICE = 16  # payloads parsed between two turns of the loop, once a stream has ended
 

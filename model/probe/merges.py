@@ -44,7 +44,7 @@ from typing import Sequence
 
 import numpy as np
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 LATE = 1.5
 STALL = 0.9  # a merge needs the reader away for about a whole decode time

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.probe.endpoint import Endpoint
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label

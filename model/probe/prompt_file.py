@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from model.acceptance.units import prompt_digest
-from model.safe_files import read_text_limited
+from model.common.safe_files import read_text_limited
 
 MAX_BYTES = 64 * 1024 * 1024
 

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.probe.decide_plan import ClassNeed
 from model.probe.prompt_file import ProbePrompt
 

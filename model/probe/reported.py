@@ -1,4 +1,4 @@
-"""What the server reports about its own speculation, per class, read by model.engine_reports.
+"""What the server reports about its own speculation, per class, read by model.engines.reports.
 
 Each request's raw fields (kept as given in the run file) go through `speculation_from_response`,
 which knows every engine's names and conventions; the class's requests are added up with `combine`,
@@ -11,12 +11,12 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from model.engine_reports import ReportError, SpecCounts, combine, with_k
-from model.engine_responses import speculation_from_response
+from model.engines.reports import ReportError, SpecCounts, combine, with_k
+from model.engines.responses import speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group, seen_whole
 from model.probe.steps import silent_tokens, usage_tokens
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 K_MAX = 64
 STEPS_SEEN_NOTE = ("draft tokens and accepted drafts from the server, no K or step count (llama.cpp's timings): the "

@@ -1,7 +1,7 @@
 """The probe as long work: a cancellable generator that sends the plan and records every event.
 
 ``run_probe(settings, keys)`` yields ProbeProgress and returns a ProbeRun (StopIteration.value, or
-model.cancel.run_to_end). Its one stream is read as the load runner reads many (model.probe.load_loop,
+model.common.cancel.run_to_end). Its one stream is read as the load runner reads many (model.probe.load_loop,
 loop_client): on an event loop of its own thread, each chunk stamped with the kernel's receive time where
 the platform gives it, so the one-stream and the multi-stream probe time their events the same way. The
 generator waits for each request on the calling thread, checking the cancel flag every guard.POLL_S: a
@@ -21,7 +21,7 @@ from typing import Any, Callable, Generator, Mapping
 
 import httpx
 
-from model.cancel import Cancelled
+from model.common.cancel import Cancelled
 from model.probe.client import Limits, ProbeRequestError
 from model.probe.endpoint import ApiKey
 from model.probe.events import BASELINE, FAST, RequestRecord

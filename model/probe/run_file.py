@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from model.probe.events import RequestRecord
-from model.safe_files import check_output_target, read_text_limited
+from model.common.safe_files import check_output_target, read_text_limited
 from model.workbook.json_file import PROBE_RUN_KIND
 
 KIND = PROBE_RUN_KIND

@@ -15,7 +15,7 @@ from model.probe.by_load import LevelSpeed
 from model.probe.binomial import wilson
 from model.probe.events import RequestRecord
 from model.probe.speed import measure, speedup
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 FAST, STANDARD, UNKNOWN = "fast", "standard", "unknown"
 FAST_NAMES = ("priority", "fast")  # the names the vendors give their fast tier in a response

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from model.probe.binomial import exact_bounds, requests_needed
 from model.probe.events import RequestRecord
 from model.probe.output_timing import output_timing
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 MET, BREACHED, UNDECIDED = "met", "breached", "undecided"
 METHOD = "Clopper-Pearson, each end a one-sided bound at the confidence"

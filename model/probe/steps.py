@@ -27,12 +27,12 @@ from typing import Sequence
 
 import numpy as np
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.probe import merges
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.output_timing import USAGE, timed_by
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 MULTI_TOKEN = "multi-token events"
 PER_TOKEN_GAPS = "per-token events, steps in the gaps"
@@ -95,7 +95,7 @@ class StepReading:
 
     @property
     def alpha(self) -> float:
-        """Per-token alpha by model.arithmetic's maximum-likelihood rule over the full steps."""
+        """Per-token alpha by model.mechanics.arithmetic's maximum-likelihood rule over the full steps."""
         if not self.k_estimate or not self.full_sizes:
             return float("nan")
         accepted = np.minimum(np.asarray(self.full_sizes, dtype=np.int64) - 1, self.k_estimate)

@@ -29,7 +29,7 @@ from typing import Any, Generator, Mapping
 
 import httpx
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.acceptance.interval import LENGTH_METHOD
 from model.acceptance.sequential import (METHOD, OPEN, LengthThreshold, length_acceptance, look_confidences,
                                          look_schedule, side_at_look)
@@ -43,7 +43,7 @@ from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, ru
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
 from model.workbook.rows import Workbook
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from model.probe.steps import StepReading, StyleReading
-from model import formatting as fmt
+from model.common import formatting as fmt
 
 MERGE_RATE = 0.01
 P_YES = 1e-6

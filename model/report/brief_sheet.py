@@ -1,11 +1,11 @@
-"""The report's Brief sheet, first: per fast tier in plain words, one printed page (model/brief.py words it).
+"""The report's Brief sheet, first: per fast tier in plain words, one printed page (model/comparison/brief.py words it).
 
 Words, not formulas: the brief says what the comparison said at export. The sheets after it hold the live
 numbers; an analyst who edits Inputs exports again for a new brief (the sheet says so).
 """
 from __future__ import annotations
 
-from model.brief import brief
+from model.comparison.brief import brief
 from model.comparison import Comparison
 from model.report import styles as st
 from model.workbook.rows import Workbook

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.comparison import Comparison
-from model.curves import alpha_curve, costs_at
-from model.formatting import context as context_text
+from model.curves.speedup import alpha_curve, costs_at
+from model.common.formatting import context as context_text
 from model.report import styles as st
 from model.report.comparison_sheet import STALE, cost_formula, letter, tokens_formula
 from model.report.inputs_sheet import InputRefs

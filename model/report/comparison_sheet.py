@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from model import arithmetic as ar
-from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison, TierCosts
+from model.mechanics import arithmetic as ar
+from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.comparison import UNDECIDED as UNDECIDED_CODE
 from model.acceptance.interval import z_quantile
-from model.verdicts import TOO_FEW_KEY, TOO_FEW_LABEL, labelled
+from model.mechanics.tier_costs import TierCosts
+from model.comparison.verdicts import TOO_FEW_KEY, TOO_FEW_LABEL, labelled
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, refused_test
 from model.report.profiles_table import EXTRAPOLATED
@@ -106,7 +107,7 @@ def speed_verdict_formula(s: str, band: str, lo: str | None = None, hi: str | No
 
 
 def too_few_suffix(lo: str, method: str) -> str:
-    """'(too few requests)' after a verdict (model.verdicts.labelled) where the row has no interval (its low end
+    """'(too few requests)' after a verdict (model.comparison.verdicts.labelled) where the row has no interval (its low end
     ``lo`` blank) and its acceptance's method on Inputs says it was measured from too few requests for one: live,
     so a range typed on Inputs gives the verdict its interval and takes the label away."""
     return f'IF(ISNUMBER({lo}),"",IF(ISNUMBER(SEARCH("{TOO_FEW_KEY}",{method})),"{TOO_FEW_SUFFIX}",""))'

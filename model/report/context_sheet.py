@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.comparison import Comparison
-from model.curves import context_curves, costs_at, tokens_of
+from model.curves.speedup import context_curves, costs_at, tokens_of
 from model.report import styles as st
 from model.report.charts import literal_title
 from model.report.comparison_sheet import STALE, cost_formula, letter

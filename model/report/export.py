@@ -22,7 +22,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.comparison import compare
 from model.report import styles as st
 from model.report.charts import ranked_tiers, write_charts, write_curves
@@ -41,7 +41,7 @@ from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
 from model.report.summary_sheet import (BASELINE_POSITION, SENSITIVITY_HEADER_ROW, SUMMARY_COLUMNS, write_sensitivity,
                                         write_summary)
-from model.safe_files import atomic_write, check_output_target
+from model.common.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
 from model.acceptance.profiles import kind_of
 from model.acceptance.value import ALPHA

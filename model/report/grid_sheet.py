@@ -14,7 +14,7 @@ from model.report import styles as st
 from model.report.comparison_sheet import letter
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import COMPARISON
-from model.verdicts import TOO_FEW_LABEL
+from model.comparison.verdicts import TOO_FEW_LABEL
 from model.workbook.rows import Workbook
 
 HEADER_ROW = 4

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from model.arithmetic import profile_tokens
+from model.mechanics.arithmetic import profile_tokens
 from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
 from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx

@@ -16,7 +16,7 @@ from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
 from model.report.kept_fields import write_kept
 from model.report.layout import CLASS_COLUMNS, NOTES
 from model.workbook.rows import Workbook
-from model.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
+from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
 
 CHANGED = "changed"

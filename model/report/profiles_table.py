@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.report import styles as st
 from model.report.layout import INPUTS, PROFILE_HEADERS, PROFILES_HEADING, TABLES, InputsLayout
 from model.workbook.rows import Workbook

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.comparison import Comparison
 from model.report.layout import ALPHA_SHIFTS
 from model.report.profiles_table import ProfileRow

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from model.safe_files import (LIMIT_PRICE_LIST_CSV, LIMIT_SPREADSHEET, XLSX_PART_LIMIT, XLSX_UNPACKED_LIMIT,
+from model.common.safe_files import (LIMIT_PRICE_LIST_CSV, LIMIT_SPREADSHEET, XLSX_PART_LIMIT, XLSX_UNPACKED_LIMIT,
                               FileRefused, open_regular, read_bytes_limited, size_text)
 from model.workbook.validation import WorkbookError
 

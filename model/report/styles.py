@@ -16,10 +16,10 @@ from typing import Any
 
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
-from model.formatting import CURRENCY_SYMBOLS
+from model.common.formatting import CURRENCY_SYMBOLS
 from model.report.fast_sheet import ReportSheet
 from model.workbook.rows import CURRENCIES
-from model.verdicts import TOO_FEW_LABEL
+from model.comparison.verdicts import TOO_FEW_LABEL
 
 PERCENT = "0.0%"
 ALPHA_PERCENT = '"α "0.0%'  # an alpha in a column whose other rows may hold lengths ("AL 2.80", "E* 2.75")
@@ -355,7 +355,7 @@ class SheetWriter:
         self.text(row, col, note, NOTE)
 
     def colour_too_few(self, cells: str) -> None:
-        """Verdicts labelled as resting on too few requests (model.verdicts.labelled), whatever the verdict."""
+        """Verdicts labelled as resting on too few requests (model.comparison.verdicts.labelled), whatever the verdict."""
         self.ws.conditional_format(cells, {"type": "text", "criteria": "ends with", "value": f"({TOO_FEW_LABEL})",
                                            "format": self.formats.get(None, VERDICT_LOOKS["too few"])})
 

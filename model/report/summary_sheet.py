@@ -9,11 +9,11 @@ import math
 from typing import Any
 
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
-from model.formatting import OUT_OF_REACH
-from model.guarantee import ALPHA_UNIT, tier_guarantee
-from model.formatting import context as context_text
-from model.load_speed import load_speed
-from model.measured_speed import measured_speed
+from model.common.formatting import OUT_OF_REACH
+from model.comparison.guarantee import ALPHA_UNIT, tier_guarantee
+from model.common.formatting import context as context_text
+from model.comparison.load_speed import load_speed
+from model.comparison.measured_speed import measured_speed
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDECIDED_MEANING, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
                                            UNDECIDED, banner_formula, end_value, grey_word, letter,
@@ -22,7 +22,7 @@ from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.report.sensitivity import SHIFT_MEANING, Shifted
-from model.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
+from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.rows import Workbook
 
 DASH = "–"
@@ -51,7 +51,7 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
 _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
                    "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds")
 _WRAPPED = {"text_wrap": True, "valign": "vcenter"}
-_LENGTH = '"AL "0.00'  # a mean acceptance length, tokens per verify step (model/guarantee.py)
+_LENGTH = '"AL "0.00'  # a mean acceptance length, tokens per verify step (model/comparison/guarantee.py)
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
 # the key to the verdicts' colours (the Grid words its own); teal: mechanics an import made up (Tier.defaulted)
 SUMMARY_LEGEND = [("gain", "gain, worth it, yes"), ("marginal", "marginal"), ("tax", "tax, not worth it, no"),
@@ -310,7 +310,7 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
 
 def _runs_like_ends(sheet: st.SheetWriter, cmp: Comparison, i: int, r: int, mix: str, ends: tuple[str, str]) -> None:
     """The interval of what the mix runs like, beside it (compare's text shows it too), blank without one. A
-    length is the mix speedup times the token-weighted mean step cost (model/guarantee.py), so its ends follow
+    length is the mix speedup times the token-weighted mean step cost (model/comparison/guarantee.py), so its ends follow
     the Mix low / high cells by formula; a uniform alpha inverts E(alpha, K), which has no closed form: grey."""
     g = tier_guarantee(cmp, i)
     now = f"{st.col_name(_ACCEPT_COL + 1)}{r}"
@@ -324,7 +324,7 @@ def _runs_like_ends(sheet: st.SheetWriter, cmp: Comparison, i: int, r: int, mix:
 
 def _guarantee(cmp: Comparison, i: int, runs_like: bool = False) -> tuple[float | str, str]:
     """The acceptance to guarantee (or the one the mix runs like now) and its cell format: an alpha, or where a
-    class is a profile or a length the mean acceptance length at the tier's K (model/guarantee.py)."""
+    class is a profile or a length the mean acceptance length at the tier's K (model/comparison/guarantee.py)."""
     g = tier_guarantee(cmp, i)
     if g.unit == ALPHA_UNIT:
         return (float(g.runs_like) if runs_like else grey_word(g.kind, g.value)), st.ALPHA_PERCENT

@@ -5,7 +5,7 @@ describes a chain (one candidate a position), so the speedup-against-alpha curve
 window's chart draws none and says so: gui/charts/alpha.py; comparison.TREE_NEEDS_LENGTH). What holds for
 any draft is speedup = E / (K c + v), with E the tokens a verify step emits (bonus token included) from 1 to
 K + 1, at the tree's own costs: c per depth level over the tree's width, v the target's pass over the tree's
-tokens (model/tier_costs.py). The break-even is E* = K c + v. Each tier's E runs over its own 1..K + 1, so
+tokens (model/mechanics/tier_costs.py). The break-even is E* = K c + v. Each tier's E runs over its own 1..K + 1, so
 each tier has its own two columns (E, speedup), live over K, c and v, which the chart draws as x and y.
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from model import arithmetic as ar
-from model.curves import costs_at
-from model.formatting import context as context_text
+from model.mechanics import arithmetic as ar
+from model.curves.speedup import costs_at
+from model.common.formatting import context as context_text
 from model.report import styles as st
 from model.report.comparison_sheet import STALE, cost_formula
 from model.report.inputs_sheet import InputRefs

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from model.cancel import CancelFlag, raise_if_cancelled
+from model.common.cancel import CancelFlag, raise_if_cancelled
 from model.sampling.kv_cache import BoundStepper, HostStepper, KvCache, LogitsShapeError
 from model.sampling.layout import LmLayout
 from model.sampling.providers import ProviderChoice, choose_provider, create_session
@@ -123,7 +123,7 @@ def _read_config(folder: Path) -> dict[str, Any]:
 
 
 def _read_json_object(path: Path) -> dict[str, Any]:
-    from model.safe_files import LIMIT_MODEL_CONFIG, FileRefused, read_bytes_limited
+    from model.common.safe_files import LIMIT_MODEL_CONFIG, FileRefused, read_bytes_limited
 
     if not path.exists():
         return {}
@@ -169,7 +169,7 @@ class OnnxCausalLM:
             raise ModelLoadError(f"{self.folder}: tokenizer.json not found")
         self.model_path = model_path
         # onnxruntime and tokenizers open these themselves: a FIFO would block them for good
-        from model.safe_files import FileRefused, check_regular_input
+        from model.common.safe_files import FileRefused, check_regular_input
 
         try:
             for path, what in ((model_path, "ONNX model"), (tok_path, "tokenizer")):

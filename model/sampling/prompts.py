@@ -33,7 +33,7 @@ class Prompt:
 
 
 def load_prompts(path: str | Path) -> list[Prompt]:
-    from model.safe_files import LIMIT_PROMPT_FILE, FileRefused, read_bytes_limited
+    from model.common.safe_files import LIMIT_PROMPT_FILE, FileRefused, read_bytes_limited
 
     path = Path(path)
     if not path.exists():

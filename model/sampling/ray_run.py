@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generator
 
-from model.cancel import raise_if_cancelled
-from model import formatting as fmt
+from model.common.cancel import raise_if_cancelled
+from model.common import formatting as fmt
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, load_prompts
 from model.sampling.ray_connect import RayError, RaySession, connect
 from model.sampling.ray_worker import PairWorker, node_check, pack_folder, packed_size

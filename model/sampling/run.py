@@ -21,13 +21,13 @@ from typing import Any, Callable, Generator, Hashable, Iterable
 
 import numpy as np
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.acceptance import Acceptance, alpha_interval, per_request_counts
 from model.acceptance.interval import length_interval
 from model.workbook.validation import K_LIMITS
 from model.sampling.prompts import (DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, check_token_ids,
                                     load_prompts)
-from model.cancel import raise_if_cancelled, run_to_end
+from model.common.cancel import raise_if_cancelled, run_to_end
 from model.sampling.speculative import Cancelled, SpeculativeRun, TargetRun, speculative_generate, target_generate
 
 CancelCheck = Callable[[], bool] | threading.Event | None

@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from model.cancel import Cancelled, raise_if_cancelled  # noqa: F401  (Cancelled: callers import it from here too)
+from model.common.cancel import Cancelled, raise_if_cancelled  # noqa: F401  (Cancelled: callers import it from here too)
 from model.sampling.onnx_lm import OnnxCausalLM
 
 

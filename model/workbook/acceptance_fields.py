@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 
 
 def summary_alpha(profile: Sequence[float], length: float | None, length_k: int | None) -> float:

@@ -9,7 +9,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from model.safe_files import (LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, check_output_target,
+from model.common.safe_files import (LIMIT_WORKBOOK_JSON, FileRefused, atomic_write, check_output_target,
                               read_bytes_limited)
 from model.workbook.validation import (SPECS, ValidationError, WorkbookError, check_workbook, parse_field,
                                        required_fields, shown, size_problems, title_problems)

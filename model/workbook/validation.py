@@ -11,8 +11,8 @@ import dataclasses
 import math
 from typing import Any, Callable
 
-from model import roofline
-from model.arithmetic import profile_tokens
+from model.mechanics import roofline
+from model.mechanics.arithmetic import profile_tokens
 from model.workbook.cell_values import (NumberFormatError, parse_number, bad_character, shown)  # noqa: F401  (re-exported: the one validator)
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
 from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,

@@ -5,7 +5,7 @@ Run: python tests/bench/bench_compare.py [EDITS]   (prints figures measured side
 "After an edit": the edit sequence of bench_gui.py (a class's alpha, or its context where every class is a
 profile, then a tier's K, by turns), each edit's recompute timed twice in turn (which goes first alternates):
 a full compare(wb) and compare(wb, cache) with the window's PairCache, which recomputes only the rows and
-columns the edit changed (model/comparison_pairs.py). CPU time of this thread (time.thread_time), which other
+columns the edit changed (model/comparison/cells.py). CPU time of this thread (time.thread_time), which other
 processes on a shared machine move less than the wall clock.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model import arithmetic as ar  # noqa: E402
+from model.mechanics import arithmetic as ar  # noqa: E402
 from model.comparison import PairCache, compare  # noqa: E402
 from model.workbook.validation import workbook_problems  # noqa: E402
 from model.workbook.json_file import load_demo  # noqa: E402

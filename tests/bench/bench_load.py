@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from model.cancel import run_to_end  # noqa: E402
+from model.common.cancel import run_to_end  # noqa: E402
 
 SERVER_PAUSE_S = 0.001  # a step whose rendering and write took longer: the server paused there
 from model.probe.client import Limits  # noqa: E402

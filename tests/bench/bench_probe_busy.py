@@ -30,7 +30,7 @@ from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model.cancel import run_to_end  # noqa: E402
+from model.common.cancel import run_to_end  # noqa: E402
 from model.probe import merges  # noqa: E402
 from model.probe.analysis import analyse  # noqa: E402
 from model.probe.demo_server import LoopbackServer, create_app  # noqa: E402

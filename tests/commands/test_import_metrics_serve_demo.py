@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.metrics.read import read_sources
 
 pytest.importorskip("uvicorn")

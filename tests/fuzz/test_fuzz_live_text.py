@@ -27,7 +27,7 @@ LIVE = st.one_of(
 def test_measure_copy_keeps_names_inert_and_in_their_cells(names: list[str]) -> None:
     from gui.sampling.results import SamplingResultsModel
     from gui.tables.spreadsheet_view import parse_tsv
-    from model.formatting import spreadsheet_safe_text
+    from model.common.formatting import spreadsheet_safe_text
     from tests.gui.sampling.test_speed_spread_shown import _result
 
     model = SamplingResultsModel()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.client import Limits
 from model.probe.endpoint import ApiKey, Endpoint

@@ -79,7 +79,7 @@ def test_a_half_width_only_e_can_mean_names_the_alpha_classes(capsys, tmp_path):
 
 # --- the probe against a server whose bytes are no events, or far too many -----------------------------------
 
-from model.cancel import run_to_end  # noqa: E402
+from model.common.cancel import run_to_end  # noqa: E402
 from model.probe.client import Limits  # noqa: E402
 from model.probe.endpoint import Endpoint  # noqa: E402
 from model.probe.events import FAST  # noqa: E402

@@ -14,7 +14,7 @@ from gui.charts.export import export_chart  # noqa: E402
 from gui.charts.style import class_color  # noqa: E402
 from gui.charts.panel import ChartsPanel  # noqa: E402
 from model.comparison import Comparison, compare  # noqa: E402
-from model.curves import CONTEXT_GRID, alpha_curve, context_curves  # noqa: E402
+from model.curves.speedup import CONTEXT_GRID, alpha_curve, context_curves  # noqa: E402
 from model.workbook.rows import TaskClass, Workbook  # noqa: E402
 from model.workbook.json_file import load_demo  # noqa: E402
 

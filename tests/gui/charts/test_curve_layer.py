@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.chart_data import alpha_curves
+from model.curves.chart_data import alpha_curves
 from model.comparison import compare
 from tests.gui.charts.test_row_repaint import TURBO, _fresh, _on_screen, shown_panel
 

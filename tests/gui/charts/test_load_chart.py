@@ -1,4 +1,4 @@
-"""The "vs concurrency" chart draws model.load_curve for the selected tier (#25)."""
+"""The "vs concurrency" chart draws model.comparison.load_curve for the selected tier (#25)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 
 from gui.charts.panel import ChartsPanel
 from model.comparison import compare
-from model.load_curve import load_curve
+from model.comparison.load_curve import load_curve
 from model.workbook.json_file import load_demo
 
 TURBO, HELIX_FAST = 1, 3

@@ -6,7 +6,7 @@ import pyqtgraph as pg
 import pytest
 
 from gui.charts.panel import ChartsPanel
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.comparison import compare
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Workbook
@@ -85,7 +85,7 @@ def test_selecting_a_class_in_the_window_moves_the_position_chart(qtbot, window)
 def test_the_context_chart_draws_a_profile_from_its_own_e(panel: ChartsPanel, profiled: Workbook) -> None:
     """A profile class's curve against context is E (from the profile, at the tier's K) over each context's step
     cost, and passes through the class's own point; the i.i.d. curve of its summary alpha (drawn before) does not."""
-    from model.curves import CONTEXT_GRID, context_curves, costs_at
+    from model.curves.speedup import CONTEXT_GRID, context_curves, costs_at
 
     cmp = compare(profiled)
     j, tier = profiled.class_index("json"), profiled.tiers[TURBO]

@@ -11,7 +11,7 @@ pytest.importorskip("httpx")
 
 from gui.document import Document  # noqa: E402
 from gui.probe.panel import ProbePanel  # noqa: E402
-from model import formatting as fmt  # noqa: E402
+from model.common import formatting as fmt  # noqa: E402
 from model.probe.decide_plan import needs_before_run  # noqa: E402
 from model.probe.endpoint import Endpoint  # noqa: E402
 from model.probe.plan import Prices, ProbeSettings  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gui.sampling.results import SamplingResultsModel
 from gui.tables.spreadsheet_view import parse_tsv
-from model.formatting import spreadsheet_safe_text
+from model.common.formatting import spreadsheet_safe_text
 from tests.gui.sampling.test_speed_spread_shown import _result
 
 PAYLOADS = ["=HYPERLINK(\"http://x.example\",\"y\")", "=1+1", "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)",

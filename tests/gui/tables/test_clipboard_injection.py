@@ -37,7 +37,7 @@ def test_numbers_stay_numbers_on_the_clipboard(qtbot, window):
 
 def test_negative_number_in_results_is_copied_as_a_number(qtbot, window):
     from gui.tables.spreadsheet_view import _unneutralised
-    from model.formatting import spreadsheet_safe_text
+    from model.common.formatting import spreadsheet_safe_text
 
     assert spreadsheet_safe_text("-12%") == "-12%" and spreadsheet_safe_text("-0.25") == "-0.25"
     assert _unneutralised("'=1+1") == "=1+1" and _unneutralised("'plain") == "'plain"

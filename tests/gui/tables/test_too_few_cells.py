@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from gui.tables.result_models import TOO_FEW_COLOUR, VALUE_COLOURS, VERDICT_COLOURS
 from gui.tables.summary_model import SUMMARY_COLUMNS
 from model.comparison import GAIN, WORTH
-from model.verdicts import TOO_FEW_LABEL
+from model.comparison.verdicts import TOO_FEW_LABEL
 from tests.excel_cases import too_few
 from tests.gui.tables.test_verdict_display import _cell, _choose
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from gui.tables.result_models import VALUE_COLOURS, VERDICT_COLOURS
 
 from gui.tables.summary_model import SUMMARY_COLUMNS
-from model import formatting as fmt
+from model.common import formatting as fmt
 from model.comparison import NOT_WORTH, VALUE_NAMES, VERDICT_NAMES
 
 

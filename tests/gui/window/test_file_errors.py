@@ -67,7 +67,7 @@ def shown(window, monkeypatch):
     real = window.files._error
 
     def record(title, exc):
-        from model.messages import one_line, worded
+        from model.common.messages import one_line, worded
 
         said.append((title, one_line(worded(exc))))
     monkeypatch.setattr(window.files, "_error", record)

@@ -4,7 +4,7 @@ Names, labels, HELP/TYPE lines and log layouts follow the engines' sources (see 
 """
 from __future__ import annotations
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 
 
 def iid_steps(alpha: float, k: int, steps: int) -> list[int]:

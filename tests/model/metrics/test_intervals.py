@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.acceptance import COUNTS_ONLY, TOO_FEW, alpha_interval
 from model.metrics.read import read_sources
 from model.metrics.result import MetricsError

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.metrics.read import missing_k, read_sources
 from model.metrics.result import MetricsError
 from tests.model.metrics import log_files as lf
@@ -320,7 +320,7 @@ def test_llamacpp_trace_step_lines_tell_a_short_draft_from_a_rejection(tmp_path:
 
 
 def test_an_e_matched_alpha_over_drafts_cut_short_says_it_is_biased_low() -> None:
-    from model.engine_reports import SpecCounts
+    from model.engines.reports import SpecCounts
     from model.metrics.result import SourceResult
 
     # K = 4, 10 steps, 38 drafted (2 slots cut), 28 accepted, no per-position counts: alpha from E = 3.8 at K = 4

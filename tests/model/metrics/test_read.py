@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.metrics.read import applicable, missing_k, read_sources
 from model.metrics.result import MetricsError
 from tests.model.metrics.engine_files import (iid_steps, llamacpp_scrape, per_position, sglang_log_line, sglang_scrape, tgi_scrape,

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.probe.analysis import analyse
 from model.probe.events import BASELINE, FAST, RequestRecord, StreamEvent
 from model.probe.run_file import RunFileError, RunWriter, read_run

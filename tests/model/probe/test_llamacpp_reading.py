@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.probe.analysis import analyse
 from model.probe.events import FAST, RequestRecord, StreamEvent
 from model.probe.merges import BUSY, LATE_READ, STALLED, TOO_BIG

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.probe.analysis import analyse
 from model.probe.events import FAST, RequestRecord, StreamEvent
 from model.probe.steps import PER_TOKEN_GAPS, detect_style, read_steps

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.batching import BatchRule, predicted_speedup
 from model.probe.client import Limits
@@ -350,7 +350,7 @@ def test_apply_keeps_each_levels_interval_and_the_chart_data_reads_it(loaded):
     import math
 
     from model.comparison import compare
-    from model.load_curve import load_curve
+    from model.comparison.load_curve import load_curve
     from model.probe.apply import apply_probe
     from model.workbook.json_file import load_demo
     from model.workbook.load_speedups import parse_speedup_intervals

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.demo_server import LoopbackServer
 from model.probe.endpoint import Endpoint
 from model.probe.plan import ProbeSettings

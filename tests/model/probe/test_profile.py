@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.acceptance.interval import alpha_interval, length_interval
 from model.comparison import compare
 from model.probe.analysis import analyse

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.events import FAST, RequestRecord
 from model.probe.intervals import prompt_key

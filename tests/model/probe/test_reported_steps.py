@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from model import arithmetic as ar
-from model.engine_reports import combine, with_k
+from model.mechanics import arithmetic as ar
+from model.engines.reports import combine, with_k
 from model.probe.analysis import analyse
 from model.probe.reported import counts_at_k, reported_acceptance, steps_of
 from model.probe.steps import detect_style, read_steps

@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.demo_server import LoopbackServer
 from model.probe.endpoint import ApiKey, Endpoint, EndpointError, resolve_api_key

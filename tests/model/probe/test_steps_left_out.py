@@ -74,7 +74,7 @@ def test_a_server_that_pauses_before_every_fourth_step_is_probed_and_the_caution
     """Over a real loopback socket: llama.cpp's stream style, a server that sends every fourth step 30 ms late."""
     import pytest
     pytest.importorskip("uvicorn")
-    from model.cancel import run_to_end
+    from model.common.cancel import run_to_end
     from model.probe.demo_server import DemoModel, Generation, LoopbackServer, Step, create_app
     from model.probe.run import run_probe
     from tests.probe_servers import FAST_LIMITS, settings_for, subset

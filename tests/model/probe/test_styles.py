@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.demo_server import LoopbackServer
 from model.probe.events import FAST

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.apis import API_NAMES
 from model.probe.demo_server import LoopbackServer

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.demo_server import LoopbackServer
 from model.probe.run import run_probe

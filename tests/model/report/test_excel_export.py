@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 
 from model.comparison import compare  # noqa: E402
 from model.report.summary_sheet import SUMMARY_COLUMNS  # noqa: E402
-from model.curves import context_curves  # noqa: E402
+from model.curves.speedup import context_curves  # noqa: E402
 from model.report.export import build_report, export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.context_sheet import CONTEXTS  # noqa: E402
@@ -276,7 +276,7 @@ def test_write_failure_leaves_existing_file_intact(tmp_path, monkeypatch):
     def full_disk(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("model.safe_files.os.fsync", full_disk)
+    monkeypatch.setattr("model.common.safe_files.os.fsync", full_disk)
     with pytest.raises(WorkbookError, match="cannot be written.*No space left"):
         export_report(demo(), target)
     assert target.read_bytes() == b"the analyst's previous report"

@@ -14,7 +14,7 @@ from tests.excel_cases import demo  # noqa: E402
 from tests.model.report.recalc_cases import STALE_TIERS  # noqa: E402
 from tests.model.report.recalc_checks import all_close, close, grey, moved, table  # noqa: E402
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
-from model.formatting import context as context_text  # noqa: E402
+from model.common.formatting import context as context_text  # noqa: E402
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, GRID, SENSITIVITY, SUMMARY  # noqa: E402

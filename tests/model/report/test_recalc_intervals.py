@@ -10,9 +10,9 @@ openpyxl = pytest.importorskip("openpyxl")
 from tests.excel_cases import ranged  # noqa: E402
 from tests.model.report.recalc_checks import close, pairs, table  # noqa: E402
 from model.comparison import UNDECIDED, VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
-from model.guarantee import tier_guarantee  # noqa: E402
+from model.comparison.guarantee import tier_guarantee  # noqa: E402
 from model.report.layout import SUMMARY  # noqa: E402
-from model.verdicts import TOO_FEW_LABEL, labelled  # noqa: E402
+from model.comparison.verdicts import TOO_FEW_LABEL, labelled  # noqa: E402
 
 pytestmark = pytest.mark.libreoffice
 
@@ -39,7 +39,7 @@ def test_undecided_and_the_fair_price_follow_the_prices_by_formula(recalculated)
 
 def test_the_guarantee_of_a_profiled_mix_is_a_length_after_recalculation(recalculated):
     """Where a class is a profile or a length the Summary's acceptance to guarantee is the mix's price break-even
-    length at the tier's K (model/guarantee.py), grey beside the live fair price; LibreOffice keeps it."""
+    length at the tier's K (model/comparison/guarantee.py), grey beside the live fair price; LibreOffice keeps it."""
     c = recalculated["profiled"]
     cmp = compare(c.workbook)
     ws = openpyxl.load_workbook(c.recalculated, data_only=True)[SUMMARY]

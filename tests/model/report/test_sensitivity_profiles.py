@@ -8,7 +8,7 @@ import io
 import numpy as np
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.comparison import compare
 from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, build_report
 from model.report.layout import ALPHA_SHIFTS, COMPARISON

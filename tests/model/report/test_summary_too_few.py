@@ -11,7 +11,7 @@ openpyxl = pytest.importorskip("openpyxl")
 from tests.excel_cases import demo, too_few  # noqa: E402
 from model.report.export import build_report  # noqa: E402
 from model.report.layout import SUMMARY  # noqa: E402
-from model.verdicts import TOO_FEW_LABEL  # noqa: E402
+from model.comparison.verdicts import TOO_FEW_LABEL  # noqa: E402
 
 
 def _summary_text(wb) -> dict[str, list[str]]:

@@ -9,9 +9,9 @@ import io
 import numpy as np
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.comparison import compare
-from model.curves import costs_at
+from model.curves.speedup import costs_at
 from model.report.export import build_report
 from model.report.layout import CHARTS, CURVES
 from tests.excel_cases import treed

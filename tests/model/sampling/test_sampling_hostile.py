@@ -53,7 +53,7 @@ def test_fifo_prompt_file_is_refused_without_blocking(tmp_path):
 
 
 def test_oversized_prompt_file_is_refused(tmp_path, monkeypatch):
-    import model.safe_files as safe_files
+    import model.common.safe_files as safe_files
 
     monkeypatch.setattr(safe_files, "LIMIT_PROMPT_FILE", 100)
     path = tmp_path / "big.jsonl"

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from model import roofline
+from model.mechanics import roofline
 from model.workbook import validation
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Override, TaskClass, Tier, Workbook

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.workbook import json_file as wf
 from model.workbook.rows import TaskClass
 from model.workbook.validation import WorkbookError, parse_field

@@ -1,0 +1,254 @@
+"""The result of the comparison: every (tier, class) and every tier as arrays, and their JSON records.
+
+``compare`` (model/comparison/compute.py) fills a ``Comparison``; the window, the charts, the report and
+``compare --json`` read it. The records keep the same keys on every row (compare --csv writes one header).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+from model.mechanics import arithmetic as ar
+from model.common.formatting import finite_pair
+from model.acceptance.profiles import AcceptanceGrid, acceptance_record
+from model.comparison.guarantee import guarantee_record
+from model.comparison.load_speed import load_speed
+from model.comparison.measured_speed import measured_speed
+from model.comparison.verdicts import (BREAK_EVEN_NAMES, NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, rests_on_too_few,
+                            verdict_basis)
+
+
+@dataclass
+class Comparison:
+    """Arrays are (tiers x classes) unless named per_tier; NaN where a number does not exist."""
+
+    tier_names: list[str]
+    class_names: list[str]
+    currency: str
+    speculative: NDArray[np.bool_]  # per tier: computed as speculative (yes or unknown)
+    unconfirmed: NDArray[np.bool_]  # per tier: marked unknown
+    k: NDArray[np.float64]  # per tier
+    alpha: NDArray[np.float64]
+    alpha_source: list[list[str]]
+    c: NDArray[np.float64]
+    v: NDArray[np.float64]
+    break_even_alpha: NDArray[np.float64]
+    break_even_kind: NDArray[np.int8]  # ar.ALWAYS / ROOT / NEVER, -1 for non-speculative tiers
+    margin: NDArray[np.float64]
+    tokens_per_stretch: NDArray[np.float64]
+    trailer_fill: NDArray[np.float64]
+    speedup: NDArray[np.float64]
+    optimal_k: NDArray[np.int64]
+    optimal_speedup: NDArray[np.float64]
+    cost_factor: NDArray[np.float64]
+    verdict: NDArray[np.int8]
+    mix_speedup: NDArray[np.float64]  # per tier
+    monthly_cost: NDArray[np.float64]
+    baseline_index: NDArray[np.int64]  # -1 for none
+    premium: NDArray[np.float64]
+    speedup_vs_baseline: NDArray[np.float64]
+    price_per_speedup: NDArray[np.float64]
+    mix_cost_factor: NDArray[np.float64]
+    claimed_speedup: NDArray[np.float64]
+    claim_context: NDArray[np.float64]
+    claim_alpha: NDArray[np.float64]
+    claim_kind: NDArray[np.int8]  # NEVER: the claim is out of reach at any acceptance
+    claim_holds: list[bool | None]
+    tier_verdict: NDArray[np.int8]
+    # the value verdict, per (tier, class) and per tier; n/a without a baseline or for a non-speculative tier
+    price_ratio: NDArray[np.float64]  # this class's traffic priced on the tier / on its baseline
+    price_break_even_alpha: NDArray[np.float64]  # where speedup over the baseline = price_ratio
+    price_break_even_kind: NDArray[np.int8]  # ar.ALWAYS / ROOT / NEVER, -1 for n/a
+    value_verdict: NDArray[np.int8]  # WORTH / NOT_WORTH / NOT_APPLICABLE
+    mix_price_ratio: NDArray[np.float64]  # per tier: monthly cost / baseline's monthly cost
+    # per tier: the one acceptance that, held by every class, makes the mix's speedup over the
+    # baseline equal mix_price_ratio; next to it the uniform acceptance the workload runs like now
+    mix_price_break_even_alpha: NDArray[np.float64]
+    mix_price_break_even_kind: NDArray[np.int8]
+    effective_alpha: NDArray[np.float64]
+    tier_value_verdict: NDArray[np.int8]
+    # certainty (DESIGN.md section 7): NaN ends where an acceptance has no interval; speed and value verdicts
+    # above are UNDECIDED where the interval reaches both sides of their break-even
+    confidence: float  # the workbook's: of the mix's interval and of the verdicts
+    alpha_low: NDArray[np.float64]
+    alpha_high: NDArray[np.float64]
+    alpha_confidence: NDArray[np.float64]  # per cell: the confidence its interval was made at
+    alpha_note: list[list[str]]  # why a cell has no interval ("" where it has one)
+    speedup_low: NDArray[np.float64]
+    speedup_high: NDArray[np.float64]
+    pair_vs_baseline: NDArray[np.float64]  # per cell: speedup over the baseline's speedup on that class
+    pair_vs_baseline_low: NDArray[np.float64]
+    pair_vs_baseline_high: NDArray[np.float64]
+    mix_speedup_low: NDArray[np.float64]  # per tier, the classes combined as independent
+    mix_speedup_high: NDArray[np.float64]
+    speedup_vs_baseline_low: NDArray[np.float64]
+    speedup_vs_baseline_high: NDArray[np.float64]
+    effective_alpha_low: NDArray[np.float64]
+    effective_alpha_high: NDArray[np.float64]
+    # the fair price (DESIGN.md section 7): the factor on both list prices at which speed over the baseline
+    # equals the price ratio; _low at the pessimistic end of the interval (NaN without one)
+    fair_price_factor: NDArray[np.float64]
+    fair_price_factor_low: NDArray[np.float64]
+    fair_price_in: NDArray[np.float64]
+    fair_price_out: NDArray[np.float64]
+    fair_price_in_low: NDArray[np.float64]
+    fair_price_out_low: NDArray[np.float64]
+    equal_weights: bool = False  # no output tokens entered: the mix weighs every class the same
+    # per tier: a probe's measured speedup over the baseline (NaN: none) and where/when it was measured;
+    # model.comparison.measured_speed sets it beside the modelled speedup in words
+    measured_speedup: NDArray[np.float64] | None = None
+    measured_note: list[str] = field(default_factory=list)
+    # per tier: the parallel streams the analyst runs, and a probe's speedups per concurrency (the tier's
+    # text); model.comparison.load_speed reads the one at the tier's concurrency into a verdict at that load
+    concurrency: NDArray[np.int64] | None = None
+    measured_by_concurrency: list[str] = field(default_factory=list)
+    # per tier: "" or why it has no verdicts: mechanics an import made up ("incomplete: needs c and v")
+    incomplete: list[str] = field(default_factory=list)
+    # per tier: "" or why it has no value verdict though complete itself: its baseline's mechanics were made
+    # up ("baseline X is incomplete: needs c and v"); its speed over that baseline is withheld too
+    baseline_incomplete: list[str] = field(default_factory=list)
+    # acceptance beyond one alpha (model/acceptance/profiles.py): per cell its kind (alpha, length, profile),
+    # whether E at the tier's K (or at the optimal K) was extrapolated past what was measured, and the
+    # break-evens in tokens per verify step, E* = K c + v and the price's E at which speed pays the price
+    acceptance: AcceptanceGrid | None = None
+    extrapolated: NDArray[np.bool_] | None = None
+    optimal_k_extrapolated: NDArray[np.bool_] | None = None
+    break_even_length: NDArray[np.float64] | None = None
+    price_break_even_length: NDArray[np.float64] | None = None
+    # the interval on E at the tier's K (NaN without one): alpha's carried through E(alpha, K), or a profile's
+    # or a length's own (AcceptanceGrid.tokens_interval); the speed and value verdicts use its ends
+    tokens_per_stretch_low: NDArray[np.float64] | None = None
+    tokens_per_stretch_high: NDArray[np.float64] | None = None
+    # per cell: a per-token alpha on a tree draft, refused (no E, speedup or verdicts from it: cells.py's
+    # TREE_NEEDS_LENGTH says why); the tier's mix has none while any of its classes is refused
+    refused: NDArray[np.bool_] | None = None
+    # per tier (model/comparison/guarantee.py): the mix's price break-even and the length it runs like now, in tokens per
+    # verify step at the tier's K, and whether the guarantee is stated as that length (a class not an alpha)
+    mix_price_break_even_length: NDArray[np.float64] | None = None
+    effective_length: NDArray[np.float64] | None = None
+    effective_length_low: NDArray[np.float64] | None = None
+    effective_length_high: NDArray[np.float64] | None = None
+    guarantee_is_length: NDArray[np.bool_] | None = None
+
+    def pair_records(self) -> list[dict[str, Any]]:
+        return list(self.iter_pair_records())
+
+    def iter_pair_records(self) -> Iterator[dict[str, Any]]:
+        """The records one at a time: `compare --json` of 300,000 classes x 8 tiers held 2.4 million."""
+        for i, tier in enumerate(self.tier_names):
+            for j, cls in enumerate(self.class_names):
+                yield {
+                    "tier": tier, "task_class": cls, "unconfirmed": bool(self.unconfirmed[i]),
+                    "k": int(self.k[i]), "alpha": _num(self.alpha[i, j]), "alpha_source": self.alpha_source[i][j],
+                    "c": _num(self.c[i, j]), "v": _num(self.v[i, j]),
+                    "break_even": BREAK_EVEN_NAMES[int(self.break_even_kind[i, j])],
+                    "break_even_alpha": _num(self.break_even_alpha[i, j]), "margin": _num(self.margin[i, j]),
+                    "tokens_per_stretch": _num(self.tokens_per_stretch[i, j]),
+                    "trailer_fill": _num(self.trailer_fill[i, j]), "speedup": _num(self.speedup[i, j]),
+                    "optimal_k": int(self.optimal_k[i, j]) if self.speculative[i] and not self.is_refused(i, j) else None,
+                    "optimal_speedup": _num(self.optimal_speedup[i, j]),
+                    "cost_factor": _num(self.cost_factor[i, j]),
+                    "verdict": VERDICT_NAMES[int(self.verdict[i, j])],
+                    "price_ratio": _num(self.price_ratio[i, j]),
+                    "price_break_even": BREAK_EVEN_NAMES[int(self.price_break_even_kind[i, j])],
+                    "price_break_even_alpha": _num(self.price_break_even_alpha[i, j]),
+                    "value_verdict": VALUE_NAMES[int(self.value_verdict[i, j])],
+                    "verdict_basis": self.basis(i, j),
+                    "alpha_interval": finite_pair(self.alpha_low[i, j], self.alpha_high[i, j]),
+                    "interval_note": self.alpha_note[i][j] or None,
+                    "confidence": _num(self.alpha_confidence[i, j]),
+                    "speedup_interval": finite_pair(self.speedup_low[i, j], self.speedup_high[i, j]),
+                    "speedup_vs_baseline": _num(self.pair_vs_baseline[i, j]),
+                    "speedup_vs_baseline_interval": finite_pair(self.pair_vs_baseline_low[i, j],
+                                                          self.pair_vs_baseline_high[i, j]),
+                    **acceptance_record(self, i, j),
+                }
+
+    def made_up(self, i: int) -> str:
+        """Why tier i has no mix, speed over its baseline or verdicts: its own made-up mechanics ("" if none)."""
+        return self.incomplete[i] if self.incomplete else ""
+
+    def baseline_withheld(self, i: int) -> str:
+        """Why tier i has no value verdict or speed over its baseline: the baseline's made-up mechanics."""
+        return self.baseline_incomplete[i] if self.baseline_incomplete else ""
+
+    def value_withheld(self, i: int) -> str:
+        """What a front end shows for tier i's value verdict when one is withheld: "incomplete" or the
+        baseline's reason; "" when the verdict stands."""
+        return "incomplete" if self.made_up(i) else self.baseline_withheld(i)
+
+    def too_few(self, i: int, j: int) -> bool:
+        """Cell (i, j)'s verdicts rest on an acceptance measured from too few requests for an interval: the
+        measured point's verdicts, which no interval decided (model.comparison.verdicts.labelled says so where shown)."""
+        return (bool(self.speculative[i]) and not math.isfinite(self.speedup_low[i, j])
+                and rests_on_too_few(self.alpha_note[i][j]))
+
+    def too_few_classes(self, i: int) -> list[str]:
+        """The classes whose verdicts on tier i rest on too few requests for an interval (the mix's interval
+        counts no uncertainty from them)."""
+        return [name for j, name in enumerate(self.class_names) if self.too_few(i, j)]
+
+    def basis(self, i: int, j: int) -> str | None:
+        """What cell (i, j)'s verdicts rest on (model.comparison.verdicts.verdict_basis); None where it has none."""
+        if int(self.verdict[i, j]) == NOT_APPLICABLE:
+            return None
+        return verdict_basis(math.isfinite(self.speedup_low[i, j]), self.alpha_note[i][j], self.alpha_source[i][j])
+
+    def is_refused(self, i: int, j: int) -> bool:
+        return self.refused is not None and bool(self.refused[i, j])
+
+    def refused_classes(self, i: int) -> list[str]:
+        """The classes whose per-token alpha tier i's tree draft refused (its mix waits for their lengths)."""
+        if self.refused is None:
+            return []
+        return [name for name, r in zip(self.class_names, self.refused[i]) if r]
+
+    def tier_records(self) -> list[dict[str, Any]]:
+        out = []
+        for i, tier in enumerate(self.tier_names):
+            b = int(self.baseline_index[i])
+            out.append({
+                "tier": tier, "speculative": bool(self.speculative[i]), "unconfirmed": bool(self.unconfirmed[i]),
+                "baseline": self.tier_names[b] if b >= 0 else None,
+                "mix_speedup": _num(self.mix_speedup[i]), "monthly_cost": _num(self.monthly_cost[i]),
+                "premium": _num(self.premium[i]), "speedup_vs_baseline": _num(self.speedup_vs_baseline[i]),
+                "price_per_speedup": _num(self.price_per_speedup[i]), "cost_factor": _num(self.mix_cost_factor[i]),
+                "claimed_speedup": _num(self.claimed_speedup[i]), "claim_context": _num(self.claim_context[i]),
+                "claim_implied_alpha": _num(self.claim_alpha[i]),
+                "claim_reachable": (None if math.isnan(self.claimed_speedup[i]) or not self.speculative[i]
+                                    or self.made_up(i) else bool(self.claim_kind[i] != ar.NEVER)),
+                "claim_holds": self.claim_holds[i], "verdict": VERDICT_NAMES[int(self.tier_verdict[i])],
+                "price_ratio": _num(self.mix_price_ratio[i]),
+                "price_break_even": BREAK_EVEN_NAMES[int(self.mix_price_break_even_kind[i])],
+                "price_break_even_alpha": _num(self.mix_price_break_even_alpha[i]),
+                "effective_alpha": _num(self.effective_alpha[i]),
+                "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
+                "incomplete": (self.incomplete[i] or None) if self.incomplete else None,
+                "baseline_incomplete": self.baseline_withheld(i) or None,
+                "acceptance_refused": self.refused_classes(i) or None,
+                "too_few_requests": self.too_few_classes(i) or None,
+                **measured_speed(self, i).record(),
+                "confidence": self.confidence,
+                "alpha_interval": finite_pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),
+                "speedup_interval": finite_pair(self.mix_speedup_low[i], self.mix_speedup_high[i]),
+                "speedup_vs_baseline_interval": finite_pair(self.speedup_vs_baseline_low[i], self.speedup_vs_baseline_high[i]),
+                "fair_price_factor": _num(self.fair_price_factor[i]),
+                "fair_price_factor_low": _num(self.fair_price_factor_low[i]),
+                "fair_price_in": _num(self.fair_price_in[i]), "fair_price_out": _num(self.fair_price_out[i]),
+                "fair_price_in_low": _num(self.fair_price_in_low[i]),
+                "fair_price_out_low": _num(self.fair_price_out_low[i]),
+                "acceptance_to_guarantee": _num(self.mix_price_break_even_alpha[i]),
+                **load_speed(self, i).record(),
+                **guarantee_record(self, i),
+            })
+        return out
+
+
+def _num(x: Any) -> float | None:
+    x = float(x)
+    # JSON has no infinity either: a free baseline's infinite price ratio is said by its verdict
+    return x if math.isfinite(x) else None

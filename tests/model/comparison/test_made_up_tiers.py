@@ -1,0 +1,96 @@
+"""Tiers whose mechanics a price list made up (Tier.defaulted): compare() withholds what they would decide, its
+mix speedup, interval, speed over the baseline, cost per 1x, claim and verdicts, and every verdict priced against
+such a baseline, with the reason in words; compare's text and JSON, the window and the report read that one rule."""
+from __future__ import annotations
+
+import io
+import json
+import math
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from commands.calc_compare import comparison_text, run_compare
+from model.comparison.brief import UNDECIDED_WORDS, brief
+from model.comparison import compare
+from model.comparison.verdicts import NOT_APPLICABLE
+from model.workbook.json_file import save_workbook
+
+from tests.excel_cases import made_up  # the report's tests' workbook: the same three Zeta tiers
+
+OWN = {"Zeta Fast": "incomplete: needs c and v", "Zeta Maybe": "speculative unknown"}
+OVER = "Zeta Over Maybe"  # complete itself, priced against Zeta Maybe
+WHY = "baseline Zeta Maybe: speculative unknown"
+
+
+def test_a_made_up_tier_has_no_mix_speed_over_its_baseline_cost_per_1x_or_claim():
+    wb = made_up()
+    wb.tiers[wb.tier_index("Zeta Fast")].claimed_speedup = 2.0  # a claim to hold against made-up c and v
+    cmp = compare(wb)
+    for name, why in OWN.items():
+        i = wb.tier_index(name)
+        assert cmp.made_up(i) == why
+        for arr in (cmp.mix_speedup, cmp.mix_speedup_low, cmp.mix_speedup_high, cmp.speedup_vs_baseline,
+                    cmp.speedup_vs_baseline_low, cmp.speedup_vs_baseline_high, cmp.price_per_speedup,
+                    cmp.effective_alpha, cmp.fair_price_factor, cmp.claim_alpha, cmp.mix_cost_factor):
+            assert math.isnan(arr[i]), name
+        assert cmp.claim_holds[i] is None and cmp.tier_verdict[i] == NOT_APPLICABLE
+        assert cmp.tier_value_verdict[i] == NOT_APPLICABLE and cmp.value_withheld(i) == "incomplete"
+    record = {r["tier"]: r for r in cmp.tier_records()}["Zeta Fast"]
+    assert record["mix_speedup"] is None and record["speedup_interval"] is None
+    assert record["speedup_vs_baseline"] is None and record["price_per_speedup"] is None
+    assert record["claim_holds"] is None and record["claim_implied_alpha"] is None and record["claim_reachable"] is None
+    assert record["incomplete"] == OWN["Zeta Fast"]
+    # the complete tiers keep theirs
+    turbo = wb.tier_index("Northwind Turbo")
+    assert cmp.mix_speedup[turbo] == pytest.approx(1.44, abs=0.01) and cmp.baseline_withheld(turbo) == ""
+
+
+def test_a_tier_priced_against_a_made_up_baseline_gets_no_value_verdict_and_says_why():
+    wb = made_up()
+    cmp = compare(wb)
+    i = wb.tier_index(OVER)
+    assert cmp.baseline_withheld(i) == WHY and cmp.value_withheld(i) == WHY
+    assert cmp.made_up(i) == ""
+    assert cmp.mix_speedup[i] == pytest.approx(1.95, abs=0.01)  # its own speed stands (its mechanics are given)
+    assert cmp.tier_verdict[i] != NOT_APPLICABLE
+    assert math.isnan(cmp.speedup_vs_baseline[i]) and cmp.tier_value_verdict[i] == NOT_APPLICABLE
+    assert math.isnan(cmp.fair_price_factor[i])
+    # per class too: the baseline's per-class speeds are as made up as its mix
+    assert (cmp.value_verdict[i] == NOT_APPLICABLE).all()
+    assert all(math.isnan(x) for x in cmp.pair_vs_baseline[i])
+    record = {r["tier"]: r for r in cmp.tier_records()}[OVER]
+    assert record["baseline_incomplete"] == WHY and record["incomplete"] is None
+    # a baseline with made-up c and v reads "is incomplete: ..."
+    wb.tiers[i].baseline = "Zeta Fast"
+    assert compare(wb).baseline_withheld(i) == "baseline Zeta Fast is incomplete: needs c and v"
+
+
+def test_compare_text_and_json_show_the_same(tmp_path: Path):
+    wb = made_up()
+    text = comparison_text(compare(wb)).splitlines()
+    rows = {line[:22].strip(): line for line in text[1:text.index("")]}
+    for name, why in OWN.items():
+        mix = rows[name][22:30].strip()
+        assert mix == "–" and why in rows[name] and rows[name].endswith("incomplete"), rows[name]
+    assert rows[OVER].endswith(WHY), rows[OVER]
+    path = tmp_path / "made_up.json"
+    save_workbook(wb, path)
+    out = io.StringIO()
+    run_compare(Namespace(workbook=str(path), json=True, csv=False), out)
+    tiers = {r["tier"]: r for r in json.loads(out.getvalue())["tiers"]}
+    assert tiers["Zeta Fast"]["mix_speedup"] is None and tiers["Zeta Maybe"]["verdict"] == "n/a"
+    assert tiers[OVER]["baseline_incomplete"] == WHY and tiers[OVER]["value_verdict"] == "n/a"
+    assert tiers[OVER]["speedup_vs_baseline"] is None
+
+
+def test_the_brief_leaves_a_tier_over_a_made_up_baseline_undecided():
+    """It said 'do not take it' once the per-class value verdicts were withheld: no class paid."""
+    wb = made_up()
+    got = {b.tier: b for b in brief(wb, compare(wb))}
+    assert got[OVER].recommendation == UNDECIDED_WORDS and WHY in got[OVER].why
+    assert got[OVER].ask.startswith("First Zeta Maybe's K and cost inputs")
+    # a made-up tier's own line models no speed ('modelled – on your mix' once its mix was withheld)
+    assert "no modelled speed until its mechanics are entered" in got["Zeta Fast"].speed
+    assert got["Zeta Fast"].ask.startswith("First its K and cost inputs")
