@@ -1,5 +1,6 @@
 """A probe's result into the workbook, as one edit: alpha per (tier, class) as overrides with source
-"probed" and the date, the tier's speculative flag from the verdict, the measured speedup beside the claim.
+"probed" and the date, the tier's speculative flag from the verdict, the measured speedup beside the claim, the
+downgraded share and the SLA's measured share (model.workbook.vendor_terms.apply_served).
 
 Qt-free so the GUI's Apply is one Document.apply over `apply_probe` and the CLI or a test can call it alone.
 An inconclusive verdict leaves the flag as the analyst set it: the stream hid the steps, it did not
@@ -20,6 +21,7 @@ from model.workbook.load_speedups import format_speedups
 from model.workbook.measured_apply import apply_plan, plan_measured
 from model.workbook.rows import Workbook
 from model.workbook.validation import K_LIMITS
+from model.workbook.vendor_terms import apply_served
 
 
 def probe_note(report: ProbeReport, c: ClassProbe | None = None) -> str:
@@ -82,6 +84,8 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
         row.entered("k")  # measured, no longer a value an import made up
     if set_flag and report.verdict in ("yes", "no"):
         row.speculative = report.verdict
+    # the downgraded share and the SLA's measured share, with their intervals, onto the tier's terms
+    apply_served(row, report.served, report.sla)
     if keep_speedup:
         speed, where = tier_speedup(report, workbook, row.claim_context)
         if speed is not None:

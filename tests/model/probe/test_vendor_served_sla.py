@@ -89,3 +89,23 @@ def test_a_share_slower_than_the_line_breaks_the_sla_and_is_named() -> None:
     assert sla["measured_share"] == pytest.approx(1 - len(slow) / 30)
     named = {b["request"] for b in sla["below"]}
     assert {r.response_id for r in run.records if r.label in named} == slow
+
+
+def test_apply_carries_the_downgraded_share_and_the_sla_into_the_tier(downgraded) -> None:
+    from model.probe.apply import apply_probe
+    from model.workbook.json_file import load_demo
+
+    run, _ = downgraded
+    header = {**run.header, "sla": {"threshold_tokens_per_s": 100.0, "promised_share": 0.9}}
+    report = analyse(run.records, header)
+    wb = load_demo()
+    name = wb.tiers[0].name
+    apply_probe(wb, report, name)
+    tier = wb.tiers[wb.tier_index(name)]
+    assert tier.downgraded_share == pytest.approx(report.served["downgraded_share"])
+    assert (tier.downgraded_low, tier.downgraded_high) == tuple(report.served["downgraded_interval"])
+    assert tier.downgraded_requests == N
+    assert (tier.sla_tokens_per_s, tier.sla_share) == (100.0, 0.9)
+    assert tier.sla_measured_share == report.sla["measured_share"] and tier.sla_requests == report.sla["requests"]
+    # the speedup kept beside the claim is the one on the requests served fast: the mix applies d once
+    assert tier.measured_speedup == pytest.approx(report.by_concurrency[0].speedup_measured, rel=0.05)
