@@ -16,6 +16,7 @@ from model.comparison.guarantee import tier_guarantee
 from model.comparison.load_speed import load_speed
 from model.comparison.measured_speed import measured_speed
 from model.comparison.verdicts import ON_TOO_FEW, TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
+from model.comparison.terms import terms_words
 from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
 
@@ -224,6 +225,12 @@ def comparison_text(cmp) -> str:
             claim = (f" Claim {fmt.times(r['claimed_speedup'])} at {fmt.context(r['claim_context'])}."
                      if r["claimed_speedup"] is not None else "")
             lines.append(f"  {r['tier']}: {m.words()}{claim}")
+    terms = [(name, terms_words(cmp, i)) for i, name in enumerate(cmp.tier_names)]
+    if any(words for _, words in terms):
+        # what the vendor's terms make of the tier (docs/design/vendor-terms.md): mix and bill as served, the SLA
+        lines.append("")
+        lines.append("vendor's terms (as served: downgraded requests at the standard tier's speed and prices):")
+        lines += [f"  {tier}: {line}" for tier, words in terms for line in words]
     at_load = [(r["tier"], load_speed(cmp, i).words()) for i, r in enumerate(cmp.tier_records())]
     if any(words for _, words in at_load):
         # the speed at the analyst's own parallel streams: a vendor's claim is for a quiet server

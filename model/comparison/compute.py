@@ -17,6 +17,8 @@ from model.comparison.guarantee import guarantee_lengths, length_unit
 from model.mechanics.tier_costs import TierCosts
 from model.comparison.verdicts import (NOT_APPLICABLE, cost_ratio, on_cells, price_targets, speed_verdicts,
                                        value_verdicts)
+from model.comparison.terms import (as_served, billed, downgraded, fair_factor, fast_needed, priced_cells,
+                                      served_interval, standard_speed, terms_fields)
 from model.workbook.rows import Workbook
 
 
@@ -68,10 +70,20 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     made_up = np.array([bool(w) for w in incomplete], dtype=bool)
     if made_up.any():
         mix, mix_lo, mix_hi = (np.where(made_up, np.nan, x) for x in (mix, mix_lo, mix_hi))
-    monthly = (tokens_out[None, :] * np.array([t.price_out for t in tiers])[:, None]
-               + tokens_in[None, :] * np.array([t.price_in for t in tiers])[:, None]).sum(axis=1) / 1e6
     base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
     has_base = base >= 0
+    # a vendor's terms (docs/design/vendor-terms.md): the traffic priced by band and cache, and a share d of fast
+    # requests served at the standard tier's speed and billed at its prices. The mix, its interval and the bill
+    # are the as-served ones from here on; the mix on requests served fast is kept for the acceptance solves
+    no_tokens = (tokens_out + tokens_in) == 0
+    class_cost = priced_cells(tiers, classes)
+    monthly_fast = np.where(no_tokens[None, :], 0.0, class_cost).sum(axis=1) / 1e6
+    d, d_lo, d_hi = downgraded(tiers)
+    monthly = billed(monthly_fast, base, d)
+    mix_fast, mix_fast_lo, mix_fast_hi = mix, mix_lo, mix_hi
+    std = standard_speed(mix_fast, base)
+    mix = as_served(mix_fast, d, std)
+    mix_lo, mix_hi = served_interval(mix_fast_lo, mix_fast_hi, d_lo, d_hi, std)
     # a tier priced against a made-up baseline has no speed over it to judge: no value verdicts, per class either
     baseline_incomplete = [baseline_withheld(tiers[b].name, incomplete[b]) if b >= 0 and not incomplete[i] else ""
                            for i, b in enumerate(base.tolist())]
@@ -94,9 +106,6 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     price_out = np.array([t.price_out for t in tiers], dtype=np.float64)
     price_in = np.array([t.price_in for t in tiers], dtype=np.float64)
     b0 = np.maximum(base, 0)
-    no_tokens = (tokens_out + tokens_in) == 0
-    class_cost = np.where(no_tokens[None, :], price_out[:, None],
-                          tokens_out[None, :] * price_out[:, None] + tokens_in[None, :] * price_in[:, None])
     ratio = np.where(has_base[:, None], cost_ratio(class_cost, class_cost[b0]), np.nan)
     base_speed = speedup[b0]
     # a cell (or its baseline's) with no speedup has no value verdict either (a refused tree cell)
@@ -117,18 +126,25 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     # token-weighted mean stretch cost), so the same solver applies. effective_alpha is the uniform
     # acceptance giving the mix speedup the workload has now: worth it where it clears the break-even.
     all_empty = bool(no_tokens.all()) if n_c else False
-    mix_ratio = np.where(has_base, cost_ratio(price_out, price_out[b0]) if all_empty else cost_ratio(monthly, monthly[b0]), np.nan)
+    # the price of the tier's traffic (per output token, the classes alike, when no tokens are entered), on the
+    # requests served fast and as billed with the downgraded share at the baseline's prices
+    unit_fast = class_cost.mean(axis=1) if all_empty else monthly_fast
+    unit = billed(unit_fast, base, d)
+    mix_ratio = np.where(has_base, cost_ratio(unit, unit[b0]), np.nan)
     mix_needed = mix_ratio * mix[b0]
+    # the mix the requests served fast must reach for the as-served mix to pay the price: what acceptance solves for
+    needed_fast = fast_needed(mix_needed, d, std)
     mean_stretch = (stretch * weights[None, :]).sum(axis=1) / weights.sum() if n_c else np.full(n_t, np.nan)
     tier_ok = spec & has_base & ~np.isnan(mix_ratio) & ~np.isnan(mix) & ~np.isnan(mix_needed)
-    mix_price_solve = solves.add(*price_targets(mix_needed, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok))
+    mix_price_solve = solves.add(*price_targets(needed_fast, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok))
     # the uniform acceptance the mix runs like, and the interval's ends (where the mix has an interval)
-    eff_solves = [solves.add(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix, mix_lo, mix_hi)]
+    eff_solves = [solves.add(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix_fast, mix_fast_lo, mix_fast_hi)]
     tier_value = value_verdicts(mix, mix_needed, tier_ok, mix_lo, mix_hi)
     # the fair price: speed over the baseline / price ratio scales both list prices (DESIGN.md section 7)
+    ratio_fast = np.where(has_base, cost_ratio(unit_fast, unit[b0]), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        fair = np.where(tier_ok, vs_base / mix_ratio, np.nan)
-        fair_lo = np.where(tier_ok, vs_base_lo / mix_ratio, np.nan)
+        fair = np.where(tier_ok, fair_factor(vs_base, ratio_fast, d), np.nan)
+        fair_lo = np.where(tier_ok, fair_factor(vs_base_lo, ratio_fast, d), np.nan)
         # a free tier priced against a paid baseline has an infinite factor: times a zero price, no price
         fair_in, fair_out = fair * price_in, fair * price_out
         fair_in_lo, fair_out_lo = fair_lo * price_in, fair_lo * price_out
@@ -143,13 +159,14 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     p_alpha = np.where(p["is_alpha"], p_alpha, np.nan)
     mix_p_alpha, mix_p_kind = on_cells(tier_ok, solves[mix_price_solve])
     eff_alpha, eff_lo, eff_hi = (np.where(spec & has, np.where(e.kind == ar.NEVER, 1.0, e.alpha), np.nan)
-                                 for has, e in zip((~np.isnan(mix), np.isfinite(mix_lo), np.isfinite(mix_hi)),
+                                 for has, e in zip((~np.isnan(mix_fast), np.isfinite(mix_fast_lo), np.isfinite(mix_fast_hi)),
                                                    (solves[x] for x in eff_solves)))
     claim = solves[claim_solve]
     has_claim = ~np.isnan(claimed) & spec
     claim_alpha = np.where(has_claim & ~made_up, claim.alpha, np.nan)  # made-up c and v imply no alpha either
-    holds = [bool(mix[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix[i]) else None
-             for i in range(n_t)]
+    # the vendor's claim is about its fast mode: judged on the requests served fast
+    holds = [bool(mix_fast[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix_fast[i])
+             else None for i in range(n_t)]
 
     # a made-up tier's cells get no verdicts either (its mix, and so its tier's, is withheld above)
     if made_up.any():
@@ -198,6 +215,9 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
         break_even_length=np.where(sp_row, stretch, np.nan),
         price_break_even_length=np.where(pair_ok, needed * stretch, np.nan),
         # the acceptance to guarantee in tokens per verify step (model/comparison/guarantee.py derives it)
-        **guarantee_lengths(mix_needed, mix, mix_lo, mix_hi, mean_stretch, tier_ok, length_unit(grid.kind, refused)),
+        **guarantee_lengths(needed_fast, mix_fast, mix_fast_lo, mix_fast_hi, mean_stretch, tier_ok,
+                            length_unit(grid.kind, refused)),
+        class_cost=class_cost, mix_speedup_fast=mix_fast, monthly_cost_fast=monthly_fast,
+        **terms_fields(tiers),
     )
 

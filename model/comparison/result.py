@@ -133,6 +133,22 @@ class Comparison:
     effective_length_low: NDArray[np.float64] | None = None
     effective_length_high: NDArray[np.float64] | None = None
     guarantee_is_length: NDArray[np.bool_] | None = None
+    # a vendor's terms (model/comparison/terms.py, docs/design/vendor-terms.md): each class's traffic priced on each
+    # tier by band and cache (per 1M tokens, the value verdict's weights), the mix and the monthly cost on the
+    # requests served fast (mix_speedup and monthly_cost above are as served: the downgraded share at the standard
+    # tier's speed and prices), the downgraded share and its interval, the SLA's sentence, verdict and record, and
+    # where each tier's list prices came from
+    class_cost: NDArray[np.float64] | None = None
+    mix_speedup_fast: NDArray[np.float64] | None = None
+    monthly_cost_fast: NDArray[np.float64] | None = None
+    downgraded_share: NDArray[np.float64] | None = None
+    downgraded_low: NDArray[np.float64] | None = None
+    downgraded_high: NDArray[np.float64] | None = None
+    downgraded_requests: NDArray[np.int64] | None = None
+    sla: list[str] = field(default_factory=list)
+    sla_verdict: list[str] = field(default_factory=list)
+    sla_record: list[dict[str, Any] | None] = field(default_factory=list)
+    price_source: list[str] = field(default_factory=list)
 
     def pair_records(self) -> list[dict[str, Any]]:
         return list(self.iter_pair_records())
@@ -207,6 +223,10 @@ class Comparison:
             return []
         return [name for name, r in zip(self.class_names, self.refused[i]) if r]
 
+    def terms_record(self, i: int) -> dict[str, Any]:
+        """Tier i's downgraded share, mix and bill on the requests served fast, SLA and price source (JSON keys)."""
+        return _terms_record(self, i)
+
     def tier_records(self) -> list[dict[str, Any]]:
         out = []
         for i, tier in enumerate(self.tier_names):
@@ -244,8 +264,21 @@ class Comparison:
                 "acceptance_to_guarantee": _num(self.mix_price_break_even_alpha[i]),
                 **load_speed(self, i).record(),
                 **guarantee_record(self, i),
+                **self.terms_record(i),
             })
         return out
+
+
+def _terms_record(cmp: "Comparison", i: int) -> dict[str, Any]:
+    has = cmp.downgraded_share is not None
+    return {
+        "downgraded_share": _num(cmp.downgraded_share[i]) if has else None,  # type: ignore[index]
+        "downgraded_interval": finite_pair(cmp.downgraded_low[i], cmp.downgraded_high[i]) if has else None,  # type: ignore[index]
+        "mix_speedup_served_fast": _num(cmp.mix_speedup_fast[i]) if cmp.mix_speedup_fast is not None else None,
+        "monthly_cost_served_fast": _num(cmp.monthly_cost_fast[i]) if cmp.monthly_cost_fast is not None else None,
+        "sla": cmp.sla_record[i] if cmp.sla_record else None,
+        "price_source": (cmp.price_source[i] or None) if cmp.price_source else None,
+    }
 
 
 def _num(x: Any) -> float | None:

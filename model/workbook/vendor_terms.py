@@ -143,13 +143,15 @@ def sla_text(tier: Tier) -> str:
 
 
 def downgraded_text(tier: Tier) -> str:
-    """"25% (14–40%) of fast requests served at standard speed, over 48" ("" where not known)."""
-    d = tier.downgraded_share
+    """"25% (14–40%) of fast requests served at standard speed, over 48 requests" ("" where not known)."""
+    return downgraded_words(tier.downgraded_share, tier.downgraded_low, tier.downgraded_high, tier.downgraded_requests)
+
+
+def downgraded_words(d: float | None, low: float | None, high: float | None, requests: int) -> str:
     if d is None:
         return ""
-    interval = (f" ({_pct(tier.downgraded_low).rstrip('%')}\u2013{_pct(tier.downgraded_high)})"
-                if tier.downgraded_low is not None and tier.downgraded_high is not None else "")
-    over = f", over {tier.downgraded_requests} requests" if tier.downgraded_requests else " (typed)"
+    interval = f" ({_pct(low).rstrip('%')}\u2013{_pct(high)})" if low is not None and high is not None else ""
+    over = f", over {requests} requests" if requests else " (typed)"
     return f"{_pct(d)}{interval} of fast requests served at standard speed{over}"
 
 
