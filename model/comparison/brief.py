@@ -63,7 +63,9 @@ def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
                     "measure more before relying on it there.")
         if cmp.unconfirmed[i] and not incomplete:
             why += " The vendor has not confirmed it runs speculative decoding: a probe tells (Tools > Probe a tier)."
-        out.append(BriefTier(tier.name, tier.vendor, rec, why, _speed(cmp, i), _cost(cmp, i), _ask(cmp, i)))
+        speed_terms, cost_terms = _terms(cmp, i)
+        out.append(BriefTier(tier.name, tier.vendor, rec, why, _speed(cmp, i) + speed_terms, _cost(cmp, i) + cost_terms,
+                             _ask(cmp, i)))
     return out
 
 
@@ -147,6 +149,22 @@ def _cost(cmp: Comparison, i: int) -> str:
     premium = float(cmp.premium[i])
     over = f"{fmt.signed_pct(premium, 0)} over" if math.isfinite(premium) else "against"
     return f"{money} a month, {over} {cmp.tier_names[b]} ({base})."
+
+
+def _terms(cmp: Comparison, i: int) -> tuple[str, str]:
+    """What the vendor's terms add to the Speed and Cost lines (docs/design/vendor-terms.md): the downgraded share
+    (the speed and the bill above are as served), the SLA's verdict, and the date of list prices."""
+    speed, cost = "", ""
+    d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    if math.isfinite(d) and d > 0:
+        speed += (f" As served: {fmt.pct(d, 0)} of fast requests at standard speed, so your mix runs "
+                  f"{fmt.times(float(cmp.mix_speedup[i]))} ({fmt.times(float(cmp.mix_speedup_fast[i]))} on the fast ones).")
+        cost += " Downgraded requests billed at the standard price."
+    if cmp.sla and cmp.sla[i]:
+        speed += f" {cmp.sla[i]}."
+    if cmp.price_source and cmp.price_source[i]:
+        cost += f" Prices: {cmp.price_source[i]}."
+    return speed, cost
 
 
 def _ask(cmp: Comparison, i: int) -> str:

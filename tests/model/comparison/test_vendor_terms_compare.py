@@ -116,3 +116,16 @@ def test_terms_on_the_baseline_itself_price_its_traffic_too():
     wb.classes[0].cached_share = 1.0
     cmp = compare(wb)
     assert cmp.monthly_cost[0] == pytest.approx((2e6 * 25 + 8e6 * 0.5 + 1e6 * 25 + 30e6 * 5) / 1e6)
+
+
+def test_the_brief_says_the_downgrade_the_sla_and_the_prices_date():
+    from model.comparison.brief import brief
+
+    wb = _workbook(downgraded_share=0.25, sla_tokens_per_s=80.0, sla_share=0.99, sla_measured_share=0.75,
+                   sla_share_low=0.51, sla_share_high=0.9, sla_requests=20, price_source="list prices as read 2026-12-06")
+    entry = next(b for b in brief(wb, compare(wb)) if b.tier == "Fast")
+    assert "As served: 25% of fast requests at standard speed" in entry.speed
+    assert "SLA: 75% (51\u201390%) of requests above 80 tok/s over 20 requests against 99% promised: breached" in entry.speed
+    assert "as read 2026-12-06" in entry.cost and "billed at the standard price" in entry.cost
+    plain = next(b for b in brief(_workbook(), compare(_workbook())) if b.tier == "Fast")
+    assert "As served" not in plain.speed and "Prices:" not in plain.cost
