@@ -71,12 +71,15 @@ def test_a_broken_link_or_anchor_is_caught(tmp_path: Path):
 
 
 def test_every_docs_section_cited_in_code_exists():
+    cited = []
     for path in _tracked():
         if path.suffix not in (".py", ".toml", ".cfg") or not path.is_file():
             continue
         for ref in CITATION.findall(path.read_text(encoding="utf-8")):
+            cited.append(ref)
             why = _broken(ROOT / "README.md", ref)
             assert why is None, f"{path.relative_to(ROOT)} cites {ref}: {why}"
+    assert len(cited) > 20  # the code's comments cite the design notes by section (the pattern still matches)
 
 
 def test_no_tracked_file_points_outside_the_repository_for_docs():
@@ -85,6 +88,21 @@ def test_no_tracked_file_points_outside_the_repository_for_docs():
                  if p.is_file() and p.suffix in (".py", ".md", ".toml", ".txt", ".cfg", "")
                  and outside in p.read_text(encoding="utf-8", errors="replace")]
     assert not offenders
+
+
+def test_no_code_cites_an_issue_number_or_notes_outside_the_repository():
+    # an issue number means nothing to a reader of the code; the design notes it needs are docs/design/
+    issue = re.compile(r"[Ii]ssues? #?[0-9]+")
+    old_notes = "DESIGN" + ".md"
+    offenders = []
+    for path in _tracked():
+        if path.suffix != ".py" or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        offenders += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in issue.finditer(text)]
+        if old_notes in text:
+            offenders.append(f"{path.relative_to(ROOT)}: cites {old_notes}")
+    assert not offenders, "\n".join(offenders)
 
 
 def test_the_in_app_guide_has_one_anchor_per_heading():

@@ -1,5 +1,5 @@
 """The README's quick start (`pip install -e .`) installs what the README's own examples run: `specledger
-serve-demo` needs starlette and uvicorn, so they are runtime dependencies, not an extra (issue 20)."""
+serve-demo` needs starlette and uvicorn, so they are runtime dependencies, not an extra."""
 from __future__ import annotations
 
 import re

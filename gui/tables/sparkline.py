@@ -1,6 +1,6 @@
 """A per-position profile drawn in its acceptance cell: one small bar per draft position, the cell's number beside.
 
-Issue 22 asks for the cell of a class (or an override) held as a profile to show its shape, not only a word: the
+The cell of a class (or an override) held as a profile shows its shape, not only a word: the
 bars are the conditional rates p_1..p_K as stored (position 1 on the left, full height = 100%), so a draft whose
 later positions fail reads as bars falling to the right. A model gives the rates under PROFILE_ROLE; any other
 cell paints as QStyledItemDelegate paints it. The tooltip (the model's) lists the rates in numbers.

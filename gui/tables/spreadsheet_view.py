@@ -158,7 +158,7 @@ class SpreadsheetView(QTableView):
             # the key opened an editor and went into it, yet Qt leaves it ignored, so it travels on to the
             # parent: the table under a frozen column opened a second editor of the same cell, hidden under
             # the first, and the first one's focus-out committed its one letter while the keys that followed
-            # went to either ("NT Renamed" became "Nenamed" typed through X at 20 ms a key; issue 20)
+            # went to either ("NT Renamed" became "Nenamed" typed through X at 20 ms a key)
             event.accept()
 
     def _edit_blank(self) -> bool:

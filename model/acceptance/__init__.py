@@ -1,4 +1,4 @@
-"""Acceptance: what a task class's acceptance is, and how sure we are of it (DESIGN.md section 7, "Certainty").
+"""Acceptance: what a task class's acceptance is, and how sure we are of it (docs/design/intervals.md).
 
 One home for it in the core. ``value`` holds the acceptance of a class as a small value (``Acceptance``: its
 kind, the point value, an interval at a confidence, the requests and steps it came from, the method or why

@@ -1,8 +1,8 @@
 """An interval on the per-token acceptance alpha from per-request counts: the request is the unit.
 
-The point is the maximum-likelihood alpha of DESIGN.md section 2, alpha = A / N with A the accepted drafts
-and N = A + (stretches that stopped short of K): a ratio of two sums over requests. Tokens within one
-request are correlated and acceptance differs from prompt to prompt, so a binomial interval over N tokens
+The point is the maximum-likelihood alpha (docs/design/arithmetic.md#acceptance-from-counts), alpha = A / N with A
+the accepted drafts and N = A + (stretches that stopped short of K): a ratio of two sums over requests. Tokens
+within one request are correlated and acceptance differs from prompt to prompt, so a binomial interval over N tokens
 is far too narrow (the token is not the unit that was sampled; the prompt is). The method:
 
 - cluster-robust (sandwich) variance of the ratio A / N, with requests as clusters: the linearised
@@ -160,11 +160,11 @@ def length_interval(accepted: ArrayLike, steps: ArrayLike, k: int, confidence: f
                     minimum: int = MIN_REQUESTS, clusters: Sequence[Hashable] | None = None) -> Acceptance:
     """The interval on a mean acceptance length E at K from each request's accepted drafts and verify steps.
 
-    E = 1 + A / S is a ratio of two sums over requests, like alpha: the same method applies to the trailer
-    fill F = (E - 1) / K = A / (K S), a proportion (accepted drafts of the K S draft slots), and its ends are
-    carried to E = 1 + K F. The request is the unit for the same reason (DESIGN.md section 7). ``kind`` is
-    LENGTH and ``point`` is E; the fill's binomial floor treats the slots as independent, which only ever
-    widens the interval. ``clusters`` (each request's prompt) as for alpha_interval.
+    E = 1 + A / S is a ratio of two sums over requests, like alpha: the same method applies to the trailer fill F =
+    (E - 1) / K = A / (K S), a proportion (accepted drafts of the K S draft slots), and its ends are carried to E =
+    1 + K F. The request is the unit for the same reason (docs/design/intervals.md#intervals-on-e). ``kind`` is
+    LENGTH and ``point`` is E; the fill's binomial floor treats the slots as independent, which only ever widens the
+    interval. ``clusters`` (each request's prompt) as for alpha_interval.
     """
     a = np.asarray(accepted, dtype=np.float64).ravel()
     s = np.asarray(steps, dtype=np.float64).ravel()

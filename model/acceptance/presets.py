@@ -1,4 +1,4 @@
-"""Published acceptance lengths an analyst can pick for a class as an assumed length (issue 22).
+"""Published acceptance lengths an analyst can pick for a class as an assumed length.
 
 Each figure is the mean accepted tokens per verify step (bonus token included, so 1.00 for plain decoding)
 as its source prints it, with the method, model, benchmark and setting it was measured on. Only figures

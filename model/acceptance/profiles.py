@@ -1,8 +1,8 @@
 """Acceptance beyond one alpha: a per-position profile or a mean acceptance length, per (tier, class).
 
-DESIGN.md section 7. A task class (or a tier's override) holds one of three kinds of acceptance:
-ALPHA, the per-token alpha of the i.i.d. model; LENGTH, a mean acceptance length E measured at a
-stated K; PROFILE, the conditional acceptance p_1..p_m at each draft position. The comparison asks
+docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths. A task class (or a tier's override) holds one of
+three kinds of acceptance: ALPHA, the per-token alpha of the i.i.d. model; LENGTH, a mean acceptance length E
+measured at a stated K; PROFILE, the conditional acceptance p_1..p_m at each draft position. The comparison asks
 this module for E at each tier's K (and at every K of the optimal-K search) and gets, beside it,
 whether that E was extrapolated past what was measured:
 

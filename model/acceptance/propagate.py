@@ -1,8 +1,9 @@
 """Intervals carried through the arithmetic: per class by end points, across classes jointly.
 
-Per class. E(alpha, K), the speedup E / (K c + v) and the speedup over a baseline held at its own value all
-rise with alpha, so the interval on alpha maps to theirs end for end (DESIGN.md section 7); no further
-approximation is made there. tests/model/acceptance/test_acceptance.py checks this against a brute-force grid.
+Per class. E(alpha, K), the speedup E / (K c + v) and the speedup over a baseline held at its own value all rise
+with alpha, so the interval on alpha maps to theirs end for end
+(docs/design/intervals.md#intervals-through-the-comparison); no further approximation is made there.
+tests/model/acceptance/test_acceptance.py checks this against a brute-force grid.
 
 The mix. Its speedup is M = W / sum(w_i / S_i) (time adds up). The classes are measured on different
 prompts, so their sampling errors are independent, and putting every class at its worst end at once would

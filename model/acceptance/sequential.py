@@ -1,4 +1,5 @@
-"""Deciding with as few requests as the data allow, without the error rate creeping up (DESIGN.md section 7).
+"""Deciding with as few requests as the data allow, without the error rate creeping up
+(docs/design/intervals.md#until-decided-a-group-sequential-design).
 
 Looking at an interval after every round and stopping as soon as it clears the break-even inflates the error
 rate of a fixed-sample interval: each look is another chance for a chance excursion to look decided. The method

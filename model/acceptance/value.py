@@ -1,8 +1,9 @@
 """The acceptance of one class (or one class on one tier's draft) as a value: point, interval, provenance.
 
-``kind`` says what the number is. Today it is always ALPHA, the per-token acceptance of DESIGN.md
-section 2; a per-position profile or a mean acceptance length can be added as kinds of their own
-(section 7) without changing what the comparison reads: it asks for the point and the interval ends.
+``kind`` says what the number is. Today it is always ALPHA, the per-token acceptance
+(docs/design/arithmetic.md#notation); a per-position profile or a mean acceptance length can be added as kinds
+of their own (docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths) without changing what the
+comparison reads: it asks for the point and the interval ends.
 """
 from __future__ import annotations
 

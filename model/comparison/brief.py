@@ -132,7 +132,7 @@ def _speed(cmp: Comparison, i: int) -> str:
 def _basis(cmp: Comparison, i: int) -> str:
     """The speed the verdict and the fair price rest on (the model's), in words, where a measured one
     disagrees with it; '' where none was measured or the two agree. The analyst must not read the
-    measured speed in the Speed line as the one the price was worked from (issue 25)."""
+    measured speed in the Speed line as the one the price was worked from."""
     m = measured_speed(cmp, i)
     if m.measured is None or m.modelled is None or m.agreement in ("", AGREES):
         return ""

@@ -140,7 +140,8 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     # the uniform acceptance the mix runs like, and the interval's ends (where the mix has an interval)
     eff_solves = [solves.add(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix_fast, mix_fast_lo, mix_fast_hi)]
     tier_value = value_verdicts(mix, mix_needed, tier_ok, mix_lo, mix_hi)
-    # the fair price: speed over the baseline / price ratio scales both list prices (DESIGN.md section 7)
+    # the fair price: speed over the baseline / price ratio scales both list prices
+    # (docs/design/verdicts.md#the-fair-price)
     ratio_fast = np.where(has_base, cost_ratio(unit_fast, unit[b0]), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         fair = np.where(tier_ok, fair_factor(vs_base, ratio_fast, d), np.nan)

@@ -1,12 +1,13 @@
 """The acceptance to guarantee per tier: the mix's price break-even, in the unit that holds for its draft.
 
-Derivation, in DESIGN.md section 2's terms. Class i's verify step costs s_i = K c_i + v_i target decode steps
-and emits E_i tokens, so its speedup is S_i = E_i / s_i and its time per token s_i / E_i. Time adds up, so
-with token shares w_i the mix speedup is S_mix = sum(w) / sum(w_i s_i / E_i). Held at one acceptance length E
-on every class, S_mix = E / s_bar, where s_bar = sum(w_i s_i) / sum(w) is the token-weighted mean step cost.
-The tier is worth its list price when its speed over the baseline reaches the price ratio R (monthly cost
-over the baseline's, DESIGN.md section 7): S_mix >= R S_base =: S_need. So the acceptance length to guarantee,
-in tokens per verify step at the tier's K, is
+Derivation (docs/design/verdicts.md#the-acceptance-to-guarantee), in the notation of
+docs/design/arithmetic.md#notation. Class i's verify step costs s_i = K c_i + v_i target decode steps and emits E_i
+tokens, so its speedup is S_i = E_i / s_i and its time per token s_i / E_i. Time adds up, so with token shares w_i
+the mix speedup is S_mix = sum(w) / sum(w_i s_i / E_i). Held at one acceptance length E on every class, S_mix = E /
+s_bar, where s_bar = sum(w_i s_i) / sum(w) is the token-weighted mean step cost. The tier is worth its list price
+when its speed over the baseline reaches the price ratio R (monthly cost over the baseline's,
+docs/design/verdicts.md#the-value-verdict): S_mix >= R S_base =: S_need. So the acceptance length to guarantee, in
+tokens per verify step at the tier's K, is
 
     E_g = S_need * s_bar,
 

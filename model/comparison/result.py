@@ -71,8 +71,8 @@ class Comparison:
     mix_price_break_even_kind: NDArray[np.int8]
     effective_alpha: NDArray[np.float64]
     tier_value_verdict: NDArray[np.int8]
-    # certainty (DESIGN.md section 7): NaN ends where an acceptance has no interval; speed and value verdicts
-    # above are UNDECIDED where the interval reaches both sides of their break-even
+    # certainty (docs/design/intervals.md#undecided-verdicts): NaN ends where an acceptance has no interval; speed
+    # and value verdicts above are UNDECIDED where the interval reaches both sides of their break-even
     confidence: float  # the workbook's: of the mix's interval and of the verdicts
     alpha_low: NDArray[np.float64]
     alpha_high: NDArray[np.float64]
@@ -89,8 +89,8 @@ class Comparison:
     speedup_vs_baseline_high: NDArray[np.float64]
     effective_alpha_low: NDArray[np.float64]
     effective_alpha_high: NDArray[np.float64]
-    # the fair price (DESIGN.md section 7): the factor on both list prices at which speed over the baseline
-    # equals the price ratio; _low at the pessimistic end of the interval (NaN without one)
+    # the fair price (docs/design/verdicts.md#the-fair-price): the factor on both list prices at which speed over
+    # the baseline equals the price ratio; _low at the pessimistic end of the interval (NaN without one)
     fair_price_factor: NDArray[np.float64]
     fair_price_factor_low: NDArray[np.float64]
     fair_price_in: NDArray[np.float64]

@@ -1,8 +1,8 @@
 """Verdicts of the comparison: their codes and names, and the rules that give them from speedups and prices.
 
-The speed verdict (gain, marginal, tax) reads a speedup against 1 and the marginal band; the value verdict
-(worth the premium or not) reads the speedup over the baseline against the price ratio. Either is UNDECIDED
-where the interval at the workbook's confidence reaches both sides of its line (DESIGN.md section 7).
+The speed verdict (gain, marginal, tax) reads a speedup against 1 and the marginal band; the value verdict (worth
+the premium or not) reads the speedup over the baseline against the price ratio. Either is UNDECIDED where the
+interval at the workbook's confidence reaches both sides of its line (docs/design/intervals.md#undecided-verdicts).
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from model.mechanics import arithmetic as ar
 from model.acceptance.interval import MIN_REQUESTS
 from model.acceptance.value import COUNTS_ONLY, TOO_FEW
 
-# UNDECIDED: the interval at the workbook's confidence reaches both sides of a break-even (DESIGN.md section 7)
+# UNDECIDED: the interval at the workbook's confidence reaches both sides of a break-even
+# (docs/design/intervals.md#undecided-verdicts)
 GAIN, MARGINAL, TAX, NOT_APPLICABLE, UNDECIDED = 0, 1, 2, 3, 4
 VERDICT_NAMES = {GAIN: "gain", MARGINAL: "marginal", TAX: "tax", NOT_APPLICABLE: "n/a", UNDECIDED: "undecided"}
 BREAK_EVEN_NAMES = {**ar.KIND_NAMES, -1: "n/a"}

@@ -1,4 +1,5 @@
-"""Acceptance counts as inference engines report them, brought to the three conventions of DESIGN.md section 2.
+"""Acceptance counts as inference engines report them, brought to the three conventions
+(docs/design/arithmetic.md#the-three-conventions).
 
 `SpecCounts` holds what a source counted (verify steps that drafted, draft tokens, accepted draft tokens,
 accepted per draft position, the histogram of accepted drafts per step) and converts it with

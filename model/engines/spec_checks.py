@@ -1,7 +1,7 @@
 """Whether an engine's speculation counts can be true, before anything is converted from them.
 
 Counts read from files and servers are checked here first, so an impossible count is refused naming its
-field rather than turned into an acceptance (issue 23): K is 1..64 everywhere in SpecLedger, a count is a
+field rather than turned into an acceptance: K is 1..64 everywhere in SpecLedger, a count is a
 finite non-negative number a server can keep (below 2^53), more cannot be accepted than was drafted, a
 cumulative per-position count cannot exceed the steps or rise along the stretch, and a histogram must
 agree with the counts given beside it.

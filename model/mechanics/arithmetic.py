@@ -1,6 +1,6 @@
 """The arithmetic of speculative decoding, vectorised over numpy arrays.
 
-Notation follows DESIGN.md section 2: ``k`` draft tokens per stretch, ``alpha``
+Notation follows docs/design/arithmetic.md#notation: ``k`` draft tokens per stretch, ``alpha``
 the per-token acceptance probability (i.i.d. model), ``c`` one draft forward
 relative to one target decode step, ``v`` one target verify pass over k + 1
 tokens relative to one target decode step. Every function broadcasts its
@@ -245,7 +245,7 @@ def iid_histogram(alpha: float, k: int) -> NDArray[np.float64]:
     return p
 
 
-# --- profiles: acceptance per draft position (DESIGN.md section 7) -----------------------
+# --- profiles: acceptance per draft position (docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths)
 # p_i is the conditional acceptance at position i (accepted at i, given 1..i-1 accepted),
 # position 1 first along the last axis; r_i = prod_{j<=i} p_j is the cumulative rate that
 # vLLM's per-position counter over drafts measures. E = 1 + sum_{k} r_k, bonus token included.

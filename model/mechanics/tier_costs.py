@@ -1,7 +1,7 @@
 """What a draft step and a verify pass cost each tier, relative to one target decode step: c(L) and v(K, L).
 
 Typed tiers give c and v as typed; roofline tiers compute them from their GPU and model-pair presets at each
-context length (DESIGN.md section 2, "Context length and batch"). A tree draft (``tree_size``) verifies that
+context length (docs/design/arithmetic.md#context-length-and-batch). A tree draft (``tree_size``) verifies that
 many tokens a step and drafts over the tree's width per depth level.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ Prometheus text, or else a console log, streamed and searched for every engine's
 as two scrapes of one server, before and after a run: their difference is the run. One scrape alone
 gives the totals since the server started (said in the notes).
 
-`read_sources_steps` is the long work as a generator (DESIGN.md section 4): it yields progress (files
+`read_sources_steps` is the long work as a generator (docs/dev/layout.md#long-work): it yields progress (files
 done, bytes read, bytes in all) between chunks, so the window runs it on its worker with Cancel.
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ computes every speedup as E(alpha, K) / (K c + v), and E of the maximum-likeliho
 tokens per step (by how much, and which way, depends on the shape), so the class receives the alpha that reproduces the
 measured mean acceptance length at the measured K (`alpha_e_matched`), and the note says so; at
 another K that alpha is again an i.i.d. summary. Where the rates hold, the class receives the
-maximum-likelihood alpha (DESIGN.md section 2).
+maximum-likelihood alpha (docs/design/arithmetic.md#acceptance-from-counts).
 """
 from __future__ import annotations
 

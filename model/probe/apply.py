@@ -98,6 +98,6 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
                      for x in report.by_concurrency if x.concurrency in levels and x.speedup_interval}
         if len(levels) > 1 or any(n > 1 for n in levels):
             row.measured_by_concurrency = format_speedups(levels, intervals)
-            # the speedup beside the claim is the one at the tier's load, not a pool of levels (issue 25)
+            # the speedup beside the claim is the one at the tier's load, not a pool of levels
             row.measured_speedup, row.measured_note = level_speedup(report, levels, row.concurrency)
     return skipped

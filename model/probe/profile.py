@@ -1,4 +1,5 @@
-"""The per-position acceptance profile a probe's steps imply (DESIGN.md section 7, issue 22).
+"""The per-position acceptance profile a probe's steps imply
+(docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths).
 
 A verify step that emitted n tokens accepted draft positions 1..n-1 and rejected position n, unless it was
 full (n = K + 1: every position accepted, nothing rejected). So position i was reached by every step with

@@ -261,7 +261,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
 
 
 def judge_look(c: ClassDecision, cp: Any, tier_k: int | None, confidence: float, decide: DecideSettings) -> None:
-    """Judge class ``c`` at one look on ``cp`` (the look's ClassProbe), on what Apply will keep (issue 21).
+    """Judge class ``c`` at one look on ``cp`` (the look's ClassProbe), on what Apply will keep.
 
     Apply writes a profile wherever the steps imply one (model.workbook.measured_apply), and the workbook then
     judges that class on E at the tier's K, its interval over the requests with a counted step (a request whose

@@ -1,4 +1,5 @@
-"""The Inputs sheet's table of acceptance profiles and lengths, and the E formulas over it (DESIGN.md section 7).
+"""The Inputs sheet's table of acceptance profiles and lengths, and the E formulas over it
+(docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths).
 
 One row per task class, and per override, whose acceptance is a per-position profile or a mean acceptance
 length (model/acceptance/profiles.py). Its columns: the conditional rates p_1..p_W (W the largest K of any

@@ -1,4 +1,5 @@
-"""An alpha cell as typed in the window, with an optional range in brackets: '80% (74–86%)' (DESIGN.md section 7).
+"""An alpha cell as typed in the window, with an optional range in brackets: '80% (74–86%)'
+(docs/design/intervals.md#typed-ranges).
 
 Each number goes through its FieldSpec (model/workbook/validation.py, the one validator): the alpha, and the ends
 as alpha_low and alpha_high; the range must hold the alpha, as alpha_range_problems checks a stored row.

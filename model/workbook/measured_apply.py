@@ -59,7 +59,8 @@ def interval_fields(c: MeasuredClass) -> dict[str, Any]:
 
 def shape_fields(c: MeasuredClass) -> dict[str, Any]:
     """The profile or length a measurement carries (attributes of those names), else none: a measured alpha
-    alone must not leave an older profile deciding E (DESIGN.md section 7)."""
+    alone must not leave an older profile deciding E
+    (docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths)."""
     profile = tuple(float(x) for x in (getattr(c, "profile", None) or ()))
     length, length_k = getattr(c, "acceptance_length", None), getattr(c, "acceptance_length_k", None)
     # the interval on E at the K measured, where the measurement made one (a probe's: model/probe/profile.py)

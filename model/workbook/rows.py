@@ -138,8 +138,8 @@ class TaskClass:
     alpha: float = 0.6  # per-token acceptance
     alpha_source: str = "assumed"
     source_note: str = ""  # e.g. the draft/target pair a measured alpha came from
-    # the interval on alpha (DESIGN.md section 7): a range typed by the analyst (a vendor's stated range, own
-    # doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
+    # the interval on alpha (docs/design/intervals.md#typed-ranges): a range typed by the analyst (a vendor's stated
+    # range, own doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
     # without an interval, method says why: too few requests, counts only). None/0/"" in older files.
     alpha_low: float | None = None
     alpha_high: float | None = None
@@ -150,10 +150,10 @@ class TaskClass:
     # distinct prompts among them, the interval's units (repeats of one prompt are one); None: not known (an
     # older file, a typed range, a source that names no prompt: then each request is a unit)
     alpha_prompts: int | None = None
-    # Acceptance beyond one alpha (schema 2, DESIGN.md section 7): a profile is the conditional
-    # acceptance at each draft position, position 1 first; a mean acceptance length (bonus token
-    # included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at.
-    # alpha stays beside them as the i.i.d. summary (derived from them when a file omits it).
+    # Acceptance beyond one alpha (docs/reference/workbook-file.md#profiles-lengths-and-tree-drafts-schema-2): a
+    # profile is the conditional acceptance at each draft position, position 1 first; a mean acceptance length
+    # (bonus token included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at. alpha
+    # stays beside them as the i.i.d. summary (derived from them when a file omits it).
     profile: tuple[float, ...] = ()
     acceptance_length: float | None = None
     acceptance_length_k: int | None = None
@@ -177,8 +177,8 @@ class Override:
     alpha: float
     alpha_source: str = "assumed"
     source_note: str = ""
-    # the interval on alpha (DESIGN.md section 7): a range typed by the analyst (a vendor's stated range, own
-    # doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
+    # the interval on alpha (docs/design/intervals.md#typed-ranges): a range typed by the analyst (a vendor's stated
+    # range, own doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
     # without an interval, method says why: too few requests, counts only). None/0/"" in older files.
     alpha_low: float | None = None
     alpha_high: float | None = None
@@ -189,10 +189,10 @@ class Override:
     # distinct prompts among them, the interval's units (repeats of one prompt are one); None: not known (an
     # older file, a typed range, a source that names no prompt: then each request is a unit)
     alpha_prompts: int | None = None
-    # Acceptance beyond one alpha (schema 2, DESIGN.md section 7): a profile is the conditional
-    # acceptance at each draft position, position 1 first; a mean acceptance length (bonus token
-    # included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at.
-    # alpha stays beside them as the i.i.d. summary (derived from them when a file omits it).
+    # Acceptance beyond one alpha (docs/reference/workbook-file.md#profiles-lengths-and-tree-drafts-schema-2): a
+    # profile is the conditional acceptance at each draft position, position 1 first; a mean acceptance length
+    # (bonus token included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at. alpha
+    # stays beside them as the i.i.d. summary (derived from them when a file omits it).
     profile: tuple[float, ...] = ()
     acceptance_length: float | None = None
     acceptance_length_k: int | None = None

@@ -100,7 +100,7 @@ def main() -> None:
     for label, wb in (("compare(): demo (8 tiers x 6 classes)", demo), ("compare(): 100 tiers x 30 classes", big)):
         t = timings(lambda wb=wb: compare(wb), 50)
         print(f"{label:<42}{np.median(t):>10.2f}{np.percentile(t, 95):>9.2f}")
-    # issue 22: every class and override a 16-position profile (falling from its alpha), beside the all-alpha book
+    # every class and override a 16-position profile (falling from its alpha), beside the all-alpha book
     profiled = big.copy()
     for row in profiled.classes + profiled.overrides:
         row.profile = tuple(float(x) for x in row.alpha * 0.97 ** np.arange(16))

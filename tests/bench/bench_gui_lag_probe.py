@@ -6,8 +6,8 @@ comes (a key typed then waits as long): idle, then during a probe run, side by s
 
     python tests/bench/bench_gui_lag_probe.py [--seconds 4] [--repeats 3] [--max-tokens 48]
 
-Issue 20 asked whether the probe's worker starves the GUI thread (keys were lost typing during a run); the
-keys were lost in the frozen name column's editor (tests/x11/test_typing_x.py), and this measures the rest.
+Does the probe's worker starve the GUI thread? Keys were lost typing during a run once; they were lost in the frozen
+name column's editor (tests/x11/test_typing_x.py), and this measures the rest.
 """
 from __future__ import annotations
 

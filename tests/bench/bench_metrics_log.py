@@ -6,7 +6,7 @@ llama.cpp per-request lines) among request, throughput and HTTP lines. Each meas
 process so its peak RSS is its own, side by side in one run:
   - baseline: the file read line by line in Python, doing nothing with the lines;
   - import:   model.metrics.read.read_sources on it (the streamed reader), checked against the counts written.
-Goal from issue 24: under 10 s and under 200 MB for 200 MB. Prints the ratios to the baseline.
+The goal: under 10 s and under 200 MB for 200 MB. Prints the ratios to the baseline.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""compare on a workbook whose classes hold a profile and a length (issue 22): JSON, CSV and text."""
+"""compare on a workbook whose classes hold a profile and a length: JSON, CSV and text."""
 import csv
 import io
 import json

@@ -1,4 +1,4 @@
-"""Issue 22's "done means", as an analyst does it: a vLLM /metrics scrape of an EAGLE-3 tier (per-position
+"""Profiles end to end, as an analyst meets them: a vLLM /metrics scrape of an EAGLE-3 tier (per-position
 counters falling along the stretch, K = 3) imported with import-metrics --apply onto a tier run at K = 5; the
 import says the K differs, compare uses the measured profile and states the break-even as a length, marked
 extrapolated, and the Excel report's Comparison row does the same."""

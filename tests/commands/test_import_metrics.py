@@ -118,7 +118,7 @@ def test_a_llamacpp_log_with_a_task_map_gives_a_source_per_class(tmp_path: Path)
 
 
 def test_apply_carries_the_measured_profile_into_the_comparison(tmp_path: Path) -> None:
-    """Issue 22's 'done': a vLLM scrape of a draft whose acceptance falls along the stretch (cumulative per
+    """A vLLM scrape of a draft whose acceptance falls along the stretch (cumulative per
     position 0.77, 0.45, 0.24 at K = 3) is applied as its profile, and compare uses it at K and says where it
     extrapolates."""
     from tests.commands.test_compare_profiles import WORKBOOK

@@ -1,5 +1,5 @@
 """The probe says when the K it measured is not the workbook tier's K: in its JSON, its text, and --from-run
-against the workbook as it is now (issue 22)."""
+against the workbook as it is now."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Hostile metrics files (issue 23, "Importing metrics"): impossible counts never become an acceptance.
+"""Hostile metrics files: impossible counts never become an acceptance.
 
 Every outcome is sources whose figures can be true (alpha and rates in 0..1, a mean length from 1 to K + 1)
 or one MetricsError line naming the file, within the fuzz bounds of time and memory; an --apply with a

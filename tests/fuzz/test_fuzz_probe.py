@@ -1,4 +1,4 @@
-"""The probe against a hostile endpoint (issue 23): it never hangs, never fills memory, never writes the
+"""The probe against a hostile endpoint: it never hangs, never fills memory, never writes the
 key down, and refuses numbers no server can mean. Each case talks to tests/fuzz/hostile_server.py on
 127.0.0.1, bounded in time (asserted) and memory (the process's peak RSS may not grow past RSS_MB)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzz cases kept from the second hostile-input run (issue 23): spreadsheet bombs of every kind and
+"""Fuzz cases kept from the second hostile-input run: spreadsheet bombs of every kind and
 size past the count limits, workbooks around the size limits, and output paths in missing folders.
 
 Each case runs within tests/fuzz/bounds.py's bounds (10 s, resident memory grown by at most 300 MB,

@@ -1,5 +1,5 @@
 """The first start with no saved settings, on a real X server at 1366 x 768, with and without a window manager:
-the whole window (its frame too) is on the screen (issue 20: it opened at 1600 x 980, the charts, part of the
+the whole window (its frame too) is on the screen (it opened at 1600 x 980, the charts, part of the
 summary and the status bar off a laptop's screen; `screenshot --size` hid this, since it sizes the window). A size
 saved on a larger screen is clamped to this one when the window opens again."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The chart pane and the results grid as a user handles them through X (issue 20): the splitter's handle dragged
+"""The chart pane and the results grid as a user handles them through X: the splitter's handle dragged
 with the mouse, View > Charts from the keyboard, rows deleted and the delete undone and redone with the keys."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """After a probe run on a 1366 x 768 X screen with a window manager, the probe dock's Apply is in sight without
-scrolling (issue 20: at 0516ae4 it sat 140 px below the dock's visible height)."""
+scrolling (at 0516ae4 it sat 140 px below the dock's visible height)."""
 from __future__ import annotations
 
 import pytest

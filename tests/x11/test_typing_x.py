@@ -1,4 +1,4 @@
-"""Typing while a probe runs loses no keystroke, typed through a real X server (issue 20: 'NT Renamed' became
+"""Typing while a probe runs loses no keystroke, typed through a real X server ('NT Renamed' became
 'Named' at 30 ms a key). xdotool clicks the name cell and types at 20 ms a key as X input (XTEST), so the keys
 queue in the X connection and reach the widget that has the focus when Qt gets to them, as a user's do; QTest's
 keyClick hands each key to a widget it names and showed nothing. The probe runs against `serve-demo` in its own

@@ -359,7 +359,7 @@ def test_a_profile_class_trailer_shows_its_length_and_break_even_mark(panel: Cha
 def test_alpha_chart_says_a_profile_has_no_alpha_and_gives_its_length_against_the_break_even(
         panel: ChartsPanel, demo: Workbook) -> None:
     """A class given as a per-position profile is drawn at a summary alpha; the note says so and gives what
-    decides: its mean acceptance length (marked extrapolated past the K measured) against E* (issue 22)."""
+    decides: its mean acceptance length (marked extrapolated past the K measured) against E*."""
     _redraw(panel, demo, TURBO)
     assert "summary α" not in panel.alpha_chart._note.toPlainText()
     demo.set_override(demo.tiers[TURBO].name, "code", 0.73, "imported", "vllm scrape", profile=(0.78, 0.69, 0.61))

@@ -17,7 +17,7 @@ from tests.gui.probe.test_until_decided_live import until_decided_on_code  # noq
 def decided(qtbot, panel, tmp_path, server):  # noqa: F811
     # code, 8 short prompts of 24 tokens: the demo pair's acceptance on them is far from Northwind Turbo's price
     # break-even: decided at the first look, 5 requests, on E at the tier's K (the steps imply a profile, which
-    # Apply keeps: issue 21); on alpha it took a second look (of the first 5, four read alike and one differs)
+    # Apply keeps); on alpha it took a second look (of the first 5, four read alike and one differs)
     until_decided_on_code(panel, tmp_path, server)
     panel.run_form.tokens_spin.setValue(24)
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):

@@ -1,4 +1,4 @@
-"""At 1366 x 768 the probe dock's Apply is in sight without scrolling (issue 20: it sat below the dock's visible
+"""At 1366 x 768 the probe dock's Apply is in sight without scrolling (it sat below the dock's visible
 height, under the endpoint form, the run form and the results). The dock keeps the apply row below its scrolled
 form; tests/x11/test_probe_dock_x.py checks the same on a real X screen with a window manager after a run."""
 from __future__ import annotations

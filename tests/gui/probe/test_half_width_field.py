@@ -1,4 +1,4 @@
-"""Issue 21: the probe dock's run until decided takes a half-width as the CLI's --half-width does (through the
+"""The probe dock's run until decided takes a half-width as the CLI's --half-width does (through the
 validator: a bad value is refused with its reason and the old one kept), on alpha for an alpha class and on E in
 tokens per step for a profile or length class, without widening the dock; and it says which classes the prompt
 file has too few distinct prompts to decide."""

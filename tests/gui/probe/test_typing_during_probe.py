@@ -1,4 +1,4 @@
-"""Typing while a probe runs loses no keystroke (issue 20: 'NT Renamed' became 'Named' at 30 ms a key). The probe
+"""Typing while a probe runs loses no keystroke ('NT Renamed' became 'Named' at 30 ms a key). The probe
 runs against the demo server (the ONNX demo pair, in this process: the worst case for the GUI thread) while a
 tier's name is typed at 20 ms a key into its cell editor; every character arrives."""
 from __future__ import annotations

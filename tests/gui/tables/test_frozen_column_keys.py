@@ -1,4 +1,4 @@
-"""A key typed on a name in the frozen column opens one editor, the one the user sees (issue 20: the key that
+"""A key typed on a name in the frozen column opens one editor, the one the user sees (the key that
 opened the frozen column's editor travelled on to the table under it, which opened a second, hidden editor of the
 same cell; the first committed its one letter on losing focus and the keys after it went to either: 'NT Renamed'
 became 'Nenamed' typed through X at 20 ms a key, tests/x11/test_typing_x.py)."""

@@ -1,4 +1,4 @@
-"""The frozen name column never half-covers its neighbour (issue 20): scrolled right by a pixel, a wheel, the
+"""The frozen name column never half-covers its neighbour: scrolled right by a pixel, a wheel, the
 arrows or the slider, or with a column resized while scrolled, the first column past the names begins at their
 edge; the last column can still be scrolled fully into view."""
 from __future__ import annotations

@@ -61,7 +61,7 @@ def test_the_task_classes_table_says_what_stands_beside_the_alpha(window):
 
     assert shown("json") == "85.0%"  # and the profile's bars beside it (test_a_profile_cell_draws_its_bars)
     assert "per-position profile (90%, 80%, 70%, 60%" in shown("json", Qt.ItemDataRole.ToolTipRole)
-    assert shown("summarisation") == "65.0% · AL 2.40 @K4"  # issue 22: 'AL 2.9 @K3' for a length
+    assert shown("summarisation") == "65.0% · AL 2.40 @K4"  # 'AL 2.9 @K3' for a length
     assert shown("code") == "80.0% (74.0–86.0%)" and "range typed" in shown("code", Qt.ItemDataRole.ToolTipRole)
     assert shown("prose") == "50.0%"
     # what a cell edits is still the alpha alone
@@ -84,7 +84,7 @@ def _bar_heights(view, index, positions: int) -> list[int]:
 
 
 def test_a_profile_cell_draws_its_bars_beside_the_alpha(qtbot, window):
-    """Issue 22: a profile's acceptance cell shows a per-position sparkline. QA under Xvfb at 1366x768 found the
+    """A profile's acceptance cell shows a per-position sparkline. QA under Xvfb at 1366x768 found the
     word 'profile' instead, in the Task classes table and the Acceptance grid."""
     from gui.tables.acceptance_text import PROFILE_ROLE
     from gui.tables.sparkline import bars_width

@@ -1,4 +1,4 @@
-"""Row commands never take or overwrite a row the user did not point at (issue #12, items 1, 2 and 5)."""
+"""Row commands never take or overwrite a row the user did not point at."""
 from __future__ import annotations
 
 import copy
@@ -143,7 +143,7 @@ def test_new_rows_are_filled_from_the_row_above(qtbot, window) -> None:
 
 
 def test_deleting_one_baseline_tier_asks_first_naming_the_tiers_that_lose_it(qtbot, window, no_questions) -> None:
-    """Issue 20: a single-row delete of a tier others use as their baseline went ahead without a word."""
+    """A single-row delete of a tier others use as their baseline went ahead without a word."""
     view, doc = window.tier_view, window.document
     window.input_tabs.setCurrentWidget(view)
     standard = doc.workbook.tier_index("Northwind Standard")

@@ -1,4 +1,4 @@
-"""After undo the results grid refits its columns (issue 20), long status messages stay readable in the log,
+"""After undo the results grid refits its columns, long status messages stay readable in the log,
 and View > Charts brings the pane back at its former width."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""File > Export brief as PDF… (issue 20): the report's first page, printed by Qt, one A4 page for the demo."""
+"""File > Export brief as PDF…: the report's first page, printed by Qt, one A4 page for the demo."""
 from __future__ import annotations
 
 import shutil

@@ -1,5 +1,5 @@
 """The first start (no saved settings) fits the screen's available area, 1366 x 768 included, and a size saved
-on a larger screen is clamped to this one (issue 20: it opened at 1600 x 980, the charts and the status bar
+on a larger screen is clamped to this one (it opened at 1600 x 980, the charts and the status bar
 off a laptop's screen)."""
 from __future__ import annotations
 

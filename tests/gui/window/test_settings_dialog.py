@@ -127,7 +127,7 @@ def test_the_title_is_editable_and_names_the_window_and_the_suggested_file(qtbot
 
 
 def test_a_currency_change_converts_at_the_typed_rate_or_stays_open_on_cancel(qtbot, window) -> None:
-    """Issue 20: changing the currency relabelled every price without a word; now it asks."""
+    """Changing the currency relabelled every price without a word; now it asks."""
     doc = window.document
     turbo = doc.workbook.tiers[doc.workbook.tier_index("Northwind Turbo")]
     out, inp = turbo.price_out, turbo.price_in

@@ -190,7 +190,7 @@ def test_too_few_distinct_prompts_give_no_interval_however_often_repeated() -> N
 
 
 def test_clustered_interval_counts_its_prompts_and_the_requests_behind_them():
-    # issue 21: 7 requests of 6 prompts (the second sent twice): the units are 6, the requests 7
+    # 7 requests of 6 prompts (the second sent twice): the units are 6, the requests 7
     acc, trials = [30, 20, 20, 40, 25, 33, 35], [50, 40, 40, 52, 45, 48, 44]
     r = alpha_interval(acc, trials, 0.95, clusters=[0, 1, 1, 2, 3, 4, 5])
     assert (r.requests, r.sent, r.prompts) == (6, 7, 6)

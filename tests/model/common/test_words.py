@@ -1,4 +1,4 @@
-"""Words (issue 20): one word for an impossible claim everywhere, plurals that read right, and a plain note on
+"""Words: one word for an impossible claim everywhere, plurals that read right, and a plain note on
 the report's jargon headers."""
 from __future__ import annotations
 

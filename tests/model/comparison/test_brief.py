@@ -1,4 +1,4 @@
-"""The brief (issue 20): per fast tier in plain words, the recommendation, the speed against the claim, the cost
+"""The brief: per fast tier in plain words, the recommendation, the speed against the claim, the cost
 over the standard tier and what to ask for; the report's first sheet, on one printed page."""
 from __future__ import annotations
 

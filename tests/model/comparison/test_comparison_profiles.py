@@ -1,4 +1,4 @@
-"""The comparison over acceptance profiles and lengths (issue 22): E from the profile, break-evens in tokens per step."""
+"""The comparison over acceptance profiles and lengths: E from the profile, break-evens in tokens per step."""
 from __future__ import annotations
 
 import dataclasses

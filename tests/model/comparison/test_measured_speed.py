@@ -1,4 +1,4 @@
-"""A probe's measured speedup shown where it counts (issue 20): compare's text and JSON, the Excel Summary,
+"""A probe's measured speedup shown where it counts: compare's text and JSON, the Excel Summary,
 beside the modelled speedup over the baseline, with words on which inputs to doubt when they disagree."""
 from __future__ import annotations
 

@@ -177,7 +177,7 @@ def test_k_bound_of_the_count_checks_is_the_validators() -> None:
     assert MAX_K == K_LIMITS[1]
 
 
-# --- drafts cut short: a step that accepted all of a short draft rejected nothing (issue 22 follow-up) ---------
+# --- drafts cut short: a step that accepted all of a short draft rejected nothing ---------
 
 def test_a_draft_cut_short_and_wholly_accepted_is_no_rejection() -> None:
     # the real llama.cpp server's first request (-lv 4, K = 4): 18 accepted of 18 drafted over 5 verify steps, per

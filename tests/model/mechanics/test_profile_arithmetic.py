@@ -1,4 +1,5 @@
-"""Acceptance profiles (DESIGN.md section 7): hand-worked values, the flat profile as the i.i.d. model."""
+"""Acceptance profiles (docs/design/arithmetic.md#profiles-and-mean-acceptance-lengths): hand-worked values, the
+flat profile as the i.i.d. model."""
 import numpy as np
 import pytest
 from hypothesis import given

@@ -283,7 +283,7 @@ def test_every_source_says_its_format(tmp_path: Path) -> None:
     assert s.to_dict()["convention_note"].startswith("vLLM: draft acceptance rate = accepted / draft tokens")
 
 
-# --- drafts cut short: no rejection where the log can tell (issue 22 follow-up) -------------------------------
+# --- drafts cut short: no rejection where the log can tell -------------------------------
 
 def test_llamacpp_request_whose_every_draft_was_accepted_reads_alpha_one(tmp_path: Path) -> None:
     # the real server's first request: 18 accepted / 18 generated, mean len 4.60 (5 steps), acc per pos (1.000,

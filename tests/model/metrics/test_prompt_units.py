@@ -1,4 +1,4 @@
-"""Issue 21: an imported interval's unit is the prompt where the record names it (its text, or an id), else the
+"""An imported interval's unit is the prompt where the record names it (its text, or an id), else the
 request; the method and the JSON say which."""
 from __future__ import annotations
 

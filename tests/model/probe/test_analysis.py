@@ -114,7 +114,7 @@ def test_a_late_client_merging_a_few_plain_events_is_still_plain():
 
 
 def test_repeats_of_a_prompt_do_not_narrow_the_class_interval():
-    # issue 21: 6 prompts sent once, then the same 6 sent 3 times (same steps, as at temperature 0): the interval
+    # 6 prompts sent once, then the same 6 sent 3 times (same steps, as at temperature 0): the interval
     # is the same, G counts prompts, and the JSON says both the requests and the distinct prompts
     rng = np.random.default_rng(7)
     steps = [list(np.minimum(rng.geometric(1 - p, 40) - 1, 4) + 1) for p in (0.5, 0.6, 0.7, 0.75, 0.8, 0.9)]

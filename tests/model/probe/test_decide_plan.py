@@ -100,7 +100,7 @@ def test_a_profile_class_is_estimated_against_its_break_even_length():
 
 def test_a_class_the_workbook_s_interval_already_decides_needs_nothing_and_costs_nothing():
     # after a probe's Apply, a class whose interval lies wholly on one side of its price break-even is decided: the
-    # estimate counted it afresh from zero (issue 21: the dock's sum still paid for classes the probe had decided)
+    # estimate counted it afresh from zero (the dock's sum still paid for classes the probe had decided)
     wb, tier, t = _workbook_with_earlier_requests()
     o = wb.override_for(tier, "code")
     o.alpha_low, o.alpha, o.alpha_high = t + 0.01, t + 0.06, t + 0.11
@@ -121,7 +121,7 @@ def test_a_class_the_workbook_s_interval_already_decides_needs_nothing_and_costs
 
 
 def test_the_estimate_says_price_break_even_only_where_the_tier_has_a_baseline():
-    # 'break-even' alone read as the speed break-even (K c + v) where the threshold is the price one (QA, issue 21)
+    # 'break-even' alone read as the speed break-even (K c + v) where the threshold is the price one (QA)
     import dataclasses
 
     wb = load_demo()

@@ -1,4 +1,4 @@
-"""Issue 21: a class a run until decided calls decided stays decided once Apply has written what the probe
+"""A class a run until decided calls decided stays decided once Apply has written what the probe
 measured. Apply keeps a profile wherever the steps imply one, so the run judges such a class on E; a request whose
 only full step is its first counts for alpha but not for the profile (model.probe.profile leaves each first step
 out), and such a class must not be called on alpha's five prompts while its E rests on four."""

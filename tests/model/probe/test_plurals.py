@@ -1,4 +1,4 @@
-"""Counts in the probe's words read right at one (issue 20: '0 of 1 requests', '(fast, 1 streams)', '1 requests')."""
+"""Counts in the probe's words read right at one ('0 of 1 requests', '(fast, 1 streams)', '1 requests')."""
 from __future__ import annotations
 
 from model.probe.load import LevelEstimate, LoadEstimate

@@ -1,4 +1,4 @@
-"""Issue 21: before a run, a class expected to need more requests than its prompt file has distinct prompts is
+"""Before a run, a class expected to need more requests than its prompt file has distinct prompts is
 flagged in words (a repeat adds no unit to the interval), by the CLI and by the model function the dock uses."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21: the interval's unit is the prompt by its text, not its line in the prompt file nor its place in a
+"""The interval's unit is the prompt by its text, not its line in the prompt file nor its place in a
 round: a file that says one prompt twice has one unit for it, and --until-decided's rounds do not merge prompts."""
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_far_class_decided_early_near_class_to_the_cap(server, tmp_path):
     assert run.looks == [5, 6, 7, 8, 9, 10] and len(run.look_confidences) == 6
     assert all(0.95 <= c < 1 for c in run.look_confidences)
     assert code.decided and code.side == "above" and code.requests == 5 and code.rounds == 1
-    # issue 21: its 8 prompts used up before the cap of 10, it stops rather than repeat them (no narrower for it)
+    # its 8 prompts used up before the cap of 10, it stops rather than repeat them (no narrower for it)
     assert not pr.decided and pr.stopped == PROMPTS_USED_UP and pr.requests == 8
     assert code.tokens > 0 and pr.tokens > code.tokens
     assert [r["decided"] for r in run.rounds] == [["code"], [], [], []]

@@ -88,7 +88,7 @@ def measured() -> Workbook:
     c = wb.classes[0]
     c.alpha_source, c.alpha_confidence, c.alpha_requests, c.alpha_steps = "probed", 0.8, 40, 1234
     c.alpha_method = "cluster-robust logit, requests as the unit"
-    c.alpha_prompts = 8  # issue 21: 40 requests of 8 distinct prompts
+    c.alpha_prompts = 8  # 40 requests of 8 distinct prompts
     wb.classes[1].alpha_low = wb.classes[1].alpha_high = None  # one class without a range
     wb.classes[1].alpha_requests, wb.classes[1].alpha_method = 3, "too few requests for an interval"
     o = wb.overrides[0]

@@ -389,7 +389,7 @@ def test_a_profile_row_whose_name_has_no_saved_value_is_refused(tmp_path):
 @pytest.mark.parametrize("field_name, value", [("alpha_low", 0.99), ("alpha_high", 0.10)])
 def test_an_alpha_range_that_misses_its_alpha_names_the_end_s_cell(tmp_path, field_name, value):
     # the range's problem named the row alone ('sheet Inputs: Task class 'code', Alpha range: ...'); a field's
-    # own problem names its cell, so this one names the end to change (QA, issue 21)
+    # own problem names its cell, so this one names the end to change (QA)
     from tests.excel_cases import ranged
     wb = ranged()
     lay = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))

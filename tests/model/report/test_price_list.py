@@ -140,7 +140,7 @@ def test_an_acceptance_from_a_list_is_marked_imported_not_left_measured(tmp_path
 
 
 def test_a_new_tier_without_mechanics_is_incomplete_with_no_verdicts_until_they_are_entered(tmp_path: Path) -> None:
-    """Issue 20: a list with only tier, vendor, K and prices made new tiers speculative with c 0.1 and v 1,
+    """A list with only tier, vendor, K and prices made new tiers speculative with c 0.1 and v 1,
     and they showed 'gain 1.88x'. Now they are incomplete, say why, and the summary names what was made up."""
     from model.comparison import NOT_APPLICABLE, compare
     path = _csv(tmp_path, "Tier,Vendor,Speculative,K,Price out /1M,Price in /1M,Baseline\n"

@@ -1,4 +1,4 @@
-"""Export then import keeps every tier field, also those not on Inputs (issue 20): the probe's endpoint, the
+"""Export then import keeps every tier field, also those not on Inputs: the probe's endpoint, the
 measured speedup and its note, the load. Before, an import gave them their defaults."""
 from __future__ import annotations
 

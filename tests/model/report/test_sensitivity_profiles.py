@@ -1,5 +1,5 @@
 """The sensitivity columns for acceptance beyond one alpha: a per-position profile moves every conditional rate by
-the shift, a length its flat i.i.d. alpha; a flat profile equals the alpha it is (issue 22). LibreOffice's
+the shift, a length its flat i.i.d. alpha; a flat profile equals the alpha it is. LibreOffice's
 recalculation of the same cells is held to these numbers by test_excel_recalc's "profiled" case."""
 from __future__ import annotations
 

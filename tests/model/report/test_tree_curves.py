@@ -1,6 +1,6 @@
 """The report's Curves and Charts sheets for tree drafts: no speedup-against-alpha curve (a per-token alpha
 describes a chain, as the window's chart says), but speedup against acceptance length E at the tree's own
-verify cost, live over K, c and v, with the break-even E* = K c + v (issue 22). LibreOffice's recalculation of
+verify cost, live over K, c and v, with the break-even E* = K c + v. LibreOffice's recalculation of
 these cells equals SpecLedger's: test_excel_recalc's "treed" case."""
 from __future__ import annotations
 

@@ -211,7 +211,7 @@ def _args(**kw) -> argparse.Namespace:
 
 def test_sample_command_writes_table_and_json(tiny, tmp_path, capsys):
     out = tmp_path / "out" / "r.json"
-    out.parent.mkdir()  # sample refuses a missing folder rather than create it (issue 23)
+    out.parent.mkdir()  # sample refuses a missing folder rather than create it
     code = run_sample_command(_args(draft=tiny / "draft", target=tiny / "target", prompts=tiny / "prompts.jsonl",
                                     k=2, max_new_tokens=6, provider="auto", json=out))
     captured = capsys.readouterr()

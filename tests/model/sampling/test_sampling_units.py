@@ -1,4 +1,4 @@
-"""Issue 21: sample's interval unit is the prompt by its text: a prompt file that says one prompt twice (at
+"""Sample's interval unit is the prompt by its text: a prompt file that says one prompt twice (at
 temperature 0 the second is the same draw) has one unit for it, not two."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21: a measured acceptance keeps both counts: `alpha_requests` the requests sent (repeats included) and
+"""A measured acceptance keeps both counts: `alpha_requests` the requests sent (repeats included) and
 `alpha_prompts` the distinct prompts, the interval's units. Older files (no alpha_prompts) load unchanged."""
 from __future__ import annotations
 

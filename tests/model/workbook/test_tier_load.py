@@ -1,4 +1,4 @@
-"""A tier's load fields (issue 25): concurrency and the speedups measured per concurrency level."""
+"""A tier's load fields: concurrency and the speedups measured per concurrency level."""
 from __future__ import annotations
 
 import json

@@ -360,7 +360,7 @@ def test_a_tier_keeps_its_identity_through_copies_and_renames_but_not_into_new_r
 
 @pytest.mark.parametrize("text", ['{"name": "x", "version": 3}', '{"dependencies": {}}', "[1, 2]", '"a"', "{}"])
 def test_a_json_file_that_is_not_a_workbook_says_so(tmp_path, text):
-    """Issue 20: another program's JSON read 'schema_version is missing', as if it were a damaged workbook."""
+    """Another program's JSON read 'schema_version is missing', as if it were a damaged workbook."""
     p = tmp_path / "other.json"
     p.write_text(text)
     with pytest.raises(WorkbookError, match="not a SpecLedger workbook"):
