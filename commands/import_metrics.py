@@ -14,7 +14,8 @@ from commands.runner import CommandError, confidence_arg
 from commands.stated import conventions_help, run_stated
 from model.common import formatting as fmt
 from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
-from model.metrics.read import ENGINES, applicable, missing_k, missing_k_files, read_sources, read_task_map, source_note
+from model.metrics.read import (ENGINES, applicable, missing_k, missing_k_files, parse_k_per_drafter, read_sources,
+                                read_task_map, source_note)
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.json_file import load_workbook, save_workbook
 from model.workbook.measured_apply import apply_plan, plan_measured
@@ -51,16 +52,10 @@ def k_arg(text: str) -> int | dict[str, int]:
             return int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a K (a whole number) nor NAME=K") from None
-    out: dict[str, int] = {}
-    for part in text.split(","):
-        name, _, value = part.partition("=")
-        try:
-            out[name.strip()] = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{part!r}: expected NAME=K with K a whole number") from None
-        if not name.strip():
-            raise argparse.ArgumentTypeError(f"{part!r}: NAME=K needs the drafter's name")
-    return out
+    try:
+        return parse_k_per_drafter(text)
+    except MetricsError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _k_given(values: list[int | dict[str, int]] | None) -> int | dict[str, int] | None:

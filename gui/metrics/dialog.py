@@ -16,11 +16,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout,
                                QHeaderView, QLabel, QListWidget, QMenu, QPlainTextEdit, QProgressBar, QPushButton,
-                               QSpinBox,
+                               QLineEdit, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from model.common import formatting as fmt
-from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, missing_k_files, read_sources_steps,
+from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k, missing_k_files, parse_k_per_drafter,
+                                read_sources_steps,
                                 read_task_map, source_note)
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
@@ -61,6 +62,11 @@ class ImportMetricsDialog(QDialog):
         self.k_spin.setRange(0, 64)
         self.k_spin.setSpecialValueText("from the file")
         self.k_spin.setToolTip("Draft tokens per step, where the file does not say (TensorRT-LLM, llama.cpp, ...)")
+        self.k_names_edit = QLineEdit()
+        self.k_names_edit.setPlaceholderText("draft-mtp=2, ngram-simple=64")
+        self.k_names_edit.setToolTip("A log with several drafters: each one's K by its name (the Model column); "
+                                     "used instead of K above where typed")
+        self.k_names_edit.editingFinished.connect(self._on_form_changed)
         self.class_combo = QComboBox()
         self.class_combo.setEditable(True)
         self.class_combo.setToolTip("Task class for sources that name none")
@@ -117,6 +123,7 @@ class ImportMetricsDialog(QDialog):
         form = QFormLayout()
         form.addRow("Engine", self.engine_combo)
         form.addRow("K (draft tokens per step)", self.k_spin)
+        form.addRow("K per drafter", self.k_names_edit)
         class_row = QHBoxLayout()
         class_row.addWidget(self.class_combo, 1)
         class_row.addWidget(self.task_map_button)
@@ -201,6 +208,12 @@ class ImportMetricsDialog(QDialog):
                               "AIPerf result, a probe run file or a `specledger sample --json` result.")
             return
         engine, k = self.engine_combo.currentText(), self.k_spin.value() or None
+        if self.k_names_edit.text().strip():
+            try:
+                k = parse_k_per_drafter(self.k_names_edit.text())  # type: ignore[assignment]
+            except MetricsError as exc:
+                self.show_message(fmt.printable(f"K per drafter: {exc}", 400), error=True)
+                return
         task_class = self.class_combo.currentText().strip() or None
         task_map_path = self.task_map_path
 

@@ -81,6 +81,24 @@ def read_task_map(path: str | Path) -> dict[str, str]:
     return out
 
 
+def parse_k_per_drafter(text: str) -> dict[str, int]:
+    """'draft-mtp=2, ngram-simple=64': K per drafter by name (a llama.cpp log with several); MetricsError in one line."""
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        try:
+            k = int(value.strip())
+        except ValueError:
+            k = 0
+        if not sep or not name or not 1 <= k <= MAX_K:
+            raise MetricsError(f"{part.strip()!r}: expected NAME=K, the drafter's name and a whole K from 1 to {MAX_K}")
+        out[name] = k
+    return out
+
+
 def read_sources(paths: Sequence[str | Path], engine: str = "auto", k: int | Mapping[str, int] | None = None,
                  task_class: str | None = None, task_map: Mapping[str, str] | None = None) -> list[SourceResult]:
     """Every file's sources, in the order given; MetricsError (one line, naming the file) on the first bad one."""

@@ -230,3 +230,21 @@ def test_timings_as_copied_show_the_bounds_of_the_length(window, qtbot, tmp_path
     assert dialog.table.item(0, col).text() == "≥ 2.45"
     _read(dialog, qtbot, lambda: dialog.k_spin.setValue(4))
     assert dialog.table.item(0, col).text() == "2.45–3.95"
+
+
+def test_k_per_drafter_in_the_window(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from tests.model.metrics import log_files as lf
+    from tests.model.metrics.test_llamacpp_formats import _stats
+    path = tmp_path / "two.log"
+    path.write_text("\n".join(lf.noise(10) + _stats()) + "\n")
+    dialog = _dialog(window, qtbot)
+    _read(dialog, qtbot, lambda: dialog.add_files([str(path)]))
+    assert [s.counts.k for s in dialog.sources] == [None, None] and "draft-mtp" in dialog.message_label.text()
+
+    def name_k(text: str) -> None:
+        dialog.k_names_edit.setText(text)
+        dialog.k_names_edit.editingFinished.emit()
+    _read(dialog, qtbot, lambda: name_k("draft-mtp=2"))
+    assert [(s.model, s.counts.k) for s in dialog.sources] == [("draft-mtp", 2), ("ngram-simple", None)]
+    name_k("draft-mtp=two")
+    assert "expected NAME=K" in dialog.message_label.text()
