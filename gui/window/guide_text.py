@@ -100,7 +100,7 @@ def _in_one_document(markdown: str, first_anchor: dict[str, str], guide_dir: Pat
         # another part of docs/ (the reference, the design notes) is not in the window: say where it is
         where = (guide_dir / page).resolve()
         docs = guide_dir.resolve().parent
-        return f"{text} (docs/{where.relative_to(docs).as_posix()})" if where.is_relative_to(docs) else text
+        return f"{text}, docs/{where.relative_to(docs).as_posix()}" if where.is_relative_to(docs) else text
     return _LINK.sub(relink, markdown)
 
 
