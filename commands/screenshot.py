@@ -1,4 +1,4 @@
-"""`specledger screenshot OUT.png [WORKBOOK]`: the main window rendered offscreen, for the README."""
+"""`specledger screenshot OUT.png [WORKBOOK]`: the main window rendered offscreen, for the README's screenshot."""
 from __future__ import annotations
 
 import argparse

@@ -19,7 +19,7 @@ from model.workbook.validation import ValidationError, workbook_problems
 from model.workbook.rows import Workbook
 
 
-UNDO_LIMIT = 500  # undo steps kept (as QUndoStack.setUndoLimit); said in the README and the guide
+UNDO_LIMIT = 500  # undo steps kept (as QUndoStack.setUndoLimit); said in docs/guide/day.md#editing-the-tables
 
 
 class _SnapshotCommand(QUndoCommand):

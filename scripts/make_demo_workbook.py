@@ -1,4 +1,4 @@
-"""Writes resources/demo_workbook.json: fictional vendors, plausible numbers (see README, "Demo workbook")."""
+"""Writes resources/demo_workbook.json: fictional vendors, plausible numbers (see docs/reference/demo-data.md#the-demo-workbook)."""
 from __future__ import annotations
 
 import sys

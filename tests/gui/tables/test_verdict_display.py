@@ -68,11 +68,12 @@ def test_the_summary_leads_with_both_verdicts(window):
 
 
 def test_help_explains_both_verdicts(window):
-    from gui.window.help import ANCHOR_FOR_METRIC, guide_html
+    from gui.window import help
+    from gui.window.guide_text import anchors, guide_markdown
 
-    html = guide_html()
-    assert "speed verdict" in html and "value verdict" in html and "Price break-even alpha" in html
-    assert ANCHOR_FOR_METRIC["value_verdict"] == "value" and "name='value'" in html
+    text = guide_markdown()
+    assert "speed verdict" in text and "value verdict" in text and "Price break-even α" in text
+    assert help.ANCHOR_FOR_METRIC["value_verdict"] == help.VALUE and help.VALUE in anchors(text)
 
 
 def test_roofline_tiers_show_the_c_and_v_they_use(qtbot, window):
