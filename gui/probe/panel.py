@@ -26,6 +26,8 @@ from gui.document import Document
 from gui.probe.apply_row import ApplyRow
 from gui.probe.decide_estimate import DecideEstimate
 from gui.probe.endpoint_form import EndpointForm
+from model.probe.sla import sla_plan_words
+from model.workbook.vendor_terms import drop_stale_measurement
 from gui.probe.results import ProbeResultsModel
 from gui.probe.run_form import RunForm
 from gui.probe.run_request import NothingToSend, decide_run, decide_settings, form_settings
@@ -231,6 +233,7 @@ class ProbePanel(QWidget):
         def mutate(wb: Any) -> None:
             row = wb.tiers[wb.tier_index(name)]
             for field, value in values.items():
+                drop_stale_measurement(row, field, value)  # a new SLA drops the share measured against the old
                 setattr(row, field, value)
         if not self.document.apply(f"Set the endpoint of tier {name}", mutate):
             self.show_message(f"Tier {name} already has this endpoint; nothing changed.")
@@ -277,6 +280,9 @@ class ProbePanel(QWidget):
             settings, decide, thresholds, question = plan.settings, plan.decide, plan.thresholds, plan.question
         else:
             question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
+        if settings.sla is not None:  # 20 requests cannot show 99%: said before anything is sent
+            question += "\n\n" + sla_plan_words(*settings.sla, est.requests // (2 if settings.baseline else 1),
+                                                self.document.workbook.settings.confidence) + "."
         if not self.confirm(question):
             self.show_message("Nothing sent.")
             return

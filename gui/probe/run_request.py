@@ -41,7 +41,7 @@ def form_settings(tier: Tier | None, endpoint: EndpointForm, form: RunForm, wb: 
         fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
         baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
         prompts_path=form.prompts_path(), concurrency=parse_levels(form.levels_edit.text()),
-        tier_k=tier.k if tier else None)
+        tier_k=tier.k if tier else None, sla=endpoint.sla())
     settings.check()
     return settings
 

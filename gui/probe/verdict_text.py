@@ -1,8 +1,11 @@
 """The probe dock's words: the verdict line over the table, and what a run until decided decided."""
 from __future__ import annotations
 
+from html import escape
+
 from model.common import formatting as fmt
 from model.probe.analysis import ProbeReport
+from model.probe.sla import sla_line
 from model.probe.speed_verdict import SPEED_VERDICTS
 from model.probe.identity import EARLY, LATE, MIXED, Identity, early_limit_words
 from model.probe.until_decided import PROMPTS_USED_UP, ClassDecision, UntilDecidedRun
@@ -18,10 +21,31 @@ def verdict_html(r: ProbeReport) -> str:
             f"{x.concurrency}: " + ("–" if x.speedup_measured is None else f"{x.speedup_measured:.2f}x")
             + (" (throttled: 429s)" if x.throttled else "") for x in r.by_concurrency) + "."
     caution = f"<br><b>Caution:</b> {r.steps_caution}." if r.steps_caution else ""
+    levels += vendor_words(r)
     head = (f"<b>Speed alone: {r.verdict} than its baseline</b> (acceptance cannot be read from this API)"
             if r.verdict in SPEED_VERDICTS else f"<b>Runs speculative decoding: {r.verdict}</b>")
     return (f"{head} ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
             f"{levels}")
+
+
+def vendor_words(r: ProbeReport) -> str:
+    """The tier that served the fast requests, the speedup as served, the SLA's verdict, where the run has them."""
+    out = ""
+    served = r.served or {}
+    if served.get("standard"):
+        lo, hi = served["downgraded_interval"]
+        as_served = next((x.speedup_as_served for x in r.by_concurrency if x.speedup_as_served is not None), None)
+        out += (f"<br>Downgraded: {served['standard']} of {served['fast'] + served['standard']} fast requests served "
+                f"at standard speed ({served['downgraded_share']:.0%}, {lo:.0%}–{hi:.0%})"
+                + (f"; speedup as served {as_served:.2f}x" if as_served is not None else "") + ".")
+    elif served.get("fast"):
+        out += f"<br>Served fast: all {served['fast']} fast requests that named their tier."
+    if r.sla is not None:
+        out += f"<br><b>{escape(sla_line(r.sla))}</b>"
+        if r.sla["below"]:
+            out += f" Below the line: {escape(', '.join(b['request'] for b in r.sla['below'][:3]))}" + (
+                " and more (all in the run file)." if r.sla["below_count"] > 3 else ".")
+    return out
 
 
 def identity_words(identity: Identity, baseline: str) -> str:

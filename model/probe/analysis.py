@@ -303,7 +303,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     terms = header.get("sla") if isinstance(header.get("sla"), dict) else None
     sla = judge_sla(fast, float(terms["threshold_tokens_per_s"]), float(terms["promised_share"]), confidence) \
         if terms else None
-    verdict = (speed_only(style, levels, confidence) if base else None) or verdict
+    verdict = speed_only(style, levels, confidence) or verdict
     evidence = verdict.evidence + "".join(f" {n[0].upper()}{n[1:]}." for n in notes)
     return ProbeReport(
         verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,
