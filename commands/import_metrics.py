@@ -140,6 +140,7 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
         out.write(_text(sources))
     unknown = missing_k(sources)
     if unknown:  # the figures that need no K were printed; alpha waits for it
+        out.flush()  # the figures first, then the line about K
         sys.stderr.write(_P(
             f"K (draft tokens per step) is not in {missing_k_files(unknown)}: the figures it states are shown in its "
             "own convention; per-token alpha is unknown until K is given (--k K, or --k NAME=K per drafter)", 600) + "\n")

@@ -26,8 +26,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from model.engines.reports import SGLANG_NOTE, TRTLLM_NOTE, VLLM_NOTE, SpecCounts
+from model.engines.reports import TRTLLM_NOTE, VLLM_NOTE, SpecCounts
 from model.engines.spec_checks import MAX_K
+from model.metrics.sglang_decode import CONVENTION_WORDS, NEW, OLD
 from model.metrics.result import MetricsError
 
 TGI_NOTE = ("TGI: tgi_request_skipped_tokens = speculated tokens accepted per decode step (n - 1), a histogram "
@@ -284,7 +285,10 @@ def _sglang_gauges(v: dict[tuple[str, str], float], file: str) -> tuple[SpecCoun
             notes.append(f"K = {k} read from (accept length - 1) / accept rate")
     # one notional step carries the rates through the conversions; has_counts False keeps it out of the counts
     counts = SpecCounts(engine="sglang", k=k, drafts=1.0, accepted_tokens=length - 1.0,
-                        draft_tokens=float(k) if k else None, convention_note=SGLANG_NOTE, engine_values=own)
+                        draft_tokens=float(k) if k else None, engine_values=own,
+                        convention_note="SGLang gauges: spec_accept_length = tokens emitted (bonus included) / verify steps; "
+                        + CONVENTION_WORDS[OLD if own.get("accept rate convention") == OLD else NEW].replace("accept rate",
+                                                                                                              "spec_accept_rate"))
     return counts, False, notes
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from model.engines.reports import SGLANG_NOTE, SpecCounts
+from model.engines.reports import SpecCounts
 from model.engines.spec_checks import MAX_K
 from model.metrics.fields import found, label
 from model.metrics.result import MetricsError
@@ -128,6 +128,9 @@ def decode_counts(out: DecodeLines, k: int | None) -> tuple[SpecCounts, list[str
         notes.append(f"K is {' or '.join(map(str, chosen.ks))} by the lines (rates printed to two decimals); pass --k")
     if chosen is not None:
         own["accept rate convention"] = chosen.convention
+    convention = own.get("accept rate convention")
+    note = (f"SGLang Decode batch lines: accept len = tokens emitted (bonus included) / verify steps; "
+            + (CONVENTION_WORDS[str(convention)] if convention else "the accept rate's convention is not known: see the notes"))
     counts = SpecCounts(engine="sglang", k=k, drafts=1.0, accepted_tokens=length - 1.0,
-                        draft_tokens=float(k) if k else None, convention_note=SGLANG_NOTE, engine_values=own)
+                        draft_tokens=float(k) if k else None, convention_note=note, engine_values=own)
     return counts, notes, found_readings
