@@ -91,3 +91,16 @@ def test_the_gauges_tell_the_conventions_apart_too(tmp_path: Path) -> None:
     path.write_text(scrape(1.5, 0.5))
     [s] = read_sources([str(path)])
     assert s.counts.k is None and any("fits both SGLang conventions" in n for n in s.notes)
+
+
+def test_the_issues_log_reads_at_k_3_not_2(tmp_path: Path) -> None:
+    # a chain of K = 3 with draft acceptance rate 0.318: accept len 1 + 3 x 0.318 = 1.954 ("1.95"), 0.5.x rate
+    # 1.954 / 4 = 0.4885 ("0.49"). Read as the later convention: K = 0.95 / 0.49 = 1.94, so 2, rate 0.49 (wrong).
+    # Here: 1.95 / 0.49 = 3.98, within the rounding of 4 = K + 1 (|1.95 - 4 x 0.49| = 0.01 <= 0.005 x 6); 2 x 0.49 =
+    # 0.98 is 0.03 from 0.95, past 0.005 x 3: 0.5.x, K = 3, draft acceptance rate 0.95 / 3 = 0.3167 and alpha with
+    # 1 + a + a^2 + a^3 = 1.95: a = 0.527 (0.52: 1.9310, 0.53: 1.9598)
+    line = ("[2026-11-30 14:02:11 TP0] Decode batch, #running-req: 4, #token: 900, token usage: 0.01, accept len: 1.95, "
+            "accept rate: 0.49, cuda graph: True, gen throughput (token/s): 210.30, #queue-req: 0, ")
+    [s] = read_sources([_write(tmp_path, [line])])
+    assert s.counts.k == 3 and s.counts.draft_acceptance_rate == pytest.approx(0.95 / 3)
+    assert 0.52 < s.counts.alpha < 0.53
