@@ -157,6 +157,9 @@ def decide_text(run: UntilDecidedRun, currency: str) -> str:
     cost = "unknown (no prices)" if run.cost is None else fmt.cost(run.cost, currency)
     lines.append(f"total: {fmt.count(sum(c.requests for c in run.classes), 'request')}, {sum(c.tokens for c in run.classes):,} "
                  f"tokens, cost {cost}")
+    lines += [f"  {note}" for note in run.cost_notes[:5]]
+    if len(run.cost_notes) > 5:
+        lines.append(f"  ... and {len(run.cost_notes) - 5} more")
     return "\n".join(lines)
 
 

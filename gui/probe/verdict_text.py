@@ -66,7 +66,8 @@ def decided_words(run: UntilDecidedRun, currency: str) -> str:
     """One line: per class decided (which side of its break-even) or why it stopped, after how many requests."""
     cost = "" if run.cost is None else f"; cost {fmt.cost(run.cost, currency)}"
     words = "; ".join(_class_words(c) for c in run.classes)
-    return f"Until decided: {words}{cost}."
+    over = f" {run.cost_notes[-1][0].upper()}{run.cost_notes[-1][1:]}." if run.cost_notes else ""  # the cap's, if any
+    return f"Until decided: {words}{cost}.{over}"
 
 
 def _class_words(c: ClassDecision) -> str:

@@ -38,7 +38,7 @@ from model.probe.analysis import analyse
 from model.probe.client import Limits
 from model.probe.endpoint import ApiKey
 from model.probe.events import FAST, RequestRecord
-from model.probe.plan import ProbeSettings, estimate
+from model.probe.plan import CHARS_PER_TOKEN, ProbeSettings, estimate
 from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, run_probe
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
@@ -94,6 +94,8 @@ class UntilDecidedRun:
     cost: float | None = 0.0  # None without prices
     error: str | None = None
     cancelled: bool = False
+    # where the server billed past what was asked, or the cost passed --max-cost: said, never passed silently
+    cost_notes: list[str] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)
     # the round being sent: its requests join `records` when it ends; until then a live view reads them here
     in_round: ProbeRun | None = None
@@ -102,7 +104,7 @@ class UntilDecidedRun:
         return {"confidence": self.confidence, "looks": self.looks, "look_confidences": self.look_confidences,
                 "method": METHOD,
                 "total_cost": self.cost, "total_tokens": sum(c.tokens for c in self.classes),
-                "rounds": self.rounds, "error": self.error, "cancelled": self.cancelled,
+                "rounds": self.rounds, "error": self.error, "cancelled": self.cancelled, "cost_notes": self.cost_notes,
                 "classes": [dataclasses.asdict(c) for c in self.classes]}
 
 
@@ -147,12 +149,39 @@ def thresholds_for(wb: Workbook, tier: str, classes: list[str]) -> dict[str, Thr
 
 
 def _cost(record: RequestRecord, settings: ProbeSettings) -> float | None:
+    """What the request cost at the tier's prices, from the tokens the server reports (what it bills), the
+    plan's input estimate where it reports none."""
     prices = settings.fast_prices
     if prices is None:
         return None
     usage = record.usage or {}
-    t_in = usage.get("prompt_tokens") if isinstance(usage.get("prompt_tokens"), int) else 0
+    t_in = usage.get("prompt_tokens")
+    if not isinstance(t_in, int) or isinstance(t_in, bool):
+        prompt = next((p for p in settings.prompts if p.key == record.prompt_key), None)
+        t_in = (int(math.ceil(prompt.chars / CHARS_PER_TOKEN)) if prompt is not None else 0) + record.context
     return (t_in * prices.price_in + request_tokens(record) * prices.price_out) / 1e6
+
+
+def _overrun(record: RequestRecord) -> str | None:
+    """The request's words where the server billed more output than was asked (its cost counts all the same)."""
+    billed = request_tokens(record)
+    if billed > record.max_tokens:
+        return (f"{record.label}: the server reports {billed:,} output tokens where at most {record.max_tokens:,} "
+                "were asked; the cost counts what it reports")
+    return None
+
+
+def _past_cap(out: UntilDecidedRun, run: ProbeRun, settings: ProbeSettings, decide: DecideSettings) -> bool:
+    """Whether the requests done so far (the rounds before, and this one's) cost the cap or more."""
+    if decide.max_cost is None or out.cost is None:
+        return False
+    spent = out.cost
+    for record in run.records:
+        cost = _cost(record, settings)
+        if cost is None:
+            return False
+        spent += cost
+    return spent >= decide.max_cost
 
 
 PROMPTS_USED_UP = ("every prompt of the class sent: repeating one cannot narrow the interval "
@@ -214,9 +243,14 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
             run = out.in_round = ProbeRun()
             done_before = sum(c.requests for c in out.classes)
             gen = run_probe(sub, keys, None, cancel, limits, transport, run)
+            capped = False
             try:
                 while True:
                     p = next(gen)
+                    if _past_cap(out, run, settings, decide):
+                        capped = True  # stopped at the cap, mid-round: the requests left are not sent
+                        gen.close()
+                        break
                     if p.requests_done == 0 and done_before:
                         continue  # a round starting: no news, and its rate of 0 tok/s would read as a stall
                     yield ProbeProgress(done_before + p.requests_done, total, p.tokens_per_second, None,
@@ -232,6 +266,15 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                 c.tokens += request_tokens(record)
                 cost = _cost(record, settings)
                 out.cost = None if cost is None or out.cost is None else out.cost + cost
+                overran = _overrun(record)
+                if overran:
+                    out.cost_notes.append(overran)
+            if capped or (decide.max_cost is not None and out.cost is not None and out.cost >= decide.max_cost):
+                for c in open_classes:
+                    c.stopped = "max cost"
+                if out.cost is not None and decide.max_cost is not None and out.cost > decide.max_cost:
+                    out.cost_notes.append(f"the cost reached {out.cost:.4g} against --max-cost {decide.max_cost:.4g}: "
+                                          "the server billed more than the plan expected; the run stopped there")
             report = analyse([r for r in out.records if r.role == FAST], out.header, out.look_confidences[number - 1])
             found = {cp.task_class: cp for cp in report.classes}
             decided_now = []
@@ -245,6 +288,8 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                     decided_now.append(c.task_class)
             out.rounds.append({"round": number, "look": look, "requests": len(run.records),
                                "decided": decided_now, "cost": out.cost})
+            if capped:
+                break
             if run.cancelled or run.error:
                 out.cancelled, out.error = run.cancelled, run.error
                 for c in out.classes:

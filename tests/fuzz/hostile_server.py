@@ -136,6 +136,8 @@ class HostileServer:
             text = text.replace('"completion_tokens": 3', '"completion_tokens": 1e32')
         elif model == "usage-negative":
             text = text.replace('"completion_tokens": 3', '"completion_tokens": -1397605')
+        elif model == "bills-more":  # bills far more output than the request asked for
+            text = text.replace('"completion_tokens": 3', '"completion_tokens": 100000')
         elif model == "usage-nan":
             text = text.replace('"completion_tokens": 3', '"completion_tokens": NaN')
         elif model == "timings-nan":

@@ -132,3 +132,19 @@ def test_retry_after_nan_waits_the_backoff_and_names_the_429(server, tmp_path):
     run, seconds = _probe(server, "retry-nan", tmp_path, limits)
     assert run.error and "429" in run.error and "\n" not in run.error, run.error
     assert seconds < 5.0
+
+
+def test_max_cost_counts_what_the_server_bills_and_stops_at_the_cap(server, tmp_path):
+    from model.probe.plan import Prices
+    from model.probe.until_decided import DecideSettings, run_until_decided
+
+    prompts = [ProbePrompt("code", ({"role": "user", "content": f"def f{i}():"},), i + 1) for i in range(10)]
+    settings = ProbeSettings(fast=Endpoint(server.base_url, "bills-more"), prompts=prompts, max_tokens=8)
+    settings.fast_prices = Prices(1.0, 1.0)  # $1 per 1M tokens: a round of 5 x 8 tokens plans far under the cap
+    run = run_to_end(run_until_decided(settings, {FAST: None}, {"code": 0.5}, DecideSettings(0.95, 10, max_cost=0.05),
+                                       limits=EVENTS))
+    # the first answer bills 100,000 tokens ($0.10): the run stops there, not after the round ($0.50)
+    assert len(run.records) == 1 and run.classes[0].stopped == "max cost"
+    assert run.cost == pytest.approx(0.1, rel=0.01)
+    assert any("reports 100,000 output tokens where at most 8 were asked" in n for n in run.cost_notes)
+    assert any("against --max-cost 0.05" in n for n in run.cost_notes)
