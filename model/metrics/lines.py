@@ -24,6 +24,7 @@ class ScanStats:
     bytes_read: int = 0
     lines: int = 0
     cut: int = 0  # lines over MAX_LINE, skipped
+    unterminated: int = 0  # the number of a last line without its newline (a log copied while written), else 0
 
 
 def scan(fh: BinaryIO, markers: tuple[bytes, ...] | None, stats: ScanStats) -> Iterator[tuple[int, str] | None]:
@@ -64,6 +65,7 @@ def scan(fh: BinaryIO, markers: tuple[bytes, ...] | None, stats: ScanStats) -> I
             carry, skipping = b"", True
     if carry and not skipping:  # a last line without its newline: given as it is (a parser may find it cut)
         stats.lines += 1
+        stats.unterminated = first_line
         yield from _lines(carry + b"\n", len(carry) + 1, first_line, markers, stats)
 
 

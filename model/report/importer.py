@@ -16,7 +16,7 @@ from typing import Any
 from model.mechanics.arithmetic import profile_tokens
 from model.report.kept_fields import read_kept
 from model.report.renames import follow_renames
-from model.report.sheet_reader import REPORT_ROWS, CellError, Grid, read_xlsx
+from model.report.sheet_reader import MAX_COLUMNS, REPORT_ROWS, CellError, Grid, read_xlsx
 from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, PROFILE_HEADERS, PROFILE_HEADERS_V1, REQUIRED_COLUMNS,
                                  SETTING_LABELS, TIERS_HEADING, TABLES, header_labels)
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
@@ -29,7 +29,9 @@ _CELL_IN_MESSAGE = re.compile(rf"sheet {re.escape(INPUTS)}, cell ([A-Z]+[0-9]+)[
 
 
 def _read_inputs(path: Path, data_only: bool = True) -> Grid:
-    grid, names = read_xlsx(path, sheet=INPUTS, max_rows=REPORT_ROWS, data_only=data_only)
+    # the profiles table's rates run K_LIMITS' 64 positions past its own columns
+    width = max(MAX_COLUMNS, len(PROFILE_HEADERS) + int(K_LIMITS[1]))
+    grid, names = read_xlsx(path, sheet=INPUTS, max_rows=REPORT_ROWS, max_cols=width, data_only=data_only)
     if INPUTS not in names:
         raise WorkbookError([f"has no sheet named {INPUTS!r}; is it a SpecLedger report?"], str(path))
     return grid
@@ -305,6 +307,7 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
     first_rate = len(headers) + 1
     with_ends = headers is PROFILE_HEADERS
     row = header + 1
+    seen: dict[tuple[str, str], int] = {}  # (class, tier) -> the row that gave it: a second row is refused
     while True:
         name = _cell_text(ws.cell(row, 1))
         if not name and any(ws.cell(row, col) not in (None, "") for col in (3, 5)):
@@ -324,15 +327,29 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
             row += 1
             continue
         row_type = Override if tier else TaskClass
+        key = (name.lower(), tier.lower())
+        if key in seen:
+            problems.append(f"{where}: row {seen[key]} gives this {'override' if tier else 'task class'}'s profile or "
+                            "length already; keep one row")
+            row += 1
+            continue
+        seen[key] = row
         try:
             m = ws.cell(row, 5)
             length = ws.cell(row, 3)
+            if length not in (None, "") and m not in (None, ""):
+                # a length typed on a profile's row: the profile was dropped without a word
+                raise ValidationError(f"cells C{row} and E{row} give a mean acceptance length and a profile's "
+                                      "positions; give one (a profile's length is computed from its rates)")
             if length not in (None, ""):
                 target.acceptance_length = parse_field(row_type, "acceptance_length", length, name)
                 target.acceptance_length_k = parse_field(row_type, "acceptance_length_k", ws.cell(row, 4), name)
             else:
-                count = int(parse_number(m))
-                rates = [ws.cell(row, first_rate + k) for k in range(count)]
+                count = parse_number(m)
+                if not (math.isfinite(count) and count == int(count) and 1 <= count <= K_LIMITS[1]):
+                    raise ValidationError(f"cell E{row}: Positions measured must be a whole number from 1 to "
+                                          f"{int(K_LIMITS[1])} (got {_cell_text(m)!r})")
+                rates = [ws.cell(row, first_rate + k) for k in range(int(count))]
                 bad = next((k for k, v in enumerate(rates) if isinstance(v, CellError)), None)
                 if bad is not None:
                     raise ValidationError(f"cell {get_column_letter(first_rate + bad)}{row} holds a spreadsheet error")

@@ -122,3 +122,14 @@ def test_honest_sources_still_read(tmp_path: Path) -> None:
         [s] = read_sources([_write(tmp_path, name, lines)])
         assert s.counts.k == 4 and s.to_dict()["mean_acceptance_length"] == pytest.approx(3.5), name
         assert len(s.profile) == 4, name
+
+
+def test_a_cut_last_llamacpp_line_is_skipped_not_read_as_the_older_form(tmp_path: Path) -> None:
+    whole = [llamacpp_request(1, HIST), llamacpp_request(2, HIST)]
+    cut = llamacpp_request(3, [10, 0, 0, 0, 190]).split(", mean acceptance length")[0]  # ends where the copy stopped
+    path = tmp_path / "server.log"
+    path.write_text("\n".join(whole) + "\n" + cut, encoding="utf-8")
+    [s] = read_sources([path])
+    assert len(s.requests) == 2 and s.counts.k == 4 and "older" not in s.format
+    assert s.to_dict()["mean_acceptance_length"] == pytest.approx(3.5)
+    assert any("cut" in n for n in s.notes), s.notes
