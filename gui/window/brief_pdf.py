@@ -14,7 +14,7 @@ from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 from model.comparison.brief import brief
 from model.comparison import Comparison
-from model.common.safe_files import atomic_write
+from model.common.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
 
 # the report's verdict colours (model/report/brief_sheet.py), so the PDF and the sheet read alike
@@ -70,6 +70,10 @@ def brief_pdf(wb: Workbook, cmp: Comparison, when: str | None = None) -> bytes:
     return bytes(data.data())
 
 
-def save_brief_pdf(wb: Workbook, cmp: Comparison, path: str | Path) -> None:
+def save_brief_pdf(wb: Workbook, cmp: Comparison, path: str | Path) -> Path:
+    """Saved as every export is: a FIFO, a device or a name holding NUL is refused (FileRefused), a symlink's
+    target written; the path written."""
+    target = check_output_target(path, "brief PDF")
     pdf = brief_pdf(wb, cmp)
-    atomic_write(path, lambda tmp: Path(tmp).write_bytes(pdf))
+    atomic_write(target, lambda tmp: Path(tmp).write_bytes(pdf))
+    return target

@@ -263,7 +263,7 @@ class FileActions:
         from gui.window.brief_pdf import save_brief_pdf
         try:
             save_brief_pdf(self.document.workbook, self.document.comparison, path)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # FileRefused is a ValueError: a FIFO, a device, a NUL in the name
             self._error("Cannot export the brief", exc)
             return False
         self.window.show_message(f"Exported the brief to {path}", 8000)

@@ -20,6 +20,7 @@ The limits, and why they are what they are (each refusal names the limit it hit)
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 import sys
@@ -225,7 +226,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
     target = Path(path)
     directory = target.parent if os.fspath(target.parent) else Path(".")
     remove_stale_temp_files(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=TEMP_SUFFIX, dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=f"{_temp_prefix(target.name)}{os.getpid()}-", suffix=TEMP_SUFFIX, dir=directory)
     os.close(fd)
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would,
@@ -278,6 +279,18 @@ def _fsync_path(path: str | os.PathLike[str], *, directory: bool) -> None:
         os.close(fd)
 
 
+# a file name may be 255 bytes; the temporary name adds the dots, a process id, mkstemp's 8 characters and the suffix
+_TEMP_EXTRA = 2 + 10 + 1 + 8 + len(TEMP_SUFFIX)
+
+
+def _temp_prefix(name: str) -> str:
+    """The start of a temporary file's name beside `name`: '.name.' where that leaves room for the rest within
+    255 bytes; else a short '.~' + a digest of the name + '.', so a legal name of 222-255 bytes can be saved."""
+    if len(name.encode("utf-8", "surrogateescape")) + _TEMP_EXTRA <= 255:
+        return f".{name}."
+    return f".~{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:24]}."
+
+
 def remove_stale_temp_files(target: str | os.PathLike[str]) -> list[Path]:
     """Remove temporary files that a killed save of `target` left beside it; the removed paths.
 
@@ -286,7 +299,7 @@ def remove_stale_temp_files(target: str | os.PathLike[str]) -> list[Path]:
     """
     t = Path(target)
     directory = t.parent if os.fspath(t.parent) else Path(".")
-    prefix = f".{t.name}."
+    prefix = _temp_prefix(t.name)
     removed = []
     try:
         entries = list(os.scandir(directory))

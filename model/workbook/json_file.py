@@ -164,7 +164,10 @@ def suggested_stem(title: str, fallback: str = "Untitled") -> str:
     stem = _NOT_IN_FILE_NAMES.sub(" - ", title)
     stem = re.sub(r"\s+", " ", stem).strip(" .-")
     stem = re.sub(r"( - )+", " - ", stem)
-    return stem[:80].rstrip(" .-") or fallback
+    stem = stem[:80]
+    # and at most 200 bytes of UTF-8 (80 emoji are 320): a name is 255 bytes at most, extensions included
+    stem = stem.encode("utf-8")[:200].decode("utf-8", "ignore")
+    return stem.rstrip(" .-") or fallback
 
 
 def load_workbook(path: str | os.PathLike[str]) -> Workbook:

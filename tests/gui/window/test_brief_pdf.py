@@ -24,3 +24,22 @@ def test_the_file_menu_exports_the_brief_as_one_pdf_page(window, tmp_path: Path)
                   "Take it only for these classes"):
         assert words in text, words
     assert list(tmp_path.iterdir()) == [pdf]  # saved atomically: no temporary file left beside it
+
+
+@pytest.mark.parametrize("kind", ["fifo", "nul"])
+def test_the_brief_is_refused_where_no_file_can_be_saved_as_every_export_is(window, tmp_path: Path, monkeypatch, kind):
+    import os
+    import stat
+
+    errors: list[str] = []
+    monkeypatch.setattr(window.files, "_error", lambda title, exc: errors.append(f"{title}: {exc}"))
+    if kind == "fifo":
+        target = tmp_path / "pipe.pdf"
+        os.mkfifo(target)
+    else:
+        target = tmp_path / "a\x00b.pdf"
+    assert window.files.export_brief_pdf(str(target)) is False
+    assert len(errors) == 1 and errors[0].startswith("Cannot export the brief") and "\n" not in errors[0], errors
+    if kind == "fifo":
+        assert stat.S_ISFIFO(os.lstat(target).st_mode)  # still a FIFO, not replaced by a plain file
+        assert "FIFO" in errors[0] or "fifo" in errors[0].lower()
