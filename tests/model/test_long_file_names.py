@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from model.safe_files import atomic_write, remove_stale_temp_files, write_text_atomic
+from model.common.safe_files import atomic_write, remove_stale_temp_files, write_text_atomic
 from model.workbook.json_file import load_demo, save_workbook, suggested_stem
 
 
@@ -28,7 +28,7 @@ def test_a_255_byte_name_of_multibyte_characters_is_saved(tmp_path: Path) -> Non
 def test_a_stale_temporary_file_of_a_long_name_is_still_found(tmp_path: Path) -> None:
     target = tmp_path / ("b" * 250 + ".csv")
     atomic_write(target, lambda tmp: Path(tmp).write_text("x"))
-    from model.safe_files import TEMP_SUFFIX, _temp_prefix
+    from model.common.safe_files import TEMP_SUFFIX, _temp_prefix
     stale = tmp_path / f"{_temp_prefix(target.name)}999999999-abcdefgh{TEMP_SUFFIX}"  # a process long gone
     stale.write_text("half")
     assert len(stale.name.encode()) <= 255
