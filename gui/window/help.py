@@ -21,6 +21,7 @@ CERTAINTY, SHAPES = "intervals-undecided-verdicts-and-the-fair-price", "profiles
 OPTIMAL_K, COST_FACTOR, MIX = "best-k", "flops-per-token-the-cost-including-the-draft", "mix-speedup"
 PRICING, CLAIM = "monthly-cost-premium-cost-per-1x", "the-vendors-claim-and-the-α-it-needs"
 CONTEXT, MEASURED = "context-length", "measured-against-modelled"
+EXPORT, NEGOTIATE = "export", "negotiate"
 
 # F1 on an input cell: the section that says what that field does to the numbers
 ANCHOR_FOR_FIELD = {

@@ -18,7 +18,8 @@ from gui.window import help
 # the Help menu's sections of the guide, after F1's "Guide to the numbers"
 _HELP_SECTIONS = (("Getting &started: the analyst's day", help.DAY), ("&Probe a tier", help.PROBE),
                   ("&Measure acceptance", help.MEASURE), ("Price &lists", help.PRICE_LISTS),
-                  ("&Engine metrics", help.METRICS), ("Where to get &c and v", help.WHERE_CV))
+                  ("&Engine metrics", help.METRICS), ("Where to get &c and v", help.WHERE_CV),
+                  ("E&xport", help.EXPORT), ("&Negotiate", help.NEGOTIATE))
 
 
 def add_action(window: Any, menu: QMenu, text: str, slot: Callable[..., object], shortcut=None) -> QAction:  # noqa: ANN001

@@ -50,7 +50,8 @@ def test_the_help_shows_the_guides_text(qtbot):
 def test_every_section_the_code_opens_is_a_heading_of_the_guide():
     names = set(anchors(guide_markdown()))
     used = {*ANCHOR_FOR_FIELD.values(), *ANCHOR_FOR_SUMMARY.values(), *ANCHOR_FOR_METRIC.values(),
-            help.DAY, help.PROBE, help.MEASURE, help.PRICE_LISTS, help.METRICS, help.WHERE_CV, help.SHAPES}
+            help.DAY, help.PROBE, help.MEASURE, help.PRICE_LISTS, help.METRICS, help.WHERE_CV, help.SHAPES,
+            help.EXPORT, help.NEGOTIATE}
     assert used <= names, sorted(used - names)
 
 

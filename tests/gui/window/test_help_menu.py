@@ -19,7 +19,7 @@ def test_the_help_menu_opens_each_section_of_the_analysts_day(window):
     actions = _help_actions(window)
     wanted = {"Getting &started: the analyst's day": help.DAY, "&Probe a tier": help.PROBE,
               "&Measure acceptance": help.MEASURE, "Price &lists": help.PRICE_LISTS, "&Engine metrics": help.METRICS,
-              "Where to get &c and v": help.WHERE_CV}
+              "Where to get &c and v": help.WHERE_CV, "E&xport": help.EXPORT, "&Negotiate": help.NEGOTIATE}
     assert set(wanted) <= set(actions) and "&About SpecLedger" in actions and "&Guide to the numbers" in actions
     markdown = guide_markdown()
     assert anchors(markdown)[:2] == ["the-specledger-guide", help.DAY]  # the guide starts at the beginning
@@ -32,6 +32,8 @@ def test_the_help_menu_opens_each_section_of_the_analysts_day(window):
     day = sections(markdown)[help.DAY]
     for step in ("Enter the tiers and their prices", "Probe", "Read the verdicts", "Export"):
         assert step in day
+    # the day's last steps have pages of their own: the report, and what to ask the vendor for
+    assert "Brief" in sections(markdown)[help.EXPORT] and "fair price" in sections(markdown)[help.NEGOTIATE]
 
 
 def test_about_names_the_version():
