@@ -3,8 +3,10 @@
 repository for its documentation."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,21 @@ def test_the_in_app_guide_has_one_anchor_per_heading():
     # the Help shows the guide's pages as one document: a heading repeated across pages would shadow the other
     names = anchors(guide_markdown())
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+
+
+def test_the_json_keys_reference_names_keys_compare_writes():
+    # the reference's tables for compare --json name real keys (not ones the code renamed or never wrote)
+    out = subprocess.run([sys.executable, "main.py", "compare", "--json"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    keys: set[str] = set()
+    stack = [json.loads(out)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            keys.update(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    reference = (ROOT / "docs" / "reference" / "json-keys.md").read_text(encoding="utf-8").split("## Other commands")[0]
+    named = {key for row in re.findall(r"^\| ([^|]+) \|", reference, flags=re.M) for key in re.findall(r"`(\w+)`", row)}
+    assert len(named) > 30 and named <= keys, sorted(named - keys)
