@@ -191,6 +191,8 @@ def format_report(report: ProbeReport) -> str:
                      f"{_fig(c.reported_draft_acceptance_rate, '.3f'):>7}"
                      f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
                      f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
+    lines.extend(f"caution: {c.task_class}: {c.sources_disagree}; alpha used: the {c.alpha_source} one"
+                 for c in report.classes if c.sources_disagree)
     lines.extend(interval_lines(report))
     lines.extend(profile_lines(report))
     if any(c.reported_draft_acceptance_rate is not None for c in report.classes):

@@ -47,9 +47,10 @@ class ApplyRow(QWidget):
         layout.addLayout(row)
 
     def update_for(self, has_report: bool, ran_on_a_tier: bool, tier_name: str | None, running: bool,
-                   mismatch: KMismatch | None = None) -> None:
+                   mismatch: KMismatch | None = None, stores: str = "") -> None:
         """``tier_name``: the probed tier's name now, None when the report has none or the tier is gone;
-        ``mismatch``: the K measured against that tier's K now, None when they agree."""
+        ``mismatch``: the K measured against that tier's K now, None when they agree; ``stores``: which of two
+        disagreeing readings Apply stores (model.probe.apply.disagreeing_sources), "" when none disagree."""
         new = mismatch if has_report and tier_name is not None else None
         if new != self._mismatch:
             self.k_check.setChecked(False)  # a tick was for the K it named, not this one
@@ -66,7 +67,8 @@ class ApplyRow(QWidget):
                                      "(deleted, or another file opened): Apply is off. Undo the delete to "
                                      "apply it.</span>")
         else:
-            self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.")
+            caution = f" <span style='color:#8a5a00'>⚠ {escape(stores)}</span>" if stores else ""
+            self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.{caution}")
         self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
         self.apply_button.setText(f"Apply to {tier_name}" if tier_name is not None and len(tier_name) <= 24

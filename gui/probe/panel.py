@@ -39,7 +39,7 @@ from gui.worker import TaskRunner, worded_error
 from model.common import formatting as fmt
 from model.acceptance.interval import t_quantile
 from model.probe.analysis import ProbeReport, analyse
-from model.probe.apply import apply_probe
+from model.probe.apply import apply_probe, disagreeing_sources
 from model.probe.endpoint import resolve_api_key
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
@@ -210,7 +210,7 @@ class ProbePanel(QWidget):
         tier, r = self.document.workbook.tier_with_identity(self.report_tier), self.report
         mismatch = k_mismatch(r.k_estimate, r.k_source, tier.k, r.profile_positions) if r and tier else None
         self.apply_row.update_for(r is not None, self.report_tier is not None, self.report_tier_name(),
-                                  self._running, mismatch)
+                                  self._running, mismatch, disagreeing_sources(r) if r is not None else "")
 
     def _on_tier_changed(self, *_args: object) -> None:
         tier = self._tier()
@@ -420,6 +420,8 @@ class ProbePanel(QWidget):
             self.show_message(f"Tier {tier} already holds what this probe measured; nothing changed.")
             return
         text = f"Applied the probe to tier {tier}."
+        if disagreeing_sources(report):
+            text += " " + disagreeing_sources(report)
         if skipped:
             text += f" Skipped: {', '.join(skipped)}."
         self._step = AppliedStep.last_of(self.document.undo_stack, text + " Undo with Ctrl+Z.",

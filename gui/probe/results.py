@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
 
 from model.common.formatting import pct
 from model.probe.analysis import ClassProbe, ProbeReport
@@ -13,6 +14,8 @@ Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Task class", "Requests", "α used", "α interval", "Source", "α reported", "α timing", "Tokens/step",
            "TTFT", "Decode tok/s", "Speedup")
 _INTERVAL = 3
+_DISAGREEING = (2, 4, 5, 6)  # α used, Source, α reported, α timing: marked where the two readings disagree
+_CAUTION = QColor("#8a5a00")
 
 
 def interval_text(c: ClassProbe) -> str:
@@ -37,8 +40,8 @@ def _cell(c: ClassProbe, column: int) -> str:
     if column in (2, 4, 5):
         value = {2: c.alpha, 4: c.alpha_reported, 5: c.alpha_timing}[column]
         return "–" if value is None else pct(value)
-    if column == 3:
-        return c.alpha_source or "–"
+    if column == 3:  # a mark where the two readings disagree (its tooltip says how and which is used)
+        return (c.alpha_source or "–") + (" ⚠" if c.sources_disagree else "")
     if column == 6:
         return _x(c.mean_tokens_per_step, ".2f")
     if column == 7:
@@ -76,6 +79,12 @@ class ProbeResultsModel(QAbstractTableModel):
         c = self._classes[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return _cell(c, index.column())
+        if c.sources_disagree and index.column() in _DISAGREEING:
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return (f"{c.task_class}: {c.sources_disagree}. The α used, and stored by Apply, is the "
+                        f"{c.alpha_source} one.")
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QBrush(_CAUTION)
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 5 and c.reported_convention:
             return c.reported_convention
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == _INTERVAL:

@@ -20,11 +20,11 @@ from model.probe.by_load import LevelSpeed, level_speeds, lowest_level
 from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
-from model.probe.intervals import class_acceptance, distinct_prompts
+from model.probe.intervals import class_acceptance, distinct_prompts, sources_disagree
 from model.acceptance.k_check import KMismatch, k_mismatch
 from model.probe.merges import BUSY, SPLIT, left_out_share
 from model.probe.profile import profile_length_interval, step_profile
-from model.probe.reported import convention, k_from_server, reported_acceptance, steps_of
+from model.probe.reported import convention, k_from_server, past_the_text, reported_acceptance, steps_of
 from model.probe.speed import measure, speedup
 from model.probe.speed_verdict import speed_only
 from model.probe.output_timing import TIMING_WORDS, timing_counts
@@ -85,6 +85,9 @@ class ClassProbe:
     # reads them; not shown, not in the JSON
     alpha_skew: float | None = None
     length_skew: float | None = None
+    # where the reported and the timed alpha's intervals do not overlap: the two figures in words (intervals.py);
+    # the alpha used (and applied) is still the reported one, and Apply says so
+    sources_disagree: str | None = None
 
     @property
     def acceptance(self) -> Acceptance:
@@ -235,6 +238,11 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             if k is None and server_k.k is not None:
                 k, k_source = server_k.k, "server"
     rep_all, _ = reported_acceptance(fast)
+    tail = [r for r in fast if past_the_text(r) and r.reported]
+    if tail:
+        notes.append(f"the server's draft counts of {fmt.count(len(tail), 'request')} run past the end of their text "
+                     "(silent tokens after the end-of-text token, drafted and accepted as the model ran on to the "
+                     "token budget): left out of the reported alpha, which is about the text")
     if rep_all is not None and rep_all.k is not None and rep_all.k != k:
         # the server's own K (vLLM's num_spec_tokens) wins: timing sees K only where a step accepted every draft,
         # which at a low alpha few do, so its K reads short
@@ -272,6 +280,9 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             by_context.append(row)
         overall = measure([r for r in mine if r.concurrency == quiet])
         acc = class_acceptance(source, alpha, reading, mine, k, confidence)
+        both = a_rep is not None and a_timing is not None and bool(k)
+        disagree = sources_disagree(acc, class_acceptance("timing", a_timing, reading, mine, k, confidence)) \
+            if both else None
         shape = step_profile(reading.groups, k) if class_timing and alpha is not None else None
         e_acc = profile_length_interval(reading.groups, shape, confidence) if shape is not None else None
         classes.append(ClassProbe(
@@ -293,7 +304,8 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             profile=list(shape.profile) or None if shape is not None else None,
             profile_counts=shape.to_dict() if shape is not None else None,
             mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None,
-            alpha_skew=acc.skew if acc is not None else None, length_skew=e_acc.skew if e_acc is not None else None))
+            alpha_skew=acc.skew if acc is not None else None, length_skew=e_acc.skew if e_acc is not None else None,
+            sources_disagree=disagree))
     for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note

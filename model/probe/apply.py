@@ -29,6 +29,19 @@ def probe_note(report: ProbeReport, c: ClassProbe | None = None) -> str:
     return f"probed {report.date or 'today'}: {report.fast_name}, {report.stream_style}{source}"
 
 
+def disagreeing_sources(report: ProbeReport) -> str:
+    """What Apply stores where the reported and the timed alpha disagree beyond their intervals, in one sentence
+    ("" where none do): the figure used, named, so nobody applies the one they did not mean to."""
+    rows = [c for c in report.classes if c.sources_disagree and c.alpha is not None]
+    if not rows:
+        return ""
+    said = "; ".join(f"{c.task_class} {c.alpha_source} {c.alpha:.1%}" + (
+        f" (timing {c.alpha_timing:.1%})" if c.alpha_source == "reported" and c.alpha_timing is not None else "")
+        for c in rows)
+    return (f"Where the server's reported α and the timing disagree beyond their intervals, Apply stores the "
+            f"α used: {said}.")
+
+
 def tier_speedup(report: ProbeReport, workbook: Workbook, claim_context: int) -> tuple[float | None, str]:
     """The measured speedup at the probed context nearest the claim's, blended over classes by the
     workbook's output tokens (time adds up: a weighted harmonic mean), equal weights when none are entered."""

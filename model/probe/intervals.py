@@ -17,7 +17,8 @@ from model.engines.reports import ReportError
 from model.engines.responses import speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
-from model.probe.reported import counts_at_k, response_body, steps_of
+from model.probe.reported import counts_at_k, response_body, steps_of, text_only
+from model.formatting import pct
 from model.probe.steps import StepReading, full_steps
 
 
@@ -41,7 +42,7 @@ def reported_acceptance_interval(records: Sequence[RequestRecord], k: int | None
                                  confidence: float, groups: Mapping[int, list[Group]] | None = None) -> Acceptance:
     """Over each response's own counts, read at the run's K as the point was (model.probe.reported.counts_at_k)."""
     parts, keys = [], []
-    for r in records:
+    for r in text_only(records):  # as the point was read (model.probe.reported.past_the_text)
         try:
             # one record at a time, so each part keeps its prompt
             got = (counts_at_k([r], k, groups) if k is not None
@@ -62,3 +63,18 @@ def class_acceptance(source: str | None, alpha: float | None, reading: StepReadi
         out = timing_acceptance(reading, k, confidence)
         return Acceptance(alpha, out.low, out.high, out.confidence, out.requests, out.steps, out.method)
     return reported_acceptance_interval(records, k, alpha, confidence, steps_of(reading))
+
+
+def sources_disagree(reported: Acceptance | None, timing: Acceptance | None) -> str | None:
+    """Words where the server's reported alpha and the one timed from the stream cannot both be right: their
+    intervals do not overlap (two readings of the same requests). None where they agree, or where either has
+    no interval to judge by (too few prompts): then nothing says the gap is more than chance."""
+    if reported is None or timing is None or not reported.interval or not timing.interval:
+        return None
+    (r_lo, r_hi), (t_lo, t_hi) = reported.interval, timing.interval
+    if r_lo <= t_hi and t_lo <= r_hi:
+        return None
+    conf = f"{reported.confidence:.0%} " if reported.confidence else ""
+    return (f"reported {pct(reported.point)} ({pct(r_lo)}–{pct(r_hi)}) and timing {pct(timing.point)} "
+            f"({pct(t_lo)}–{pct(t_hi)}) disagree beyond their {conf}intervals: one of the two readings is off "
+            "(the server's counts, or steps merged or split in the stream)")

@@ -25,6 +25,25 @@ STEPS_SEEN_NOTE = ("draft tokens and accepted drafts from the server, no K or st
 K_MATCH = 0.02  # the predicted draft tokens must match the server's to this share (or one token)
 
 
+# the end-of-text token itself may be silent (an end-of-turn marker counts in the usage, sends no text)
+SILENT_END = 1
+
+
+def past_the_text(record: RequestRecord) -> bool:
+    """The server's counts cover tokens after the end of the text: silent tokens beyond the end-of-text token
+    (a model running on to the token budget after its end marker, as llama.cpp's does with the end ignored).
+
+    The drafts of that tail (the draft predicting the target's filler) are no part of the class's text, and
+    nothing in the response says how many of the server's draft tokens and accepted drafts they took: the
+    request's reported counts are left out (the timing reading already keeps the silent tokens out)."""
+    return silent_tokens(record) > SILENT_END
+
+
+def text_only(records: Sequence[RequestRecord]) -> list[RequestRecord]:
+    """The requests whose reported counts are about their text alone (see past_the_text)."""
+    return [r for r in records if not past_the_text(r)]
+
+
 def response_body(record: RequestRecord) -> dict[str, Any]:
     """The parts of a streamed response that engines put their figures in, as one response body."""
     body: dict[str, Any] = {k: v for k, v in record.reported.items() if k not in ("headers", "completion_tokens_details")}
@@ -84,7 +103,7 @@ def counts_at_k(records: Sequence[RequestRecord], k: int,
     a late read, silent tokens) keeps the source's own reading, draft tokens / K steps: nothing tells which of
     its steps drafted (the prompt pass, the last near the budget), and a guess read alpha further off."""
     out = []
-    for r in records:
+    for r in text_only(records):
         try:
             counts = speculation_from_response(response_body(r), r.reported.get("headers"))
         except ReportError:
@@ -110,9 +129,11 @@ def reported_acceptance(records: Sequence[RequestRecord], k: int | None = None,
                         groups: Mapping[int, list[Group]] | None = None) -> tuple[SpecCounts | None, str | None]:
     """The counts summed over the requests that carried them (None if none did), and a problem in words.
     With `k` (the run's) and the client's steps per request (`groups`, keyed by id of the record), a source
-    that gives no K is read at it (counts_at_k)."""
+    that gives no K is read at it (counts_at_k). A request whose counts run past its text (past_the_text) is
+    left out."""
     parts: list[SpecCounts] = []
     problem = None
+    records = text_only(records)
     for r in records:
         try:
             counts = speculation_from_response(response_body(r), r.reported.get("headers"))
