@@ -79,6 +79,10 @@ class ContextChart(ChartView):
             return
         tier = workbook.tiers[tier_row]
         self.export_subject = tier.name
+        if comparison.made_up(tier_row):  # no curve from mechanics nobody gave (compare() models none)
+            self._show_empty(f"{tier.name}: no speedup, {comparison.made_up(tier_row)}.<br>"
+                             "Type its K, c and v (or GPU and pair) in the Tiers table.")
+            return
         alphas = comparison.alpha[tier_row]
         speedup = context_curves(tier, alphas, tokens=tokens_of(comparison, tier_row))  # a profile's own E
         if comparison.refused is not None and comparison.refused[tier_row].any():

@@ -12,6 +12,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from model.workbook import row_edits
+from model.workbook.row_edits import NOT_GIVEN
 from model.workbook.alpha_text import parse_alpha_text
 from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
                                        ValidationError, parse_field)
@@ -232,6 +233,8 @@ class RowTableModel(WorkbookTableModel):
         row = self.rows()[index.row()]
         value = getattr(row, spec.name)
         if role == Qt.ItemDataRole.DisplayRole:
+            if self._not_given(row, spec):  # a placeholder nobody typed reads as one, never as a number
+                return NOT_GIVEN
             return display_text(spec, value, self.document.workbook.settings.currency)
         if role == Qt.ItemDataRole.EditRole:
             return edit_text(spec, value, locale_decimal())
@@ -239,11 +242,23 @@ class RowTableModel(WorkbookTableModel):
             return _RIGHT if spec.kind in NUMERIC_KINDS else _LEFT
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, spec, value)
-        if role == Qt.ItemDataRole.ForegroundRole and self._greyed(row, spec):
+        if role == Qt.ItemDataRole.ForegroundRole and (self._greyed(row, spec) or self._not_given(row, spec)):
             return QBrush(QColor("#9a9a9a"))
+        if role == Qt.ItemDataRole.FontRole and self._not_given(row, spec):
+            font = QFont()
+            font.setItalic(True)
+            return font
         return None
 
+    @staticmethod
+    def _not_given(row: Any, spec: FieldSpec) -> bool:
+        return isinstance(row, Tier) and spec.name in row.defaulted_fields()
+
     def _tooltip(self, row: Any, spec: FieldSpec, value: Any) -> str:
+        if self._not_given(row, spec):
+            return (f"{self.word} {row.name!r}, {spec.label}: not given (a new row, or a list without this column). "
+                    "No speed, verdict or price is modelled from it until you type it; the editor starts from "
+                    f"{display_text(spec, value) or '(blank)'}.\nAccepts {spec.describe()}.")
         text = f"{self.word} {row.name!r}, {spec.label}: {display_text(spec, value) or '(blank)'}\nAccepts {spec.describe()}."
         if self._greyed(row, spec):
             text += "\nNot used by this row's settings (see Cost model / Speculative)."

@@ -31,8 +31,10 @@ VALUE_COLOURS = {WORTH: QColor("#b9dcf2"), NOT_WORTH: QColor("#f2c6de"), NOT_APP
 # a verdict resting on a class measured from too few requests for an interval (the point's alone): a sand of its
 # own in both schemes, so a glance does not read it as a verdict an interval decided
 TOO_FEW_COLOUR = QColor("#e9dfc0")
-# a tier whose mechanics an import made up: no verdict, a colour of its own (neither grey nor undecided's violet)
+# a tier whose mechanics nobody gave (an import's missing column, a new row): no verdict, a colour of its own
+# (neither grey nor undecided's violet)
 INCOMPLETE_COLOUR = QColor("#cfe6e4")
+INCOMPLETE_WORDS = "mechanics not given"  # its legend entry, shown while a tier has that colour
 # what the colours mean, for the legend beside the grid: (colour, words)
 LEGENDS = {
     "speed": [(VERDICT_COLOURS[GAIN], "gain"), (VERDICT_COLOURS[MARGINAL], "marginal"), (VERDICT_COLOURS[TAX], "tax"),
@@ -111,7 +113,8 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     # a profile or a length: its mean acceptance length, not the alpha kept beside it (acceptance_text)
     "alpha": ("Acceptance used", lambda c, i, j: "n/a" if not c.speculative[i] else
               acceptance_text.acceptance_cell(c, i, j) if acceptance_text.shape(c, i, j) else fmt.pct(c.alpha[i, j])),
-    "optimal_k": ("Best K (speedup)", lambda c, i, j: f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})" if c.speculative[i] else "n/a"),
+    "optimal_k": ("Best K (speedup)", lambda c, i, j: "n/a" if not c.speculative[i] else "–" if c.made_up(i) else
+                  f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})"),
     "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cost_factor[i, j])),
 }
 # metrics about the price are coloured by the value verdict, the rest by the speed verdict
@@ -187,6 +190,9 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     tier, cls = cmp.tier_names[i], cmp.class_names[j]
     if not cmp.speculative[i]:
         return f"{tier} on {cls}: plain decoding (Speculative = no), so speedup 1.00x by definition.\n{HELP_HINT}"
+    if cmp.made_up(i):
+        return (f"{tier} on {cls}: no speedup and no verdict, {cmp.made_up(i)}. Nobody gave its mechanics (a new "
+                "row, or a price list without them); type them in the Tiers table to model its speed.\n" + HELP_HINT)
     k, a, c, v = int(cmp.k[i]), cmp.alpha[i, j], cmp.c[i, j], cmp.v[i, j]
     e = cmp.tokens_per_stretch[i, j]
     if cmp.is_refused(i, j):

@@ -216,12 +216,12 @@ class TierSummaryModel(WorkbookTableModel):
             return QBrush(_WARNING) if _warns(cmp, i, header) else None
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
             made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
-            return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. An import made up {made_up or 'its mechanics'} "
-                    "because its file did not give them; enter them in the Tiers table (each edit counts) to get "
+            return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. Nobody gave {made_up or 'its mechanics'} (a new "
+                    "row, or a file without them); enter them in the Tiers table (each edit counts) to get "
                     f"verdicts.\n{HELP_HINT}")
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Value verdict", "vs baseline") and cmp.baseline_withheld(i):
-            return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}. An import made up its "
-                    "mechanics; enter them in the Tiers table to judge the speed over it.\n" + HELP_HINT)
+            return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}: enter them in the Tiers "
+                    "table to judge the speed against the price.\n" + HELP_HINT)
         if role == Qt.ItemDataRole.ToolTipRole:
             said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
             # the verdict at the tier's own load, where a probe measured it there (compare and the report say it too)

@@ -11,6 +11,8 @@ import numpy as np
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 from model.comparison import Comparison
+from model.workbook.row_edits import NOT_GIVEN
+from model.workbook.rows import NOT_GIVEN_ON_NEW_TIER
 from model.workbook.validation import FieldSpec
 
 from gui.tables.input_models import RowTableModel
@@ -23,7 +25,13 @@ _GRID_MIN_WIDTH = 84  # a class's column in a grid: "K=4 (2.10x)" and a verdict'
 
 
 def _sample_text(spec: FieldSpec) -> str:
-    """A typical value of a field, to size its column before the table holds any."""
+    """A typical value of a field, to size its column before the table holds any; a field a new tier has not
+    been given reads "not given" there (model/workbook/row_edits.py), as wide as its column must be."""
+    typical = _typical_text(spec)
+    return max(typical, NOT_GIVEN, key=len) if spec.name in NOT_GIVEN_ON_NEW_TIER else typical
+
+
+def _typical_text(spec: FieldSpec) -> str:
     if spec.name == "alpha":
         return "80.0% (74.0–86.0%)"  # room for a range typed beside it (typing one does not refit the column)
     if spec.kind == "choice":

@@ -23,7 +23,8 @@ from gui.window.screen_fit import ScreenFit
 from gui.window.help import ALPHA, ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, MIX, SHAPES, HelpDialog
 from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
-from gui.tables.result_models import LEGENDS, METRICS, ResultsGridModel, colour_scheme
+from gui.tables.result_models import (INCOMPLETE_COLOUR, INCOMPLETE_WORDS, LEGENDS, METRICS, ResultsGridModel,
+                                      colour_scheme)
 from gui.tables.summary_model import SUMMARY_COLUMNS, TierSummaryModel
 from gui.tables.sparkline import SparklineDelegate
 from gui.tables.spreadsheet_view import SpreadsheetView
@@ -127,6 +128,7 @@ class MainWindow(ScreenFit, QMainWindow):
             self.metric_combo.addItem(label, key)
         self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
         self.legend = QLabel()
+        self._legend_made_up = False
         # the legend gives way on a narrow screen rather than widen the window: it wraps between its entries
         # onto a second line (it was cut: 'not speculativ', and the value scheme's last entry, beside the probe dock
         # at 1600 x 1000)
@@ -264,6 +266,9 @@ class MainWindow(ScreenFit, QMainWindow):
         if wider != self._wider_texts:
             fit_columns((self.override_view, self.results_view, self.summary_view))
         self._wider_texts = wider
+        made_up = any(self.document.comparison.incomplete)
+        if made_up != self._legend_made_up:  # its entry only while some tier shows that colour
+            self._update_legend()
 
     def _fit_results_grid(self) -> None:
         fit_results_grid(self.results_view)
@@ -292,8 +297,10 @@ class MainWindow(ScreenFit, QMainWindow):
 
     def _update_legend(self) -> None:
         scheme = colour_scheme(self.metric_combo.currentData())
+        self._legend_made_up = any(self.document.comparison.incomplete)
+        entries = LEGENDS[scheme] + ([(INCOMPLETE_COLOUR, INCOMPLETE_WORDS)] if self._legend_made_up else [])
         self.legend.setText(" ".join(f"<span style='background:{colour.name()}; white-space:nowrap'>&nbsp;{text}&nbsp;"
-                                     "</span>" for colour, text in LEGENDS[scheme]))
+                                     "</span>" for colour, text in entries))
         self.legend.setToolTip("Cell colour: the " + ("value verdict (is the speed worth the price?)" if scheme == "value"
                                                       else "speed verdict (against plain decoding)")
                                + " for that tier on that class (Help > Guide to the numbers)")

@@ -87,8 +87,8 @@ class RowActions:
         view.setFocus()
         one = _WORDS[kind][0]
         name = row_edits.rows_of(doc.workbook, kind)[at].name
-        self.host.show_message(f"Added {one} {name!r} in row {at + 1}, {row_edits.NEW_ROW_POLICY}. "
-                               "Ctrl+Z undoes it.", 8000)
+        policy = row_edits.NEW_TIER_POLICY if kind == "tiers" else row_edits.NEW_CLASS_POLICY
+        self.host.show_message(f"Added {one} {name!r} in row {at + 1}, {policy}. Ctrl+Z undoes it.", 8000)
         return at
 
     def duplicate_rows(self) -> list[int]:

@@ -30,6 +30,18 @@ def baseline_withheld(name: str, why: str) -> str:
     return f"baseline {name} is {why}" if why.startswith("incomplete") else f"baseline {name}: {why}"
 
 
+def _value_withheld(tiers: list, i: int, b: int, incomplete: list[str]) -> str:
+    """Why tier i, priced against tier b, has no value verdict although its own speed stands: the baseline's
+    made-up mechanics, or a price nobody gave (its own or the baseline's); "" when nothing is withheld."""
+    if b < 0 or incomplete[i]:
+        return ""
+    if incomplete[b]:
+        return baseline_withheld(tiers[b].name, incomplete[b])
+    if tiers[i].missing_prices():
+        return f"its {tiers[i].missing_prices()}"
+    return f"baseline {tiers[b].name}: {tiers[b].missing_prices()}" if tiers[b].missing_prices() else ""
+
+
 def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     """The whole comparison for a (validated) workbook.
 
@@ -85,8 +97,7 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     mix = as_served(mix_fast, d, std)
     mix_lo, mix_hi = served_interval(mix_fast_lo, mix_fast_hi, d_lo, d_hi, std)
     # a tier priced against a made-up baseline has no speed over it to judge: no value verdicts, per class either
-    baseline_incomplete = [baseline_withheld(tiers[b].name, incomplete[b]) if b >= 0 and not incomplete[i] else ""
-                           for i, b in enumerate(base.tolist())]
+    baseline_incomplete = [_value_withheld(tiers, i, b, incomplete) for i, b in enumerate(base.tolist())]
     base_made_up = np.array([bool(w) for w in baseline_incomplete], dtype=bool)
     base_cost = np.where(has_base, monthly[np.maximum(base, 0)] if n_t else 0.0, np.nan)
     base_mix = np.where(has_base, mix[np.maximum(base, 0)] if n_t else 0.0, np.nan)
@@ -109,7 +120,7 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     ratio = np.where(has_base[:, None], cost_ratio(class_cost, class_cost[b0]), np.nan)
     base_speed = speedup[b0]
     # a cell (or its baseline's) with no speedup has no value verdict either (a refused tree cell)
-    pair_ok = (sp_row & (has_base & ~base_made_up)[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup)
+    pair_ok = (sp_row & (has_base & ~base_made_up & ~made_up)[:, None] & ~np.isnan(ratio) & ~np.isnan(speedup)
                & ~np.isnan(base_speed))
     needed = ratio * base_speed
     # every solve of the tier-level numbers is gathered and run as one call (model/mechanics/solves.py)
@@ -135,7 +146,7 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     # the mix the requests served fast must reach for the as-served mix to pay the price: what acceptance solves for
     needed_fast = fast_needed(mix_needed, d, std)
     mean_stretch = (stretch * weights[None, :]).sum(axis=1) / weights.sum() if n_c else np.full(n_t, np.nan)
-    tier_ok = spec & has_base & ~np.isnan(mix_ratio) & ~np.isnan(mix) & ~np.isnan(mix_needed)
+    tier_ok = spec & has_base & ~base_made_up & ~np.isnan(mix_ratio) & ~np.isnan(mix) & ~np.isnan(mix_needed)
     mix_price_solve = solves.add(*price_targets(needed_fast, k, np.nan_to_num(mean_stretch, nan=1.0), tier_ok))
     # the uniform acceptance the mix runs like, and the interval's ends (where the mix has an interval)
     eff_solves = [solves.add(np.nan_to_num(m * mean_stretch, nan=1.0), k) for m in (mix_fast, mix_fast_lo, mix_fast_hi)]
@@ -169,11 +180,13 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     holds = [bool(mix_fast[i] >= claimed[i] * (1.0 - s.claim_tolerance)) if has_claim[i] and not np.isnan(mix_fast[i])
              else None for i in range(n_t)]
 
-    # a made-up tier's cells get no verdicts either (its mix, and so its tier's, is withheld above)
+    # a made-up tier's cells get no verdicts either (its mix, and so its tier's, is withheld above), and no
+    # number modelled from the made-up mechanics: speedup, its interval, E, fill, best K, break-evens
     if made_up.any():
         verdict = np.where(made_up[:, None], NOT_APPLICABLE, verdict).astype(np.int8)
         value = np.where(made_up[:, None], NOT_APPLICABLE, value).astype(np.int8)
         mix_cf = np.where(made_up, np.nan, mix_cf)  # K and c_flops are among what was made up
+        p, e, speedup, s_lo, s_hi, cf, stretch = _withhold_cells(made_up, p, e, speedup, s_lo, s_hi, cf, stretch)
 
     return Comparison(
         tier_names=[t.name for t in tiers], class_names=[c.name for c in classes], currency=s.currency,
@@ -222,3 +235,25 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
         **terms_fields(tiers),
     )
 
+
+# a cell's acceptance and its interval are the class's (or the override's), given whatever the tier's mechanics
+_GIVEN_CELLS = ("alpha", "a_lo", "a_hi", "a_conf")
+
+
+def _withhold_cells(made_up: np.ndarray, p: dict, *cells: np.ndarray) -> tuple:
+    """NaN in the made-up tiers' rows of every modelled cell number (`p`'s float arrays and `cells`); the
+    break-even kinds become "none" (-1) so no text reads a solve of made-up numbers."""
+    rows = made_up[:, None]
+    out = {}
+    for key, arr in p.items():
+        if key in _GIVEN_CELLS or arr.ndim != 2:
+            out[key] = arr
+        elif key == "opt_k":
+            out[key] = np.where(rows, 0, arr)
+        elif key.endswith("_kind"):
+            out[key] = np.where(rows, -1, arr).astype(arr.dtype)
+        elif arr.dtype.kind == "f":
+            out[key] = np.where(rows, np.nan, arr)
+        else:
+            out[key] = arr
+    return (out, *(np.where(rows, np.nan, c) for c in cells))

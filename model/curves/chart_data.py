@@ -31,10 +31,11 @@ class AlphaCurves:
 
 
 def alpha_curves(tiers: list[Tier], alphas: NDArray[np.float64] = ALPHA_GRID) -> AlphaCurves:
-    """The same numbers as ``curves.alpha_curve`` for each speculative chain tier, vectorised. A tree draft
-    (``tree_size``) has no curve over a per-token alpha: its acceptance is a length or a per-depth profile
-    (comparison.TREE_NEEDS_LENGTH)."""
-    index = np.array([i for i, t in enumerate(tiers) if t.speculative != "no" and t.tree_size is None], dtype=np.int64)
+    """The same numbers as ``curves.alpha_curve`` for each speculative chain tier whose mechanics are given,
+    vectorised. A tree draft (``tree_size``) has no curve over a per-token alpha: its acceptance is a length or a
+    per-depth profile (comparison.TREE_NEEDS_LENGTH)."""
+    index = np.array([i for i, t in enumerate(tiers) if t.speculative != "no" and t.tree_size is None
+                      and not t.missing_mechanics()], dtype=np.int64)  # none from mechanics nobody gave
     spec = [tiers[i] for i in index]
     a = np.asarray(alphas, dtype=np.float64)
     if not spec:

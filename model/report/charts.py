@@ -35,8 +35,9 @@ _PALETTE = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#
 
 
 def ranked_tiers(cmp: Comparison) -> list[int]:
-    """Speculative tiers, best mix speedup first (the charts show the first few)."""
-    spec = [i for i in range(len(cmp.tier_names)) if cmp.speculative[i]]
+    """Speculative tiers, best mix speedup first (the charts show the first few); a tier whose mechanics nobody
+    gave has no curve to draw (compare() models nothing from them)."""
+    spec = [i for i in range(len(cmp.tier_names)) if cmp.speculative[i] and not cmp.made_up(i)]
     return sorted(spec, key=lambda i: -np.nan_to_num(cmp.mix_speedup[i], nan=-np.inf))
 
 

@@ -50,6 +50,16 @@ _COL = {name: i + 1 for i, name in enumerate(COMPARISON_COLUMNS)}
 _OVERRIDE_CHECKED = [spec for spec in OVERRIDE_COLUMNS if spec.name.startswith("alpha")
                      and spec.kind in ("percent", "optional_percent", "int")]
 _SHIFT_COLUMNS = ("Speedup, alpha -20 pts", "Speedup, alpha -10 pts", "Speedup, alpha +10 pts")
+# what a row models from its tier's K, c and v: a tier whose mechanics nobody gave (Tier.defaulted) shows a dash
+# there, as compare() models nothing from them (its verdict columns say why)
+_MODELLED = frozenset(_COL[n] for n in (
+    "Break-even alpha (SpecLedger)", "Break-even length E*", "Margin over break-even", "Tokens per stretch E",
+    "E extrapolated", "Trailer fill", "Speedup", "E, low end", "E, high end", "Speedup, low end", "Speedup, high end",
+    "Optimal K (SpecLedger)", "Speedup at optimal K (SpecLedger)", "Cost factor (FLOPs / token)",
+    "Price break-even length E*", "Price break-even acceptance (SpecLedger)", "Speedup vs baseline",
+    "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Log-speedup sd, low", "Log-speedup sd, high",
+    *_SHIFT_COLUMNS))
+_DASH = "–"
 # by header, so a column added in between does not shift the others' widths; wide enough for each bold header
 # word ("Acceptance", "(SpecLedger)") beside its filter button
 _WIDTHS = {"Tier": 20, "Task class": 13, "K": 5, "Acceptance alpha": 12, "Alpha source": 17, "c (draft / target)": 9,
@@ -224,6 +234,20 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
     put_source_wrapped = sheet.writer(None, st.INDENT, {"text_wrap": True})
     put_grey_pct, put_grey_k, put_grey_x, put_grey_alpha = (sheet.computed_writer(f) for f in (
         st.PERCENT, "0", st.TIMES, st.ALPHA_PERCENT))
+    dashed = [False]  # the row being written is a made-up tier's: its modelled columns read a dash
+
+    def or_dash(put):  # noqa: ANN001, ANN202
+        def write(row: int, col: int, *args: object) -> None:
+            if dashed[0] and col in _MODELLED:
+                sheet.text(row, col, _DASH, st.CENTRE)
+            else:
+                put(row, col, *args)
+        return write
+
+    put_margin, put_e, put_x, put_x_r, put_e_r, put_price_len, put_word, put_pct_r = (or_dash(w) for w in (
+        put_margin, put_e, put_x, put_x_r, put_e_r, put_price_len, put_word, put_pct_r))
+    put_grey_pct, put_grey_k, put_grey_x, put_grey_alpha = (or_dash(w) for w in (
+        put_grey_pct, put_grey_k, put_grey_x, put_grey_alpha))
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
     speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
     outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
@@ -259,7 +283,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         spec, cm = refs.tier(i, "speculative"), refs.tier(i, "cost_model")
         roof = tier.cost_model == "roofline"
         is_spec = bool(cmp.speculative[i])
-        made_up = cmp.incomplete[i] if cmp.incomplete else ""  # Tier.defaulted: mechanics an import made up
+        made_up = cmp.incomplete[i] if cmp.incomplete else ""  # Tier.defaulted: mechanics nobody gave
+        dashed[0] = bool(made_up)
         put_cost = put_num_grey if roof else put_num
         tier_name, changed = refs.tier(i, "name"), notes.tier_changed(i)
         tier_refused = notes.tier_refused(i)
@@ -404,7 +429,7 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             z = float(z_quantile(cmp.alpha_confidence[i, j])) if math.isfinite(cmp.alpha_confidence[i, j]) else 1.0
             has = math.isfinite(cmp.speedup_low[i, j]) and math.isfinite(cmp.alpha_confidence[i, j])
             z = float(z_quantile(cmp.alpha_confidence[i, j])) if has else 1.0
-            log_s = math.log(float(cmp.speedup[i, j]))
+            log_s = math.log(float(cmp.speedup[i, j])) if not made_up else math.nan
             for name, gap, want in (
                     ("Log-speedup sd, low", f"LN({S})-LN({SLO})", log_s - math.log(cmp.speedup_low[i, j]) if has else 0.0),
                     ("Log-speedup sd, high", f"LN({SHI})-LN({S})", math.log(cmp.speedup_high[i, j]) - log_s if has else 0.0)):

@@ -2,16 +2,18 @@
 
 Pure functions on a Workbook (the GUI calls them inside one undoable step).
 
-New rows (Edit > Add row, or a paste running past the last row) are filled from the row above,
-as a spreadsheet user expects, never from invented numbers: all its values but the name, the
-notes, the vendor's claimed speedup, a probe's measured speedup and its per-draft overrides; a copied acceptance is marked "assumed" and says where it
-came from. The first row of an empty table has nothing above it and takes the field defaults.
+A new tier (Edit > Add row, or a paste running past the last row) takes only what the analyst gives it:
+its mechanics and prices are marked not given (Tier.defaulted, as a price list's missing columns are), so
+no speed, verdict or fair price comes from a value nobody typed, and it has no baseline (the row above may
+be another vendor's). Copying a row is its own command, Duplicate rows. A new task class is the analyst's
+own workload, not a vendor's: it is filled from the row above (all but its name), its acceptance marked
+"assumed" and saying where it came from; the first class of an empty table takes the field defaults.
 """
 from __future__ import annotations
 
 import copy
 
-from model.workbook.rows import INTERVAL_FIELDS, SHAPE_FIELDS, TaskClass, Tier, Workbook
+from model.workbook.rows import INTERVAL_FIELDS, NOT_GIVEN_ON_NEW_TIER, SHAPE_FIELDS, TaskClass, Tier, Workbook
 
 
 # the validator's limit on any text field: a generated name must pass it too
@@ -30,8 +32,17 @@ def unique_name(base: str, taken: list[str], suffix: str = "") -> str:
         n += 1
 
 
+# what a field nobody gave reads as in the tables (the value beneath is only a placeholder)
+NOT_GIVEN = "not given"
 # said wherever a row is added (status bar, help), so the policy has one wording
-NEW_ROW_POLICY = "filled from the row above (all but its name, notes, the vendor's claim and a probe's measurement)"
+NEW_TIER_POLICY = ("its mechanics and prices not given (no speed or verdict until you type them) and no baseline; "
+                   "Duplicate rows (Ctrl+D) copies a tier")
+NEW_CLASS_POLICY = "filled from the row above (all but its name), its acceptance marked assumed"
+
+
+def new_tier(name: str) -> Tier:
+    """A tier nobody has described yet: every mechanic and price marked not given, speculative unknown."""
+    return Tier(name=name, speculative="unknown", defaulted=", ".join(NOT_GIVEN_ON_NEW_TIER))
 
 
 def rows_of(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
@@ -42,29 +53,23 @@ def rows_of(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
 
 
 def new_row(wb: Workbook, kind: str, at: int, taken: list[str] | None = None) -> Tier | TaskClass:
-    """The row Add row would insert at `at`: a copy of the row above (or below, at the top), renamed.
+    """The row Add row would insert at `at` (the module's docstring says what it holds), with a new name.
 
     `taken` adds names the new row must not take (rows a paste is about to add).
     """
     rows = rows_of(wb, kind)
     at = max(0, min(at, len(rows)))
-    template = rows[at - 1] if at > 0 else (rows[0] if rows else None)
     fresh: Tier | TaskClass = Tier() if kind == "tiers" else TaskClass()
-    if template is not None:
-        row = copy.deepcopy(template)
-        if isinstance(row, Tier):
-            row.renew_identity()
-            # what a vendor said of that tier, or a probe measured on it, is not said of this one
-            row.notes, row.claimed_speedup = "", None
-            row.measured_speedup, row.measured_note = None, ""
-            row.measured_by_concurrency = ""
-        else:
-            # the acceptance was measured (or assumed) for another class: keep the number, not the claim
-            row.alpha_source = "assumed"
-            row.source_note = f"filled from {template.name!r}"
-    else:
-        row = fresh
-    row.name = unique_name(fresh.name, [r.name for r in rows] + list(taken or []))
+    name = unique_name(fresh.name, [r.name for r in rows] + list(taken or []))
+    if kind == "tiers":
+        return new_tier(name)
+    template = rows[at - 1] if at > 0 else (rows[0] if rows else None)
+    row = copy.deepcopy(template) if isinstance(template, TaskClass) else fresh
+    if isinstance(template, TaskClass):
+        # the acceptance was measured (or assumed) for another class: keep the number, not the claim
+        row.alpha_source = "assumed"
+        row.source_note = f"filled from {template.name!r}"
+    row.name = name
     return row
 
 

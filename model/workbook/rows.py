@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 SPECULATIVE_CHOICES = ("yes", "no", "unknown")
+# what a tier added by Add row or a paste has not been given until the analyst types it (Tier.defaulted)
+NOT_GIVEN_ON_NEW_TIER = ("speculative", "k", "c", "v", "gpu", "pair", "price_out", "price_in")
 COST_MODELS = ("typed", "roofline")
 ALPHA_SOURCES = ("assumed", "measured", "imported", "probed")
 # ISO codes the reports format; the first four print with their symbol ($1,000), the rest as "1,000 CHF"
@@ -65,8 +67,9 @@ class Tier:
     concurrency: int = 1
     measured_by_concurrency: str = ""
     claim_concurrency: int = 1  # the parallel streams the vendor's claim was measured at (a quiet server: 1)
-    # The mechanics an import made up because its file did not give them ("speculative, k, c, v"): the
-    # tier is incomplete, with no verdicts, until the analyst enters them (an edit of a field drops it).
+    # The fields nobody gave (an import's file had no column for them, or the row was added by Add row or a
+    # paste): "speculative, k, c, v, price_out". Made-up mechanics leave the tier incomplete, with no speed and
+    # no verdicts; made-up prices leave it no value verdict; an edit of a field drops it from the list.
     defaulted: str = ""
     # The vendor's terms beyond one input and one output price (docs/design/vendor-terms.md), all optional:
     # a cached-input price, prices above a context band's threshold (input tokens), and where the list prices
@@ -113,6 +116,10 @@ class Tier:
             return ""
         listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
         return f"incomplete: needs {listed}"
+
+    def missing_prices(self) -> str:
+        """'prices not given' while a price is one nobody gave (a new row's 0); '' once both are entered."""
+        return "prices not given" if {"price_out", "price_in"} & set(self.defaulted_fields()) else ""
 
     def __post_init__(self) -> None:
         # Which tier a measurement was taken on, through renames, row moves and undo: an attribute, not a

@@ -142,7 +142,7 @@ def test_an_incomplete_tier_shows_why_in_its_own_colour_until_the_analyst_enters
     col = [c[0] for c in SUMMARY_COLUMNS].index("Speed verdict")
     assert model.data(model.index(i, col)) == "incomplete: needs c and v"
     assert model.data(model.index(i, col), Qt.ItemDataRole.BackgroundRole).color() == INCOMPLETE_COLOUR
-    assert "made up c, v, gpu, pair" in model.data(model.index(i, col), Qt.ItemDataRole.ToolTipRole)
+    assert "Nobody gave c, v, gpu, pair" in model.data(model.index(i, col), Qt.ItemDataRole.ToolTipRole)
     tiers = window.tier_model
     for field in ("c", "v"):  # typed by the analyst, even the same value, counts as entered
         assert tiers.setData(tiers.index(i, tiers.column_of(field)), "0.1", Qt.ItemDataRole.EditRole)

@@ -94,3 +94,43 @@ def test_the_brief_leaves_a_tier_over_a_made_up_baseline_undecided():
     # a made-up tier's own line models no speed ('modelled – on your mix' once its mix was withheld)
     assert "no modelled speed until its mechanics are entered" in got["Zeta Fast"].speed
     assert got["Zeta Fast"].ask.startswith("First its K and cost inputs")
+
+
+def test_a_made_up_tier_models_no_speedup_anywhere():
+    """A price list's tier with only its prices showed '2.40x (2.14–2.70)' per class and 'Best K: 6 gives 2.47x'
+    from the placeholders (c 0.1, v 1, K 4), and the report's Charts and Curves plotted it."""
+    import io
+
+    import openpyxl
+
+    from model.chart_data import alpha_curves
+    from model.report.export import build_report
+    from model.report.layout import COMPARISON, CURVES, GRID
+
+    wb = made_up()
+    cmp = compare(wb)
+    for name in OWN:
+        i = wb.tier_index(name)
+        for arr in (cmp.speedup, cmp.speedup_low, cmp.speedup_high, cmp.optimal_speedup, cmp.tokens_per_stretch,
+                    cmp.trailer_fill, cmp.break_even_alpha, cmp.break_even_length, cmp.cost_factor, cmp.margin,
+                    cmp.price_break_even_alpha):
+            assert all(math.isnan(x) for x in arr[i]), name
+        pairs = [r for r in cmp.pair_records() if r["tier"] == name]
+        assert pairs and all(r["speedup"] is None and r["speedup_interval"] is None for r in pairs)
+    text = comparison_text(cmp)
+    assert not [line for line in text.splitlines() if line.startswith("Zeta Fast") and "x " in line
+                and "incomplete" not in line]
+    assert not set(alpha_curves(wb.tiers).tier_names) & set(OWN)
+    book = openpyxl.load_workbook(io.BytesIO(build_report(wb)[0]), data_only=True)
+    curves = book[CURVES]
+    shown = {str(c.value) for row in curves.iter_rows(max_row=60) for c in row if c.value}
+    assert not any(name in s for s in shown for name in OWN), "the Curves sheet plots a made-up tier"
+    grid = book[GRID]
+    rows = {r[0].value: [c.value for c in r[2:]] for r in grid.iter_rows(min_row=1) if r[0].value in OWN}
+    assert rows and all(v == "–" for vals in rows.values() for v in vals if v is not None)
+    ws = book[COMPARISON]
+    heads = {ws.cell(4, c).value: c for c in range(1, ws.max_column + 1)}
+    n_c = len(wb.classes)
+    for name in OWN:
+        for j in range(n_c):
+            assert ws.cell(5 + wb.tier_index(name) * n_c + j, heads["Speedup"]).value == "–"

@@ -26,20 +26,35 @@ def test_add_duplicate_delete_keep_the_workbook_valid():
     assert workbook_problems(wb) == []
 
 
-def test_a_new_row_is_filled_from_the_row_above_never_invented():
+def test_a_new_tier_takes_nothing_from_the_row_above():
+    """A new tier is not the row above's vendor's: its mechanics and prices are marked not given, it has no
+    baseline, and compare() models nothing from it until they are typed."""
+    import math
+
+    from model.comparison import compare
+    from model.verdicts import NOT_APPLICABLE
+
     wb = load_demo()
     above = wb.tiers[1]
-    above.measured_speedup, above.measured_note = 1.9, "probed: demo server"
+    assert above.baseline and above.price_out > 0 and above.speculative == "yes"
     at = add_row(wb, "tiers", 2)
     new = wb.tiers[at]
-    assert new.name == "New tier" and new.notes == "" and new.claimed_speedup is None and above.claimed_speedup
-    assert new.measured_speedup is None and new.measured_note == ""
-    for field in ("vendor", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch",
-                  "claim_context", "price_out", "price_in", "baseline"):
-        assert getattr(new, field) == getattr(above, field), field
-    assert not any(o.tier == new.name for o in wb.overrides)  # acceptance on another draft is not this one's
+    assert new.name == "New tier" and new.vendor == "" and new.baseline == "" and new.notes == ""
+    assert new.claimed_speedup is None and new.measured_speedup is None
+    assert new.speculative == "unknown" and new.price_out == 0.0 == new.price_in
+    assert set(new.defaulted_fields()) == {"speculative", "k", "c", "v", "gpu", "pair", "price_out", "price_in"}
+    assert new.missing_mechanics() == "speculative unknown" and new.missing_prices() == "prices not given"
+    assert not any(o.tier == new.name for o in wb.overrides)
+    cmp = compare(wb)
+    assert all(math.isnan(x) for x in cmp.speedup[at]) and (cmp.verdict[at] == NOT_APPLICABLE).all()
+    assert math.isnan(cmp.mix_speedup[at]) and math.isnan(cmp.fair_price_factor[at])
+    assert workbook_problems(wb) == []
+
+
+def test_a_new_class_is_filled_from_the_row_above():
+    wb = load_demo()
     # at the top there is nothing above: the row below is the one copied
-    at = add_row(wb, "classes", 0)
+    add_row(wb, "classes", 0)
     first, below = wb.classes[0], wb.classes[1]
     assert (first.alpha, first.context, first.tokens_out) == (below.alpha, below.context, below.tokens_out)
     assert (first.alpha_source, first.source_note) == ("assumed", f"filled from {below.name!r}")
