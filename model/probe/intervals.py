@@ -18,7 +18,7 @@ from model.engines.responses import speculation_from_response
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
 from model.probe.reported import counts_at_k, response_body, steps_of, text_only
-from model.formatting import pct
+from model.common.formatting import pct
 from model.probe.steps import StepReading, full_steps
 
 

@@ -8,8 +8,8 @@ import math
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication
 
-from model.brief import brief
-from model.verdicts import NOT_APPLICABLE
+from model.comparison.brief import brief
+from model.comparison import NOT_APPLICABLE
 
 ZEPHYR = ["Zephyr Fast", "Zephyr Turbo", "Zephyr Lite"]
 
@@ -59,7 +59,7 @@ def test_pasted_tiers_get_no_mechanics_prices_or_baseline_from_the_row_above(qtb
         if b.tier in ZEPHYR:
             assert not b.recommendation.lower().startswith("take"), b
     # the vs-alpha chart draws no curve for them
-    from model.chart_data import alpha_curves
+    from model.curves.chart_data import alpha_curves
     assert not set(alpha_curves(tiers).tier_names) & set(ZEPHYR)
 
 

@@ -103,7 +103,7 @@ def test_a_made_up_tier_models_no_speedup_anywhere():
 
     import openpyxl
 
-    from model.chart_data import alpha_curves
+    from model.curves.chart_data import alpha_curves
     from model.report.export import build_report
     from model.report.layout import COMPARISON, CURVES, GRID
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from model import arithmetic as ar
+from model.mechanics import arithmetic as ar
 from model.acceptance import Acceptance
 from model.probe.analysis import analyse
 from model.probe.apply import disagreeing_sources

@@ -32,7 +32,7 @@ def test_a_new_tier_takes_nothing_from_the_row_above():
     import math
 
     from model.comparison import compare
-    from model.verdicts import NOT_APPLICABLE
+    from model.comparison import NOT_APPLICABLE
 
     wb = load_demo()
     above = wb.tiers[1]
