@@ -159,6 +159,8 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="this share of the requests served fast stream at --slow-tokens-per-s instead: below "
                              "a speed SLA (default 0)")
     vendor.add_argument("--slow-tokens-per-s", type=float, default=20.0, help="their speed (default 20)")
+    vendor.add_argument("--seed", type=int, default=0,
+                        help="seed of the draws that pick the downgraded and the slow requests (default 0)")
     vendor.add_argument("--flush-ms", type=float, default=50.0,
                         help="a chunk holds the tokens made within this many ms (default 50)")
 
@@ -207,7 +209,7 @@ def _vendor_app(args: argparse.Namespace) -> Any:
     from model.sampling.onnx_lm import load_pair
     draft, target = load_pair(DEMO_DRAFT, DEMO_TARGET, "cpu")
     pace = Pace(args.fast_tokens_per_s, args.standard_tokens_per_s, args.downgrade_share, args.slow_share,
-                args.slow_tokens_per_s, flush_s=args.flush_ms / 1000.0)
+                args.slow_tokens_per_s, flush_s=args.flush_ms / 1000.0, seed=args.seed)
     return create_vendor_app(target_generator(draft, target), pace, max_tokens_cap=128)
 
 
@@ -215,7 +217,8 @@ def _vendor_hint(args: argparse.Namespace) -> str:
     api = {"openai-chat-chunks": "openai-chat", "openai-responses": "openai-responses",
            "anthropic": "anthropic-messages"}[args.style]
     fast = '{"speed": "fast"}' if args.style == "anthropic" else '{"service_tier": "priority"}'
-    return f"--api {api} --model {VENDOR_MODEL} --extra-body '{fast}' --against-model {VENDOR_MODEL}"
+    return (f"--api {api} --model {VENDOR_MODEL} --extra-body '{fast}' --against-model {VENDOR_MODEL} "
+            f"--sla {args.fast_tokens_per_s * 0.8:g}@0.99")
 
 
 def _serve(app: Any, what: str, probe_args: str, port: int) -> int:

@@ -27,7 +27,7 @@ from model.probe.profile import profile_length_interval, step_profile
 from model.probe.reported import convention, k_from_server, past_the_text, reported_acceptance, steps_of
 from model.probe.speed import measure, speedup
 from model.probe.speed_verdict import speed_only
-from model.probe.output_timing import TIMING_WORDS, timing_counts
+from model.probe.output_timing import TIMING_WORDS, request_timings, timing_counts
 from model.probe.served import add_as_served, requested_tier, served_fast, served_note, served_summary
 from model.probe.sla import judge_sla
 from model.probe.steps import StepReading, detect_style, read_steps
@@ -140,6 +140,7 @@ class ProbeReport:
     # over the requests served fast (model.probe.sla), None without one
     served: dict[str, Any] | None = None
     sla: dict[str, Any] | None = None
+    request_timing: list[dict[str, Any]] = field(default_factory=list)  # per request (output_timing.request_timings)
 
     @property
     def profile_positions(self) -> int:
@@ -174,7 +175,7 @@ class ProbeReport:
             out["classes"].append(row)
         out["identity"] = self.identity.to_dict() if self.identity is not None else None
         out["by_concurrency"] = [s.to_dict() for s in self.by_concurrency]
-        out["served"], out["sla"] = self.served, self.sla
+        out["served"], out["sla"], out["request_timing"] = self.served, self.sla, self.request_timing
         return out
 
     def to_json(self) -> str:
@@ -327,5 +328,6 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),
         steps_read=read, steps_left_out=left_out, steps_caution=steps.material_note,
         silent_tokens=steps.silent_tokens, by_concurrency=levels, timing=timing_counts(records), served=served,
+        request_timing=request_timings(records),
         sla=sla,
         confidence=confidence, k_mismatch=mismatch)

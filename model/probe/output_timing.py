@@ -38,23 +38,29 @@ def usage_output_tokens(record: RequestRecord) -> int | None:
     return None
 
 
+def counts_given(record: RequestRecord) -> bool:
+    """Whether the request's content events say how many tokens each holds, or show one token an event."""
+    events = record.content_events
+    counts = [e.n_tokens for e in events]
+    if all(c is not None for c in counts):
+        return True
+    usage = usage_output_tokens(record)
+    if usage is None or usage <= sum(c or 1 for c in counts):
+        return True  # one token an event (no usage to say otherwise, or the usage says so)
+    counted = [e for e in events if e.n_tokens is not None]
+    if counted and all(e.n_tokens == 1 for e in counted):
+        worth = max(TOKEN_CHARS, max(len(e.text) for e in counted))
+        # llama.cpp: logprobs on some tokens only, the rest one token an event, silent ones after
+        return max(len(e.text) for e in events if e.n_tokens is None) <= worth
+    return False
+
+
 def timed_by(record: RequestRecord) -> str:
     """How this request's output is timed: EVENTS, USAGE or UNTIMED (see the module's docstring)."""
     events = record.content_events
     if not record.ok or len(events) < 2 or events[-1].t <= events[0].t:
         return UNTIMED
-    counts = [e.n_tokens for e in events]
-    if all(c is not None for c in counts):
-        return EVENTS
-    usage = usage_output_tokens(record)
-    if usage is None or usage <= sum(c or 1 for c in counts):
-        return EVENTS  # one token an event (no usage to say otherwise, or the usage says so)
-    counted = [e for e in events if e.n_tokens is not None]
-    if counted and all(e.n_tokens == 1 for e in counted):
-        worth = max(TOKEN_CHARS, max(len(e.text) for e in counted))
-        if max(len(e.text) for e in events if e.n_tokens is None) <= worth:
-            return EVENTS  # llama.cpp: logprobs on some tokens only, the rest one token an event, silent ones after
-    return USAGE
+    return EVENTS if counts_given(record) else USAGE
 
 
 @dataclass(frozen=True)
@@ -107,4 +113,20 @@ def timing_counts(records: Sequence[RequestRecord]) -> dict[str, int]:
     for r in records:
         if r.ok:
             out[timed_by(r)] += 1
+    return out
+
+
+def request_timings(records: Sequence[RequestRecord]) -> list[dict[str, object]]:
+    """Per completed request: how it was timed, its output speed and end-to-end speed, and the tier its response
+    named (`probe --json`'s `request_timing`)."""
+    out: list[dict[str, object]] = []
+    for r in records:
+        if not r.ok:
+            continue
+        timing = output_timing(r)
+        speed, e2e = timing.tokens_per_s, timing.end_to_end_tokens_per_s
+        out.append({"request": r.label, "role": r.role, "timed_by": timing.how, "output_tokens": timing.tokens,
+                    "tokens_per_s": round(speed, 3) if speed is not None else None,
+                    "end_to_end_tokens_per_s": round(e2e, 3) if e2e is not None else None,
+                    "served_tier": r.served_tier})
     return out

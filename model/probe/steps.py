@@ -31,7 +31,7 @@ from model.mechanics import arithmetic as ar
 from model.probe import merges
 from model.probe.events import RequestRecord
 from model.probe.merges import Group
-from model.probe.output_timing import USAGE, timed_by
+from model.probe.output_timing import counts_given
 from model.common import formatting as fmt
 
 MULTI_TOKEN = "multi-token events"
@@ -229,7 +229,7 @@ def silent_tokens(record: RequestRecord) -> int:
     """Tokens the usage counts beyond the content events' tokens (no content event of their own); none where the
     events' counts are not known (several tokens a chunk: the usage times the stream, model.probe.output_timing)."""
     usage = usage_tokens(record)
-    if usage is not None and timed_by(record) == USAGE:
+    if usage is not None and not counts_given(record):
         return 0
     seen = sum(e.n_tokens or 1 for e in record.content_events)
     return max(usage - seen, 0) if usage is not None else 0

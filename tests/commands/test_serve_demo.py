@@ -38,3 +38,13 @@ def test_serve_demo_listens_on_loopback_answers_and_stops_on_ctrl_c():
             proc.kill()
             proc.wait(5)
         proc.stderr.close()
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--downgrade-share", "1.5"), ("--slow-share", "-0.1"),
+                                             ("--fast-tokens-per-s", "0"), ("--flush-ms", "nan")])
+def test_the_vendor_styles_refuse_impossible_paces_in_one_line(capsys, flag: str, value: str) -> None:
+    from main import main
+
+    assert main(["serve-demo", "--style", "anthropic", "--port", "0", flag, value]) != 0
+    err = capsys.readouterr().err
+    assert flag in err and err.count("\n") == 1, err

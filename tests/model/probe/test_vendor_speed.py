@@ -45,6 +45,11 @@ def test_each_request_says_how_it_was_timed_and_the_verdict_is_about_speed(chunk
     assert report.timing == {"events": 0, "usage": len(run.records), "untimed": 0}
     data = report.to_dict()
     assert data["timing"]["usage"] == 12 and "never events counted as tokens" in data["timing"]["definition"]
+    rows = data["request_timing"]
+    assert len(rows) == 12 and {r["timed_by"] for r in rows} == {"usage"}
+    fast = [r["tokens_per_s"] for r in rows if r["role"] == "fast"]
+    assert all(abs(x - 100.0) < 25.0 for x in fast), fast
+    assert {r["served_tier"] for r in rows if r["role"] == "fast"} == {"priority"}
     # the stream hides the steps: no alpha, and the verdict is about speed, plainly faster, not "inconclusive"
     assert report.verdict == "faster", report.evidence
     assert "Acceptance cannot be read from this API" in report.evidence
