@@ -129,3 +129,18 @@ def test_the_json_keys_reference_names_keys_compare_writes():
     reference = (ROOT / "docs" / "reference" / "json-keys.md").read_text(encoding="utf-8").split("## Other commands")[0]
     named = {key for row in re.findall(r"^\| ([^|]+) \|", reference, flags=re.M) for key in re.findall(r"`(\w+)`", row)}
     assert len(named) > 30 and named <= keys, sorted(named - keys)
+
+
+def test_the_workbook_file_reference_names_every_field_a_workbook_holds():
+    from model.workbook.json_file import load_demo, workbook_to_dict
+    from model.workbook.rows import Override
+
+    text = (ROOT / "docs" / "reference" / "workbook-file.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(\w+)`", text))
+    named |= {f"{stem}_high" for stem in re.findall(r"`(\w+)_low`/`_high`", text)}
+    wb = load_demo()
+    wb.overrides.append(Override(tier=wb.tiers[1].name, task_class=wb.classes[0].name, alpha=0.8))
+    data = workbook_to_dict(wb)
+    written = set(data) | set(data["settings"])
+    written |= set(data["tiers"][0]) | set(data["task_classes"][0]) | set(data["overrides"][0])
+    assert written <= named, sorted(written - named)
