@@ -144,3 +144,13 @@ def test_the_workbook_file_reference_names_every_field_a_workbook_holds():
     written = set(data) | set(data["settings"])
     written |= set(data["tiers"][0]) | set(data["task_classes"][0]) | set(data["overrides"][0])
     assert written <= named, sorted(written - named)
+
+
+def test_ci_runs_the_readmes_quick_start_commands():
+    # the README's two commands are the ones that are checked: CI runs the second as written (pip kept quiet)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    install_run, install_test = re.findall(r"```bash\n(.+?)\n```", quick)
+    assert install_run == "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/specledger"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert install_test.replace("pip install -e", "pip install -q -e") in ci.splitlines()
