@@ -142,3 +142,29 @@ def test_a_secret_header_is_taken_only_as_where_its_value_comes_from() -> None:
     assert sent["X-Auth-Token"] == "tok-1" and secrets == ["tok-1"]
     with pytest.raises(HeaderError, match="environment variable T is not set"):
         resolve_headers(headers, {})
+
+
+@pytest.mark.parametrize("api", ["anthropic-messages", "openai-responses"])
+def test_a_stream_that_only_pings_ends_at_its_deadline_in_one_line(api: str) -> None:
+    """Anthropic's pings (or any event but content) keep the connection busy: the request's deadline still holds."""
+    import asyncio
+
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+
+    from model.probe.client import Limits
+
+    async def endless(request):
+        async def events():
+            while True:
+                yield 'event: ping\ndata: {"type": "ping"}\n\n'
+                await asyncio.sleep(0.05)
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    app = Starlette(routes=[Route("/v1/messages", endless, methods=["POST"]),
+                            Route("/v1/responses", endless, methods=["POST"])])
+    limits = Limits(connect_s=2.0, first_byte_s=5.0, gap_s=2.0, total_s=1.0, retries=0, max_retry_wait_s=0.1)
+    with LoopbackServer(app) as server:
+        run = run_to_end(run_probe(vendor_settings(server.base_url, api, 1, baseline=False), {}, limits=limits))
+    assert run.error is not None and "\n" not in run.error and run.error.startswith("request fast")
