@@ -149,19 +149,12 @@ def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = P
         record.served.append(served)
         return body, served, gen
 
-    def stream(events: AsyncIterator[str]) -> Response:
-        return StreamingResponse(events, media_type="text/event-stream", headers={"cache-control": "no-cache"})
-
     def plan(gen: Generation, served: Served) -> tuple[AsyncIterator[str], float]:
         tokens = [t for s in gen.steps for t in s.tokens if t]
         first_at = time.perf_counter() + pace.first_token_s
         return _paced(_chunks(tokens, served.tokens_per_s, pace.flush_s), served.tokens_per_s, first_at), first_at
 
-    async def chat(request: Request) -> Response:
-        started = await start(request, "openai-chat")
-        if isinstance(started, Response):
-            return started
-        body, served, gen = started
+    def chat(body: dict[str, Any], served: Served, gen: Generation) -> AsyncIterator[str]:
         tier = _tier_name(body, served)
         rid, created, model = f"chatcmpl-{served.id}", int(time.time()), str(body.get("model"))
 
@@ -184,13 +177,9 @@ def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = P
                 yield chunk(None, usage={"prompt_tokens": gen.prompt_tokens, "completion_tokens": served.tokens,
                                          "total_tokens": gen.prompt_tokens + served.tokens})
             yield "data: [DONE]\n\n"
-        return stream(events())
+        return events()
 
-    async def responses(request: Request) -> Response:
-        started = await start(request, "openai-responses")
-        if isinstance(started, Response):
-            return started
-        body, served, gen = started
+    def responses(body: dict[str, Any], served: Served, gen: Generation) -> AsyncIterator[str]:
         tier = _tier_name(body, served)
         rid, item = f"resp_{served.id}", f"msg_{served.id}"
         seq = iter(range(10**9))
@@ -231,13 +220,9 @@ def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = P
                      "total_tokens": gen.prompt_tokens + served.tokens}
             status = "incomplete" if gen.finish_reason == "length" else "completed"
             yield event(f"response.{status}", response=response(status, usage, text))
-        return stream(events())
+        return events()
 
-    async def messages(request: Request) -> Response:
-        started = await start(request, "anthropic")
-        if isinstance(started, Response):
-            return started
-        body, served, gen = started
+    def messages(body: dict[str, Any], served: Served, gen: Generation) -> AsyncIterator[str]:
         speed = "fast" if served.served_fast else "standard"
         mid = f"msg_{served.id}"
 
@@ -258,11 +243,21 @@ def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = P
             yield _sse({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                         "usage": {"output_tokens": served.tokens, "speed": speed}}, "message_delta")
             yield _sse({"type": "message_stop"}, "message_stop")
-        return stream(events())
+        return events()
 
-    app = Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"]),
-                            Route("/v1/responses", responses, methods=["POST"]),
-                            Route("/v1/messages", messages, methods=["POST"])])
+    def route(path: str, api: str, events: Callable[[dict[str, Any], Served, Generation], AsyncIterator[str]]) -> Route:
+        """A POST endpoint: the request checked and served as ``api`` (start), then its events streamed."""
+        async def handler(request: Request) -> Response:
+            started = await start(request, api)
+            if isinstance(started, Response):
+                return started
+            return StreamingResponse(events(*started), media_type="text/event-stream",
+                                     headers={"cache-control": "no-cache"})
+        return Route(path, handler, methods=["POST"])
+
+    app = Starlette(routes=[route("/v1/chat/completions", "openai-chat", chat),
+                            route("/v1/responses", "openai-responses", responses),
+                            route("/v1/messages", "anthropic", messages)])
     app.state.truth = record
     return app
 

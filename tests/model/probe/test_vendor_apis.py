@@ -121,7 +121,7 @@ def test_a_529_overloaded_answer_is_retried_after_its_retry_after() -> None:
         if len(seen) == 1:
             return JSONResponse({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
                                 status_code=529, headers={"retry-after": "0.1"})
-        return await inner.router.routes[2].endpoint(request)
+        return await inner.router.routes[2].endpoint(request)  # the vendor app's /v1/messages
 
     app = Starlette(routes=[Route("/v1/messages", messages, methods=["POST"])])
     with LoopbackServer(app) as server:
