@@ -22,7 +22,8 @@ DOWNGRADE = 0.25
 
 @pytest.fixture(scope="module")
 def downgraded():
-    app, truth = vendor_app(Pace(fast_tokens_per_s=500.0, standard_tokens_per_s=200.0, downgrade_share=DOWNGRADE,
+    # spans of about 0.1 s (fast) and 0.25 s (standard): a loaded machine's late reads are small beside them
+    app, truth = vendor_app(Pace(fast_tokens_per_s=300.0, standard_tokens_per_s=120.0, downgrade_share=DOWNGRADE,
                                  first_token_s=0.005, flush_s=0.01, seed=3))
     with LoopbackServer(app) as server:
         run = run_to_end(run_probe(vendor_settings(server.base_url, "openai-responses", N, max_tokens=24), {},
@@ -61,7 +62,8 @@ def test_speedup_measured_is_over_the_requests_served_fast_and_as_served_over_al
                                    "downgraded_interval"}
 
 
-@pytest.mark.parametrize(("promise", "verdict"), [((100.0, 0.9), "met"), ((100.0, 0.99), "undecided"),
+# the line at a third of the true speed: a met at 80% needs 14 requests with none below, and gets about 30
+@pytest.mark.parametrize(("promise", "verdict"), [((100.0, 0.8), "met"), ((100.0, 0.99), "undecided"),
                                                   ((1000.0, 0.9), "breached")])
 def test_the_sla_verdict_on_requests_served_fast(downgraded, promise, verdict) -> None:
     run, _ = downgraded
@@ -96,7 +98,7 @@ def test_apply_carries_the_downgraded_share_and_the_sla_into_the_tier(downgraded
     from model.workbook.json_file import load_demo
 
     run, _ = downgraded
-    header = {**run.header, "sla": {"threshold_tokens_per_s": 100.0, "promised_share": 0.9}}
+    header = {**run.header, "sla": {"threshold_tokens_per_s": 100.0, "promised_share": 0.8}}
     report = analyse(run.records, header)
     wb = load_demo()
     name = wb.tiers[0].name
@@ -105,7 +107,7 @@ def test_apply_carries_the_downgraded_share_and_the_sla_into_the_tier(downgraded
     assert tier.downgraded_share == pytest.approx(report.served["downgraded_share"])
     assert (tier.downgraded_low, tier.downgraded_high) == tuple(report.served["downgraded_interval"])
     assert tier.downgraded_requests == N
-    assert (tier.sla_tokens_per_s, tier.sla_share) == (100.0, 0.9)
+    assert (tier.sla_tokens_per_s, tier.sla_share) == (100.0, 0.8)
     assert tier.sla_measured_share == report.sla["measured_share"] and tier.sla_requests == report.sla["requests"]
     # the speedup kept beside the claim is the one on the requests served fast: the mix applies d once
     assert tier.measured_speedup == pytest.approx(report.by_concurrency[0].speedup_measured, rel=0.05)
