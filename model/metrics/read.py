@@ -278,7 +278,8 @@ def _json_lines(fh: BinaryIO, file: str, engine: str) -> Generator[int, None, li
         result = _aiperf_records(file, stream)
     else:
         result = [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
-                               format="JSON lines, one response a line", requests=parts, prompts=prompts)
+                               format=records.records_format("JSON lines, one response a line", c), requests=parts,
+                               prompts=prompts)
                   for name, c, notes, parts, prompts in records.read_records(stream, file, engine)]
     if stats.cut:
         for s in result:
@@ -383,7 +384,7 @@ def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
     if not items:
         raise MetricsError(f"{file}: empty")
     return [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
-                         format="JSON records", requests=parts, prompts=prompts)
+                         format=records.records_format("JSON records", c), requests=parts, prompts=prompts)
             for name, c, notes, parts, prompts in records.read_records(items, file, engine)]
 
 

@@ -187,6 +187,15 @@ def read_records(items: Iterable[tuple[int, Any]], file: str, engine: str,
     return out
 
 
+def records_format(kind: str, counts: SpecCounts) -> str:
+    """The records' format in words, with the engine's fields they were read from where that says more."""
+    if counts.engine == "llamacpp" and counts.steps_range is not None:
+        return f"{kind}: llama.cpp timings (draft_n, draft_n_accepted, predicted_n)"
+    if counts.engine == "sglang":
+        return f"{kind}: SGLang spec fields (spec_verify_ct, drafts, histogram)"
+    return kind
+
+
 def _recognised(body: Mapping[str, Any]) -> str | None:
     """What a record without speculation counts was recognised as, and what it lacks, for the refusal."""
     meta = body.get("meta_info") if isinstance(body.get("meta_info"), Mapping) else body
