@@ -57,7 +57,14 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against", metavar="BASELINE", help="the baseline tier to compare with (default: the tier's baseline)")
     parser.add_argument("--prompts", type=Path, help="JSONL of {\"task_class\", \"prompt\" or \"messages\"}, as for `sample`")
     parser.add_argument("--contexts", default="0", help="filler before each prompt, e.g. 1K,8K,32K (default 0: the prompt alone)")
-    parser.add_argument("--repeats", type=int, default=1, help="times each prompt is sent (default 1)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="times each prompt is sent (default 1); at a --temperature above 0, the samples per "
+                             "prompt and tier the quality test reads")
+    parser.add_argument("--temperature", type=float, default=0.0, metavar="T",
+                        help="sample at T (default 0: greedy): after one greedy answer per prompt and tier (identity), "
+                             "the repeats are sent at T and the quality test says whether the fast tier samples from "
+                             "the same model as the baseline (lossy / lossless / undecided, and how small a shift "
+                             "the run could see)")
     parser.add_argument("--max-tokens", type=int, default=64, help="output tokens per request (default 64)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the result here (and the raw run beside it)")
     parser.add_argument("--run", type=Path, metavar="RUN.jsonl", help="raw run file (default: OUT with .run.jsonl)")
@@ -101,7 +108,8 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
     contexts = tuple(dict.fromkeys(parse_context(c) for c in args.contexts.split(",") if c.strip())) or (0,)
     levels = parse_levels(args.concurrency) if args.concurrency else None
     common = dict(prompts=prompts, contexts=contexts, repeats=args.repeats, max_tokens=args.max_tokens,
-                  prompts_path=str(args.prompts), concurrency=levels or (1,))
+                  prompts_path=str(args.prompts), concurrency=levels or (1,),
+                  temperature=getattr(args, "temperature", 0.0))
     if args.workbook is not None:
         if args.base_url or args.model:
             raise ValueError("give either a workbook with --tier or --base-url/--model, not both")
@@ -204,6 +212,9 @@ def format_report(report: ProbeReport) -> str:
     if report.identity is not None and report.identity.compared:
         lines.append(identity_line(report.identity))
     lines.extend(vendor_lines(report))
+    if report.quality is not None:
+        lines.append(f"quality: {report.quality.words()}")
+        lines.append(f"  which test and why: {report.quality.why}")
     if len(report.by_concurrency) > 1 or any(x.concurrency > 1 for x in report.by_concurrency):
         lines.append(format_levels(report))
     for f in report.failed:
@@ -329,6 +340,9 @@ def run_probe_command(args: argparse.Namespace) -> int:
     question = (f"probe {settings.fast.describe()}" + (f" against {settings.baseline.describe()}" if settings.baseline else "")
                 + f" at {contexts}: {what}.")
     until = getattr(args, "until_decided", False)
+    if until and settings.temperature > 0:
+        raise ValueError("--temperature with --until-decided: the quality test has no stopping rule of its own; "
+                         "probe at a temperature with a fixed --repeats")
     if until:
         probe_decide.decide_thresholds(args, settings)  # refused here, before the question and any request
         question = (f"probe {settings.fast.describe()} until each class is decided: at most {args.max_requests} "

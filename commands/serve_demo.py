@@ -24,33 +24,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServer, Step, create_app
+from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServer, create_app
 from model.probe.vendor_server import VENDOR_STYLES, Pace, create_vendor_app
+from commands.demo_steps import DEFAULT_LENIENT, _fit, _speculative_steps, _target_steps
 from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
+
 
 FAST_MODEL, STANDARD_MODEL = "demo-fast", "demo-standard"
 VENDOR_MODEL = "demo"  # the vendors' styles: one model, its speed asked for in the body
 MAX_K = 64
 MAX_STEP_MS = 10_000.0  # a step paced to ten seconds is already no demo
 MAX_CHUNK_TOKENS = 128  # the demo's token budget: a larger chunk is the whole answer
-
-
-def _token_texts(target: Any, ids: list[int]) -> tuple[str, ...]:
-    stop = target.eos_ids
-    return tuple(target.decode([t]) for t in ids if t not in stop)
-
-
-def _silent_texts(target: Any, ids: list[int], silent_from: int | None, offset: int) -> tuple[str, ...]:
-    """Each token's text, "" for the end-of-text token and every token after it (silent, as on llama.cpp)."""
-    return tuple("" if silent_from is not None and offset + i >= silent_from else target.decode([t])
-                 for i, t in enumerate(ids))
-
-
-def _fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> tuple[list[int], int]:
-    """The prompt's end that fits the pair's context, and its tokens as sent (the simulated prefill's)."""
-    ids = target.encode(text) or target.encode(" ")
-    room = min(m.max_context or 10**9 for m in (draft, target)) - max_tokens - k - 2
-    return ids[-max(room, 1):], len(ids)
 
 
 def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False):
@@ -62,22 +46,7 @@ def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False)
         # proposed end of text otherwise, which a client cannot see); the text is cut at the end here,
         # or, silent, runs on with the end and what follows it sending no text
         run = speculative_generate(draft, target, ids, k, max_tokens, 0.0)
-        out = run.output_ids
-        end = next((i for i, t in enumerate(out) if t in target.eos_ids), None)
-        steps: list[Step] = []
-        pos = d_at = 0
-        for a, d, verify in zip(run.accepted_counts, run.drafted_counts, run.verify_seconds):
-            n = min(a + 1, len(out) - pos)
-            seconds = sum(run.draft_step_seconds[d_at:d_at + d]) + verify
-            d_at += d
-            if n <= 0 or (not silent and end is not None and pos > end):
-                break
-            if silent:
-                texts = _silent_texts(target, out[pos:pos + n], end, pos)
-            else:
-                texts = _token_texts(target, out[pos:min(pos + n, end if end is not None else pos + n)])
-            steps.append(Step(texts, d, a, seconds))
-            pos += n
+        steps, end = _speculative_steps(run, target, silent)
         return Generation(len(ids), steps, k, "stop" if end is not None and not silent else "length", sent)
     return generate
 
@@ -88,20 +57,19 @@ def target_generator(draft: Any, target: Any, silent: bool = False):
     def generate(text: str, max_tokens: int) -> Generation:
         ids, sent = _fit(target, draft, text, max_tokens, 0)
         run = target_generate(target, ids, max_tokens, 0.0, stop_ids=frozenset() if silent else target.eos_ids)
-        out = run.output_ids
-        end = next((i for i, t in enumerate(out) if t in target.eos_ids), None) if silent else None
-        steps = [Step(_silent_texts(target, [t], end, i) if silent else _token_texts(target, [t]), 0, 0, s)
-                 for i, (t, s) in enumerate(zip(out, run.step_seconds))]
-        stopped = not silent and bool(out) and out[-1] in target.eos_ids
+        steps, stopped = _target_steps(run, target, silent)
         return Generation(len(ids), steps, 0, "stop" if stopped else "length", sent)
     return generate
 
 
 def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir: Path = DEMO_TARGET,
                 provider: str = "cpu", pair: tuple[Any, Any] | None = None,
-                silent: bool | None = None) -> dict[str, DemoModel]:
+                silent: bool | None = None, lenient: float = 1.0) -> dict[str, DemoModel]:
     """demo-fast in ``style`` and demo-standard; ``silent`` (default: the llamacpp style) makes the end of text
-    and what follows it silent tokens."""
+    and what follows it silent tokens; ``lenient`` above 1 makes demo-fast sample from a sharpened target at a
+    temperature above 0 (commands/serve_demo_sampling.py)."""
+    from commands.serve_demo_sampling import sampled_speculative, sampled_target
+
     if pair is None:
         from model.sampling.onnx_lm import load_pair
         pair = load_pair(draft_dir, target_dir, provider)
@@ -111,8 +79,11 @@ def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir
             else speculative_generator(draft, target, k, silent))
     # a llama.cpp server without a draft model streams the same way, logprobs on every token
     base_style = "llamacpp" if style == "llamacpp" else "plain"
-    return {FAST_MODEL: DemoModel(fast, style),
-            STANDARD_MODEL: DemoModel(target_generator(draft, target, silent), base_style)}
+    fast_sample = (sampled_target(draft, target, silent, lenient) if style == "plain"
+                   else sampled_speculative(draft, target, k, silent, lenient))
+    return {FAST_MODEL: DemoModel(fast, style, sample=fast_sample),
+            STANDARD_MODEL: DemoModel(target_generator(draft, target, silent), base_style,
+                                      sample=sampled_target(draft, target, silent))}
 
 
 def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -145,6 +116,11 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                              "takes it up, or as long as the demo pair took to compute the answer where that is "
                              "longer; a repeated prompt, whose answer the batched server keeps, waits the same "
                              "(default 10000)")
+    parser.add_argument("--lenient", type=float, nargs="?", const=DEFAULT_LENIENT, default=1.0, metavar="X",
+                        help="at a temperature above 0, demo-fast samples from a sharpened target, q ∝ p^X (the target "
+                             "at temperature T / X), as a lenient acceptance rule that keeps the draft's likely "
+                             f"tokens does, while its logprobs still report the target's p; bare: X = {DEFAULT_LENIENT:g}. "
+                             "Greedy (temperature 0) answers are unchanged, so identity cannot see it")
     parser.add_argument("--no-batch", action="store_true",
                         help="pace each stream on its own instead (the step time never grows with load)")
     vendor = parser.add_argument_group("the vendors' styles")
@@ -187,12 +163,16 @@ def run_serve_demo(args: argparse.Namespace) -> int:
     rule = None if args.no_batch else BatchRule(args.step_ms / 1000.0, args.knee_tokens)
     # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
     silent = True if args.style == "llamacpp" else bool(getattr(args, "silent_tokens", False))
-    app = create_app(demo_models(args.style, args.k, silent=silent), min_step_s=args.step_ms / 1000.0,
+    from commands.serve_demo_sampling import check_lenient
+
+    lenient = check_lenient(getattr(args, "lenient", 1.0))
+    app = create_app(demo_models(args.style, args.k, silent=silent, lenient=lenient), min_step_s=args.step_ms / 1000.0,
                      chunk_tokens=args.chunk_tokens, max_tokens_cap=128, batch=rule,
                      prefill_tokens_per_s=prefill_rate)
     batching = f"batched: {rule.describe()}" if rule else "each stream paced on its own"
     batching += f"\n  {PrefillRule(args.step_ms / 1000.0, prefill_rate).describe()}"
-    return _serve(app, f"{FAST_MODEL} ({args.style}, K={args.k}) and {STANDARD_MODEL} (plain)\n  {batching}",
+    sharpened = f", sampling from q ∝ p^{lenient:g} above temperature 0" if lenient != 1 else ""
+    return _serve(app, f"{FAST_MODEL} ({args.style}, K={args.k}{sharpened}) and {STANDARD_MODEL} (plain)\n  {batching}",
                   f"--model {FAST_MODEL} --against-model {STANDARD_MODEL}", args.port)
 
 

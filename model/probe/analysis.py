@@ -21,6 +21,8 @@ from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance, distinct_prompts, sources_disagree
+from model.probe.quality_records import quality_of
+from model.quality.verdict import QualityVerdict
 from model.acceptance.k_check import KMismatch, k_mismatch
 from model.probe.merges import BUSY, SPLIT, left_out_share
 from model.probe.profile import profile_length_interval, step_profile
@@ -141,6 +143,7 @@ class ProbeReport:
     served: dict[str, Any] | None = None
     sla: dict[str, Any] | None = None
     request_timing: list[dict[str, Any]] = field(default_factory=list)  # per request (output_timing.request_timings)
+    quality: QualityVerdict | None = None  # the test at the run's temperature; None for a greedy run
 
     @property
     def profile_positions(self) -> int:
@@ -174,6 +177,7 @@ class ProbeReport:
             row["by_concurrency"] = [s.to_dict() for s in c.by_concurrency]
             out["classes"].append(row)
         out["identity"] = self.identity.to_dict() if self.identity is not None else None
+        out["quality"] = self.quality.to_dict() if self.quality is not None else None
         out["by_concurrency"] = [s.to_dict() for s in self.by_concurrency]
         out["served"], out["sla"], out["request_timing"] = self.served, self.sla, self.request_timing
         return out
@@ -330,4 +334,5 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         silent_tokens=steps.silent_tokens, by_concurrency=levels, timing=timing_counts(records), served=served,
         request_timing=request_timings(records),
         sla=sla,
-        confidence=confidence, k_mismatch=mismatch)
+        confidence=confidence, k_mismatch=mismatch,
+        quality=quality_of(records, float(header.get("temperature") or 0), confidence))

@@ -46,10 +46,20 @@ class Limits:
     max_retry_wait_s: float = 30.0
 
 
+TOP_LOGPROBS = 5  # asked for at a temperature above 0: the quality test's top k (docs/design/quality.md)
+TOP_LOGPROBS_APIS = ("openai-chat", "openai-responses")  # Anthropic's Messages API has no logprobs
+
+
 def request_body(endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int, logprobs: bool,
-                 seed: int = 0) -> dict[str, Any]:
-    """The body as the endpoint's API has it (model.probe.apis)."""
-    return dialect_for(endpoint.api).body(endpoint.extra_body, endpoint.model, messages, max_tokens, logprobs, seed)
+                 seed: int = 0, temperature: float = 0.0) -> dict[str, Any]:
+    """The body as the endpoint's API has it (model.probe.apis); at a temperature above 0, that temperature, and
+    the top logprobs where the API gives them (the quality test, model/probe/top_logprobs.py)."""
+    body = dialect_for(endpoint.api).body(endpoint.extra_body, endpoint.model, messages, max_tokens, logprobs, seed)
+    if temperature > 0:  # the probe's temperature is the point of the run: it wins over an extra body's
+        body["temperature"] = temperature
+        if logprobs and endpoint.api in TOP_LOGPROBS_APIS:
+            body["top_logprobs"] = TOP_LOGPROBS
+    return body
 
 
 def _retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:

@@ -24,6 +24,10 @@ so on a loaded machine its own step times are the machine's noise, not the step'
 steps' times vary several-fold, which no engine's steps do.
 With `include_usage`, the last chunk has the usage and, for a speculative model, vLLM-style
 per-request counts in `metrics.speculative_decoding` (with the histogram of full-K steps apart).
+A model with a `sample` function samples at a request's temperature above 0 (and its seed), and its tokens
+carry the log-probabilities of the distribution it reports (`LoggedToken`): the chosen token's and the request's
+`top_logprobs` most likely; at temperature 0, or on a model without one, every model is greedy and reports
+logprob 0 with no top entries, there only so a client can count tokens.
 `/metrics` is a Prometheus page with vLLM's counter names. Requests are generated one at a time;
 with a `batch` rule (model.probe.batching) concurrent streams of a model step together, one step
 serving every active stream, its time growing with the batch by the rule.
@@ -62,6 +66,30 @@ class Generation:
 
 
 Generate = Callable[[str, int], Generation]
+MAX_TOP_LOGPROBS = 20  # OpenAI's limit on top_logprobs
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float  # above 0
+    seed: int
+    top_logprobs: int  # 0 to MAX_TOP_LOGPROBS
+
+
+class LoggedToken(str):
+    """A token's text that carries what the stream reports about it: its log-probability and the top tokens'
+    (text, log-probability). A str, so the styles cut and join it as any token's text."""
+
+    logprob: float
+    top: tuple[tuple[str, float], ...]
+
+    def __new__(cls, text: str, logprob: float, top: tuple[tuple[str, float], ...]) -> "LoggedToken":
+        token = super().__new__(cls, text)
+        token.logprob, token.top = logprob, top
+        return token
+
+
+SampleGenerate = Callable[[str, int, Sampling], Generation]
 
 
 @dataclass
@@ -69,6 +97,7 @@ class DemoModel:
     generate: Generate
     style: str
     truth: list[dict[str, Any]] = field(default_factory=list)  # per response: id, the server's own counts
+    sample: SampleGenerate | None = None  # at a temperature above 0; None: greedy whatever the request asks
 
 
 def spec_counts(gen: Generation) -> dict[str, Any]:
@@ -100,10 +129,34 @@ def _chunk(rid: str, model: str, created: int, text: str | None, tokens: list[st
         delta["content"] = text
     choice: dict[str, Any] = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
     if logprobs and tokens:
-        # the demo loop keeps no log-probabilities: the entries are there so a client can count tokens
-        choice["logprobs"] = {"content": [{"token": t, "logprob": 0.0, "bytes": list(t.encode("utf-8")),
-                                           "top_logprobs": []} for t in tokens]}
+        # a greedy answer keeps no log-probabilities: its entries are there so a client can count tokens
+        choice["logprobs"] = {"content": [_logprob_entry(t) for t in tokens]}
     return {"id": rid, "object": "chat.completion.chunk", "created": created, "model": model, "choices": [choice]}
+
+
+def _logprob_entry(token: str) -> dict[str, Any]:
+    logged = isinstance(token, LoggedToken)
+    top = [{"token": t, "logprob": lp, "bytes": list(t.encode("utf-8"))} for t, lp in token.top] if logged else []
+    return {"token": str(token), "logprob": token.logprob if logged else 0.0, "bytes": list(token.encode("utf-8")),
+            "top_logprobs": top}
+
+
+def _sampling(body: dict[str, Any]) -> Sampling | str:
+    """The request's sampling fields, or what is wrong with them. No temperature: greedy (the demo's default)."""
+    temperature, seed, top = body.get("temperature", 0), body.get("seed", 0), body.get("top_logprobs", 0)
+    if temperature is None:
+        temperature = 0
+    if not isinstance(temperature, (int, float)) or isinstance(temperature, bool) or not 0 <= temperature <= 2:
+        return "temperature must be a number from 0 to 2"
+    if seed is None:
+        seed = 0
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return "seed must be an integer"
+    if top is None:
+        top = 0
+    if not isinstance(top, int) or isinstance(top, bool) or not 0 <= top <= MAX_TOP_LOGPROBS:
+        return f"top_logprobs must be an integer from 0 to {MAX_TOP_LOGPROBS}"
+    return Sampling(float(temperature), seed, top)
 
 
 Event = tuple[list[str], bool]  # the tokens an event carries; whether it carries their logprobs
@@ -213,7 +266,7 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
                       labels + ["position"], registry=registry)
     lock = asyncio.Lock()
     clocks: dict[str, Any] | None = None
-    memo: dict[tuple[str, str, int], tuple[Generation, float]] = {}  # and the seconds its compute took
+    memo: dict[tuple[Any, ...], tuple[Generation, float]] = {}  # and the seconds its compute took
     prefill = PrefillRule(batch.step_s if batch is not None else min_step_s, prefill_tokens_per_s)
     if batch is not None:
         clocks = {name: BatchClock(batch) for name in models}
@@ -236,17 +289,24 @@ def create_app(models: Mapping[str, DemoModel], *, min_step_s: float = 0.01, chu
         max_tokens = body.get("max_tokens") or body.get("max_completion_tokens") or 64
         if not isinstance(max_tokens, int) or not 1 <= max_tokens <= max_tokens_cap:
             return _error(400, f"max_tokens must be an integer from 1 to {max_tokens_cap}", "invalid_request_error")
+        sampling = _sampling(body)
+        if isinstance(sampling, str):
+            return _error(400, sampling, "invalid_request_error")
         name = str(body["model"])
+        sampled = model.sample is not None and sampling.temperature > 0
+        # a seeded draw is as repeatable as a greedy one: the memo keys on the sampling fields too
+        memo_key = (name, prompt, max_tokens, sampling if sampled else None)
         async with lock:
             began = time.perf_counter()
-            # batched: greedy, so a prompt seen before gives the same steps; kept, so concurrent streams
+            # batched: greedy or seeded, so a prompt seen before gives the same steps; kept, so concurrent streams
             # start together instead of queueing behind one CPU for their generation
-            kept = memo.get((name, prompt, max_tokens)) if clocks is not None else None
+            kept = memo.get(memo_key) if clocks is not None else None
             if kept is None:
-                gen = await run_in_threadpool(model.generate, prompt, max_tokens)
+                gen = await (run_in_threadpool(model.sample, prompt, max_tokens, sampling) if sampled
+                             else run_in_threadpool(model.generate, prompt, max_tokens))
                 kept = gen, time.perf_counter() - began
                 if clocks is not None:
-                    memo[(name, prompt, max_tokens)] = kept
+                    memo[memo_key] = kept
                     while len(memo) > 1024:
                         memo.pop(next(iter(memo)))
             gen = kept[0]

@@ -18,6 +18,10 @@ class StreamEvent:
     text: str  # the content delta
     n_tokens: int | None  # from the logprobs entries; None when the stream does not say
     tokens: list[str] | None = None  # the token strings from logprobs, for the identity check
+    # at a temperature above 0, per token: the top tokens' log-probabilities as the stream gave them, and the chosen
+    # token's index among them (-1: not among them); None when the stream gave no top_logprobs (the quality test's)
+    top: list[list[float]] | None = None
+    ranks: list[int] | None = None
 
 
 @dataclass
@@ -51,6 +55,7 @@ class RequestRecord:
     t_first_payload: float | None = None
     # the tier the response says served it (OpenAI's service_tier, Anthropic's usage.speed); None where it says none
     served_tier: str | None = None
+    temperature: float | None = None  # what the request asked for; None: 0 (a run file from before it was kept)
 
     @property
     def ok(self) -> bool:
@@ -97,7 +102,7 @@ class RequestRecord:
             if not isinstance(e.get("text", ""), str) or not (n is None or _is(n, (int,))) or not (
                     tokens is None or (isinstance(tokens, list) and all(isinstance(x, str) for x in tokens))):
                 raise ValueError(f"events[{i}]: 'text' should be text, 'n_tokens' a whole number, 'tokens' a list of text")
-            events.append(StreamEvent(float(e["t"]), e.get("text", ""), n, tokens))
+            events.append(StreamEvent(float(e["t"]), e.get("text", ""), n, tokens, *_top_and_ranks(e, i)))
         stalls = data.get("stalls")
         if stalls is not None and not (isinstance(stalls, list) and all(
                 isinstance(x, list) and len(x) == 2 and all(_is(v, (int, float)) for v in x) for x in stalls)):
@@ -106,11 +111,22 @@ class RequestRecord:
         known = {k: data[k] for k in ("label", "role", "task_class", "prompt_index", "context", "repeat",
                                        "max_tokens", "t_headers", "t_done", "finish_reason", "usage",
                                        "reported", "error", "retries", "response_id", "stalls", "concurrency", "throttled",
-                                       "prompt_key", "clock", "t_first_payload", "served_tier")
+                                       "prompt_key", "clock", "t_first_payload", "served_tier", "temperature")
                  if k in data}
         if known.get("reported") is None:
             known["reported"] = {}
         return cls(events=events, **known)
+
+
+def _top_and_ranks(e: dict[str, Any], i: int) -> tuple[list[list[float]] | None, list[int] | None]:
+    top, ranks = e.get("top"), e.get("ranks")
+    if top is None and ranks is None:
+        return None, None
+    if not (isinstance(top, list) and isinstance(ranks, list) and len(top) == len(ranks)
+            and all(isinstance(row, list) and all(_is(v, (int, float)) and math.isfinite(v) for v in row) for row in top)
+            and all(_is(r, (int,)) for r in ranks)):
+        raise ValueError(f"events[{i}]: 'top' should be lists of numbers and 'ranks' whole numbers, one each a token")
+    return [[float(v) for v in row] for row in top], list(ranks)
 
 
 def _is(value: Any, kinds: tuple[type, ...]) -> bool:
@@ -122,6 +138,6 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "max_tokens": (int,), "t_headers": (int, float), "t_done": (int, float), "finish_reason": (str,),
     "usage": (dict,), "reported": (dict,), "error": (str,), "retries": (int,), "response_id": (str,),
     "concurrency": (int,), "throttled": (bool, int), "prompt_key": (str,), "clock": (str,),
-    "t_first_payload": (int, float), "served_tier": (str,)}
+    "t_first_payload": (int, float), "served_tier": (str,), "temperature": (int, float)}
 _KIND_WORDS = {(str,): "text", (int,): "a whole number", (int, float): "a number", (dict,): "an object",
                (bool, int): "true or false"}

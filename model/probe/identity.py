@@ -146,11 +146,13 @@ def first_difference(a: Sequence[str], b: Sequence[str]) -> int | None:
 
 
 def compare_outputs(records: Sequence[RequestRecord]) -> Identity:
-    """Pair fast and baseline requests on (prompt, context, repeat) and compare their outputs."""
+    """Pair fast and baseline requests on (prompt, context, repeat) and compare their outputs; only greedy ones
+    (a sample at a temperature is the quality test's, model/probe/quality_records.py)."""
     key = lambda r: (r.prompt_index, r.context, r.repeat)  # noqa: E731
-    baseline = {key(r): r for r in records if r.role == BASELINE and r.ok}
+    greedy = [r for r in records if r.ok and not (r.temperature or 0) > 0]
+    baseline = {key(r): r for r in greedy if r.role == BASELINE}
     result = Identity()
-    for fast in (r for r in records if r.role == FAST and r.ok):
+    for fast in (r for r in greedy if r.role == FAST):
         base = baseline.get(key(fast))
         if base is None:
             continue

@@ -76,7 +76,8 @@ def _cycled(items: list[PlannedRequest], n: int) -> list[PlannedRequest]:
         return []
     count = n * math.ceil(len(items) / n)
     rounds = max(r.repeat for r in items) + 1
-    return [PlannedRequest(p.role, p.prompt_index, p.prompt, p.context, p.repeat + rounds * (i // len(items)))
+    return [PlannedRequest(p.role, p.prompt_index, p.prompt, p.context, p.repeat + rounds * (i // len(items)),
+                           p.temperature)
             for i, p in enumerate(items[i % len(items)] for i in range(count))]
 
 
@@ -182,7 +183,7 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
         async def go(item: PlannedRequest, padding: bool) -> RequestRecord | None:
             record = RequestRecord(item.label + f", {fmt.count(level, 'stream')}", item.role, item.prompt.task_class,
                                    item.prompt_index, item.context, item.repeat, settings.max_tokens,
-                                   concurrency=level, prompt_key=item.prompt.key)
+                                   concurrency=level, prompt_key=item.prompt.key, temperature=item.temperature)
             counts = extra.setdefault(level, dict.fromkeys(LOAD_KEEPING_COUNTS, 0)) if padding else {}
             try:
                 await client.stream(record, item.prompt.with_filler(fillers[item.context]), run_deadline)

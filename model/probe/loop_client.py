@@ -72,7 +72,10 @@ class LoopClient(StreamingClient):
     async def _stream(self, record: RequestRecord, messages: list[dict[str, Any]]) -> RequestRecord:
         limits = self.limits
         for attempt in range(limits.retries + 1):
-            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs)  # as its API has it
+            # at a temperature, each repeat its own seed: a server that honours seeds would repeat one draw
+            sampled = (record.temperature or 0) > 0
+            body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs,
+                                seed=record.repeat if sampled else 0, temperature=record.temperature or 0.0)
             _fresh(record)
             start = time.perf_counter()
             async with self._client.stream("POST", self.url, json=body,

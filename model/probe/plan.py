@@ -16,6 +16,7 @@ from model.probe.prompt_file import ProbePrompt
 
 MAX_REPEATS = 1000  # each prompt sent this many times at most: a run stays in hours, not years
 MAX_CONCURRENCY = 256  # one thread and one connection per stream
+MAX_TEMPERATURE = 2.0  # OpenAI's range
 CHARS_PER_TOKEN = 4.0  # English text; for the estimate only, the run file keeps the server's usage
 
 
@@ -42,6 +43,9 @@ class ProbeSettings:
     tier_k: int | None = None  # the probed tier's K in the workbook: the result says when the K measured differs
     # a speed SLA to judge, (tokens/s, share of requests), e.g. (80.0, 0.99): `probe --sla 80@0.99` or the tier's
     sla: tuple[float, float] | None = None
+    # above 0: the repeats are sampled at it (the quality test, docs/design/quality.md), after one greedy answer
+    # per prompt and tier that identity and the greedy-agreement statistic compare with
+    temperature: float = 0.0
 
     def check(self) -> None:
         if not self.prompts:
@@ -54,6 +58,8 @@ class ProbeSettings:
             raise ValueError("contexts must be between 0 and 1M tokens")
         if not self.concurrency or any(not 1 <= n <= MAX_CONCURRENCY for n in self.concurrency):
             raise ValueError(f"--concurrency levels must be from 1 to {MAX_CONCURRENCY} parallel streams")
+        if not (math.isfinite(self.temperature) and 0 <= self.temperature <= MAX_TEMPERATURE):
+            raise ValueError(f"--temperature must be from 0 to {MAX_TEMPERATURE:g}")
 
 
 @dataclass(frozen=True)
@@ -63,18 +69,27 @@ class PlannedRequest:
     prompt: ProbePrompt
     context: int
     repeat: int
+    temperature: float = 0.0
 
     @property
     def label(self) -> str:
+        sampled = f" at temperature {self.temperature:g}" if self.temperature > 0 else ""
         return (f"request {self.role} {self.prompt.task_class} #{self.prompt_index + 1} "
-                f"(line {self.prompt.line}), {context_label(self.context)}, repeat {self.repeat + 1}")
+                f"(line {self.prompt.line}), {context_label(self.context)}, repeat {self.repeat + 1}{sampled}")
 
 
 def plan_requests(settings: ProbeSettings) -> list[PlannedRequest]:
+    """Every request in order; at a temperature above 0, one greedy pass first, then the repeats at it."""
     roles = [FAST] + ([BASELINE] if settings.baseline is not None else [])
-    return [PlannedRequest(role, i, p, ctx, rep)
-            for rep in range(settings.repeats) for ctx in settings.contexts
-            for i, p in enumerate(settings.prompts) for role in roles]
+    greedy = [PlannedRequest(role, i, p, ctx, 0)
+              for ctx in settings.contexts for i, p in enumerate(settings.prompts) for role in roles]
+    if settings.temperature <= 0:
+        return [PlannedRequest(role, i, p, ctx, rep)
+                for rep in range(settings.repeats) for ctx in settings.contexts
+                for i, p in enumerate(settings.prompts) for role in roles]
+    return greedy + [PlannedRequest(role, i, p, ctx, rep, settings.temperature)
+                     for rep in range(settings.repeats) for ctx in settings.contexts
+                     for i, p in enumerate(settings.prompts) for role in roles]
 
 
 @dataclass

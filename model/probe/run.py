@@ -61,7 +61,7 @@ def run_header(settings: ProbeSettings) -> dict[str, Any]:
             "baseline_name": settings.baseline_name if settings.baseline else None,
             "fast": settings.fast.to_dict(), "baseline": settings.baseline.to_dict() if settings.baseline else None,
             "contexts": list(settings.contexts), "repeats": settings.repeats, "max_tokens": settings.max_tokens,
-            "prompts": settings.prompts_path, "tier_k": settings.tier_k,
+            "prompts": settings.prompts_path, "tier_k": settings.tier_k, "temperature": settings.temperature,
             "sla": {"threshold_tokens_per_s": settings.sla[0], "promised_share": settings.sla[1]}
             if settings.sla else None}
 
@@ -101,7 +101,8 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
         yield ProbeProgress(0, len(plan), 0.0, None, 0.0, "starting")
         for done, item in enumerate(plan):
             record = RequestRecord(item.label, item.role, item.prompt.task_class, item.prompt_index, item.context,
-                                   item.repeat, settings.max_tokens, prompt_key=item.prompt.key)
+                                   item.repeat, settings.max_tokens, prompt_key=item.prompt.key,
+                                   temperature=item.temperature)
             try:
                 _wait(streams.submit(clients[item.role].stream(
                     record, item.prompt.with_filler(fillers[item.context]), run_deadline)), check)

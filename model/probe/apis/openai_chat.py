@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from model.probe.apis.dialect import OPENAI_CHAT, Dialect, StreamError, served
 from model.probe.events import RequestRecord, StreamEvent
 from model.probe.guard import usage_problems
+from model.probe.top_logprobs import top_and_ranks
 
 # response fields where engines put their own speculation figures (kept raw, read by `reported`)
 REPORTED_FIELDS = ("metrics", "meta_info", "timings", "request_perf_metrics")
@@ -86,7 +87,9 @@ def read_chat_chunk(record: RequestRecord, data: dict[str, Any], t: float) -> No
             raise ValueError("delta.content is not a string")
         entries = (choice.get("logprobs") or {}).get("content")
         tokens = [str(e.get("token", "")) for e in entries] if isinstance(entries, list) else None
+        # at a temperature, the top logprobs the quality test reads (model/probe/top_logprobs.py)
+        top, ranks = top_and_ranks(entries) if tokens and (record.temperature or 0) > 0 else (None, None)
         if text or tokens:
-            record.events.append(StreamEvent(t, text, len(tokens) if tokens is not None else None, tokens))
+            record.events.append(StreamEvent(t, text, len(tokens) if tokens is not None else None, tokens, top, ranks))
         if choice.get("finish_reason"):
             record.finish_reason = str(choice["finish_reason"])
