@@ -1,10 +1,11 @@
 """SpecLedger's model: every number is computed here, every file is read and written here. No Qt, ever.
 
-The core is six packages, each importing only those listed after it (plus the workbook's rows where said):
+The core is seven packages, each importing only those listed after it (plus the workbook's rows where said):
 
 - common/      cancelling long work, message wording, atomic saves and file limits, formatting
 - mechanics/   the formulas: expected tokens, speedup, break-evens, the roofline, each tier's costs, batched solves
 - acceptance/  a class's acceptance and how sure we are of it: intervals, propagation, sequential looks
+- quality/     quality at a temperature: the draws against the reported distribution, the tiers' samples compared
 - engines/     what inference engines report about speculation, in the three conventions, and its checks
 - comparison/  the priced comparison; its front door ``model.comparison`` exports compare, Comparison, the verdict codes
 - curves/      speedup against acceptance and context, the data behind the charts
@@ -21,6 +22,6 @@ use it. The wings, each a package of its own, import the core and the workbook a
 The lists below are the ones pyproject.toml's import-linter contracts and CONTRIBUTING.md give;
 tests/test_layering.py checks that they agree.
 """
-CORE = ("common", "mechanics", "acceptance", "engines", "comparison", "curves")
+CORE = ("common", "mechanics", "acceptance", "quality", "engines", "comparison", "curves")
 INPUTS = ("workbook",)
 WINGS = ("report", "sampling", "metrics", "probe")

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from model.cancel import run_to_end
+from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.demo_server import LoggedToken, LoopbackServer, Sampling, create_app
 from model.probe.events import FAST
