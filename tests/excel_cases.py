@@ -105,3 +105,23 @@ def too_few() -> Workbook:
     json_.acceptance_length, json_.acceptance_length_k = 2.9, 3
     json_.alpha_source, json_.alpha_requests, json_.alpha_steps, json_.alpha_method = "probed", 4, 90, TOO_FEW
     return wb
+
+
+def termed() -> Workbook:
+    """The ranged demo with a vendor's terms: bands, cached input, downgraded shares (one measured, with its interval,
+    one typed), an SLA measured and one only promised; classes past the band by context and by share, cached input;
+    and a baseline with terms of its own (docs/design/vendor-terms.md)."""
+    wb = ranged()
+    fast, other, standard = wb.tiers[1], wb.tiers[3], wb.tiers[0]
+    fast.price_cached_in, fast.band_threshold, fast.price_in_long, fast.price_out_long = 0.4, 100_000, 7.0, 40.0
+    fast.price_cached_in_long = 0.9
+    fast.downgraded_share, fast.downgraded_low, fast.downgraded_high, fast.downgraded_requests = 0.25, 0.14, 0.4, 48
+    fast.sla_tokens_per_s, fast.sla_share, fast.sla_measured_share = 80.0, 0.99, 0.75
+    fast.sla_share_low, fast.sla_share_high, fast.sla_requests = 0.51, 0.9, 20
+    fast.price_source = "list prices as read 2026-12-06 from the vendor's page; not current, check them"
+    other.downgraded_share = 0.1
+    other.sla_tokens_per_s, other.sla_share = 50.0, 0.99
+    standard.price_cached_in, standard.band_threshold, standard.price_in_long, standard.price_out_long = 0.2, 100_000, 3.0, 12.0
+    wb.classes[0].cached_share, wb.classes[1].long_share, wb.classes[2].cached_share = 0.5, 0.3, 0.25
+    wb.classes[-1].context = 200_000
+    return wb

@@ -232,6 +232,7 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
         **guarantee_lengths(needed_fast, mix_fast, mix_fast_lo, mix_fast_hi, mean_stretch, tier_ok,
                             length_unit(grid.kind, refused)),
         class_cost=class_cost, mix_speedup_fast=mix_fast, monthly_cost_fast=monthly_fast,
+        mix_speedup_fast_low=mix_fast_lo, mix_speedup_fast_high=mix_fast_hi, price_unit_fast=unit_fast, price_unit=unit,
         **terms_fields(tiers),
     )
 

@@ -141,6 +141,12 @@ class Comparison:
     class_cost: NDArray[np.float64] | None = None
     mix_speedup_fast: NDArray[np.float64] | None = None
     monthly_cost_fast: NDArray[np.float64] | None = None
+    mix_speedup_fast_low: NDArray[np.float64] | None = None
+    mix_speedup_fast_high: NDArray[np.float64] | None = None
+    # what the mix's price ratio divides: the monthly cost (per output token, the classes alike, where no tokens are
+    # entered), on the requests served fast and as billed
+    price_unit_fast: NDArray[np.float64] | None = None
+    price_unit: NDArray[np.float64] | None = None
     downgraded_share: NDArray[np.float64] | None = None
     downgraded_low: NDArray[np.float64] | None = None
     downgraded_high: NDArray[np.float64] | None = None

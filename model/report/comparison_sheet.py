@@ -143,15 +143,35 @@ def name_width(names: list[str], least: float, most: float = 30) -> float:
     return float(max(least, min(most, math.ceil(longest / 1.1) + 1)))
 
 
-def cost_weights(wb: Workbook, i: int, j: int, b: int) -> tuple[float, float]:
-    """Class j's tokens at tier i's and at baseline b's prices (the prices alone where it has no tokens): what the
-    value verdict weighs; the baseline's is nan without one."""
-    cls, tier = wb.classes[j], wb.tiers[i]
-    no_tokens = cls.tokens_out + cls.tokens_in == 0
+def cost_weights(cmp: Comparison, i: int, j: int, b: int) -> tuple[float, float]:
+    """Class j's tokens at tier i's and at baseline b's prices, by band and cache (the output price alone where it
+    has no tokens): what the value verdict weighs; the baseline's is nan without one."""
+    cost = cmp.class_cost
+    assert cost is not None
+    return float(cost[i, j]), float(cost[b, j]) if b >= 0 else math.nan
 
-    def weight(t: Tier) -> float:
-        return float(t.price_out if no_tokens else cls.tokens_out * t.price_out + cls.tokens_in * t.price_in)
-    return weight(tier), weight(wb.tiers[b]) if b >= 0 else math.nan
+
+def priced_weight(prices: dict[str, str], to: str, ti: str, cached: str, long: str, context: str) -> str:
+    """The class's tokens priced on one tier as a formula (model/comparison/terms.priced_cells): ``prices`` the tier's
+    price cells by field (price_out ... price_cached_in_long, band_threshold), the others the class's cells. Cached
+    input at the input price of its band where no cached price is given; a blank threshold: one band."""
+    po, pi, pc = prices["price_out"], prices["price_in"], prices["price_cached_in"]
+    thr, pol, pil, pcl = (prices[n] for n in ("band_threshold", "price_out_long", "price_in_long", "price_cached_in_long"))
+    out_share = f"IF({to}+{ti}=0,1,{to})"  # no tokens: the output price alone (ti is 0 there)
+    c = f"N({cached})"
+
+    def band(p_out: str, p_in: str, p_cached: str) -> str:
+        return f"{out_share}*{p_out}+{ti}*((1-{c})*{p_in}+{c}*{p_cached})"
+    short = band(po, pi, f'IF({pc}="",{pi},{pc})')
+    long_in = f'IF({pil}="",{pi},{pil})'
+    long_ = band(f'IF({pol}="",{po},{pol})', long_in, f'IF({pcl}="",{long_in},{pcl})')
+    share = f'IF({long}="",IF({context}>{thr},1,0),{long})'
+    return f'IF({thr}="",{short},(1-{share})*({short})+{share}*({long_}))'
+
+
+# a tier's prices the class's cost weight reads (model/workbook/vendor_terms.py has the band and cached ones)
+PRICE_FIELDS = ("price_out", "price_in", "price_cached_in", "band_threshold", "price_out_long", "price_in_long",
+                "price_cached_in_long")
 
 
 def end_value(x: float) -> float | str:
@@ -250,7 +270,6 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         put_grey_pct, put_grey_k, put_grey_x, put_grey_alpha))
     shift_cols = [(_COL[name], f"{shift:+g}") for shift, name in zip(ALPHA_SHIFTS, _SHIFT_COLUMNS)]
     speeds = f"${col['Speedup']}${HEADER_ROW + 1}:${col['Speedup']}${last}"
-    outs, ins = refs.tier_column("price_out"), refs.tier_column("price_in")
     c_grey, c_value, c_flag = (_COL[n] for n in ("Price break-even acceptance (SpecLedger)", "Value verdict", "Grey values"))
     k_max_changed = notes.k_max_changed()
 
@@ -293,8 +312,8 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
         # a baseline whose mechanics were made up gives no speed over it, nor a value verdict (compare() says why)
         base_ok = "FALSE" if cmp.baseline_withheld(i) else f'AND({spec}<>"no",{at}>0)'
         ok = not cmp.baseline_withheld(i) and is_spec and int(cmp.baseline_index[i]) >= 0  # base_ok at export
-        po, pi = refs.tier(i, "price_out"), refs.tier(i, "price_in")
-        b_po, b_pi = f"INDEX({outs},{at})", f"INDEX({ins},{at})"
+        own = {name: refs.tier(i, name) for name in PRICE_FIELDS}
+        on_base = {name: f"INDEX({refs.tier_column(name)},{at})" for name in PRICE_FIELDS}
         for j, cls in enumerate(wb.classes):
             r = str(row)
             K, A, C, V, CF = (col[n] + r for n in ("K", "Acceptance alpha", "c (draft / target)", "v (verify / step)",
@@ -394,12 +413,12 @@ def write_comparison(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs:
             # tokens), and the baseline's speedup on the class: cells the value columns below read
             cost, base_cost, base_speed = (col[n] + r for n in ("Cost weight on tier", "Cost weight on baseline",
                                                                   "Baseline speedup"))
-            weights = cost_weights(wb, i, j, int(cmp.baseline_index[i]))
-            # no tokens: the output price alone (ti is 0 there), each price named once
-            out_share = f"IF({to}+{ti}=0,1,{to})"
-            put_num(row, _COL["Cost weight on tier"], f"={out_share}*{po}+{ti}*{pi}", weights[0])
+            weights = cost_weights(cmp, i, j, int(cmp.baseline_index[i]))
+            # by band and cache (docs/design/vendor-terms.md); no tokens: the output price alone
+            on_class = (to, ti, refs.cls(j, "cached_share"), refs.cls(j, "long_share"), refs.cls(j, "context"))
+            put_num(row, _COL["Cost weight on tier"], f"={priced_weight(own, *on_class)}", weights[0])
             put_num(row, _COL["Cost weight on baseline"],
-                    f'=IF({base_ok},{out_share}*{b_po}+{ti}*{b_pi},"")', weights[1] if ok else "")
+                    f'=IF({base_ok},{priced_weight(on_base, *on_class)},"")', weights[1] if ok else "")
             # the cells after read the baseline's weight being a number as base_ok: one cell, not its expression
             has_base = f"ISNUMBER({base_cost})"
             put_num(row, _COL["Baseline speedup"], f'=IF({has_base},INDEX({speeds},({at}-1)*{n_c}+{j + 1}),"")',

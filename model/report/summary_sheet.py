@@ -14,6 +14,7 @@ from model.comparison.guarantee import ALPHA_UNIT, tier_guarantee
 from model.common.formatting import context as context_text
 from model.comparison.load_speed import load_speed
 from model.comparison.measured_speed import measured_speed
+from model.comparison.terms import terms_words
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDECIDED_MEANING, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
                                            UNDECIDED, banner_formula, end_value, grey_word, letter,
@@ -34,10 +35,18 @@ SUMMARY_COLUMNS = [
     "Mix low", "Mix high", "Monthly cost", "Premium over baseline", "Speedup vs baseline",
     "Cost per 1x speedup", "Alpha the claim needs (SpecLedger)", "Claim holds", "Speed verdict",
     "Price break-even acceptance (SpecLedger)", "Value verdict", "Grey values",
-    # right of the printed page: the speedup over the baseline at the interval's ends (the fair price's inputs)
+    # right of the printed page: a vendor's terms beside the verdicts (the SLA's verdict, the downgraded share: their
+    # sentences are listed under the table), the speedup over the baseline at the interval's ends (the fair price's
+    # inputs), and hidden, what the as-served mix and bill are made from (docs/design/vendor-terms.md)
+    "SLA", "Downgraded share",
     "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Baseline position",
+    "Mix speedup, served fast", "Mix low, served fast", "Mix high, served fast", "Monthly cost, served fast",
+    "Price unit, served fast", "Price unit",
 ]
-BASELINE_POSITION = st.col_name(len(SUMMARY_COLUMNS))  # hidden: the baseline's place in the list, 0 for none
+# hidden: the baseline's place in the list, 0 for none
+BASELINE_POSITION = st.col_name(SUMMARY_COLUMNS.index("Baseline position") + 1)
+_HIDDEN = ("Baseline position", "Mix speedup, served fast", "Mix low, served fast", "Mix high, served fast",
+           "Monthly cost, served fast", "Price unit, served fast", "Price unit")
 _SCOL = {name: i + 1 for i, name in enumerate(SUMMARY_COLUMNS)}
 _TEXT_COLUMNS = {"Tier", "Vendor", "Baseline"}
 # by header, so a column added in between does not shift the others' widths
@@ -46,10 +55,12 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
            "Speedup vs baseline, low end": 10, "Speedup vs baseline, high end": 10, "Premium over baseline": 10, "Speedup vs baseline": 10,
            "Cost per 1x speedup": 11, "Alpha the claim needs (SpecLedger)": 12,
            "Claim holds": 8, "Speed verdict": 9, "Price break-even acceptance (SpecLedger)": 13, "Value verdict": 16,
-           "Grey values": 18}  # the longest flag word, "price break-even stale"
+           "Grey values": 18,  # the longest flag word, "price break-even stale"
+           "SLA": 11, "Downgraded share": 11}
 # what a tier's made-up mechanics would decide: said in words instead (Tier.defaulted)
 _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
-                   "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds")
+                   "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds", "Mix speedup, served fast",
+                   "Mix low, served fast", "Mix high, served fast")
 _WRAPPED = {"text_wrap": True, "valign": "vcenter"}
 _LENGTH = '"AL "0.00'  # a mean acceptance length, tokens per verify step (model/comparison/guarantee.py)
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
@@ -93,12 +104,15 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     weights = refs.class_column("tokens_out")
     tokens_in = refs.class_column("tokens_in")
     names = f"${col['Tier']}${first}:${col['Tier']}${last}"
-    costs = f"${col['Monthly cost']}${first}:${col['Monthly cost']}${last}"
-    mixes = f"${col['Mix speedup']}${first}:${col['Mix speedup']}${last}"
+    def column(name: str) -> str:
+        return f"${col[name]}${first}:${col[name]}${last}"
+    costs, mixes = column("Monthly cost"), column("Mix speedup")
+    fast_mixes, fast_costs = column("Mix speedup, served fast"), column("Monthly cost, served fast")
+    units_fast, units = column("Price unit, served fast"), column("Price unit")
     tol, band = refs.setting("claim_tolerance"), refs.setting("marginal_band")
-    outs = refs.tier_column("price_out")
     said: list[tuple[str, str]] = []  # (tier, the measured speed in words), listed under the table
-    fair: list[tuple[int, int, str, str, str]] = []  # (tier, its row, its cost, its baseline's, baseline's mix)
+    # (tier, its row, its bill on the requests served fast, its baseline's bill, baseline's mix, its downgraded share)
+    fair: list[tuple[int, int, str, str, str, str]] = []
     for i, tier in enumerate(wb.tiers):
         row = first + i
         G, H = f"{col['Mix speedup']}{row}", f"{col['Monthly cost']}{row}"
@@ -140,9 +154,28 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         if n_c:
             r0 = cmp_rows[i]
             s_range = f"{COMPARISON}!${speed}${r0}:${speed}${r0 + n_c - 1}"
-            formula("Mix speedup", _mix(weights, s_range), float(cmp.mix_speedup[i]), st.TIMES)
-            formula("Monthly cost", f"=(SUM({weights})*{refs.tier(i, 'price_out')}+SUM({tokens_in})*"
-                    f"{refs.tier(i, 'price_in')})/1000000", float(cmp.monthly_cost[i]), money)
+            # the vendor's terms (docs/design/vendor-terms.md): the mix and the bill on the requests served fast, and
+            # as served with the downgraded share d at the standard tier's speed (its baseline's) and prices
+            at = f"{col['Baseline position']}{row}"
+            F, MF, UF = (f"{col[n]}{row}" for n in ("Mix speedup, served fast", "Monthly cost, served fast",
+                                                    "Price unit, served fast"))
+            d_ref, d_lo_ref, d_hi_ref = (refs.tier(i, n) for n in ("downgraded_share", "downgraded_low", "downgraded_high"))
+            d = f"N({d_ref})"
+            std = f"IF({at}>0,IF(ISNUMBER(INDEX({fast_mixes},{at})),INDEX({fast_mixes},{at}),1),1)"
+            no_tokens = f"SUM({weights})+SUM({tokens_in})=0"
+            billed = f"AND({d}>0,{at}>0)"
+            cw = letter("Cost weight on tier")
+            cw_range = f"{COMPARISON}!${cw}${r0}:${cw}${r0 + n_c - 1}"
+            formula("Mix speedup, served fast", _mix(weights, s_range), float(cmp.mix_speedup_fast[i]), st.TIMES)
+            formula("Mix speedup", f"={_served(F, d, std)}", float(cmp.mix_speedup[i]), st.TIMES)
+            formula("Monthly cost, served fast", f"=SUMPRODUCT({cw_range},({weights}+{tokens_in}>0)*1)/1000000",
+                    float(cmp.monthly_cost_fast[i]), money)
+            formula("Monthly cost", f"=IF({billed},(1-{d})*{MF}+{d}*INDEX({fast_costs},{at}),{MF})",
+                    float(cmp.monthly_cost[i]), money)
+            formula("Price unit, served fast", f"=IF({no_tokens},AVERAGE({cw_range}),{MF})",
+                    float(cmp.price_unit_fast[i]), money)
+            formula("Price unit", f"=IF({billed},(1-{d})*{UF}+{d}*INDEX({units_fast},{at}),{UF})",
+                    float(cmp.price_unit[i]), money)
             found = f"MATCH({base},{names},0)"
             premium = float(cmp.premium[i])
             formula("Premium over baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",'
@@ -155,11 +188,18 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                     DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
             formula("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), money)
             lo, hi = f"{col['Mix low']}{row}", f"{col['Mix high']}{row}"
-            for name, sd, sign in (("Mix low", "Log-speedup sd, low", "-"),
-                                   ("Mix high", "Log-speedup sd, high", "")):
-                formula(name, _mix_end(weights, s_range, _range(r0, n_c, sd), _range(r0, n_c, "Speedup, low end"),
-                                       G, sign, refs.setting("confidence")),
-                        end_value(cmp.mix_speedup_low[i] if sign else cmp.mix_speedup_high[i]), st.TIMES, st.RIGHT)
+            d_ends = (f'IF({d_lo_ref}="",{d},{d_lo_ref})', f'IF({d_hi_ref}="",{d},{d_hi_ref})')
+            for name, sd, sign, fast_end, served, fast_want, want in (
+                    ("Mix low", "Log-speedup sd, low", "-", "Mix low, served fast", "MIN",
+                     cmp.mix_speedup_fast_low[i], cmp.mix_speedup_low[i]),
+                    ("Mix high", "Log-speedup sd, high", "", "Mix high, served fast", "MAX",
+                     cmp.mix_speedup_fast_high[i], cmp.mix_speedup_high[i])):
+                formula(fast_end, _mix_end(weights, s_range, _range(r0, n_c, sd), _range(r0, n_c, "Speedup, low end"),
+                                           F, sign, refs.setting("confidence")), end_value(fast_want), st.TIMES, st.RIGHT)
+                # the fast mix's end with the downgraded share's ends, the wider way round
+                end = f"{col[fast_end]}{row}"
+                formula(name, f'=IF(ISNUMBER({end}),{served}({_served(end, d_ends[0], std)},{_served(end, d_ends[1], std)}),"")',
+                        end_value(want), st.TIMES, st.RIGHT)
             for name, end, want in (("Speedup vs baseline, low end", lo, cmp.speedup_vs_baseline_low[i]),
                                     ("Speedup vs baseline, high end", hi, cmp.speedup_vs_baseline_high[i])):
                 formula(name, f'=IF(ISNUMBER({end}),IF({base}="","",IF(ISNA({found}),"",'
@@ -167,23 +207,22 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                         end_value(want), st.TIMES, st.RIGHT)
             formula("Speed verdict", f'=IF({spec}="no","{NA}",{speed_verdict_formula(G, band, lo, hi)})',
                     VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
-            at = f"{col['Baseline position']}{row}"
-            no_tokens = f"SUM({weights})+SUM({tokens_in})=0"
-            cost = f"IF({no_tokens},{refs.tier(i, 'price_out')},{H})"
-            base_cost = f"IF({no_tokens},INDEX({outs},{at}),INDEX({costs},{at}))"
+            cost, base_cost = f"{col['Price unit']}{row}", f"INDEX({units},{at})"
             has_base = f'IF({at}>0,ISNUMBER(INDEX({mixes},{at})),FALSE)'  # nested: INDEX(...,0) is no row
             formula("Value verdict", value_formula(G, cost, f"INDEX({mixes},{at})", base_cost,
                                                    f'AND({spec}<>"no",{has_base})', lo, hi),
                     VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
             if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]):
-                fair.append((i, row, cost, base_cost, f"INDEX({mixes},{at})"))
+                fair.append((i, row, UF, base_cost, f"INDEX({mixes},{at})", d))
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
             for name in ("Mix speedup", "Premium over baseline", "Speedup vs baseline", "Cost per 1x speedup",
                          "Speed verdict", "Value verdict", "Mix low", "Mix high",
-                         "Speedup vs baseline, low end", "Speedup vs baseline, high end"):
+                         "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Mix speedup, served fast",
+                         "Mix low, served fast", "Mix high, served fast"):
                 sheet.text(row, _SCOL[name], DASH, st.RIGHT)
-            sheet.number(row, _SCOL["Monthly cost"], 0.0, money)
+            for name in ("Monthly cost", "Monthly cost, served fast", "Price unit, served fast", "Price unit"):
+                sheet.number(row, _SCOL[name], 0.0, money)
             rows = ""
         # a probe's number, kept on the tier (not an input on Inputs): listed under the table with its words
         measured = measured_speed(cmp, i)
@@ -199,11 +238,13 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"],
                            OUT_OF_REACH if math.isnan(claim_alpha) else claim_alpha, st.PERCENT)
         holds = cmp.claim_holds[i]
-        if n_c:
-            formula("Claim holds", f'=IF(OR({spec}="no",{claim}=""),"{DASH}",IF({G}>={claim}*(1-{tol}),"yes","no"))',
+        if n_c:  # the vendor's claim is about its fast mode: judged on the requests served fast
+            formula("Claim holds", f'=IF(OR({spec}="no",{claim}=""),"{DASH}",IF({col["Mix speedup, served fast"]}{row}>='
+                    f'{claim}*(1-{tol}),"yes","no"))',
                     DASH if holds is None else ("yes" if holds else "no"), None, st.CENTRE)
         else:
             sheet.text(row, _SCOL["Claim holds"], DASH, st.CENTRE)
+        _terms_cells(sheet, refs, cmp, i, row)
         # the mix's price break-even weighs the same inputs as its classes' (all of them): a row says it
         refused_row, any_row, price_row, opt_row = (f'COUNTIF({rows},"{word}")>0' if rows else "FALSE"
                                                     for word in (REFUSED_INPUT, STALE, PRICE_STALE, OPT_STALE))
@@ -233,11 +274,13 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         sheet.text(last + 3 + n, 1, name, st.LABEL)
         sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
     last += 2 + max(1, len(said))
+    last = _terms_lines(sheet, cmp, last)
     last = _too_few_lines(sheet, cmp, last)
     last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
-    sheet.hide(_SCOL["Baseline position"], 8)
+    for name in _HIDDEN:
+        sheet.hide(_SCOL[name], 8)
     sheet.print_last_col = _SCOL["Grey values"]  # the interval's vs-baseline ends feed the fair price below
     sheet.ws.print_area(0, 0, last - 1, _SCOL["Grey values"] - 1)
     return last
@@ -261,7 +304,7 @@ def _too_few_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
 
 
 def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
-                 fair: list[tuple[int, int, str, str, str]], col: dict[str, str], last: int, money: str) -> int:
+                 fair: list[tuple[int, int, str, str, str, str]], col: dict[str, str], last: int, money: str) -> int:
     """Under the table: per tier with a baseline, the fair price (speedup over the baseline / price ratio, on both
     list prices) as live formulas, at the pessimistic end of the interval (SpecLedger's mix speedup there), and
     the acceptance to guarantee beside the one the workload runs like."""
@@ -284,24 +327,31 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
         return top + 2
     put_x, put_money = sheet.writer(st.TIMES), sheet.writer(st.money_format(wb.settings.currency, 2))
     put_x_r, put_money_r = sheet.writer(st.TIMES, st.RIGHT), sheet.writer(st.money_format(wb.settings.currency, 2), st.RIGHT)
-    for n, (i, row, cost, base_cost, base_mix) in enumerate(fair):
+    for n, (i, row, cost, base_cost, base_mix, d) in enumerate(fair):
         r = top + 2 + n
         G = f"{col['Mix speedup']}{row}"
-        factor = f"{G}/{base_mix}*{base_cost}/{cost}"
+
+        # the factor on the tier's list prices with the downgraded share d billed at the baseline's anyway
+        # (model/comparison/terms.fair_factor); `cost` is the bill on the requests served fast
+        def factor_at(mix: str) -> str:
+            return f"({mix}/{base_mix}-{d})/((1-{d})*{cost}/{base_cost})"
+        factor = factor_at(G)
         sheet.formula(r, 1, f'={refs.tier(i, "name")}&""', wb.tiers[i].name)
         put_x(r, 2, f"={factor}", float(cmp.fair_price_factor[i]))
         put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out[i]))
         put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in[i]))
         lo = f"{col['Mix low']}{row}"  # live: the interval's ends are inputs on Inputs
         low = float(cmp.fair_price_factor_low[i])
-        put_x_r(r, 5, f'=IF(ISNUMBER({lo}),{lo}/{base_mix}*{base_cost}/{cost},"{DASH}")', DASH if math.isnan(low) else low)
+        put_x_r(r, 5, f'=IF(ISNUMBER({lo}),{factor_at(lo)},"{DASH}")', DASH if math.isnan(low) else low)
         put_money_r(r, 6, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_out")},"{DASH}")',
                   DASH if math.isnan(low) else float(cmp.fair_price_out_low[i]))
         put_money_r(r, 7, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_in")},"{DASH}")',
                   DASH if math.isnan(low) else float(cmp.fair_price_in_low[i]))
         sheet.computed(r, _ACCEPT_COL, *_guarantee(cmp, i))
         sheet.computed(r, _ACCEPT_COL + 1, *_guarantee(cmp, i, runs_like=True))
-        _runs_like_ends(sheet, cmp, i, r, G, (f"{col['Mix low']}{row}", f"{col['Mix high']}{row}"))
+        # what the workload runs like is read from the requests served fast (the acceptance they show)
+        _runs_like_ends(sheet, cmp, i, r, f"{col['Mix speedup, served fast']}{row}",
+                        (f"{col['Mix low, served fast']}{row}", f"{col['Mix high, served fast']}{row}"))
     first, end = top + 2, top + 1 + len(fair)
     sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{end}" for c in "CDFG"), refs.setting("currency"),
                                  wb.settings.currency, 2)
@@ -350,6 +400,40 @@ def _mix_end(weights: str, s_range: str, sd_range: str, low_range: str, mix: str
     return (f'=IF(COUNT({low_range})=0,"",{mix}*EXP({sign}NORMINV(0.5+{confidence}/2,0,1)*SQRT({spread})/{time}))')
 
 
+def _terms_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
+    """Under the table, printed: each tier's vendor's terms in sentences (model/comparison/terms.terms_words), the
+    SLA beside its verdict, the downgraded share with the mix and bill as served, the date of its list prices."""
+    said = [(name, line) for i, name in enumerate(cmp.tier_names) for line in terms_words(cmp, i)]
+    if not said:
+        return last
+    sheet.text(last + 2, 1, "A vendor's terms: requests served at standard speed (the mix and the bill above are as "
+               "served), the SLA, where the list prices came from", st.HEADING)
+    for n, (name, words) in enumerate(said):
+        sheet.text(last + 3 + n, 1, name, st.LABEL)
+        sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
+    return last + 2 + len(said)
+
+
+def _served(fast: str, d: str, std: str) -> str:
+    """The as-served mix of a fast mix (model/comparison/terms.as_served): time per token adds up over the requests
+    served fast and the share d downgraded to the standard tier's speed."""
+    return f"IF({d}>0,1/((1-{d})/{fast}+{d}/{std}),{fast})"
+
+
+def _terms_cells(sheet: st.SheetWriter, refs: InputRefs, cmp: Comparison, i: int, row: int) -> None:
+    """The SLA's verdict (model/workbook/vendor_terms.sla_verdict, the one rule) and the downgraded share, live."""
+    thr, q, measured, low, high, d = (refs.tier(i, n) for n in ("sla_tokens_per_s", "sla_share", "sla_measured_share",
+                                                                "sla_share_low", "sla_share_high", "downgraded_share"))
+    verdict = cmp.sla_verdict[i] if cmp.sla_verdict else ""
+    shown = DASH if not (cmp.sla and cmp.sla[i]) else verdict or "not measured"
+    sheet.formula(row, _SCOL["SLA"], f'=IF(OR({thr}="",{q}=""),"{DASH}",IF({measured}="","not measured",'
+                  f'IF(OR({low}="",{high}=""),"undecided",IF({low}>={q},"met",IF({high}<{q},"breached","undecided")))))',
+                  shown, None, st.CENTRE)
+    share = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    sheet.formula(row, _SCOL["Downgraded share"], f'=IF({d}="","{DASH}",{d})', DASH if math.isnan(share) else share,
+                  st.PERCENT, st.RIGHT)
+
+
 def _mix(weights: str, s_range: str) -> str:
     return (f"=IF(SUM({weights})>0,SUM({weights})/SUMPRODUCT({weights}/{s_range}),"
             f"COUNT({s_range})/SUMPRODUCT(1/{s_range}))")
@@ -389,7 +473,14 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
             r0 = cmp_rows[i]
             s_range = f"{COMPARISON}!${columns[n]}${r0}:${columns[n]}${r0 + n_c - 1}"
             mix_col = 2 + m
-            sheet.formula(row, mix_col, _mix(weights, s_range), float(results[n].mix_speedup[i]), st.TIMES)
+            # as served (docs/design/vendor-terms.md): the standard speed is the baseline's mix at the same shift
+            b = int(cmp.baseline_index[i])
+            std = "1"
+            if b >= 0 and not cmp.made_up(b):
+                rb = cmp_rows[b]
+                std = f"({_mix(weights, f'{COMPARISON}!${columns[n]}${rb}:${columns[n]}${rb + n_c - 1}')[1:]})"
+            mix, d = f"({_mix(weights, s_range)[1:]})", f"N({refs.tier(i, 'downgraded_share')})"
+            sheet.formula(row, mix_col, f"={_served(mix, d, std)}", float(results[n].mix_speedup[i]), st.TIMES)
             sheet.formula(row, 2 + len(order) + m, f"={SUMMARY}!${cost_col}${summary_first + i}/"
                           f"{st.col_name(mix_col)}{row}", float(results[n].price_per_speedup[i]), money)
     if wb.tiers:

@@ -9,12 +9,11 @@ from typing import Callable
 
 import openpyxl
 
-from tests.excel_cases import demo, edge_workbook, made_up, profiled, ranged, too_few, treed
+from tests.excel_cases import demo, edge_workbook, made_up, profiled, ranged, termed, too_few, treed
 from tests.office import convert
 from model.report.export import build_report
-from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, PROFILE_HEADERS, SETTING_ROWS, InputsLayout,
+from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, PROFILE_HEADERS, SETTING_ROWS, InputsLayout, TIER_COLUMNS,
                                  column_of)
-from model.workbook.validation import TIER_FIELDS
 from model.workbook.rows import Workbook
 
 # the tiers whose grey inputs the edits change (K, c, v, cost model, speculative): their rows must say stale
@@ -59,6 +58,19 @@ REFUSED_EDITS = [
 PRICE_EDITS = [
     ("class", "prose", "tokens_out", 2.5e8),  # every speculative tier's prose row
     ("tier", "Orbital Standard", "price_in", 2.0),  # Orbital Rapid's baseline: its every row
+]
+# a vendor's terms typed anew in Excel: a long-context price, a downgraded share, a cached price on a baseline,
+# a class's cached share and its share past the band, an SLA measured share (docs/design/vendor-terms.md)
+TERMS_EDITS = [
+    ("tier", "Northwind Turbo", "price_out_long", 55.0),
+    ("tier", "Northwind Turbo", "downgraded_share", 0.38),
+    ("tier", "Northwind Standard", "price_cached_in", 0.3),
+    ("tier", "Helix Fast", "downgraded_share", 0.5),
+    ("tier", "Helix Fast", "sla_measured_share", 1.0),
+    ("tier", "Helix Fast", "sla_share_low", 0.995),
+    ("tier", "Helix Fast", "sla_share_high", 1.0),
+    ("class", "prose", "cached_share", 0.8),
+    ("class", "code", "long_share", 0.6),
 ]
 # the classes measured from too few requests given a range on Inputs: code's on alpha, json's (a length) on E in
 # the profiles table, whose only row it is; their verdicts lose '(too few requests)' by formula
@@ -119,7 +131,7 @@ def edit(src: Path, dst: Path, edits: list[tuple], base: Callable[[], Workbook] 
             continue
         if table == "tier":
             n = wb.tier_index(key)
-            row, specs, target = layout.tier_row(n), TIER_FIELDS, wb.tiers[n]
+            row, specs, target = layout.tier_row(n), TIER_COLUMNS, wb.tiers[n]
         elif table == "class":
             n = wb.class_index(key)
             row, specs, target = layout.class_row(n), CLASS_COLUMNS, wb.classes[n]
@@ -146,14 +158,14 @@ def edit_profiles(src: Path, dst: Path, out: Path) -> Case:
     wb.classes[0].acceptance_length_low, wb.classes[0].acceptance_length_high = 3.0, 3.3
     ws.cell(first + 3, rate).value = 0.6  # prose (rows: code, json's length, extraction, prose, the override): p1
     wb.classes[4].profile = (0.6,) + wb.classes[4].profile[1:]
-    ws.cell(layout.tier_row(3), column_of(TIER_FIELDS, "k")).value = 6  # Helix Fast (typed c, v): K past code's 3
+    ws.cell(layout.tier_row(3), column_of(TIER_COLUMNS, "k")).value = 6  # Helix Fast (typed c, v): K past code's 3
     wb.tiers[3].k = 6
     book.save(dst)
     return Case(dst, out / dst.name, {}, wb)
 
 
 EXPORTED = {"demo": demo, "edge": edge_workbook, "ranged": ranged, "measured": measured, "made up": made_up,
-            "profiled": profiled, "treed": treed, "too few": too_few}
+            "profiled": profiled, "treed": treed, "too few": too_few, "termed": termed}
 
 
 def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:
@@ -175,6 +187,7 @@ def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:
     cases["profile edited"] = edit_profiles(cases["profiled"].original, src / "profile edited.xlsx", out)
     edited("narrowed", "ranged", narrowed_edits())
     edited("too few ranged", "too few", TOO_FEW_RANGED)
+    edited("terms edited", "termed", TERMS_EDITS)
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
     missing = [c.recalculated.name for c in cases.values() if not c.recalculated.exists()]
     assert not missing, f"LibreOffice did not convert {missing}: {run.stdout} {run.stderr}"
