@@ -39,6 +39,7 @@ AIPERF_NOTE = ("AIPerf: acceptance length = 1 + accepted / verify steps (bonus t
                "accepted / draft tokens (percent); histogram = verify steps by accepted drafts; as the server reported them")
 PROBE_KIND = PROBE_RUN_KIND  # model/probe/run_file.KIND
 PROBE_K_KIND = "specledger-probe-k"  # model/probe/run_file.K_KIND (a wing does not import another: the name twice)
+_PROBE_LINE_KINDS = "specledger-probe-"  # the start of every kind the probe writes (run_file's KIND, K_KIND, SLA_KIND...)
 _AIPERF_TOTALS = ("total_spec_decode_steps", "total_accepted_draft_tokens", "total_draft_tokens")
 _AIPERF_HISTOGRAM = "pooled_spec_decode_acceptance_histogram"
 
@@ -186,7 +187,9 @@ def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
                 raise MetricsError(f"{file}:{line}: k: {k!r} is not a K (a whole number of draft tokens, 1 to {MAX_K})")
             out.k, out.k_source = k, str(obj.get("k_source") or "")[:40]
             continue
-        if line == 1 or (isinstance(obj, Mapping) and obj.get("kind") == PROBE_KIND):
+        # the header, and the lines the probe appends beside its requests (a load level's keeping, the SLA's
+        # requests below its line): every one has a "kind" of the probe's, which no request record has
+        if line == 1 or (isinstance(obj, Mapping) and str(obj.get("kind", "")).startswith(_PROBE_LINE_KINDS)):
             continue
         out.records += 1
         where = f"{file}:{line}"

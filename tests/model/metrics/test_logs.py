@@ -365,6 +365,18 @@ def test_a_probe_run_files_k_line_is_read_and_a_bad_one_named(tmp_path: Path) ->
         read_sources([_write(tmp_path, "bad.run.jsonl", text + '{"kind": "specledger-probe-k", "k": "three"}\n')])
 
 
+def test_a_probe_run_files_sla_and_load_lines_are_not_read_as_requests(tmp_path: Path) -> None:
+    # the probe appends these beside the requests (model/probe/run_file.py: record_sla, a load level's keeping);
+    # they once stopped the import at "a request record needs a task_class name"
+    text = (lf.probe_run([("fast", "code", C)])
+            + '{"kind": "specledger-probe-load-keeping", "concurrency": 4, "kept": 1}\n'
+            + '{"kind": "specledger-probe-sla", "threshold_tokens_per_s": 80.0, "promised_share": 0.99, '
+              '"verdict": "breached", "requests": 1, "below": [{"request": "fast code #1", "tokens_per_s": 50.0}]}\n'
+            + '{"kind": "specledger-probe-k", "k": 3, "k_source": "server"}\n')
+    [s] = read_sources([_write(tmp_path, "sla.run.jsonl", text)])
+    assert s.task_class == "code" and s.counts.k == 3 and len(s.requests) == 1
+
+
 def test_a_llamacpp_probe_run_pins_each_responses_steps_from_its_completion_tokens(tmp_path: Path) -> None:
     # max_tokens 16, K = 4: the prompt pass emits token 1; steps 4/4 (5 tokens), 1/4 (2), 4/4 (5), then 3 left so
     # the server drafts 2 and takes both (3): 16 tokens, 14 drafted, 11 accepted, 4 steps. 16 - 1 - 11 = 4 =
