@@ -8,13 +8,11 @@ import math
 import sys
 from typing import Any, Iterable, TextIO
 
+from model.comparison.records import iter_pair_records, pair_records, tier_records
 from model.mechanics import arithmetic as ar
 from model.common import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
-from model.comparison.guarantee import tier_guarantee
-from model.comparison.load_speed import load_speed
-from model.comparison.measured_speed import measured_speed
 from model.comparison.verdicts import ON_TOO_FEW, TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
 from model.comparison.terms import terms_words
 from model.workbook.validation import K_LIMITS, parse_number
@@ -134,11 +132,11 @@ def run_compare(args: argparse.Namespace, out: TextIO | None = None) -> int:
                                   "acceptance_convention": "per-token alpha (i.i.d.)",
                                   "mix_weights": "equal (no output tokens entered)" if cmp.equal_weights
                                   else "monthly output tokens"},
-                            {"pairs": cmp.iter_pair_records(), "tiers": cmp.tier_records()})
+                            {"pairs": iter_pair_records(cmp), "tiers": tier_records(cmp)})
         return 0
     if args.csv:
         # written a record at a time: the whole table as dicts took 2.9 GB at 2.4 million pairs
-        rows = (_csv_record(r) for r in cmp.iter_pair_records())
+        rows = (_csv_record(r) for r in iter_pair_records(cmp))
         first = next(rows, None)
         writer = csv.DictWriter(out, fieldnames=list(first) if first else ["tier", "task_class"], lineterminator="\n")
         writer.writeheader()
@@ -197,7 +195,7 @@ def _acceptance_cells(r: dict[str, Any]) -> tuple[str, str, str]:
 
 def comparison_text(cmp) -> str:
     # speed verdict: against plain decoding; value verdict: speed over the baseline against price over it
-    tiers, pairs = cmp.tier_records(), cmp.pair_records()
+    tiers, pairs = tier_records(cmp), pair_records(cmp)
     # intervals widen the speed columns only where the workbook has any
     tw = 22 if any(r["speedup_interval"] for r in tiers) else 8
     pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
@@ -215,7 +213,7 @@ def comparison_text(cmp) -> str:
                      f"{_claim_alpha_text(r):>{nw}}  {holds:<5}  {verdict:<{vw}}"
                      f"{'–' if r['incomplete'] else _tier_pays_text(r):>7}"
                      f"  {'incomplete' if r['incomplete'] else r['baseline_incomplete'] or r['value_verdict']}")
-    measured = [(r, measured_speed(cmp, i)) for i, r in enumerate(cmp.tier_records())
+    measured = [(r, cmp.tier_parts[i].measured) for i, r in enumerate(tier_records(cmp))
                 if r["measured_speedup"] is not None]
     if measured:
         # a probe's speed over the baseline beside the model's and the claim: the numbers a negotiation quotes
@@ -231,7 +229,7 @@ def comparison_text(cmp) -> str:
         lines.append("")
         lines.append("vendor's terms (as served: downgraded requests at the standard tier's speed and prices):")
         lines += [f"  {tier}: {line}" for tier, words in terms for line in words]
-    at_load = [(r["tier"], load_speed(cmp, i).words()) for i, r in enumerate(cmp.tier_records())]
+    at_load = [(r["tier"], cmp.tier_parts[i].at_load.words()) for i, r in enumerate(tier_records(cmp))]
     if any(words for _, words in at_load):
         # the speed at the analyst's own parallel streams: a vendor's claim is for a quiet server
         lines.append("")
@@ -300,7 +298,7 @@ def fair_price_lines(cmp, tiers: list[dict[str, Any]]) -> list[str]:
         if r["fair_price_factor_low"] is not None:
             line += (f"; open at {fmt.times(r['fair_price_factor_low'])} ({fmt.money(r['fair_price_out_low'], cur, 2)} out, "
                      f"{fmt.money(r['fair_price_in_low'], cur, 2)} in), the pessimistic end")
-        g = tier_guarantee(cmp, cmp.tier_names.index(r["tier"]))
+        g = cmp.tier_parts[cmp.tier_names.index(r["tier"])].guarantee
         guarantee = (f"acceptance to guarantee {g.text()}" if r["price_break_even"] == "root"
                      else f"acceptance to guarantee: {r['price_break_even']}")
         out.append(f"{line}; {guarantee}, runs like {g.runs_text()}")

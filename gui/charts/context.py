@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 
 from model.common import formatting as fmt
 from model.comparison import Comparison
-from model.curves.speedup import CONTEXT_GRID, context_curves, tokens_of
+from model.curves.speedup import CONTEXT_GRID, context_curves
 from model.workbook.rows import Workbook
 
 from gui.charts.style import (BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color, curve_inputs,
@@ -84,7 +84,7 @@ class ContextChart(ChartView):
                              "Type its K, c and v (or GPU and pair) in the Tiers table.")
             return
         alphas = comparison.alpha[tier_row]
-        speedup = context_curves(tier, alphas, tokens=tokens_of(comparison, tier_row))  # a profile's own E
+        speedup = context_curves(tier, alphas, tokens=comparison.own_tokens(tier_row))  # a profile's own E
         if comparison.refused is not None and comparison.refused[tier_row].any():
             # a per-token alpha on a tree draft: no curve (comparison.TREE_NEEDS_LENGTH)
             speedup = np.where(comparison.refused[tier_row][:, None], np.nan, speedup)

@@ -12,9 +12,8 @@ from PySide6.QtGui import QBrush, QColor
 from model.mechanics import arithmetic as ar
 from model.common import formatting as fmt
 from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
-from model.comparison.load_speed import load_speed
-from model.comparison.guarantee import ALPHA_UNIT, Guarantee, length_text, tier_guarantee
-from model.comparison.measured_speed import AGREES, measured_speed
+from model.comparison.guarantee import ALPHA_UNIT, Guarantee, length_text
+from model.comparison.measured_speed import AGREES
 from model.comparison.verdicts import TOO_FEW_LABEL
 
 from gui.tables import result_copy
@@ -50,13 +49,13 @@ def _holds_text(cmp: Comparison, i: int) -> str:
 def _mix_break_even_text(cmp: Comparison, i: int) -> str:
     if int(cmp.mix_price_break_even_kind[i]) == -1:
         return ""
-    return _unit_text(tier_guarantee(cmp, i), tier_guarantee(cmp, i).text())
+    return _unit_text(cmp.tier_parts[i].guarantee, cmp.tier_parts[i].guarantee.text())
 
 
 def _runs_like_text(cmp: Comparison, i: int) -> str:
     if int(cmp.mix_price_break_even_kind[i]) == -1:
         return ""
-    g = tier_guarantee(cmp, i)
+    g = cmp.tier_parts[i].guarantee
     return _unit_text(g, fmt.pct(g.runs_like) if g.unit == ALPHA_UNIT else length_text(g.runs_like, g.k))
 
 
@@ -67,7 +66,7 @@ def _unit_text(g: Guarantee, text: str) -> str:
 
 
 def _measured_text(cmp: Comparison, i: int) -> str:
-    m = measured_speed(cmp, i)
+    m = cmp.tier_parts[i].measured
     return "" if m.measured is None else fmt.times(m.measured) + ("" if m.agreement in ("", AGREES) else " (!)")
 
 
@@ -223,9 +222,9 @@ class TierSummaryModel(WorkbookTableModel):
             return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}: enter them in the Tiers "
                     "table to judge the speed against the price.\n" + HELP_HINT)
         if role == Qt.ItemDataRole.ToolTipRole:
-            said = measured_speed(cmp, i).words() if header in ("Measured", "vs baseline", "Claim") else ""
+            said = cmp.tier_parts[i].measured.words() if header in ("Measured", "vs baseline", "Claim") else ""
             # the verdict at the tier's own load, where a probe measured it there (compare and the report say it too)
-            said = load_speed(cmp, i).words() if header == "Value verdict" else said
+            said = cmp.tier_parts[i].at_load.words() if header == "Value verdict" else said
             said = f"\n{said[0].upper()}{said[1:]}" if said else ""
             few = cmp.too_few_classes(i) if header in ("Speed verdict", "Value verdict") else []
             if few:  # the mix's interval counts no uncertainty from them: the verdict is less firm than it reads

@@ -26,7 +26,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from model.mechanics import arithmetic as ar
-from model.common.formatting import finite_pair
 from model.acceptance.value import ALPHA, LENGTH, PROFILE
 
 EXTEND_RULE = "geometric"  # how a profile is carried past its measured positions
@@ -258,45 +257,3 @@ def _length_ends(row: Any) -> tuple[float, float, float]:
         return np.nan, np.nan, np.nan
     conf = getattr(row, "alpha_confidence", None)
     return float(low), float(high), float(conf) if conf is not None else np.nan
-
-
-def _num(x: Any) -> float | None:
-    x = float(x)
-    return x if np.isfinite(x) else None
-
-
-def acceptance_record(cmp: Any, i: int, j: int) -> dict[str, Any]:
-    """The acceptance fields of compare --json for one (tier, class) of a Comparison.
-
-    E (mean_acceptance_length) sits next to the break-even in the same unit, tokens per verify step;
-    a profile's or a length's break-even alpha is null, and break_even_alpha_note says why.
-    """
-    grid = cmp.acceptance
-    kind = grid.KIND_CODES[int(grid.kind[i, j])] if grid is not None else ALPHA
-    spec = bool(cmp.speculative[i])
-    out: dict[str, Any] = {
-        "acceptance_kind": kind,
-        "mean_acceptance_length": _num(cmp.tokens_per_stretch[i, j]),
-        "extrapolated": bool(spec and cmp.extrapolated is not None and cmp.extrapolated[i, j]),
-        "optimal_k_extrapolated": bool(spec and cmp.optimal_k_extrapolated is not None and cmp.optimal_k_extrapolated[i, j]),
-        "break_even_length": _num(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else None,
-        "price_break_even_length": (_num(cmp.price_break_even_length[i, j])
-                                    if cmp.price_break_even_length is not None else None),
-        "profile": grid.profile_list(i, j) if grid is not None else None,
-        "mean_acceptance_length_interval": (finite_pair(cmp.tokens_per_stretch_low[i, j], cmp.tokens_per_stretch_high[i, j])
-                                            if spec and cmp.tokens_per_stretch_low is not None else None),
-    }
-    # the same keys on every row (compare --csv writes one header for all)
-    out["acceptance_measured_k"] = None
-    out["break_even_alpha_note"] = None
-    refused = getattr(cmp, "refused", None)
-    out["acceptance_refused"] = cmp.alpha_note[i][j] if refused is not None and refused[i, j] else None
-    if out["acceptance_refused"]:
-        out["break_even_alpha_note"] = ("does not apply: a tree draft's break-even is break_even_length (tokens per "
-                                        "step); its acceptance must be a length or a per-depth profile")
-    if kind != ALPHA:
-        out["acceptance_measured_k"] = int(grid.length_k[i, j]) if kind == LENGTH else int(grid.positions[i, j])
-        what = "a per-position profile" if kind == PROFILE else "a mean acceptance length"
-        out["break_even_alpha_note"] = (f"does not apply: the acceptance is {what}, not one per-token alpha; "
-                                        "compare mean_acceptance_length with break_even_length")
-    return out

@@ -19,9 +19,9 @@ from typing import Any
 from model.mechanics import arithmetic as ar
 from model.common import formatting as fmt
 from model.comparison.result import Comparison
-from model.comparison.guarantee import LENGTH_UNIT, tier_guarantee
+from model.comparison.guarantee import LENGTH_UNIT
 from model.acceptance.interval import MIN_REQUESTS
-from model.comparison.measured_speed import AGREES, measured_speed
+from model.comparison.measured_speed import AGREES
 from model.comparison.verdicts import NOT_WORTH, TOO_FEW_LABEL, UNDECIDED, WORTH
 from model.workbook.rows import Workbook
 
@@ -111,7 +111,7 @@ def _speed(cmp: Comparison, i: int) -> str:
     claimed = float(cmp.claimed_speedup[i])
     claim = (f"Claimed {fmt.times(claimed)} at {fmt.context(cmp.claim_context[i])}" if math.isfinite(claimed)
              else "No speed claimed")
-    m = measured_speed(cmp, i)
+    m = cmp.tier_parts[i].measured
     if m.measured is not None:
         where = f" ({m.note})" if m.note else ""
         text = f"{claim}; measured {fmt.times(m.measured)}{where}"
@@ -133,7 +133,7 @@ def _basis(cmp: Comparison, i: int) -> str:
     """The speed the verdict and the fair price rest on (the model's), in words, where a measured one
     disagrees with it; '' where none was measured or the two agree. The analyst must not read the
     measured speed in the Speed line as the one the price was worked from."""
-    m = measured_speed(cmp, i)
+    m = cmp.tier_parts[i].measured
     if m.measured is None or m.modelled is None or m.agreement in ("", AGREES):
         return ""
     return (f"the modelled speed {fmt.times(m.modelled)}; the measured {fmt.times(m.measured)} differs: "
@@ -169,7 +169,7 @@ def _terms(cmp: Comparison, i: int) -> tuple[str, str]:
 
 def _ask(cmp: Comparison, i: int) -> str:
     """What to ask the vendor for: the acceptance to guarantee (the mix's price break-even), then the price."""
-    g = tier_guarantee(cmp, i)
+    g = cmp.tier_parts[i].guarantee
     kind = g.kind
     if kind == ar.ROOT and g.unit == LENGTH_UNIT:
         # a profile or a length: the guarantee in tokens per verify step, the unit that holds for any draft

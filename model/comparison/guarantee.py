@@ -95,35 +95,5 @@ def length_text(e: float, k: int) -> str:
     return f"AL {e:.2f} @K{k}" if math.isfinite(e) else ""
 
 
-def tier_guarantee(cmp: Any, i: int) -> Guarantee:
-    is_length = cmp.guarantee_is_length is not None and bool(cmp.guarantee_is_length[i])
-    k = int(cmp.k[i])
-    kind = int(cmp.mix_price_break_even_kind[i])
-    if is_length:
-        return Guarantee(LENGTH_UNIT, kind, float(cmp.mix_price_break_even_length[i]), float(cmp.effective_length[i]),
-                         float(cmp.effective_length_low[i]), float(cmp.effective_length_high[i]), k)
-    return Guarantee(ALPHA_UNIT, kind, float(cmp.mix_price_break_even_alpha[i]), float(cmp.effective_alpha[i]),
-                     float(cmp.effective_alpha_low[i]), float(cmp.effective_alpha_high[i]), k)
-
-
-def guarantee_record(cmp: Any, i: int) -> dict[str, Any]:
-    """compare --json's per-tier guarantee fields: the length always (where the tier has a value verdict), the
-    alpha only for an all-alpha mix (null with guarantee_note otherwise)."""
-    g = tier_guarantee(cmp, i)
-    lengths = cmp.mix_price_break_even_length is not None
-    out: dict[str, Any] = {
-        "guarantee_unit": g.unit,
-        "guarantee_length": fmt.finite_or_none(cmp.mix_price_break_even_length[i]) if lengths else None,
-        "runs_like_length": fmt.finite_or_none(cmp.effective_length[i]) if lengths else None,
-        "runs_like_length_interval": (fmt.finite_pair(cmp.effective_length_low[i], cmp.effective_length_high[i])
-                                      if lengths else None),
-        "guarantee_note": None,
-    }
-    if g.unit == LENGTH_UNIT:
-        out.update({"acceptance_to_guarantee": None, "price_break_even_alpha": None, "effective_alpha": None,
-                    "alpha_interval": None, "guarantee_note": ALPHA_WITHHELD})
-    return out
-
-
 def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None

@@ -10,14 +10,13 @@ over the baseline against the tier's price ratio) and the words say so; a level 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+import numpy as np
 
 from model.common import formatting as fmt
+from model.comparison.verdicts import NOT_APPLICABLE, VALUE_NAMES, value_verdicts
 from model.workbook.load_speedups import LoadSpeedupError, parse_speedups
 
-# `cmp` below is a model.comparison.result.Comparison; not imported (comparison imports this module)
-
-WORTH_AT_LOAD, NOT_WORTH_AT_LOAD = "worth the premium", "not worth it"
 MEASURED, THROTTLED, NONE = "measured", "throttled", "none"
 
 
@@ -27,15 +26,15 @@ class LoadSpeed:
     speedup: float | None  # over the baseline, measured at exactly `concurrency`; None when not usable
     source: str  # MEASURED, THROTTLED (measured but not used) or NONE
     price_ratio: float | None
-    value: str  # WORTH_AT_LOAD / NOT_WORTH_AT_LOAD, "" without a usable speedup or a price ratio
+    # the value verdict at this load (model.comparison.verdicts' WORTH / NOT_WORTH), NOT_APPLICABLE without a usable
+    # speedup or a price ratio
+    verdict: int
     levels: dict[int, tuple[float, bool]] = field(default_factory=dict)  # every level the probe kept
 
-    def record(self) -> dict[str, Any]:
-        return {"concurrency": self.concurrency, "speedup_at_concurrency": self.speedup,
-                "speedup_at_concurrency_source": self.source,
-                "value_verdict_at_concurrency": self.value or None,
-                "measured_by_concurrency": [{"concurrency": n, "speedup_measured": s, "throttled": t}
-                                            for n, (s, t) in self.levels.items()]}
+    @property
+    def value(self) -> str:
+        """The verdict's name ("worth the premium", "not worth it"), "" where there is none."""
+        return "" if self.verdict == NOT_APPLICABLE else VALUE_NAMES[self.verdict]
 
     def words(self) -> str:
         """One sentence for the tier; '' when it runs one stream and nothing was measured by level."""
@@ -57,20 +56,20 @@ class LoadSpeed:
         return ""
 
 
-def load_speed(cmp: Any, i: int) -> LoadSpeed:
-    concurrency = int(cmp.concurrency[i]) if cmp.concurrency is not None and len(cmp.concurrency) > i else 1
-    text = cmp.measured_by_concurrency[i] if len(cmp.measured_by_concurrency) > i else ""
+def load_speed(concurrency: int, by_concurrency: str, price_ratio: float | None, speculative: bool) -> LoadSpeed:
+    """A tier's speedup measured at its own concurrency (from its ``measured_by_concurrency`` text) and the value
+    verdict it gives against the tier's price ratio (None without a baseline)."""
     try:
-        levels = parse_speedups(text)
+        levels = parse_speedups(by_concurrency)
     except LoadSpeedupError:  # a validated workbook never holds one; a stray one measures nothing
         levels = {}
-    ratio = fmt.finite_or_none(cmp.mix_price_ratio[i]) if int(cmp.baseline_index[i]) >= 0 else None
     at = levels.get(concurrency)
     if at is None:
-        return LoadSpeed(concurrency, None, NONE, ratio, "", levels)
+        return LoadSpeed(concurrency, None, NONE, price_ratio, NOT_APPLICABLE, levels)
     speed, throttled = at
     if throttled:
-        return LoadSpeed(concurrency, None, THROTTLED, ratio, "", levels)
-    value = "" if ratio is None or not cmp.speculative[i] else (WORTH_AT_LOAD if speed >= ratio else NOT_WORTH_AT_LOAD)
-    return LoadSpeed(concurrency, speed, MEASURED, ratio, value, levels)
-
+        return LoadSpeed(concurrency, None, THROTTLED, price_ratio, NOT_APPLICABLE, levels)
+    verdict = NOT_APPLICABLE
+    if price_ratio is not None and speculative:
+        verdict = int(value_verdicts(np.float64(speed), np.float64(price_ratio), np.bool_(True)))
+    return LoadSpeed(concurrency, speed, MEASURED, price_ratio, verdict, levels)

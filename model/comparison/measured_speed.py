@@ -11,11 +11,8 @@ AGREE_WITHIN of each other, relative: a probe's timing on a shared endpoint move
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from model.common import formatting as fmt
-
-# `cmp` below is a model.comparison.result.Comparison; not imported, even for typing: comparison imports this module
 
 AGREE_WITHIN = 0.10
 AGREES, ABOVE, BELOW = "agrees", "above the model", "below the model"
@@ -28,11 +25,6 @@ class MeasuredSpeed:
     modelled: float | None  # the model's speedup over the baseline (over plain decoding without a baseline)
     agreement: str  # AGREES / ABOVE / BELOW, "" when there is nothing to compare
     doubt: str  # which inputs to doubt, in words; "" when they agree or nothing was measured
-
-    def record(self) -> dict[str, Any]:
-        return {"measured_speedup": self.measured, "measured_note": self.note or None,
-                "modelled_speedup": self.modelled, "measured_vs_modelled": self.agreement or None,
-                "measured_doubt": self.doubt or None}
 
     def words(self) -> str:
         """One sentence: the measured speed, where and when, against the model; '' when none was measured."""
@@ -48,26 +40,24 @@ class MeasuredSpeed:
         return text + f": measured {self.agreement}. {self.doubt}"
 
 
-def measured_speed(cmp: Any, i: int) -> MeasuredSpeed:
-    """Tier i's measured speedup beside its modelled one, with words on what to doubt when they differ."""
-    measured = fmt.finite_or_none(cmp.measured_speedup[i]) if cmp.measured_speedup is not None else None
-    note = cmp.measured_note[i] if cmp.measured_note else ""
-    b = int(cmp.baseline_index[i])
-    modelled = fmt.finite_or_none(cmp.speedup_vs_baseline[i]) if b >= 0 else fmt.finite_or_none(cmp.mix_speedup[i])
+def measured_speed(measured: float | None, note: str, modelled: float | None, sources: list[str],
+                   speculative: bool) -> MeasuredSpeed:
+    """A tier's measured speedup beside its modelled one (over the baseline, or over plain decoding without one),
+    with words on what to doubt when they differ. ``sources`` are its classes' acceptance sources ("assumed", ...)."""
     if measured is None or modelled is None or modelled <= 0:
         return MeasuredSpeed(measured, note, modelled, "", "")
     ratio = measured / modelled
     if abs(ratio - 1.0) <= AGREE_WITHIN:
         return MeasuredSpeed(measured, note, modelled, AGREES, "")
     return MeasuredSpeed(measured, note, modelled, ABOVE if ratio > 1 else BELOW,
-                         _doubt(cmp, i, above=ratio > 1, ratio=ratio))
+                         _doubt(sources, speculative, above=ratio > 1, ratio=ratio))
 
 
-def _doubt(cmp: Any, i: int, above: bool, ratio: float) -> str:
-    sources = {s.split(" ")[0] for s in cmp.alpha_source[i]} if cmp.alpha_source else set()
-    assumed = not sources or "assumed" in sources
+def _doubt(sources: list[str], speculative: bool, above: bool, ratio: float) -> str:
+    kinds = {s.split(" ")[0] for s in sources}
+    assumed = not kinds or "assumed" in kinds
     off = f"{abs(ratio - 1.0):.0%} {'faster' if above else 'slower'} than modelled"
-    if not cmp.speculative[i]:
+    if not speculative:
         return (f"It runs {off} while marked not speculative: check the Speculative flag "
                 "(a probe's verdict) before the prices.")
     if assumed:

@@ -1,25 +1,34 @@
-"""The result of the comparison: every (tier, class) and every tier as arrays, and their JSON records.
+"""The result of the comparison: every (tier, class) and every tier as arrays, and each tier's typed parts.
 
 ``compare`` (model/comparison/compute.py) fills a ``Comparison``; the window, the charts, the report and
-``compare --json`` read it. The records keep the same keys on every row (compare --csv writes one header).
+``compare --json`` (through model/comparison/records.py) read it. Its per-tier parts (``TierParts``: the measured
+speed, the speed at the tier's load, the guarantee) are built once, when it is made; nothing reads back into the
+model to make them again.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from model.mechanics import arithmetic as ar
-from model.common.formatting import finite_pair
-from model.acceptance.profiles import AcceptanceGrid, acceptance_record
-from model.comparison.guarantee import guarantee_record
-from model.comparison.load_speed import load_speed
-from model.comparison.measured_speed import measured_speed
-from model.comparison.verdicts import (BREAK_EVEN_NAMES, NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, rests_on_too_few,
-                            verdict_basis)
+from model.common.formatting import finite_or_none
+from model.acceptance.profiles import AcceptanceGrid
+from model.comparison.guarantee import ALPHA_UNIT, LENGTH_UNIT, Guarantee
+from model.comparison.load_speed import LoadSpeed, load_speed
+from model.comparison.measured_speed import MeasuredSpeed, measured_speed
+from model.comparison.verdicts import NOT_APPLICABLE, rests_on_too_few, verdict_basis
+
+
+@dataclass(frozen=True)
+class TierParts:
+    """What the comparison says of one tier beyond its numbers, each a typed part built once by ``Comparison``."""
+
+    measured: MeasuredSpeed  # a probe's speedup beside the modelled one, in words
+    at_load: LoadSpeed  # the speedup measured at the tier's own concurrency, and the value verdict there
+    guarantee: Guarantee  # the acceptance to guarantee, in the unit that holds for the tier's draft
 
 
 @dataclass
@@ -155,40 +164,39 @@ class Comparison:
     sla_verdict: list[str] = field(default_factory=list)
     sla_record: list[dict[str, Any] | None] = field(default_factory=list)
     price_source: list[str] = field(default_factory=list)
+    # per tier, built once from the arrays above: the measured speedup beside the modelled one, the speedup at the
+    # tier's own load with its value verdict there, and the acceptance to guarantee in its unit
+    tier_parts: list[TierParts] = field(init=False, repr=False, compare=False)
 
-    def pair_records(self) -> list[dict[str, Any]]:
-        return list(self.iter_pair_records())
+    def __post_init__(self) -> None:
+        self.tier_parts = [TierParts(self._measured(i), self._at_load(i), self._guarantee(i))
+                           for i in range(len(self.tier_names))]
 
-    def iter_pair_records(self) -> Iterator[dict[str, Any]]:
-        """The records one at a time: `compare --json` of 300,000 classes x 8 tiers held 2.4 million."""
-        for i, tier in enumerate(self.tier_names):
-            for j, cls in enumerate(self.class_names):
-                yield {
-                    "tier": tier, "task_class": cls, "unconfirmed": bool(self.unconfirmed[i]),
-                    "k": int(self.k[i]), "alpha": _num(self.alpha[i, j]), "alpha_source": self.alpha_source[i][j],
-                    "c": _num(self.c[i, j]), "v": _num(self.v[i, j]),
-                    "break_even": BREAK_EVEN_NAMES[int(self.break_even_kind[i, j])],
-                    "break_even_alpha": _num(self.break_even_alpha[i, j]), "margin": _num(self.margin[i, j]),
-                    "tokens_per_stretch": _num(self.tokens_per_stretch[i, j]),
-                    "trailer_fill": _num(self.trailer_fill[i, j]), "speedup": _num(self.speedup[i, j]),
-                    "optimal_k": int(self.optimal_k[i, j]) if self.speculative[i] and not self.is_refused(i, j) else None,
-                    "optimal_speedup": _num(self.optimal_speedup[i, j]),
-                    "cost_factor": _num(self.cost_factor[i, j]),
-                    "verdict": VERDICT_NAMES[int(self.verdict[i, j])],
-                    "price_ratio": _num(self.price_ratio[i, j]),
-                    "price_break_even": BREAK_EVEN_NAMES[int(self.price_break_even_kind[i, j])],
-                    "price_break_even_alpha": _num(self.price_break_even_alpha[i, j]),
-                    "value_verdict": VALUE_NAMES[int(self.value_verdict[i, j])],
-                    "verdict_basis": self.basis(i, j),
-                    "alpha_interval": finite_pair(self.alpha_low[i, j], self.alpha_high[i, j]),
-                    "interval_note": self.alpha_note[i][j] or None,
-                    "confidence": _num(self.alpha_confidence[i, j]),
-                    "speedup_interval": finite_pair(self.speedup_low[i, j], self.speedup_high[i, j]),
-                    "speedup_vs_baseline": _num(self.pair_vs_baseline[i, j]),
-                    "speedup_vs_baseline_interval": finite_pair(self.pair_vs_baseline_low[i, j],
-                                                          self.pair_vs_baseline_high[i, j]),
-                    **acceptance_record(self, i, j),
-                }
+    def _measured(self, i: int) -> MeasuredSpeed:
+        measured = finite_or_none(self.measured_speedup[i]) if self.measured_speedup is not None else None
+        note = self.measured_note[i] if self.measured_note else ""
+        b = int(self.baseline_index[i])
+        modelled = finite_or_none(self.speedup_vs_baseline[i]) if b >= 0 else finite_or_none(self.mix_speedup[i])
+        sources = self.alpha_source[i] if self.alpha_source else []
+        return measured_speed(measured, note, modelled, sources, bool(self.speculative[i]))
+
+    def _at_load(self, i: int) -> LoadSpeed:
+        concurrency = int(self.concurrency[i]) if self.concurrency is not None and len(self.concurrency) > i else 1
+        text = self.measured_by_concurrency[i] if len(self.measured_by_concurrency) > i else ""
+        ratio = finite_or_none(self.mix_price_ratio[i]) if int(self.baseline_index[i]) >= 0 else None
+        return load_speed(concurrency, text, ratio, bool(self.speculative[i]))
+
+    def _guarantee(self, i: int) -> Guarantee:
+        is_length = self.guarantee_is_length is not None and bool(self.guarantee_is_length[i])
+        k, kind = int(self.k[i]), int(self.mix_price_break_even_kind[i])
+        if is_length:
+            assert self.mix_price_break_even_length is not None and self.effective_length is not None
+            assert self.effective_length_low is not None and self.effective_length_high is not None
+            return Guarantee(LENGTH_UNIT, kind, float(self.mix_price_break_even_length[i]),
+                             float(self.effective_length[i]), float(self.effective_length_low[i]),
+                             float(self.effective_length_high[i]), k)
+        return Guarantee(ALPHA_UNIT, kind, float(self.mix_price_break_even_alpha[i]), float(self.effective_alpha[i]),
+                         float(self.effective_alpha_low[i]), float(self.effective_alpha_high[i]), k)
 
     def made_up(self, i: int) -> str:
         """Why tier i has no mix, speed over its baseline or verdicts: its own made-up mechanics ("" if none)."""
@@ -220,6 +228,14 @@ class Comparison:
             return None
         return verdict_basis(math.isfinite(self.speedup_low[i, j]), self.alpha_note[i][j], self.alpha_source[i][j])
 
+    def own_tokens(self, i: int) -> NDArray[np.float64] | None:
+        """Per class of tier ``i``: E at its K where the acceptance is a profile or a length, NaN where it is one
+        alpha; None where every class is an alpha (model.curves.speedup.context_curves' ``tokens``)."""
+        grid = self.acceptance
+        if grid is None or not grid.any_beyond_alpha:
+            return None
+        return np.where(grid.kind[i] != 0, self.tokens_per_stretch[i], np.nan)
+
     def is_refused(self, i: int, j: int) -> bool:
         return self.refused is not None and bool(self.refused[i, j])
 
@@ -228,66 +244,3 @@ class Comparison:
         if self.refused is None:
             return []
         return [name for name, r in zip(self.class_names, self.refused[i]) if r]
-
-    def terms_record(self, i: int) -> dict[str, Any]:
-        """Tier i's downgraded share, mix and bill on the requests served fast, SLA and price source (JSON keys)."""
-        return _terms_record(self, i)
-
-    def tier_records(self) -> list[dict[str, Any]]:
-        out = []
-        for i, tier in enumerate(self.tier_names):
-            b = int(self.baseline_index[i])
-            out.append({
-                "tier": tier, "speculative": bool(self.speculative[i]), "unconfirmed": bool(self.unconfirmed[i]),
-                "baseline": self.tier_names[b] if b >= 0 else None,
-                "mix_speedup": _num(self.mix_speedup[i]), "monthly_cost": _num(self.monthly_cost[i]),
-                "premium": _num(self.premium[i]), "speedup_vs_baseline": _num(self.speedup_vs_baseline[i]),
-                "price_per_speedup": _num(self.price_per_speedup[i]), "cost_factor": _num(self.mix_cost_factor[i]),
-                "claimed_speedup": _num(self.claimed_speedup[i]), "claim_context": _num(self.claim_context[i]),
-                "claim_implied_alpha": _num(self.claim_alpha[i]),
-                "claim_reachable": (None if math.isnan(self.claimed_speedup[i]) or not self.speculative[i]
-                                    or self.made_up(i) else bool(self.claim_kind[i] != ar.NEVER)),
-                "claim_holds": self.claim_holds[i], "verdict": VERDICT_NAMES[int(self.tier_verdict[i])],
-                "price_ratio": _num(self.mix_price_ratio[i]),
-                "price_break_even": BREAK_EVEN_NAMES[int(self.mix_price_break_even_kind[i])],
-                "price_break_even_alpha": _num(self.mix_price_break_even_alpha[i]),
-                "effective_alpha": _num(self.effective_alpha[i]),
-                "value_verdict": VALUE_NAMES[int(self.tier_value_verdict[i])],
-                "incomplete": (self.incomplete[i] or None) if self.incomplete else None,
-                "baseline_incomplete": self.baseline_withheld(i) or None,
-                "acceptance_refused": self.refused_classes(i) or None,
-                "too_few_requests": self.too_few_classes(i) or None,
-                **measured_speed(self, i).record(),
-                "confidence": self.confidence,
-                "alpha_interval": finite_pair(self.effective_alpha_low[i], self.effective_alpha_high[i]),
-                "speedup_interval": finite_pair(self.mix_speedup_low[i], self.mix_speedup_high[i]),
-                "speedup_vs_baseline_interval": finite_pair(self.speedup_vs_baseline_low[i], self.speedup_vs_baseline_high[i]),
-                "fair_price_factor": _num(self.fair_price_factor[i]),
-                "fair_price_factor_low": _num(self.fair_price_factor_low[i]),
-                "fair_price_in": _num(self.fair_price_in[i]), "fair_price_out": _num(self.fair_price_out[i]),
-                "fair_price_in_low": _num(self.fair_price_in_low[i]),
-                "fair_price_out_low": _num(self.fair_price_out_low[i]),
-                "acceptance_to_guarantee": _num(self.mix_price_break_even_alpha[i]),
-                **load_speed(self, i).record(),
-                **guarantee_record(self, i),
-                **self.terms_record(i),
-            })
-        return out
-
-
-def _terms_record(cmp: "Comparison", i: int) -> dict[str, Any]:
-    has = cmp.downgraded_share is not None
-    return {
-        "downgraded_share": _num(cmp.downgraded_share[i]) if has else None,  # type: ignore[index]
-        "downgraded_interval": finite_pair(cmp.downgraded_low[i], cmp.downgraded_high[i]) if has else None,  # type: ignore[index]
-        "mix_speedup_served_fast": _num(cmp.mix_speedup_fast[i]) if cmp.mix_speedup_fast is not None else None,
-        "monthly_cost_served_fast": _num(cmp.monthly_cost_fast[i]) if cmp.monthly_cost_fast is not None else None,
-        "sla": cmp.sla_record[i] if cmp.sla_record else None,
-        "price_source": (cmp.price_source[i] or None) if cmp.price_source else None,
-    }
-
-
-def _num(x: Any) -> float | None:
-    x = float(x)
-    # JSON has no infinity either: a free baseline's infinite price ratio is said by its verdict
-    return x if math.isfinite(x) else None

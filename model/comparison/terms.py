@@ -6,11 +6,12 @@ price, no downgrade), so these functions are the identity there.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from model.common.formatting import finite_or_none
+from model.comparison.result import Comparison
 from model.workbook.rows import TaskClass, Tier
 from model.workbook.vendor_terms import class_long_share, downgraded_words, sla_text, sla_verdict
 
@@ -140,7 +141,7 @@ def sla_record(tier: Tier) -> dict[str, object] | None:
             "requests": tier.sla_requests or None, "verdict": sla_verdict(tier) or None, "text": sla_text(tier)}
 
 
-def terms_words(cmp: Any, i: int) -> list[str]:
+def terms_words(cmp: Comparison, i: int) -> list[str]:
     """Tier i's terms in sentences, as `compare`, the window and the brief show them beside its verdicts: the
     downgraded share with the mix and bill as served and on the requests served fast, the SLA, where its prices
     came from (their date shows wherever they are used). Empty for a tier without terms."""
@@ -149,20 +150,15 @@ def terms_words(cmp: Any, i: int) -> list[str]:
     out = []
     d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else float("nan")
     if np.isfinite(d):
-        said = downgraded_words(d, _f(cmp.downgraded_low[i]), _f(cmp.downgraded_high[i]),
+        said = downgraded_words(d, finite_or_none(cmp.downgraded_low[i]), finite_or_none(cmp.downgraded_high[i]),
                                 int(cmp.downgraded_requests[i]))
-        out.append(f"{said}: mix {fmt.times(_f(cmp.mix_speedup[i]))} as served "
-                   f"({fmt.times(_f(cmp.mix_speedup_fast[i]))} on the requests served fast), "
-                   f"monthly {fmt.money(_f(cmp.monthly_cost[i]), cmp.currency)} with the downgraded ones billed at "
-                   f"the standard price ({fmt.money(_f(cmp.monthly_cost_fast[i]), cmp.currency)} at its own)")
+        out.append(f"{said}: mix {fmt.times(finite_or_none(cmp.mix_speedup[i]))} as served "
+                   f"({fmt.times(finite_or_none(cmp.mix_speedup_fast[i]))} on the requests served fast), "
+                   f"monthly {fmt.money(finite_or_none(cmp.monthly_cost[i]), cmp.currency)} with the downgraded ones billed at "
+                   f"the standard price ({fmt.money(finite_or_none(cmp.monthly_cost_fast[i]), cmp.currency)} at its own)")
     if cmp.sla and cmp.sla[i]:
         out.append(cmp.sla[i])
     if cmp.price_source and cmp.price_source[i]:
         out.append(f"prices: {cmp.price_source[i]}")
     return out
-
-
-def _f(x: object) -> float | None:
-    value = float(x)  # type: ignore[arg-type]
-    return value if np.isfinite(value) else None
 

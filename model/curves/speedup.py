@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -52,7 +51,7 @@ def context_curves(tier: Tier, alphas: NDArray[np.float64], contexts: NDArray[np
     """Speedup at each context (columns) for each acceptance (rows), one row per task class.
 
     ``tokens``: per class, E at the tier's K where its acceptance is a profile or a length (NaN where it is
-    one alpha), as the comparison's acceptance grid gives it (model.acceptance.profiles; ``tokens_of``). E
+    one alpha), as the comparison's acceptance grid gives it (model.acceptance.profiles; ``Comparison.own_tokens``). E
     does not depend on the context, only the step's cost does: those curves are E / (K c + v), not the i.i.d.
     curve of a summary alpha, which puts a different E on a profile that falls with position."""
     a = np.asarray(alphas, dtype=np.float64)[:, None]
@@ -64,12 +63,3 @@ def context_curves(tier: Tier, alphas: NDArray[np.float64], contexts: NDArray[np
         e = np.asarray(tokens, dtype=np.float64)[:, None]
         out = np.where(np.isfinite(e), e / ar.stretch_cost(tier.k, c[None, :], v[None, :]), out)
     return out
-
-
-def tokens_of(cmp: Any, i: int) -> NDArray[np.float64] | None:
-    """Per class of tier ``i`` of a Comparison: E at its K where the acceptance is a profile or a length, NaN
-    where it is one alpha; None where every class is an alpha (context_curves' ``tokens``)."""
-    grid = cmp.acceptance
-    if grid is None or not grid.any_beyond_alpha:
-        return None
-    return np.where(grid.kind[i] != 0, cmp.tokens_per_stretch[i], np.nan)

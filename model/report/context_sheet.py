@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.comparison import Comparison
-from model.curves.speedup import context_curves, costs_at, tokens_of
+from model.curves.speedup import context_curves, costs_at
 from model.report import styles as st
 from model.report.charts import literal_title
 from model.report.comparison_sheet import STALE, cost_formula, letter
@@ -71,7 +71,7 @@ def write_context_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, r
         tier = wb.tiers[i]
         header = row + 1
         first, last = header + 1, header + len(CONTEXTS)
-        speedup = context_curves(tier, cmp.alpha[i], contexts=CONTEXTS, tokens=tokens_of(cmp, i))  # (classes x contexts): what the app draws
+        speedup = context_curves(tier, cmp.alpha[i], contexts=CONTEXTS, tokens=cmp.own_tokens(i))  # (classes x contexts): what the app draws
         sheet.formula(row, 1, f'={refs.tier(i, "name")}&""', tier.name, None, st.HEADING)
         sheet.text(row, 2, "K", st.LABEL, st.RIGHT)
         sheet.formula(row, 3, f"={refs.tier(i, 'k')}", tier.k, "0")

@@ -10,10 +10,8 @@ from typing import Any
 
 from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.common.formatting import OUT_OF_REACH
-from model.comparison.guarantee import ALPHA_UNIT, tier_guarantee
+from model.comparison.guarantee import ALPHA_UNIT
 from model.common.formatting import context as context_text
-from model.comparison.load_speed import load_speed
-from model.comparison.measured_speed import measured_speed
 from model.comparison.terms import terms_words
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDECIDED_MEANING, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
@@ -225,10 +223,10 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                 sheet.number(row, _SCOL[name], 0.0, money)
             rows = ""
         # a probe's number, kept on the tier (not an input on Inputs): listed under the table with its words
-        measured = measured_speed(cmp, i)
+        measured = cmp.tier_parts[i].measured
         if measured.measured is not None:
             said.append((tier.name, measured.words()))
-        at_load = load_speed(cmp, i).words()  # the speedup at the tier's concurrency, where it runs
+        at_load = cmp.tier_parts[i].at_load.words()  # the speedup at the tier's concurrency, where it runs
         if at_load:
             said.append((tier.name, at_load))
         claim_alpha = float(cmp.claim_alpha[i])
@@ -362,7 +360,7 @@ def _runs_like_ends(sheet: st.SheetWriter, cmp: Comparison, i: int, r: int, mix:
     """The interval of what the mix runs like, beside it (compare's text shows it too), blank without one. A
     length is the mix speedup times the token-weighted mean step cost (model/comparison/guarantee.py), so its ends follow
     the Mix low / high cells by formula; a uniform alpha inverts E(alpha, K), which has no closed form: grey."""
-    g = tier_guarantee(cmp, i)
+    g = cmp.tier_parts[i].guarantee
     now = f"{st.col_name(_ACCEPT_COL + 1)}{r}"
     for n, (end, want) in enumerate(zip(ends, (g.runs_low, g.runs_high))):
         c = _ACCEPT_COL + 2 + n
@@ -375,7 +373,7 @@ def _runs_like_ends(sheet: st.SheetWriter, cmp: Comparison, i: int, r: int, mix:
 def _guarantee(cmp: Comparison, i: int, runs_like: bool = False) -> tuple[float | str, str]:
     """The acceptance to guarantee (or the one the mix runs like now) and its cell format: an alpha, or where a
     class is a profile or a length the mean acceptance length at the tier's K (model/comparison/guarantee.py)."""
-    g = tier_guarantee(cmp, i)
+    g = cmp.tier_parts[i].guarantee
     if g.unit == ALPHA_UNIT:
         return (float(g.runs_like) if runs_like else grey_word(g.kind, g.value)), st.ALPHA_PERCENT
     if runs_like:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from gui.window.preset_dialog import PresetDialog, show_preset_dialog
+from model.comparison.records import pair_records
 from model.acceptance.presets import PRESETS
 
 
@@ -25,7 +26,7 @@ def test_a_preset_is_assumed_for_the_class_in_view_and_undone(qtbot, window) -> 
     row = doc.workbook.classes[j]
     assert (row.acceptance_length, row.acceptance_length_k, row.alpha_source) == (2.45, 3, "assumed")
     assert "HF card" in row.source_note
-    rec = next(r for r in doc.comparison.pair_records() if r["task_class"] == "json" and r["acceptance_kind"] != "alpha")
+    rec = next(r for r in pair_records(doc.comparison) if r["task_class"] == "json" and r["acceptance_kind"] != "alpha")
     assert rec["mean_acceptance_length"] is not None
     assert "Assume EAGLE-3" in doc.undo_stack.undoText()
     doc.undo_stack.undo()

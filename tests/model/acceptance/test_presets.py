@@ -1,6 +1,7 @@
 """Published acceptance lengths as presets: each as its source prints it, applied as an assumed length."""
 import pytest
 
+from model.comparison.records import pair_records
 from model.mechanics import arithmetic as ar
 
 from model.acceptance.presets import PRESETS, find, preset_fields
@@ -29,7 +30,7 @@ def test_a_preset_applied_to_a_class_drives_the_comparison():
     assert fields["acceptance_length_k"] == 4 and "taken as 4" in fields["source_note"]
     cls = TaskClass("chat", 1e6, 0, 4096, 0.5, **{k: v for k, v in fields.items()})
     wb = check_workbook(Workbook(tiers=[Tier("Fast", k=4, c=0.05, v=1.0, price_out=1)], classes=[cls]))
-    rec = compare(wb).pair_records()[0]
+    rec = pair_records(compare(wb))[0]
     assert rec["acceptance_kind"] == "length" and rec["mean_acceptance_length"] == pytest.approx(2.32)
     maverick = find("eagle-3 maverick")[0]
     assert preset_fields(maverick)["acceptance_length_k"] == 3
@@ -61,7 +62,7 @@ def test_assuming_a_preset_replaces_the_rows_acceptance_and_its_intervals():
     o = assume_preset(wb, "prose", medusa, k=wb.tiers[1].k, tier=tier)
     assert wb.override_for(tier, "prose") is o and o.acceptance_length == 2.32 and o.acceptance_length_k == 5
     assert wb.classes[wb.class_index("prose")].acceptance_length is None
-    rec = next(r for r in compare(wb).pair_records() if r["tier"] == tier and r["task_class"] == "prose")
+    rec = next(r for r in pair_records(compare(wb)) if r["tier"] == tier and r["task_class"] == "prose")
     assert rec["acceptance_kind"] == "length" and rec["mean_acceptance_length"] == pytest.approx(2.32)
     with pytest.raises(ValueError, match="give the tier's K"):
         assume_preset(wb, "prose", medusa)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from model.comparison.records import pair_records, tier_records
 from model.comparison import GAIN, NOT_WORTH, TAX, UNDECIDED, WORTH, compare
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 
@@ -25,7 +26,7 @@ def test_value_undecided_where_the_interval_straddles_the_price_break_even() -> 
     assert cmp.speedup_low[1, 0] == pytest.approx(1.4251) and cmp.speedup_high[1, 0] == pytest.approx(1.9375)
     assert cmp.value_verdict[1, 0] == UNDECIDED and cmp.tier_value_verdict[1] == UNDECIDED
     assert cmp.verdict[1, 0] == GAIN  # both ends above 1.05
-    rec = cmp.pair_records()[1]
+    rec = pair_records(cmp)[1]
     assert rec["value_verdict"] == "undecided" and rec["alpha_interval"] == [0.3, 0.5]
     assert rec["speedup_interval"] == pytest.approx([1.4251, 1.9375])
     assert rec["speedup_vs_baseline_interval"] == pytest.approx([1.4251, 1.9375])
@@ -35,8 +36,8 @@ def test_value_undecided_where_the_interval_straddles_the_price_break_even() -> 
     assert compare(_wb(0.3, 0.25, 0.32)).value_verdict[1, 0] == NOT_WORTH
     # no range: the point decides, as before, and the note says it rests on an assumption
     none = compare(_wb(0.4, None, None))
-    assert none.value_verdict[1, 0] == WORTH and none.pair_records()[1]["interval_note"] == "assumed, no range given"
-    assert none.pair_records()[1]["alpha_interval"] is None
+    assert none.value_verdict[1, 0] == WORTH and pair_records(none)[1]["interval_note"] == "assumed, no range given"
+    assert pair_records(none)[1]["alpha_interval"] is None
 
 
 def test_speed_undecided_where_the_interval_straddles_one() -> None:
@@ -44,33 +45,33 @@ def test_speed_undecided_where_the_interval_straddles_one() -> None:
     cmp = compare(_wb(0.5, 0.4, 0.6, c=0.2))
     assert cmp.speedup_low[1, 0] == pytest.approx(E(0.4) / 1.8) and cmp.speedup_high[1, 0] == pytest.approx(E(0.6) / 1.8)
     assert cmp.verdict[1, 0] == UNDECIDED and cmp.tier_verdict[1] == UNDECIDED
-    assert cmp.pair_records()[1]["verdict"] == "undecided"
+    assert pair_records(cmp)[1]["verdict"] == "undecided"
     assert compare(_wb(0.2, 0.1, 0.3, c=0.2)).verdict[1, 0] == TAX
 
 
 def test_fair_price_at_the_measured_alpha_and_the_pessimistic_end() -> None:
     cmp = compare(_wb(0.4, 0.3, 0.5))
     # f* = speedup over the baseline / price ratio = 1.6496 / 1.5; low end 1.4251 / 1.5
-    t = cmp.tier_records()[1]
+    t = tier_records(cmp)[1]
     assert t["fair_price_factor"] == pytest.approx(1.6496 / 1.5)
     assert t["fair_price_factor_low"] == pytest.approx(1.4251 / 1.5)
     assert t["fair_price_out"] == pytest.approx(15 * 1.6496 / 1.5) and t["fair_price_in"] == 0.0
     assert t["fair_price_out_low"] == pytest.approx(15 * 1.4251 / 1.5)
     # at the fair price the tier is exactly worth it: the price break-even alpha moves onto the measured one
     fair = compare(_wb(0.4, 0.3, 0.5, price=t["fair_price_out"]))
-    assert fair.tier_records()[1]["acceptance_to_guarantee"] == pytest.approx(0.4, abs=1e-9)
+    assert tier_records(fair)[1]["acceptance_to_guarantee"] == pytest.approx(0.4, abs=1e-9)
     # the acceptance to guarantee at the list price: E(a) = 1.5
     a = t["acceptance_to_guarantee"]
     assert E(a) == pytest.approx(1.5)
     assert t["speedup_interval"] == pytest.approx([1.4251, 1.9375])  # one class: the mix is that class
-    assert compare(_wb(0.4, None, None)).tier_records()[1]["fair_price_factor_low"] is None
+    assert tier_records(compare(_wb(0.4, None, None)))[1]["fair_price_factor_low"] is None
 
 
 def test_an_override_without_a_range_does_not_borrow_the_class_interval() -> None:
     wb = _wb(0.4, 0.3, 0.5)
     wb.overrides.append(Override("Fast", "code", 0.45))
     cmp = compare(wb)
-    assert cmp.pair_records()[1]["alpha_interval"] is None and cmp.value_verdict[1, 0] == WORTH
+    assert pair_records(cmp)[1]["alpha_interval"] is None and cmp.value_verdict[1, 0] == WORTH
     wb.overrides[0].alpha_low, wb.overrides[0].alpha_high = 0.3, 0.46
     assert compare(wb).value_verdict[1, 0] == UNDECIDED
 
@@ -79,7 +80,7 @@ def test_classes_combine_as_independent_in_the_mix() -> None:
     wb = _wb(0.4, 0.3, 0.5)
     wb.classes.append(TaskClass(name="prose", tokens_out=1e6, alpha=0.4, alpha_low=0.3, alpha_high=0.5))
     cmp = compare(wb)
-    lo, hi = cmp.tier_records()[1]["speedup_interval"]
+    lo, hi = tier_records(cmp)[1]["speedup_interval"]
     # narrower than every class at its worst end at once, wider than nothing
     assert E(0.3) < lo < E(0.4) < hi < E(0.5)
 

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+from model.comparison.records import pair_records, tier_records
 from model.mechanics import arithmetic as ar
 from model.comparison import compare
 from model.curves.speedup import alpha_curve, context_curves
@@ -31,23 +32,23 @@ def test_pairs_follow_the_arithmetic():
 
 
 def test_non_speculative_tier_has_no_break_even():
-    recs = {(r["tier"], r["task_class"]): r for r in compare(wb_two()).pair_records()}
+    recs = {(r["tier"], r["task_class"]): r for r in pair_records(compare(wb_two()))}
     std = recs[("Std", "code")]
     assert std["speedup"] == 1.0 and std["break_even_alpha"] is None and std["verdict"] == "n/a" and std["break_even"] == "n/a"
 
 
 def test_unknown_is_computed_and_flagged():
     cmp = compare(wb_two())
-    recs = {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    recs = {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
     maybe = recs[("Maybe", "prose")]
     assert maybe["unconfirmed"] is True and maybe["alpha"] == 0.2 and "override" in maybe["alpha_source"]
     assert maybe["speedup"] == pytest.approx(float(ar.speedup(0.2, 3, 0.05, 1.0)))
-    assert all(r["unconfirmed"] for r in cmp.tier_records() if r["tier"] == "Maybe")
+    assert all(r["unconfirmed"] for r in tier_records(cmp) if r["tier"] == "Maybe")
 
 
 def test_tier_summary():
     cmp = compare(wb_two())
-    t = {r["tier"]: r for r in cmp.tier_records()}
+    t = {r["tier"]: r for r in tier_records(cmp)}
     s_code, s_prose = (float(ar.speedup(a, 4, 0.1, 1.0)) for a in (0.8, 0.4))
     # 3M tokens of code and 1M of prose: time adds
     assert t["Fast"]["mix_speedup"] == pytest.approx(4 / (3 / s_code + 1 / s_prose))
@@ -64,12 +65,12 @@ def test_verdicts():
     wb = wb_two()
     wb.classes[1].alpha = 0.0
     cmp = compare(wb)
-    recs = {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    recs = {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
     assert recs[("Fast", "code")]["verdict"] == "gain"
     assert recs[("Fast", "prose")]["verdict"] == "tax"  # alpha 0: K drafts paid for, nothing carried
     # a setting that never pays has no break-even and no margin, and says so
     wb.tiers[1].c = 2.0
-    r = {(r["tier"], r["task_class"]): r for r in compare(wb).pair_records()}[("Fast", "code")]
+    r = {(r["tier"], r["task_class"]): r for r in pair_records(compare(wb))}[("Fast", "code")]
     assert r["break_even"] == "never" and r["break_even_alpha"] is None and r["margin"] is None and r["verdict"] == "tax"
 
 
@@ -92,9 +93,9 @@ def test_alpha_curve_crosses_one_at_break_even():
 
 def test_empty_workbook():
     cmp = compare(Workbook())
-    assert cmp.pair_records() == [] and cmp.tier_records() == []
+    assert pair_records(cmp) == [] and tier_records(cmp) == []
     cmp = compare(Workbook(tiers=[Tier("A")]))
-    assert cmp.tier_records()[0]["tier"] == "A"
+    assert tier_records(cmp)[0]["tier"] == "A"
 
 
 def test_large_workbook_shapes():
@@ -108,7 +109,7 @@ def test_large_workbook_shapes():
 def test_tier_without_task_classes_has_no_verdict_and_no_claim_outcome():
     # a new workbook with a tier but no classes yet: no workload, so nothing can be judged
     cmp = compare(Workbook(tiers=[Tier("A", claimed_speedup=2.0)]))
-    rec = cmp.tier_records()[0]
+    rec = tier_records(cmp)[0]
     assert rec["mix_speedup"] is None
     assert rec["verdict"] == "n/a" and rec["claim_holds"] is None
 

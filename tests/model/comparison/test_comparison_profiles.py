@@ -6,6 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from model.comparison.records import pair_records
 from model.mechanics import arithmetic as ar
 from model.mechanics import roofline as rf
 from model.comparison import compare
@@ -42,7 +43,7 @@ def test_a_flat_profile_gives_the_alpha_results():
 
 def test_the_vllm_profile_on_its_own_k_and_beyond():
     cmp = compare(book([TaskClass("code", 1e6, 0, 4096, profile=VLLM_NGRAM, alpha=0.5)]))
-    rec = {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    rec = {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
     at3, at5 = rec[("Fast3", "code")], rec[("Fast5", "code")]
     assert at3["acceptance_kind"] == "profile" and at3["profile"] == pytest.approx(list(VLLM_NGRAM))
     assert at3["mean_acceptance_length"] == pytest.approx(2.46, rel=1e-14) and not at3["extrapolated"]
@@ -70,7 +71,7 @@ def test_the_vllm_profile_on_its_own_k_and_beyond():
 
 def test_a_length_at_its_k_and_carried_to_another():
     cmp = compare(book([TaskClass("prose", 1e6, 0, 4096, acceptance_length=2.46, acceptance_length_k=3, alpha=0.1)]))
-    rec = {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    rec = {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
     assert rec[("Fast3", "prose")]["acceptance_kind"] == "length"
     assert rec[("Fast3", "prose")]["mean_acceptance_length"] == 2.46 and not rec[("Fast3", "prose")]["extrapolated"]
     alpha = float(ar.mean_acceptance_length_to_alpha(2.46, 3).alpha)
@@ -81,7 +82,7 @@ def test_a_length_at_its_k_and_carried_to_another():
 def test_an_override_profile_applies_to_its_tier_only():
     cmp = compare(book([TaskClass("code", 1e6, 0, 4096, 0.6)],
                        [Override("Fast5", "code", 0.6, "measured", profile=(0.9, 0.8, 0.7, 0.6, 0.5))]))
-    rec = {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    rec = {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
     assert rec[("Fast3", "code")]["acceptance_kind"] == "alpha"
     assert rec[("Fast3", "code")]["mean_acceptance_length"] == pytest.approx(float(ar.expected_tokens(0.6, 3)))
     e = 1 + 0.9 + 0.72 + 0.504 + 0.3024 + 0.1512
@@ -97,7 +98,7 @@ def test_a_roofline_tree_tier_verifies_its_tree():
     c, v = rf.tree_cost_ratios(rf.PAIRS["Llama 8B -> 70B"], rf.GPUS["H100 SXM"], 64, 6, 4096, 32)
     assert cmp.v[0, 0] == pytest.approx(float(v), rel=1e-12) and cmp.c[0, 0] == pytest.approx(float(c), rel=1e-12)
     assert cmp.v[0, 0] > 1.5 * cmp.v[1, 0]  # 64 x 32 query tokens: the tree's pass is compute-bound
-    assert cmp.pair_records()[0]["break_even_length"] == pytest.approx(6 * float(c) + float(v), rel=1e-12)
+    assert pair_records(cmp)[0]["break_even_length"] == pytest.approx(6 * float(c) + float(v), rel=1e-12)
 
 
 def test_position_rates_follow_each_cells_own_profile():

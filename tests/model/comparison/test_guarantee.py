@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from model.comparison.records import pair_records, tier_records
 from model.mechanics import arithmetic as ar
 from model.comparison import compare
-from model.comparison.guarantee import ALPHA_WITHHELD, tier_guarantee
+from model.comparison.guarantee import ALPHA_WITHHELD
 from model.workbook.rows import Settings, TaskClass, Tier, Workbook
 
 
@@ -23,26 +24,26 @@ def test_length_guarantee_hand_worked() -> None:
     # 4 / (1 / 3.4264 + 3 / 2.5) = 2.681226...: below E_g, so not worth it
     cmp = compare(_wb([TaskClass("code", 1e6, 0, 4096, 0.5, profile=(0.9, 0.8, 0.7, 0.6)),
                        TaskClass("prose", 3e6, 0, 4096, 0.5, acceptance_length=2.5, acceptance_length_k=4)]))
-    g = tier_guarantee(cmp, 1)
+    g = cmp.tier_parts[1].guarantee
     assert g.unit == "length" and g.kind == ar.ROOT
     assert g.value == pytest.approx(2.8, rel=1e-12)
     assert g.runs_like == pytest.approx(4 / (1 / 3.4264 + 3 / 2.5), rel=1e-12)
     assert g.text() == "AL 2.80 @K4" and g.runs_text() == "AL 2.68 @K4"
-    rec = cmp.tier_records()[1]
+    rec = tier_records(cmp)[1]
     assert rec["value_verdict"] == "not worth it"
     assert rec["guarantee_length"] == pytest.approx(2.8, rel=1e-12)
     assert rec["acceptance_to_guarantee"] is None and rec["price_break_even_alpha"] is None
     assert rec["effective_alpha"] is None and rec["guarantee_note"] == ALPHA_WITHHELD
     # with equal ratios and baseline speed, E_g is the token-weighted mean of the classes' price break-evens
-    pairs = [r for r in cmp.pair_records() if r["tier"] == "Fast"]
+    pairs = [r for r in pair_records(cmp) if r["tier"] == "Fast"]
     mean = (pairs[0]["price_break_even_length"] * 1 + pairs[1]["price_break_even_length"] * 3) / 4
     assert rec["guarantee_length"] == pytest.approx(mean, rel=1e-12)
 
 
 def test_alpha_mix_keeps_the_alpha_and_its_length_agrees() -> None:
     cmp = compare(_wb([TaskClass("code", 1e6, 0, 4096, 0.8), TaskClass("prose", 3e6, 0, 4096, 0.5)]))
-    g = tier_guarantee(cmp, 1)
-    rec = cmp.tier_records()[1]
+    g = cmp.tier_parts[1].guarantee
+    rec = tier_records(cmp)[1]
     assert g.unit == "alpha" and rec["guarantee_note"] is None
     assert rec["acceptance_to_guarantee"] == pytest.approx(g.value) and g.text().endswith("%")
     # the same target: E(alpha_g, K) = E_g = 2.8
@@ -54,9 +55,9 @@ def test_never_and_always_say_so_in_either_unit() -> None:
     prof = TaskClass("code", 1e6, 0, 4096, 0.5, profile=(0.9, 0.8, 0.7, 0.6))
     wb = _wb([prof])
     wb.tiers[1].price_out = 200.0  # R = 20: E_g = 28 > K + 1 = 5
-    assert tier_guarantee(compare(wb), 1).text() == "none at K=4"
+    assert compare(wb).tier_parts[1].guarantee.text() == "none at K=4"
     wb.tiers[1].price_out = 5.0  # R = 0.5: E_g = 0.7 <= 1
-    assert tier_guarantee(compare(wb), 1).text() == "any (always pays)"
+    assert compare(wb).tier_parts[1].guarantee.text() == "any (always pays)"
 
 
 def test_the_brief_compare_text_and_report_state_the_length() -> None:

@@ -5,6 +5,7 @@ import dataclasses
 
 import pytest
 
+from model.comparison.records import pair_records
 from model.mechanics import arithmetic as ar
 from model.comparison import UNDECIDED, compare
 from model.workbook.json_file import workbook_from_dict, workbook_to_dict
@@ -14,7 +15,7 @@ from tests.model.comparison.test_comparison_profiles import book
 
 
 def _records(cmp):
-    return {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    return {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
 
 
 def test_a_length_interval_at_its_own_k_and_carried_to_another():

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from model.comparison.records import tier_records
 from model.comparison import compare
-from model.comparison.load_speed import MEASURED, NONE, THROTTLED, load_speed
+from model.comparison.load_speed import MEASURED, NONE, THROTTLED
 from model.probe.analysis import ProbeReport
 from model.probe.apply import apply_probe
 from model.probe.by_load import LevelSpeed
@@ -22,39 +23,39 @@ def test_the_speedup_at_the_tiers_concurrency_decides_the_verdict_at_that_load()
     i, tier = _fast_tier(wb)
     tier.concurrency, tier.measured_by_concurrency = 16, "1: 2.4, 4: 2.0, 16: 0.9"
     cmp = compare(wb)
-    rec = cmp.tier_records()[i]
+    rec = tier_records(cmp)[i]
     ratio = rec["price_ratio"]
     assert ratio > 0.9  # the demo's fast tiers cost more than their baseline
     assert rec["concurrency"] == 16 and rec["speedup_at_concurrency"] == 0.9
     assert rec["speedup_at_concurrency_source"] == MEASURED
     assert rec["value_verdict_at_concurrency"] == "not worth it"
-    words = load_speed(cmp, i).words()
+    words = cmp.tier_parts[i].at_load.words()
     assert "16 parallel streams" in words and "0.90x" in words and "uses the measured speed" in words
     assert "1: 2.40x" in words  # the other levels beside it
     # cheap enough at that load: the same speed is worth it when the price ratio is below it
     tier.price_out = tier.price_in = 0.0
-    assert compare(wb).tier_records()[i]["value_verdict_at_concurrency"] == "worth the premium"
+    assert tier_records(compare(wb))[i]["value_verdict_at_concurrency"] == "worth the premium"
 
 
 def test_a_throttled_level_or_another_level_is_not_used():
     wb = load_demo()
     i, tier = _fast_tier(wb)
     tier.concurrency, tier.measured_by_concurrency = 16, "1: 2.4, 16: 0.9*"
-    rec = compare(wb).tier_records()[i]
+    rec = tier_records(compare(wb))[i]
     assert rec["speedup_at_concurrency"] is None and rec["speedup_at_concurrency_source"] == THROTTLED
     assert rec["value_verdict_at_concurrency"] is None
     tier.concurrency = 8
     cmp = compare(wb)
-    rec = cmp.tier_records()[i]
+    rec = tier_records(cmp)[i]
     assert rec["speedup_at_concurrency"] is None and rec["speedup_at_concurrency_source"] == NONE
-    assert "no speedup was measured at that load" in load_speed(cmp, i).words()
+    assert "no speedup was measured at that load" in cmp.tier_parts[i].at_load.words()
 
 
 def test_a_tier_at_one_stream_with_nothing_by_level_says_nothing():
     wb = load_demo()
     cmp = compare(wb)
-    assert all(load_speed(cmp, i).words() == "" for i in range(len(wb.tiers)))
-    assert all(r["concurrency"] == 1 and r["speedup_at_concurrency"] is None for r in cmp.tier_records())
+    assert all(cmp.tier_parts[i].at_load.words() == "" for i in range(len(wb.tiers)))
+    assert all(r["concurrency"] == 1 and r["speedup_at_concurrency"] is None for r in tier_records(cmp))
 
 
 def _level(n: int, s: float, throttled: bool = False) -> LevelSpeed:

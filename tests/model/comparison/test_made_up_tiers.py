@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from commands.calc_compare import comparison_text, run_compare
+from model.comparison.records import pair_records
+from model.comparison.records import tier_records
 from model.comparison.brief import UNDECIDED_WORDS, brief
 from model.comparison import compare
 from model.comparison.verdicts import NOT_APPLICABLE
@@ -37,7 +39,7 @@ def test_a_made_up_tier_has_no_mix_speed_over_its_baseline_cost_per_1x_or_claim(
             assert math.isnan(arr[i]), name
         assert cmp.claim_holds[i] is None and cmp.tier_verdict[i] == NOT_APPLICABLE
         assert cmp.tier_value_verdict[i] == NOT_APPLICABLE and cmp.value_withheld(i) == "incomplete"
-    record = {r["tier"]: r for r in cmp.tier_records()}["Zeta Fast"]
+    record = {r["tier"]: r for r in tier_records(cmp)}["Zeta Fast"]
     assert record["mix_speedup"] is None and record["speedup_interval"] is None
     assert record["speedup_vs_baseline"] is None and record["price_per_speedup"] is None
     assert record["claim_holds"] is None and record["claim_implied_alpha"] is None and record["claim_reachable"] is None
@@ -60,7 +62,7 @@ def test_a_tier_priced_against_a_made_up_baseline_gets_no_value_verdict_and_says
     # per class too: the baseline's per-class speeds are as made up as its mix
     assert (cmp.value_verdict[i] == NOT_APPLICABLE).all()
     assert all(math.isnan(x) for x in cmp.pair_vs_baseline[i])
-    record = {r["tier"]: r for r in cmp.tier_records()}[OVER]
+    record = {r["tier"]: r for r in tier_records(cmp)}[OVER]
     assert record["baseline_incomplete"] == WHY and record["incomplete"] is None
     # a baseline with made-up c and v reads "is incomplete: ..."
     wb.tiers[i].baseline = "Zeta Fast"
@@ -115,7 +117,7 @@ def test_a_made_up_tier_models_no_speedup_anywhere():
                     cmp.trailer_fill, cmp.break_even_alpha, cmp.break_even_length, cmp.cost_factor, cmp.margin,
                     cmp.price_break_even_alpha):
             assert all(math.isnan(x) for x in arr[i]), name
-        pairs = [r for r in cmp.pair_records() if r["tier"] == name]
+        pairs = [r for r in pair_records(cmp) if r["tier"] == name]
         assert pairs and all(r["speedup"] is None and r["speedup_interval"] is None for r in pairs)
     text = comparison_text(cmp)
     assert not [line for line in text.splitlines() if line.startswith("Zeta Fast") and "x " in line

@@ -11,7 +11,7 @@ import pytest
 
 from commands.calc_compare import run_compare
 from model.comparison import compare
-from model.comparison.measured_speed import ABOVE, AGREES, BELOW, measured_speed
+from model.comparison.measured_speed import ABOVE, AGREES, BELOW
 from model.workbook.json_file import load_demo, save_workbook
 
 TURBO = "Northwind Turbo"  # baseline Northwind Standard (plain), every class's alpha assumed
@@ -28,19 +28,19 @@ def test_measured_beside_modelled_and_which_inputs_to_doubt():
     wb = _measured(2.32)
     cmp = compare(wb)
     i = wb.tier_index(TURBO)
-    m = measured_speed(cmp, i)
+    m = cmp.tier_parts[i].measured
     assert m.measured == 2.32 and m.modelled == pytest.approx(float(cmp.speedup_vs_baseline[i]))
     assert m.agreement == ABOVE and "doubt the acceptance first" in m.doubt  # the classes' alpha is assumed
     # with a measured acceptance on every class the acceptance is not the suspect: c and v are
     for c in wb.classes:
         wb.set_override(TURBO, c.name, c.alpha, "probed", "")
-    m = measured_speed(compare(wb), i)
+    m = compare(wb).tier_parts[i].measured
     assert m.agreement == ABOVE and "doubt c and v" in m.doubt
-    slow = measured_speed(compare(_measured(0.9)), i)
+    slow = compare(_measured(0.9)).tier_parts[i].measured
     assert slow.agreement == BELOW and "slower than modelled" in slow.doubt
-    near = measured_speed(compare(_measured(float(cmp.speedup_vs_baseline[i]) * 1.05)), i)
+    near = compare(_measured(float(cmp.speedup_vs_baseline[i]) * 1.05)).tier_parts[i].measured
     assert near.agreement == AGREES and near.doubt == "" and "they agree" in near.words()
-    assert measured_speed(cmp, 0).measured is None and measured_speed(cmp, 0).words() == ""
+    assert cmp.tier_parts[0].measured.measured is None and cmp.tier_parts[0].measured.words() == ""
 
 
 def test_compare_text_and_json_show_the_measured_speedup_with_its_context_and_date(tmp_path: Path):

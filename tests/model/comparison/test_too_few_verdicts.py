@@ -3,6 +3,7 @@ front end says so (compare --json's verdict_basis, compare's text, the brief), f
 from __future__ import annotations
 
 from commands.calc_compare import comparison_text
+from model.comparison.records import pair_records, tier_records
 from model.comparison.brief import brief
 from model.comparison import compare
 from model.comparison.verdicts import ON_ASSUMPTION, ON_INTERVAL, ON_TOO_FEW, TOO_FEW_LABEL, labelled
@@ -23,7 +24,7 @@ def test_the_cells_resting_on_too_few_requests_are_known_for_an_alpha_and_a_leng
 
 def test_compare_json_says_what_each_verdict_rests_on() -> None:
     cmp = compare(too_few())
-    records = {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}
+    records = {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}
     assert records["Northwind Turbo", "code"]["verdict_basis"] == ON_TOO_FEW
     assert records["Northwind Turbo", "json"]["verdict_basis"] == ON_TOO_FEW
     assert records["Northwind Turbo", "json"]["interval_note"] == "too few requests for an interval"
@@ -31,10 +32,10 @@ def test_compare_json_says_what_each_verdict_rests_on() -> None:
     assert records["Northwind Standard", "code"]["verdict_basis"] is None  # n/a: no verdict to rest on anything
     # the verdict itself keeps its name (a reader of the old fields is not broken), its basis says how firm it is
     assert records["Northwind Turbo", "code"]["verdict"] == "gain"
-    tiers = {r["tier"]: r for r in cmp.tier_records()}
+    tiers = {r["tier"]: r for r in tier_records(cmp)}
     assert tiers["Northwind Turbo"]["too_few_requests"] == ["code", "json"]
     assert tiers["Northwind Standard"]["too_few_requests"] is None
-    ranged_records = compare(ranged()).pair_records()
+    ranged_records = pair_records(compare(ranged()))
     assert {r["verdict_basis"] for r in ranged_records if r["verdict"] != "n/a"} == {ON_INTERVAL}
 
 

@@ -12,6 +12,7 @@ import math
 
 import pytest
 
+from model.comparison.records import pair_records, tier_records
 from model.comparison import NOT_APPLICABLE, TREE_NEEDS_LENGTH, compare
 from model.workbook.rows import TaskClass, Tier, Workbook
 
@@ -25,7 +26,7 @@ def book(prose: TaskClass) -> Workbook:
 
 
 def _rec(cmp, tier, cls):
-    return next(r for r in cmp.pair_records() if r["tier"] == tier and r["task_class"] == cls)
+    return next(r for r in pair_records(cmp) if r["tier"] == tier and r["task_class"] == cls)
 
 
 def test_a_length_on_a_tree_is_computed_by_hand():
@@ -36,7 +37,7 @@ def test_a_length_on_a_tree_is_computed_by_hand():
     assert prose["mean_acceptance_length"] == pytest.approx(2.232, rel=1e-12)
     assert prose["speedup"] == pytest.approx(2.232 / 1.5, rel=1e-12)
     # the mix: 3M and 1M output tokens, time adds up
-    tier = next(t for t in cmp.tier_records() if t["tier"] == "Tree")
+    tier = next(t for t in tier_records(cmp) if t["tier"] == "Tree")
     assert tier["mix_speedup"] == pytest.approx(4.0 / (3.0 / (3.2 / 1.5) + 1.0 / (2.232 / 1.5)), rel=1e-12)
     assert tier["acceptance_refused"] is None
 
@@ -52,7 +53,7 @@ def test_a_per_token_alpha_on_a_tree_is_refused_with_its_reason():
     assert "tree draft" in prose["break_even_alpha_note"] and prose["break_even_length"] == pytest.approx(1.5)
     # the class given as a length on the same tier is computed; the tier's mix waits for every class
     assert _rec(cmp, "Tree", "code")["speedup"] == pytest.approx(3.2 / 1.5, rel=1e-12)
-    tier = next(t for t in cmp.tier_records() if t["tier"] == "Tree")
+    tier = next(t for t in tier_records(cmp) if t["tier"] == "Tree")
     assert tier["mix_speedup"] is None and tier["acceptance_refused"] == ["prose"]
     assert tier["verdict"] == "n/a" and tier["value_verdict"] == "n/a"
     i = cmp.tier_names.index("Tree")

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from model.comparison.records import pair_records, tier_records
 from model.mechanics import arithmetic as ar
 from model.comparison import compare
 from model.workbook.json_file import load_demo
@@ -25,7 +26,7 @@ def e4(a: float) -> float:
 
 def records(w: Workbook):
     cmp = compare(w)
-    return {(r["tier"], r["task_class"]): r for r in cmp.pair_records()}, {r["tier"]: r for r in cmp.tier_records()}
+    return {(r["tier"], r["task_class"]): r for r in pair_records(cmp)}, {r["tier"]: r for r in tier_records(cmp)}
 
 
 def test_per_class_price_ratio_and_verdict_by_hand():

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from commands.calc_compare import run_compare
+from model.comparison.records import tier_records
 from model.comparison import compare
 from model.workbook.json_file import save_workbook
 from model.workbook.rows import Settings, TaskClass, Tier, Workbook
@@ -32,7 +33,7 @@ def test_a_tier_without_terms_prices_as_before():
     expected = (2e6 * 50 + 8e6 * 10 + 1e6 * 50 + 30e6 * 10) / 1e6
     assert cmp.monthly_cost[1] == pytest.approx(expected)
     assert cmp.mix_speedup[1] == cmp.mix_speedup_fast[1] and math.isnan(cmp.downgraded_share[1])
-    assert cmp.tier_records()[1]["downgraded_share"] is None and cmp.tier_records()[1]["sla"] is None
+    assert tier_records(cmp)[1]["downgraded_share"] is None and tier_records(cmp)[1]["sla"] is None
 
 
 def test_bands_and_cached_input_price_each_class_by_its_share():
@@ -59,9 +60,9 @@ def test_bands_and_cached_input_price_each_class_by_its_share():
 def test_a_dearer_long_band_turns_the_value_verdict():
     cheap = compare(_workbook())
     dear = compare(_workbook(band_threshold=200_000, price_in_long=40.0, price_out_long=200.0))
-    assert cheap.tier_records()[1]["value_verdict"] == "worth the premium"
+    assert tier_records(cheap)[1]["value_verdict"] == "worth the premium"
     assert dear.mix_price_ratio[1] > cheap.mix_price_ratio[1]
-    assert dear.tier_records()[1]["value_verdict"] == "not worth it"
+    assert tier_records(dear)[1]["value_verdict"] == "not worth it"
 
 
 def test_the_downgraded_share_slows_the_mix_and_bills_at_the_standard_price():
@@ -71,7 +72,7 @@ def test_the_downgraded_share_slows_the_mix_and_bills_at_the_standard_price():
     assert cmp.mix_speedup_fast[1] == pytest.approx(s)
     assert cmp.mix_speedup[1] == pytest.approx(1.0 / ((1 - d) / s + d / 1.0))  # the standard tier runs at 1x
     assert cmp.monthly_cost[1] == pytest.approx((1 - d) * fast_only.monthly_cost[1] + d * fast_only.monthly_cost[0])
-    record = cmp.tier_records()[1]
+    record = tier_records(cmp)[1]
     assert record["downgraded_share"] == d and record["downgraded_interval"] == [0.14, 0.4]
     assert record["mix_speedup_served_fast"] == pytest.approx(s)
     # the speed over the baseline and the claim: as served, and on the fast requests
@@ -81,9 +82,9 @@ def test_the_downgraded_share_slows_the_mix_and_bills_at_the_standard_price():
 def test_a_downgrade_large_enough_turns_worth_it_into_not_worth_it():
     wb = _workbook()
     wb.tiers[1].price_out, wb.tiers[1].price_in = 58.0, 11.6  # 2.32x the baseline's, the mix runs about 2.4x
-    before = compare(wb).tier_records()[1]
+    before = tier_records(compare(wb))[1]
     wb.tiers[1].downgraded_share = 0.3
-    after = compare(wb).tier_records()[1]
+    after = tier_records(compare(wb))[1]
     assert before["value_verdict"] == "worth the premium" and after["value_verdict"] == "not worth it"
     # the acceptance to guarantee is the one the fast requests need: higher with downgrades, never lower
     assert (after["price_break_even_alpha"] or 1.0) > before["price_break_even_alpha"]
@@ -95,7 +96,7 @@ def test_the_sla_is_shown_beside_the_verdicts(tmp_path):
     wb = _workbook(sla_tokens_per_s=80.0, sla_share=0.99, sla_measured_share=0.75, sla_share_low=0.51,
                    sla_share_high=0.9, sla_requests=20, downgraded_share=0.25, price_source="list prices as read 2026-12-06")
     cmp = compare(wb)
-    record = cmp.tier_records()[1]["sla"]
+    record = tier_records(cmp)[1]["sla"]
     assert record["verdict"] == "breached" and record["promised_share"] == 0.99 and record["share_interval"] == [0.51, 0.9]
     path = tmp_path / "wb.json"
     save_workbook(wb, path)

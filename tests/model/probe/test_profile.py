@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from model.comparison.records import pair_records
 from model.mechanics import arithmetic as ar
 from model.acceptance.interval import alpha_interval, length_interval
 from model.comparison import compare
@@ -133,7 +134,7 @@ def test_apply_puts_the_profile_and_its_interval_into_the_workbook_and_the_compa
     assert (o.acceptance_length_low, o.acceptance_length_high) == pytest.approx(tuple(c.mean_acceptance_length_interval))
     assert o.alpha == pytest.approx(c.alpha) and o.alpha_confidence == pytest.approx(0.95)
     assert workbook_problems(wb) == []
-    rec = next(r for r in compare(wb).pair_records() if r["tier"] == tier.name and r["task_class"] == "code")
+    rec = next(r for r in pair_records(compare(wb)) if r["tier"] == tier.name and r["task_class"] == "code")
     assert rec["acceptance_kind"] == "profile" and not rec["extrapolated"]
     assert rec["mean_acceptance_length"] == pytest.approx(ar.profile_tokens(c.profile), rel=1e-12)
     # at the profile's own K the interval on E is the measured one, and the speedup's ends are E's over the cost

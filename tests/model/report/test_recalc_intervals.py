@@ -10,7 +10,6 @@ openpyxl = pytest.importorskip("openpyxl")
 from tests.excel_cases import ranged  # noqa: E402
 from tests.model.report.recalc_checks import close, pairs, table  # noqa: E402
 from model.comparison import UNDECIDED, VALUE_NAMES, VERDICT_NAMES, compare  # noqa: E402
-from model.comparison.guarantee import tier_guarantee  # noqa: E402
 from model.report.layout import SUMMARY  # noqa: E402
 from model.comparison.verdicts import TOO_FEW_LABEL, labelled  # noqa: E402
 
@@ -46,7 +45,7 @@ def test_the_guarantee_of_a_profiled_mix_is_a_length_after_recalculation(recalcu
     header, heads = table(ws, ("Tier", "Vendor"))
     checked = 0
     for i, tier in enumerate(c.workbook.tiers):
-        g = tier_guarantee(cmp, i)
+        g = cmp.tier_parts[i].guarantee
         cell = ws.cell(header + 1 + i, heads["Price break-even acceptance (SpecLedger)"])
         if g.unit == "length" and g.text().startswith("AL"):
             assert cell.number_format == '"AL "0.00' and close(cell.value, g.value), tier.name
@@ -68,7 +67,7 @@ def test_what_the_mix_runs_like_has_its_interval_beside_it(recalculated, case):
     for i, name in enumerate(cmp.tier_names):
         if name not in rows:
             continue
-        g = tier_guarantee(cmp, i)
+        g = cmp.tier_parts[i].guarantee
         for head, want in (("Runs like, low end", g.runs_low), ("Runs like, high end", g.runs_high)):
             got = ws.cell(rows[name], heads[head]).value
             if want == want:

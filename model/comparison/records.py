@@ -1,0 +1,183 @@
+"""The comparison as records: what `compare --json` and `--csv` write, one place for every key.
+
+``pair_records`` gives one record per (tier, class), ``tier_records`` one per tier; both read a finished
+``Comparison`` (its arrays and its typed per-tier parts) and compute nothing. Every row of a kind has the same keys
+(compare --csv writes one header), a number that is not finite is null (JSON has no NaN or infinity: a free
+baseline's infinite price ratio is said by its verdict), and an interval is [low, high] or null.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterator
+
+from model.common.formatting import finite_or_none as num
+from model.common.formatting import finite_pair
+from model.mechanics import arithmetic as ar
+from model.acceptance.value import ALPHA, LENGTH, PROFILE
+from model.comparison.guarantee import ALPHA_WITHHELD, LENGTH_UNIT
+from model.comparison.load_speed import LoadSpeed
+from model.comparison.measured_speed import MeasuredSpeed
+from model.comparison.result import Comparison
+from model.comparison.verdicts import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES
+
+
+def pair_records(cmp: Comparison) -> list[dict[str, Any]]:
+    return list(iter_pair_records(cmp))
+
+
+def iter_pair_records(cmp: Comparison) -> Iterator[dict[str, Any]]:
+    """The records one at a time: `compare --json` of 300,000 classes x 8 tiers held 2.4 million."""
+    for i, tier in enumerate(cmp.tier_names):
+        for j, cls in enumerate(cmp.class_names):
+            yield {
+                "tier": tier, "task_class": cls, "unconfirmed": bool(cmp.unconfirmed[i]),
+                "k": int(cmp.k[i]), "alpha": num(cmp.alpha[i, j]), "alpha_source": cmp.alpha_source[i][j],
+                "c": num(cmp.c[i, j]), "v": num(cmp.v[i, j]),
+                "break_even": BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])],
+                "break_even_alpha": num(cmp.break_even_alpha[i, j]), "margin": num(cmp.margin[i, j]),
+                "tokens_per_stretch": num(cmp.tokens_per_stretch[i, j]),
+                "trailer_fill": num(cmp.trailer_fill[i, j]), "speedup": num(cmp.speedup[i, j]),
+                "optimal_k": int(cmp.optimal_k[i, j]) if cmp.speculative[i] and not cmp.is_refused(i, j) else None,
+                "optimal_speedup": num(cmp.optimal_speedup[i, j]),
+                "cost_factor": num(cmp.cost_factor[i, j]),
+                "verdict": VERDICT_NAMES[int(cmp.verdict[i, j])],
+                "price_ratio": num(cmp.price_ratio[i, j]),
+                "price_break_even": BREAK_EVEN_NAMES[int(cmp.price_break_even_kind[i, j])],
+                "price_break_even_alpha": num(cmp.price_break_even_alpha[i, j]),
+                "value_verdict": VALUE_NAMES[int(cmp.value_verdict[i, j])],
+                "verdict_basis": cmp.basis(i, j),
+                "alpha_interval": finite_pair(cmp.alpha_low[i, j], cmp.alpha_high[i, j]),
+                "interval_note": cmp.alpha_note[i][j] or None,
+                "confidence": num(cmp.alpha_confidence[i, j]),
+                "speedup_interval": finite_pair(cmp.speedup_low[i, j], cmp.speedup_high[i, j]),
+                "speedup_vs_baseline": num(cmp.pair_vs_baseline[i, j]),
+                "speedup_vs_baseline_interval": finite_pair(cmp.pair_vs_baseline_low[i, j],
+                                                            cmp.pair_vs_baseline_high[i, j]),
+                **acceptance_record(cmp, i, j),
+            }
+
+
+def acceptance_record(cmp: Comparison, i: int, j: int) -> dict[str, Any]:
+    """The acceptance fields of one (tier, class).
+
+    E (mean_acceptance_length) sits next to the break-even in the same unit, tokens per verify step;
+    a profile's or a length's break-even alpha is null, and break_even_alpha_note says why.
+    """
+    grid = cmp.acceptance
+    kind = grid.KIND_CODES[int(grid.kind[i, j])] if grid is not None else ALPHA
+    spec = bool(cmp.speculative[i])
+    out: dict[str, Any] = {
+        "acceptance_kind": kind,
+        "mean_acceptance_length": num(cmp.tokens_per_stretch[i, j]),
+        "extrapolated": bool(spec and cmp.extrapolated is not None and cmp.extrapolated[i, j]),
+        "optimal_k_extrapolated": bool(spec and cmp.optimal_k_extrapolated is not None and cmp.optimal_k_extrapolated[i, j]),
+        "break_even_length": num(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else None,
+        "price_break_even_length": (num(cmp.price_break_even_length[i, j])
+                                    if cmp.price_break_even_length is not None else None),
+        "profile": grid.profile_list(i, j) if grid is not None else None,
+        "mean_acceptance_length_interval": (finite_pair(cmp.tokens_per_stretch_low[i, j], cmp.tokens_per_stretch_high[i, j])
+                                            if spec and cmp.tokens_per_stretch_low is not None else None),
+    }
+    # the same keys on every row (compare --csv writes one header for all)
+    out["acceptance_measured_k"] = None
+    out["break_even_alpha_note"] = None
+    out["acceptance_refused"] = cmp.alpha_note[i][j] if cmp.is_refused(i, j) else None
+    if out["acceptance_refused"]:
+        out["break_even_alpha_note"] = ("does not apply: a tree draft's break-even is break_even_length (tokens per "
+                                        "step); its acceptance must be a length or a per-depth profile")
+    if kind != ALPHA:
+        assert grid is not None
+        out["acceptance_measured_k"] = int(grid.length_k[i, j]) if kind == LENGTH else int(grid.positions[i, j])
+        what = "a per-position profile" if kind == PROFILE else "a mean acceptance length"
+        out["break_even_alpha_note"] = (f"does not apply: the acceptance is {what}, not one per-token alpha; "
+                                        "compare mean_acceptance_length with break_even_length")
+    return out
+
+
+def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
+    out = []
+    for i, tier in enumerate(cmp.tier_names):
+        b = int(cmp.baseline_index[i])
+        parts = cmp.tier_parts[i]
+        out.append({
+            "tier": tier, "speculative": bool(cmp.speculative[i]), "unconfirmed": bool(cmp.unconfirmed[i]),
+            "baseline": cmp.tier_names[b] if b >= 0 else None,
+            "mix_speedup": num(cmp.mix_speedup[i]), "monthly_cost": num(cmp.monthly_cost[i]),
+            "premium": num(cmp.premium[i]), "speedup_vs_baseline": num(cmp.speedup_vs_baseline[i]),
+            "price_per_speedup": num(cmp.price_per_speedup[i]), "cost_factor": num(cmp.mix_cost_factor[i]),
+            "claimed_speedup": num(cmp.claimed_speedup[i]), "claim_context": num(cmp.claim_context[i]),
+            "claim_implied_alpha": num(cmp.claim_alpha[i]),
+            "claim_reachable": (None if math.isnan(cmp.claimed_speedup[i]) or not cmp.speculative[i]
+                                or cmp.made_up(i) else bool(cmp.claim_kind[i] != ar.NEVER)),
+            "claim_holds": cmp.claim_holds[i], "verdict": VERDICT_NAMES[int(cmp.tier_verdict[i])],
+            "price_ratio": num(cmp.mix_price_ratio[i]),
+            "price_break_even": BREAK_EVEN_NAMES[int(cmp.mix_price_break_even_kind[i])],
+            "price_break_even_alpha": num(cmp.mix_price_break_even_alpha[i]),
+            "effective_alpha": num(cmp.effective_alpha[i]),
+            "value_verdict": VALUE_NAMES[int(cmp.tier_value_verdict[i])],
+            "incomplete": (cmp.incomplete[i] or None) if cmp.incomplete else None,
+            "baseline_incomplete": cmp.baseline_withheld(i) or None,
+            "acceptance_refused": cmp.refused_classes(i) or None,
+            "too_few_requests": cmp.too_few_classes(i) or None,
+            **measured_record(parts.measured),
+            "confidence": cmp.confidence,
+            "alpha_interval": finite_pair(cmp.effective_alpha_low[i], cmp.effective_alpha_high[i]),
+            "speedup_interval": finite_pair(cmp.mix_speedup_low[i], cmp.mix_speedup_high[i]),
+            "speedup_vs_baseline_interval": finite_pair(cmp.speedup_vs_baseline_low[i], cmp.speedup_vs_baseline_high[i]),
+            "fair_price_factor": num(cmp.fair_price_factor[i]),
+            "fair_price_factor_low": num(cmp.fair_price_factor_low[i]),
+            "fair_price_in": num(cmp.fair_price_in[i]), "fair_price_out": num(cmp.fair_price_out[i]),
+            "fair_price_in_low": num(cmp.fair_price_in_low[i]),
+            "fair_price_out_low": num(cmp.fair_price_out_low[i]),
+            "acceptance_to_guarantee": num(cmp.mix_price_break_even_alpha[i]),
+            **load_record(parts.at_load),
+            **guarantee_record(cmp, i),
+            **terms_record(cmp, i),
+        })
+    return out
+
+
+def terms_record(cmp: Comparison, i: int) -> dict[str, Any]:
+    """Tier i's downgraded share, mix and bill on the requests served fast, SLA and price source."""
+    has = cmp.downgraded_share is not None
+    return {
+        "downgraded_share": num(cmp.downgraded_share[i]) if has else None,  # type: ignore[index]
+        "downgraded_interval": finite_pair(cmp.downgraded_low[i], cmp.downgraded_high[i]) if has else None,  # type: ignore[index]
+        "mix_speedup_served_fast": num(cmp.mix_speedup_fast[i]) if cmp.mix_speedup_fast is not None else None,
+        "monthly_cost_served_fast": num(cmp.monthly_cost_fast[i]) if cmp.monthly_cost_fast is not None else None,
+        "sla": cmp.sla_record[i] if cmp.sla_record else None,
+        "price_source": (cmp.price_source[i] or None) if cmp.price_source else None,
+    }
+
+
+def measured_record(m: MeasuredSpeed) -> dict[str, Any]:
+    return {"measured_speedup": m.measured, "measured_note": m.note or None,
+            "modelled_speedup": m.modelled, "measured_vs_modelled": m.agreement or None,
+            "measured_doubt": m.doubt or None}
+
+
+def load_record(at: LoadSpeed) -> dict[str, Any]:
+    return {"concurrency": at.concurrency, "speedup_at_concurrency": at.speedup,
+            "speedup_at_concurrency_source": at.source,
+            "value_verdict_at_concurrency": at.value or None,
+            "measured_by_concurrency": [{"concurrency": n, "speedup_measured": s, "throttled": t}
+                                        for n, (s, t) in at.levels.items()]}
+
+
+def guarantee_record(cmp: Comparison, i: int) -> dict[str, Any]:
+    """The per-tier guarantee fields: the length always (where the tier has a value verdict), the alpha only for an
+    all-alpha mix (null with guarantee_note otherwise)."""
+    g = cmp.tier_parts[i].guarantee
+    lengths = cmp.mix_price_break_even_length is not None
+    out: dict[str, Any] = {
+        "guarantee_unit": g.unit,
+        "guarantee_length": num(cmp.mix_price_break_even_length[i]) if lengths else None,
+        "runs_like_length": num(cmp.effective_length[i]) if lengths else None,
+        "runs_like_length_interval": (finite_pair(cmp.effective_length_low[i], cmp.effective_length_high[i])
+                                      if lengths else None),
+        "guarantee_note": None,
+    }
+    if g.unit == LENGTH_UNIT:
+        out.update({"acceptance_to_guarantee": None, "price_break_even_alpha": None, "effective_alpha": None,
+                    "alpha_interval": None, "guarantee_note": ALPHA_WITHHELD})
+    return out
