@@ -146,6 +146,8 @@ _SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Speed verdict": ("incomplete", "tier_verdict", "unconfirmed"),
     "Value verdict": ("incomplete", "baseline_incomplete", "tier_value_verdict"),
     "Claim holds": ("claim_holds",),
+    "SLA": ("sla", "sla_verdict"),
+    "Downgraded": ("downgraded_share",),
     "Mix speedup": ("mix_speedup", "mix_speedup_low", "mix_speedup_high"),
     "vs baseline": ("speedup_vs_baseline", "speedup_vs_baseline_low", "speedup_vs_baseline_high"),
     "Measured": ("measured_speedup", "measured_note", "baseline_index", "speedup_vs_baseline", "mix_speedup"),

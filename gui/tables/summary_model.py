@@ -14,6 +14,7 @@ from model.common import formatting as fmt
 from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.comparison.guarantee import ALPHA_UNIT, Guarantee, length_text
 from model.comparison.measured_speed import AGREES
+from model.comparison.terms import terms_words
 from model.comparison.verdicts import TOO_FEW_LABEL
 
 from gui.tables import result_copy
@@ -70,6 +71,18 @@ def _measured_text(cmp: Comparison, i: int) -> str:
     return "" if m.measured is None else fmt.times(m.measured) + ("" if m.agreement in ("", AGREES) else " (!)")
 
 
+def _sla_text(cmp: Comparison, i: int) -> str:
+    """The SLA's verdict (met, breached, undecided), "promised" where it is not measured, blank without an SLA."""
+    if not (cmp.sla and cmp.sla[i]):
+        return ""
+    return cmp.sla_verdict[i] or "promised"
+
+
+def _downgraded_text(cmp: Comparison, i: int) -> str:
+    d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    return "" if math.isnan(d) else fmt.pct(d, 0)
+
+
 def _incomplete(cmp: Comparison, i: int) -> str:
     return cmp.incomplete[i] if cmp.incomplete else ""
 
@@ -89,7 +102,9 @@ def _value_verdict(cmp: Comparison, i: int) -> str:
 SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice); undecided: the mix speedup's interval reaches across a verdict's line, so measure more. Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
     ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline; undecided where the interval on the speedup over the baseline reaches both sides of the price ratio. n/a without a baseline or for a tier that does not run speculative decoding."),
-    ("Claim holds", _holds_text, "Holds if the mix speedup reaches the claim within the tolerance in Settings."),
+    ("Claim holds", _holds_text, "Holds if the mix speedup on the requests served fast reaches the claim within the tolerance in Settings."),
+    ("SLA", _sla_text, "The vendor's SLA (a share of requests above a number of output tokens per second) against what a probe measured: met where the interval's low end is at or above the promise, breached where its high end is below it, undecided between; promised: not measured yet. Hover a cell for the numbers."),
+    ("Downgraded", _downgraded_text, "The share of fast requests the vendor served at standard speed (measured by a probe, or typed). The mix speedup and the monthly cost are as served: those requests run at the baseline's speed and are billed at its prices. Hover a cell for the speed on the requests served fast."),
     ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
     ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
@@ -98,7 +113,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Value needs", _mix_break_even_text, "The acceptance to guarantee (α: a per-token alpha): the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
     ("Runs like", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (α: a per-token alpha; AL: a mean acceptance length, where a class is a profile or a length). Worth the premium when it is at least 'Value needs'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
-    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month."),
+    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month; by context band and cached input where the tier has such prices, and the downgraded share billed at the baseline's prices."),
     ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
     ("FLOPs/token", lambda c, i: fmt.times(c.mix_cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
     ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
@@ -213,6 +228,8 @@ class TierSummaryModel(WorkbookTableModel):
             return None if colour is None else QBrush(colour)
         if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(_WARNING) if _warns(cmp, i, header) else None
+        if role == Qt.ItemDataRole.ToolTipRole and header in ("SLA", "Downgraded") and text(cmp, i):
+            return "\n".join(terms_words(cmp, i))
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
             made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
             return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. Nobody gave {made_up or 'its mechanics'} (a new "

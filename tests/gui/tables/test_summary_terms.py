@@ -1,0 +1,38 @@
+"""The window's per-tier summary shows a vendor's terms beside the verdicts: the SLA's verdict, the downgraded share,
+and in their tooltips the sentences compare and the report print; typed in the tiers table, they move the mix."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from gui.tables.summary_model import SUMMARY_COLUMNS
+
+
+def _cell(window, row: int, column: str, role=Qt.ItemDataRole.DisplayRole):
+    model = window.summary_model
+    return model.data(model.index(row, [c[0] for c in SUMMARY_COLUMNS].index(column)), role)
+
+
+def test_the_sla_and_the_downgrade_show_beside_the_verdicts(window):
+    i = window.document.workbook.tier_index("Northwind Turbo")
+    before = float(window.document.comparison.mix_speedup[i])
+    assert _cell(window, i, "SLA") == "" and _cell(window, i, "Downgraded") == ""
+
+    def terms(wb) -> None:
+        t = wb.tiers[i]
+        t.sla_tokens_per_s, t.sla_share, t.sla_measured_share, t.sla_share_low, t.sla_share_high = 80.0, 0.99, 0.75, 0.51, 0.9
+        t.sla_requests, t.downgraded_share = 20, 0.25
+
+    window.document.apply("terms", terms)
+    window.document.flush()
+    assert _cell(window, i, "SLA") == "breached" and _cell(window, i, "Downgraded") == "25%"
+    tip = _cell(window, i, "SLA", Qt.ItemDataRole.ToolTipRole)
+    assert "SLA: 75% (51\u201390%) of requests above 80 tok/s over 20 requests against 99% promised: breached" in tip
+    assert "25% of fast requests served at standard speed" in tip
+    assert float(window.document.comparison.mix_speedup[i]) < before  # as served: a quarter at standard speed
+
+
+def test_the_terms_are_columns_of_the_tiers_table(window):
+    model = window.tier_model
+    heads = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert {"SLA tokens/s", "SLA share of requests", "Downgraded share", "Long context above (input tokens)",
+            "Price cached in /1M"} <= set(heads)
