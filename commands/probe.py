@@ -81,8 +81,8 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
                              "openai-responses (the Responses API) or anthropic-messages (Anthropic's Messages API)")
     parser.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
                         help="an extra request header, repeatable (e.g. 'anthropic-beta: fast-mode-2026-02-01'); one "
-                             "whose name says key, token, auth or secret is a secret: give env:VAR or "
-                             "keyring:SERVICE/USER, never the value")
+                             "whose name says key, token, auth, secret, cookie, password or credential is a secret: "
+                             "give env:VAR or keyring:SERVICE/USER, never the value")
     parser.add_argument("--against-api", choices=API_NAMES, default=None, help="the baseline's API (default: --api)")
     parser.add_argument("--against-header", action="append", default=[], metavar="'NAME: VALUE'",
                         help="the baseline's extra headers (default: --header's)")

@@ -36,8 +36,8 @@ class EndpointForm(QGroupBox):
         self.api_combo.addItems(ENDPOINT_APIS)
         self.headers_edit = QLineEdit(placeholderText="anthropic-beta: fast-mode-2026-02-01; X-Org-Token: env:VAR",
                                       toolTip="Extra request headers, 'Name: value' separated by ';'. A header whose "
-                                              "name says key, token, auth or secret takes only where its value "
-                                              "lives: env:VAR or keyring:SERVICE/USER")
+                                              "name says key, token, auth, secret, cookie, password or credential "
+                                              "takes only where its value lives: env:VAR or keyring:SERVICE/USER")
         self.sla_edit = QLineEdit(placeholderText="80@0.99", toolTip="A speed SLA to judge: 80@0.99 is 99% of "
                                   "requests above 80 output tokens/s (tokens after the first over the time from the "
                                   "first content to the last). Saved with the endpoint; blank for none")

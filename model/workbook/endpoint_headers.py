@@ -2,17 +2,19 @@
 and checked here, one rule for the CLI, the Probe dock and every reader of a workbook; model.probe.apis.headers
 resolves the secret ones when the probe sends.
 
-A header whose name says key, token, auth or secret is a secret, as the API key is: its value is never given,
-stored, shown or logged, only where it comes from, `env:VAR` or `keyring:SERVICE/USER`, resolved when the probe
-sends. Other headers (`anthropic-beta: fast-mode-2026-02-01`, `anthropic-version`) are kept as typed. Headers are
-text, one `Name: value` a line (or separated by `;` on a command line's single line).
+A header whose name says key, token, auth, secret, cookie, password or credential is a secret, as the API key is:
+its value is never given, stored, shown or logged, only where it comes from, `env:VAR` or `keyring:SERVICE/USER`,
+resolved when the probe sends. Other headers (`anthropic-beta: fast-mode-2026-02-01`, `anthropic-version`) are
+kept as typed. Headers are text, one `Name: value` a line (or separated by `;` on a command line's single line).
 """
 from __future__ import annotations
 
 import re
 from typing import Mapping
 
-SECRET_WORDS = ("key", "token", "auth", "secret")
+# a session cookie, a password or a credential in a header is as much a secret as a key
+SECRET_WORDS = ("key", "token", "auth", "secret", "cookie", "password", "credential")
+SECRET_WORDS_TEXT = ", ".join(SECRET_WORDS[:-1]) + " or " + SECRET_WORDS[-1]
 _NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")  # an HTTP field name (RFC 9110 token)
 MAX_VALUE = 4096
 MAX_HEADERS = 32
@@ -38,7 +40,7 @@ def parse_header(text: str, what: str = "--header") -> tuple[str, str]:
     if len(value) > MAX_VALUE or any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
         raise HeaderError(f"{what} {name}: the value holds a control character or passes {MAX_VALUE} characters")
     if is_secret(name) and not _reference(value):
-        raise HeaderError(f"{what} {name}: a header whose name says key, token, auth or secret is a secret; give "
+        raise HeaderError(f"{what} {name}: a header whose name says {SECRET_WORDS_TEXT} is a secret; give "
                           f"where its value comes from, {ENV}VAR or {KEYRING}SERVICE/USER, not the value")
     return name, value
 

@@ -51,8 +51,9 @@ class Tier:
     keyring_user: str = ""
     extra_body: str = ""
     # the API the endpoint speaks ("" is Chat Completions: validation.ENDPOINT_APIS) and its extra request headers,
-    # one "Name: value" a line; a secret header (its name says key, token, auth or secret) holds only where its
-    # value comes from, env:VAR or keyring:SERVICE/USER (model/workbook/endpoint_headers.py)
+    # one "Name: value" a line; a secret header (its name says key, token, auth, secret, cookie, password or
+    # credential) holds only where its value comes from, env:VAR or keyring:SERVICE/USER
+    # (model/workbook/endpoint_headers.py)
     endpoint_api: str = ""
     endpoint_headers: str = ""
     measured_speedup: float | None = None

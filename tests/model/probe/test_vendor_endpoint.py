@@ -57,3 +57,17 @@ def test_each_api_refuses_extra_fields_that_would_replace_its_own() -> None:
         check_endpoint(Endpoint("https://x.example/v1", "m", api="anthropic"))
     check_endpoint(Endpoint("https://x.example/v1", "m", extra_body={"speed": "fast"}, api="anthropic-messages",
                             headers={"anthropic-beta": "fast-mode-2026-02-01"}))
+
+
+@pytest.mark.parametrize("header", ["Cookie: session=abc123", "X-Password: hunter2", "X-Client-Credential: c-42"])
+def test_a_cookie_password_or_credential_header_is_a_secret(header: str) -> None:
+    # a session cookie or a password sent as a header is as much a credential as a key; kept as typed it would
+    # reach the run file and the workbook
+    from model.workbook.endpoint_headers import HeaderError, parse_header
+
+    value = header.partition(":")[2].strip()
+    with pytest.raises(HeaderError) as refused:
+        parse_header(header)
+    assert value not in str(refused.value) and "cookie" in str(refused.value)
+    name = header.partition(":")[0]
+    assert parse_header(f"{name}: env:SESSION_COOKIE") == (name, "env:SESSION_COOKIE")
