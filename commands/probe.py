@@ -66,6 +66,9 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
                              "the same model as the baseline (lossy / lossless / undecided, and how small a shift "
                              "the run could see)")
     parser.add_argument("--max-tokens", type=int, default=64, help="output tokens per request (default 64)")
+    parser.add_argument("--check-margin", type=float, default=2.0, metavar="POINTS",
+                        help="prompts with a \"check\": the fast tier's pass rate within this many points of the "
+                             "baseline's counts as the same (default 2)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the result here (and the raw run beside it)")
     parser.add_argument("--run", type=Path, metavar="RUN.jsonl", help="raw run file (default: OUT with .run.jsonl)")
     parser.add_argument("--yes", action="store_true", help="send without asking")
@@ -109,7 +112,8 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
     levels = parse_levels(args.concurrency) if args.concurrency else None
     common = dict(prompts=prompts, contexts=contexts, repeats=args.repeats, max_tokens=args.max_tokens,
                   prompts_path=str(args.prompts), concurrency=levels or (1,),
-                  temperature=getattr(args, "temperature", 0.0))
+                  temperature=getattr(args, "temperature", 0.0),
+                  check_margin_points=getattr(args, "check_margin", 2.0))
     if args.workbook is not None:
         if args.base_url or args.model:
             raise ValueError("give either a workbook with --tier or --base-url/--model, not both")
@@ -215,6 +219,7 @@ def format_report(report: ProbeReport) -> str:
     if report.quality is not None:
         lines.append(f"quality: {report.quality.words()}")
         lines.append(f"  which test and why: {report.quality.why}")
+    lines.extend(check_lines(report))
     if len(report.by_concurrency) > 1 or any(x.concurrency > 1 for x in report.by_concurrency):
         lines.append(format_levels(report))
     for f in report.failed:
@@ -246,6 +251,18 @@ def vendor_lines(report: ProbeReport) -> list[str]:
             more = report.sla["below_count"] - min(5, len(report.sla["below"]))
             out.append(f"  below the line: {named}" + (f" and {more} more (all in the run file)" if more > 0 else ""))
     return out
+
+
+def check_lines(report: ProbeReport) -> list[str]:
+    """The task checks: per class, each tier's pass rate and the difference's verdict; the failures' count."""
+    if not report.checks:
+        return []
+    lines = [f"task checks (pass rate, prompts as the unit; margin {report.checks['margin_points']:g} points):"]
+    lines += [f"  {c['words']}" for c in report.checks["classes"]]
+    if report.checks["failures_total"]:
+        lines.append(f"  {report.checks['failures_total']} failing answers, each beside the other tier's, in the JSON "
+                     "('checks.failures')")
+    return lines + [f"  note: {n}" for n in report.checks["notes"]]
 
 
 def identity_line(identity: Identity) -> str:
@@ -323,6 +340,8 @@ def run_probe_command(args: argparse.Namespace) -> int:
             if i is None:
                 raise ValueError(f"{args.workbook}: no tier named {args.tier!r}")
             header = {**header, "tier_k": wb.tiers[i].k}
+        if getattr(args, "check_margin", None) is not None:
+            header = {**header, "check_margin_points": args.check_margin}
         report = analyse(records, header, getattr(args, "confidence", 0.95))
         return _finish(report, args, None)
     settings, currency = _endpoints(args)

@@ -21,7 +21,9 @@ from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import context_label
 from model.probe.identity import Identity, compare_outputs
 from model.probe.intervals import class_acceptance, distinct_prompts, sources_disagree
+from model.probe.check_records import checks_of
 from model.probe.quality_records import quality_of
+from model.quality.check_stats import MARGIN_POINTS
 from model.quality.verdict import QualityVerdict
 from model.acceptance.k_check import KMismatch, k_mismatch
 from model.probe.merges import BUSY, SPLIT, left_out_share
@@ -144,6 +146,7 @@ class ProbeReport:
     sla: dict[str, Any] | None = None
     request_timing: list[dict[str, Any]] = field(default_factory=list)  # per request (output_timing.request_timings)
     quality: QualityVerdict | None = None  # the test at the run's temperature; None for a greedy run
+    checks: dict[str, Any] | None = None  # task checks per class and tier (model.probe.check_records); None: none
 
     @property
     def profile_positions(self) -> int:
@@ -178,6 +181,7 @@ class ProbeReport:
             out["classes"].append(row)
         out["identity"] = self.identity.to_dict() if self.identity is not None else None
         out["quality"] = self.quality.to_dict() if self.quality is not None else None
+        out["checks"] = self.checks
         out["by_concurrency"] = [s.to_dict() for s in self.by_concurrency]
         out["served"], out["sla"], out["request_timing"] = self.served, self.sla, self.request_timing
         return out
@@ -335,4 +339,5 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         request_timing=request_timings(records),
         sla=sla,
         confidence=confidence, k_mismatch=mismatch,
-        quality=quality_of(records, float(header.get("temperature") or 0), confidence))
+        quality=quality_of(records, float(header.get("temperature") or 0), confidence),
+        checks=checks_of(records, header, confidence, float(header.get("check_margin_points") or MARGIN_POINTS)))

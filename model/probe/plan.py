@@ -46,6 +46,7 @@ class ProbeSettings:
     # above 0: the repeats are sampled at it (the quality test, docs/design/quality.md), after one greedy answer
     # per prompt and tier that identity and the greedy-agreement statistic compare with
     temperature: float = 0.0
+    check_margin_points: float = 2.0  # the task checks' margin: fast within it of the baseline is "same"
 
     def check(self) -> None:
         if not self.prompts:
@@ -58,6 +59,8 @@ class ProbeSettings:
             raise ValueError("contexts must be between 0 and 1M tokens")
         if not self.concurrency or any(not 1 <= n <= MAX_CONCURRENCY for n in self.concurrency):
             raise ValueError(f"--concurrency levels must be from 1 to {MAX_CONCURRENCY} parallel streams")
+        if not (math.isfinite(self.check_margin_points) and 0 <= self.check_margin_points <= 100):
+            raise ValueError("--check-margin must be from 0 to 100 points")
         if not (math.isfinite(self.temperature) and 0 <= self.temperature <= MAX_TEMPERATURE):
             raise ValueError(f"--temperature must be from 0 to {MAX_TEMPERATURE:g}")
 

@@ -7,11 +7,12 @@ and only the probe takes `messages`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from model.acceptance.units import prompt_digest
+from model.quality.checks import Check, CheckError, parse_check
 from model.common.safe_files import read_text_limited
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -26,6 +27,7 @@ class ProbePrompt:
     task_class: str
     messages: tuple[dict[str, str], ...]
     line: int
+    check: Check | None = field(default=None, compare=False)  # what a good answer is (model/quality/checks.py)
 
     def with_filler(self, text: str) -> list[dict[str, str]]:
         """The messages with the filler document put in front of the first user message."""
@@ -92,7 +94,13 @@ def load_probe_prompts(path: str | Path) -> list[ProbePrompt]:
         for i, m in enumerate(messages):
             _refuse_surrogates(where, f"messages[{i}].content" if "messages" in row else "prompt", m["content"])
         _refuse_surrogates(where, "task_class", row["task_class"])
-        prompts.append(ProbePrompt(row["task_class"].strip(), messages, number))
+        check = None
+        if "check" in row:
+            try:
+                check = parse_check(row["check"])
+            except CheckError as exc:
+                raise ProbePromptError(f"{where}: {exc}") from None
+        prompts.append(ProbePrompt(row["task_class"].strip(), messages, number, check))
     if not prompts:
         raise ProbePromptError(f"{path}: the file has no prompts")
     return prompts

@@ -29,6 +29,7 @@ from model.probe.filler import filler
 from model.probe.guard import POLL_S
 from model.probe.load_loop import StreamLoop
 from model.probe.loop_client import LoopClient
+from model.probe.check_records import prompt_checks
 from model.probe.plan import ProbeSettings, plan_requests
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
@@ -63,7 +64,8 @@ def run_header(settings: ProbeSettings) -> dict[str, Any]:
             "contexts": list(settings.contexts), "repeats": settings.repeats, "max_tokens": settings.max_tokens,
             "prompts": settings.prompts_path, "tier_k": settings.tier_k, "temperature": settings.temperature,
             "sla": {"threshold_tokens_per_s": settings.sla[0], "promised_share": settings.sla[1]}
-            if settings.sla else None}
+            if settings.sla else None, "checks": prompt_checks(settings.prompts),
+            "check_margin_points": settings.check_margin_points}
 
 
 def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
