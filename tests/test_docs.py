@@ -154,3 +154,16 @@ def test_ci_runs_the_readmes_quick_start_commands():
     assert install_run == "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/specledger"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert install_test.replace("pip install -e", "pip install -q -e") in ci.splitlines()
+
+
+def test_the_readmes_commands_table_names_every_command_and_the_vendor_demo_styles():
+    # the table is where a newcomer learns what there is: a closed vendor's demo style left out of it was missed
+    from main import COMMANDS
+    from model.probe.vendor_server import VENDOR_STYLES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Headless commands", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `specledger ")]
+    assert {name for name in COMMANDS} <= {row.split()[2].rstrip("`") for row in rows}
+    [serve] = [row for row in rows if row.startswith("| `specledger serve-demo")]
+    assert all(style in serve for style in VENDOR_STYLES if style != "openai-chat-chunks"), serve
