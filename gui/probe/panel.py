@@ -26,7 +26,7 @@ from gui.document import Document
 from gui.probe.apply_row import ApplyRow
 from gui.probe.decide_estimate import DecideEstimate
 from gui.probe.endpoint_form import EndpointForm
-from model.probe.sla import sla_plan_words
+from model.probe.sla import breaking_requests, sla_plan_words
 from model.workbook.vendor_terms import drop_stale_measurement
 from gui.probe.results import ProbeResultsModel
 from gui.probe.run_form import RunForm
@@ -48,7 +48,7 @@ from model.probe.plan import ProbeSettings, estimate
 from model.probe.load import estimate_levels, run_any
 from model.probe.prompt_supply import distinct_by_class
 from model.probe.run import ProbeProgress, ProbeRun
-from model.probe.run_file import open_run_folder, record_k, run_folder
+from model.probe.run_file import open_run_folder, record_k, record_sla, run_folder
 from model.probe.until_decided import DecideSettings, Threshold, UntilDecidedRun, run_until_decided
 from model.workbook.rows import Tier
 
@@ -358,6 +358,9 @@ class ProbePanel(QWidget):
         self.report = analyse(run.records, run.header, self.document.workbook.settings.confidence)
         # the run file keeps the K settled on, so import-metrics on it needs no --k
         record_k(self._run_path, self.report.k_estimate, self.report.k_source)
+        if self.report.sla is not None:  # and every request below the SLA's line, by name
+            record_sla(self._run_path, self.report.sla,
+                       breaking_requests(run.records, run.header, self.report.sla["threshold_tokens_per_s"]))
         self._run_path = None
         self.report_tier = self._run_tier
         self.results_model.set_report(self.report)

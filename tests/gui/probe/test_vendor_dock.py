@@ -72,3 +72,7 @@ def test_a_run_says_what_the_sla_needs_first_and_shows_served_and_sla(qtbot, pan
     assert "SLA: " in text and "against 99% promised" in text
     if report.served["standard"]:
         assert "Downgraded:" in text
+    import json
+    (run_file,) = widget.run_folder.glob("probe-*.run.jsonl")
+    trailer = [json.loads(x) for x in run_file.read_text().splitlines() if "specledger-probe-sla" in x]
+    assert len(trailer) == 1 and trailer[0]["verdict"] == report.sla["verdict"]
