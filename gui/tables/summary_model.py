@@ -230,6 +230,8 @@ class TierSummaryModel(WorkbookTableModel):
             return QBrush(_WARNING) if _warns(cmp, i, header) else None
         if role == Qt.ItemDataRole.ToolTipRole and header in ("SLA", "Downgraded") and text(cmp, i):
             return "\n".join(terms_words(cmp, i))
+        if role == Qt.ItemDataRole.ToolTipRole and header == "Monthly cost" and cmp.price_source and cmp.price_source[i]:
+            return f"{explain}\nPrices: {cmp.price_source[i]}"  # a preset's date shows wherever its prices are used
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
             made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
             return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. Nobody gave {made_up or 'its mechanics'} (a new "

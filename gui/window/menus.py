@@ -36,6 +36,11 @@ def _presets(window: Any) -> None:
     show_preset_dialog(window)
 
 
+def _vendor_presets(window: Any) -> None:
+    from gui.window.vendor_preset_dialog import show_vendor_preset_dialog  # likewise
+    show_vendor_preset_dialog(window)
+
+
 def _stated(window: Any) -> None:
     from gui.window.stated_dialog import show_stated_dialog  # likewise
     show_stated_dialog(window)
@@ -72,6 +77,7 @@ def build_menus(window: Any) -> None:
     add_action(w, edit, "Workbook &settings…", w.edit_settings)
     add_action(w, edit, "Assume a &published acceptance…", lambda: _presets(w))
     add_action(w, edit, "Enter a s&tated acceptance…", lambda: _stated(w))
+    add_action(w, edit, "Add a &vendor's fast mode…", lambda: _vendor_presets(w))
     for view in (w.tier_view, w.class_view):
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         for action in rows:

@@ -21,6 +21,7 @@ def test_the_sla_and_the_downgrade_show_beside_the_verdicts(window):
         t = wb.tiers[i]
         t.sla_tokens_per_s, t.sla_share, t.sla_measured_share, t.sla_share_low, t.sla_share_high = 80.0, 0.99, 0.75, 0.51, 0.9
         t.sla_requests, t.downgraded_share = 20, 0.25
+        t.price_source = "list prices as read 2026-12-06 from the vendor's page; not current, check them"
 
     window.document.apply("terms", terms)
     window.document.flush()
@@ -29,6 +30,7 @@ def test_the_sla_and_the_downgrade_show_beside_the_verdicts(window):
     assert "SLA: 75% (51\u201390%) of requests above 80 tok/s over 20 requests against 99% promised: breached" in tip
     assert "25% of fast requests served at standard speed" in tip
     assert float(window.document.comparison.mix_speedup[i]) < before  # as served: a quarter at standard speed
+    assert "as read 2026-12-06" in _cell(window, i, "Monthly cost", Qt.ItemDataRole.ToolTipRole)
 
 
 def test_the_terms_are_columns_of_the_tiers_table(window):
