@@ -10,9 +10,9 @@ from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from model.comparison.brief import brief
+from model.comparison.brief import ADVICE, FOOTNOTE, TITLE, brief
 from model.comparison import Comparison
 from model.common.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
@@ -20,28 +20,30 @@ from model.workbook.rows import Workbook
 # the report's verdict colours (model/report/brief_sheet.py), so the PDF and the sheet read alike
 _LOOK_COLOURS = {"gain": ("#C6EFCE", "#006100"), "marginal": ("#FFEB9C", "#9C5700"), "tax": ("#FFC7CE", "#9C0006"),
                  "undecided": ("#E4DAF4", "#4B2C83")}
-_ROWS = (("Why", "why"), ("Speed", "speed"), ("Cost", "cost"), ("Ask the vendor for", "ask"))
+# points on paper: every line of the page at least this large (the title larger), as the Excel Brief prints
+_BODY_PT, _TITLE_PT = 10, 14
 
 
 def brief_html(wb: Workbook, cmp: Comparison, when: str) -> str:
     title = escape(wb.title or "the fast tiers")
-    parts = [f"<h2 style='color:#1F3864'>Brief: {title}, in a minute</h2>",
-             f"<p style='color:#595959'><i>{escape(when)}; prices in {escape(cmp.currency)}. A fast tier is worth it "
-             "where its speed over the standard tier pays for its price over it, per task class of your workload. "
-             "The full report (File &gt; Export to Excel) holds the numbers.</i></p>"]
+    parts = [f"<p style='color:#1F3864; font-size:{_TITLE_PT}pt'><b>{TITLE}: {title}</b></p>",
+             f"<p style='color:#595959'><i>{escape(when)}; prices in {escape(cmp.currency)}. For each fast tier: "
+             "whether to take it on your workload, its speed, its cost and the price to ask for.</i></p>"]
     entries = brief(wb, cmp)
     if not entries:
-        parts.append("<p><b>No tier runs speculative decoding in this workbook: nothing to decide.</b></p>")
+        parts.append("<p><b>No fast tier in this workbook: nothing to decide.</b></p>")
+    rows = []
     for entry in entries:
         back, fore = _LOOK_COLOURS[entry.look]
         vendor = f" ({escape(entry.vendor)})" if entry.vendor else ""
-        rec = escape(entry.recommendation[:1].upper() + entry.recommendation[1:])
-        rows = "".join(f"<tr><td width='22%' valign='top'><b>{label}</b></td><td>{escape(getattr(entry, name))}</td></tr>"
-                       for label, name in _ROWS)
-        parts.append(f"<h3 style='color:#1F3864'>{escape(entry.tier)}{vendor}</h3>"
-                     f"<table width='100%' cellspacing='0' cellpadding='3'>"
-                     f"<tr><td width='22%'><b>Recommendation</b></td>"
-                     f"<td style='background:{back};color:{fore}'><b>{rec}</b></td></tr>{rows}</table>")
+        rows.append(f"<tr><td colspan='2' style='padding-top:5px'><b style='color:#1F3864'>{escape(entry.tier)}"
+                    f"{vendor}</b></td></tr>"
+                    f"<tr><td width='13%'><b>{ADVICE}</b></td><td style='background:{back};color:{fore}'>"
+                    f"<b>{escape(entry.headline)}</b></td></tr>")
+        rows += [f"<tr><td><b>{escape(label)}</b></td><td>{escape(text)}</td></tr>" for label, text in entry.lines]
+    if rows:
+        parts.append(f"<table width='100%' cellspacing='0' cellpadding='1'>{''.join(rows)}</table>")
+    parts.append(f"<p style='color:#595959'><i>{escape(FOOTNOTE)} (File &gt; Export to Excel)</i></p>")
     return "".join(parts)
 
 
@@ -60,7 +62,7 @@ def brief_pdf(wb: Workbook, cmp: Comparison, when: str | None = None) -> bytes:
     doc = QTextDocument()
     # laid out at the writer's resolution: points are points on paper (at the screen's, the text came out tiny)
     doc.documentLayout().setPaintDevice(writer)
-    doc.setDefaultStyleSheet("body { font-size: 10pt; }")
+    doc.setDefaultFont(QFont(doc.defaultFont().family(), _BODY_PT))
     doc.setHtml(brief_html(wb, cmp, when))
     rect = writer.pageLayout().paintRectPixels(writer.resolution())
     doc.setPageSize(QSizeF(rect.width(), rect.height()))

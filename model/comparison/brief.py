@@ -1,228 +1,230 @@
-"""The brief: one page a manager reads in a minute, per fast tier in plain words.
+"""The brief: one printed page a manager reads, per fast tier in plain words.
 
-For each tier that runs (or may run) speculative decoding: the recommendation (take it / take it only for
-these classes / do not take it / undecided: measure more), the measured speed against the claim, what it
-costs over the standard tier, and what to ask the vendor for. The words come from the comparison only; the
-Excel report's Brief sheet and the window's PDF print the same rows.
+For each fast tier (one that runs, or may run, speculative decoding and is not itself another tier's standard
+tier): the recommendation in one line (take it / take it only for some classes / do not take it / undecided:
+measure more) with its reason, then one line each in BRIEF_LINES' order: the speed measured against the
+vendor's claim, what it costs over the standard tier, and the one price to ask for, in money. The acceptance a
+vendor would have to guarantee, the intervals and every task class stay on the report's detail sheets, which a
+footnote names. The Excel report's Brief sheet and the window's PDF print the same entries.
 
-What to ask for is the acceptance to guarantee (the price break-even α of the mix; where a class is a profile or a
-length, the mix's price break-even acceptance length at the tier's K: model/comparison/guarantee.py) and the fair price (the
-comparison's: list prices times speedup over the baseline / price ratio), with the pessimistic end of the
-interval to open at where there is one.
+Where a probe's measured speed and the model's differ (model/comparison/measured_speed.py), the brief goes by
+the measured one, says the model is doubted, and works the recommendation and the price from the measurement
+(its speed over the standard tier against the price ratio, docs/design/verdicts.md#the-fair-price).
+
+A new line is one entry in BRIEF_LINES: a label and a function of (Comparison, tier index) giving its text, ""
+where the line says nothing for that tier (it is then left out).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from model.mechanics import arithmetic as ar
 from model.common import formatting as fmt
+from model.comparison.measured_speed import ABOVE, BELOW, measured_speed
 from model.comparison.result import Comparison
-from model.comparison.guarantee import LENGTH_UNIT
-from model.acceptance.interval import MIN_REQUESTS
-from model.comparison.measured_speed import AGREES
 from model.comparison.verdicts import NOT_WORTH, TOO_FEW_LABEL, UNDECIDED, WORTH
 from model.workbook.rows import Workbook
 
-TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS = ("take it", "take it only for these classes", "do not take it",
+TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS = ("take it", "take it only for", "do not take it",
                                             "undecided: measure more")
 # how each recommendation is coloured where it is shown (the report's verdict looks)
 LOOKS = {TAKE: "gain", TAKE_SOME: "marginal", DO_NOT: "tax", UNDECIDED_WORDS: "undecided"}
+TITLE = "Brief"
+# the page's last line: where what the brief leaves out is
+FOOTNOTE = ("Details: the acceptance each vendor would have to guarantee for its list price to pay, the ranges "
+            "behind every figure and each task class are on the report's Summary and Comparison sheets.")
+MAX_ON_A_PAGE = 8  # fast tiers the page is laid out for at a readable size; more run on to a second page
 
 
 @dataclass(frozen=True)
 class BriefTier:
     tier: str
     vendor: str
-    recommendation: str  # one of TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS
-    why: str  # the classes it pays on, or what is missing
-    speed: str  # measured speed against the claim (and the model's)
-    cost: str  # what it costs over the standard tier
-    ask: str  # what to ask the vendor for
+    recommendation: str  # starts with one of TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS
+    why: str  # its reason, one short sentence
+    lines: tuple[tuple[str, str], ...]  # (label, text) in BRIEF_LINES' order, empty ones left out
 
     @property
     def look(self) -> str:
-        # the longest words first: "take it only for these classes: ..." also starts with "take it"
+        # the longest words first: "take it only for ..." also starts with "take it"
         return next(LOOKS[w] for w in sorted(LOOKS, key=len, reverse=True) if self.recommendation.startswith(w))
+
+    @property
+    def headline(self) -> str:
+        """The recommendation line as printed: 'Take it: its speed is worth its price on every task.'"""
+        rec = self.recommendation[:1].upper() + self.recommendation[1:]
+        return f"{rec}: {self.why}" if self.why else f"{rec}."
+
+    def line(self, label: str) -> str:
+        return next((text for name, text in self.lines if name == label), "")
+
+    @property
+    def speed(self) -> str:
+        return self.line(SPEED)
+
+    @property
+    def cost(self) -> str:
+        return self.line(COST)
+
+    @property
+    def ask(self) -> str:
+        return self.line(ASK)
+
+
+def fast_tiers(wb: Workbook, cmp: Comparison) -> list[int]:
+    """The tiers the brief speaks of: speculative (yes or unknown) or with mechanics nobody gave, and not the
+    standard tier another tier is priced against (nothing to recommend on a standard tier)."""
+    standard = {int(b) for b in cmp.baseline_index if int(b) >= 0}
+    return [i for i in range(len(wb.tiers))
+            if (cmp.speculative[i] or cmp.made_up(i)) and i not in standard]
 
 
 def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
-    """One entry per fast tier (speculative yes or unknown, or incomplete), in the workbook's order."""
+    """One entry per fast tier (fast_tiers), in the workbook's order."""
     out = []
-    for i, tier in enumerate(wb.tiers):
-        incomplete = cmp.incomplete[i] if cmp.incomplete else ""
-        if not cmp.speculative[i] and not incomplete:
-            continue
-        rec, why = _recommendation(cmp, i, incomplete)
-        if not incomplete and _basis(cmp, i):
-            why += f" The verdict rests on {_basis(cmp, i)}."
-        few = [] if incomplete else cmp.too_few_classes(i)
-        if few:  # the point's verdict on those classes, no interval decided it: not as firm as the rest
-            why += (f" On {_names(few)} it rests on {TOO_FEW_LABEL} for an interval (under {MIN_REQUESTS} prompts): "
-                    "measure more before relying on it there.")
-        if cmp.unconfirmed[i] and not incomplete:
-            why += " The vendor has not confirmed it runs speculative decoding: a probe tells (Tools > Probe a tier)."
-        speed_terms, cost_terms = _terms(cmp, i)
-        out.append(BriefTier(tier.name, tier.vendor, rec, why, _speed(cmp, i) + speed_terms, _cost(cmp, i) + cost_terms,
-                             _ask(cmp, i)))
+    for i in fast_tiers(wb, cmp):
+        rec, why = _recommendation(cmp, i)
+        lines = tuple((label, text) for label, line in BRIEF_LINES if (text := line(cmp, i)))
+        out.append(BriefTier(wb.tiers[i].name, wb.tiers[i].vendor, rec, why, lines))
     return out
 
 
-def _classes(cmp: Comparison, i: int, verdict: int) -> list[str]:
-    return [c for j, c in enumerate(cmp.class_names) if int(cmp.value_verdict[i, j]) == verdict]
-
-
-_LISTED = 6  # classes named in a sentence; a longer list is counted, the rest is on the Comparison sheet
-
-
-def _names(names: list[str]) -> str:
-    if len(names) > _LISTED:
-        return f"{len(names)} classes ({', '.join(names[:_LISTED - 2])} and {len(names) - _LISTED + 2} more)"
+def _names(names: list[str], listed: int = 4) -> str:
+    if len(names) > listed:
+        return f"{', '.join(names[:listed - 1])} and {len(names) - listed + 1} more classes"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _recommendation(cmp: Comparison, i: int, incomplete: str) -> tuple[str, str]:
-    if incomplete:
-        return UNDECIDED_WORDS, f"Its mechanics are not known ({incomplete}): ask the vendor, then enter them."
+def _base_name(cmp: Comparison, i: int) -> str:
+    b = int(cmp.baseline_index[i])
+    return cmp.tier_names[b] if b >= 0 else ""
+
+
+def _measured_over_model(cmp: Comparison, i: int) -> float | None:
+    """The measured speed over the standard tier where it and the model's differ (the brief then goes by it)."""
+    m = measured_speed(cmp, i)
+    if m.measured is None or m.agreement not in (ABOVE, BELOW) or int(cmp.baseline_index[i]) < 0:
+        return None
+    return m.measured
+
+
+def _recommendation(cmp: Comparison, i: int) -> tuple[str, str]:
+    rec, why = _verdict_words(cmp, i)
+    few = [] if cmp.made_up(i) else cmp.too_few_classes(i)
+    if few and rec != UNDECIDED_WORDS:
+        why += f" On {_names(few)} it rests on {TOO_FEW_LABEL}."
+    if cmp.unconfirmed[i] and not cmp.made_up(i):
+        why += " Not confirmed that it drafts: probe it."
+    return rec, why
+
+
+def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
+    if cmp.made_up(i):
+        return UNDECIDED_WORDS, "how its fast mode runs is not known: ask the vendor."
     if int(cmp.baseline_index[i]) < 0:
-        return UNDECIDED_WORDS, "It is not priced against a standard tier: set its baseline."
-    if cmp.baseline_withheld(i):  # its baseline's speed was made up: nothing to judge the price against
-        return UNDECIDED_WORDS, (f"No speed over its baseline to judge ({cmp.baseline_withheld(i)}): ask the "
-                                 "vendor for that tier's mechanics, then enter them.")
+        return UNDECIDED_WORDS, "no standard tier to weigh it against: set the one it replaces."
+    if cmp.baseline_withheld(i):
+        return UNDECIDED_WORDS, f"nothing to weigh its speed against ({cmp.baseline_withheld(i)})."
     if not cmp.class_names:
-        return UNDECIDED_WORDS, "The workbook has no task classes: enter the workload."
-    worth, not_worth, open_ = (_classes(cmp, i, v) for v in (WORTH, NOT_WORTH, UNDECIDED))
-    tier_value = int(cmp.tier_value_verdict[i])
-    if tier_value == UNDECIDED or (open_ and not worth):
-        return UNDECIDED_WORDS, (f"Whether the speed pays its price is not settled on {_names(open_)}: measure more "
-                                 "requests there." if open_ else "The mix is too close to its price break-even to "
-                                 "tell: measure more requests.")
+        return UNDECIDED_WORDS, "the workbook has no task classes: enter the workload."
+    measured = _measured_over_model(cmp, i)
+    ratio = float(cmp.mix_price_ratio[i])
+    if measured is not None and math.isfinite(ratio):
+        pays = measured >= ratio
+        return (TAKE if pays else DO_NOT), (f"measured at {fmt.times(measured)} the speed of {_base_name(cmp, i)} "
+                                            f"for {fmt.times(ratio)} its price.")
+    worth, not_worth, open_ = ([c for j, c in enumerate(cmp.class_names) if int(cmp.value_verdict[i, j]) == v]
+                               for v in (WORTH, NOT_WORTH, UNDECIDED))
+    if int(cmp.tier_value_verdict[i]) == UNDECIDED or (open_ and not worth):
+        return UNDECIDED_WORDS, (f"too close to call on {_names(open_)}." if open_
+                                 else "too close to its price to call.")
     if worth and not not_worth and not open_:
-        return TAKE, f"The speed over {cmp.tier_names[int(cmp.baseline_index[i])]} pays its price on every class."
+        return TAKE, "its speed is worth its price on every task."
     if worth:
-        return f"{TAKE_SOME}: {_names(worth)}", (  # the classes it pays on are in the recommendation
-            f"It does not pay its price on {_names(not_worth or open_)}"
-            + (" (not settled there: measure more)." if open_ and not not_worth else "."))
-    return DO_NOT, "On no class does the speed over the standard tier pay for the price over it."
+        return f"{TAKE_SOME} {_names(worth)}", f"not for {_names(not_worth or open_)}."
+    return DO_NOT, "on no task is its speed worth its price."
 
 
-def _speed(cmp: Comparison, i: int) -> str:
+def _claim(cmp: Comparison, i: int, speed: float | None) -> str:
     claimed = float(cmp.claimed_speedup[i])
-    claim = (f"Claimed {fmt.times(claimed)} at {fmt.context(cmp.claim_context[i])}" if math.isfinite(claimed)
-             else "No speed claimed")
-    m = cmp.tier_parts[i].measured
-    if m.measured is not None:
-        where = f" ({m.note})" if m.note else ""
-        text = f"{claim}; measured {fmt.times(m.measured)}{where}"
-        if math.isfinite(claimed):
-            text += ": short of the claim" if m.measured < claimed * 0.95 else ": it meets the claim"
-        if m.modelled is not None:
-            text += f". The model expected {fmt.times(m.modelled)}" + (f". {m.doubt}" if m.doubt else ".")
-        return text if text.endswith(".") else text + "."
-    if cmp.made_up(i):  # compare() models no speed from made-up mechanics
-        return (f"{claim}; no modelled speed until its mechanics are entered. Not measured: probe it "
-                "(Tools > Probe a tier).")
-    mix = float(cmp.mix_speedup[i])
-    holds = cmp.claim_holds[i]
-    held = "" if holds is None else ("; the model says it holds" if holds else "; the model says it does not hold")
-    return f"{claim}; modelled {fmt.times(mix)} on your mix{held}. Not measured: probe it (Tools > Probe a tier)."
-
-
-def _basis(cmp: Comparison, i: int) -> str:
-    """The speed the verdict and the fair price rest on (the model's), in words, where a measured one
-    disagrees with it; '' where none was measured or the two agree. The analyst must not read the
-    measured speed in the Speed line as the one the price was worked from."""
-    m = cmp.tier_parts[i].measured
-    if m.measured is None or m.modelled is None or m.agreement in ("", AGREES):
+    if not math.isfinite(claimed):
         return ""
-    return (f"the modelled speed {fmt.times(m.modelled)}; the measured {fmt.times(m.measured)} differs: "
-            "see Speed")
+    said = f"; claimed {fmt.times(claimed)}"
+    if speed is None:
+        return said
+    return said + (" (short of it)" if speed < claimed * 0.95 else " (met)")
 
 
-def _cost(cmp: Comparison, i: int) -> str:
+def speed_line(cmp: Comparison, i: int) -> str:
+    """The measured speed against the claim; the model's where nothing is measured, and doubted where the two
+    differ."""
+    base = _base_name(cmp, i)
+    over = f" over {base}" if base else " over plain decoding"
+    m = measured_speed(cmp, i)
+    if m.measured is not None:
+        text = f"Measured {fmt.times(m.measured)}{over}{_claim(cmp, i, m.measured)}."
+        if m.agreement in (ABOVE, BELOW) and m.modelled is not None:
+            text += f" The model's {fmt.times(m.modelled)} is doubted."
+        return text
+    if cmp.made_up(i):
+        return f"Not known yet{_claim(cmp, i, None)}."
+    modelled = float(cmp.speedup_vs_baseline[i]) if base else float(cmp.mix_speedup[i])
+    if not math.isfinite(modelled):
+        return f"Not measured{_claim(cmp, i, None)}."
+    return f"Not measured; modelled {fmt.times(modelled)}{over}{_claim(cmp, i, float(cmp.mix_speedup[i]))}."
+
+
+def cost_line(cmp: Comparison, i: int) -> str:
     money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
     b = int(cmp.baseline_index[i])
     if b < 0:
-        return f"{money} a month; no standard tier to compare with."
+        return f"{money} a month."
     base = fmt.money(float(cmp.monthly_cost[b]), cmp.currency)
     premium = float(cmp.premium[i])
-    over = f"{fmt.signed_pct(premium, 0)} over" if math.isfinite(premium) else "against"
-    return f"{money} a month, {over} {cmp.tier_names[b]} ({base})."
+    if not math.isfinite(premium):
+        return f"{money} a month, against {cmp.tier_names[b]} at {base}."
+    more = "more" if premium >= 0 else "less"
+    return f"{money} a month, {abs(premium):.0%} {more} than {cmp.tier_names[b]} ({base})."
 
 
-def _terms(cmp: Comparison, i: int) -> tuple[str, str]:
-    """What the vendor's terms add to the Speed and Cost lines (docs/design/vendor-terms.md): the downgraded share
-    (the speed and the bill above are as served), the SLA's verdict, and the date of list prices."""
-    speed, cost = "", ""
-    d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
-    if math.isfinite(d) and d > 0:
-        speed += (f" As served: {fmt.pct(d, 0)} of fast requests at standard speed, so your mix runs "
-                  f"{fmt.times(float(cmp.mix_speedup[i]))} ({fmt.times(float(cmp.mix_speedup_fast[i]))} on the fast ones).")
-        cost += " Downgraded requests billed at the standard price."
-    if cmp.sla and cmp.sla[i]:
-        speed += f" {cmp.sla[i]}."
-    if cmp.price_source and cmp.price_source[i]:
-        cost += f" Prices: {cmp.price_source[i]}."
-    return speed, cost
+def _fair_factor(cmp: Comparison, i: int) -> float:
+    """The factor on the list prices at which the speed over the standard tier is exactly worth it: the
+    measurement's where the brief goes by it, else the cautious end of the model's range, else its point."""
+    measured = _measured_over_model(cmp, i)
+    ratio = float(cmp.mix_price_ratio[i])
+    if measured is not None and math.isfinite(ratio) and ratio > 0:
+        return measured / ratio
+    low = float(cmp.fair_price_factor_low[i])
+    return low if math.isfinite(low) and low > 0 else float(cmp.fair_price_factor[i])
 
 
-def _ask(cmp: Comparison, i: int) -> str:
-    """What to ask the vendor for: the acceptance to guarantee (the mix's price break-even), then the price."""
-    g = cmp.tier_parts[i].guarantee
-    kind = g.kind
-    if kind == ar.ROOT and g.unit == LENGTH_UNIT:
-        # a profile or a length: the guarantee in tokens per verify step, the unit that holds for any draft
-        text = (f"A guaranteed mean acceptance length of at least {g.value:.2f} tokens per verify step at K={g.k} "
-                f"on your mix (the price pays from there; it runs like {g.runs_like:.2f} now).")
-    elif kind == ar.ROOT:
-        text = (f"A guaranteed acceptance of at least {fmt.pct(g.value, 0)} on your mix (the price pays from there; "
-                f"it runs like {fmt.pct(g.runs_like, 0)} now).")
-    elif kind == ar.ALWAYS:
-        text = "The price pays at any acceptance: nothing to guarantee."
-    elif kind == ar.NEVER:
-        text = f"No acceptance makes this price pay at K={int(cmp.k[i])}: ask for a lower price."
-    elif cmp.made_up(i) or cmp.baseline_withheld(i):
-        whose = "its" if cmp.made_up(i) else f"{cmp.tier_names[int(cmp.baseline_index[i])]}'s"
-        text = f"First {whose} K and cost inputs (c and v, or GPU and pair), and whether it runs speculative decoding."
-    else:
-        text = "Set a standard tier and the workload first."
-    price = _ask_price(cmp, i)
-    return f"{text} {price}".strip()
-
-
-def _ask_price(cmp: Comparison, i: int) -> str:
-    """The fair price (the price at which the speed over the baseline is exactly worth it), and the pessimistic
-    end of the interval to open the negotiation at where one differs; '' where there is none."""
-    factor = float(cmp.fair_price_factor[i])
-    if not math.isfinite(factor) or factor <= 0:
+def ask_line(cmp: Comparison, i: int) -> str:
+    """The one price to ask for: the output price at which the speed is worth it."""
+    if cmp.made_up(i) or cmp.baseline_withheld(i):
+        return "First, how its fast mode runs: draft length and costs (K, c, v)."
+    factor = _fair_factor(cmp, i)
+    listed = float(cmp.fair_price_out[i] / cmp.fair_price_factor[i]) if math.isfinite(cmp.fair_price_factor[i]) \
+        and cmp.fair_price_factor[i] > 0 else math.nan
+    if not math.isfinite(factor) or factor <= 0 or not math.isfinite(listed) or listed <= 0:
         return ""
     cur = cmp.currency
-
-    def prices(out: float, inp: float, f: float) -> str:
-        return f"{fmt.money(out, cur, 2)} out, {fmt.money(inp, cur, 2)} in ({fmt.times(f)} list)"
-
-    text = (f"Its speed is worth up to {prices(float(cmp.fair_price_out[i]), float(cmp.fair_price_in[i]), factor)} "
-            "per 1M tokens")
-    if _basis(cmp, i):
-        text += f" (on {_basis(cmp, i)})"
-    low = float(cmp.fair_price_factor_low[i])
-    if math.isfinite(low) and 0 < low and fmt.times(low) != fmt.times(factor):
-        text += (f"; open the negotiation at {prices(float(cmp.fair_price_out_low[i]), float(cmp.fair_price_in_low[i]), low)}, "
-                 f"the cautious end of {_range_words(cmp, i)}")
-    return text + "."
+    fair = fmt.money(listed * factor, cur, 2)
+    if factor >= 1.0:
+        return f"The list price, {fmt.money(listed, cur, 2)} per 1M output tokens, is fair (worth up to {fair})."
+    return (f"{fair} per 1M output tokens at most (list {fmt.money(listed, cur, 2)}), and the input price "
+            f"{1 - factor:.0%} off.")
 
 
-def _range_words(cmp: Comparison, i: int) -> str:
-    """Whose range the pessimistic end comes from: a range typed beside an assumed acceptance is not a
-    measurement (the brief said 'the measured range' of the demo with typed ranges)."""
-    sources = [cmp.alpha_source[i][j] for j in range(len(cmp.class_names)) if math.isfinite(cmp.speedup_low[i, j])]
-    assumed = sum(src.startswith("assumed") for src in sources)
-    if assumed == len(sources):
-        return "the range assumed for the acceptance"
-    return "the measured range" if not assumed else "the acceptance's ranges (measured and assumed)"
+ADVICE, SPEED, COST, ASK = "Advice", "Speed", "Cost", "Ask for"
+# the lines under each tier's recommendation, in print order: (label, text of (Comparison, tier index), "" to skip)
+BRIEF_LINES: list[tuple[str, Callable[[Comparison, int], str]]] = [
+    (SPEED, speed_line),
+    (COST, cost_line),
+    (ASK, ask_line),
+]
 
 
 def brief_records(wb: Workbook, cmp: Comparison) -> list[dict[str, Any]]:
     return [{"tier": b.tier, "vendor": b.vendor, "recommendation": b.recommendation, "why": b.why,
-             "speed": b.speed, "cost": b.cost, "ask": b.ask} for b in brief(wb, cmp)]
+             **{label.lower().replace(" ", "_"): text for label, text in b.lines}} for b in brief(wb, cmp)]

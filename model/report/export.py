@@ -33,7 +33,7 @@ from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_con
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
 from model.report.grid_sheet import class_width, write_grid
 from model.report.inputs_sheet import write_inputs
-from model.report.brief_sheet import write_brief
+from model.report.brief_sheet import brief_page, write_brief
 from model.report.sensitivity import sensitivity
 from model.report.layout import (BRIEF, CHARTS, COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY,
                                  SUMMARY)
@@ -175,7 +175,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None, recor
     line = f"Workbook: {wb.title or '–'}   File: {source_name or '–'}   Exported: {when}   Currency: {wb.settings.currency}"
     tail = "   No output tokens entered: the mix weighs every class the same." if cmp.equal_weights else ""
     write_summary(sheets[SUMMARY], wb, cmp, refs, notes, cmp_rows, (line, tail))
-    brief_fits = write_brief(sheets[BRIEF], wb, cmp, when)
+    brief_scale = write_brief(sheets[BRIEF], wb, cmp, when)
     write_grid(sheets[GRID], wb, cmp, refs, cmp_rows)
     write_sensitivity(sheets[SENSITIVITY], wb, cmp, refs, cmp_rows, shifted)
     yield 3, _STEPS
@@ -204,8 +204,8 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None, recor
     key_cols = {SUMMARY: 1, SENSITIVITY: 1, GRID: 2, INPUTS: 1, CURVES: 1, NOTES: 1}
     for name, sheet in sheets.items():
         sheet.page(title, when, repeat.get(name), key_cols.get(name, 0))
-    # one page where it fits readably (a few fast tiers); a long list of tiers runs on, one page wide
-    sheets[BRIEF].ws.fit_to_pages(1, 1 if brief_fits else 0)
+    # portrait, one page up to eight fast tiers; a longer list runs on at the same readable size
+    brief_page(sheets[BRIEF], brief_scale)
     sheets[BRIEF].ws.activate()
     yield 6, _STEPS
     book.close()
