@@ -201,8 +201,10 @@ def _fair_factor(cmp: Comparison, i: int) -> float:
 
 def ask_line(cmp: Comparison, i: int) -> str:
     """The one price to ask for: the output price at which the speed is worth it."""
-    if cmp.made_up(i) or cmp.baseline_withheld(i):
+    if cmp.made_up(i):
         return "First, how its fast mode runs: draft length and costs (K, c, v)."
+    if cmp.baseline_withheld(i):
+        return f"First, what is missing: {cmp.baseline_withheld(i)}."
     factor = _fair_factor(cmp, i)
     listed = float(cmp.fair_price_out[i] / cmp.fair_price_factor[i]) if math.isfinite(cmp.fair_price_factor[i]) \
         and cmp.fair_price_factor[i] > 0 else math.nan
@@ -216,11 +218,35 @@ def ask_line(cmp: Comparison, i: int) -> str:
             f"{1 - factor:.0%} off.")
 
 
-ADVICE, SPEED, COST, ASK = "Advice", "Speed", "Cost", "Ask for"
+def served_line(cmp: Comparison, i: int) -> str:
+    """The vendor's downgraded share (docs/design/vendor-terms.md): the speed and the bill above are as served."""
+    d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    if not (math.isfinite(d) and d > 0):
+        return ""
+    return (f"{fmt.pct(d, 0)} of fast requests at standard speed, billed at the standard price: your mix runs "
+            f"{fmt.times(float(cmp.mix_speedup[i]))} ({fmt.times(float(cmp.mix_speedup_fast[i]))} on the fast ones).")
+
+
+def sla_line(cmp: Comparison, i: int) -> str:
+    """The SLA's verdict in the vendor's terms (model/workbook/vendor_terms.py words it)."""
+    said = cmp.sla[i] if cmp.sla else ""
+    return said.removeprefix("SLA: ") + "." if said else ""
+
+
+def prices_line(cmp: Comparison, i: int) -> str:
+    """Where and when the list prices were read."""
+    return f"{cmp.price_source[i]}." if cmp.price_source and cmp.price_source[i] else ""
+
+
+ADVICE, SPEED, SERVED, SLA, COST, PRICES, ASK = ("Advice", "Speed", "As served", "SLA", "Cost", "Prices",
+                                                  "Ask for")
 # the lines under each tier's recommendation, in print order: (label, text of (Comparison, tier index), "" to skip)
 BRIEF_LINES: list[tuple[str, Callable[[Comparison, int], str]]] = [
     (SPEED, speed_line),
+    (SERVED, served_line),
+    (SLA, sla_line),
     (COST, cost_line),
+    (PRICES, prices_line),
     (ASK, ask_line),
 ]
 

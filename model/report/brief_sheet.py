@@ -15,13 +15,21 @@ from model.comparison import Comparison
 from model.report import styles as st
 from model.workbook.rows import Workbook
 
-_LABEL_WIDTH, _TEXT_WIDTH = 12, 86  # characters: 89 + 607 px, an A4 portrait page less 0.5-inch margins
+# characters: 89 + 565 px, within an A4 portrait page less 0.5-inch margins (698 px) with room for LibreOffice's
+# rounding (at 96% of it, column B printed on a page of its own)
+_LABEL_WIDTH, _TEXT_WIDTH = 12, 80
 _LOOKS = {**st.VERDICT_LOOKS, "undecided": {"bg_color": "#E4DAF4", "font_color": "#4B2C83"}}
 _LINE, _GAP = 15, 5  # points: a line of 11-point text; the space between two tiers
 # an A4 portrait page less its margins (0.6 inch top and bottom) and the header and footer, in points
 _PAGE_POINTS = 730
 READABLE_SCALE = 9 / 11  # the smallest print scale: 11-point text printed at 9 points
 _SIZE = {"font_size": 11}  # every line of the sheet, the notes too (the styles' notes are smaller elsewhere)
+
+
+def _lines(text: str, bold: bool = False) -> int:
+    """Lines `text` wraps to in the text column: styles.wrapped_lines' average is short of these sentences' many
+    capitals and figures (a row one line short printed its second line over the next row), bold text more so."""
+    return st.wrapped_lines(text, _TEXT_WIDTH - (8 if bold else 5))
 
 
 def _note(exported: str, currency: str) -> str:
@@ -39,7 +47,7 @@ def _height(entries: list, note: str) -> int:
     points = 22 + _LINE * st.wrapped_lines(note, _LABEL_WIDTH + _TEXT_WIDTH) + _LINE
     points += _LINE * st.wrapped_lines(FOOTNOTE, _LABEL_WIDTH + _TEXT_WIDTH) + _LINE
     for entry in entries:
-        points += _GAP + _LINE * (1 + sum(st.wrapped_lines(text, _TEXT_WIDTH) for _, text in _rows(entry)))
+        points += _GAP + _LINE * (1 + sum(_lines(text, label == ADVICE) for label, text in _rows(entry)))
     return points
 
 
@@ -71,7 +79,7 @@ def write_brief(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, exported: 
             advice = label == ADVICE  # coloured by the recommendation
             sheet.text(row, 1, label, st.LABEL, *wrap)
             sheet.text(row, 2, text, *((st.LABEL, _LOOKS[entry.look]) if advice else ()), *wrap)
-            sheet.ws.set_row(row - 1, _LINE * st.wrapped_lines(text, _TEXT_WIDTH))
+            sheet.ws.set_row(row - 1, _LINE * _lines(text, advice))
             row += 1
         sheet.ws.set_row(row - 1, _GAP)
         row += 1

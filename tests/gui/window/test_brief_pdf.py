@@ -20,8 +20,7 @@ def test_the_file_menu_exports_the_brief_as_one_pdf_page(window, tmp_path: Path)
         pytest.skip("pdftotext (poppler-utils) not installed: the PDF's text is not read back")
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, timeout=60).stdout
     assert text.count("\f") <= 1  # one page
-    for words in ("Recommendation", "Orbital Rapid (Orbital Labs)", "Take it", "Ask the vendor for",
-                  "Take it only for these classes"):
+    for words in ("Advice", "Orbital Rapid (Orbital Labs)", "Take it", "Ask for", "Take it only for code"):
         assert words in text, words
     assert list(tmp_path.iterdir()) == [pdf]  # saved atomically: no temporary file left beside it
 

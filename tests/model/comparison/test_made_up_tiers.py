@@ -92,10 +92,11 @@ def test_the_brief_leaves_a_tier_over_a_made_up_baseline_undecided():
     wb = made_up()
     got = {b.tier: b for b in brief(wb, compare(wb))}
     assert got[OVER].recommendation == UNDECIDED_WORDS and WHY in got[OVER].why
-    assert got[OVER].ask.startswith("First Zeta Maybe's K and cost inputs")
-    # a made-up tier's own line models no speed ('modelled – on your mix' once its mix was withheld)
-    assert "no modelled speed until its mechanics are entered" in got["Zeta Fast"].speed
-    assert got["Zeta Fast"].ask.startswith("First its K and cost inputs")
+    assert got[OVER].ask == f"First, what is missing: {WHY}."
+    assert "Zeta Maybe" not in got  # a standard tier (another's baseline): nothing to recommend on it
+    # a made-up tier's own line models no speed
+    assert got["Zeta Fast"].speed.startswith("Not known yet") and "x" not in got["Zeta Fast"].speed.split(";")[0]
+    assert got["Zeta Fast"].ask.startswith("First, how its fast mode runs")
 
 
 def test_a_made_up_tier_models_no_speedup_anywhere():

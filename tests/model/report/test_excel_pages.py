@@ -100,7 +100,7 @@ def test_the_brief_prints_first_on_one_page(printed):
     for book in ("demo", "wide"):
         pages = printed[book]
         brief = [p for p in pages if p.sheet == "Brief"]
-        assert pages[0].sheet == "Brief" and "Recommendation" in brief[0].text and "Ask the vendor for" in brief[0].text
+        assert pages[0].sheet == "Brief" and "Advice" in brief[0].text and "Ask for" in brief[0].text
     # one page each: the demo's four fast tiers, and the 12 x 30 book's six (its text column widened so the long
     # lines wrap less, at a scale the readable-text test above holds it to; a fixed width ran on to two pages)
     for book in ("demo", "wide"):
