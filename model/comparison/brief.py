@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from model.common import formatting as fmt
-from model.comparison.measured_speed import ABOVE, BELOW, measured_speed
+from model.comparison.measured_speed import ABOVE, BELOW
 from model.comparison.result import Comparison
 from model.comparison.verdicts import NOT_WORTH, TOO_FEW_LABEL, UNDECIDED, WORTH
 from model.workbook.rows import Workbook
@@ -103,7 +103,7 @@ def _base_name(cmp: Comparison, i: int) -> str:
 
 def _measured_over_model(cmp: Comparison, i: int) -> float | None:
     """The measured speed over the standard tier where it and the model's differ (the brief then goes by it)."""
-    m = measured_speed(cmp, i)
+    m = cmp.tier_parts[i].measured
     if m.measured is None or m.agreement not in (ABOVE, BELOW) or int(cmp.baseline_index[i]) < 0:
         return None
     return m.measured
@@ -161,7 +161,7 @@ def speed_line(cmp: Comparison, i: int) -> str:
     differ."""
     base = _base_name(cmp, i)
     over = f" over {base}" if base else " over plain decoding"
-    m = measured_speed(cmp, i)
+    m = cmp.tier_parts[i].measured
     if m.measured is not None:
         text = f"Measured {fmt.times(m.measured)}{over}{_claim(cmp, i, m.measured)}."
         if m.agreement in (ABOVE, BELOW) and m.modelled is not None:
