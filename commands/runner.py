@@ -7,6 +7,7 @@ import sys
 from typing import Callable
 
 from model.common.messages import ECHO_LIMIT, INPUT_FAILURES, is_worded, one_line, worded
+from model.common.terminal import TerminalStream
 from model.workbook.validation import WorkbookError
 
 __all__ = ["ECHO_LIMIT", "CommandError", "one_line", "run_command", "worded"]
@@ -17,6 +18,18 @@ class CommandError(Exception):
 
 
 def run_command(name: str, runner: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    # every text printed, from a file or a server included, through the one sanitiser (model/common/terminal.py)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalStream(streams[0]), TerminalStream(streams[1])  # type: ignore[assignment]
+    try:
+        return _run(name, runner, args)
+    finally:
+        if isinstance(sys.stdout, TerminalStream):  # not where a broken pipe pointed it at devnull
+            sys.stdout = streams[0]
+        sys.stderr = streams[1]
+
+
+def _run(name: str, runner: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
         return int(runner(args) or 0)
     except BrokenPipeError:

@@ -151,7 +151,8 @@ class StreamingClient:
         except StreamError as exc:
             raise ProbeRequestError(f"{record.label}: the server reported an error mid-stream: "
                                     f"{self._scrub(_first_line(exc))}") from None
-        except (ValueError, AttributeError, TypeError) as exc:
+        except (ValueError, AttributeError, TypeError, OverflowError, RecursionError) as exc:
+            # a number past any float, JSON nested past the parser's depth: this event, named, not the whole run
             raise ProbeRequestError(f"{record.label}: event {number} is malformed "
                                     f"({_first_line(exc)}): {self._scrub(data[:60])!r}") from None
         return False

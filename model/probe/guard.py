@@ -135,6 +135,8 @@ def mask_across(pieces: list[str], secret: str | None) -> list[str]:
 def _bad_number(value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return True
+    if isinstance(value, int):  # compared as an int: 10**400 is past any float
+        return value < 0 or value > MAX_USAGE
     return not math.isfinite(value) or value < 0 or value > MAX_USAGE or value != int(value)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,6 +203,17 @@ def read_xlsx(path: str | os.PathLike[str], *, sheet: str | None, max_rows: int,
                 book.close()
 
 
+_OOXML_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def ooxml_text(value: Any) -> Any:
+    """A stored text with the file format's escapes undone: a spreadsheet writes a carriage return (and other
+    characters XML cannot hold) as _x000D_, and a literal '_x' as _x005F_x; other values unchanged."""
+    if isinstance(value, str) and "_x" in value:
+        return _OOXML_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+    return value
+
+
 def _stored_rows(ws: Any, max_cols: int,
                  formats: bool = False) -> Iterator[tuple[int, tuple[Any, ...], tuple[str, ...]]]:
     """(row number, first max_cols values, their number formats if asked) of the rows the sheet
@@ -228,7 +240,7 @@ def _stored_rows(ws: Any, max_cols: int,
                 if 1 <= col <= max_cols:
                     # an error cell's value is its code ("#DIV/0!"), which would read as text
                     values[col - 1] = (CellError(str(c["value"])) if c.get("data_type") == "e" and c["value"] is not None
-                                       else c["value"])
+                                       else ooxml_text(c["value"]))
                     if formats:
                         shapes[col - 1] = str(ReadOnlyCell(ws, **c).number_format or "")
             while values and values[-1] is None:

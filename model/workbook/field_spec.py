@@ -72,7 +72,10 @@ class FieldSpec:
         if self.kind in ("text", "choice"):
             if isinstance(value, bool) or (value is not None and not isinstance(value, (str, int, float))):
                 raise ValidationError(f"must be {self.describe()} (got {shown(value)})")
-            text = "" if value is None else str(value).strip()
+            text = "" if value is None else str(value)
+            # a multi-line note keeps its leading tabs and line breaks (an indented list): only a blank one is
+            # emptied; a one-line field is trimmed
+            text = (text if text.strip() else "") if self.multiline else text.strip()
             if len(text) > 200:
                 raise ValidationError(f"is longer than 200 characters ({len(text):,})")
             bad = bad_character(text, self.multiline)

@@ -136,6 +136,10 @@ class HostileServer:
             text = text.replace('"completion_tokens": 3', '"completion_tokens": 1e32')
         elif model == "usage-negative":
             text = text.replace('"completion_tokens": 3', '"completion_tokens": -1397605')
+        elif model == "usage-bigint":  # an integer past any float, but within Python's digit limit
+            text = text.replace('"completion_tokens": 3', '"completion_tokens": 1' + "0" * 400)
+        elif model == "deep-json":  # nested past the parser's recursion limit
+            text = text.replace('"usage"', '"metrics": ' + "[" * 100_000 + "]" * 100_000 + ', "usage"')
         elif model == "bills-more":  # bills far more output than the request asked for
             text = text.replace('"completion_tokens": 3', '"completion_tokens": 100000')
         elif model == "usage-nan":

@@ -148,3 +148,32 @@ def test_max_cost_counts_what_the_server_bills_and_stops_at_the_cap(server, tmp_
     assert run.cost == pytest.approx(0.1, rel=0.01)
     assert any("reports 100,000 output tokens where at most 8 were asked" in n for n in run.cost_notes)
     assert any("against --max-cost 0.05" in n for n in run.cost_notes)
+
+
+def test_from_run_prints_no_escape_sequence_from_the_run_file(capsys, tmp_path):
+    """Names, labels and notes from a run file reach the terminal through one sanitiser: no ESC, no bidi override,
+    no fake line."""
+    evil = "code\x1b[31mRED\x1b]0;title\x07\u202e\rspecledger: fake"
+    header = {"kind": "specledger-probe-run", "version": 1, "fast_name": "Fast\x1b[2J"}
+    record = {"label": f"fast {evil} #1", "role": "fast", "task_class": evil, "max_tokens": 8, "prompt_index": 0,
+              "context": 0, "repeat": 0, "events": [{"t": 0.1, "text": "x", "n_tokens": 1}], "t_done": 0.2,
+              "error": f"boom {evil}"}
+    path = tmp_path / "run.jsonl"
+    path.write_text(json.dumps(header) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+    import main
+    code = main.main(["probe", "--from-run", str(path)])
+    out, err = capsys.readouterr()
+    for text in (out, err):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text and "\r" not in text
+    assert code in (0, 1) and "\\x1b" in out + err
+
+
+@pytest.mark.parametrize("model", ["usage-bigint", "deep-json"])
+def test_a_huge_integer_or_deep_json_names_the_request(server, tmp_path, model):
+    run, seconds = _probe(server, model, tmp_path, EVENTS)
+    problems = [run.error] if run.error else []
+    if not run.error:
+        from model.probe.analysis import analyse
+        problems = analyse(run.records, run.header).failed
+    assert problems and all("fast code #1" in p and "\n" not in p for p in problems), (run.error, problems)
+    assert seconds < 10.0
