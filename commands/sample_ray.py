@@ -43,9 +43,11 @@ def check_ray_arguments(args: argparse.Namespace) -> None:
         raise ValueError(f"--ray-workers must be from 1 to 4096 (got {args.ray_workers})")
     if not 0 <= args.ray_gpus_per_worker <= 64 or args.ray_gpus_per_worker != args.ray_gpus_per_worker:
         raise ValueError(f"--ray-gpus-per-worker must be from 0 to 64 (got {args.ray_gpus_per_worker})")
-    from model.sampling.ray_connect import import_ray
-
-    import_ray(local=args.ray == LOCAL)  # no Ray installed: one line now, before anything else
+    from model.sampling.ray_connect import check_address, import_ray, on_loopback
+    if args.ray != LOCAL:
+        check_address(args.ray)  # '' or 5,000 characters: one line before Ray is imported
+    # no Ray installed: one line now, before anything else
+    import_ray(local=args.ray == LOCAL or on_loopback(args.ray))
 
 
 def ray_job(args: argparse.Namespace, cancel: threading.Event) -> Generator[Any, None, Any]:

@@ -91,3 +91,50 @@ def test_version_mismatch_in_ray_own_words_becomes_one_line():
 def test_ray_flags_refused_in_one_line(argv, words, capsys):
     code, err = _run(argv, capsys)
     assert code == 2 and err.count("\n") == 1 and words in err
+
+
+@pytest.mark.parametrize(("address", "words"), [
+    ("", "--ray '': no address"), ("a" * 5000, "--ray: an address of 5,000 characters"),
+    ("127.0.0.1:12 34", "holds a space or control character"), ("ray://", "not an address Ray takes")])
+def test_an_address_no_cluster_can_have_is_one_line_before_ray_starts(capsys, address, words):
+    start = time.monotonic()
+    code, err = _run(["--ray", address], capsys)
+    assert code == 2 and words in err and err.count("\n") == 1 and len(err) < 400, err
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("form", ["{}", "ray://{}"])
+def test_a_port_that_answers_but_is_no_ray_is_one_line_within_seconds(capsys, form):
+    """Something listens (here an HTTP/1 server that says nothing back to HTTP/2), so the TCP check passed and
+    Ray retried for 821 s; the gRPC handshake tells it is no Ray within the connect timeout."""
+    pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        start = time.monotonic()
+        address = form.format(f"127.0.0.1:{port}")
+        code, err = _run(["--ray", address], capsys)
+        assert time.monotonic() - start < 15
+        assert code == 2 and "does not answer as Ray does" in err.splitlines()[-1], err
+    finally:
+        stop.set()
+        thread.join(2)
+        listener.close()
