@@ -30,10 +30,15 @@ def requested_tier(endpoint: Mapping[str, Any] | None) -> str | None:
 
 
 def served_as(record: RequestRecord, requested: str | None) -> str:
+    """FAST where the response names a fast tier; STANDARD where it names another though the request asked for a
+    fast one (a downgrade); UNKNOWN otherwise: no name, or no fast tier asked for (OpenAI names "default" on every
+    request that did not ask, which says nothing of a downgrade)."""
     name = (record.served_tier or "").lower()
     if not name:
         return UNKNOWN
-    return FAST if name in FAST_NAMES or (requested is not None and name == requested.lower()) else STANDARD
+    if name in FAST_NAMES:
+        return FAST
+    return STANDARD if requested is not None and requested.lower() in FAST_NAMES else UNKNOWN
 
 
 def served_fast(records: Sequence[RequestRecord], requested: str | None) -> list[RequestRecord]:

@@ -111,3 +111,16 @@ def test_apply_carries_the_downgraded_share_and_the_sla_into_the_tier(downgraded
     assert tier.sla_measured_share == report.sla["measured_share"] and tier.sla_requests == report.sla["requests"]
     # the speedup kept beside the claim is the one on the requests served fast: the mix applies d once
     assert tier.measured_speedup == pytest.approx(report.by_concurrency[0].speedup_measured, rel=0.05)
+
+
+def test_a_standard_tier_named_where_no_fast_tier_was_asked_for_is_no_downgrade() -> None:
+    """OpenAI names service_tier "default" on every request that did not ask for priority: not a downgrade, and
+    such requests stay in the speed."""
+    from model.probe.events import RequestRecord
+    from model.probe.served import FAST, STANDARD, UNKNOWN, served_as, served_fast
+
+    r = RequestRecord("r", "fast", "code", 0, 0, 0, 8, served_tier="default")
+    assert served_as(r, None) == UNKNOWN and served_as(r, "auto") == UNKNOWN
+    assert served_as(r, "priority") == STANDARD and served_as(r, "fast") == STANDARD
+    assert served_as(RequestRecord("r", "fast", "code", 0, 0, 0, 8, served_tier="priority"), None) == FAST
+    assert served_fast([r], None) == [r]
