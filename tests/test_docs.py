@@ -167,3 +167,15 @@ def test_the_readmes_commands_table_names_every_command_and_the_vendor_demo_styl
     assert {name for name in COMMANDS} <= {row.split()[2].rstrip("`") for row in rows}
     [serve] = [row for row in rows if row.startswith("| `specledger serve-demo")]
     assert all(style in serve for style in VENDOR_STYLES if style != "openai-chat-chunks"), serve
+
+
+def test_every_command_the_docs_name_exists():
+    # `import-prices` was named for the price-list import, which is `specledger import LIST.csv --tiers`
+    from main import COMMANDS
+
+    verbs = "|".join(sorted({name.split("-")[0] for name in COMMANDS}))
+    named = {}
+    for path in [*DOC_FILES, ROOT / "CONTRIBUTING.md"]:
+        for word in re.findall(rf"`(?:specledger )?((?:{verbs})-[a-z-]+)", path.read_text(encoding="utf-8")):
+            named.setdefault(word, path.relative_to(ROOT))
+    assert named and {w: p for w, p in named.items() if w not in COMMANDS} == {}
