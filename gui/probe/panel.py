@@ -27,6 +27,7 @@ from gui.probe.apply_row import ApplyRow
 from gui.probe.decide_estimate import DecideEstimate
 from gui.probe.endpoint_form import EndpointForm
 from model.probe.sla import breaking_requests, sla_plan_words
+from model.probe.speed_verdict import SPEED_VERDICTS
 from model.workbook.vendor_terms import drop_stale_measurement
 from gui.probe.results import ProbeResultsModel
 from gui.probe.run_form import RunForm
@@ -385,7 +386,9 @@ class ProbePanel(QWidget):
             self._show(result, f"{result.error}. The {_completed(len(result.records))} shown.", True)
         else:
             self._show(result, f"Raw run: {result.run_path}")
-        self.status_message.emit(f"Probed {result.header.get('fast_name')}: speculative {self.report.verdict}")
+        said = (f"{self.report.verdict} than its baseline" if self.report.verdict in SPEED_VERDICTS
+                else f"speculative {self.report.verdict}")
+        self.status_message.emit(f"Probed {result.header.get('fast_name')}: {said}")
 
     def _on_run_errored(self, message: str) -> None:
         if not self._running:
