@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from model.common.formatting import finite_or_none
 from model.comparison.result import Comparison
 from model.workbook.rows import TaskClass, Tier
-from model.workbook.vendor_terms import class_long_share, downgraded_words, sla_text, sla_verdict
+from model.workbook.vendor_terms import downgraded_words, sla_text, sla_verdict
 
 Array = NDArray[np.float64]
 
@@ -44,12 +44,23 @@ def priced_cells(tiers: list[Tier], classes: list[TaskClass]) -> Array:
     out = np.array([c.tokens_out for c in classes], dtype=np.float64)[None, :]
     inp = np.array([c.tokens_in for c in classes], dtype=np.float64)[None, :]
     cached = np.array([c.cached_share for c in classes], dtype=np.float64)[None, :]
-    long = np.array([[class_long_share(c, t) for c in classes] for t in tiers], dtype=np.float64)
+    long = long_shares(tiers, classes)
     short_cost = out * p["po"] + inp * ((1.0 - cached) * p["pi"] + cached * p["pc"])
     long_cost = out * p["pol"] + inp * ((1.0 - cached) * p["pil"] + cached * p["pcl"])
     no_tokens = (out + inp) == 0
     per_output = (1.0 - long) * p["po"] + long * p["pol"]
     return np.where(no_tokens, per_output, (1.0 - long) * short_cost + long * long_cost)
+
+
+def long_shares(tiers: list[Tier], classes: list[TaskClass]) -> Array:
+    """(tiers x classes): model/workbook/vendor_terms.class_long_share for every cell, as arrays (an edit of a
+    100 x 30 workbook recomputes them all)."""
+    thr = np.array([np.nan if t.band_threshold is None else t.band_threshold for t in tiers], dtype=np.float64)[:, None]
+    given = np.array([np.nan if c.long_share is None else c.long_share for c in classes], dtype=np.float64)[None, :]
+    context = np.array([c.context for c in classes], dtype=np.float64)[None, :]
+    with np.errstate(invalid="ignore"):
+        by_context = (context > thr).astype(np.float64)
+    return np.where(np.isnan(thr), 0.0, np.where(np.isnan(given), by_context, given))
 
 
 def downgraded(tiers: list[Tier]) -> tuple[Array, Array, Array]:

@@ -134,3 +134,14 @@ def test_the_brief_says_the_downgrade_the_sla_and_the_prices_date():
     assert labels == ["Speed", "As served", "SLA", "Cost", "Prices", "Ask for"]
     plain = next(b for b in brief(_workbook(), compare(_workbook())) if b.tier == "Fast")
     assert [label for label, _ in plain.lines] == ["Speed", "Cost", "Ask for"]
+
+
+
+def test_the_arrays_say_what_the_one_rule_says_of_every_class():
+    from model.comparison.terms import long_shares
+    from model.workbook.vendor_terms import class_long_share
+
+    tiers = [Tier(), Tier(band_threshold=200_000, price_in_long=1.0, price_out_long=1.0),
+             Tier(band_threshold=8_000, price_in_long=1.0, price_out_long=1.0)]
+    classes = [TaskClass(context=8_000), TaskClass(context=300_000), TaskClass(context=4_000, long_share=0.3)]
+    assert long_shares(tiers, classes).tolist() == [[class_long_share(c, t) for c in classes] for t in tiers]
