@@ -136,7 +136,6 @@ def test_the_brief_says_the_downgrade_the_sla_and_the_prices_date():
     assert [label for label, _ in plain.lines] == ["Speed", "Cost", "Ask for"]
 
 
-
 def test_the_arrays_say_what_the_one_rule_says_of_every_class():
     from model.comparison.terms import long_shares
     from model.workbook.vendor_terms import class_long_share
