@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
+from model.probe.apis import until_decided_refusal
 from model.common import formatting as fmt
 from model.acceptance.sequential import METHOD
 from model.common.cancel import run_to_end
@@ -72,6 +73,9 @@ def check_decide_arguments(args: argparse.Namespace) -> None:
                          "(probe the load levels in a run without --until-decided)")
     if len([c for c in str(getattr(args, "contexts", "0")).split(",") if c.strip()]) > 1:
         raise ValueError(f"--until-decided probes one context; --contexts {args.contexts} names more (give one)")
+    refusal = until_decided_refusal(getattr(args, "api", None))
+    if refusal:
+        raise ValueError(f"--until-decided: {refusal}")
     if not 5 <= args.max_requests <= 10_000:
         raise ValueError("--max-requests must be from 5 to 10000 (an interval needs 5 requests)")
     if args.workbook is None and args.half_width is None:

@@ -12,6 +12,7 @@ from gui.probe.endpoint_form import EndpointForm
 from gui.probe.run_form import RunForm
 from gui.tier_choice import chosen_tier
 from model.common import formatting as fmt
+from model.probe.apis import until_decided_refusal
 from model.probe.decide_plan import leave_out_decided, needs_before_run
 from model.probe.endpoint import check_endpoint, tier_endpoint
 from model.probe.load import parse_levels
@@ -74,6 +75,9 @@ def decide_run(tier: Tier | None, form: RunForm, wb: Workbook, settings: ProbeSe
     """A run until decided of what the forms say. A class the workbook's interval already decides (an applied
     probe) is left out: the estimate says 'decided' and counts nothing for it, and the run spends what the
     estimate says. NothingToSend, in words, when there is nothing to send; ValueError on a bad form."""
+    refusal = until_decided_refusal(settings.fast.api)
+    if refusal:
+        raise ValueError(f"Untick Run until decided: {refusal}.")
     decide, thresholds = decide_settings(tier, form, wb, settings)
     kept, done = leave_out_decided(needs_before_run(
         wb, settings.fast_name, settings, decide.confidence, decide.half_width, decide.max_requests,

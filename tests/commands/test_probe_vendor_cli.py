@@ -51,3 +51,12 @@ def test_probe_anthropic_fast_mode_with_an_sla(tmp_path, capsys, monkeypatch) ->
     # the run file re-analysed gives the same SLA
     assert main(["probe", "--from-run", str(out.with_suffix(".run.jsonl")), "--sla", "100@0.99"]) == 0
     assert "against 99% promised" in capsys.readouterr().out
+
+
+def test_until_decided_is_refused_on_an_api_that_never_shows_the_steps(tmp_path, capsys) -> None:
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text('{"task_class": "code", "prompt": "def f():"}\n')
+    code = main(["probe", "--base-url", "http://127.0.0.1:9/v1", "--api", "anthropic-messages", "--model", "m",
+                 "--prompts", str(prompts), "--until-decided", "--yes"])
+    err = capsys.readouterr().err
+    assert code != 0 and "cannot show" in err and err.count("\n") == 1, err

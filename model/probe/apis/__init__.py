@@ -11,6 +11,6 @@
 from __future__ import annotations
 
 from model.probe.apis.dialect import API_NAMES, DEFAULT_API, Dialect, StreamError
-from model.probe.apis.registry import dialect_for
+from model.probe.apis.registry import dialect_for, until_decided_refusal
 
-__all__ = ["API_NAMES", "DEFAULT_API", "Dialect", "StreamError", "dialect_for"]
+__all__ = ["API_NAMES", "DEFAULT_API", "Dialect", "StreamError", "dialect_for", "until_decided_refusal"]

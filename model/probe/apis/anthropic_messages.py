@@ -23,6 +23,7 @@ class AnthropicMessages(Dialect):
     what = "a Messages API"
     end_event = "message_stop"
     reserved = ("model", "messages", "stream")
+    shows_steps = False  # no logprobs in this API, several tokens an event
 
     def auth_headers(self, key: str) -> dict[str, str]:
         return {"x-api-key": key}

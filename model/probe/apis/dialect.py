@@ -29,6 +29,7 @@ class Dialect:
     what = ""  # the endpoint in words, for a 404
     end_event = ""  # the terminal event, for "the stream ended without ..."
     reserved: tuple[str, ...] = ()  # body fields the probe sets itself
+    shows_steps = True  # whether its stream can show the verify steps (logprobs exist in the API)
 
     def auth_headers(self, key: str) -> dict[str, str]:
         return {"authorization": f"Bearer {key}"}

@@ -76,3 +76,12 @@ def test_a_run_says_what_the_sla_needs_first_and_shows_served_and_sla(qtbot, pan
     (run_file,) = widget.run_folder.glob("probe-*.run.jsonl")
     trailer = [json.loads(x) for x in run_file.read_text().splitlines() if "specledger-probe-sla" in x]
     assert len(trailer) == 1 and trailer[0]["verdict"] == report.sla["verdict"]
+
+
+def test_run_until_decided_is_refused_through_an_api_that_never_shows_the_steps(qtbot, panel) -> None:
+    widget, truth = panel
+    widget.confirm = lambda text: True
+    widget.run_form.decide_check.setChecked(True)
+    qtbot.mouseClick(widget.run_row.run_button, Qt.MouseButton.LeftButton)
+    assert "Untick Run until decided" in widget.message_label.text()
+    assert not truth.served  # nothing was sent
