@@ -180,7 +180,8 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.number(r, 14, t.price_out, price)
         sheet.number(r, 15, t.price_in, price)
         sheet.text(r, 16, t.baseline, st.INDENT)
-        sheet.formula(r, 17, f'=IF(OR({refs.tier(i, "price_out")}<>$N${r},{refs.tier(i, "price_in")}<>$O${r}),'
+        terms = "".join("," + _moved(refs.tier(i, name), getattr(t, name)) for name in _PRICE_TERMS)
+        sheet.formula(r, 17, f'=IF(OR({refs.tier(i, "price_out")}<>$N${r},{refs.tier(i, "price_in")}<>$O${r}{terms}),'
                       f'"{CHANGED}","")', "")
         # the baseline as exported is found by its name then; a rename of that tier on Inputs moves the lookup too
         b = index.get(t.baseline, -1) if t.baseline else -1
@@ -201,7 +202,8 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.formula(r, 3, f'=IF({refs.cls(j, "context")}<>$B${r},"{CHANGED}","")', "")
         sheet.number(r, 4, c.tokens_out, st.INTEGER)
         sheet.number(r, 5, c.tokens_in, st.INTEGER)
-        sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}),'
+        shares = "".join("," + _moved(refs.cls(j, name), getattr(c, name)) for name in ("cached_share", "long_share"))
+        sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}{shares}),'
                       f'"{CHANGED}","")', "")
         sheet.formula(r, 7, _refused_formula([(spec, refs.cls(j, spec.name)) for spec in CLASS_COLUMNS], lists), "")
     row = class_row0 + max(len(wb.classes), 1) + 1
@@ -222,6 +224,18 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     sheet.print_last_col = len(_TIER_COLUMNS)
     sheet.ws.print_area(0, 0, row - 1, len(_TIER_COLUMNS) - 1)
     return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)
+
+
+# a vendor's terms the price break-evens are solved from (docs/design/vendor-terms.md): an edit of one says stale as
+# a price's does; the SLA is live and decides no grey value
+_PRICE_TERMS = ("price_cached_in", "band_threshold", "price_in_long", "price_out_long", "price_cached_in_long",
+                "downgraded_share")
+
+
+def _moved(ref: str, exported: float | None) -> str:
+    """A test, TRUE where the Inputs cell no longer holds the value exported (blank for None): the value is written
+    into the formula, as these terms have no column of their own on this sheet."""
+    return f'{ref}&""<>""' if exported is None else f'IF(ISNUMBER({ref}),{ref}<>{float(exported)!r},TRUE)'
 
 
 def _refused_formula(fields: list[tuple[FieldSpec, str]], lists: dict[str, str]) -> str:

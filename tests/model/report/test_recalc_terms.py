@@ -34,7 +34,13 @@ def test_the_summary_follows_the_terms(recalculated, case):
         assert get("SLA") == (cmp.sla_verdict[i] or ("not measured" if cmp.sla[i] else "–")), (case, tier.name)
         served_apart += not close(float(cmp.mix_speedup[i]), float(cmp.mix_speedup_fast[i]))
     assert served_apart >= 2  # the downgraded shares moved the mixes the Summary shows
+    flags = [ws.cell(header + 1 + i, heads["Grey values"]).value or "" for i in range(len(wb.tiers))]
     if case == "terms edited":
         helix = wb.tier_index("Helix Fast")
         assert cmp.sla_verdict[helix] == "met" and ws.cell(header + 1 + helix, heads["SLA"]).value == "met"
+        # a term SpecLedger's grey price break-evens were solved from moved: they say so, as a price's edit does
+        for name in ("Northwind Turbo", "Helix Fast"):
+            assert flags[wb.tier_index(name)] == "price break-even stale", (name, flags)
+    else:
+        assert not any(flags), flags
     assert import_report(c.recalculated) == wb  # LibreOffice's save keeps every term
