@@ -9,17 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.fuzz.hostile_server import HostileServer
+from tests.fuzz.test_fuzz_probe import _main
 
 DEAD = "http://127.0.0.1:9/v1"  # nothing listens: a case that sent a request would say "could not connect"
-
-
-def _main(capsys, *argv: str) -> tuple[int, str]:
-    import main
-    try:
-        code = main.main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    return code, capsys.readouterr().err
 
 
 def _prompts(tmp_path: Path, classes: tuple[str, ...] = ("code",)) -> str:

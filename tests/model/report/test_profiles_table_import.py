@@ -44,23 +44,23 @@ def _profile_row(ws, rows):
     return next(r for r in rows if ws.cell(r, 5).value and not ws.cell(r, 2).value)
 
 
-def test_positions_measured_that_is_no_whole_number_is_refused(tmp_path):
-    def edit(ws, rows):
-        r = _profile_row(ws, rows)
-        ws.cell(r, 5).value = 2.5
-        edit.row = r
-    path = _edit_profiles(tmp_path, edit)
-    with pytest.raises(WorkbookError, match=rf"cell E{edit.row}: Positions measured must be a whole number"):
-        import_report(path)
+# what is typed on a profile's row (column: value), and the words naming the cells ({r}: the row)
+_ROW_EDITS = {
+    "positions measured 2.5": ({5: 2.5}, "cell E{r}: Positions measured must be a whole number"),
+    "a length on a profile's row": ({3: 2.5, 4: 3}, "cells C{r} and E{r} give a mean acceptance length and"),
+}
 
 
-def test_a_length_typed_on_a_profile_row_is_refused(tmp_path):
+@pytest.mark.parametrize("case", sorted(_ROW_EDITS))
+def test_a_profile_row_that_would_drop_something_is_refused(tmp_path, case):
+    cells, words = _ROW_EDITS[case]
+
     def edit(ws, rows):
-        r = _profile_row(ws, rows)
-        ws.cell(r, 3).value, ws.cell(r, 4).value = 2.5, 3
-        edit.row = r
+        edit.row = _profile_row(ws, rows)
+        for col, value in cells.items():
+            ws.cell(edit.row, col).value = value
     path = _edit_profiles(tmp_path, edit)
-    with pytest.raises(WorkbookError, match=rf"cells C{edit.row} and E{edit.row} give a mean acceptance length and"):
+    with pytest.raises(WorkbookError, match=words.format(r=edit.row)):
         import_report(path)
 
 
