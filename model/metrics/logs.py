@@ -160,6 +160,15 @@ def llamacpp_request(line: str, number: int, file: str, out: Requests) -> None:
     out.task = None
 
 
+_LC_WHOLE = re.compile(r"(?:acceptance rate per position = \([^)]*\)|mean (?:acceptance length|len) =\s*\d+\.\d\d)\s*$")
+
+
+def llamacpp_line_whole(line: str) -> bool:
+    """Whether a request line ends as a whole current form (its per-position rates closed) or a whole mean-len form
+    (its two decimals); the older form's end is also where a cut current line stops, so it never counts as whole."""
+    return _LC_WHOLE.search(line) is not None
+
+
 def llamacpp_per_pos(line: str, number: int, file: str, out: Requests) -> None:
     """The trace-level "acc per pos = (...)" line: the per-position rates of the request whose "draft acceptance"
     line it follows (same task id), which gives that request's K."""

@@ -127,9 +127,10 @@ def read_log(fh: BinaryIO, file: str, head: bytes, k: int | None,
     for item in scan(fh, _MARKERS, stats):
         if item is None:
             yield stats.bytes_read
-        elif item[0] == stats.unterminated and "draft acceptance" in item[1]:
+        elif item[0] == stats.unterminated and "draft acceptance" in item[1] and not logs.llamacpp_line_whole(item[1]):
             # llama.cpp's request line cut where the file ends: its start reads as the older form (no mean
-            # length, no per-position rates), so it is skipped and counted as cut, never read as that form
+            # length, no per-position rates), so it is skipped and counted as cut, never read as that form; a
+            # last line that ends as a whole current or mean-len form is read (a file saved without its newline)
             state.requests.cut += 1
         else:
             state.feed(*item)

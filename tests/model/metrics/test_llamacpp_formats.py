@@ -130,3 +130,16 @@ def test_cli_k_per_drafter(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, str(ROOT / "main.py"), "import-metrics", path, "--k", "2", "--k", "x=3"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert bad.returncode != 0 and "not both" in bad.stderr
+
+
+def test_a_whole_last_request_line_without_its_newline_is_read(tmp_path: Path) -> None:
+    # two whole current-form lines, the file saved without a final newline: both requests read (3.50 and 2.30);
+    # the same file cut after "generated)" stays one request (test_contradictions)
+    lines = [lf.llamacpp_request(1, [10, 15, 20, 25, 30]), lf.llamacpp_request(2, [20, 10, 10, 5, 5])]
+    path = tmp_path / "server.log"
+    path.write_text("\n".join(lines))
+    [s] = read_sources([str(path)])
+    assert [c.mean_acceptance_length for _, c in s.requests] == pytest.approx([3.5, 2.3])
+    path.write_text("\n".join(lines[:1] + [lf.llamacpp_request(2, [20, 10, 10, 5, 5], form="mean-len")]))
+    [s] = read_sources([str(path)])
+    assert len(s.requests) == 2
