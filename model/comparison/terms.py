@@ -163,8 +163,16 @@ def terms_words(cmp: Comparison, i: int) -> list[str]:
     if np.isfinite(d):
         said = downgraded_words(d, finite_or_none(cmp.downgraded_low[i]), finite_or_none(cmp.downgraded_high[i]),
                                 int(cmp.downgraded_requests[i]))
-        out.append(f"{said}: mix {fmt.times(finite_or_none(cmp.mix_speedup[i]))} as served "
-                   f"({fmt.times(finite_or_none(cmp.mix_speedup_fast[i]))} on the requests served fast), "
+        speeds = []
+        if finite_or_none(cmp.mix_speedup[i]) is not None:
+            speeds.append(f"mix {fmt.times(finite_or_none(cmp.mix_speedup[i]))} as served "
+                          f"({fmt.times(finite_or_none(cmp.mix_speedup_fast[i]))} on the requests served fast)")
+        measured = finite_or_none(cmp.measured_speedup[i]) if cmp.measured_speedup is not None else None
+        if measured is not None:  # a probe's speedup over the baseline is on the requests served fast
+            served = float(as_served(np.array([measured]), np.array([d]), np.ones(1))[0])
+            speeds.append(f"measured {fmt.times(measured)} over the baseline on the requests served fast, "
+                          f"{fmt.times(served)} as served")
+        out.append(f"{said}: {', '.join(speeds) + ', ' if speeds else ''}"
                    f"monthly {fmt.money(finite_or_none(cmp.monthly_cost[i]), cmp.currency)} with the downgraded ones billed at "
                    f"the standard price ({fmt.money(finite_or_none(cmp.monthly_cost_fast[i]), cmp.currency)} at its own)")
     if cmp.sla and cmp.sla[i]:

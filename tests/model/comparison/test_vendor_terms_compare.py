@@ -144,3 +144,12 @@ def test_the_arrays_say_what_the_one_rule_says_of_every_class():
              Tier(band_threshold=8_000, price_in_long=1.0, price_out_long=1.0)]
     classes = [TaskClass(context=8_000), TaskClass(context=300_000), TaskClass(context=4_000, long_share=0.3)]
     assert long_shares(tiers, classes).tolist() == [[class_long_share(c, t) for c in classes] for t in tiers]
+
+
+def test_a_measured_speedup_is_said_as_served_too():
+    from model.comparison.terms import terms_words
+
+    wb = _workbook(downgraded_share=0.25, measured_speedup=2.5)
+    words = " ".join(terms_words(compare(wb), 1))
+    assert "measured 2.50x over the baseline on the requests served fast, " in words
+    assert f"{1 / (0.75 / 2.5 + 0.25):.2f}x as served" in words
