@@ -146,12 +146,18 @@ def profile_rates(row: object) -> tuple[float, ...] | None:
 
 # how to type a range, wherever an alpha is typed (the classes' alpha column, the overrides grid)
 RANGE_HINT = ("Give a range in brackets, such as 80% (74–86%), for a vendor's stated range or your doubt: the "
-              "verdicts say 'undecided' where it reaches both sides of a break-even. 80% () removes it.")
+              "verdicts say 'undecided' where it reaches both sides of a break-even. 80% () removes it. "
+              "A per-position profile (77% 58% 53%) or a mean acceptance length at its K (AL 2.6 @K4) typed here "
+              "stands instead of one alpha.")
 
 
 def alpha_edit_text(row: Any, decimal: str) -> str:
     """The alpha as the editor offers it, with the row's range in brackets where it has one: it reads back as the
     same alpha and range (a copy and paste onto the cell changes nothing)."""
+    if row.profile:  # as typed: it reads back as the same profile (model/workbook/alpha_text.parse_shape_text)
+        return " ".join(with_mark(percent_edit_text(p), decimal) for p in row.profile)
+    if row.acceptance_length is not None and row.acceptance_length_k is not None:
+        return f"AL {with_mark(repr(float(row.acceptance_length)), decimal)} @K{row.acceptance_length_k}"
     text = with_mark(percent_edit_text(row.alpha), decimal)
     if row.alpha_low is None or row.alpha_high is None or row.profile or row.acceptance_length is not None:
         return text

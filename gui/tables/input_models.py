@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from model.workbook import row_edits
 from model.workbook.row_edits import NOT_GIVEN
-from model.workbook.alpha_text import parse_alpha_text
+from model.workbook.alpha_text import parse_alpha_text, parse_shape_text, type_shape
 from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
                                        ValidationError, parse_field)
 from model.workbook.vendor_terms import drop_stale_measurement
@@ -410,6 +410,10 @@ class ClassTableModel(RowTableModel):
             super()._assign(wb, row, col, text)
             return
         target = wb.classes[row]
+        shape = parse_shape_text(TaskClass, text, target.name, decimal=locale_decimal())
+        if shape is not None:  # a profile or a length typed in the alpha cell: it stands instead of one alpha
+            type_shape(target, shape)
+            return
         alpha, typed_range = parse_alpha_text(TaskClass, text, target.name, decimal=locale_decimal())
         if typed_range is not None:
             type_acceptance(target, alpha, typed_range)

@@ -16,7 +16,7 @@ from gui.tables.cell_format import locale_decimal
 from gui.tables.input_models import Cell, Index, WorkbookTableModel
 from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.rows import Override, Workbook, type_acceptance
-from model.workbook.alpha_text import parse_alpha_text
+from model.workbook.alpha_text import parse_alpha_text, parse_shape_text, type_shape
 
 _OVERRIDE_COLOUR = QColor("#1f4e9e")
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -115,6 +115,11 @@ class OverrideGridModel(WorkbookTableModel):
         tier, cls = wb.tiers[row], wb.classes[col]
         if text is None or not str(text).strip():
             wb.set_override(tier.name, cls.name, None)
+            return
+        shape = parse_shape_text(Override, text, f"{tier.name} / {cls.name}", decimal=locale_decimal())
+        if shape is not None:  # a profile or a length on this tier's draft, instead of one alpha
+            wb.set_override(tier.name, cls.name, shape["alpha"])
+            type_shape(wb.override_for(tier.name, cls.name), shape)
             return
         alpha, typed_range = parse_alpha_text(Override, text, f"{tier.name} / {cls.name}", decimal=locale_decimal())
         old = wb.override_for(tier.name, cls.name)

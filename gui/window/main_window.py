@@ -14,6 +14,7 @@ from gui.tables.acceptance_text import SHAPE_ROLE
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.document import Document
 from gui.metrics.dialog import is_metrics_drop, open_import_dialog
+from gui.window import dialog_focus
 from gui.window.column_fit import fit_columns, fit_results_grid, wider_texts
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.menus import build_menus
@@ -128,6 +129,8 @@ class MainWindow(ScreenFit, QMainWindow):
             self.metric_combo.addItem(label, key)
         self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
         self.legend = QLabel()
+        # the keyboard back here when a dialog closes, window manager or none (gui/window/dialog_focus.py)
+        self._focus_return = dialog_focus.install(self)
         self._legend_made_up = False
         # the legend gives way on a narrow screen rather than widen the window: it wraps between its entries
         # onto a second line (it was cut: 'not speculativ', and the value scheme's last entry, beside the probe dock

@@ -2,7 +2,7 @@
 X tests: they set up a probe run here and read back what the window shows, and do all the user's input through
 the X server with xdotool. Run as a script by tests/x11/xsession.App; one JSON line answers each command.
 
-Commands: state | lag SECONDS (how late a 10 ms timer fires on the GUI thread, answered after SECONDS) | probe URL TOKENS REPEATS | cell tiers|classes ROW [COL] | where tiers|classes ROW [COL] | metric KEY | shot PATH (the whole X screen, frames included) | quit
+Commands: state | save-to PATH | edit-title WORDS | dialog settings|about | dialogs | lag SECONDS (how late a 10 ms timer fires on the GUI thread, answered after SECONDS) | probe URL TOKENS REPEATS | cell tiers|classes ROW [COL] | where tiers|classes ROW [COL] | metric KEY | shot PATH (the whole X screen, frames included) | quit
 """
 from __future__ import annotations
 
@@ -105,6 +105,7 @@ def _state(w: Any) -> dict[str, Any]:
         "progress": _part(panel, "progress_bar").value() if panel is not None else None,
         "editing": view.state() == view.State.EditingState,
         "focus": type(focus).__name__ if focus is not None else None,
+        "active": QApplication.activeWindow() is w,
         "half_covered": _half_covered(w), "tier_scroll": w.tier_view.horizontalScrollBar().value(),
         "tier_scroll_max": w.tier_view.horizontalScrollBar().maximum(),
         "splitter": w.splitter.sizes(), "charts_visible": w.charts.isVisible(),
@@ -203,6 +204,18 @@ def _on_command(app: QApplication) -> None:
         if dock is not None:
             dock.close()
         reply = _state(w)
+    elif words[0] == "save-to":  # the workbook saved there, so Ctrl+S writes it without asking where
+        reply = {"saved": w.files.save_to(words[1])}
+    elif words[0] == "edit-title":  # an edit with no dialog: the workbook is dirty, Ctrl+S has something to write
+        title = " ".join(words[1:])
+        w.document.apply("Edit title", lambda wb: setattr(wb, "title", title))
+        reply = _state(w)
+    elif words[0] == "dialog":  # a dialog as its menu item opens it (after this answer: exec() would block it)
+        QTimer.singleShot(0, {"settings": w.edit_settings, "about": w._on_about_requested}[words[1]])
+        reply = {"opening": words[1]}
+    elif words[0] == "dialogs":  # the dialogs up, with their window ids for xdotool
+        reply = {"dialogs": [{"title": d.windowTitle(), "wid": int(d.winId())} for d in QApplication.topLevelWidgets()
+                             if d.isWindow() and d.isVisible() and d is not w]}
     elif words[0] == "shot":
         reply = {"saved": w.screen().grabWindow(0).save(words[1])}
     elif words[0] == "quit":

@@ -64,8 +64,8 @@ def test_the_task_classes_table_says_what_stands_beside_the_alpha(window):
     assert shown("summarisation") == "65.0% · AL 2.40 @K4"  # 'AL 2.9 @K3' for a length
     assert shown("code") == "80.0% (74.0–86.0%)" and "range typed" in shown("code", Qt.ItemDataRole.ToolTipRole)
     assert shown("prose") == "50.0%"
-    # what a cell edits is still the alpha alone
-    assert model.data(model.index(wb.class_index("json"), col), Qt.ItemDataRole.EditRole).rstrip("%") in ("85", "85.0")
+    # what a cell edits is the profile as it can be typed back (tests/gui/tables/test_typed_shape.py)
+    assert model.data(model.index(wb.class_index("json"), col), Qt.ItemDataRole.EditRole) == "90% 80% 70% 60%"
 
 
 def _bar_heights(view, index, positions: int) -> list[int]:
