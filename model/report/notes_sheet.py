@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
 from model.report.kept_fields import write_kept
-from model.report.layout import CLASS_COLUMNS, NOTES
+from model.report.layout import CLASS_COLUMNS, NOTES, TIER_COLUMNS
 from model.workbook.rows import Workbook
 from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
-from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, TIER_FIELDS, FieldSpec
+from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, FieldSpec
 
 CHANGED = "changed"
 REFUSED = "out of range"  # an input the validator refuses: pasted past the data validation
@@ -188,7 +188,8 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         renamed = f',{refs.tier(b, "name")}<>$A${tier_row0 + b}' if b >= 0 else ""
         sheet.formula(r, 18, f'=IF(OR({refs.tier(i, "baseline")}<>$P${r}{renamed}),"{CHANGED}","")', "")
         # the settings too: every row of the tier reads them (and one cell per tier keeps the rows' formulas short)
-        sheet.formula(r, 19, _refused_formula([(spec, refs.tier(i, spec.name)) for spec in TIER_FIELDS]
+        # a vendor's terms too (Inputs' columns right of the tier's own)
+        sheet.formula(r, 19, _refused_formula([(spec, refs.tier(i, spec.name)) for spec in TIER_COLUMNS]
                                               + settings_checked, lists), "")
     row = tier_row0 + max(len(wb.tiers), 1) + 1
     sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",

@@ -188,6 +188,7 @@ def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:
     edited("narrowed", "ranged", narrowed_edits())
     edited("too few ranged", "too few", TOO_FEW_RANGED)
     edited("terms edited", "termed", TERMS_EDITS)
+    edited("terms refused", "termed", [("tier", "Northwind Turbo", "price_in_long", -3.0)])
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
     missing = [c.recalculated.name for c in cases.values() if not c.recalculated.exists()]
     assert not missing, f"LibreOffice did not convert {missing}: {run.stdout} {run.stderr}"

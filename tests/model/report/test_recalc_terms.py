@@ -44,3 +44,13 @@ def test_the_summary_follows_the_terms(recalculated, case):
     else:
         assert not any(flags), flags
     assert import_report(c.recalculated) == wb  # LibreOffice's save keeps every term
+
+
+def test_a_term_pasted_out_of_range_is_said_on_its_tier(recalculated):
+    from model.report.comparison_sheet import REFUSED_INPUT
+
+    c = recalculated["terms refused"]
+    ws = openpyxl.load_workbook(c.recalculated, data_only=True)[SUMMARY]
+    header, heads = table(ws, ("Tier", "Vendor"))
+    turbo = c.workbook.tier_index("Northwind Turbo")
+    assert ws.cell(header + 1 + turbo, heads["Grey values"]).value == REFUSED_INPUT
