@@ -20,9 +20,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
 from model.common import formatting as fmt
 from model.comparison.measured_speed import ABOVE, BELOW
 from model.comparison.result import Comparison
+from model.comparison.terms import as_served
 from model.comparison.verdicts import NOT_WORTH, TOO_FEW_LABEL, UNDECIDED, WORTH
 from model.workbook.rows import Workbook
 
@@ -223,8 +226,16 @@ def served_line(cmp: Comparison, i: int) -> str:
     d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
     if not (math.isfinite(d) and d > 0):
         return ""
-    return (f"{fmt.pct(d, 0)} of fast requests at standard speed, billed at the standard price: your mix runs "
-            f"{fmt.times(float(cmp.mix_speedup[i]))} ({fmt.times(float(cmp.mix_speedup_fast[i]))} on the fast ones).")
+    said = f"{fmt.pct(d, 0)} of fast requests at standard speed, billed at the standard price"
+    # the measured speed where a probe gave one (as the Speed line goes by it), else the model's mix
+    fast = cmp.tier_parts[i].measured.measured
+    if fast is not None:
+        mix = float(as_served(np.array([fast]), np.array([d]), np.ones(1))[0])
+    else:
+        fast, mix = float(cmp.mix_speedup_fast[i]), float(cmp.mix_speedup[i])
+    if not (math.isfinite(fast) and math.isfinite(mix)):
+        return said + "."
+    return f"{said}: your mix runs {fmt.times(mix)} ({fmt.times(fast)} on the fast ones)."
 
 
 def sla_line(cmp: Comparison, i: int) -> str:

@@ -153,3 +153,17 @@ def test_a_measured_speedup_is_said_as_served_too():
     words = " ".join(terms_words(compare(wb), 1))
     assert "measured 2.50x over the baseline on the requests served fast, " in words
     assert f"{1 / (0.75 / 2.5 + 0.25):.2f}x as served" in words
+
+
+def test_the_briefs_as_served_line_goes_by_the_measured_speed_and_never_prints_a_dash():
+    # a closed vendor's fast mode: mechanics nobody gave, its speed measured by a probe; the line read
+    # "your mix runs – (– on the fast ones)"
+    from model.comparison.brief import brief
+
+    wb = _workbook(downgraded_share=0.25, measured_speedup=2.5)
+    wb.tiers[1].defaulted = "speculative, k, c, v"
+    line = next(b for b in brief(wb, compare(wb)) if b.tier == "Fast").line("As served")
+    assert "\u2013" not in line and f"{1 / (0.75 / 2.5 + 0.25):.2f}x" in line and "2.50x on the fast ones" in line
+    modelled = compare(_workbook(downgraded_share=0.25))
+    line = next(b for b in brief(_workbook(downgraded_share=0.25), modelled) if b.tier == "Fast").line("As served")
+    assert f"{modelled.mix_speedup[1]:.2f}x ({modelled.mix_speedup_fast[1]:.2f}x on the fast ones)" in line
