@@ -203,16 +203,20 @@ def comparison_text(cmp) -> str:
     vw = max([22] + [len(v) + 1 for v in verdicts])  # "incomplete: needs c and v" pushed the columns after it
     # "out of reach" ran into the claim before it ("3.0xout of reach") in a 9-wide column
     nw = max([9] + [len(_claim_alpha_text(r)) + 2 for r in tiers])
+    values = ["incomplete" if r["incomplete"] else r["baseline_incomplete"] or r["value_verdict"] for r in tiers]
+    # the SLA's verdict beside the tier's, where any tier has an SLA (docs/design/vendor-terms.md)
+    slas = [(r["sla"]["verdict"] or "promised") if r["sla"] else "–" for r in tiers]
+    sla_head = f"{'':<{max(len(v) for v in values) - 5}}  SLA" if any(r["sla"] for r in tiers) else ""
     lines = [f"{'tier':<22}{'mix':>{tw}}{'monthly':>12}{'premium':>9}{'claim':>7}{'needs a':>{nw}}  holds  "
-             f"{'verdict':<{vw}}{'pays a':>7}  value"]
-    for r, verdict in zip(tiers, verdicts):
+             f"{'verdict':<{vw}}{'pays a':>7}  value{sla_head}"]
+    for r, verdict, value, sla in zip(tiers, verdicts, values, slas):
         holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
         mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
                      f"{_claim_alpha_text(r):>{nw}}  {holds:<5}  {verdict:<{vw}}"
                      f"{'–' if r['incomplete'] else _tier_pays_text(r):>7}"
-                     f"  {'incomplete' if r['incomplete'] else r['baseline_incomplete'] or r['value_verdict']}")
+                     + (f"  {value:<{max(len(v) for v in values)}}  {sla}" if sla_head else f"  {value}"))
     measured = [(r, cmp.tier_parts[i].measured) for i, r in enumerate(tier_records(cmp))
                 if r["measured_speedup"] is not None]
     if measured:

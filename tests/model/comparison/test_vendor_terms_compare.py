@@ -105,6 +105,10 @@ def test_the_sla_is_shown_beside_the_verdicts(tmp_path):
     text = out.getvalue()
     assert "SLA: 75% (51\u201390%) of requests above 80 tok/s over 20 requests against 99% promised: breached" in text
     assert "25% of fast requests served at standard speed (typed)" in text and "as read 2026-12-06" in text
+    # the SLA's verdict beside the tier's, in the table
+    head = next(line for line in text.splitlines() if line.startswith("tier") and "value" in line)
+    fast = next(line for line in text.splitlines() if line.startswith("Fast "))
+    assert head.rstrip().endswith("SLA") and fast.rstrip().endswith("breached")
     out = io.StringIO()
     run_compare(SimpleNamespace(workbook=str(path), json=True, csv=False), out)
     tier = json.loads(out.getvalue())["tiers"][1]
