@@ -91,11 +91,6 @@ def terms_problems(tier: Tier) -> list[str]:
     return out
 
 
-def has_terms(tier: Tier) -> bool:
-    """Whether the tier says anything beyond one input and one output price (a tier without works as before)."""
-    return any(getattr(tier, spec.name) not in (None, "", 0) for spec in TERMS_FIELDS + MEASURED_TERMS_FIELDS)
-
-
 # ---- the SLA ------------------------------------------------------------------------------------------------
 
 MET, BREACHED, UNDECIDED = "met", "breached", "undecided"
