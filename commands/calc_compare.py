@@ -14,6 +14,7 @@ from model.common import formatting as fmt
 from commands.runner import CommandError
 from model.comparison import compare
 from model.comparison.verdicts import ON_TOO_FEW, TOO_FEW_LABEL, TOO_FEW_MEANING, labelled
+from model.comparison.quality import quality_line
 from model.comparison.terms import terms_words
 from model.workbook.validation import K_LIMITS, parse_number
 from model.workbook.json_file import load_demo, load_workbook
@@ -233,6 +234,13 @@ def comparison_text(cmp) -> str:
         lines.append("")
         lines.append("vendor's terms (as served: downgraded requests at the standard tier's speed and prices):")
         lines += [f"  {tier}: {line}" for tier, words in terms for line in words]
+    quality = [(name, quality_line(cmp, i)) for i, name in enumerate(cmp.tier_names) if quality_line(cmp, i)]
+    if quality:
+        # beside the speed and value verdicts: a lossy tier's speed is not the standard tier's model's
+        # (docs/design/quality.md)
+        lines.append("")
+        lines.append("quality (a probe at a temperature and on checked tasks):")
+        lines += [f"  {tier}: {q.removeprefix('Quality: ')}" for tier, q in quality]
     at_load = [(r["tier"], cmp.tier_parts[i].at_load.words()) for i, r in enumerate(tier_records(cmp))]
     if any(words for _, words in at_load):
         # the speed at the analyst's own parallel streams: a vendor's claim is for a quiet server

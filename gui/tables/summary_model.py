@@ -14,6 +14,7 @@ from model.common import formatting as fmt
 from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.comparison.guarantee import ALPHA_UNIT, Guarantee, length_text
 from model.comparison.measured_speed import AGREES
+from model.comparison.quality import flagged, quality_line, quality_verdict
 from model.comparison.terms import terms_words
 from model.comparison.verdicts import TOO_FEW_LABEL
 
@@ -103,6 +104,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Speed verdict", _speed_verdict, "Against plain decoding. Gain: mix speedup at least 1 + marginal band; marginal: 1 up to that; tax: below 1 (slower than plain decoding, and the draft is on the invoice); undecided: the mix speedup's interval reaches across a verdict's line, so measure more. Unconfirmed: the vendor has not confirmed the tier runs speculative decoding; it is computed as if it did."),
     ("Value verdict", _value_verdict, "Does the speed pay for the price? Worth the premium when the mix speedup over the baseline is at least the price ratio (monthly cost / the baseline's): one unit of speed then costs no more than on the baseline; undecided where the interval on the speedup over the baseline reaches both sides of the price ratio. n/a without a baseline or for a tier that does not run speculative decoding."),
     ("Claim holds", _holds_text, "Holds if the mix speedup on the requests served fast reaches the claim within the tolerance in Settings."),
+    ("Quality", quality_verdict, "What a probe at a temperature found (lossy: the fast tier's samples do not come from the standard tier's model; lossless: they do, with the size of shift the run could see; undecided) and its checked tasks (worse: fast answers fail more often, beyond the margin). Hover a cell for the sentence."),
     ("SLA", _sla_text, "The vendor's SLA (a share of requests above a number of output tokens per second) against what a probe measured: met where the interval's low end is at or above the promise, breached where its high end is below it, undecided between; promised: not measured yet. Hover a cell for the numbers."),
     ("Downgraded", _downgraded_text, "The share of fast requests the vendor served at standard speed (measured by a probe, or typed). The mix speedup and the monthly cost are as served: those requests run at the baseline's speed and are billed at its prices. Hover a cell for the speed on the requests served fast."),
     ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
@@ -119,7 +121,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
     ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
 ]
-_VERDICT_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds"}
+_VERDICT_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Quality"}
 
 
 _WARNING = QColor("#b00020")
@@ -138,7 +140,8 @@ def _background(cmp: Comparison, i: int, header: str) -> QColor | None:
 def _warns(cmp: Comparison, i: int, header: str) -> bool:
     """The cell's text in red: a claim that does not hold, a measured speed that disagrees with the model."""
     return (header == "Claim holds" and cmp.claim_holds[i] is False
-            or header == "Measured" and _measured_text(cmp, i).endswith("(!)"))
+            or header == "Measured" and _measured_text(cmp, i).endswith("(!)")
+            or header == "Quality" and flagged(cmp, i))
 
 
 def _look(cmp: Comparison, i: int, col: int) -> tuple[str, int, bool]:
@@ -228,6 +231,8 @@ class TierSummaryModel(WorkbookTableModel):
             return None if colour is None else QBrush(colour)
         if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(_WARNING) if _warns(cmp, i, header) else None
+        if role == Qt.ItemDataRole.ToolTipRole and header == "Quality" and text(cmp, i):
+            return quality_line(cmp, i)
         if role == Qt.ItemDataRole.ToolTipRole and header in ("SLA", "Downgraded") and text(cmp, i):
             return "\n".join(terms_words(cmp, i))
         if role == Qt.ItemDataRole.ToolTipRole and header == "Monthly cost" and cmp.price_source and cmp.price_source[i]:

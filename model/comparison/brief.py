@@ -24,6 +24,7 @@ import numpy as np
 
 from model.common import formatting as fmt
 from model.comparison.measured_speed import ABOVE, BELOW
+from model.comparison.quality import flagged, quality_line
 from model.comparison.result import Comparison
 from model.comparison.terms import as_served
 from model.comparison.verdicts import NOT_WORTH, TOO_FEW_LABEL, UNDECIDED, WORTH
@@ -119,6 +120,8 @@ def _recommendation(cmp: Comparison, i: int) -> tuple[str, str]:
         why += f" On {_names(few)} it rests on {TOO_FEW_LABEL}."
     if cmp.unconfirmed[i] and not cmp.made_up(i):
         why += " Not confirmed that it drafts: probe it."
+    if flagged(cmp, i):  # its speed is not the standard tier's model's: said with the recommendation too
+        why += f" {quality_line(cmp, i)}"
     return rec, why
 
 
@@ -251,9 +254,17 @@ def prices_line(cmp: Comparison, i: int) -> str:
 
 ADVICE, SPEED, SERVED, SLA, COST, PRICES, ASK = ("Advice", "Speed", "As served", "SLA", "Cost", "Prices",
                                                   "Ask for")
+QUALITY = "Quality"
+
+
+def quality_brief_line(cmp: Comparison, i: int) -> str:
+    """The quality a probe found (docs/design/quality.md): a lossy tier, or one worse on checked tasks, is never
+    recommended without this line."""
+    return quality_line(cmp, i).removeprefix("Quality: ")
 # the lines under each tier's recommendation, in print order: (label, text of (Comparison, tier index), "" to skip)
 BRIEF_LINES: list[tuple[str, Callable[[Comparison, int], str]]] = [
     (SPEED, speed_line),
+    (QUALITY, quality_brief_line),
     (SERVED, served_line),
     (SLA, sla_line),
     (COST, cost_line),

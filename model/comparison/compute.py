@@ -17,6 +17,7 @@ from model.comparison.guarantee import guarantee_lengths, length_unit
 from model.mechanics.tier_costs import TierCosts
 from model.comparison.verdicts import (NOT_APPLICABLE, cost_ratio, on_cells, price_targets, speed_verdicts,
                                        value_verdicts)
+from model.comparison.quality import quality_fields
 from model.comparison.terms import (as_served, billed, downgraded, fair_factor, fast_needed, priced_cells,
                                       served_interval, standard_speed, terms_fields)
 from model.workbook.rows import Workbook
@@ -234,6 +235,7 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
         class_cost=class_cost, mix_speedup_fast=mix_fast, monthly_cost_fast=monthly_fast,
         mix_speedup_fast_low=mix_fast_lo, mix_speedup_fast_high=mix_fast_hi, price_unit_fast=unit_fast, price_unit=unit,
         **terms_fields(tiers),
+        **quality_fields(tiers),
     )
 
 

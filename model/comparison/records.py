@@ -17,6 +17,7 @@ from model.acceptance.value import ALPHA, LENGTH, PROFILE
 from model.comparison.guarantee import ALPHA_WITHHELD, LENGTH_UNIT
 from model.comparison.load_speed import LoadSpeed
 from model.comparison.measured_speed import MeasuredSpeed
+from model.comparison.quality import quality_note, quality_verdict
 from model.comparison.result import Comparison
 from model.comparison.verdicts import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES
 
@@ -54,6 +55,7 @@ def iter_pair_records(cmp: Comparison) -> Iterator[dict[str, Any]]:
                 "speedup_vs_baseline_interval": finite_pair(cmp.pair_vs_baseline_low[i, j],
                                                             cmp.pair_vs_baseline_high[i, j]),
                 **acceptance_record(cmp, i, j),
+                "quality_verdict": quality_verdict(cmp, i) or None, "quality_note": quality_note(cmp, i) or None,
             }
 
 
@@ -133,6 +135,7 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
             **load_record(parts.at_load),
             **guarantee_record(cmp, i),
             **terms_record(cmp, i),
+            "quality_verdict": quality_verdict(cmp, i) or None, "quality_note": quality_note(cmp, i) or None,
         })
     return out
 

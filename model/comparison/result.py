@@ -164,6 +164,9 @@ class Comparison:
     sla_verdict: list[str] = field(default_factory=list)
     sla_record: list[dict[str, Any] | None] = field(default_factory=list)
     price_source: list[str] = field(default_factory=list)
+    # per tier, as a probe found it (model/comparison/quality.py): "lossy", "worse", "undecided", "lossless" or ""
+    quality_verdict: list[str] = field(default_factory=list)
+    quality_note: list[str] = field(default_factory=list)
     # per tier, built once from the arrays above: the measured speedup beside the modelled one, the speedup at the
     # tier's own load with its value verdict there, and the acceptance to guarantee in its unit
     tier_parts: list[TierParts] = field(init=False, repr=False, compare=False)

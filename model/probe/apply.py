@@ -21,6 +21,7 @@ from model.workbook.load_speedups import format_speedups
 from model.workbook.measured_apply import apply_plan, plan_measured
 from model.workbook.rows import Workbook
 from model.workbook.validation import K_LIMITS
+from model.probe.quality_apply import apply_quality
 from model.workbook.vendor_terms import apply_served
 
 
@@ -97,6 +98,7 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
         row.entered("k")  # measured, no longer a value an import made up
     if set_flag and report.verdict in ("yes", "no"):
         row.speculative = report.verdict
+    apply_quality(row, report.quality, report.checks)  # the quality found stays beside the speed it measured
     # the downgraded share and the SLA's measured share, with their intervals, onto the tier's terms
     apply_served(row, report.served, report.sla)
     if keep_speedup:

@@ -12,6 +12,7 @@ from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.common.formatting import OUT_OF_REACH
 from model.comparison.guarantee import ALPHA_UNIT
 from model.common.formatting import context as context_text
+from model.comparison.quality import quality_line
 from model.comparison.terms import terms_words
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDECIDED_MEANING, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
@@ -273,6 +274,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
     last += 2 + max(1, len(said))
     last = _terms_lines(sheet, cmp, last)
+    last = _quality_lines(sheet, cmp, last)
     last = _too_few_lines(sheet, cmp, last)
     last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
@@ -409,6 +411,19 @@ def _terms_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
     for n, (name, words) in enumerate(said):
         sheet.text(last + 3 + n, 1, name, st.LABEL)
         sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
+    return last + 2 + len(said)
+
+
+def _quality_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
+    """Under the table, printed: each probed tier's quality (model/comparison/quality.py), beside its verdicts."""
+    said = [(name, quality_line(cmp, i)) for i, name in enumerate(cmp.tier_names) if quality_line(cmp, i)]
+    if not said:
+        return last
+    sheet.text(last + 2, 1, "Quality: the fast tier's samples at a temperature against the standard tier's model, "
+               "and its answers to checked tasks", st.HEADING)
+    for n, (name, words) in enumerate(said):
+        sheet.text(last + 3 + n, 1, name, st.LABEL)
+        sheet.text(last + 3 + n, 2, words)
     return last + 2 + len(said)
 
 

@@ -94,6 +94,10 @@ class Tier:
     sla_share_low: float | None = None
     sla_share_high: float | None = None
     sla_requests: int = 0
+    # quality at a temperature and on the analyst's checked tasks, as a probe found it (docs/design/quality.md):
+    # "lossy", "worse" (on a class's checks), "undecided", "lossless" or "" (not probed), and the sentence saying so
+    quality_verdict: str = ""
+    quality_note: str = ""
 
     def defaulted_fields(self) -> list[str]:
         return [f.strip() for f in self.defaulted.split(",") if f.strip()]

@@ -17,6 +17,7 @@ from model.workbook.cell_values import (NumberFormatError, parse_number, bad_cha
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
 from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
                        Workbook)
+from model.workbook.quality_fields import QUALITY_FIELDS
 from model.workbook.vendor_terms import (MEASURED_TERMS_FIELDS, TERMS_FIELDS, WORKLOAD_FIELDS,  # noqa: F401  (re-exported)
                                          terms_problems)
 
@@ -161,7 +162,7 @@ TITLE_FIELD = FieldSpec("title", "Title", "text")
 
 SPECS: dict[type, dict[str, FieldSpec]] = {
     Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS + TREE_FIELDS + TERMS_FIELDS
-           + MEASURED_TERMS_FIELDS},
+           + MEASURED_TERMS_FIELDS + QUALITY_FIELDS},
     TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS + WORKLOAD_FIELDS},
     Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
