@@ -15,8 +15,8 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "import": ("commands.excel", "add_import_arguments", "run_import", "read a report's inputs (or a CSV/xlsx price list) into a workbook"),
     "sample": ("commands.sample", "add_sample_arguments", "run_sample_command", "measure acceptance per task class with an ONNX draft/target pair"),
     "import-metrics": ("commands.import_metrics", "add_import_metrics_arguments", "run_import_metrics", "read acceptance from inference servers' metrics, logs and records, in all three conventions"),
-    "probe": ("commands.probe", "add_probe_arguments", "run_probe_command", "measure a tier from outside through its OpenAI-compatible API: speculative or not, alpha per class, speed, identity"),
-    "serve-demo": ("commands.serve_demo", "add_serve_demo_arguments", "run_serve_demo", "an OpenAI-compatible demo server on 127.0.0.1 to probe (the demo ONNX pair)"),
+    "probe": ("commands.probe", "add_probe_arguments", "run_probe_command", "measure a tier from outside through its API (OpenAI Chat Completions or Responses, Anthropic Messages): speculative or not, alpha per class, speed, the tier that served, an SLA, identity"),
+    "serve-demo": ("commands.serve_demo", "add_serve_demo_arguments", "run_serve_demo", "a demo server on 127.0.0.1 to probe (the demo ONNX pair): an engine's stream, or a closed vendor's fast mode"),
     "screenshot": ("commands.screenshot", "add_screenshot_arguments", "run_screenshot", "render the main window offscreen to a PNG"),
 }
 

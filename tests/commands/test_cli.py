@@ -139,3 +139,9 @@ def test_the_top_level_help_speaks_to_the_user():
     assert r.returncode == 0, r.stderr
     text = " ".join(r.stdout.split())  # argparse wraps at the terminal width
     assert "With no command, opens the window." in text and "Parses arguments" not in text
+
+
+def test_the_help_says_the_probe_speaks_the_vendors_apis():
+    # it said "through its OpenAI-compatible API" after the probe learned the Responses and Messages APIs
+    for words in (" ".join(run("--help").stdout.split()), " ".join(run("probe", "--help").stdout.split())):
+        assert "OpenAI-compatible API" not in words and "Anthropic" in words, words
