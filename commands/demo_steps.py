@@ -23,14 +23,14 @@ def _silent_texts(target: Any, ids: list[int], silent_from: int | None, offset: 
                  for i, t in enumerate(ids))
 
 
-def _fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> tuple[list[int], int]:
+def fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> tuple[list[int], int]:
     """The prompt's end that fits the pair's context, and its tokens as sent (the simulated prefill's)."""
     ids = target.encode(text) or target.encode(" ")
     room = min(m.max_context or 10**9 for m in (draft, target)) - max_tokens - k - 2
     return ids[-max(room, 1):], len(ids)
 
 
-def _speculative_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], int | None]:
+def speculative_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], int | None]:
     """The run's verify steps as the server streams them, and where the end of text is (None: not reached)."""
     out = run.output_ids
     end = next((i for i, t in enumerate(out) if t in target.eos_ids), None)
@@ -51,7 +51,7 @@ def _speculative_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step],
     return steps, end
 
 
-def _target_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], bool]:
+def target_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], bool]:
     """One step per token, and whether the run stopped at the end of text."""
     out = run.output_ids
     end = next((i for i, t in enumerate(out) if t in target.eos_ids), None) if silent else None

@@ -26,7 +26,7 @@ from typing import Any
 
 from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServer, create_app
 from model.probe.vendor_server import VENDOR_STYLES, Pace, create_vendor_app
-from commands.demo_steps import DEFAULT_LENIENT, _fit, _speculative_steps, _target_steps
+from commands.demo_steps import DEFAULT_LENIENT, fit, speculative_steps, target_steps
 from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
 
 
@@ -41,12 +41,12 @@ def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False)
     from model.sampling.speculative import speculative_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
-        ids, sent = _fit(target, draft, text, max_tokens, k)
+        ids, sent = fit(target, draft, text, max_tokens, k)
         # no stop ids: the loop then drafts K in every stretch, as an engine does (it stops drafting at a
         # proposed end of text otherwise, which a client cannot see); the text is cut at the end here,
         # or, silent, runs on with the end and what follows it sending no text
         run = speculative_generate(draft, target, ids, k, max_tokens, 0.0)
-        steps, end = _speculative_steps(run, target, silent)
+        steps, end = speculative_steps(run, target, silent)
         return Generation(len(ids), steps, k, "stop" if end is not None and not silent else "length", sent)
     return generate
 
@@ -55,9 +55,9 @@ def target_generator(draft: Any, target: Any, silent: bool = False):
     from model.sampling.speculative import target_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
-        ids, sent = _fit(target, draft, text, max_tokens, 0)
+        ids, sent = fit(target, draft, text, max_tokens, 0)
         run = target_generate(target, ids, max_tokens, 0.0, stop_ids=frozenset() if silent else target.eos_ids)
-        steps, stopped = _target_steps(run, target, silent)
+        steps, stopped = target_steps(run, target, silent)
         return Generation(len(ids), steps, 0, "stop" if stopped else "length", sent)
     return generate
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from commands.demo_steps import DEFAULT_LENIENT, _fit, _speculative_steps, _target_steps
+from commands.demo_steps import DEFAULT_LENIENT, fit, speculative_steps, target_steps
 from model.probe.demo_server import Generation, LoggedToken, SampleGenerate, Sampling, Step
 from model.sampling.token_logprobs import reported_logprobs
 
@@ -50,10 +50,10 @@ def sampled_speculative(draft: Any, target: Any, k: int, silent: bool = False,
     from model.sampling.speculative import speculative_generate
 
     def sample(text: str, max_tokens: int, sampling: Sampling) -> Generation:
-        ids, sent = _fit(target, draft, text, max_tokens, k)
+        ids, sent = fit(target, draft, text, max_tokens, k)
         run = speculative_generate(draft, target, ids, k, max_tokens, sampling.temperature / lenient,
                                    _rng(sampling, text))
-        steps, end = _speculative_steps(run, target, silent)
+        steps, end = speculative_steps(run, target, silent)
         return Generation(len(ids), _logged(steps, target, ids, run.output_ids, sampling), k,
                           "stop" if end is not None and not silent else "length", sent)
     return sample
@@ -64,10 +64,10 @@ def sampled_target(draft: Any, target: Any, silent: bool = False, lenient: float
     from model.sampling.speculative import target_generate
 
     def sample(text: str, max_tokens: int, sampling: Sampling) -> Generation:
-        ids, sent = _fit(target, draft, text, max_tokens, 0)
+        ids, sent = fit(target, draft, text, max_tokens, 0)
         run = target_generate(target, ids, max_tokens, sampling.temperature / lenient, _rng(sampling, text),
                               stop_ids=frozenset() if silent else target.eos_ids)
-        steps, stopped = _target_steps(run, target, silent)
+        steps, stopped = target_steps(run, target, silent)
         return Generation(len(ids), _logged(steps, target, ids, run.output_ids, sampling), 0,
                           "stop" if stopped else "length", sent)
     return sample

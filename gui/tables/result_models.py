@@ -44,8 +44,8 @@ LEGENDS = {
               (UNDECIDED_COLOUR, "undecided"), (TOO_FEW_COLOUR, TOO_FEW_LABEL),
               (VALUE_COLOURS[NOT_APPLICABLE], "no baseline / not speculative")],
 }
-_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-_CENTER = Qt.AlignmentFlag.AlignCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+CENTER = Qt.AlignmentFlag.AlignCenter
 HELP_HINT = "Press F1 or double-click for the guide to these numbers."
 
 
@@ -80,7 +80,7 @@ def price_break_even_text(cmp: Comparison, i: int, j: int) -> str:
                         "0% (always)")
 
 
-def _ratio_text(ratio: float, applicable: bool) -> str:
+def ratio_text(ratio: float, applicable: bool) -> str:
     if not applicable:
         return "n/a"
     return "free baseline" if math.isinf(ratio) else fmt.times(ratio)
@@ -105,7 +105,7 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     # a profile's or a length's cell is in tokens per verify step (E*): the labels name both units
     "price_break_even": ("Price break-even (alpha or E*)", price_break_even_text),
     "price_ratio": ("Price ratio (tier / baseline)",
-                    lambda c, i, j: _ratio_text(c.price_ratio[i, j], int(c.value_verdict[i, j]) != NOT_APPLICABLE)),
+                    lambda c, i, j: ratio_text(c.price_ratio[i, j], int(c.value_verdict[i, j]) != NOT_APPLICABLE)),
     "break_even": ("Break-even (alpha* or E*)", break_even_text),
     "margin": ("Margin over break-even", _margin_text),
     "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
@@ -142,7 +142,7 @@ _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium",
 # in the rows where one of its own fields changed (a class's alpha moves the mix, not the prices or the claim).
 # A column missing here is diffed on every field, as all were before. tests/gui/tables/test_changed_ranges.py
 # checks every cell an edit changes is repainted.
-_SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
+SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Speed verdict": ("incomplete", "tier_verdict", "unconfirmed"),
     "Value verdict": ("incomplete", "baseline_incomplete", "tier_value_verdict"),
     "Claim holds": ("claim_holds",),
@@ -163,7 +163,7 @@ _SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Claim": ("claimed_speedup", "claim_context"),
     "Claim needs alpha": ("claimed_speedup", "speculative", "claim_kind", "claim_alpha"),
 }
-_ANY_SUMMARY_FIELD = tuple(dict.fromkeys((*_TIER_FIELDS, *(f for fs in _SUMMARY_FIELDS.values() for f in fs))))
+ANY_SUMMARY_FIELD = tuple(dict.fromkeys((*_TIER_FIELDS, *(f for fs in SUMMARY_FIELDS.values() for f in fs))))
 
 
 def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> np.ndarray:
@@ -231,7 +231,7 @@ def interval_text(cmp: Comparison, i: int, j: int) -> str:
     return f"{cmp.alpha_confidence[i, j]:.0%} interval {fmt.pct(lo)} to {fmt.pct(hi)}"
 
 
-def _fair_price_text(cmp: Comparison, i: int) -> str:
+def fair_price_text(cmp: Comparison, i: int) -> str:
     f = cmp.fair_price_factor[i]
     if math.isnan(f):
         return ""
@@ -239,7 +239,7 @@ def _fair_price_text(cmp: Comparison, i: int) -> str:
     return f"{fmt.times(f)} (open at {fmt.times(low)})" if not math.isnan(low) else fmt.times(f)
 
 
-def _fair_price_tip(cmp: Comparison, i: int) -> str:
+def fair_price_tip(cmp: Comparison, i: int) -> str:
     if math.isnan(cmp.fair_price_factor[i]):
         return ""
     cur = cmp.currency
@@ -261,7 +261,7 @@ def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     base, ratio = cmp.tier_names[b], cmp.price_ratio[i, j]
     over = cmp.speedup[i, j] / cmp.speedup[b, j]
     return [
-        f"Price ratio: this class's traffic on {cmp.tier_names[i]} / on {base} = {_ratio_text(ratio, True)}",
+        f"Price ratio: this class's traffic on {cmp.tier_names[i]} / on {base} = {ratio_text(ratio, True)}",
         f"Speedup over {base}: {fmt.times(over)}; price break-even "
         f"{'E in tokens per step' if acceptance_text.shape(cmp, i, j) else 'alpha'} (speedup over {base} = price ratio): "
         f"{price_break_even_text(cmp, i, j)}",
@@ -276,7 +276,7 @@ def too_few_words(cmp: Comparison, i: int, j: int) -> str:
 
 # the roles the result models answer: a delegate asks a cell for eight roles each paint, and a role answered
 # by nobody (font, icon, check state) returned None only after the lookups the others need
-_RESULT_ROLES = frozenset((Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole,
+RESULT_ROLES = frozenset((Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole,
                            Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ToolTipRole, result_copy.COPY_ROLE))
 _INK = QBrush(QColor("#202020"))
 
@@ -348,7 +348,7 @@ class ResultsGridModel(WorkbookTableModel):
         return names[section] if section < len(names) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _RESULT_ROLES or not index.isValid():
+        if role not in RESULT_ROLES or not index.isValid():
             return None
         cmp = self.document.comparison
         i, j = index.row(), index.column()
@@ -362,7 +362,7 @@ class ResultsGridModel(WorkbookTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return _INK
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _CENTER if self.metric in ("speed_verdict", "value_verdict") else _RIGHT
+            return CENTER if self.metric in ("speed_verdict", "value_verdict") else RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
             return pair_tooltip(cmp, i, j)
         return None

@@ -22,9 +22,9 @@ from gui.tables import result_copy
 from gui.document import Document
 from gui.tables.input_models import Index, WorkbookTableModel
 from gui.tables.shown_cells import ShownCells
-from gui.tables.result_models import (_ANY_SUMMARY_FIELD, _CENTER, _RESULT_ROLES, _RIGHT, _SUMMARY_FIELDS, HELP_HINT,
-                                      INCOMPLETE_COLOUR, VALUE_COLOURS, VERDICT_COLOURS, _fair_price_text,
-                                      _fair_price_tip, _ratio_text, changed_cells)
+from gui.tables.result_models import (ANY_SUMMARY_FIELD, CENTER, RESULT_ROLES, RIGHT, SUMMARY_FIELDS, HELP_HINT,
+                                      INCOMPLETE_COLOUR, VALUE_COLOURS, VERDICT_COLOURS, fair_price_text,
+                                      fair_price_tip, ratio_text, changed_cells)
 
 
 ALPHA_MARK = "α "  # before an alpha in a column whose other rows may hold lengths
@@ -110,8 +110,8 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
     ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
-    ("Fair price", _fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
-    ("Price ratio", lambda c, i: _ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
+    ("Fair price", fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
+    ("Price ratio", lambda c, i: ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
     ("Value needs", _mix_break_even_text, "The acceptance to guarantee (α: a per-token alpha): the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
     ("Runs like", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (α: a per-token alpha; AL: a mean acceptance length, where a class is a profile or a length). Worth the premium when it is at least 'Value needs'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
@@ -166,11 +166,11 @@ class TierSummaryModel(WorkbookTableModel):
         if old is None or old.tier_names != new.tier_names or old.currency != new.currency:
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1
         n = len(new.tier_names)
-        by_field = {name: changed_cells(old, new, (name,)).reshape(-1) for name in _ANY_SUMMARY_FIELD}
+        by_field = {name: changed_cells(old, new, (name,)).reshape(-1) for name in ANY_SUMMARY_FIELD}
         spans = []  # per column: (top, bottom) of the rows whose fields changed, or None
         for header, _, _ in SUMMARY_COLUMNS:
             rows = np.zeros(n, dtype=bool)
-            for name in _SUMMARY_FIELDS.get(header, _ANY_SUMMARY_FIELD):
+            for name in SUMMARY_FIELDS.get(header, ANY_SUMMARY_FIELD):
                 changed = by_field[name]
                 rows |= changed if changed.size == n else bool(changed.any())
             hit = np.flatnonzero(rows)
@@ -214,7 +214,7 @@ class TierSummaryModel(WorkbookTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _RESULT_ROLES or not index.isValid():
+        if role not in RESULT_ROLES or not index.isValid():
             return None
         cmp = self.document.comparison
         i, col = index.row(), index.column()
@@ -225,7 +225,7 @@ class TierSummaryModel(WorkbookTableModel):
         if role == result_copy.COPY_ROLE:
             return result_copy.copy_text(cmp, result_copy.SUMMARY.get(header), (i,), text(cmp, i))
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _CENTER if header in _VERDICT_COLUMNS else _RIGHT
+            return CENTER if header in _VERDICT_COLUMNS else RIGHT
         if role == Qt.ItemDataRole.BackgroundRole:
             colour = _background(cmp, i, header)
             return None if colour is None else QBrush(colour)
@@ -254,6 +254,6 @@ class TierSummaryModel(WorkbookTableModel):
             if few:  # the mix's interval counts no uncertainty from them: the verdict is less firm than it reads
                 said += (f"\n{', '.join(few)}: {TOO_FEW_LABEL} for an interval, so the mix's interval leaves their "
                          "uncertainty out; measure more there.")
-            extra = f"\n{_fair_price_tip(cmp, i)}" if header == "Fair price" and _fair_price_tip(cmp, i) else ""
+            extra = f"\n{fair_price_tip(cmp, i)}" if header == "Fair price" and fair_price_tip(cmp, i) else ""
             return f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}{said}{extra}\n{explain}\n{HELP_HINT}"
         return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from model.mechanics import arithmetic as ar
+from model.common.formatting import finite_or_none
 
 MAX_K = 64
 
@@ -106,14 +107,10 @@ class Conversion:
         return {"stated": {"value": f.value, "convention": f.convention, "k": f.k, "position": f.position,
                            "engine": f.engine or None, "source": f.source or None, "words": f.words},
                 "conventions": [{"convention": c.key, "name": c.name, "formula": c.formula, "printed_by": c.printed_by,
-                                 "value": _finite(self.values.get(c.key)), "why_not": self.missing.get(c.key)}
+                                 "value": finite_or_none(self.values.get(c.key)), "why_not": self.missing.get(c.key)}
                                 for c in CONVENTIONS],
-                "alpha": _finite(self.alpha), "mean_acceptance_length": _finite(self.length), "k": f.k,
+                "alpha": finite_or_none(self.alpha), "mean_acceptance_length": finite_or_none(self.length), "k": f.k,
                 "assumptions": list(self.assumptions)}
-
-
-def _finite(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else float(x)
 
 
 def parse(text: str) -> StatedFigure:

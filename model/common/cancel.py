@@ -7,16 +7,26 @@ without importing each other.
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Generator
 from typing import Any, Callable, TypeVar
 
 Result = TypeVar("Result")
 
 CancelFlag = Callable[[], bool] | None
+# what a caller may pass to long work as its cancel: a flag to call, an Event the GUI sets, or nothing
+CancelCheck = Callable[[], bool] | threading.Event | None
 
 
 class Cancelled(Exception):
     """Raised between steps when the caller's cancel check says stop."""
+
+
+def cancel_flag(cancel: CancelCheck) -> CancelFlag:
+    """The flag to call between steps, from an Event (its is_set) or a callable; None for none."""
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set
+    return cancel
 
 
 def raise_if_cancelled(cancel: CancelFlag) -> None:

@@ -84,7 +84,8 @@ class Guarantee:
 
     def runs_text(self, digits: int = 1) -> str:
         if self.unit == ALPHA_UNIT:
-            return fmt.pct_interval(_finite(self.runs_like), _finite(self.runs_low), _finite(self.runs_high), digits=digits)
+            ends = (fmt.finite_or_none(x) for x in (self.runs_like, self.runs_low, self.runs_high))
+            return fmt.pct_interval(*ends, digits=digits)
         text = length_text(self.runs_like, self.k)
         if math.isfinite(self.runs_low) and math.isfinite(self.runs_high):
             text += f" ({self.runs_low:.2f}–{self.runs_high:.2f})"
@@ -93,7 +94,3 @@ class Guarantee:
 
 def length_text(e: float, k: int) -> str:
     return f"AL {e:.2f} @K{k}" if math.isfinite(e) else ""
-
-
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None

@@ -18,6 +18,7 @@ from model.acceptance.interval import length_interval
 from model.acceptance.k_check import k_mismatch
 from model.acceptance.units import UNIT_REQUEST, cluster_keys, with_unit
 from model.engines.reports import SpecCounts
+from model.common.formatting import finite_or_none
 
 # how far the first and last conditional rates must lie apart, beyond two standard errors, to call it falling
 _FALL_MARGIN = 0.02
@@ -261,9 +262,9 @@ def _interval_fields(source: "SourceResult") -> dict[str, Any]:
 
 
 def _num(x: float | None) -> float | None:
-    if x is None or not math.isfinite(x):
-        return None
-    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
+    """A JSON number: a whole number as an int (counts read back as counts), None where not finite."""
+    x = finite_or_none(x)
+    return None if x is None else int(x) if x.is_integer() and abs(x) < 2**53 else x
 
 
 def _nums(xs: tuple[float, ...] | None) -> list[float | None] | None:

@@ -37,10 +37,7 @@ from model.probe.sla import judge_sla
 from model.probe.steps import StepReading, detect_style, read_steps
 from model.probe.verdict import decide
 from model.common import formatting as fmt
-
-
-def _num(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else float(x)
+from model.common.formatting import finite_or_none
 
 
 @dataclass
@@ -275,17 +272,17 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             failed_reports.append(problem if problem.startswith(tuple(r.label for r in mine)) else f"{name}: {problem}")
         # unreliable is the run's call: a class's few dozen steps are too few to judge the machine by
         class_timing = timing_ok
-        a_timing = _num(reading.alpha) if class_timing else None
-        a_rep = _num(rep.alpha) if rep is not None else None
+        a_timing = finite_or_none(reading.alpha) if class_timing else None
+        a_rep = finite_or_none(rep.alpha) if rep is not None else None
         alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
         by_context = []
         for ctx in contexts:
             f = measure([r for r in mine if r.context == ctx and r.concurrency == quiet])
-            row = ContextSpeed(ctx, f.requests, _num(f.ttft_s), _num(f.decode_tokens_per_s))
+            row = ContextSpeed(ctx, f.requests, finite_or_none(f.ttft_s), finite_or_none(f.decode_tokens_per_s))
             if theirs:
                 b = measure([r for r in theirs if r.context == ctx and r.concurrency == quiet])
-                row.baseline_ttft_s, row.baseline_decode_tokens_per_s = _num(b.ttft_s), _num(b.decode_tokens_per_s)
-                row.speedup_measured = _num(speedup(f, b))
+                row.baseline_ttft_s, row.baseline_decode_tokens_per_s = finite_or_none(b.ttft_s), finite_or_none(b.decode_tokens_per_s)
+                row.speedup_measured = finite_or_none(speedup(f, b))
             by_context.append(row)
         overall = measure([r for r in mine if r.concurrency == quiet])
         acc = class_acceptance(source, alpha, reading, mine, k, confidence)
@@ -297,13 +294,13 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         classes.append(ClassProbe(
             task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
             alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
-            mean_tokens_per_step=_num(reading.mean_tokens_per_step) if class_timing else None,
-            mean_acceptance_length=_num(reading.mean_acceptance_length) if class_timing else None,
+            mean_tokens_per_step=finite_or_none(reading.mean_tokens_per_step) if class_timing else None,
+            mean_acceptance_length=finite_or_none(reading.mean_acceptance_length) if class_timing else None,
             tokens_per_step_histogram=reading.histogram, steps=reading.steps if class_timing else 0,
-            ttft_s=_num(overall.ttft_s), decode_tokens_per_s=_num(overall.decode_tokens_per_s),
+            ttft_s=finite_or_none(overall.ttft_s), decode_tokens_per_s=finite_or_none(overall.decode_tokens_per_s),
             speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
             by_context=by_context, by_concurrency=level_speeds(mine + theirs, style, k, load_keeping, confidence),
-            reported_draft_acceptance_rate=_num(rep.draft_acceptance_rate) if rep is not None else None,
+            reported_draft_acceptance_rate=finite_or_none(rep.draft_acceptance_rate) if rep is not None else None,
             steps_left_out=reading.left_out,
             alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
             interval_note=(acc.note or None) if acc is not None else "no alpha",
@@ -330,7 +327,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         verdict=verdict.verdict, evidence=evidence, p_value=verdict.p_value, stream_style=style.style,
         k_estimate=k, fast_name=str(header.get("fast_name") or "fast tier"),
         baseline_name=header.get("baseline_name") if base else None,
-        baseline_mean_tokens_per_step=_num(base_steps.mean_tokens_per_step) if base_steps else None,
+        baseline_mean_tokens_per_step=finite_or_none(base_steps.mean_tokens_per_step) if base_steps else None,
         classes=classes, identity=compare_outputs(records) if base else None, requests=len(records),
         failed=[r.error for r in records if r.error] + failed_reports, date=str(header.get("date", "")),
         k_source=k_source, notes=notes, timing_unreliable=bool(style.steps_visible and steps.unreliable),

@@ -8,7 +8,6 @@ plain slowness (the comparison does not use it).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
@@ -18,10 +17,7 @@ from model.acceptance.rates import speedup_interval
 from model.probe.intervals import class_acceptance
 from model.probe.speed import decode_parts, measure, speedup
 from model.probe.steps import StyleReading, read_steps
-
-
-def _num(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else float(x)
+from model.common.formatting import finite_or_none
 
 
 @dataclass
@@ -76,20 +72,20 @@ def level_speeds(records: Sequence[RequestRecord], style: StyleReading, k: int |
         reading = read_steps(fast, style, k) if fast else None
         # llama.cpp reports draft tokens but no K: the run's K and the steps seen convert them, as for the classes
         rep, _ = reported_acceptance(fast, k, steps_of(reading)) if fast else (None, None)
-        alpha = _num(rep.alpha) if rep is not None else None
+        alpha = finite_or_none(rep.alpha) if rep is not None else None
         source = "reported" if alpha is not None else None
         if alpha is None and reading is not None and style.steps_visible:
-            alpha, source = _num(reading.alpha), "timing"
+            alpha, source = finite_or_none(reading.alpha), "timing"
         acc = class_acceptance(source, alpha, reading, fast, k, confidence) if reading is not None else None
         s_interval = speedup_interval(*decode_parts(fast), *decode_parts(base), confidence) if base else None
         throttled = sum(r.throttled for r in records if r.concurrency == n)
         out.append(LevelSpeed(
-            concurrency=n, requests=len(fast), baseline_requests=len(base), ttft_s=_num(f.ttft_s),
-            decode_tokens_per_s=_num(f.decode_tokens_per_s),
-            baseline_ttft_s=_num(b.ttft_s) if b else None,
-            baseline_decode_tokens_per_s=_num(b.decode_tokens_per_s) if b else None,
-            mean_tokens_per_step=_num(reading.mean_tokens_per_step) if reading and style.steps_visible else None,
-            alpha=alpha, speedup_measured=_num(speedup(f, b)) if b else None,
+            concurrency=n, requests=len(fast), baseline_requests=len(base), ttft_s=finite_or_none(f.ttft_s),
+            decode_tokens_per_s=finite_or_none(f.decode_tokens_per_s),
+            baseline_ttft_s=finite_or_none(b.ttft_s) if b else None,
+            baseline_decode_tokens_per_s=finite_or_none(b.decode_tokens_per_s) if b else None,
+            mean_tokens_per_step=finite_or_none(reading.mean_tokens_per_step) if reading and style.steps_visible else None,
+            alpha=alpha, speedup_measured=finite_or_none(speedup(f, b)) if b else None,
             throttled_responses=throttled, throttled=throttled + int(extra.get("throttled", 0)) > 0,
             extra_requests=int(extra.get("sent", 0)), extra_completed=int(extra.get("completed", 0)),
             extra_throttled=int(extra.get("throttled", 0)),

@@ -62,7 +62,7 @@ def request_body(endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens:
     return body
 
 
-def _retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:
+def retry_wait(response: httpx.Response, attempt: int, cap: float) -> float:
     value = response.headers.get("retry-after", "").strip()
     wait = 0.5 * 2 ** attempt
     if value:
@@ -95,7 +95,7 @@ def said_in(body: bytes) -> str:
     return f": {text}" if text else ""
 
 
-def _status_error(label: str, endpoint: Endpoint, response: httpx.Response) -> str:
+def status_error(label: str, endpoint: Endpoint, response: httpx.Response) -> str:
     code = response.status_code
     said = _server_says(response)
     if code in (301, 302, 303, 307, 308):
@@ -199,17 +199,17 @@ class StreamingClient:
     def scrub_record(self, record: RequestRecord) -> None:
         """The key and every secret header's value out of what the server sent back into this record."""
         for secret in self._secrets or [""]:
-            _scrub_record(record, ApiKey(secret) if secret else None)
+            scrub_key(record, ApiKey(secret) if secret else None)
 
 
-def _fresh(record: RequestRecord) -> None:
+def fresh(record: RequestRecord) -> None:
     """What an attempt fills, emptied before it (a retry starts over)."""
     record.events, record.reported, record.usage, record.finish_reason = [], {}, None, None
     record.t_headers = record.t_done = record.response_id = None
     record.stalls = record.clock = record.t_first_payload = record.served_tier = None
 
 
-def _scrub_record(record: RequestRecord, key: ApiKey | None) -> None:
+def scrub_key(record: RequestRecord, key: ApiKey | None) -> None:
     """Take the key (and any Bearer value) out of everything the server sent back into this record."""
     secret = key.reveal() if key is not None else None
     for e in record.events:

@@ -35,7 +35,8 @@ from model.probe.filler import filler
 from model.probe.load_loop import PADDING_ROUNDS, StreamLoop, run_phase
 from model.probe.loop_client import LoopClient
 from model.probe.plan import CHARS_PER_TOKEN, PlannedRequest, ProbeSettings, plan_requests
-from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, run_probe
+from model.common.cancel import CancelCheck
+from model.probe.run import ProbeProgress, ProbeRun, run_header, run_probe
 from model.probe.run_file import LOAD_KEEPING_COUNTS, RunWriter
 from model.probe.speed import request_tokens
 

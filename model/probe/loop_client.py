@@ -27,8 +27,8 @@ from typing import Any
 
 import httpx
 
-from model.probe.client import (RETRY_STATUS, Limits, ProbeRequestError, StreamingClient, _fresh, _retry_wait,
-                                _status_error, request_body, said_in)
+from model.probe.client import (RETRY_STATUS, Limits, ProbeRequestError, StreamingClient, fresh, retry_wait,
+                                status_error, request_body, said_in)
 from model.probe.endpoint import ApiKey, Endpoint
 from model.probe.events import RequestRecord
 from model.probe.guard import MAX_ERROR_BODY, SseReader, StreamLimit, body_cap, event_cap
@@ -76,7 +76,7 @@ class LoopClient(StreamingClient):
             sampled = (record.temperature or 0) > 0
             body = request_body(self.endpoint, messages, record.max_tokens, self.logprobs,
                                 seed=record.repeat if sampled else 0, temperature=record.temperature or 0.0)
-            _fresh(record)
+            fresh(record)
             start = time.perf_counter()
             async with self._client.stream("POST", self.url, json=body,
                                            extensions={"trace": Arrivals.trace}) as response:
@@ -84,7 +84,7 @@ class LoopClient(StreamingClient):
                 if response.status_code == 429:
                     record.throttled += 1
                 if response.status_code in RETRY_STATUS and attempt < limits.retries:
-                    wait = _retry_wait(response, attempt, limits.max_retry_wait_s)
+                    wait = retry_wait(response, attempt, limits.max_retry_wait_s)
                     record.retries += 1
                     await response.aclose()
                     await asyncio.sleep(wait)
@@ -94,7 +94,7 @@ class LoopClient(StreamingClient):
                     if response.status_code == 400 and self.logprobs and "logprob" in said.lower():
                         self.logprobs = False  # the endpoint does not offer them: count tokens another way
                         continue
-                    raise ProbeRequestError(self._scrub(_status_error(record.label, self.endpoint, response)))
+                    raise ProbeRequestError(self._scrub(status_error(record.label, self.endpoint, response)))
                 self._streaming(record, response)
                 watch = StallWatch(start)
                 try:
@@ -323,7 +323,7 @@ class Arrivals:
 
 
 async def _said(response: httpx.Response) -> str:
-    """The error body's message, read no further than its first 64 KB (kept where _status_error looks)."""
+    """The error body's message, read no further than its first 64 KB (kept where status_error looks)."""
     body = b""
     async for chunk in response.aiter_bytes():
         body += chunk

@@ -12,7 +12,6 @@ completed request goes to the run file at once.
 from __future__ import annotations
 
 import concurrent.futures
-import threading
 import time
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,7 +20,7 @@ from typing import Any, Callable, Generator, Mapping
 
 import httpx
 
-from model.common.cancel import Cancelled
+from model.common.cancel import CancelCheck, Cancelled, cancel_flag
 from model.probe.client import Limits, ProbeRequestError
 from model.probe.endpoint import ApiKey
 from model.probe.events import BASELINE, FAST, RequestRecord
@@ -34,7 +33,6 @@ from model.probe.plan import ProbeSettings, plan_requests
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
 
-CancelCheck = Callable[[], bool] | threading.Event | None
 
 
 @dataclass(frozen=True)
@@ -68,12 +66,6 @@ def run_header(settings: ProbeSettings) -> dict[str, Any]:
             "check_margin_points": settings.check_margin_points}
 
 
-def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
-    if isinstance(cancel, threading.Event):
-        return cancel.is_set
-    return cancel
-
-
 def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,
               cancel: CancelCheck = None, limits: Limits = Limits(),
               transport: httpx.AsyncBaseTransport | None = None, into: ProbeRun | None = None,
@@ -86,7 +78,7 @@ def run_probe(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pa
     settings.check()
     if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
         raise TypeError("run_probe reads on an event loop: its transport must be an httpx.AsyncBaseTransport")
-    check = _as_callable(cancel)
+    check = cancel_flag(cancel)
     plan = plan_requests(settings)
     run = into if into is not None else ProbeRun()
     run.header, run.run_path = run_header(settings), str(run_path) if run_path else None

@@ -39,7 +39,8 @@ from model.probe.client import Limits
 from model.probe.endpoint import ApiKey
 from model.probe.events import FAST, RequestRecord
 from model.probe.plan import CHARS_PER_TOKEN, ProbeSettings, estimate
-from model.probe.run import CancelCheck, ProbeProgress, ProbeRun, run_header, run_probe
+from model.common.cancel import CancelCheck
+from model.probe.run import ProbeProgress, ProbeRun, run_header, run_probe
 from model.probe.run_file import RunWriter
 from model.probe.speed import request_tokens
 from model.workbook.rows import Workbook

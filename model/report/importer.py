@@ -112,7 +112,7 @@ def _explain_unsaved_formulas(path: Path, problems: list[str]) -> list[str]:
     return out
 
 
-def _cell_text(value: Any) -> str:
+def cell_text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
 
@@ -121,7 +121,7 @@ def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
     where: dict[str, str] = {}
     wanted = {label.lower(): key for key, label in SETTING_LABELS.items()}
     for row in range(1, min(ws.max_row, 40) + 1):
-        key = wanted.get(_cell_text(ws.cell(row, 1)).lower())
+        key = wanted.get(cell_text(ws.cell(row, 1)).lower())
         if key and key not in found:
             found[key] = ws.cell(row, 2)
             where[key] = f"B{row}"
@@ -138,7 +138,7 @@ def _read_settings(ws: Grid, problems: list[str]) -> tuple[Settings, str]:
             problems.append(f"{cell}: holds the spreadsheet error {raw.code}, not a value")
             continue
         if key in ("title", "currency"):
-            values[key] = _cell_text(raw)
+            values[key] = cell_text(raw)
             if key == "currency" and not values[key]:
                 problems.append(f"{cell}: must not be empty")
             problems.extend(f"{cell}: {p.removeprefix('Title: ')}" for p in title_problems(values[key]))
@@ -178,7 +178,7 @@ def _find_headers(ws: Grid) -> dict[str, int]:
     out: dict[str, int] = {}
     width = max(len(t) for t in targets.values())
     for row, _ in ws.numbered_rows():
-        cells = [_cell_text(ws.cell(row, c)).lower() for c in range(1, width + 1)]
+        cells = [cell_text(ws.cell(row, c)).lower() for c in range(1, width + 1)]
         for heading, labels in targets.items():
             if heading not in out and cells[:len(labels)] == labels:
                 out[heading] = row
@@ -189,7 +189,7 @@ def _present(ws: Grid, header_row: int, heading: str, specs: tuple[FieldSpec, ..
     """The table's columns this report has: the required ones, then the optional ones (the interval) for as
     long as their headers follow in order; a report older than them has none, and its rows take the defaults."""
     n = REQUIRED_COLUMNS[heading]
-    while n < len(specs) and _cell_text(ws.cell(header_row, n + 1)).lower() == specs[n].label.lower():
+    while n < len(specs) and cell_text(ws.cell(header_row, n + 1)).lower() == specs[n].label.lower():
         n += 1
     return specs[:n]
 
@@ -208,10 +208,10 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
     # a row is blank when the table's own columns are: an analyst who clears a row clears what they read, and a
     # vendor's terms or an interval left right of it do not make a row of their own
     def blank(r: int) -> bool:
-        return all(_cell_text(ws.cell(r, c)) == "" for c in range(1, required + 1))
+        return all(cell_text(ws.cell(r, c)) == "" for c in range(1, required + 1))
 
     def heading(values: list[Any]) -> bool:
-        return _cell_text(values[0]).lower() in headings and all(_cell_text(v) == "" for v in values[1:])
+        return cell_text(values[0]).lower() in headings and all(cell_text(v) == "" for v in values[1:])
 
     while row <= ws.max_row:
         values = [ws.cell(row, c) for c in range(1, len(specs) + 1)]
@@ -225,12 +225,12 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
             continue
         if heading(values):
             break  # rows added under a table ran into the next table's heading
-        name = _cell_text(values[0]) if row_type is not Override else f"{_cell_text(values[0])}/{_cell_text(values[1])}"
+        name = cell_text(values[0]) if row_type is not Override else f"{cell_text(values[0])}/{cell_text(values[1])}"
         if any(isinstance(v, CellError) for v in values[:2]):
             name = ""  # "#REF!" is not a name to call the row by
         parsed: dict[str, Any] = {}
         for col, (spec, raw) in enumerate(zip(specs, values), start=1):
-            if col > required and _cell_text(raw) == "":
+            if col > required and cell_text(raw) == "":
                 continue  # a blank in a column right of the table's own (an interval, a vendor's terms): its default
             if isinstance(raw, CellError):
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {spec.label}: holds the "
@@ -241,7 +241,7 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
             except ValidationError as exc:
                 what = f"{row_type.__name__ if row_type is not TaskClass else 'Task class'} {name!r}, " if name.strip("/") else ""
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {what}{spec.label}: {exc}")
-        if len(parsed) + sum(1 for c, v in enumerate(values, start=1) if c > required and _cell_text(v) == "") == len(specs):
+        if len(parsed) + sum(1 for c, v in enumerate(values, start=1) if c > required and cell_text(v) == "") == len(specs):
             made = row_type(**parsed)
             problems.extend(_alpha_range_at(made, specs, row))
             out.append(made)
@@ -299,7 +299,7 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
     for headers in (PROFILE_HEADERS, PROFILE_HEADERS_V1):
         labels = [h.lower() for h in headers]
         header = next((row for row, values in ws.numbered_rows()
-                       if [_cell_text(v).lower() for v in values[:len(labels)]] == labels), None)
+                       if [cell_text(v).lower() for v in values[:len(labels)]] == labels), None)
         if header is not None:
             break
     if header is None:
@@ -309,7 +309,7 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
     row = header + 1
     seen: dict[tuple[str, str], int] = {}  # (class, tier) -> the row that gave it: a second row is refused
     while True:
-        name = _cell_text(ws.cell(row, 1))
+        name = cell_text(ws.cell(row, 1))
         if not name and any(ws.cell(row, col) not in (None, "") for col in (3, 5)):
             # a row with a profile or a length but no name: its name is a formula with no value saved (a script
             # through openpyxl saves none), and the rows were dropped without a word
@@ -319,7 +319,7 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
             continue
         if not name or name.lower().startswith("none:"):
             break
-        tier = _cell_text(ws.cell(row, 2))
+        tier = cell_text(ws.cell(row, 2))
         where = f"sheet {INPUTS}, row {row} ({name}{' on ' + tier if tier else ''})"
         target = wb.override_for(tier, name) if tier else next((c for c in wb.classes if c.name == name), None)
         if target is None:

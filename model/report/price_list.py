@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from model.report.importer import _cell_text
+from model.report.importer import cell_text
 from model.report.sheet_reader import ERROR_CODES, MAX_COLUMNS, PRICE_LIST_ROWS, CellError, read_csv, read_xlsx
 from model.workbook.rows import CURRENCIES, TaskClass, Tier, Workbook
 from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
@@ -170,7 +170,7 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
 
     row_type, specs = KINDS[kind]
     empty = PriceList(kind, source, (), [])
-    start = next((i for i, r in enumerate(table) if any(_cell_text(v) for v in r)), None)
+    start = next((i for i, r in enumerate(table) if any(cell_text(v) for v in r)), None)
     if start is None:
         return empty, [f"{sheet}no header row: the file is empty"]
     lookup: dict[str, FieldSpec] = {}
@@ -183,7 +183,7 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
     currency_col: int | None = None
     problems: list[str] = []
     for c, head in enumerate(table[start]):
-        text = _cell_text(head)
+        text = cell_text(head)
         spec = lookup.get(text.lower())
         if spec is None and kind == "tiers":
             code, rest = currency_in(text)
@@ -200,7 +200,7 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
         columns[c] = spec
     if specs[0] not in columns.values():
         return empty, problems + [f"{sheet}row {numbers[start]}: no {specs[0].label!r} (name) column among the headers"]
-    others = [_cell_text(h) for c, h in enumerate(table[start]) if c not in columns and c != currency_col and _cell_text(h)]
+    others = [cell_text(h) for c, h in enumerate(table[start]) if c not in columns and c != currency_col and cell_text(h)]
     if len(columns) == 1 and others:
         # unknown columns are fine next to known ones (price lists carry extra), but a file where
         # only the name matches is almost surely the other kind: rows with every value defaulted
@@ -212,23 +212,23 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
     seen: dict[str, int] = {}
     for r in range(start + 1, len(table)):
         values = table[r]
-        if all(_cell_text(v) == "" for v in values):
+        if all(cell_text(v) == "" for v in values):
             continue
-        if formats is None and any(_cell_text(v) for v in values[len(table[start]):]):
+        if formats is None and any(cell_text(v) for v in values[len(table[start]):]):
             # a CSV row wider than its header: an unquoted 12,50 in a comma-separated list is price
             # 12 and the next column 50, every field after it shifted one along
             problems.append(f"line {numbers[r]}: {len(values)} fields, but the header (line {numbers[start]}) has "
                             f"{len(table[start])}; a number with a decimal comma (12,50) must be quoted (\"12,50\") "
                             "in a comma-separated list, or separate the list with semicolons")
             continue
-        name = _cell_text(values[name_col]) if name_col < len(values) and not isinstance(values[name_col], CellError) else ""
+        name = cell_text(values[name_col]) if name_col < len(values) and not isinstance(values[name_col], CellError) else ""
         who = f"{name!r}, " if name else ""
         row_currency = None
-        if currency_col is not None and currency_col < len(values) and _cell_text(values[currency_col]):
-            row_currency, rest = currency_in(_cell_text(values[currency_col]))
+        if currency_col is not None and currency_col < len(values) and cell_text(values[currency_col]):
+            row_currency, rest = currency_in(cell_text(values[currency_col]))
             if row_currency is None or rest:
                 problems.append(f"{sheet}cell {get_column_letter(currency_col + 1)}{numbers[r]}: {who}Currency: "
-                                f"{_cell_text(values[currency_col])!r} is not a currency code such as USD or EUR")
+                                f"{cell_text(values[currency_col])!r} is not a currency code such as USD or EUR")
                 continue
         parsed: dict[str, Any] = {}
         for c, spec in columns.items():
@@ -238,7 +238,7 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
                 problems.append(f"{place}: {who}{spec.label}: holds the spreadsheet error {raw.code}, not a value; "
                                 "correct it in the file")
                 continue
-            if spec.name in _MONEY and raw is not None and _cell_text(raw):
+            if spec.name in _MONEY and raw is not None and cell_text(raw):
                 if formats is not None:
                     raw = _format_currency(raw, formats[r][c] if c < len(formats[r]) else "")
                 code, raw = _money_currency(raw, column_currency.get(c), row_currency)

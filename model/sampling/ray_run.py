@@ -28,7 +28,8 @@ from model.common import formatting as fmt
 from model.sampling.prompts import DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, load_prompts
 from model.sampling.ray_connect import RayError, RaySession, connect
 from model.sampling.ray_worker import PairWorker, node_check, pack_folder, packed_size
-from model.sampling.run import (CancelCheck, PromptResult, SamplingProgress, SamplingResult, _as_callable,
+from model.common.cancel import CancelCheck, cancel_flag
+from model.sampling.run import (PromptResult, SamplingProgress, SamplingResult,
                                 check_request, summarise_class, attach_intervals)
 
 IN_FLIGHT = 2  # prompts a worker holds at once: one measuring, one queued, so it never waits on the driver
@@ -111,7 +112,7 @@ def run_sampling_ray(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path 
     if options.gpus_per_worker < 0 or options.max_attempts < 1 or (options.workers is not None
                                                                    and options.workers < 1):
         raise ValueError("Ray workers and attempts must be at least 1, GPUs per worker 0 or more")
-    check = _as_callable(cancel)
+    check = cancel_flag(cancel)
     raise_if_cancelled(check)
     started = time.perf_counter()
     prompts = load_prompts(prompts_path)

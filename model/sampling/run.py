@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,10 +26,9 @@ from model.acceptance.interval import length_interval
 from model.workbook.validation import K_LIMITS
 from model.sampling.prompts import (DEMO_DRAFT, DEMO_PROMPTS, DEMO_TARGET, Prompt, check_prompt_fits, check_token_ids,
                                     load_prompts)
-from model.common.cancel import raise_if_cancelled, run_to_end
+from model.common.cancel import CancelCheck, cancel_flag, raise_if_cancelled, run_to_end
 from model.sampling.speculative import Cancelled, SpeculativeRun, TargetRun, speculative_generate, target_generate
 
-CancelCheck = Callable[[], bool] | threading.Event | None
 
 
 @dataclass(frozen=True)
@@ -158,14 +156,6 @@ def _clean(value: Any) -> Any:
     if isinstance(value, list):
         return [_clean(v) for v in value]
     return value
-
-
-def _as_callable(cancel: CancelCheck) -> Callable[[], bool] | None:
-    if cancel is None:
-        return None
-    if isinstance(cancel, threading.Event):
-        return cancel.is_set
-    return cancel
 
 
 def _median(xs: Iterable[float]) -> float:
@@ -296,7 +286,7 @@ def run_sampling(draft_dir: str | Path = DEMO_DRAFT, target_dir: str | Path = DE
     messages before any generation starts. ``pair`` passes models already loaded.
     """
     check_request(k, max_new_tokens, temperature, seed)
-    check = _as_callable(cancel)
+    check = cancel_flag(cancel)
     raise_if_cancelled(check)  # cancelled before it started: load nothing
     started = time.perf_counter()
     prompts = load_prompts(prompts_path)

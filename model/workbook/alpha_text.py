@@ -12,7 +12,7 @@ from typing import Any
 
 from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.validation import ValidationError, parse_field, shown
-from model.workbook.validation import _ROW_WORD  # the words parse_field's messages name a row with
+from model.workbook.validation import ROW_WORD  # the words parse_field's messages name a row with
 
 # an alpha as typed in a cell with an optional range in brackets: "80% (74–86%)", "0.8 (0.74 to 0.86)", "80% ()"
 _WITH_RANGE = re.compile(r"^(?P<alpha>[^()]*?)\s*\((?P<range>[^()]*)\)\s*$")
@@ -35,7 +35,7 @@ def parse_alpha_text(row_type: type, value: Any, row_name: str = "",
     inner = m.group("range").strip()
     if not inner or inner.lower() in ("none", "no range"):
         return alpha, NO_RANGE
-    where = f"{_ROW_WORD[row_type]} {row_name!r}, Alpha range" if row_name else "Alpha range"
+    where = f"{ROW_WORD[row_type]} {row_name!r}, Alpha range" if row_name else "Alpha range"
     ends = _RANGE_ENDS.split(inner)
     if len(ends) != 2 or not all(ends):
         raise ValidationError(f"{where}: must be two shares, low to high, such as 74–86% or 0.74-0.86 "

@@ -11,7 +11,7 @@ from model.acceptance.presets import Preset, preset_fields
 from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.rows import Override, TaskClass, Workbook
 
-_NO_INTERVAL = {"alpha_low": None, "alpha_high": None, "alpha_confidence": None, "alpha_requests": 0,
+NO_INTERVAL = {"alpha_low": None, "alpha_high": None, "alpha_confidence": None, "alpha_requests": 0,
                 "alpha_steps": 0, "alpha_method": "", "alpha_prompts": None, "acceptance_length_low": None, "acceptance_length_high": None}
 
 
@@ -25,7 +25,7 @@ def assume_preset(workbook: Workbook, task_class: str, preset: Preset, k: int | 
     j = workbook.class_index(task_class)
     if j is None:
         raise ValueError(f"no task class named {task_class!r} in the workbook")
-    fields = {**preset_fields(preset, k), **_NO_INTERVAL}
+    fields = {**preset_fields(preset, k), **NO_INTERVAL}
     alpha = summary_alpha((), fields["acceptance_length"], fields["acceptance_length_k"])
     if tier is None:
         row = workbook.classes[j]

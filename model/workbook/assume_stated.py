@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from model.acceptance.conventions import Conversion, StatedError, StatedFigure, convert
-from model.workbook.assume_preset import _NO_INTERVAL
+from model.workbook.assume_preset import NO_INTERVAL
 from model.workbook.rows import Override, TaskClass, Workbook
 
 _ALPHA_CONVENTIONS = ("alpha", "any_position", "position_conditional", "position_cumulative")
@@ -63,7 +63,7 @@ def assume_stated(workbook: Workbook, task_class: str, figure: StatedFigure, k: 
     if tier is not None and k is None and figure.k is None and figure.convention not in _ALPHA_CONVENTIONS:
         k = workbook.tiers[workbook.tier_index(tier)].k  # type: ignore[index]
     fields, _ = stated_fields(figure, k)
-    fields.update(_NO_INTERVAL)
+    fields.update(NO_INTERVAL)
     if tier is None:
         row = workbook.classes[j]
         for name, value in fields.items():

@@ -142,12 +142,12 @@ class Tier:
 
 
 @dataclass
-class TaskClass:
-    name: str = "New class"
-    tokens_out: float = 0.0  # per month
-    tokens_in: float = 0.0  # per month
-    context: int = 4096  # typical context length, tokens
-    alpha: float = 0.6  # per-token acceptance
+class MeasuredAcceptance:
+    """How a class's acceptance was found and how sure it is, the same on a task class and on an override: where
+    alpha came from, its interval, and the acceptance beyond one alpha. ``TaskClass`` and ``Override`` list this
+    class first among their bases, so these fields come after their own leading ones (name ... alpha; tier,
+    task_class, alpha) and before any a row adds in its body: the order files have always been written in."""
+
     alpha_source: str = "assumed"
     source_note: str = ""  # e.g. the draft/target pair a measured alpha came from
     # the interval on alpha (docs/design/intervals.md#typed-ranges): a range typed by the analyst (a vendor's stated
@@ -173,6 +173,22 @@ class TaskClass:
     # unit; its confidence is alpha_confidence (one measurement, one confidence). None: no interval on E
     acceptance_length_low: float | None = None
     acceptance_length_high: float | None = None
+
+
+@dataclass
+class _ClassLead:
+    name: str = "New class"
+    tokens_out: float = 0.0  # per month
+    tokens_in: float = 0.0  # per month
+    context: int = 4096  # typical context length, tokens
+    alpha: float = 0.6  # per-token acceptance
+
+
+@dataclass
+class TaskClass(MeasuredAcceptance, _ClassLead):
+    """A kind of request the analyst sends: its monthly tokens, its context and its acceptance (alpha, then
+    MeasuredAcceptance's fields), then what prices its traffic."""
+
     # how the class's traffic is priced on a tier with bands (docs/design/vendor-terms.md): the share of its
     # tokens from requests whose input is past the tier's band threshold (None: its context decides, all or
     # none), and the share of its input tokens read from the vendor's cache
@@ -181,37 +197,16 @@ class TaskClass:
 
 
 @dataclass
-class Override:
-    """Acceptance of one class on one tier's draft, since acceptance depends on the draft."""
-
+class _OverrideLead:
     tier: str
     task_class: str
     alpha: float
-    alpha_source: str = "assumed"
-    source_note: str = ""
-    # the interval on alpha (docs/design/intervals.md#typed-ranges): a range typed by the analyst (a vendor's stated
-    # range, own doubt; no confidence) or the interval measured with it (its confidence, requests, steps and method;
-    # without an interval, method says why: too few requests, counts only). None/0/"" in older files.
-    alpha_low: float | None = None
-    alpha_high: float | None = None
-    alpha_confidence: float | None = None
-    alpha_requests: int = 0  # requests measured, repeats of a prompt included
-    alpha_steps: int = 0
-    alpha_method: str = ""
-    # distinct prompts among them, the interval's units (repeats of one prompt are one); None: not known (an
-    # older file, a typed range, a source that names no prompt: then each request is a unit)
-    alpha_prompts: int | None = None
-    # Acceptance beyond one alpha (docs/reference/workbook-file.md#profiles-lengths-and-tree-drafts-schema-2): a
-    # profile is the conditional acceptance at each draft position, position 1 first; a mean acceptance length
-    # (bonus token included, as vLLM, SGLang and Spec-Bench count it) comes with the K it was measured at. alpha
-    # stays beside them as the i.i.d. summary (derived from them when a file omits it).
-    profile: tuple[float, ...] = ()
-    acceptance_length: float | None = None
-    acceptance_length_k: int | None = None
-    # the interval on E at the K measured (the profile's positions, or acceptance_length_k), the request as the
-    # unit; its confidence is alpha_confidence (one measurement, one confidence). None: no interval on E
-    acceptance_length_low: float | None = None
-    acceptance_length_high: float | None = None
+
+
+@dataclass
+class Override(MeasuredAcceptance, _OverrideLead):
+    """Acceptance of one class on one tier's draft, since acceptance depends on the draft (alpha, then
+    MeasuredAcceptance's fields)."""
 
 
 INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_requests", "alpha_steps", "alpha_method",
@@ -220,13 +215,13 @@ INTERVAL_FIELDS = ("alpha_low", "alpha_high", "alpha_confidence", "alpha_request
 SHAPE_FIELDS = ("profile", "acceptance_length", "acceptance_length_k", "acceptance_length_low", "acceptance_length_high")
 
 
-def drop_acceptance_shape(row: "TaskClass | Override") -> None:
+def drop_acceptance_shape(row: MeasuredAcceptance) -> None:
     """A typed alpha replaces the row's profile or length: otherwise the profile would go on deciding E."""
     row.profile, row.acceptance_length, row.acceptance_length_k = (), None, None
     row.acceptance_length_low = row.acceptance_length_high = None
 
 
-def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:
+def drop_stale_interval(row: MeasuredAcceptance, alpha: float) -> None:
     """Before ``row.alpha`` is typed as ``alpha``: a measured interval belongs to the measured value and goes;
     a typed range stays while it still holds the new value."""
     measured = row.alpha_confidence is not None or row.alpha_requests > 0 or row.alpha_method not in ("", "typed range")
@@ -237,7 +232,7 @@ def drop_stale_interval(row: "TaskClass | Override", alpha: float) -> None:
         row.alpha_method, row.alpha_prompts = "", None
 
 
-def type_acceptance(row: "TaskClass | Override", alpha: float, typed_range: tuple[float, ...]) -> None:
+def type_acceptance(row: MeasuredAcceptance, alpha: float, typed_range: tuple[float, ...]) -> None:
     """An alpha typed with its range ((low, high), or () to have none): the range is the analyst's, so a measured
     interval's confidence, counts and method go unless the text is the measured one unchanged; a changed alpha
     replaces a profile or a length, as a bare alpha does."""

@@ -167,7 +167,7 @@ SPECS: dict[type, dict[str, FieldSpec]] = {
     Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
 }
-_ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
+ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
 
 # What a row in a file must say because no default would be true: a missing price is not 0 and
 # a missing acceptance is not 60%. The rest is optional: its default is what a blank cell means
@@ -203,7 +203,7 @@ _NUMBER_KINDS = ("int", "float", "percent", "optional_float", "optional_percent"
 
 
 def row_label(row: Any, index: int | None = None) -> str:
-    word = _ROW_WORD[type(row)]
+    word = ROW_WORD[type(row)]
     if isinstance(row, Override):
         return f"{word} ({row.tier!r}, {row.task_class!r})"
     name = getattr(row, "name", "")
@@ -218,7 +218,7 @@ def parse_field(row_type: type, field_name: str, value: Any, row_name: str = "",
     try:
         return spec.parse(value, decimal)
     except ValidationError as exc:
-        where = f"{_ROW_WORD[row_type]} {row_name!r}, " if row_name else ("Settings, " if row_type is Settings else "")
+        where = f"{ROW_WORD[row_type]} {row_name!r}, " if row_name else ("Settings, " if row_type is Settings else "")
         raise ValidationError(f"{where}{spec.label}: {exc}") from None
 
 

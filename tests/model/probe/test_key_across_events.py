@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from model.probe.client import _scrub_record
+from model.probe.client import scrub_key
 from model.probe.endpoint import ApiKey
 from model.probe.events import FAST, RequestRecord, StreamEvent
 from model.probe.guard import mask_across
@@ -22,7 +22,7 @@ def test_a_key_echoed_a_token_at_a_time_is_masked_across_the_events():
     text = f"Your key is {SECRET}, and again {SECRET}."
     pieces = [text[i:i + 3] for i in range(0, len(text), 3)]
     record = _record(pieces)
-    _scrub_record(record, ApiKey(SECRET))
+    scrub_key(record, ApiKey(SECRET))
     dumped = json.dumps(record.to_dict())
     joined = "".join(e.text for e in record.events)
     assert SECRET not in joined and SECRET not in "".join(t for e in record.events for t in e.tokens)
