@@ -133,3 +133,13 @@ def test_a_cut_last_llamacpp_line_is_skipped_not_read_as_the_older_form(tmp_path
     assert len(s.requests) == 2 and s.counts.k == 4 and "older" not in s.format
     assert s.to_dict()["mean_acceptance_length"] == pytest.approx(3.5)
     assert any("cut" in n for n in s.notes), s.notes
+
+
+@pytest.mark.parametrize("value", ["4.7", "NaN", "Infinity", "1e300", "-4", "0", "65"])
+def test_an_aiperf_k_that_is_no_whole_k_names_the_file_and_field(tmp_path: Path, value: str) -> None:
+    from tests.model.metrics.log_files import aiperf_record
+
+    lines = [aiperf_record(HIST, s).replace('"num_spec_tokens": 4', f'"num_spec_tokens": {value}') for s in range(3)]
+    path = _write(tmp_path, "profile_export.jsonl", lines)
+    with pytest.raises(MetricsError, match=r"profile_export\.jsonl.*spec_decode_acceptance\.num_spec_tokens"):
+        read_sources([path])
