@@ -264,3 +264,22 @@ def test_terminal_text_holds_no_control_character(text):
     body = shown[1:] if shown.startswith("\r") else shown
     assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in body)
     assert not any(c in body for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+@settings(**_FAST)
+@given(text=st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                      st.floats(0.9, 1.0).map(lambda x: f"{x:.17f}"), st.floats(90, 100).map(lambda x: f"{x}%"),
+                      st.text(max_size=12)))
+def test_a_confidence_accepted_is_one_every_interval_can_use(text):
+    """Validated once, in the unit the run uses: an accepted confidence has a finite two-sided quantile (the
+    run's intervals, looks and verdicts all need one); anything else is one line before a request."""
+    import argparse
+    from statistics import NormalDist
+
+    from commands.runner import confidence_arg
+
+    got = outcome(lambda: confidence_arg(text), argparse.ArgumentTypeError)
+    if isinstance(got, BaseException):
+        return
+    z = NormalDist().inv_cdf(1 - (1 - got) / 2)
+    assert 0.5 <= got <= 0.9999 and 0 < z < 4
