@@ -66,20 +66,21 @@ def _shown(model) -> list[list[object]]:  # noqa: ANN001
 
 
 def _same_comparison(a, b) -> bool:  # noqa: ANN001
-    """Field by field, into nested dataclasses (the acceptance grid holds arrays of its own)."""
+    """Field by field, into nested dataclasses, lists, tuples and dicts of them (the acceptance grid holds arrays
+    of its own; tier_parts, dataclasses holding NaN where there is no number): NaN equals NaN here."""
     if type(a) is not type(b):
         return False
-    for f in dataclasses.fields(a):
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray):
-            if x.shape != y.shape or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
-                return False
-        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            if not _same_comparison(x, y):
-                return False
-        elif x != y:
-            return False
-    return True
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return all(_same_comparison(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_comparison(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_comparison(a[k], b[k]) for k in a)
+    if isinstance(a, float) and a != a:
+        return b != b
+    return bool(a == b)
 
 
 class _User:
