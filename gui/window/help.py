@@ -22,6 +22,8 @@ OPTIMAL_K, COST_FACTOR, MIX = "best-k", "flops-per-token-the-cost-including-the-
 PRICING, CLAIM = "monthly-cost-premium-cost-per-1x", "the-vendors-claim-and-the-α-it-needs"
 CONTEXT, MEASURED = "context-length", "measured-against-modelled"
 EXPORT, NEGOTIATE = "export", "negotiate"
+TERMS = "a-vendors-fast-mode-context-bands-cached-input-downgrades-the-sla"
+QUALITY = "quality-at-your-temperature"
 
 # F1 on an input cell: the section that says what that field does to the numbers
 ANCHOR_FOR_FIELD = {
@@ -31,6 +33,10 @@ ANCHOR_FOR_FIELD = {
     "claimed_speedup": CLAIM, "claim_context": CLAIM, "price_out": PRICING, "price_in": PRICING,
     "baseline": PRICING, "tokens_out": MIX, "tokens_in": PRICING, "context": CONTEXT, "alpha": ALPHA,
     "alpha_source": ALPHA, "source_note": ALPHA,
+    # a vendor's terms (model/workbook/validation.py TERMS_FIELDS) and the workload's share of them (WORKLOAD_FIELDS)
+    **dict.fromkeys(("price_cached_in", "band_threshold", "price_in_long", "price_out_long", "price_cached_in_long",
+                     "price_source", "downgraded_share", "sla_tokens_per_s", "sla_share", "long_share",
+                     "cached_share"), TERMS),
 }
 
 # F1 on a column of the per-tier summary; the rest open at the mix
@@ -38,7 +44,8 @@ ANCHOR_FOR_SUMMARY = {"Speed verdict": VERDICT, "Value verdict": VALUE, "Claim h
                       "Claim needs alpha": CLAIM, "Fair price": CERTAINTY, "Value needs": CERTAINTY,
                       "Runs like": CERTAINTY, "Price ratio": VALUE, "Measured": MEASURED,
                       "Monthly cost": PRICING, "Premium": PRICING, "Cost per 1x": PRICING,
-                      "vs baseline": PRICING, "FLOPs/token": COST_FACTOR, "Claim": CLAIM}
+                      "vs baseline": PRICING, "FLOPs/token": COST_FACTOR, "Claim": CLAIM,
+                      "SLA": TERMS, "Downgraded": TERMS, "Quality": QUALITY}
 
 ANCHOR_FOR_METRIC = {"speedup": SPEEDUP, "break_even": BREAK_EVEN, "margin": BREAK_EVEN,
                      "speed_verdict": VERDICT, "value_verdict": VALUE, "price_break_even": VALUE,

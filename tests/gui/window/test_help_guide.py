@@ -90,3 +90,15 @@ def test_contents_goes_back_to_the_top(qtbot):
     assert dialog.browser.verticalScrollBar().value() > 0
     next(b for b in dialog.findChildren(QPushButton) if b.text() == "Contents").click()
     assert dialog.browser.verticalScrollBar().value() == 0
+
+
+def test_f1_on_a_vendors_terms_or_quality_opens_their_section():
+    # F1 on the per-tier SLA, Downgraded and Quality columns, and on a terms field, opened the mix speedup or
+    # nothing: the guide has a section for each
+    from model.workbook.validation import TERMS_FIELDS, WORKLOAD_FIELDS
+
+    names = set(anchors(guide_markdown()))
+    assert help.TERMS in names and help.QUALITY in names
+    assert {ANCHOR_FOR_SUMMARY.get(head) for head in ("SLA", "Downgraded")} == {help.TERMS}
+    assert ANCHOR_FOR_SUMMARY.get("Quality") == help.QUALITY
+    assert {ANCHOR_FOR_FIELD.get(spec.name) for spec in TERMS_FIELDS + WORKLOAD_FIELDS} == {help.TERMS}
