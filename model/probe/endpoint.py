@@ -201,6 +201,5 @@ def tier_endpoint(tier: Tier, allow_http: bool = False) -> Endpoint | None:
         return None
     return Endpoint(tier.endpoint_url.strip(), tier.endpoint_model.strip(), tier.api_key_env, tier.keyring_service,
                     tier.keyring_user, parse_extra_body(tier.extra_body, f"tier {tier.name!r}, extra request fields"),
-                    allow_http, api=getattr(tier, "endpoint_api", "") or DEFAULT_API,
-                    headers=parse_endpoint_headers(getattr(tier, "endpoint_headers", ""),
-                                                   f"tier {tier.name!r}, header"))
+                    allow_http, api=tier.endpoint_api or DEFAULT_API,
+                    headers=parse_endpoint_headers(tier.endpoint_headers, f"tier {tier.name!r}, header"))

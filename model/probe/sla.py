@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from model.probe.binomial import exact_bounds, requests_needed
 from model.probe.events import RequestRecord
 from model.probe.output_timing import output_timing
+from model.workbook.rows import Tier
 from model.common import formatting as fmt
 
 MET, BREACHED, UNDECIDED = "met", "breached", "undecided"
@@ -37,9 +38,9 @@ def parse_sla(text: str) -> tuple[float, float]:
     return x, q
 
 
-def tier_sla(tier: Any) -> tuple[float, float] | None:
+def tier_sla(tier: Tier) -> tuple[float, float] | None:
     """A workbook tier's SLA (sla_tokens_per_s, sla_share), where it has both."""
-    x, q = getattr(tier, "sla_tokens_per_s", None), getattr(tier, "sla_share", None)
+    x, q = tier.sla_tokens_per_s, tier.sla_share
     return (float(x), float(q)) if x and q else None
 
 

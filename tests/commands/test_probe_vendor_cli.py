@@ -60,3 +60,29 @@ def test_until_decided_is_refused_on_an_api_that_never_shows_the_steps(tmp_path,
                  "--prompts", str(prompts), "--until-decided", "--yes"])
     err = capsys.readouterr().err
     assert code != 0 and "cannot show" in err and err.count("\n") == 1, err
+
+
+def test_a_workbook_tier_is_probed_through_its_own_api_headers_and_sla(tmp_path, capsys) -> None:
+    from model.workbook.json_file import load_demo, save_workbook
+
+    app, truth = vendor_app(Pace(fast_tokens_per_s=400.0, standard_tokens_per_s=160.0, first_token_s=0.005,
+                                 flush_s=0.01))
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text("".join(json.dumps({"task_class": "code", "prompt": f"def g{i}():"}) + "\n" for i in range(3)))
+    with LoopbackServer(app) as server:
+        wb = load_demo()
+        tier = wb.tiers[0]
+        tier.endpoint_url, tier.endpoint_model, tier.extra_body = server.base_url, "m", '{"speed": "fast"}'
+        tier.endpoint_api, tier.endpoint_headers = "anthropic-messages", "anthropic-beta: fast-mode-2026-02-01"
+        tier.sla_tokens_per_s, tier.sla_share = 100.0, 0.99
+        path = tmp_path / "wb.json"
+        save_workbook(wb, path)
+        out = tmp_path / "probe.json"
+        code = main(["probe", str(path), "--tier", tier.name, "--against", "", "--prompts", str(prompts),
+                     "--max-tokens", "16", "--json", str(out), "--yes"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert {s.api for s in truth.served} == {"anthropic"} and all(s.served_fast for s in truth.served)
+    data = json.loads(out.read_text())
+    assert data["sla"]["promised_share"] == 0.99 and data["sla"]["verdict"] == "undecided"
+    assert "needs at least 299" in captured.err
