@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QToolButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QToolButton, QWidget
 
 from gui.tables.cell_format import locale_decimal
 from model.probe.filler import parse_context
+from model.probe.plan import MAX_TEMPERATURE
 from model.workbook.validation import (HALF_WIDTH_FIELD, LENGTH_HALF_WIDTH_FIELD, MAX_COST_FIELD, FieldSpec,
                                        ValidationError)
 
@@ -32,7 +33,15 @@ class RunForm(QWidget):
         self.contexts_edit = QLineEdit("0", toolTip="Filler before each prompt, e.g. 1K,8K,32K (0: the prompt alone)")
         self.contexts_edit.setMaximumWidth(120)
         self.tokens_spin = QSpinBox(minimum=2, maximum=4096, value=64, toolTip="Output tokens per request")
-        self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1)
+        self.repeats_spin = QSpinBox(minimum=1, maximum=100, value=1,
+                                     toolTip="Times each prompt is sent; at a temperature above 0, the samples per "
+                                             "prompt and tier the quality test reads")
+        # above 0: one greedy answer per prompt and tier (identity), then the repeats sampled at it, and the test of
+        # whether the fast tier samples from the baseline's model (docs/guide/quality.md)
+        self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=MAX_TEMPERATURE, value=0.0, singleStep=0.1,
+                                               decimals=2, toolTip="Sample at the temperature your product uses (0: "
+                                               "greedy, identity only): the quality test says whether the fast tier "
+                                               "samples from the same model as the baseline")
         self.levels_edit = QLineEdit("1", toolTip="Parallel streams per level, one level at a time, e.g. 1,4,16: "
                                      "fast and baseline at each level")
         form = QFormLayout(self)
@@ -49,6 +58,11 @@ class RunForm(QWidget):
         levels_row.addWidget(self.levels_edit, 1)
         levels_row.addWidget(QLabel("parallel streams per level, e.g. 1,4,16"))
         form.addRow(levels_row)
+        temperature_row = QHBoxLayout()
+        temperature_row.addWidget(QLabel("Temperature"))
+        temperature_row.addWidget(self.temperature_spin)
+        temperature_row.addWidget(QLabel("0: greedy; above: the quality test"), 1)
+        form.addRow(temperature_row)
         # until decided: rounds to the classes still undecided against their price break-even (the workbook's)
         self.decide_check = QCheckBox("Run until decided", toolTip="Send rounds of requests (this tier only) to the "
                                       "classes whose acceptance interval still reaches across their price break-even, "

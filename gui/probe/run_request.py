@@ -42,7 +42,10 @@ def form_settings(tier: Tier | None, endpoint: EndpointForm, form: RunForm, wb: 
         fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
         baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
         prompts_path=form.prompts_path(), concurrency=parse_levels(form.levels_edit.text()),
-        tier_k=tier.k if tier else None, sla=endpoint.sla())
+        tier_k=tier.k if tier else None, sla=endpoint.sla(), temperature=form.temperature_spin.value())
+    if form.decide_check.isChecked() and settings.temperature > 0:
+        raise ValueError("Run until decided samples at temperature 0: the quality test has no stopping rule of its "
+                         "own; set Temperature to 0, or untick Run until decided")
     settings.check()
     return settings
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from html import escape
 
+from gui.probe.quality_text import quality_html
 from model.common import formatting as fmt
 from model.probe.analysis import ProbeReport
 from model.probe.sla import sla_line
@@ -25,7 +26,7 @@ def verdict_html(r: ProbeReport) -> str:
     head = (f"<b>Speed alone: {r.verdict} than its baseline</b> (acceptance cannot be read from this API)"
             if r.verdict in SPEED_VERDICTS else f"<b>Runs speculative decoding: {r.verdict}</b>")
     return (f"{head} ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
-            f"{levels}")
+            f"{levels}{quality_html(r)}")
 
 
 def vendor_words(r: ProbeReport) -> str:
