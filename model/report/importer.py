@@ -348,7 +348,7 @@ def _read_profiles(ws: Grid, wb: Workbook, problems: list[str]) -> None:
                 count = parse_number(m)
                 if not (math.isfinite(count) and count == int(count) and 1 <= count <= K_LIMITS[1]):
                     raise ValidationError(f"cell E{row}: Positions measured must be a whole number from 1 to "
-                                          f"{int(K_LIMITS[1])} (got {_cell_text(m)!r})")
+                                          f"{int(K_LIMITS[1])} (got {cell_text(m)!r})")
                 rates = [ws.cell(row, first_rate + k) for k in range(int(count))]
                 bad = next((k for k, v in enumerate(rates) if isinstance(v, CellError)), None)
                 if bad is not None:

@@ -80,7 +80,7 @@ def parse_shape_text(row_type: type, value: Any, row_name: str = "", decimal: st
     if not isinstance(value, str):
         return None
     text = value.strip()
-    where = f"{_ROW_WORD[row_type]} {row_name!r}" if row_name else _ROW_WORD[row_type]
+    where = f"{ROW_WORD[row_type]} {row_name!r}" if row_name else ROW_WORD[row_type]
     m = _LENGTH.match(text)
     if m is not None:
         length = parse_field(row_type, "acceptance_length", m.group("length"), row_name, decimal)
