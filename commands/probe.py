@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from commands import probe_decide
+from commands import probe_decide, probe_vendor
 from commands.runner import confidence_arg
 from model.common import formatting as fmt
 from model.common.cancel import run_to_end
 from model.probe.analysis import ProbeReport, analyse
 from model.probe.client import Limits
-from model.probe.apis import API_NAMES, DEFAULT_API
+from model.probe.apis import DEFAULT_API
 from model.probe.endpoint import (Endpoint, check_endpoint, check_headers, parse_endpoint_headers, parse_extra_body,
                                   resolve_api_key, tier_endpoint)
 from model.probe.events import BASELINE, FAST
@@ -31,8 +31,8 @@ from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.plan import Prices, ProbeSettings, estimate
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress
-from model.probe.run_file import read_run, record_k, record_sla
-from model.probe.sla import breaking_requests, parse_sla, sla_line, sla_plan_words, tier_sla
+from model.probe.run_file import read_run, record_k
+from model.probe.sla import parse_sla, sla_plan_words, tier_sla
 from model.probe.speed_verdict import SPEED_VERDICTS
 from model.common.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
@@ -79,20 +79,7 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against-model", help="baseline model name (same base URL unless --against-base-url)")
     parser.add_argument("--against-base-url", help="baseline endpoint's base URL")
     parser.add_argument("--against-extra-body", default="", metavar="JSON", help="baseline's extra request fields")
-    parser.add_argument("--api", choices=API_NAMES, default=None,
-                        help="the API the endpoint speaks: openai-chat (Chat Completions, the default), "
-                             "openai-responses (the Responses API) or anthropic-messages (Anthropic's Messages API)")
-    parser.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
-                        help="an extra request header, repeatable (e.g. 'anthropic-beta: fast-mode-2026-02-01'); one "
-                             "whose name says key, token, auth, secret, cookie, password or credential is a secret: "
-                             "give env:VAR or keyring:SERVICE/USER, never the value")
-    parser.add_argument("--against-api", choices=API_NAMES, default=None, help="the baseline's API (default: --api)")
-    parser.add_argument("--against-header", action="append", default=[], metavar="'NAME: VALUE'",
-                        help="the baseline's extra headers (default: --header's)")
-    parser.add_argument("--sla", metavar="TOKENS_PER_S@SHARE",
-                        help="a speed SLA to judge, e.g. 80@0.99: 99%% of requests above 80 output tokens/s (tokens "
-                             "after the first over the time from the first content to the last); default: the "
-                             "workbook tier's")
+    probe_vendor.add_vendor_arguments(parser)
     parser.add_argument("--allow-http", action="store_true", help="allow plain http to a host other than loopback")
     parser.add_argument("--concurrency", metavar="N,N,...",
                         help="parallel streams per level, one level at a time, e.g. 1,4,16 (default 1, or 1 and "
@@ -215,7 +202,7 @@ def format_report(report: ProbeReport) -> str:
                      "cross-check; the engine's convention per class is in the JSON)")
     if report.identity is not None and report.identity.compared:
         lines.append(identity_line(report.identity))
-    lines.extend(vendor_lines(report))
+    lines.extend(probe_vendor.vendor_lines(report))
     if report.quality is not None:
         lines.append(f"quality: {report.quality.words()}")
         lines.append(f"  which test and why: {report.quality.why}")
@@ -225,32 +212,6 @@ def format_report(report: ProbeReport) -> str:
     for f in report.failed:
         lines.append(f"failed: {f}")
     return "\n".join(lines)
-
-
-def vendor_lines(report: ProbeReport) -> list[str]:
-    """How each request was timed, the tier that served the fast ones, the speedup as served, the SLA."""
-    out = []
-    t = report.timing
-    if t.get("usage"):
-        out.append(f"timed by the usage's token count: {t['usage']} of {fmt.count(sum(t.values()), 'request')} "
-                   "(several tokens an event, no counts); by the events' counts: "
-                   f"{t.get('events', 0)}")
-    served = report.served or {}
-    if served.get("fast") or served.get("standard"):
-        share = served["downgraded_share"]
-        lo, hi = served["downgraded_interval"]
-        as_served = next((x.speedup_as_served for x in report.by_concurrency if x.speedup_as_served is not None),
-                         None)
-        out.append(f"served: {served['fast']} fast, {served['standard']} standard, {served['unknown']} unknown of the "
-                   f"fast tier's requests; downgraded {share:.0%} ({lo:.0%}-{hi:.0%}, {served['interval_method']}, "
-                   f"{served['confidence']:.0%})" + (f"; speedup as served {as_served:.2f}x" if as_served else ""))
-    if report.sla is not None:
-        out.append(sla_line(report.sla))
-        named = ", ".join(b["request"] for b in report.sla["below"][:5])
-        if named:
-            more = report.sla["below_count"] - min(5, len(report.sla["below"]))
-            out.append(f"  below the line: {named}" + (f" and {more} more (all in the run file)" if more > 0 else ""))
-    return out
 
 
 def check_lines(report: ProbeReport) -> list[str]:
@@ -416,9 +377,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         return 130
     report = analyse(run.records, run.header, getattr(args, "confidence", 0.95))
     record_k(run_path, report.k_estimate, report.k_source)  # import-metrics on the run file then needs no --k
-    if report.sla is not None:  # every request that broke the SLA, by name, in the run file
-        record_sla(run_path, report.sla,
-                   breaking_requests(run.records, run.header, report.sla["threshold_tokens_per_s"]))
+    probe_vendor.record_breakers(run_path, report, run.records, run.header)
     if run_path is not None:
         print(f"run file: {run_path}", file=err)
     code = _finish(report, args, run.error)
