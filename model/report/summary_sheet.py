@@ -400,31 +400,31 @@ def _mix_end(weights: str, s_range: str, sd_range: str, low_range: str, mix: str
     return (f'=IF(COUNT({low_range})=0,"",{mix}*EXP({sign}NORMINV(0.5+{confidence}/2,0,1)*SQRT({spread})/{time}))')
 
 
-def _terms_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
-    """Under the table, printed: each tier's vendor's terms in sentences (model/comparison/terms.terms_words), the
-    SLA beside its verdict, the downgraded share with the mix and bill as served, the date of its list prices."""
-    said = [(name, line) for i, name in enumerate(cmp.tier_names) for line in terms_words(cmp, i)]
+def _printed_lines(sheet: st.SheetWriter, heading: str, said: list[tuple[str, str]], last: int) -> int:
+    """Under the table: a heading, then one row per (tier, sentence); the last row used."""
     if not said:
         return last
-    sheet.text(last + 2, 1, "A vendor's terms: requests served at standard speed (the mix and the bill above are as "
-               "served), the SLA, where the list prices came from", st.HEADING)
+    sheet.text(last + 2, 1, heading, st.HEADING)
     for n, (name, words) in enumerate(said):
         sheet.text(last + 3 + n, 1, name, st.LABEL)
         sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
     return last + 2 + len(said)
 
 
+def _terms_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
+    """Under the table, printed: each tier's vendor's terms in sentences (model/comparison/terms.terms_words), the
+    SLA beside its verdict, the downgraded share with the mix and bill as served, the date of its list prices."""
+    return _printed_lines(sheet, "A vendor's terms: requests served at standard speed (the mix and the bill above are "
+                          "as served), the SLA, where the list prices came from",
+                          [(name, line) for i, name in enumerate(cmp.tier_names) for line in terms_words(cmp, i)], last)
+
+
 def _quality_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
     """Under the table, printed: each probed tier's quality (model/comparison/quality.py), beside its verdicts."""
-    said = [(name, quality_line(cmp, i)) for i, name in enumerate(cmp.tier_names) if quality_line(cmp, i)]
-    if not said:
-        return last
-    sheet.text(last + 2, 1, "Quality: the fast tier's samples at a temperature against the standard tier's model, "
-               "and its answers to checked tasks", st.HEADING)
-    for n, (name, words) in enumerate(said):
-        sheet.text(last + 3 + n, 1, name, st.LABEL)
-        sheet.text(last + 3 + n, 2, words)
-    return last + 2 + len(said)
+    return _printed_lines(sheet, "Quality: the fast tier's samples at a temperature against the standard tier's "
+                          "model, and its answers to checked tasks",
+                          [(name, quality_line(cmp, i)) for i, name in enumerate(cmp.tier_names) if quality_line(cmp, i)],
+                          last)
 
 
 def _served(fast: str, d: str, std: str) -> str:
