@@ -250,6 +250,7 @@ def shape_notes(comparison: Comparison, i: int, most: int = 2) -> list[str]:
     said = ", ".join(f"{comparison.class_names[j]} {acceptance_text.acceptance_cell(comparison, i, j)} vs "
                      f"{acceptance_text.break_even_cell(comparison, i, j)}" for j in names[:most])
     more = f" and {len(names) - most} more" if len(names) > most else ""
-    star = " (* extrapolated past the K measured)" if any("*" in acceptance_text.acceptance_cell(comparison, i, j)
-                                                         for j in names) else ""
-    return [f"{said}{more}{star};", "a profile or a length has no α: drawn at a summary α"]
+    # the star's meaning on a line of its own: at the end of the classes' line it ran past the chart's edge ('(* ex')
+    star = ["* extrapolated past the K measured;"] if any("*" in acceptance_text.acceptance_cell(comparison, i, j)
+                                                         for j in names) else []
+    return [f"{said}{more};", *star, "a profile or a length has no α: drawn at a summary α"]

@@ -100,8 +100,8 @@ class TrailerChart(ChartView):
         n = len(names)
         tier = comparison.tier_names[tier_row] if 0 <= tier_row < len(comparison.tier_names) else None
         self.export_subject = tier or ""
-        if tier is None or not comparison.speculative[tier_row] or n == 0:
-            self._show_note(tier, n)
+        if tier is None or not comparison.speculative[tier_row] or n == 0 or comparison.made_up(tier_row):
+            self._show_note(tier, n, comparison.made_up(tier_row) if tier is not None else "")
             return
         k = int(comparison.k[tier_row])
         fill = comparison.trailer_fill[tier_row]
@@ -249,10 +249,13 @@ class TrailerChart(ChartView):
         y = np.column_stack((np.repeat(rows, xs.size) - BAR_HEIGHT / 2, np.repeat(rows, xs.size) + BAR_HEIGHT / 2)).ravel()
         return x, y
 
-    def _show_note(self, tier: str | None, n_classes: int) -> None:
+    def _show_note(self, tier: str | None, n_classes: int, made_up: str = "") -> None:
         for item in (self._trailers, self._waste, self._cargo, self._walls, self._slot_cargo, self._slot_waste):
             item.setVisible(False)
         self._slot_shares = {}
+        if self._slot_entry:  # no slots drawn: no key to them (it stayed on a plain tier's note)
+            self.legend.removeItem(self._slot_sample)
+            self._slot_entry = False
         # emptied rather than hidden: a hidden item shows as "switched off" in the legend
         self._needed.set_bars([], [], [], [])
         self._fed.forget(self._needed)
@@ -261,6 +264,8 @@ class TrailerChart(ChartView):
             text = "Select a tier to see its trailers."
         elif n_classes == 0:
             text = "Add a task class to see its trailer."
+        elif made_up:
+            text = f"{tier}: no trailers, {made_up}.\nType its K, c and v in the Tiers table."
         else:
             text = f"{tier} does not run speculative decoding:\nno draft, no trailers — every class runs at 1.00x."
         self._note.setHtml(f'<div style="text-align:center">{html_text(text).replace(chr(10), "<br>")}</div>')

@@ -33,7 +33,7 @@ from gui.probe.results import ProbeResultsModel
 from gui.probe.run_form import RunForm
 from gui.probe.run_request import NothingToSend, decide_run, decide_settings, form_settings
 from gui.probe.run_row import RunRow
-from gui.probe.undo_words import AppliedStep
+from gui.probe.undo_words import TIER, AppliedStep
 from gui.probe.verdict_text import decided_words, verdict_html
 from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
@@ -50,7 +50,8 @@ from model.probe.load import estimate_levels, run_any
 from model.probe.prompt_supply import distinct_by_class
 from model.probe.run import ProbeProgress, ProbeRun
 from model.probe.run_file import open_run_folder, record_k, record_sla, run_folder
-from model.probe.until_decided import DecideSettings, Threshold, UntilDecidedRun, run_until_decided
+from model.probe.until_decided import (DecideSettings, Threshold, UntilDecidedRun, priced_thresholds,
+                                      run_until_decided)
 from model.workbook.rows import Tier
 
 TASK_LABEL = "Probing a tier"
@@ -85,6 +86,7 @@ class ProbePanel(QWidget):
         self._running = False
         # the last edit the dock made (Apply, Save endpoint): its words follow the window's undo and redo
         self._step: AppliedStep | None = None
+        self._shown_step = ""  # the step's words as last shown: updated in place while still on screen
         # asked before sending; a test replaces it
         self.confirm: Callable[[str], bool] = self._ask
         # the generic data folder: Qt's per-application one names the organisation and the app, both SpecLedger
@@ -179,7 +181,10 @@ class ProbePanel(QWidget):
         tiers = self.document.workbook.tiers
         # by identity: a rename or a row move keeps the chosen tiers (by name, a rename fell back to row 1)
         refill_tiers(self.endpoint.tier_combo, tiers)
-        refill_tiers(self.endpoint.baseline_combo, tiers, [("(none)", None)])
+        # a baseline deleted stays named as gone (no baseline is probed while it is), so undoing the delete brings
+        # it back; falling to "(none)" lost the choice for good once the endpoint was typed (the form no longer
+        # refills from the tier)
+        refill_tiers(self.endpoint.baseline_combo, tiers, [("(none)", None)], gone=AGAINST_GONE)
         if not self.endpoint.url_edit.text() and not self.endpoint.model_edit.text():
             self._on_tier_changed()
         self._update_apply()
@@ -377,7 +382,7 @@ class ProbePanel(QWidget):
             run = ProbeRun(records=result.records, error=result.error, cancelled=result.cancelled,
                            header=result.header)
             self._on_run_finished(run, all_sent=not result.cancelled)
-            self.show_message(decided_words(result, self.document.workbook.settings.currency))
+            self.show_message(decided_words(result, self.document.workbook.settings.currency, self._priced()))
             return
         if not self._running or not isinstance(result, ProbeRun):
             return
@@ -425,21 +430,37 @@ class ProbePanel(QWidget):
         if not changed:  # a second click, or values already there: no undo step, and nothing to say was applied
             self.show_message(f"Tier {tier} already holds what this probe measured; nothing changed.")
             return
-        text = f"Applied the probe to tier {tier}."
+        text = f"Applied the probe to tier {TIER}."
         if disagreeing_sources(report):
             text += " " + disagreeing_sources(report)
         if skipped:
             text += f" Skipped: {', '.join(skipped)}."
+        # the tier named as it is called now: after renames the name it had may be another tier's
         self._step = AppliedStep.last_of(self.document.undo_stack, text + " Undo with Ctrl+Z.",
-                                         f"Undid the apply to tier {tier}: the tier is as it was before it. "
-                                         "Apply is available again (Ctrl+Y redoes it).", "apply")
+                                         f"Undid the apply to tier {TIER}: the tier is as it was before it. "
+                                         "Apply is available again (Ctrl+Y redoes it).", "apply",
+                                         tier=lambda: self.report_tier_name() or f"{tier} (since deleted)")
         self.show_message(self._step.words())
-        self.status_message.emit(text + " Undo with Ctrl+Z.")
+        self._shown_step = self._step.words()
+        self.status_message.emit(text.replace(TIER, tier) + " Undo with Ctrl+Z.")
+
+    def _priced(self) -> set[str]:
+        """The classes a run until decided judged against the price break-even (their value verdict)."""
+        name = self.document.workbook.tier_with_identity(self._run_tier)
+        return priced_thresholds(self.document.workbook, name.name)[1] if name is not None else set()
 
     def _follow_undo(self) -> None:
-        """After Ctrl+Z / Ctrl+Y: the words about the dock's last edit say whether it is in effect now."""
-        if self._step is not None and self._step.follow(self.document.undo_stack):
+        """After Ctrl+Z / Ctrl+Y (or a rename): the words about the dock's last edit say whether it is in effect
+        now, naming the tier as it is called now."""
+        if self._step is None:
+            return
+        shown = self.message_label.text()
+        if self._step.follow(self.document.undo_stack) or shown != self._step.words() and shown == self._shown_step:
             self.show_message(self._step.words())
+        self._shown_step = self._step.words()
+
+
+AGAINST_GONE = "(a deleted tier: none probed)"
 
 
 def _completed(n: int) -> str:

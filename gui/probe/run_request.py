@@ -96,5 +96,7 @@ def decide_run(tier: Tier | None, form: RunForm, wb: Workbook, settings: ProbeSe
                 + (f", or to a half-width of {decide.half_width:g}" if decide.half_width is not None else "")
                 + (f", or E to ±{decide.length_half_width:g} tokens/step"
                    if decide.length_half_width is not None else "") + "."
-                + (f" Not sent, already decided by the workbook: {', '.join(done)}." if done else ""))
+                + (f" Not sent, already decided by the workbook: {', '.join(done)}." if done else "")
+                + " Only the tier is probed: its speed over the baseline and the value verdict use the baseline's "
+                  "speed as the workbook has it (not measured in this run).")
     return DecideRun(settings, decide, thresholds, done, question)

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 DONE, UNDONE, GONE = "done", "undone", "gone"
+TIER = "{tier}"  # in the words: the tier's name as it is now (AppliedStep.tier)
 
 
 @dataclass
@@ -24,11 +26,13 @@ class AppliedStep:
     undone_words: str
     kind: str = ""  # what the edit was ("apply", "endpoint"), for what else follows it
     state: str = DONE
+    tier: Callable[[], str] | None = None  # the edited tier's name now, for TIER in the words
 
     @classmethod
-    def last_of(cls, stack: QUndoStack, done_words: str, undone_words: str, kind: str = "") -> "AppliedStep":
+    def last_of(cls, stack: QUndoStack, done_words: str, undone_words: str, kind: str = "",
+                tier: Callable[[], str] | None = None) -> "AppliedStep":
         """The step the last push made (the one just below the stack's index)."""
-        return cls(weakref.ref(stack.command(stack.index() - 1)), done_words, undone_words, kind)
+        return cls(weakref.ref(stack.command(stack.index() - 1)), done_words, undone_words, kind, tier=tier)
 
     @property
     def in_effect(self) -> bool:
@@ -47,4 +51,5 @@ class AppliedStep:
         return True
 
     def words(self) -> str:
-        return self.done_words if self.state == DONE else self.undone_words
+        text = self.done_words if self.state == DONE else self.undone_words
+        return text.replace(TIER, self.tier()) if self.tier is not None else text

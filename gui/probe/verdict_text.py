@@ -63,18 +63,25 @@ def identity_words(identity: Identity, baseline: str) -> str:
     return head + "."
 
 
-def decided_words(run: UntilDecidedRun, currency: str) -> str:
-    """One line: per class decided (which side of its break-even) or why it stopped, after how many requests."""
+def decided_words(run: UntilDecidedRun, currency: str, priced: set[str] | None = None) -> str:
+    """One line: per class decided (which verdict, which side of its break-even) or why it stopped, after how many
+    requests. ``priced``: the classes judged against the price break-even (their value verdict is what was decided,
+    model.probe.until_decided.priced_thresholds); the grid shows the speed verdict unless switched, so it says so."""
     cost = "" if run.cost is None else f"; cost {fmt.cost(run.cost, currency)}"
-    words = "; ".join(_class_words(c) for c in run.classes)
+    words = "; ".join(_class_words(c, priced) for c in run.classes)
     over = f" {run.cost_notes[-1][0].upper()}{run.cost_notes[-1][1:]}." if run.cost_notes else ""  # the cap's, if any
-    return f"Until decided: {words}{cost}.{over}"
+    shown = (" The results grid shows the speed verdict: pick Value verdict above it to see the one decided."
+             if priced and any(c.stopped == "decided" and c.task_class in priced for c in run.classes) else "")
+    return f"Until decided: {words}{cost}.{over}{shown}"
 
 
-def _class_words(c: ClassDecision) -> str:
+def _class_words(c: ClassDecision, priced: set[str] | None = None) -> str:
     after = f"after {fmt.count(c.requests, 'request')}"
     if c.stopped == "decided":
-        return f"{c.task_class} decided ({'at or above' if c.side == 'above' else 'below'} {c.threshold_words()}) {after}"
+        which = "" if priced is None else ("value verdict " if c.task_class in priced else "speed verdict ")
+        line = "price break-even" if priced is not None and c.task_class in priced else "break-even"
+        side = "at or above" if c.side == "above" else "below"
+        return f"{c.task_class} {which}decided ({side} its {line}, {c.threshold_words()}) {after}"
     if c.stopped == PROMPTS_USED_UP:  # the CLI's long reason read '...; give the class more prompts after 8' here
         return f"{c.task_class} undecided {after}: every prompt of the class sent (add prompts)"
     return f"{c.task_class} {c.stopped} {after}"

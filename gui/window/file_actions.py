@@ -110,9 +110,13 @@ class FileActions:
             value = [value]
         return [str(v) for v in (value or []) if v]
 
+    def _remember_folder(self, path: str) -> None:
+        """The folder a file was read from or written to: where the next Save As or export starts."""
+        self.window.settings.setValue("last_folder", os.path.dirname(os.path.abspath(path)))
+
     def _remember(self, path: str) -> None:
         path = os.path.abspath(path)
-        self.window.settings.setValue("last_folder", os.path.dirname(path))
+        self._remember_folder(path)
         recent = [p for p in self.recent_files() if p != path]
         self.window.settings.setValue("recent_files", [path, *recent][:MAX_RECENT])
 
@@ -308,6 +312,7 @@ class FileActions:
         # an imported report becomes a new, unsaved workbook: saving asks where, never overwrites the .xlsx
         wb.title = wb.title or Path(path).stem
         self._show(wb, None)
+        self._remember_folder(path)  # Save As then starts beside the report, not in the home folder
         self.window.show_message(f"Imported {path}; save it as a workbook to keep it.", 8000)
         return True
 
@@ -360,6 +365,7 @@ class FileActions:
         view = self.window.tier_view if kind == "tiers" else self.window.class_view
         self.window.input_tabs.setCurrentWidget(view)
         view.setCurrentIndex(view.model().index(first, 0))
+        self._remember_folder(path)
         self.window.show_message(f"Imported {name}: {merged[-1].summary()} Ctrl+Z undoes it.", 20000)
         return True
 

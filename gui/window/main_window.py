@@ -37,6 +37,7 @@ try:  # the charts are another module; the tables must work even if it fails to 
 except Exception:  # noqa: BLE001
     ChartsPanel = None  # type: ignore[assignment,misc]
 
+UNDOES_IT = "Ctrl+Z undoes it."
 _REFUSED = "Refused, value kept: "
 CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
@@ -64,6 +65,7 @@ class MainWindow(ScreenFit, QMainWindow):
         build_menus(self)
         self.setAcceptDrops(True)
         self.document.changed.connect(self._on_document_changed)
+        self.document.undo_stack.indexChanged.connect(self._on_undo_index_changed)
         self.document.dirty_changed.connect(self._on_dirty_changed)
         self.document.path_changed.connect(self._update_title)
         self.document.focus_requested.connect(self._on_focus_requested)
@@ -250,6 +252,13 @@ class MainWindow(ScreenFit, QMainWindow):
         self.rows.delete_rows()
 
     # --- slots ------------------------------------------------------------------------
+    def _on_undo_index_changed(self, _index: int) -> None:
+        # "Deleted tier X. Ctrl+Z undoes it." is false once that step is undone (or another edit lands on top)
+        if self.statusBar().currentMessage().endswith(UNDOES_IT):
+            stack = self.document.undo_stack
+            self.show_message(f"Undone: {stack.redoText()}. Ctrl+Y redoes it." if stack.canRedo() and
+                              stack.redoText() else "", 8000)
+
     def _on_document_changed(self) -> None:
         # a refusal is about the value typed before; once an edit lands it would read as refusing that one
         if self.statusBar().currentMessage().startswith(_REFUSED):

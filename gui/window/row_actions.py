@@ -109,18 +109,26 @@ class RowActions:
         return made
 
     @staticmethod
-    def _delete_question(kind: str, names: list[str], orphans: list[str]) -> str:
+    def _delete_question(kind: str, names: list[str], orphans: list[str], overrides: int = 0) -> str:
+        """``overrides``: how many acceptance overrides go with the rows (none: the question does not mention them)."""
         one, many = _WORDS[kind]
         what = f"these {len(names)} {many}: {name_list(names)}" if len(names) > 1 else f"the {one} {names[0]!r}"
-        if kind == "tiers":
-            then = "Their acceptance overrides go with them." if len(names) > 1 else "Its acceptance overrides go with it."
-            if orphans:
-                lose = "loses its baseline" if len(orphans) == 1 else "lose their baseline"
-                then += f" Priced against it, {name_list(orphans)} {lose} (no value verdict until you set another)."
-        else:
-            then = ("Their acceptance overrides on every tier go with them." if len(names) > 1
-                    else "Its acceptance overrides on every tier go with it.")
-        return f"Delete {what}?\n\n{then} Edit > Undo brings everything back."
+        several = len(names) > 1
+        then = ""
+        if overrides:
+            count = "its" if overrides == 1 and not several else f"the {overrides}"
+            noun = "override" if overrides == 1 else "overrides"
+            where = " on every tier" if kind == "classes" else ""
+            then = f"{count[:1].upper()}{count[1:]} acceptance {noun}{where} {'goes' if overrides == 1 else 'go'} too."
+        if kind == "tiers" and orphans:
+            lose = "loses its baseline" if len(orphans) == 1 else "lose their baseline"
+            then += (" " if then else "") + (f"Priced against {'them' if several else 'it'}, {name_list(orphans)} "
+                                            f"{lose} (no value verdict until you set another).")
+        return f"Delete {what}?\n\n{then + ' ' if then else ''}Edit > Undo brings everything back."
+
+    def _overrides_of(self, kind: str, names: set[str]) -> int:
+        field = "tier" if kind == "tiers" else "task_class"
+        return sum(getattr(o, field) in names for o in self.host.document.workbook.overrides)
 
     def delete_rows(self) -> int:
         """Delete the selected rows; more than one is asked about first and named. Returns how many went."""
@@ -139,7 +147,7 @@ class RowActions:
             if kind == "tiers" else []
         if (len(rows) > 1 or orphans) and not self.confirm(
                 f"Delete {len(rows)} {many if len(rows) > 1 else one}?",
-                self._delete_question(kind, names, orphans)):
+                self._delete_question(kind, names, orphans, self._overrides_of(kind, gone))):
             self.host.show_message(f"Nothing deleted: {len(rows)} {many if len(rows) > 1 else one} "
                                    f"{'were' if len(rows) > 1 else 'was'} selected.", 5000)
             return 0

@@ -106,8 +106,15 @@ class Estimate:
     def describe(self, currency: str = "") -> str:
         cost = (f"at most {fmt.cost(self.cost, currency)}" if self.cost is not None
                 else "cost unknown (no prices given)")
-        return (f"{fmt.count(self.requests, 'request')}, about {self.tokens_in:,} input tokens and at most "
-                f"{self.tokens_out:,} output tokens; {cost}")
+        return (f"{fmt.count(self.requests, 'request')}{self._split()}, about {self.tokens_in:,} input tokens and "
+                f"at most {self.tokens_out:,} output tokens; {cost}")
+
+    def _split(self) -> str:
+        """' (48 to the tier, 48 to its baseline)' where some go to the baseline: they are not the tier's."""
+        base = self.by_role.get(BASELINE, (0, 0, 0))[0]
+        if not base:
+            return ""
+        return f" ({self.by_role.get(FAST, (0, 0, 0))[0]} to the tier, {base} to its baseline)"
 
 
 def estimate(settings: ProbeSettings) -> Estimate:

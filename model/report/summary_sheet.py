@@ -17,7 +17,7 @@ from model.comparison.terms import terms_words
 from model.report import styles as st
 from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDECIDED_MEANING, NOT_WORTH, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, WORTH,
                                            UNDECIDED, banner_formula, end_value, grey_word, letter,
-                                           speed_verdict_formula, value_formula)
+                                           name_width, speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
@@ -72,6 +72,15 @@ _CENTRED_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Speculativ
 def context_label(ref: str) -> str:
     """A context length as the app writes it: 4K for 4096, the number otherwise."""
     return f'IF(MOD({ref},1024)=0,{ref}/1024&"K",{ref}&"")'
+
+
+def _long_line(sheet: st.SheetWriter, row: int, text: str) -> None:
+    """Words under the table from column B to the printed edge, wrapped there: run on over empty cells they were
+    cut at the page's edge ('... ask the vend')."""
+    last = _SCOL["Grey values"]
+    width = sum(w for name, w in _WIDTHS.items() if 2 <= _SCOL[name] <= last and name not in _HIDDEN)
+    sheet.ws.merge_range(row - 1, 1, row - 1, last - 1, text, sheet.formats.get(None, st.WRAP))
+    sheet.ws.set_row(row - 1, 15 * st.wrapped_lines(text, width * 0.9))
 
 
 def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
@@ -270,8 +279,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         sheet.text(last + 3, 1, "No tier has a measured speed yet: probe it from the app (Tools > Probe a tier) "
                    "and apply the result.", st.NOTE)
     for n, (name, words) in enumerate(said):
-        sheet.text(last + 3 + n, 1, name, st.LABEL)
-        sheet.text(last + 3 + n, 2, words[:1].upper() + words[1:])
+        sheet.text(last + 3 + n, 1, name, st.LABEL, st.WRAP)
+        _long_line(sheet, last + 3 + n, words[:1].upper() + words[1:])
     last += 2 + max(1, len(said))
     last = _terms_lines(sheet, cmp, last)
     last = _quality_lines(sheet, cmp, last)
@@ -279,6 +288,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
+    # the names whole: 'Northwind AI International' printed cut to 'Northwind AI Inte' at 13 wide
+    sheet.widths({_SCOL["Tier"]: name_width([t.name for t in wb.tiers], _WIDTHS["Tier"]),
+                  _SCOL["Vendor"]: name_width([t.vendor for t in wb.tiers], _WIDTHS["Vendor"])})
     for name in _HIDDEN:
         sheet.hide(_SCOL[name], 8)
     sheet.print_last_col = _SCOL["Grey values"]  # the interval's vs-baseline ends feed the fair price below

@@ -368,3 +368,27 @@ def test_alpha_chart_says_a_profile_has_no_alpha_and_gives_its_length_against_th
     e, be = cmp.tokens_per_stretch[TURBO, 0], cmp.break_even_length[TURBO, 0]
     assert f"code AL {e:.2f}* vs E* {be:.2f}" in note and "extrapolated past the K measured" in note
     assert "drawn at a summary α" in note
+    # the star's meaning on a line of its own: at the end of the classes' line it was cut at the edge ('(* ex')
+    assert "* extrapolated past the K measured;" in note.splitlines()
+    item = panel.alpha_chart._note
+    width = item.mapRectToScene(item.boundingRect()).width()
+    assert width <= panel.alpha_chart.plot.getViewBox().sceneBoundingRect().width() + 1
+
+
+def test_the_profile_key_leaves_with_the_profile_slots(qtbot, demo: Workbook) -> None:
+    """The trailer legend kept its 'profile' entry on a plain tier's note after a tier with a profile."""
+    demo.classes[0].profile = (0.9, 0.8, 0.7)
+    panel = open_panel(qtbot, demo, TURBO)
+    labels = lambda: [label.text for _, label in panel.trailer_chart.legend.items]  # noqa: E731
+    assert any(text.startswith("profile") for text in labels())
+    _redraw(panel, demo, STANDARD)
+    assert not any(text.startswith("profile") for text in labels())
+
+
+def test_a_tier_nobody_described_has_no_trailers_or_curves(qtbot, demo: Workbook) -> None:
+    from model.workbook.row_edits import new_tier
+    demo.tiers.append(new_tier("Zephyr Fast"))
+    panel = open_panel(qtbot, demo, len(demo.tiers) - 1)
+    assert panel.trailer_chart.fill_data() == {}
+    assert "no trailers" in panel.trailer_chart._note.toPlainText()
+    assert panel.alpha_chart.curve_data("Zephyr Fast") is None

@@ -27,7 +27,7 @@ def decided(qtbot, panel, tmp_path, server):  # noqa: F811
     # all it meant to send was sent: the bar reads '6 of 6', not '6 of 10 requests' beside 'done'
     bar = panel.run_row.progress_bar
     assert bar.value() == bar.maximum() == 5 and panel.run_row.rate_label.text() == "done"
-    assert "code decided (" in panel.message_label.text() and "after 5 requests" in panel.message_label.text()
+    assert "code value verdict decided (" in panel.message_label.text() and "after 5 requests" in panel.message_label.text()
     # before the apply the workbook's code is the demo's assumed alpha: the estimate counts it
     qtbot.waitUntil(lambda: "until decided" in panel.estimate_label.text(), timeout=5000)
     assert "code decided" not in panel.estimate_label.text() and "code " in panel.estimate_label.text()
@@ -92,4 +92,10 @@ def test_a_class_out_of_prompts_is_said_undecided_in_short():
                                    ClassDecision("code", 0.72, decided=True, side="above", stopped="decided",
                                                  requests=1)], cost=None)
     assert decided_words(run, "USD") == ("Until decided: extraction undecided after 8 requests: every prompt of the "
-                                         "class sent (add prompts); code decided (at or above 72.0%) after 1 request.")
+                                         "class sent (add prompts); code decided (at or above its break-even, 72.0%) "
+                                         "after 1 request.")
+    # which verdict was decided, and where the grid shows it (it showed the speed verdict, 'undecided', beside
+    # 'prose decided': the run had decided the value verdict)
+    said = decided_words(run, "USD", priced={"code"})
+    assert "code value verdict decided (at or above its price break-even, 72.0%) after 1 request" in said
+    assert said.endswith("pick Value verdict above it to see the one decided.")

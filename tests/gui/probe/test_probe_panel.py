@@ -152,6 +152,7 @@ def test_run_until_decided_in_the_dock_shows_intervals_and_each_class_outcome(qt
         assert panel.message_label.text().startswith("Raw run"), panel.message_label.text()
     assert not errors
     assert "until each class is decided at 95%: at most 10 requests a class" in asked[0]
+    assert "Only the tier is probed" in asked[0] and "not measured in this run" in asked[0]  # nor the baseline
     assert panel.decided is not None
     [c] = panel.decided.classes
     # decided at a look (6 on these prompts: the first look's 5 are skewed, four alike and one apart), or stopped

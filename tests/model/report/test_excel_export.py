@@ -493,3 +493,20 @@ def test_the_verdict_sheets_have_a_colour_key(demo_report, name):
     assert "undecided" in fills[VERDICT_LOOKS["undecided"]["bg_color"][1:].upper()]
     area = ws.print_area if isinstance(ws.print_area, str) else ws.print_area[0]
     assert row <= int(re.search(r"(\d+)$", area).group(1)), (row, area)
+
+
+def test_the_summary_prints_long_vendor_names_and_the_measured_words_whole(tmp_path: Path):
+    """'Northwind AI International' printed cut to 'Northwind AI Inte'; the measured-speed words ran past the
+    printed edge ('... ask the vend')."""
+    wb = demo()
+    wb.tiers[1].vendor = "Northwind AI International"
+    wb.tiers[1].measured_speedup, wb.tiers[1].measured_note = 2.9, "probed 2026-12-02 at 4K"
+    data = build_report(wb)[0]
+    ws = openpyxl.load_workbook(io.BytesIO(data))[SUMMARY]
+    heads = {ws.cell(5, c).value: c for c in range(1, ws.max_column + 1)}
+    vendor = ws.cell(5, heads["Vendor"]).column_letter
+    assert ws.column_dimensions[vendor].width * 1.1 >= len("Northwind AI International")
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == wb.tiers[1].name
+               and isinstance(ws.cell(r, 2).value, str) and ws.cell(r, 2).value.startswith("Measured"))
+    merged = next(m for m in ws.merged_cells.ranges if m.min_row == row and m.min_col == 2)
+    assert merged.max_col >= heads["Value verdict"] and ws.cell(row, 2).alignment.wrap_text
