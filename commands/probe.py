@@ -228,7 +228,7 @@ def check_lines(report: ProbeReport) -> list[str]:
 
 def identity_line(identity: Identity) -> str:
     """How many outputs matched the baseline, where the others first diverge, and what that supports."""
-    text = (f"identity at temperature 0: {identity.identical} of {fmt.count(identity.compared, 'prompt')} "
+    text = (f"identity at temperature 0: {identity.identical} of {identity.answers_words()} "
             f"identical to the baseline ({identity.share:.0%})")
     if identity.divergences:
         text += (f"; the {len(identity.divergences)} other{'s' if len(identity.divergences) > 1 else ''} first "

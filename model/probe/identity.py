@@ -50,6 +50,14 @@ class Identity:
     compared: int = 0
     identical: int = 0
     divergences: list[dict[str, Any]] = field(default_factory=list)
+    prompts: int = 0  # distinct prompts among the compared answers (fewer with repeats, contexts, load levels)
+
+    def answers_words(self) -> str:
+        """The compared answers in words: "64 prompts", or "96 answers (48 prompts)" where a prompt was answered
+        more than once."""
+        if self.compared == self.prompts:
+            return f"{self.compared} prompt{'s' if self.compared != 1 else ''}"
+        return f"{self.compared} answer{'s' if self.compared != 1 else ''} ({self.prompts} prompts)"
 
     @property
     def share(self) -> float | None:
@@ -116,15 +124,15 @@ class Identity:
             return ("consistent with floating-point differences between batched verify and single decode, "
                     "not evidence of a lossy tier" + rest)
         if verdict == EARLY:
-            return (f"diverges within the first {early_limit_words(early)} on {len(early)} of {self.compared} prompts: "
+            return (f"diverges within the first {early_limit_words(early)} on {len(early)} of {self.answers_words()}: "
                     "lossy acceptance or a different model")
         if verdict == MIXED:
-            return (f"{len(early)} of {self.compared} prompts diverge within the first {early_limit_words(early)} "
+            return (f"{len(early)} of {self.answers_words()} diverge within the first {early_limit_words(early)} "
                     f"({where}): more than rounding gives, fewer than a lossy rule; look at those outputs")
         return ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"share": self.share, "compared": self.compared, "identical": self.identical,
+        return {"share": self.share, "compared": self.compared, "prompts": self.prompts, "identical": self.identical,
                 "divergences": self.divergences, "judgement": self.judge(), "judgement_words": self.judgement_words(),
                 "first_divergence": self.first_divergence(), "early": len(self.early),
                 "early_before": dict(EARLY_BEFORE), "lossy_share": LOSSY_SHARE,
@@ -152,10 +160,13 @@ def compare_outputs(records: Sequence[RequestRecord]) -> Identity:
     greedy = [r for r in records if r.ok and not (r.temperature or 0) > 0]
     baseline = {key(r): r for r in greedy if r.role == BASELINE}
     result = Identity()
+    prompts: set[int] = set()
     for fast in (r for r in greedy if r.role == FAST):
         base = baseline.get(key(fast))
         if base is None:
             continue
+        prompts.add(fast.prompt_index)
+        result.prompts = len(prompts)
         a, b = fast.output_tokens, base.output_tokens
         unit = "token"
         if a is None or b is None:

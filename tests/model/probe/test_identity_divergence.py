@@ -86,3 +86,18 @@ def test_characters_have_their_own_early_limit_when_the_streams_gave_no_tokens()
 def test_identical_outputs_and_nothing_compared() -> None:
     assert compare_outputs(pairs({})).judge() == IDENTICAL
     assert compare_outputs([]).judge() is None and compare_outputs([]).to_dict()["first_divergence"] is None
+
+
+def test_answers_are_not_called_prompts_when_a_prompt_was_sent_more_than_once() -> None:
+    # at --concurrency 1,4 (or --repeats) each prompt is answered more than once: "38 of 38 prompts identical"
+    # was said of an 18-prompt file
+    from commands.probe import identity_line
+
+    twice = pairs({}, prompts=9) + pairs({0: 2}, prompts=9)
+    for r in twice[18:]:
+        r.repeat = 1
+    identity = compare_outputs(twice)
+    assert (identity.compared, identity.prompts) == (18, 9)
+    line = identity_line(identity)
+    assert "17 of 18 answers (9 prompts) identical" in line and "18 prompts" not in line
+    assert "of 64 prompts identical" in identity_line(compare_outputs(pairs({})))
