@@ -16,6 +16,7 @@ from model.common import formatting as fmt
 from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
 from model.metrics.read import (ENGINES, applicable, missing_k, missing_k_files, parse_k_per_drafter, read_sources,
                                 read_task_map, source_note)
+from model.probe.run_file import is_run_file
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.json_file import load_workbook, save_workbook
 from model.workbook.measured_apply import apply_plan, plan_measured
@@ -125,6 +126,8 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
         return run_stated(args, out)
     if not args.files:
         raise CommandError("give the metrics FILE(s) to read, or --stated FIGURE")
+    if args.apply and len(args.files) == 1 and is_run_file(args.files[0]):
+        return _apply_probe_run(args, out)
     try:
         task_map = read_task_map(args.task_map) if args.task_map else None
         sources = read_sources(args.files, engine=args.engine, k=_k_given(args.k), task_class=args.task_class,
@@ -146,6 +149,20 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
             "own convention; per-token alpha is unknown until K is given (--k K, or --k NAME=K per drafter)", 600) + "\n")
     if args.apply:
         _apply(args, sources, out if not args.json else sys.stderr)
+    return 0
+
+
+def _apply_probe_run(args: argparse.Namespace, out: TextIO) -> int:
+    """A probe's run file with --apply: read and analysed by the probe (`probe --from-run`), applied through the
+    window's apply_probe, so a run whose server counted nothing applies its measured speedup too."""
+    from commands.probe import format_report
+    from commands.probe_apply import apply_run
+
+    if args.tier is None:
+        raise CommandError("a probe's run file applies to one tier: give --tier NAME")
+    say = out if not args.json else sys.stderr
+    report = apply_run(Path(args.files[0]), args, say)
+    out.write((report.to_json() if args.json else format_report(report)) + "\n")
     return 0
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from commands import probe_decide, probe_vendor
+from commands import probe_apply, probe_decide, probe_vendor
 from commands.runner import confidence_arg
 from model.common import formatting as fmt
 from model.common.cancel import run_to_end
@@ -85,6 +85,7 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
                         help="parallel streams per level, one level at a time, e.g. 1,4,16 (default 1, or 1 and "
                              "the workbook tier's concurrency); fast and baseline are probed at each level")
     parser.add_argument("--from-run", type=Path, metavar="RUN.jsonl", help="re-analyse a run file; sends nothing")
+    probe_apply.add_apply_arguments(parser)
     parser.add_argument("--confidence", type=confidence_arg, default=0.95,
                         help="confidence of each class's interval on alpha (default 0.95)")
     probe_decide.add_decide_arguments(parser)
@@ -290,21 +291,9 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if args.run is not None:  # a missing folder is refused, as for --json: not made (as root, anywhere)
         args.run = check_output_target(args.run, "run file")
     probe_decide.check_decide_arguments(args)
+    probe_apply.check_apply_arguments(args)
     if args.from_run is not None:
-        header, records = read_run(args.from_run)
-        if args.sla:
-            x, q = parse_sla(args.sla)
-            header = {**header, "sla": {"threshold_tokens_per_s": x, "promised_share": q}}
-        if args.workbook is not None and args.tier:  # the tier's K now, for the K mismatch
-            wb = load_workbook(args.workbook)
-            i = wb.tier_index(args.tier)
-            if i is None:
-                raise ValueError(f"{args.workbook}: no tier named {args.tier!r}")
-            header = {**header, "tier_k": wb.tiers[i].k}
-        if getattr(args, "check_margin", None) is not None:
-            header = {**header, "check_margin_points": args.check_margin}
-        report = analyse(records, header, getattr(args, "confidence", 0.95))
-        return _finish(report, args, None)
+        return _from_run(args)
     settings, currency = _endpoints(args)
     settings.check()
     check_endpoint(settings.fast)
@@ -381,6 +370,34 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if run_path is not None:
         print(f"run file: {run_path}", file=err)
     code = _finish(report, args, run.error)
+    return code
+
+
+def _from_run(args: argparse.Namespace) -> int:
+    """--from-run: the run file analysed again, nothing sent; with --apply, applied to the tier as the window does."""
+    if args.apply is not None and args.output is not None:
+        probe_apply.check_output(args.output, [args.from_run])
+    header, records = read_run(args.from_run)
+    if args.sla:
+        x, q = parse_sla(args.sla)
+        header = {**header, "sla": {"threshold_tokens_per_s": x, "promised_share": q}}
+    wb = None
+    if args.apply is not None:
+        wb, i = probe_apply.tier_of(args.apply, args.tier)
+        header = {**header, "tier_k": wb.tiers[i].k}
+    elif args.workbook is not None and args.tier:  # the tier's K now, for the K mismatch
+        known = load_workbook(args.workbook)
+        i = known.tier_index(args.tier)
+        if i is None:
+            raise ValueError(f"{args.workbook}: no tier named {args.tier!r}")
+        header = {**header, "tier_k": known.tiers[i].k}
+    if getattr(args, "check_margin", None) is not None:
+        header = {**header, "check_margin_points": args.check_margin}
+    report = analyse(records, header, getattr(args, "confidence", 0.95))
+    code = _finish(report, args, None)
+    if wb is not None:
+        probe_apply.apply_report(report, wb, args.tier, args.apply, args.output, sys.stdout,
+                                 add_missing=args.add_missing, set_k=args.set_k)
     return code
 
 

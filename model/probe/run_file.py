@@ -131,6 +131,17 @@ def record_k(path: str | Path | None, k: int | None, source: str) -> bool:
     return True
 
 
+def is_run_file(path: str | Path) -> bool:
+    """Whether ``path`` is a probe's run file: its first line the run header (the rest is not read)."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(64 * 1024)
+        head = json.loads(first.decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(head, dict) and head.get("kind") == KIND
+
+
 def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
     path = Path(path)
     text = read_text_limited(path, limit_bytes=MAX_BYTES, what="run file")
