@@ -54,7 +54,7 @@ def vendor_lines(report: ProbeReport) -> list[str]:
                          None)
         out.append(f"served: {served['fast']} fast, {served['standard']} standard, {served['unknown']} unknown of the "
                    f"fast tier's requests; downgraded {share:.0%} ({lo:.0%}-{hi:.0%}, {served['interval_method']}, "
-                   f"{served['confidence']:.0%})" + (f"; speedup as served {as_served:.2f}x" if as_served else ""))
+                   f"{served['confidence']:.0%})" + (f"; speedup as served {as_served:.2f}x (time-weighted)" if as_served else ""))
     if report.sla is not None:
         out.append(sla_line(report.sla))
         named = ", ".join(b["request"] for b in report.sla["below"][:5])

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from model.probe.demo_server import STYLES, DemoModel, Generation, LoopbackServer, create_app
-from model.probe.vendor_server import VENDOR_STYLES, Pace, create_vendor_app
+from model.probe.vendor_server import STYLE_API, VENDOR_STYLES, Pace, create_vendor_app
 from commands.demo_steps import DEFAULT_LENIENT, fit, speculative_steps, target_steps
 from model.sampling.prompts import DEMO_DRAFT, DEMO_TARGET
 
@@ -190,7 +190,8 @@ def _vendor_app(args: argparse.Namespace) -> Any:
     draft, target = load_pair(DEMO_DRAFT, DEMO_TARGET, "cpu")
     pace = Pace(args.fast_tokens_per_s, args.standard_tokens_per_s, args.downgrade_share, args.slow_share,
                 args.slow_tokens_per_s, flush_s=args.flush_ms / 1000.0, seed=args.seed)
-    return create_vendor_app(target_generator(draft, target), pace, max_tokens_cap=128)
+    return create_vendor_app(target_generator(draft, target), pace, max_tokens_cap=128,
+                             apis=(STYLE_API[args.style],))
 
 
 def _vendor_hint(args: argparse.Namespace) -> str:

@@ -38,7 +38,7 @@ def vendor_words(r: ProbeReport) -> str:
         as_served = next((x.speedup_as_served for x in r.by_concurrency if x.speedup_as_served is not None), None)
         out += (f"<br>Downgraded: {served['standard']} of {served['fast'] + served['standard']} fast requests served "
                 f"at standard speed ({served['downgraded_share']:.0%}, {lo:.0%}–{hi:.0%})"
-                + (f"; speedup as served {as_served:.2f}x" if as_served is not None else "") + ".")
+                + (f"; speedup as served {as_served:.2f}x (time-weighted)" if as_served is not None else "") + ".")
     elif served.get("fast"):
         out += f"<br>Served fast: all {served['fast']} fast requests that named their tier."
     if r.sla is not None:

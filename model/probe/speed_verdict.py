@@ -36,7 +36,8 @@ def speed_only(style: StyleReading, levels: Sequence[LevelSpeed], confidence: fl
                                        "on too few requests for an interval.", None)
     lo, hi = interval
     said = (f"{head}: the requests served fast streamed {s:.2f}x the baseline's output speed {where} "
-            f"({lo:.2f}-{hi:.2f} at {confidence:.0%}, requests as the unit)")
+            f"({lo:.2f}-{hi:.2f} at {confidence:.0%}, requests as the unit; time-weighted: tokens over summed time, so a "
+            "slow request weighs by its time, where the SLA counts requests)")
     if lo > 1.0:
         return Verdict(FASTER, said + ".", None)
     if hi < 1.0 + NO_GAIN:

@@ -1,7 +1,8 @@
 """A server that streams the way closed vendors document their fast modes: the probe's target for them.
 
-`create_vendor_app(generate, ...)` builds a Starlette app with three endpoints, each written from its vendor's
-public API reference:
+`create_vendor_app(generate, ...)` builds a Starlette app with up to three endpoints (``apis``; serve-demo's
+style serves its own API only, and any other path is a 404 in that vendor's error shape, as a real vendor answers
+a wrong `--api`), each written from its vendor's public API reference:
 - `POST /v1/chat/completions`: Chat Completions as a closed vendor streams it: several tokens a chunk, no
   logprobs (asked for or not), `service_tier` on every chunk, the usage chunk at the end;
 - `POST /v1/responses`: the Responses API's semantic events (`response.output_text.delta`, ending in
@@ -18,7 +19,9 @@ tests hold the probe to it (``VendorTruth``):
 - ``slow_share`` of the requests served fast stream at ``slow_tokens_per_s`` instead (below a speed SLA).
 Draws are from a seeded generator, so a run is repeatable. A chunk holds the tokens made ready within one
 ``flush_s`` (a vendor's gateway flushes on a timer), sent when its last token is ready: a faster stream sends
-more tokens a chunk, so counting chunks as tokens makes every tier look alike.
+more tokens a chunk, so counting chunks as tokens makes every tier look alike. Each chunk waits its tokens' time
+after the chunk before it was actually sent, so a late chunk (a loaded machine) is never followed by a burst
+that catches up: no stretch of a stream is faster than its rate.
 """
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ from typing import Any, AsyncIterator, Callable
 from model.probe.demo_server import Generation
 
 VENDOR_STYLES = ("openai-chat-chunks", "openai-responses", "anthropic")
+STYLE_API = {"openai-chat-chunks": "openai-chat", "openai-responses": "openai-responses", "anthropic": "anthropic"}
+LATE_S = 0.002  # a chunk later than this moves the rest of the schedule (a sleep's usual overshoot does not)
 FAST_TIER_NAMES = ("priority", "fast")  # service_tier values that ask for (and name) the fast tier
 
 
@@ -80,14 +85,17 @@ def _chunks(tokens: list[str], rate: float, flush_s: float) -> list[list[str]]:
 
 
 async def _paced(chunks: list[list[str]], rate: float, first_at: float) -> AsyncIterator[str]:
-    """Each chunk's text when the rate says its last token is ready (the first token at ``first_at``)."""
-    done = 0
+    """Each chunk's text when its last token is ready: the first chunk's at ``first_at`` plus its tokens after the
+    first, each later one its tokens' time after the chunk before it was actually sent (never a catch-up burst)."""
+    due = first_at - 1.0 / rate
     for chunk in chunks:
-        done += len(chunk)
-        due = first_at + (done - 1) / rate
+        due += len(chunk) / rate
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
+        late = time.perf_counter() - due
+        if late > LATE_S:  # the next chunk's time counts from now: no burst to catch up
+            due += late
         yield "".join(chunk)
 
 
@@ -98,8 +106,9 @@ def _sse(data: dict[str, Any], event: str | None = None) -> str:
 
 def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = Pace(), *,
                       api_key: str | None = None, max_tokens_cap: int = 256,
-                      truth: VendorTruth | None = None) -> Any:
-    """The ASGI app; ``api_key`` set makes each endpoint refuse another key the way its vendor sends it."""
+                      truth: VendorTruth | None = None, apis: tuple[str, ...] = tuple(STYLE_API.values())) -> Any:
+    """The ASGI app serving ``apis`` (of STYLE_API's values); ``api_key`` set makes each endpoint refuse another key
+    the way its vendor sends it."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -255,9 +264,16 @@ def create_vendor_app(generate: Callable[[str, int], Generation], pace: Pace = P
                                      headers={"cache-control": "no-cache"})
         return Route(path, handler, methods=["POST"])
 
-    app = Starlette(routes=[route("/v1/chat/completions", "openai-chat", chat),
-                            route("/v1/responses", "openai-responses", responses),
-                            route("/v1/messages", "anthropic", messages)])
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """Another API's path (a wrong `--api`), or any other: the 404 the style's own vendor answers."""
+        if apis == ("anthropic",):
+            return error(404, f"Not found: {request.method} {request.url.path}", "not_found_error", True)
+        return error(404, f"Invalid URL ({request.method} {request.url.path})", "invalid_request_error")
+
+    endpoints = {"openai-chat": ("/v1/chat/completions", chat), "openai-responses": ("/v1/responses", responses),
+                 "anthropic": ("/v1/messages", messages)}
+    app = Starlette(routes=[route(endpoints[api][0], api, endpoints[api][1]) for api in apis],
+                    exception_handlers={404: not_found, 405: not_found})
     app.state.truth = record
     return app
 

@@ -41,6 +41,7 @@ def test_probe_anthropic_fast_mode_with_an_sla(tmp_path, capsys, monkeypatch) ->
     slow = sum(s.slow for s in truth.served)
     assert data["sla"]["below_count"] == slow and data["sla"]["verdict"] == ("breached" if slow > 1 else "undecided")
     assert "SLA: " in captured.out and "against 99% promised" in captured.out
+    assert "(time-weighted)" in captured.out
     run_lines = [json.loads(x) for x in out.with_suffix(".run.jsonl").read_text().splitlines()]
     trailer = [x for x in run_lines if x.get("kind") == "specledger-probe-sla"]
     assert len(trailer) == 1 and len(trailer[0]["below"]) == slow

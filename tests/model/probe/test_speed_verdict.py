@@ -27,3 +27,8 @@ def test_without_a_baseline_or_an_interval_it_is_inconclusive_and_says_so() -> N
 
 def test_visible_steps_keep_the_speculation_verdict() -> None:
     assert speed_only(StyleReading(MULTI_TOKEN, True, "counted"), [_level(2.5, [2.3, 2.7])], 0.95) is None
+
+
+def test_the_evidence_says_the_speedup_is_time_weighted_unlike_the_slas_share_of_requests() -> None:
+    evidence = speed_only(HIDDEN, [_level(1.61, [1.13, 2.28])], 0.95).evidence
+    assert "time-weighted" in evidence and "the SLA counts requests" in evidence
