@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from datetime import date
 from pathlib import Path
 from typing import TextIO
 
+from commands.probe_apply import check_output
 from commands.runner import CommandError, confidence_arg
 from commands.stated import conventions_help, run_stated
 from model.common import formatting as fmt
@@ -70,7 +70,6 @@ def _k_given(values: list[int | dict[str, int]] | None) -> int | dict[str, int] 
     return plain[0] if plain else named
 
 
-_NOT_WORKBOOK = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".prom", ".log", ".txt", ".jsonl", ".metrics")
 _P = fmt.printable  # names and notes come from files: escaped, so no ESC sequence or fake line reaches the terminal
 
 
@@ -109,17 +108,7 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
     if args.apply and not args.output:
         raise CommandError("--apply needs -o OUT: the workbook to write")
     if args.output:
-        target = Path(args.output)
-        # -o is the workbook .json to write: a slip of the keys must never put JSON over a report or a metrics file
-        if target.suffix.lower() in _NOT_WORKBOOK or os.path.realpath(target) in {os.path.realpath(f) for f in args.files}:
-            raise CommandError(f"{_P(target)}: -o is the workbook .json to write, not a report or a metrics file; "
-                               "nothing was written")
-        if target.is_file():
-            try:
-                load_workbook(target)
-            except Exception:  # noqa: BLE001 - whatever it is, it is not a workbook to replace
-                raise CommandError(f"{_P(target)}: exists and is not a SpecLedger workbook; -o does not overwrite "
-                                   "other files (nothing was written)") from None
+        check_output(Path(args.output), [Path(f) for f in args.files])
     if getattr(args, "stated", None):
         if args.files:
             raise CommandError("--stated takes no FILE: it is the figure itself")
