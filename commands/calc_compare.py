@@ -200,7 +200,8 @@ def comparison_text(cmp) -> str:
     # intervals widen the speed columns only where the workbook has any
     tw = 22 if any(r["speedup_interval"] for r in tiers) else 8
     pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
-    verdicts = [r["incomplete"] or r["verdict"] + (" (unconfirmed)" if r["unconfirmed"] else "") for r in tiers]
+    verdicts = [r["incomplete"] or r["verdict"] + (" (measured)" if r["judged_on_measured"] else
+                                                   " (unconfirmed)" if r["unconfirmed"] else "") for r in tiers]
     vw = max([22] + [len(v) + 1 for v in verdicts])  # "incomplete: needs c and v" pushed the columns after it
     # "out of reach" ran into the claim before it ("3.0xout of reach") in a 9-wide column
     nw = max([9] + [len(_claim_alpha_text(r)) + 2 for r in tiers])
@@ -310,6 +311,9 @@ def fair_price_lines(cmp, tiers: list[dict[str, Any]]) -> list[str]:
         if r["fair_price_factor_low"] is not None:
             line += (f"; open at {fmt.times(r['fair_price_factor_low'])} ({fmt.money(r['fair_price_out_low'], cur, 2)} out, "
                      f"{fmt.money(r['fair_price_in_low'], cur, 2)} in), the pessimistic end")
+        if r["judged_on_measured"]:  # no mechanics: no acceptance to guarantee, the price rests on the speed measured
+            out.append(f"{line}; on the measured speed (how its fast mode runs is not given: no acceptance to guarantee)")
+            continue
         g = cmp.tier_parts[cmp.tier_names.index(r["tier"])].guarantee
         guarantee = (f"acceptance to guarantee {g.text()}" if r["price_break_even"] == "root"
                      else f"acceptance to guarantee: {r['price_break_even']}")

@@ -22,6 +22,7 @@ from model.mechanics.tier_costs import TierCosts
 from model.comparison.verdicts import (NOT_APPLICABLE, cost_ratio, on_cells, price_targets, speed_verdicts,
                                        value_verdicts)
 from model.comparison.quality import quality_fields
+from model.comparison.on_measured import judged_on_measured, mix_from_measured
 from model.comparison.terms import (as_served, billed, downgraded, fair_factor, fast_needed, priced_cells,
                                       served_interval, standard_speed, terms_fields)
 from model.workbook.rows import Tier, Workbook
@@ -129,6 +130,8 @@ class _Mix:
     high: Floats
     incomplete: list[str]  # per tier: "" or why its mechanics are made up
     made_up: Flags
+    # per tier: made up, but judged on a probe's measured speed (model/comparison/on_measured.py): its mix is that
+    on_measured: Flags
 
     @classmethod
     def of(cls, wb: Workbook, w: _Workload, cells: Pairs) -> _Mix:
@@ -143,7 +146,12 @@ class _Mix:
         made_up = np.array([bool(why) for why in incomplete], dtype=bool)
         if made_up.any():
             mix, mix_lo, mix_hi = (np.where(made_up, np.nan, x) for x in (mix, mix_lo, mix_hi))
-        return cls(mix, mix_lo, mix_hi, incomplete, made_up)
+        # unless a probe measured its speed: then the mix, and all that follows from it, is the measured one
+        t_index = {t.name: i for i, t in enumerate(wb.tiers)}
+        base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in wb.tiers], dtype=np.int64)
+        on_measured = judged_on_measured(wb.tiers, made_up, base)
+        mix, mix_lo, mix_hi = mix_from_measured(on_measured, wb.tiers, wb.settings.confidence, base, mix, mix_lo, mix_hi)
+        return cls(mix, mix_lo, mix_hi, incomplete, made_up, on_measured)
 
 
 @dataclass
@@ -295,7 +303,8 @@ class _TierValue:
         mean_stretch = ((stretch * w.weights[None, :]).sum(axis=1) / w.weights.sum() if w.n_c
                         else np.full(w.n_t, np.nan))
         ok = w.spec & base.has & ~base.withheld_any & ~np.isnan(ratio) & ~np.isnan(mix) & ~np.isnan(needed)
-        solve = solves.add(*price_targets(needed_fast, w.k, np.nan_to_num(mean_stretch, nan=1.0), ok))
+        # nothing is solved from mechanics nobody gave (a tier judged on its measured speed has its verdict all the same)
+        solve = solves.add(*price_targets(needed_fast, w.k, np.nan_to_num(mean_stretch, nan=1.0), ok & ~fast.made_up))
         # the uniform acceptance the mix runs like, and the interval's ends (where the mix has an interval)
         effective = [solves.add(np.nan_to_num(m * mean_stretch, nan=1.0), w.k) for m in (fast.speedup, fast.low, fast.high)]
         verdict = value_verdicts(mix, needed, ok, served.low, served.high)
@@ -347,8 +356,9 @@ def _result(wb: Workbook, w: _Workload, cells: Pairs, grid: AcceptanceGrid, fast
     nan = np.full((w.n_t, n_c), np.nan)
     p_alpha, p_kind = on_cells(value.ok, solves[value.solve])
     p_alpha = np.where(p["is_alpha"], p_alpha, np.nan)
-    mix_p_alpha, mix_p_kind = on_cells(tier_value.ok, solves[tier_value.solve])
-    eff_alpha, eff_lo, eff_hi = (np.where(spec & has, np.where(x.kind == ar.NEVER, 1.0, x.alpha), np.nan)
+    modelled = tier_value.ok & ~made_up  # the solves of the mechanics: none for a tier judged on its measured speed
+    mix_p_alpha, mix_p_kind = on_cells(modelled, solves[tier_value.solve])
+    eff_alpha, eff_lo, eff_hi = (np.where(spec & ~made_up & has, np.where(x.kind == ar.NEVER, 1.0, x.alpha), np.nan)
                                  for has, x in zip((~np.isnan(fast.speedup), np.isfinite(fast.low), np.isfinite(fast.high)),
                                                    (solves[h] for h in tier_value.effective_solves)))
     solved_claim = solves[claim.solve]
@@ -376,7 +386,8 @@ def _result(wb: Workbook, w: _Workload, cells: Pairs, grid: AcceptanceGrid, fast
         speedup_vs_baseline=base.vs, price_per_speedup=base.per_speed, mix_cost_factor=mix_cf,
         claimed_speedup=claim.claimed, claim_context=claim.context, claim_alpha=claim_alpha,
         claim_kind=solved_claim.kind, claim_holds=claim.holds(fast.speedup, spec, s.claim_tolerance),
-        tier_verdict=speed_verdicts(served.speedup, spec & ~made_up, s.marginal_band, served.low, served.high),
+        tier_verdict=speed_verdicts(served.speedup, spec & (~made_up | fast.on_measured), s.marginal_band, served.low,
+                                    served.high),
         price_ratio=value.ratio, price_break_even_alpha=p_alpha, price_break_even_kind=p_kind, value_verdict=class_value,
         mix_price_ratio=tier_value.ratio, mix_price_break_even_alpha=mix_p_alpha, mix_price_break_even_kind=mix_p_kind,
         effective_alpha=eff_alpha, tier_value_verdict=tier_value.verdict,
@@ -407,12 +418,12 @@ def _result(wb: Workbook, w: _Workload, cells: Pairs, grid: AcceptanceGrid, fast
         price_break_even_length=np.where(value.ok, value.needed * stretch, np.nan),
         # the acceptance to guarantee in tokens per verify step (model/comparison/guarantee.py derives it)
         **guarantee_lengths(tier_value.needed_fast, fast.speedup, fast.low, fast.high, tier_value.mean_stretch,
-                            tier_value.ok, length_unit(grid.kind, refused)),
+                            modelled, length_unit(grid.kind, refused)),
         class_cost=served.class_cost, mix_speedup_fast=fast.speedup, monthly_cost_fast=served.monthly_fast,
         mix_speedup_fast_low=fast.low, mix_speedup_fast_high=fast.high, price_unit_fast=tier_value.unit_fast,
         price_unit=tier_value.unit,
         **terms_fields(tiers),
-        **quality_fields(tiers),
+        **quality_fields(tiers), on_measured=fast.on_measured,
     )
 
 

@@ -25,6 +25,7 @@ class MeasuredSpeed:
     modelled: float | None  # the model's speedup over the baseline (over plain decoding without a baseline)
     agreement: str  # AGREES / ABOVE / BELOW, "" when there is nothing to compare
     doubt: str  # which inputs to doubt, in words; "" when they agree or nothing was measured
+    judged: bool = False  # no mechanics given: the tier's verdicts rest on this measured speed
 
     def words(self) -> str:
         """One sentence: the measured speed, where and when, against the model; '' when none was measured."""
@@ -32,6 +33,9 @@ class MeasuredSpeed:
             return ""
         where = f" ({self.note})" if self.note else ""
         text = f"measured {fmt.times(self.measured)}{where}"
+        if self.judged:
+            return text + ("; how its fast mode runs is not given, so its mix, verdicts and fair price rest on this "
+                           "measured speed.")
         if self.modelled is None:
             return text + "; no modelled speed to compare."
         text += f"; modelled {fmt.times(self.modelled)}"
@@ -41,11 +45,11 @@ class MeasuredSpeed:
 
 
 def measured_speed(measured: float | None, note: str, modelled: float | None, sources: list[str],
-                   speculative: bool) -> MeasuredSpeed:
+                   speculative: bool, judged: bool = False) -> MeasuredSpeed:
     """A tier's measured speedup beside its modelled one (over the baseline, or over plain decoding without one),
     with words on what to doubt when they differ. ``sources`` are its classes' acceptance sources ("assumed", ...)."""
     if measured is None or modelled is None or modelled <= 0:
-        return MeasuredSpeed(measured, note, modelled, "", "")
+        return MeasuredSpeed(measured, note, modelled, "", "", judged=judged and measured is not None)
     ratio = measured / modelled
     if abs(ratio - 1.0) <= AGREE_WITHIN:
         return MeasuredSpeed(measured, note, modelled, AGREES, "")

@@ -117,7 +117,10 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
             "price_break_even_alpha": num(cmp.mix_price_break_even_alpha[i]),
             "effective_alpha": num(cmp.effective_alpha[i]),
             "value_verdict": VALUE_NAMES[int(cmp.tier_value_verdict[i])],
-            "incomplete": (cmp.incomplete[i] or None) if cmp.incomplete else None,
+            "incomplete": cmp.tier_made_up(i) or None,
+            # mechanics not given, the tier judged on a probe's measured speed (model/comparison/on_measured.py)
+            "judged_on_measured": cmp.judged_on_measured(i),
+            "mechanics_not_given": cmp.made_up(i) or None,
             "baseline_incomplete": cmp.baseline_withheld(i) or None,
             "acceptance_refused": cmp.refused_classes(i) or None,
             "too_few_requests": cmp.too_few_classes(i) or None,

@@ -167,6 +167,10 @@ class Comparison:
     # per tier, as a probe found it (model/comparison/quality.py): "lossy", "worse", "undecided", "lossless" or ""
     quality_verdict: list[str] = field(default_factory=list)
     quality_note: list[str] = field(default_factory=list)
+    # per tier: its mechanics are not given but a probe measured its speed, and its mix, speed and value verdicts,
+    # fair price and claim rest on that measured speed (model/comparison/on_measured.py); its per-class cells and
+    # every solve of the mechanics stay withheld
+    on_measured: NDArray[np.bool_] | None = None
     # per tier, built once from the arrays above: the measured speedup beside the modelled one, the speedup at the
     # tier's own load with its value verdict there, and the acceptance to guarantee in its unit
     tier_parts: list[TierParts] = field(init=False, repr=False, compare=False)
@@ -181,6 +185,8 @@ class Comparison:
         b = int(self.baseline_index[i])
         modelled = finite_or_none(self.speedup_vs_baseline[i]) if b >= 0 else finite_or_none(self.mix_speedup[i])
         sources = self.alpha_source[i] if self.alpha_source else []
+        if self.judged_on_measured(i):  # its mix is the measured speed: no model beside it
+            return measured_speed(measured, note, None, sources, bool(self.speculative[i]), judged=True)
         return measured_speed(measured, note, modelled, sources, bool(self.speculative[i]))
 
     def _at_load(self, i: int) -> LoadSpeed:
@@ -202,8 +208,18 @@ class Comparison:
                          float(self.effective_alpha_low[i]), float(self.effective_alpha_high[i]), k)
 
     def made_up(self, i: int) -> str:
-        """Why tier i has no mix, speed over its baseline or verdicts: its own made-up mechanics ("" if none)."""
+        """Why tier i has no modelled numbers (per-class speedups and verdicts, break-evens): its own made-up
+        mechanics ("" if none). Its tier-level mix and verdicts may still stand on a measured speed: tier_made_up."""
         return self.incomplete[i] if self.incomplete else ""
+
+    def judged_on_measured(self, i: int) -> bool:
+        """Tier i's mechanics are not given and its mix and verdicts rest on a probe's measured speed."""
+        return self.on_measured is not None and bool(self.on_measured[i])
+
+    def tier_made_up(self, i: int) -> str:
+        """Why tier i has no mix, speed over its baseline or tier verdicts: its made-up mechanics, unless a measured
+        speed stands in for them ("" then, and when complete)."""
+        return "" if self.judged_on_measured(i) else self.made_up(i)
 
     def baseline_withheld(self, i: int) -> str:
         """Why tier i has no value verdict or speed over its baseline: the baseline's made-up mechanics."""
@@ -212,7 +228,7 @@ class Comparison:
     def value_withheld(self, i: int) -> str:
         """What a front end shows for tier i's value verdict when one is withheld: "incomplete" or the
         baseline's reason; "" when the verdict stands."""
-        return "incomplete" if self.made_up(i) else self.baseline_withheld(i)
+        return "incomplete" if self.tier_made_up(i) else self.baseline_withheld(i)
 
     def too_few(self, i: int, j: int) -> bool:
         """Cell (i, j)'s verdicts rest on an acceptance measured from too few requests for an interval: the

@@ -164,11 +164,13 @@ def terms_words(cmp: Comparison, i: int) -> list[str]:
         said = downgraded_words(d, finite_or_none(cmp.downgraded_low[i]), finite_or_none(cmp.downgraded_high[i]),
                                 int(cmp.downgraded_requests[i]))
         speeds = []
+        judged = cmp.judged_on_measured(i)  # its mix is the measured speed (model/comparison/on_measured.py)
         if finite_or_none(cmp.mix_speedup[i]) is not None:
             speeds.append(f"mix {fmt.times(finite_or_none(cmp.mix_speedup[i]))} as served "
-                          f"({fmt.times(finite_or_none(cmp.mix_speedup_fast[i]))} on the requests served fast)")
+                          f"({'measured ' if judged else ''}{fmt.times(finite_or_none(cmp.mix_speedup_fast[i]))} "
+                          "on the requests served fast)")
         measured = finite_or_none(cmp.measured_speedup[i]) if cmp.measured_speedup is not None else None
-        if measured is not None:  # a probe's speedup over the baseline is on the requests served fast
+        if measured is not None and not judged:  # a probe's speedup over the baseline is on the requests served fast
             served = float(as_served(np.array([measured]), np.array([d]), np.ones(1))[0])
             speeds.append(f"measured {fmt.times(measured)} over the baseline on the requests served fast, "
                           f"{fmt.times(served)} as served")

@@ -19,7 +19,7 @@ from model.probe.filler import context_label
 from model.acceptance.k_check import k_mismatch
 from model.workbook.load_speedups import format_speedups
 from model.workbook.measured_apply import apply_plan, plan_measured
-from model.workbook.rows import Workbook
+from model.workbook.rows import Tier, Workbook
 from model.workbook.validation import K_LIMITS
 from model.probe.quality_apply import apply_quality
 from model.workbook.vendor_terms import apply_served
@@ -106,6 +106,7 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
         if speed is not None:
             row.measured_speedup = round(speed, 4)
             row.measured_note = f"probed {report.date or 'today'} at {where}, against {report.baseline_name}"
+            row.measured_speedup_low = row.measured_speedup_high = row.measured_speedup_confidence = None
         # a probe at several concurrencies keeps its speedup per level: the comparison reads the tier's own load
         levels = {x.concurrency: (round(x.speedup_measured, 4), x.throttled) for x in report.by_concurrency
                   if x.speedup_measured is not None and math.isfinite(x.speedup_measured) and x.speedup_measured > 0}
@@ -115,4 +116,23 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
             row.measured_by_concurrency = format_speedups(levels, intervals)
             # the speedup beside the claim is the one at the tier's load, not a pool of levels
             row.measured_speedup, row.measured_note = level_speedup(report, levels, row.concurrency)
+        if row.measured_speedup is not None:
+            _keep_interval(row, report, levels, intervals)
     return skipped
+
+
+def _keep_interval(row: Tier, report: ProbeReport, levels: dict[int, tuple[float, bool]],
+                   intervals: dict[int, tuple[float, float]]) -> None:
+    """The probe's interval on the level the tier's measured speedup stands for (its load's, or the nearest), at the
+    probe's confidence; a speedup blended over the workload's classes gets the level's interval scaled to it, the
+    same relative width (docs/design/vendor-terms.md#judged-on-the-measured-speed). None where the probe gave none."""
+    if not levels or row.measured_speedup is None:
+        return
+    n = min(levels, key=lambda m: (abs(m - row.concurrency), m))
+    if n not in intervals or levels[n][0] <= 0 or not report.confidence:
+        return
+    scale = row.measured_speedup / levels[n][0]
+    low, high = (round(end * scale, 4) for end in intervals[n])
+    if low <= row.measured_speedup <= high:
+        row.measured_speedup_low, row.measured_speedup_high = low, high
+        row.measured_speedup_confidence = float(report.confidence)

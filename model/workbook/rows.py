@@ -58,6 +58,11 @@ class Tier:
     endpoint_headers: str = ""
     measured_speedup: float | None = None
     measured_note: str = ""
+    # the probe's interval on it, at its own confidence (None: none given); a tier whose mechanics nobody gave is
+    # judged on the measured speed with this interval (docs/design/vendor-terms.md#judged-on-the-measured-speed)
+    measured_speedup_low: float | None = None
+    measured_speedup_high: float | None = None
+    measured_speedup_confidence: float | None = None
     # A tree draft (schema 2): the tokens the target verifies per step, the last accepted one
     # included; None for a chain, which verifies K + 1. The tier's K is then the tree's depth:
     # its draft passes per step and the longest run one step can accept.

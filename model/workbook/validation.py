@@ -77,6 +77,10 @@ ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("endpoint_headers", "Request headers", "headers"),
     FieldSpec("measured_speedup", "Measured speedup", "optional_float", 0.0, 1000.0),
     FieldSpec("measured_note", "Measured note", "text"),
+    FieldSpec("measured_speedup_low", "Measured speedup low", "optional_float", 0.0, 1000.0),
+    FieldSpec("measured_speedup_high", "Measured speedup high", "optional_float", 0.0, 1000.0),
+    FieldSpec("measured_speedup_confidence", "Measured speedup confidence", "optional_percent", 0.5, 1.0,
+              below_maximum=True),
 )
 
 # The load a tier runs at, and what a probe measured at each load: optional, edited in the probe dock
@@ -353,6 +357,7 @@ def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
         if t.tree_size is not None and t.tree_size < t.k + 1:
             problems.append(f"{row_label(t)}, {TREE_FIELDS[0].label}: a tree of depth K = {t.k} verifies at least "
                             f"K + 1 = {t.k + 1} tokens a step (got {t.tree_size})")
+        problems.extend(f"{row_label(t)}, {p}" for p in measured_interval_problems(t))
     tier_names = {t.name for t in wb.tiers}
     class_names = {c.name for c in wb.classes}
     for i, t in enumerate(wb.tiers):
@@ -372,6 +377,18 @@ def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
     problems.extend(check_row(wb.settings))
     problems.extend(title_problems(wb.title))
     return problems
+
+
+def measured_interval_problems(t: Tier) -> list[str]:
+    """A measured speedup's interval: both ends or neither, low <= the speedup <= high, only beside a speedup."""
+    lo, hi = t.measured_speedup_low, t.measured_speedup_high
+    if lo is None and hi is None:
+        return []
+    if lo is None or hi is None or t.measured_speedup is None:
+        return ["Measured speedup low/high: give both ends, beside a measured speedup, or neither"]
+    if not lo <= t.measured_speedup <= hi:
+        return [f"Measured speedup low/high: {lo:g} to {hi:g} must hold the measured speedup {t.measured_speedup:g}"]
+    return []
 
 
 def acceptance_problems(row: TaskClass | Override) -> list[str]:
