@@ -74,13 +74,31 @@ class Tokens:
 
     @classmethod
     def of(cls, reports: Sequence[TokenReport]) -> "Tokens":
-        rows = [bins(r) for r in reports]
-        width = max((len(h) for h, _, _ in rows), default=1)
-        h = np.zeros((len(rows), width))
-        offset = np.full((len(rows), width), -np.inf)
-        for i, (hi, oi, _) in enumerate(rows):
-            h[i, :len(hi)], offset[i, :len(oi)] = hi, oi
-        return cls(h, offset, np.asarray([c for _, _, c in rows], dtype=int))
+        """The table, vectorised over tokens that report the same number of top tokens (bins() is the rule)."""
+        by_width: dict[int, list[int]] = {}
+        for n, r in enumerate(reports):
+            by_width.setdefault(len(r.top), []).append(n)
+        width = max(by_width, default=0) + 1
+        h = np.zeros((len(reports), width))
+        offset = np.full((len(reports), width), -np.inf)
+        chosen = np.zeros(len(reports), dtype=int)
+        for k, rows in by_width.items():
+            if k == 0:
+                h[rows, 0], offset[rows, 0] = 0.0, 0.0
+                continue
+            top = np.exp(np.asarray([reports[n].top for n in rows], dtype=np.float64))
+            order = np.argsort(-top, axis=1, kind="stable")
+            probs = np.maximum(np.take_along_axis(top, order, axis=1), FLOOR)
+            other = np.maximum(1.0 - probs.sum(axis=1), FLOOR)
+            total = probs.sum(axis=1) + other
+            probs, other = probs / total[:, None], other / total
+            h[rows, :k], h[rows, k] = np.log(probs), np.log(probs[:, -1])
+            offset[rows, :k], offset[rows, k] = 0.0, np.log(other) - np.log(probs[:, -1])
+            rank = np.asarray([reports[n].rank for n in rows])
+            inside = (rank >= 0) & (rank < k)
+            where = np.argmax(order == np.where(inside, rank, 0)[:, None], axis=1)
+            chosen[rows] = np.where(inside, where, k)
+        return cls(h, offset, chosen)
 
     def weights(self, beta: float) -> np.ndarray:
         z = beta * self.h + self.offset

@@ -20,14 +20,25 @@ def _distribution(rng: np.random.Generator, vocab: int) -> np.ndarray:
     return p / p.sum()
 
 
-def draw_token(rng: np.random.Generator, p: np.ndarray, beta: float, top_k: int) -> tuple[TokenReport, int]:
-    """One token drawn from q ∝ p^beta, reported as p's top k; and its index (0: the most likely)."""
+def _distributions(rng: np.random.Generator, n: int, vocab: int) -> np.ndarray:
+    """n next-token distributions at once, as _distribution draws them one by one."""
+    scale = rng.choice([0.5, 2.0, 6.0], p=[0.4, 0.35, 0.25], size=n)
+    z = rng.standard_normal((n, vocab)) * scale[:, None]
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def draw_tokens(rng: np.random.Generator, p: np.ndarray, beta: float, top_k: int) -> list[TokenReport]:
+    """One token per row of ``p`` drawn from q ∝ p^beta, each reported as its row's top k of p."""
     q = p ** beta
-    q /= q.sum()
-    token = int(rng.choice(len(p), p=q))
-    order = np.argsort(-p, kind="stable")[:top_k]
-    rank = int(np.flatnonzero(order == token)[0]) if token in order else -1
-    return TokenReport(tuple(float(np.log(p[i])) for i in order), rank), int(np.flatnonzero(np.argsort(-p) == token)[0])
+    q /= q.sum(axis=1, keepdims=True)
+    cdf = np.cumsum(q, axis=1)
+    token = np.minimum((cdf < rng.random(len(p))[:, None] * cdf[:, -1:]).sum(axis=1), p.shape[1] - 1)
+    order = np.argsort(-p, axis=1, kind="stable")[:, :top_k]
+    logp = np.log(np.take_along_axis(p, order, axis=1))
+    hit = order == token[:, None]
+    rank = np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
+    return [TokenReport(tuple(map(float, row)), int(r)) for row, r in zip(logp, rank)]
 
 
 def simulate_requests(rng: np.random.Generator, prompts: int, repeats: int, tokens: int, beta: float,
@@ -36,8 +47,8 @@ def simulate_requests(rng: np.random.Generator, prompts: int, repeats: int, toke
     out = []
     for prompt in range(prompts):
         for _ in range(repeats):
-            reports = tuple(draw_token(rng, _distribution(rng, vocab), beta, top_k)[0] for _ in range(tokens))
-            out.append(ReportedRequest(prompt, reports))
+            reports = draw_tokens(rng, _distributions(rng, tokens, vocab), beta, top_k)
+            out.append(ReportedRequest(prompt, tuple(reports)))
     return out
 
 

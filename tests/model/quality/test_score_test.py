@@ -56,3 +56,15 @@ def test_the_verdict_rules():
     assert decide(0.5, 1.08, 0.95, None, 10) == (LOSSLESS, None)
     assert decide(0.5, 1.2, 0.95, 25.2, 10) == (UNDECIDED, 16)
     assert decide(0.5, None, 0.95, None, 10) == (UNDECIDED, None)
+
+
+def test_the_vectorised_table_follows_the_per_token_rule():
+    from model.quality.score_test import Tokens
+    reqs = simulate_requests(np.random.default_rng(3), 4, 2, 50, 1.3)
+    reports = [t for r in reqs for t in r.tokens] + [TokenReport((), -1), TokenReport((-0.1, -3.0), -1),
+                                                     TokenReport((-2.0, -0.5), 1)]
+    table = Tokens.of(reports)
+    for n, report in enumerate(reports):
+        h, offset, chosen = bins(report)
+        assert np.allclose(table.h[n, :len(h)], h) and np.allclose(table.offset[n, :len(h)], offset)
+        assert table.chosen[n] == chosen and np.isinf(table.offset[n, len(h):]).all()
