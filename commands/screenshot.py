@@ -105,6 +105,9 @@ def run_screenshot(args: argparse.Namespace) -> int:
             window.show_sampling_panel()
         for _ in range(5):
             app.processEvents()
+        window.fit_to_screen()  # as the app does once the window is up (gui/window/app.py)
+        for _ in range(3):
+            app.processEvents()
         image = window.grab()
         data = QByteArray()
         buffer = QBuffer(data)

@@ -16,6 +16,7 @@ from gui.document import Document
 from gui.metrics.dialog import is_metrics_drop, open_import_dialog
 from gui.window import dialog_focus
 from gui.window.column_fit import fit_columns, fit_results_grid, wider_texts
+from gui.window.pane_heights import current_view, fit_pane_heights
 from gui.window.file_actions import FileActions, is_workbook_path
 from gui.window.menus import build_menus
 from gui.window.row_actions import RowActions
@@ -162,6 +163,8 @@ class MainWindow(ScreenFit, QMainWindow):
         left.addWidget(results_box)
         left.addWidget(summary_box)
         left.setSizes([340, 300, 300])
+        self.left_splitter = left
+        self._results_box, self._summary_box = results_box, summary_box
         self.charts = ChartsPanel() if ChartsPanel is not None else QLabel("Charts are not available.")
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
@@ -281,6 +284,15 @@ class MainWindow(ScreenFit, QMainWindow):
         made_up = any(self.document.comparison.incomplete)
         if made_up != self._legend_made_up:  # its entry only while some tier shows that colour
             self._update_legend()
+
+    def fit_pane_heights(self) -> bool:
+        """The results grid and the Per tier table as tall as their rows, where the screen has room
+        (gui/window/pane_heights.py)."""
+        inputs = current_view(self.input_tabs)
+        if inputs is None:
+            return False
+        return fit_pane_heights(self.left_splitter, [(self.input_tabs, inputs), (self._results_box, self.results_view),
+                                                     (self._summary_box, self.summary_view)])
 
     def _fit_results_grid(self) -> None:
         fit_results_grid(self.results_view)

@@ -97,7 +97,14 @@ class ScreenFit:
         return self.charts.isVisibleTo(self) and self.splitter.sizes()[1] > 0
 
     def fit_to_screen(self) -> None:
-        """Keep the whole window on its screen: a dock opened at its own width must not push it past the edge."""
+        """Keep the whole window on its screen: a dock opened at its own width must not push it past the edge; then
+        the tables' heights to their rows (MainWindow.fit_pane_heights)."""
+        self._fit_to_screen()
+        fit = getattr(self, "fit_pane_heights", None)
+        if fit is not None:
+            fit()
+
+    def _fit_to_screen(self) -> None:
         screen = self.screen() or QGuiApplication.primaryScreen()
         if screen is None or self.isMaximized() or self.isFullScreen():
             return

@@ -289,8 +289,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({_SCOL[name]: width for name, width in _WIDTHS.items()})
     # the names whole: 'Northwind AI International' printed cut to 'Northwind AI Inte' at 13 wide
-    sheet.widths({_SCOL["Tier"]: name_width([t.name for t in wb.tiers], _WIDTHS["Tier"]),
-                  _SCOL["Vendor"]: name_width([t.vendor for t in wb.tiers], _WIDTHS["Vendor"])})
+    # (up to 24 wide: wider, a 12-tier table no longer printed one page wide at a readable scale)
+    sheet.widths({_SCOL["Vendor"]: name_width([t.vendor for t in wb.tiers], _WIDTHS["Vendor"], 24)})
     for name in _HIDDEN:
         sheet.hide(_SCOL[name], 8)
     sheet.print_last_col = _SCOL["Grey values"]  # the interval's vs-baseline ends feed the fair price below

@@ -192,3 +192,20 @@ def test_every_chart_tab_shows_at_1366(qtbot, window):
     assert not cut, f"tabs past the pane's edge: {cut}"
     # the short labels' full names
     assert all(tabs.tabToolTip(i).startswith(("Speedup vs", "Trailer fill", "Acceptance per")) for i in range(tabs.count()))
+
+
+def test_at_1366x768_the_results_and_per_tier_tables_show_every_row_whole(qtbot, window):
+    """The fixed 340 / 300 / 300 split showed 7 of the demo's 8 rows in the Per tier table, the last one cut in
+    half, under a tiers table with a blank band below its rows."""
+    window.resize(1366, 768)
+    qtbot.wait(50)
+    assert window.fit_pane_heights()
+    qtbot.wait(50)
+    for view in (window.results_view, window.summary_view):
+        rows = view.model().rowCount()
+        assert rows == 8
+        last = view.visualRect(view.model().index(rows - 1, 0))
+        assert last.bottom() <= view.viewport().height(), (type(view.model()).__name__, last, view.viewport().height())
+    # the inputs keep the rest, all their rows too at this size
+    tiers = window.tier_view
+    assert tiers.visualRect(tiers.model().index(7, 0)).bottom() <= tiers.viewport().height()

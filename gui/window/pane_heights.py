@@ -1,0 +1,40 @@
+"""The left pane's three parts (inputs, results, per tier) sized to show their rows whole where the screen has room.
+
+At 1366 x 768 the fixed 340 / 300 / 300 split left the tiers table a blank band under its rows while the results
+grid and the Per tier table showed 7 of 8 rows, the last one cut in half. Each part is given the height its rows
+need (header, rows, a horizontal scroll bar where the columns overflow) and the inputs take what is left; where the
+screen is too short for all three, the split is left as it is (each table scrolls).
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QSplitter, QTableView, QTabWidget, QWidget
+
+
+def table_height(view: QTableView) -> int:
+    """The height that shows every row of `view` whole, with its header and, where needed, its scroll bar."""
+    bar = view.horizontalScrollBar()
+    scroll = bar.sizeHint().height() if bar.maximum() > 0 else 0
+    return view.horizontalHeader().height() + view.verticalHeader().length() + 2 * view.frameWidth() + scroll
+
+
+def part_height(part: QWidget, view: QTableView) -> int:
+    """A part of the pane holding `view` under a title or a tab bar: the part's height less the view's, plus the
+    view's full height."""
+    return part.height() - view.height() + table_height(view)
+
+
+def fit_pane_heights(splitter: QSplitter, parts: list[tuple[QWidget, QTableView]]) -> bool:
+    """Give each part after the first the height its rows need and the first the rest; False (nothing changed)
+    when they do not all fit."""
+    total = sum(splitter.sizes())
+    needs = [part_height(part, view) for part, view in parts]
+    first = total - sum(needs[1:])
+    if total <= 0 or first < needs[0]:
+        return False
+    splitter.setSizes([first, *needs[1:]])
+    return True
+
+
+def current_view(tabs: QTabWidget) -> QTableView | None:
+    view = tabs.currentWidget()
+    return view if isinstance(view, QTableView) else None
