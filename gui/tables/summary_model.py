@@ -11,7 +11,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from model.mechanics import arithmetic as ar
 from model.common import formatting as fmt
-from model.comparison import NOT_APPLICABLE, VALUE_NAMES, VERDICT_NAMES, Comparison
+from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.comparison.guarantee import ALPHA_UNIT, Guarantee, length_text
 from model.comparison.measured_speed import AGREES
 from model.comparison.quality import flagged, quality_line, quality_verdict
@@ -85,13 +85,23 @@ def _downgraded_text(cmp: Comparison, i: int) -> str:
 
 
 def _incomplete(cmp: Comparison, i: int) -> str:
-    return cmp.incomplete[i] if cmp.incomplete else ""
+    # mechanics nobody gave withhold the tier's verdicts, unless a probe measured its speed (judged on that)
+    return cmp.tier_made_up(i)
 
 
 def _speed_verdict(cmp: Comparison, i: int) -> str:
     if _incomplete(cmp, i):
         return _incomplete(cmp, i)
-    return VERDICT_NAMES[int(cmp.tier_verdict[i])] + (" (unconfirmed)" if cmp.unconfirmed[i] else "")
+    mark = " (measured)" if cmp.judged_on_measured(i) else " (unconfirmed)" if cmp.unconfirmed[i] else ""
+    return VERDICT_NAMES[int(cmp.tier_verdict[i])] + mark
+
+
+def _price_ratio(cmp: Comparison, i: int) -> str:
+    """The mix's price ratio wherever the prices give one (a price fact, with or without a value verdict)."""
+    if cmp.baseline_index[i] < 0:
+        return ""
+    ratio = float(cmp.mix_price_ratio[i])
+    return "n/a" if math.isnan(ratio) else ratio_text(ratio, True)
 
 
 def _value_verdict(cmp: Comparison, i: int) -> str:
@@ -111,7 +121,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
     ("Fair price", fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
-    ("Price ratio", lambda c, i: ratio_text(c.mix_price_ratio[i], int(c.tier_value_verdict[i]) != NOT_APPLICABLE) if c.baseline_index[i] >= 0 else "", "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
+    ("Price ratio", _price_ratio, "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
     ("Value needs", _mix_break_even_text, "The acceptance to guarantee (α: a per-token alpha): the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
     ("Runs like", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (α: a per-token alpha; AL: a mean acceptance length, where a class is a profile or a length). Worth the premium when it is at least 'Value needs'."),
     ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),

@@ -38,3 +38,30 @@ def test_the_terms_are_columns_of_the_tiers_table(window):
     heads = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     assert {"SLA tokens/s", "SLA share of requests", "Downgraded share", "Long context above (input tokens)",
             "Price cached in /1M"} <= set(heads)
+
+
+def test_a_probed_closed_vendor_tier_is_judged_on_its_measured_speed_and_shows_its_price_ratio(window):
+    # a vendor's preset tier: mechanics nobody gave (no verdicts from them), its speed measured by a probe; the
+    # Per tier row said "speculative unknown", "incomplete", Price ratio "n/a" where compare --json says a number
+    from model.workbook.vendor_presets import add_preset, load_vendor_presets
+
+    window.document.apply("preset", lambda wb: add_preset(wb, load_vendor_presets()[0]))
+    window.document.flush()
+    i = window.document.workbook.tier_index("Claude Opus 4.6 fast mode")
+    ratio = float(window.document.comparison.mix_price_ratio[i])
+    assert _cell(window, i, "Price ratio") == f"{ratio:.2f}x"  # a price fact, before any probe too
+
+    def probed(wb) -> None:
+        t = wb.tiers[i]
+        t.measured_speedup, t.measured_speedup_low, t.measured_speedup_high = 2.22, 2.03, 2.43
+        t.measured_speedup_confidence, t.measured_note, t.downgraded_share = 0.95, "probed today", 0.08
+
+    window.document.apply("probed", probed)
+    window.document.flush()
+    served = 1 / (0.92 / 2.22 + 0.08)
+    assert _cell(window, i, "Speed verdict") == "gain (measured)"
+    assert _cell(window, i, "Value verdict") == "not worth it"
+    assert _cell(window, i, "Mix speedup").startswith(f"{served:.2f}x")
+    ratio = float(window.document.comparison.mix_price_ratio[i])  # as billed: the downgraded ones at standard prices
+    assert _cell(window, i, "Price ratio") == f"{ratio:.2f}x" and abs(ratio - (0.92 * 6.0 + 0.08)) < 1e-9
+    assert "rest on this measured speed" in _cell(window, i, "Measured", Qt.ItemDataRole.ToolTipRole)
