@@ -215,6 +215,11 @@ class App:
                    "the window to be mapped")
         return self
 
+    @property
+    def pid(self) -> int:
+        assert self._proc is not None
+        return self._proc.pid
+
     def ask(self, command: str, timeout: float = 20.0) -> dict[str, Any]:
         assert self._proc is not None and self._proc.stdin is not None
         self._proc.stdin.write(command + "\n")
