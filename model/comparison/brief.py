@@ -126,14 +126,16 @@ def _recommendation(cmp: Comparison, i: int) -> tuple[str, str]:
 
 
 def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
-    if cmp.made_up(i):
-        return UNDECIDED_WORDS, "how its fast mode runs is not known: ask the vendor."
+    if cmp.tier_made_up(i):
+        return UNDECIDED_WORDS, "how its fast mode runs is not known: probe its speed, or ask the vendor."
     if int(cmp.baseline_index[i]) < 0:
         return UNDECIDED_WORDS, "no standard tier to weigh it against: set the one it replaces."
     if cmp.baseline_withheld(i):
         return UNDECIDED_WORDS, f"nothing to weigh its speed against ({cmp.baseline_withheld(i)})."
     if not cmp.class_names:
         return UNDECIDED_WORDS, "the workbook has no task classes: enter the workload."
+    if cmp.judged_on_measured(i):
+        return _measured_words(cmp, i)
     measured = _measured_over_model(cmp, i)
     ratio = float(cmp.mix_price_ratio[i])
     if measured is not None and math.isfinite(ratio):
@@ -150,6 +152,20 @@ def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
     if worth:
         return f"{TAKE_SOME} {_names(worth)}", f"not for {_names(not_worth or open_)}."
     return DO_NOT, "on no task is its speed worth its price."
+
+
+def _measured_words(cmp: Comparison, i: int) -> tuple[str, str]:
+    """A tier judged on its measured speed (model/comparison/on_measured.py): the comparison's value verdict on it,
+    the as-served speed with its range against the price ratio."""
+    speed = fmt.times_interval(float(cmp.speedup_vs_baseline[i]), float(cmp.speedup_vs_baseline_low[i]),
+                               float(cmp.speedup_vs_baseline_high[i]))
+    said = f"measured at {speed} the speed of {_base_name(cmp, i)} as served, for {fmt.times(float(cmp.mix_price_ratio[i]))} its price"
+    verdict = int(cmp.tier_value_verdict[i])
+    if verdict == WORTH:
+        return TAKE, said + "."
+    if verdict == NOT_WORTH:
+        return DO_NOT, said + "."
+    return UNDECIDED_WORDS, said + ": the range reaches both sides of the price."
 
 
 def _claim(cmp: Comparison, i: int, speed: float | None) -> str:
@@ -207,8 +223,8 @@ def _fair_factor(cmp: Comparison, i: int) -> float:
 
 def ask_line(cmp: Comparison, i: int) -> str:
     """The one price to ask for: the output price at which the speed is worth it."""
-    if cmp.made_up(i):
-        return "First, how its fast mode runs: draft length and costs (K, c, v)."
+    if cmp.tier_made_up(i):
+        return "First, how its fast mode runs: probe its speed (Tools > Probe a tier), or ask for K, c and v."
     if cmp.baseline_withheld(i):
         return f"First, what is missing: {cmp.baseline_withheld(i)}."
     factor = _fair_factor(cmp, i)

@@ -106,3 +106,21 @@ def test_the_measured_interval_must_hold_the_speedup():
     bad = workbook_problems(_closed(measured_speedup_low=2.3))
     assert any("must hold the measured speedup" in p for p in bad)
     assert any("give both ends" in p for p in workbook_problems(_closed(measured_speedup_high=None)))
+
+
+def test_the_brief_recommends_on_the_measured_speed_and_names_a_price():
+    from model.comparison.brief import DO_NOT, TAKE, UNDECIDED_WORDS, brief
+
+    wb = _closed()
+    cmp = compare(wb)
+    b = next(x for x in brief(wb, cmp) if x.tier == "Fast")
+    assert b.recommendation == DO_NOT and f"{cmp.mix_price_ratio[1]:.2f}x its price" in b.why
+    assert f"{_served(2.2, 0.1):.2f}x ({_served(2.0, 0.1):.2f}\u2013{_served(2.4, 0.1):.2f})" in b.why
+    # the price at the cautious end of the measured range, in money; never K, c, v asked for
+    assert b.ask.startswith(f"${150 * cmp.fair_price_factor_low[1]:.2f} per 1M output tokens at most")
+    for _, text in b.lines:
+        assert "\u2013 " not in text and " \u2013" not in text and "K, c and v" not in text
+    cheap = _closed(price_in=7.0, price_out=35.0, downgraded_share=None)
+    assert next(x for x in brief(cheap, compare(cheap)) if x.tier == "Fast").recommendation == TAKE
+    close = _closed(price_in=11.0, price_out=55.0, downgraded_share=None)
+    assert next(x for x in brief(close, compare(close)) if x.tier == "Fast").recommendation == UNDECIDED_WORDS
