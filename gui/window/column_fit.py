@@ -70,12 +70,14 @@ def fit_columns(views: Iterable[QTableView]) -> None:
             _floor_widths(view)
 
 
-def wider_texts(cmp: Comparison) -> tuple[bool, bool, bool]:
-    """Whether the results show intervals per cell, per tier, and acceptance beyond one alpha: each brings
-    wider texts, so a change in any is a reason to refit (cheap enough to ask on every edit)."""
+def wider_texts(cmp: Comparison) -> tuple[bool, bool, bool, bool]:
+    """Whether the results show intervals per cell, per tier, acceptance beyond one alpha, and a tier whose
+    mechanics nobody gave ('speculative unknown' in the Per tier verdicts printed 'speculative unkno…' after an
+    Add row or a price list): each brings wider texts, so a change in any is a reason to refit (cheap enough to
+    ask on every edit)."""
     kinds = cmp.acceptance.kind if cmp.acceptance is not None else None
     return (bool(np.isfinite(cmp.speedup_low).any()), bool(np.isfinite(cmp.mix_speedup_low).any()),
-            bool(kinds is not None and kinds.any()))
+            bool(kinds is not None and kinds.any()), any(cmp.incomplete))
 
 
 def fit_results_grid(view: QTableView) -> None:

@@ -96,3 +96,17 @@ def test_duplicate_rows_still_copies_a_tier(qtbot, window):
     copy = doc.workbook.tiers[2]
     assert copy.name == f"{src.name} (copy)" and (copy.k, copy.c, copy.baseline) == (src.k, src.c, src.baseline)
     assert copy.defaulted == "" and not doc.comparison.made_up(2)
+
+
+def test_the_per_tier_verdict_of_a_new_tier_reads_whole(qtbot, window):
+    """'speculative unkno…' in the Per tier table after an Add row: the column refits when such a tier appears."""
+    doc = window.document
+    window.tier_view.setCurrentIndex(window.tier_model.index(len(doc.workbook.tiers) - 1, 0))
+    window.add_row()
+    doc.flush()
+    view, model = window.summary_view, window.summary_model
+    i = len(doc.workbook.tiers) - 1
+    col = next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == "Speed verdict")
+    text = model.index(i, col).data()
+    assert text == "speculative unknown"
+    assert view.columnWidth(col) >= view.fontMetrics().horizontalAdvance(text) + 6
