@@ -325,7 +325,7 @@ class ProbePanel(QWidget):
         self.verdict_label.setText(f"<b>Probing…</b> {fmt.count(est.requests, 'request')} planned." if decide is None
                                    else f"<b>Probing until decided…</b> at most {fmt.count(planned, 'request')}.")
         self._set_running(True)
-        self.run_row.started(planned)
+        self.run_row.started(planned, at_most=decide is not None)
         self.show_message(f"Raw run: {run_path}")
         self.status_message.emit(f"{TASK_LABEL}…")
 

@@ -30,6 +30,7 @@ class RunRow(QWidget):
         row.addWidget(self.cancel_button)
         row.addWidget(self.progress_bar, 1)
         row.addWidget(self.rate_label)
+        self._at_most = False  # the run's count is a cap (until decided), not a plan
         self.set_idle("no run yet")
 
     def set_idle(self, words: str) -> None:
@@ -42,8 +43,11 @@ class RunRow(QWidget):
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
 
-    def started(self, planned: int) -> None:
-        self.progress_bar.setFormat("%v of %m requests")
+    def started(self, planned: int, at_most: bool = False) -> None:
+        """``at_most``: ``planned`` is a cap (run until decided), not a count: the bar counts against it to the end
+        ('16 of 40' beside 'at most 40' ended at '29 of 29', three plans for one run)."""
+        self._at_most = at_most
+        self.progress_bar.setFormat("%v of at most %m requests" if at_most else "%v of %m requests")
         self.progress_bar.setRange(0, max(1, planned))
         self.progress_bar.setValue(0)
         self.rate_label.setText("starting…")
@@ -61,9 +65,13 @@ class RunRow(QWidget):
     def finished(self, done: int, stopped: bool, all_sent: bool = False) -> None:
         """``all_sent``: the run sent all it meant to although fewer than planned (a run until decided plans its
         caps and stops each class once decided: '33 of 240 requests' beside 'done' read as cut short)."""
-        self.progress_bar.setRange(0, max(1, done if all_sent and not stopped else self.progress_bar.maximum()))
+        capped = self._at_most
+        self.progress_bar.setRange(0, max(1, done if all_sent and not stopped and not capped
+                                          else self.progress_bar.maximum()))
         self.progress_bar.setValue(done)
         self.rate_label.setText("done")
+        if capped and not stopped:  # the same cap as the run's words: the rest was not needed, not cut short
+            self.progress_bar.setFormat("done after %v of at most %m requests")
         if stopped:  # the bar says the run stopped, not that it is a sixth done
             self.progress_bar.setFormat("stopped after %v of %m requests")
 

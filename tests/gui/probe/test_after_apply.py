@@ -24,9 +24,11 @@ def decided(qtbot, panel, tmp_path, server):  # noqa: F811
         qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
     [c] = panel.decided.classes
     assert c.stopped == "decided", c
-    # all it meant to send was sent: the bar reads '6 of 6', not '6 of 10 requests' beside 'done'
+    # all it meant to send was sent, against the one cap said before the run: 'done after 5 of at most 8 requests'
+    # (not '5 of 8 requests' beside 'done', read as cut short, nor '5 of 5', a third plan)
     bar = panel.run_row.progress_bar
-    assert bar.value() == bar.maximum() == 5 and panel.run_row.rate_label.text() == "done"
+    assert (bar.value(), bar.maximum()) == (5, 8) and panel.run_row.rate_label.text() == "done"
+    assert bar.text() == "done after 5 of at most 8 requests", bar.text()
     assert "code value verdict decided (" in panel.message_label.text() and "after 5 requests" in panel.message_label.text()
     # before the apply the workbook's code is the demo's assumed alpha: the estimate counts it
     qtbot.waitUntil(lambda: "until decided" in panel.estimate_label.text(), timeout=5000)

@@ -33,6 +33,8 @@ def test_the_table_fills_as_the_first_rounds_requests_complete(qtbot, panel, tmp
     panel.runner.progressed.connect(lambda e: seen.append((e.requests_done, panel.results_model.rowCount())))
     totals: set[int] = set()  # what the bar counts to as the run reports progress (240 under Xvfb for the demo's 48)
     panel.runner.progressed.connect(lambda e: totals.add(e.requests_total))
+    said_during: list[str] = []
+    panel.runner.progressed.connect(lambda e: said_during.append(panel.run_row.progress_bar.text()))
     with qtbot.waitSignal(panel.runner.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(panel.run_row.run_button, Qt.MouseButton.LeftButton)
         # at most 8: a class stops once its 8 distinct prompts are sent, whatever the cap of 10 (it said 10, and
@@ -40,6 +42,10 @@ def test_the_table_fills_as_the_first_rounds_requests_complete(qtbot, panel, tmp
         assert "until decided" in panel.verdict_label.text() and "at most 8 requests" in panel.verdict_label.text()
         assert panel.run_row.progress_bar.maximum() == 8
     assert totals == {8}, totals
+    # one plan counted from the words before the run to the bar's end: 'at most 8', never 'N of N' once it stops
+    assert "of at most 8 requests" in said_during[0], said_during
+    bar = panel.run_row.progress_bar
+    assert bar.maximum() == 8 and bar.text() == f"done after {bar.value()} of at most 8 requests", bar.text()
     first_round = [rows for done, rows in seen if 0 < done < 5]  # the first look is at 5 requests a class
     assert first_round and max(first_round) == 1, seen
     assert panel.decided is not None and panel.report is not None
