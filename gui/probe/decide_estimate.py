@@ -28,9 +28,14 @@ def _short(n: ClassNeed, currency: str) -> str:
     if n.decided:  # by the interval the workbook holds (an applied probe): nothing to send, nothing to pay
         return f"{escape(n.task_class)} decided"
     if not math.isfinite(n.need.extra):
-        # the cap is the one reason the analyst can act on here (raise it): say it, the tooltip has the rest
-        beyond = " within the cap" if "cap of" in n.need.basis else ""
-        return f"{escape(n.task_class)} not decidable{beyond}"
+        # an expectation from the workbook's acceptance, not a finding: a class said 'not decidable within the cap'
+        # was decided after 5 requests once the run measured an acceptance far from the break-even. The cap is
+        # the one reason the analyst can act on here (raise it); the tooltip has the rest
+        if "cap of" in n.need.basis:
+            return f"{escape(n.task_class)} past the cap if its acceptance is the workbook's"
+        if "on the break-even" in n.need.basis:
+            return f"{escape(n.task_class)} undecided if its acceptance is the workbook's"
+        return f"{escape(n.task_class)} not decidable"
     cost = f" {fmt.cost(n.cost, currency)}" if n.cost is not None else ""
     return f"{escape(n.task_class)} ~{n.need.extra:.0f}{cost}"
 
