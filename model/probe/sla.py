@@ -5,15 +5,20 @@ the first content to the last; end to end beside it). With n timed requests of w
 share is 1 - m/n; its exact interval (binomial.exact_bounds, each end a one-sided bound at the confidence) says
 met (low end at or above q), breached (high end below q) or undecided. How many requests a "met" needs at q is
 said before the run, since 20 requests cannot show 99%.
+
+A request too short to time is left out and counted untimed (docs/design/vendor-speed.md#which-requests-the-sla-times):
+it must hold MIN_CHUNKS of the run's chunks' worth of tokens and take MIN_SPAN_S at the line's speed, a rule on
+its length alone, so which requests are judged never depends on how fast each one went.
 """
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Any, Sequence
 
 from model.probe.binomial import exact_bounds, requests_needed
 from model.probe.events import RequestRecord
-from model.probe.output_timing import output_timing
+from model.probe.output_timing import OutputTiming, output_timing
 from model.workbook.rows import Tier
 from model.common import formatting as fmt
 
@@ -21,6 +26,11 @@ MET, BREACHED, UNDECIDED = "met", "breached", "undecided"
 METHOD = "Clopper-Pearson, each end a one-sided bound at the confidence"
 DEFINITION = ("output tokens after the first over the time from the first content to the last (end to end beside "
               "it: all output tokens over the time from sending to the last content)")
+MIN_CHUNKS = 8  # a timed request's tokens fill this many of the run's chunks: the first chunk's share is small
+MIN_SPAN_S = 0.25  # and take this long at the line's speed: a late chunk moves its speed little
+RULE = (f"a request is timed for the SLA when its output tokens fill at least {MIN_CHUNKS} of the run's chunks (the "
+        f"median tokens a chunk over the requests judged) and take at least {MIN_SPAN_S:g} s at the line's speed; "
+        "shorter ones are left out and counted untimed (a rule on length alone, not on the request's speed)")
 MAX_NAMED = 50  # requests below the line named in the JSON (the run file's trailer names them all)
 
 
@@ -44,24 +54,44 @@ def tier_sla(tier: Tier) -> tuple[float, float] | None:
     return (float(x), float(q)) if x and q else None
 
 
-def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
-              confidence: float = 0.95) -> dict[str, Any]:
-    """`probe --json`'s `sla`, over these requests (the fast tier's requests served fast)."""
-    speeds, below, untimed, e2e_above = [], [], 0, 0
-    for r in records:  # below_line's loop, with the counts beside it
+def tokens_a_chunk(records: Sequence[RequestRecord]) -> float | None:
+    """The run's chunking: the median output tokens a content event over these requests (1 where each event is one
+    token; a timer-flushed gateway's tokens a flush otherwise)."""
+    per = [output_timing(r).tokens / len(r.content_events) for r in records if r.ok and r.content_events]
+    return statistics.median(per) if per else None
+
+
+def min_timed_tokens(records: Sequence[RequestRecord], threshold: float) -> int:
+    """The fewest output tokens a request needs to be timed against the line (RULE)."""
+    chunk = tokens_a_chunk(records) or 1.0
+    return max(math.ceil(MIN_CHUNKS * chunk), math.ceil(MIN_SPAN_S * threshold) + 1)
+
+
+def timed_speeds(records: Sequence[RequestRecord], threshold: float
+                 ) -> tuple[list[tuple[str, float, OutputTiming]], int, int]:
+    """The requests long enough to time (RULE), each (label, output speed, timing); how many completed requests
+    were left untimed; the fewest tokens a timed one needs."""
+    least = min_timed_tokens(records, threshold)
+    timed, untimed = [], 0
+    for r in records:
         if not r.ok:
             continue
         timing = output_timing(r)
-        speed = timing.tokens_per_s
-        if speed is None:
+        if timing.tokens_per_s is None or timing.tokens < least:
             untimed += 1
-            continue
-        speeds.append(speed)
-        if speed < threshold:
-            below.append((r.label, speed))
-        end_to_end = timing.end_to_end_tokens_per_s
-        e2e_above += end_to_end is not None and end_to_end >= threshold
-    n = len(speeds)
+        else:
+            timed.append((r.label, timing.tokens_per_s, timing))
+    return timed, untimed, least
+
+
+def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
+              confidence: float = 0.95) -> dict[str, Any]:
+    """`probe --json`'s `sla`, over these requests (the fast tier's requests served fast)."""
+    timed, untimed, least = timed_speeds(records, threshold)
+    below = [(label, speed) for label, speed, _ in timed if speed < threshold]
+    e2e_above = sum(t.end_to_end_tokens_per_s is not None and t.end_to_end_tokens_per_s >= threshold
+                    for _, _, t in timed)
+    n = len(timed)
     bounds = exact_bounds(n - len(below), n, confidence)
     verdict = UNDECIDED
     if bounds is not None and bounds[0] >= share:
@@ -72,7 +102,7 @@ def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
             "measured_share": (n - len(below)) / n if n else None,
             "share_interval": list(bounds) if bounds else None, "requests": n, "verdict": verdict,
             "below": [{"request": label, "tokens_per_s": round(s, 2)} for label, s in below[:MAX_NAMED]],
-            "below_count": len(below), "untimed": untimed,
+            "below_count": len(below), "untimed": untimed, "min_output_tokens": least, "timing_rule": RULE,
             "requests_needed_for_met": requests_needed(share, confidence),
             "end_to_end_share": e2e_above / n if n else None,
             "interval_method": METHOD, "confidence": confidence, "speed_definition": DEFINITION}
@@ -80,12 +110,8 @@ def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
 
 def below_line(records: Sequence[RequestRecord], threshold: float) -> list[dict[str, Any]]:
     """Every timed request below the line, by its label: the run file names them all (run_file.record_sla)."""
-    out = []
-    for r in records:
-        speed = output_timing(r).tokens_per_s if r.ok else None
-        if speed is not None and speed < threshold:
-            out.append({"request": r.label, "tokens_per_s": round(speed, 2)})
-    return out
+    timed, _, _ = timed_speeds(records, threshold)
+    return [{"request": label, "tokens_per_s": round(speed, 2)} for label, speed, _ in timed if speed < threshold]
 
 
 def breaking_requests(records: Sequence[RequestRecord], header: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
@@ -101,10 +127,14 @@ def sla_line(sla: dict[str, Any]) -> str:
     """"SLA: 75% (51-90%) of requests above 80 tok/s against 99% promised: breached"."""
     x, q = sla["threshold_tokens_per_s"], sla["promised_share"]
     if not sla["requests"]:
-        return f"SLA: no request served fast could be timed against {x:g} tok/s for {_pct(q)}: undecided"
+        why = (f" (answers under {sla['min_output_tokens']} tokens are too short to time)"
+               if sla.get("untimed") and sla.get("min_output_tokens") else "")
+        return f"SLA: no request served fast could be timed against {x:g} tok/s for {_pct(q)}{why}: undecided"
     lo, hi = sla["share_interval"]
+    short = (f" ({sla['untimed']} too short to time left out: under {sla['min_output_tokens']} tokens)"
+             if sla.get("untimed") and sla.get("min_output_tokens") else "")
     text = (f"SLA: {_pct(sla['measured_share'])} ({_pct(lo)}-{_pct(hi)}) of {fmt.count(sla['requests'], 'request')} "
-            f"above {x:g} tok/s against {_pct(q)} promised: {sla['verdict']}")
+            f"above {x:g} tok/s{short} against {_pct(q)} promised: {sla['verdict']}")
     if sla["verdict"] == UNDECIDED and sla["below_count"] == 0 and sla["requests_needed_for_met"]:
         text += f" (a met needs {sla['requests_needed_for_met']:,} requests with none below)"
     return text

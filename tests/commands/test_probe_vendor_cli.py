@@ -30,7 +30,7 @@ def test_probe_anthropic_fast_mode_with_an_sla(tmp_path, capsys, monkeypatch) ->
         code = main(["probe", "--base-url", server.base_url, "--api", "anthropic-messages", "--model", "m",
                      "--extra-body", '{"speed": "fast"}', "--header", "anthropic-beta: fast-mode-2026-02-01",
                      "--header", "X-Org-Token: env:VTOK", "--api-key-env", "VKEY", "--against-model", "m",
-                     "--prompts", str(prompts), "--max-tokens", "16", "--sla", "100@0.99", "--json", str(out), "--yes"])
+                     "--prompts", str(prompts), "--max-tokens", "40", "--sla", "100@0.99", "--json", str(out), "--yes"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "needs at least 299 requests served fast with none below" in captured.err

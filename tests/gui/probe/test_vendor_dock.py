@@ -36,7 +36,7 @@ def panel(qtbot, tmp_path):
         widget.endpoint.headers_edit.setText("anthropic-beta: fast-mode-2026-02-01")
         widget.endpoint.sla_edit.setText("100@0.99")
         widget.run_form.prompts_edit.setText(str(prompts))
-        widget.run_form.tokens_spin.setValue(16)
+        widget.run_form.tokens_spin.setValue(40)  # long enough to time against the SLA's 100 tok/s
         yield widget, truth
         widget.runner.wait()
 

@@ -26,7 +26,7 @@ def downgraded():
     app, truth = vendor_app(Pace(fast_tokens_per_s=300.0, standard_tokens_per_s=120.0, downgrade_share=DOWNGRADE,
                                  first_token_s=0.005, flush_s=0.01, seed=3))
     with LoopbackServer(app) as server:
-        run = run_to_end(run_probe(vendor_settings(server.base_url, "openai-responses", N, max_tokens=24), {},
+        run = run_to_end(run_probe(vendor_settings(server.base_url, "openai-responses", N, max_tokens=32), {},
                                    limits=FAST_LIMITS))
     assert run.error is None, run.error
     return run, truth
@@ -62,9 +62,9 @@ def test_speedup_measured_is_over_the_requests_served_fast_and_as_served_over_al
                                    "downgraded_interval"}
 
 
-# the line at a third of the true speed: a met at 80% needs 14 requests with none below, and gets about 30
-@pytest.mark.parametrize(("promise", "verdict"), [((100.0, 0.8), "met"), ((100.0, 0.99), "undecided"),
-                                                  ((1000.0, 0.9), "breached")])
+# the line at a third of the true speed: a met at 80% needs 14 requests with none below, and gets about 30 (each
+# answer's 32 tokens take 0.32 s at the line: long enough to time); a line of 1000 tok/s would need 251 tokens
+@pytest.mark.parametrize(("promise", "verdict"), [((100.0, 0.8), "met"), ((100.0, 0.99), "undecided")])
 def test_the_sla_verdict_on_requests_served_fast(downgraded, promise, verdict) -> None:
     run, _ = downgraded
     header = {**run.header, "sla": {"threshold_tokens_per_s": promise[0], "promised_share": promise[1]}}
@@ -77,11 +77,20 @@ def test_the_sla_verdict_on_requests_served_fast(downgraded, promise, verdict) -
         assert sla["requests_needed_for_met"] == 299 and sla["below_count"] == 0
 
 
+def test_answers_too_short_to_time_against_the_line_are_left_out_not_judged(downgraded) -> None:
+    run, _ = downgraded
+    header = {**run.header, "sla": {"threshold_tokens_per_s": 1000.0, "promised_share": 0.9}}
+    sla = analyse(run.records, header).sla
+    # 32 tokens take 32 ms at 1000 tok/s: too short to tell which side of that line they fall
+    assert sla["min_output_tokens"] == 251 and sla["requests"] == 0 and sla["verdict"] == "undecided"
+    assert sla["untimed"] == analyse(run.records, run.header).served["fast"] and sla["below"] == []
+
+
 def test_a_share_slower_than_the_line_breaks_the_sla_and_is_named() -> None:
     app, truth = vendor_app(Pace(fast_tokens_per_s=500.0, standard_tokens_per_s=200.0, slow_share=0.5,
-                                 slow_tokens_per_s=50.0, first_token_s=0.005, flush_s=0.01, seed=5))
+                                 slow_tokens_per_s=80.0, first_token_s=0.005, flush_s=0.01, seed=5))
     with LoopbackServer(app) as server:
-        settings = vendor_settings(server.base_url, "anthropic-messages", 30, max_tokens=24, baseline=False)
+        settings = vendor_settings(server.base_url, "anthropic-messages", 30, max_tokens=40, baseline=False)
         settings.sla = (150.0, 0.9)
         run = run_to_end(run_probe(settings, {}, limits=FAST_LIMITS))
     assert run.error is None, run.error
