@@ -28,7 +28,7 @@ from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label, parse_context
 from model.probe.identity import Identity
 from model.probe.load import estimate_levels, parse_levels, run_any
-from model.probe.plan import Prices, ProbeSettings, estimate
+from model.probe.plan import ProbeSettings, estimate, tier_prices
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress
 from model.probe.run_file import read_run, record_k
@@ -118,8 +118,7 @@ def _endpoints(args: argparse.Namespace) -> tuple[ProbeSettings, str]:
             base_tier, baseline = _tier_and_endpoint(wb, base_name, "baseline tier", args.workbook, args.allow_http)
         settings = ProbeSettings(fast=fast, baseline=baseline, fast_name=tier.name, tier_k=tier.k,
                                  baseline_name=base_tier.name if base_tier else "",
-                                 fast_prices=Prices(tier.price_in, tier.price_out),
-                                 baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
+                                 fast_prices=tier_prices(tier), baseline_prices=tier_prices(base_tier),
                                  **common)
         if levels is None and tier.concurrency > 1:  # the load the analyst runs, beside a quiet server's
             settings.concurrency = (1, tier.concurrency)

@@ -16,7 +16,7 @@ from gui.probe.run_form import RunForm
 from model.common import formatting as fmt
 from model.probe.decide_plan import ClassNeed, needs_before_run
 from model.probe.endpoint import Endpoint
-from model.probe.plan import Prices, ProbeSettings
+from model.probe.plan import SHORT_PRICE_BASIS, ProbeSettings, tier_prices
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.prompt_supply import ShortOfPrompts, short_of_prompts
 from model.workbook.rows import Tier, Workbook
@@ -63,7 +63,7 @@ class DecideEstimate(QLabel):
             # nothing is sent: the endpoint does not matter here, the prompts, tokens and the tier's prices do
             settings = ProbeSettings(fast=Endpoint("", tier.name), prompts=load_probe_prompts(form.prompts_path()),
                                      contexts=form.contexts() or (0,), max_tokens=form.tokens_spin.value(),
-                                     fast_name=tier.name, fast_prices=Prices(tier.price_in, tier.price_out))
+                                     fast_name=tier.name, fast_prices=tier_prices(tier))
             until = form.decide_check.isChecked()
             max_requests = form.max_requests_spin.value() if until else None
             needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence,
@@ -85,7 +85,8 @@ class DecideEstimate(QLabel):
         # the classes a run would send to: one already decided costs nothing and is not in the sum
         counted = [n for n in needs if not n.decided]
         total = [n.cost for n in counted if n.cost is not None]
-        tail = f"; in all {fmt.cost(sum(total), currency)}" if total and len(total) == len(counted) else ""
+        tail = (f"; in all {fmt.cost(sum(total), currency)} ({SHORT_PRICE_BASIS})"
+                if total and len(total) == len(counted) else "")
         # one line for every class short of prompts, its full words in the tooltip: a line per class pushed what
         # is below down by two lines each
         warn = ("<br><span style='color:#a05a00'>Too few distinct prompts: " + " · ".join(

@@ -16,7 +16,7 @@ from model.probe.apis import until_decided_refusal
 from model.probe.decide_plan import leave_out_decided, needs_before_run
 from model.probe.endpoint import check_endpoint, tier_endpoint
 from model.probe.load import parse_levels
-from model.probe.plan import Prices, ProbeSettings
+from model.probe.plan import ProbeSettings, tier_prices
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.until_decided import DecideSettings, Threshold, thresholds_for
 from model.workbook.rows import Tier, Workbook
@@ -39,8 +39,7 @@ def form_settings(tier: Tier | None, endpoint: EndpointForm, form: RunForm, wb: 
         fast=fast, baseline=baseline, prompts=load_probe_prompts(form.prompts_path()),
         contexts=form.contexts() or (0,), repeats=form.repeats_spin.value(), max_tokens=form.tokens_spin.value(),
         fast_name=tier.name if tier else fast.model, baseline_name=base_tier.name if base_tier else "",
-        fast_prices=Prices(tier.price_in, tier.price_out) if tier else None,
-        baseline_prices=Prices(base_tier.price_in, base_tier.price_out) if base_tier else None,
+        fast_prices=tier_prices(tier), baseline_prices=tier_prices(base_tier),
         prompts_path=form.prompts_path(), concurrency=parse_levels(form.levels_edit.text()),
         tier_k=tier.k if tier else None, sla=endpoint.sla(), temperature=form.temperature_spin.value())
     if form.decide_check.isChecked() and settings.temperature > 0:

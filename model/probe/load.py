@@ -34,7 +34,7 @@ from model.probe.events import BASELINE, FAST, RequestRecord
 from model.probe.filler import filler
 from model.probe.load_loop import PADDING_ROUNDS, StreamLoop, run_phase
 from model.probe.loop_client import LoopClient
-from model.probe.plan import CHARS_PER_TOKEN, PlannedRequest, ProbeSettings, plan_requests
+from model.probe.plan import PRICE_BASIS, PlannedRequest, ProbeSettings, input_tokens, plan_requests
 from model.common.cancel import CancelCheck
 from model.probe.run import ProbeProgress, ProbeRun, run_header, run_probe
 from model.probe.run_file import LOAD_KEEPING_COUNTS, RunWriter
@@ -123,8 +123,9 @@ class LoadEstimate:
                  + (f" + up to {x.extra} load-keeping" if x.extra else "")
                  + f", ~{x.tokens_in:,} in / ≤{x.tokens_out:,} out, {money(x.cost)}" for x in self.levels]
         extra = f" (+ up to {self.extra} load-keeping requests, not analysed)" if self.extra else ""
+        basis = f" ({PRICE_BASIS})" if self.cost is not None else ""
         return (f"{fmt.count(self.requests, 'request')}{extra} over {fmt.count(len(self.levels), 'level')} ({'; '.join(parts)}); "
-                f"in all {money(self.cost)}")
+                f"in all {money(self.cost)}{basis}")
 
 
 def estimate_levels(settings: ProbeSettings) -> LoadEstimate:
@@ -137,13 +138,13 @@ def estimate_levels(settings: ProbeSettings) -> LoadEstimate:
             padding = ([items[i % len(items)] for i in range(PADDING_ROUNDS * (level.concurrency - 1))]
                        if items else [])
             extra += len(padding)
-            r_in = sum(int(math.ceil(p.prompt.chars / CHARS_PER_TOKEN)) + p.context for p in items + padding)
+            ins = [input_tokens(p.prompt, p.context) for p in items + padding]
             r_out = len(items + padding) * settings.max_tokens
-            t_in, t_out = t_in + r_in, t_out + r_out
+            t_in, t_out = t_in + sum(ins), t_out + r_out
             prices = settings.fast_prices if role == FAST else settings.baseline_prices
             if items:
-                cost = None if prices is None or cost is None else cost + (
-                    r_in * prices.price_in + r_out * prices.price_out) / 1e6
+                cost = None if prices is None or cost is None else cost + sum(
+                    prices.cost(n, settings.max_tokens) for n in ins)
         out.levels.append(LevelEstimate(level.concurrency, level.requests, t_in, t_out, cost, extra))
     return out
 

@@ -13,6 +13,7 @@ from model.probe.endpoint import Endpoint
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label
 from model.probe.prompt_file import ProbePrompt
+from model.workbook.rows import Tier
 
 MAX_REPEATS = 1000  # each prompt sent this many times at most: a run stays in hours, not years
 MAX_CONCURRENCY = 256  # one thread and one connection per stream
@@ -20,10 +21,34 @@ MAX_TEMPERATURE = 2.0  # OpenAI's range
 CHARS_PER_TOKEN = 4.0  # English text; for the estimate only, the run file keeps the server's usage
 
 
+# said beside every estimate with prices: the bill's basis, and why it is an upper bound
+PRICE_BASIS = ("at list prices, every request to the tier at its fast price: one the vendor downgrades is billed at "
+               "the standard price, and cached input at less")
+SHORT_PRICE_BASIS = "the fast list price on every request: downgraded ones bill less"  # where a line is short
+
+
 @dataclass(frozen=True)
 class Prices:
     price_in: float  # currency per 1M input tokens
     price_out: float  # currency per 1M output tokens
+    # a vendor's context band (docs/design/vendor-terms.md): past this many input tokens its long prices apply
+    band_threshold: int | None = None
+    price_in_long: float | None = None
+    price_out_long: float | None = None
+
+    def cost(self, tokens_in: int, tokens_out: int) -> float:
+        """One request's cost at these prices, its band chosen by its own input tokens."""
+        long = self.band_threshold is not None and tokens_in > self.band_threshold
+        p_in = self.price_in_long if long and self.price_in_long is not None else self.price_in
+        p_out = self.price_out_long if long and self.price_out_long is not None else self.price_out
+        return (tokens_in * p_in + tokens_out * p_out) / 1e6
+
+
+def tier_prices(tier: Tier | None) -> Prices | None:
+    """A workbook tier's list prices for the probe's estimate (its context band with them)."""
+    if tier is None:
+        return None
+    return Prices(tier.price_in, tier.price_out, tier.band_threshold, tier.price_in_long, tier.price_out_long)
 
 
 @dataclass
@@ -104,7 +129,7 @@ class Estimate:
     by_role: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # requests, in, out
 
     def describe(self, currency: str = "") -> str:
-        cost = (f"at most {fmt.cost(self.cost, currency)}" if self.cost is not None
+        cost = (f"at most {fmt.cost(self.cost, currency)} ({PRICE_BASIS})" if self.cost is not None
                 else "cost unknown (no prices given)")
         return (f"{fmt.count(self.requests, 'request')}{self._split()}, about {self.tokens_in:,} input tokens and "
                 f"at most {self.tokens_out:,} output tokens; {cost}")
@@ -117,13 +142,18 @@ class Estimate:
         return f" ({self.by_role.get(FAST, (0, 0, 0))[0]} to the tier, {base} to its baseline)"
 
 
+def input_tokens(prompt: ProbePrompt, context: int) -> int:
+    """A request's input tokens as the estimate reckons them (CHARS_PER_TOKEN), its filler context with them."""
+    return int(math.ceil(prompt.chars / CHARS_PER_TOKEN)) + context
+
+
 def estimate(settings: ProbeSettings) -> Estimate:
     plan = plan_requests(settings)
     est = Estimate(len(plan), 0, 0, 0.0)
     for role in {r.role for r in plan}:
         mine = [r for r in plan if r.role == role]
-        t_in = sum(int(math.ceil(r.prompt.chars / CHARS_PER_TOKEN)) + r.context for r in mine)
-        t_out = len(mine) * settings.max_tokens
+        ins = [input_tokens(r.prompt, r.context) for r in mine]
+        t_in, t_out = sum(ins), len(mine) * settings.max_tokens
         est.by_role[role] = (len(mine), t_in, t_out)
         est.tokens_in += t_in
         est.tokens_out += t_out
@@ -131,5 +161,5 @@ def estimate(settings: ProbeSettings) -> Estimate:
         if prices is None or est.cost is None:
             est.cost = None
         else:
-            est.cost += (t_in * prices.price_in + t_out * prices.price_out) / 1e6
+            est.cost += sum(prices.cost(n, settings.max_tokens) for n in ins)
     return est

@@ -160,7 +160,7 @@ def _cost(record: RequestRecord, settings: ProbeSettings) -> float | None:
     if not isinstance(t_in, int) or isinstance(t_in, bool):
         prompt = next((p for p in settings.prompts if p.key == record.prompt_key), None)
         t_in = (int(math.ceil(prompt.chars / CHARS_PER_TOKEN)) if prompt is not None else 0) + record.context
-    return (t_in * prices.price_in + request_tokens(record) * prices.price_out) / 1e6
+    return prices.cost(t_in, request_tokens(record))
 
 
 def _overrun(record: RequestRecord) -> str | None:
