@@ -10,6 +10,12 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBox
 
 from model.acceptance.k_check import KMismatch
 
+ACCEPTANCE_BUTTON, SPEED_BUTTON = "Apply probed acceptance", "Apply probed speed"
+ACCEPTANCE_TIP = ("One undoable step: α per class as the tier's overrides (source probed), the speculative flag, the "
+                  "measured speedup, the downgraded share and the SLA's measured share")
+SPEED_TIP = ("One undoable step: the measured speedup with its interval, the share of fast requests served at "
+             "standard speed and the SLA's measured share (this API shows no steps: no acceptance to apply)")
+
 
 class ApplyRow(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -24,9 +30,8 @@ class ApplyRow(QWidget):
                                 "extrapolated where they reach past what was measured.")
         self.k_check.toggled.connect(self._say_k)
         self._mismatch: KMismatch | None = None
-        self.apply_button = QPushButton("Apply probed acceptance", enabled=False)
-        self.apply_button.setToolTip("One undoable step: α per class as the tier's overrides (source probed), "
-                                     "the speculative flag, the measured speedup")
+        self.apply_button = QPushButton(ACCEPTANCE_BUTTON, enabled=False)
+        self.apply_button.setToolTip(ACCEPTANCE_TIP)
         # which tier Apply writes to, or why it cannot: the report's tier, never the combo's current row
         self.apply_label = QLabel("", wordWrap=True)
         # a K mismatch in one short line, its whole story in the tooltip: said in full it took 5 lines of the
@@ -47,10 +52,11 @@ class ApplyRow(QWidget):
         layout.addLayout(row)
 
     def update_for(self, has_report: bool, ran_on_a_tier: bool, tier_name: str | None, running: bool,
-                   mismatch: KMismatch | None = None, stores: str = "") -> None:
+                   mismatch: KMismatch | None = None, stores: str = "", speed_only: bool = False) -> None:
         """``tier_name``: the probed tier's name now, None when the report has none or the tier is gone;
         ``mismatch``: the K measured against that tier's K now, None when they agree; ``stores``: which of two
-        disagreeing readings Apply stores (model.probe.apply.disagreeing_sources), "" when none disagree."""
+        disagreeing readings Apply stores (model.probe.apply.disagreeing_sources), "" when none disagree;
+        ``speed_only``: the run's stream hid the steps, so it carries speed, downgrades and the SLA, no acceptance."""
         new = mismatch if has_report and tier_name is not None else None
         if new != self._mismatch:
             self.k_check.setChecked(False)  # a tick was for the K it named, not this one
@@ -72,7 +78,8 @@ class ApplyRow(QWidget):
         self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
         self.apply_button.setText(f"Apply to {tier_name}" if tier_name is not None and len(tier_name) <= 24
-                                  else "Apply probed acceptance")
+                                  else SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON)
+        self.apply_button.setToolTip(SPEED_TIP if speed_only else ACCEPTANCE_TIP)
 
     @property
     def set_k(self) -> bool:

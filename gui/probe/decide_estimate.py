@@ -14,9 +14,11 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from gui.probe.run_form import RunForm
 from model.common import formatting as fmt
+from model.probe.apis.registry import dialect_for
 from model.probe.decide_plan import ClassNeed, needs_before_run
 from model.probe.endpoint import Endpoint
-from model.probe.plan import SHORT_PRICE_BASIS, ProbeSettings, tier_prices
+from model.probe.plan import SHORT_PRICE_BASIS, ProbeSettings, estimate, tier_prices
+from model.probe.sla import sla_plan_words
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.prompt_supply import ShortOfPrompts, short_of_prompts
 from model.workbook.rows import Tier, Workbook
@@ -49,10 +51,13 @@ class DecideEstimate(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("QLabel { color: #333; padding: 2px; }")
 
-    def update_for(self, tier: Tier | None, form: RunForm, wb: Workbook, unapplied: bool = False) -> None:
+    def update_for(self, tier: Tier | None, form: RunForm, wb: Workbook, unapplied: bool = False, api: str = "",
+                   sla: tuple[float, float] | None = None, hidden_seen: bool = False) -> None:
         """Estimate for ``tier`` and what ``form`` would send, from ``wb``; or say why there is no estimate.
         ``unapplied``: a probe of the tier is shown and not applied, so the estimate says it reads the workbook
-        (after a run it said 'code ~15' under 'code decided after 5 requests')."""
+        (after a run it said 'code ~15' under 'code decided after 5 requests'). ``api``: the endpoint's API, and
+        ``hidden_seen``: a probe of the tier found its stream hides the steps; either way no acceptance can be
+        decided, and the estimate gives the requests the SLA ``sla`` (threshold, share) needs instead."""
         if tier is None:
             self.show_none("no tier chosen")
             return
@@ -66,6 +71,9 @@ class DecideEstimate(QLabel):
                                      fast_name=tier.name, fast_prices=tier_prices(tier))
             until = form.decide_check.isChecked()
             max_requests = form.max_requests_spin.value() if until else None
+            if hidden_seen or not dialect_for(api or None).shows_steps:
+                self.show_speed_only(api, sla, estimate(settings).requests, wb.settings.confidence, hidden_seen)
+                return
             needs = needs_before_run(wb, tier.name, settings, wb.settings.confidence,
                                      form.half_width() if until else None, max_requests,
                                      length_half_width=form.length_half_width() if until else None)
@@ -95,6 +103,18 @@ class DecideEstimate(QLabel):
         self.setText(f"<b>Requests to decide at {confidence:.0%}</b> ({how}): "
                      + " · ".join(_short(n, currency) for n in needs) + tail + warn)
         self.setToolTip("\n".join([n.words(currency) for n in needs] + [s.words() for s in short]))
+
+    def show_speed_only(self, api: str, sla: tuple[float, float] | None, fast_requests: int, confidence: float,
+                        seen: bool) -> None:
+        """No acceptance to decide through this API: what a run judges instead, and the SLA's requests for a met
+        (as the CLI says before a run, model.probe.sla.sla_plan_words)."""
+        how = ("the last probe's stream showed no steps (no logprobs, several tokens an event)" if seen
+               else f"the {api} API shows no steps (no logprobs, several tokens an event)")
+        said = (f"<b>Acceptance cannot be read through this API</b>: {escape(how, quote=False)}; a run judges the tier's speed, "
+                "the requests served at standard speed and the SLA.")
+        sla_words = sla_plan_words(*sla, fast_requests, confidence) if sla else "No SLA given to judge."
+        self.setText(f"{said}<br>{escape(sla_words, quote=False)}.")
+        self.setToolTip("")
 
     def show_none(self, why: str) -> None:
         self.setText(f"<span style='color:#777'>No estimate of what deciding would take: {escape(why)}</span>")

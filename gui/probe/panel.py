@@ -27,6 +27,7 @@ from gui.probe.apply_row import ApplyRow
 from gui.probe.decide_estimate import DecideEstimate
 from gui.probe.endpoint_form import EndpointForm
 from model.probe.sla import breaking_requests, sla_plan_words
+from model.probe.speed_verdict import steps_hidden
 from model.probe.speed_verdict import SPEED_VERDICTS
 from model.workbook.vendor_terms import drop_stale_measurement
 from gui.probe.results import ProbeResultsModel
@@ -112,6 +113,8 @@ class ProbePanel(QWidget):
         self.run_form.changed.connect(self._estimate_timer.start)
         self.run_form.refused.connect(lambda text: self.show_message(text, error=True))
         self.endpoint.tier_combo.currentIndexChanged.connect(self._estimate_timer.start)
+        self.endpoint.api_combo.currentIndexChanged.connect(self._estimate_timer.start)
+        self.endpoint.sla_edit.textChanged.connect(self._estimate_timer.start)
         self.run_row = RunRow()
         self.run_row.run_button.clicked.connect(self._on_run_clicked)
         self.run_row.cancel_button.clicked.connect(self._on_cancel_clicked)
@@ -198,7 +201,15 @@ class ProbePanel(QWidget):
         # a probe of this tier shown but not applied: the estimate reads the workbook, not what the probe measured
         unapplied = (self.report is not None and not self._running and not applied and tier is not None
                      and tier.identity == self.report_tier)
-        self.estimate_label.update_for(tier, self.run_form, self.document.workbook, unapplied)
+        try:
+            sla = self.endpoint.sla()
+        except ValueError:  # a half-typed SLA: said where it is saved or run, not here
+            sla = None
+        # a probe of this tier whose stream hid the steps (openai chunks without logprobs): no acceptance to decide
+        seen = (self.report is not None and tier is not None and tier.identity == self.report_tier
+                and steps_hidden(self.report.evidence))
+        self.estimate_label.update_for(tier, self.run_form, self.document.workbook, unapplied,
+                                       self.endpoint.api_combo.currentText(), sla, seen)
 
     def _on_document_replaced(self) -> None:
         """Another workbook: nothing measured on the old one, and none of its endpoints, may stay."""
@@ -216,7 +227,8 @@ class ProbePanel(QWidget):
         tier, r = self.document.workbook.tier_with_identity(self.report_tier), self.report
         mismatch = k_mismatch(r.k_estimate, r.k_source, tier.k, r.profile_positions) if r and tier else None
         self.apply_row.update_for(r is not None, self.report_tier is not None, self.report_tier_name(),
-                                  self._running, mismatch, disagreeing_sources(r) if r is not None else "")
+                                  self._running, mismatch, disagreeing_sources(r) if r is not None else "",
+                                  speed_only=r is not None and steps_hidden(r.evidence))
 
     def _on_tier_changed(self, *_args: object) -> None:
         tier = self._tier()

@@ -16,15 +16,21 @@ from model.probe.steps import StyleReading
 from model.probe.verdict import Verdict
 
 FASTER, NOT_FASTER = "faster", "not faster"
+HIDDEN = "Acceptance cannot be read from this API"  # how a speed-alone verdict's evidence begins
 SPEED_VERDICTS = (FASTER, NOT_FASTER)
 NO_GAIN = 0.10  # a speedup whose interval stays below 1.10 is no fast tier's
+
+
+def steps_hidden(evidence: str) -> bool:
+    """A probe's verdict was about speed alone: its stream hid the steps (its evidence says so first)."""
+    return evidence.startswith(HIDDEN)
 
 
 def speed_only(style: StyleReading, levels: Sequence[LevelSpeed], confidence: float) -> Verdict | None:
     """The speed verdict at the quietest level with a baseline, or None where the steps are visible."""
     if style.steps_visible:
         return None
-    head = (f"Acceptance cannot be read from this API (stream style: {style.style}; {style.evidence}), so the "
+    head = (f"{HIDDEN} (stream style: {style.style}; {style.evidence}), so the "
             "verdict is about speed alone")
     level = next((x for x in sorted(levels, key=lambda x: x.concurrency) if x.speedup_measured is not None), None)
     if level is None:

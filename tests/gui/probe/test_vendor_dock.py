@@ -85,3 +85,41 @@ def test_run_until_decided_is_refused_through_an_api_that_never_shows_the_steps(
     qtbot.mouseClick(widget.run_row.run_button, Qt.MouseButton.LeftButton)
     assert "Untick Run until decided" in widget.message_label.text()
     assert not truth.served  # nothing was sent
+
+
+def test_the_estimate_through_an_api_without_steps_gives_the_slas_requests_not_undecidable_classes(qtbot, panel):
+    # it read "code not decidable · json not decidable ..." for an Anthropic tier, without the SLA's 299 requests
+    widget, truth = panel
+    widget.endpoint.tier_combo.setCurrentIndex(widget.document.workbook.tier_index("Northwind Turbo"))
+    widget.endpoint.api_combo.setCurrentText("anthropic-messages")
+    widget.endpoint.sla_edit.setText("100@0.99")
+    widget.update_estimate()
+    text = widget.estimate_label.text()
+    assert "not decidable" not in text and "Acceptance cannot be read through this API" in text
+    assert "anthropic-messages API shows no steps" in text and "needs at least 299 requests" in text
+    widget.endpoint.sla_edit.setText("")
+    widget.update_estimate()
+    assert "No SLA given" in widget.estimate_label.text()
+    widget.endpoint.api_combo.setCurrentText("openai-chat")  # steps may show: the classes' requests again
+    widget.update_estimate()
+    assert "Requests to decide" in widget.estimate_label.text()
+    assert not truth.served  # nothing was sent
+
+
+def test_apply_after_a_run_without_steps_says_it_applies_speed_not_acceptance(qtbot, panel) -> None:
+    widget, _ = panel
+    widget.confirm = lambda text: True
+    with qtbot.waitSignal(widget.runner.finished, timeout=60_000):
+        qtbot.mouseClick(widget.run_row.run_button, Qt.MouseButton.LeftButton)
+    widget.apply_row.update_for(True, True, "A tier name longer than twenty-four", False, speed_only=True)
+    assert widget.apply_row.apply_button.text() == "Apply probed speed"
+    assert "no acceptance to apply" in widget.apply_row.apply_button.toolTip()
+    widget._update_apply()  # the panel's own call: the run's stream hid the steps
+    assert "acceptance" not in widget.apply_row.apply_button.text().lower()
+    assert "no acceptance to apply" in widget.apply_row.apply_button.toolTip()
+    # after the run, the estimate for the same tier says so even through an API that might show steps
+    widget.endpoint.tier_combo.setCurrentIndex(0)
+    widget.endpoint.api_combo.setCurrentText("openai-chat")
+    widget.document.workbook.tiers[0].speculative = "unknown"  # a tier with something to decide
+    widget.update_estimate()
+    assert "the last probe's stream showed no steps" in widget.estimate_label.text()
