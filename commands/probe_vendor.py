@@ -11,7 +11,7 @@ from model.probe.analysis import ProbeReport
 from model.probe.apis import API_NAMES
 from model.probe.events import RequestRecord
 from model.probe.run_file import record_sla
-from model.probe.sla import breaking_requests, sla_line
+from model.probe.sla import FAR_ABOVE, breaking_requests, sla_line
 
 
 def add_vendor_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,4 +61,8 @@ def vendor_lines(report: ProbeReport) -> list[str]:
         if named:
             more = report.sla["below_count"] - min(5, len(report.sla["below"]))
             out.append(f"  below the line: {named}" + (f" and {more} more (all in the run file)" if more > 0 else ""))
+        far = report.sla.get("far_above") or []
+        if far:
+            out.append(f"  far above the median {report.sla['median_tokens_per_s']:g} tok/s (over {FAR_ABOVE:g}x: a "
+                       "burst after a stall?): " + ", ".join(f"{b['request']} {b['tokens_per_s']:g} tok/s" for b in far[:5]))
     return out

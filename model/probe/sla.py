@@ -31,6 +31,7 @@ MIN_SPAN_S = 0.25  # and take this long at the line's speed: a late chunk moves 
 RULE = (f"a request is timed for the SLA when its output tokens fill at least {MIN_CHUNKS} of the run's chunks (the "
         f"median tokens a chunk over the requests judged) and take at least {MIN_SPAN_S:g} s at the line's speed; "
         "shorter ones are left out and counted untimed (a rule on length alone, not on the request's speed)")
+FAR_ABOVE = 2.0  # a request timed this many times the median of the requests judged is flagged: a burst
 MAX_NAMED = 50  # requests below the line named in the JSON (the run file's trailer names them all)
 
 
@@ -92,6 +93,10 @@ def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
     e2e_above = sum(t.end_to_end_tokens_per_s is not None and t.end_to_end_tokens_per_s >= threshold
                     for _, _, t in timed)
     n = len(timed)
+    median = statistics.median([speed for _, speed, _ in timed]) if timed else None
+    # far above the others: a catch-up burst after a stall (its first content late) rather than the tier's speed;
+    # counted above the line as measured, flagged so the analyst can look at its end-to-end speed
+    far = [(label, speed) for label, speed, _ in timed if median and speed > FAR_ABOVE * median]
     bounds = exact_bounds(n - len(below), n, confidence)
     verdict = UNDECIDED
     if bounds is not None and bounds[0] >= share:
@@ -102,7 +107,9 @@ def judge_sla(records: Sequence[RequestRecord], threshold: float, share: float,
             "measured_share": (n - len(below)) / n if n else None,
             "share_interval": list(bounds) if bounds else None, "requests": n, "verdict": verdict,
             "below": [{"request": label, "tokens_per_s": round(s, 2)} for label, s in below[:MAX_NAMED]],
-            "below_count": len(below), "untimed": untimed, "min_output_tokens": least, "timing_rule": RULE,
+            "below_count": len(below), "untimed": untimed,
+            "far_above": [{"request": label, "tokens_per_s": round(s, 2)} for label, s in far[:MAX_NAMED]],
+            "median_tokens_per_s": round(median, 2) if median else None, "min_output_tokens": least, "timing_rule": RULE,
             "requests_needed_for_met": requests_needed(share, confidence),
             "end_to_end_share": e2e_above / n if n else None,
             "interval_method": METHOD, "confidence": confidence, "speed_definition": DEFINITION}

@@ -70,3 +70,30 @@ def test_the_sla_line_says_how_many_were_too_short_and_why(short_and_long) -> No
     least = min_timed_tokens(fast, LINE)
     assert f"(6 too short to time left out: under {least} tokens)" in sla_line(judge_sla(fast, LINE, 0.9))
     assert "too short to time" in sla_line(judge_sla(fast, 1000.0, 0.9))  # none long enough for that line
+
+
+def test_a_request_far_above_the_median_is_flagged_as_a_burst() -> None:
+    from model.probe.events import RequestRecord, StreamEvent
+
+    def record(i: int, rate: float) -> RequestRecord:
+        r = RequestRecord(f"fast code #{i}", FAST, "code", i, 0, 0, 64, usage={"completion_tokens": 64},
+                          finish_reason="length", t_done=1.0)
+        r.events = [StreamEvent(0.05 + k * 4 / rate, " w" * 4, None) for k in range(16)]
+        return r
+
+    records = [record(i, 100.0) for i in range(9)] + [record(9, 426.0)]
+    sla = judge_sla(records, 80.0, 0.9)
+    assert [b["request"] for b in sla["far_above"]] == ["fast code #9"]
+    assert sla["median_tokens_per_s"] is not None and 90 < sla["median_tokens_per_s"] < 110
+    assert judge_sla(records[:9], 80.0, 0.9)["far_above"] == []
+
+
+def test_the_cli_names_the_burst_under_the_sla_line() -> None:
+    from types import SimpleNamespace
+
+    from commands.probe_vendor import vendor_lines
+
+    sla = judge_sla([], 80.0, 0.9)
+    sla.update(far_above=[{"request": "fast prose #38", "tokens_per_s": 426.0}], median_tokens_per_s=101.0)
+    lines = vendor_lines(SimpleNamespace(timing={}, served={}, sla=sla, by_concurrency=[]))
+    assert any("far above the median 101 tok/s" in x and "fast prose #38 426 tok/s" in x for x in lines), lines
