@@ -125,3 +125,18 @@ def termed() -> Workbook:
     wb.classes[0].cached_share, wb.classes[1].long_share, wb.classes[2].cached_share = 0.5, 0.3, 0.25
     wb.classes[-1].context = 200_000
     return wb
+
+
+def closed() -> Workbook:
+    """The demo with a closed vendor's fast mode from a preset: mechanics nobody gave, its speed measured by a probe
+    with an interval at 90% (the workbook's is 95%), a downgraded share; judged on the measured speed
+    (docs/design/vendor-terms.md#judged-on-the-measured-speed)."""
+    from model.workbook.vendor_presets import add_preset, load_vendor_presets
+
+    wb = demo()
+    add_preset(wb, load_vendor_presets()[0])
+    fast = wb.tiers[wb.tier_index("Claude Opus 4.6 fast mode")]
+    fast.measured_speedup, fast.measured_speedup_low, fast.measured_speedup_high = 2.2211, 2.0286, 2.4319
+    fast.measured_speedup_confidence, fast.measured_note = 0.9, "probed 2026-12-06 at prompt only, against demo"
+    fast.downgraded_share, fast.downgraded_low, fast.downgraded_high, fast.downgraded_requests = 0.0833, 0.033, 0.196, 48
+    return wb

@@ -23,7 +23,7 @@ from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
 from model.report.sensitivity import SHIFT_MEANING, Shifted
 from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
-from model.workbook.rows import Workbook
+from model.workbook.rows import Tier, Workbook
 
 DASH = "–"
 NA = "n/a"
@@ -128,7 +128,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
 
         # mechanics an import made up (Tier.defaulted), the tier's own or its baseline's: what compare() withholds
         # from them (no mix, speed over the baseline, verdicts or claim) is said in its words, here as in the app
-        made_up, base_why = cmp.made_up(i), cmp.baseline_withheld(i)
+        # (a tier judged on a probe's measured speed has its mix and verdicts from that: model/comparison/on_measured.py)
+        made_up, base_why = cmp.tier_made_up(i), cmp.baseline_withheld(i)
         withheld = ({**{name: DASH for name in _FROM_MECHANICS}, "Speed verdict": made_up,
                      "Value verdict": cmp.value_withheld(i)} if made_up else
                     {"Speedup vs baseline": DASH, "Speedup vs baseline, low end": "",
@@ -150,7 +151,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         formula("Tier", f'={refs.tier(i, "name")}&""', tier.name)
         formula("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{names},0),0))',
                 int(cmp.baseline_index[i]) + 1)
-        sheet.computed(row, _SCOL["Price break-even acceptance (SpecLedger)"], *(DASH, None) if made_up else _guarantee(cmp, i))
+        sheet.computed(row, _SCOL["Price break-even acceptance (SpecLedger)"],
+                       *(DASH, None) if cmp.made_up(i) else _guarantee(cmp, i))
         formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
         formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
                 "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
@@ -174,7 +176,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             billed = f"AND({d}>0,{at}>0)"
             cw = letter("Cost weight on tier")
             cw_range = f"{COMPARISON}!${cw}${r0}:${cw}${r0 + n_c - 1}"
-            formula("Mix speedup, served fast", _mix(weights, s_range), float(cmp.mix_speedup_fast[i]), st.TIMES)
+            formula("Mix speedup, served fast", _measured_mix(tier, std) if cmp.judged_on_measured(i) else
+                    _mix(weights, s_range), float(cmp.mix_speedup_fast[i]), st.TIMES)
             formula("Mix speedup", f"={_served(F, d, std)}", float(cmp.mix_speedup[i]), st.TIMES)
             formula("Monthly cost, served fast", f"=SUMPRODUCT({cw_range},({weights}+{tokens_in}>0)*1)/1000000",
                     float(cmp.monthly_cost_fast[i]), money)
@@ -202,8 +205,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                      cmp.mix_speedup_fast_low[i], cmp.mix_speedup_low[i]),
                     ("Mix high", "Log-speedup sd, high", "", "Mix high, served fast", "MAX",
                      cmp.mix_speedup_fast_high[i], cmp.mix_speedup_high[i])):
-                formula(fast_end, _mix_end(weights, s_range, _range(r0, n_c, sd), _range(r0, n_c, "Speedup, low end"),
-                                           F, sign, refs.setting("confidence")), end_value(fast_want), st.TIMES, st.RIGHT)
+                formula(fast_end, _measured_end(tier, std, sign, refs.setting("confidence")) if cmp.judged_on_measured(i)
+                        else _mix_end(weights, s_range, _range(r0, n_c, sd), _range(r0, n_c, "Speedup, low end"),
+                                      F, sign, refs.setting("confidence")), end_value(fast_want), st.TIMES, st.RIGHT)
                 # the fast mix's end with the downgraded share's ends, the wider way round
                 end = f"{col[fast_end]}{row}"
                 formula(name, f'=IF(ISNUMBER({end}),{served}({_served(end, d_ends[0], std)},{_served(end, d_ends[1], std)}),"")',
@@ -220,7 +224,8 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             formula("Value verdict", value_formula(G, cost, f"INDEX({mixes},{at})", base_cost,
                                                    f'AND({spec}<>"no",{has_base})', lo, hi),
                     VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
-            if math.isfinite(cmp.fair_price_factor[i]) and math.isfinite(cmp.effective_alpha[i]):
+            if math.isfinite(cmp.fair_price_factor[i]) and (math.isfinite(cmp.effective_alpha[i])
+                                                             or cmp.judged_on_measured(i)):
                 fair.append((i, row, UF, base_cost, f"INDEX({mixes},{at})", d))
             rows = f"{COMPARISON}!${flag_col}${r0}:${flag_col}${r0 + n_c - 1}"
         else:
@@ -240,7 +245,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         if at_load:
             said.append((tier.name, at_load))
         claim_alpha = float(cmp.claim_alpha[i])
-        if cmp.claim_holds[i] is None:
+        if cmp.claim_holds[i] is None or cmp.made_up(i):  # no acceptance solved from mechanics nobody gave
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"], DASH)
         else:
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"],
@@ -359,6 +364,9 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
                   DASH if math.isnan(low) else float(cmp.fair_price_out_low[i]))
         put_money_r(r, 7, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_in")},"{DASH}")',
                   DASH if math.isnan(low) else float(cmp.fair_price_in_low[i]))
+        if cmp.judged_on_measured(i):  # no mechanics: no acceptance to guarantee, the price rests on the speed measured
+            sheet.computed(r, _ACCEPT_COL, "n/a: on the measured speed")
+            continue
         sheet.computed(r, _ACCEPT_COL, *_guarantee(cmp, i))
         sheet.computed(r, _ACCEPT_COL + 1, *_guarantee(cmp, i, runs_like=True))
         # what the workload runs like is read from the requests served fast (the acceptance they show)
@@ -457,6 +465,23 @@ def _terms_cells(sheet: st.SheetWriter, refs: InputRefs, cmp: Comparison, i: int
     share = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
     sheet.formula(row, _SCOL["Downgraded share"], f'=IF({d}="","{DASH}",{d})', DASH if math.isnan(share) else share,
                   st.PERCENT, st.RIGHT)
+
+
+def _measured_mix(tier: Tier, std: str) -> str:
+    """A tier judged on its measured speed (model/comparison/on_measured.py): the probe's speedup over the baseline
+    (a probe's number kept on the tier, not an input on Inputs) times the baseline's own mix."""
+    return f"={tier.measured_speedup!r}*{std}"
+
+
+def _measured_end(tier: Tier, std: str, sign: str, confidence: str) -> str:
+    """One end of the measured speedup's interval, carried from the probe's confidence to the workbook's on the log
+    scale (model/comparison/on_measured.measured_ends); blank where the probe gave none."""
+    m, end = tier.measured_speedup, tier.measured_speedup_low if sign == "-" else tier.measured_speedup_high
+    if m is None or end is None or not end > 0:
+        return '=""'
+    probe_conf = confidence if tier.measured_speedup_confidence is None else repr(tier.measured_speedup_confidence)
+    z = f"NORMINV(0.5+{probe_conf}/2,0,1)"
+    return f"={m!r}*({end!r}/{m!r})^(NORMINV(0.5+{confidence}/2,0,1)/{z})*{std}"
 
 
 def _mix(weights: str, s_range: str) -> str:

@@ -75,3 +75,23 @@ def test_apply_sets_the_tiers_k_to_the_k_measured_or_keeps_it_and_says_what_is_e
     assert "first 2 of the 4 positions" in short.text and "draft tokens" in short.text
     # an alpha without a profile is carried by the i.i.d. model, not called extrapolated
     assert "i.i.d." in k_mismatch(3, "reported", 5, 0).text
+
+
+def test_apply_keeps_the_probes_interval_on_the_measured_speedup():
+    # a closed vendor's tier is judged on its measured speed with this interval (model/comparison/on_measured.py)
+    import dataclasses
+
+    from model.probe.by_load import LevelSpeed
+
+    wb = load_demo()
+    tier = wb.tiers[1]
+    level = LevelSpeed(1, 40, 40, 0.2, 90.0, 0.2, 40.0, None, None, 2.5, 0, False, speedup_interval=[2.25, 2.8])
+    report = dataclasses.replace(_report("yes", {wb.classes[0].name: None}, speed=2.0), by_concurrency=[level],
+                                 confidence=0.9)
+    apply_probe(wb, report, tier.name)
+    # the workload's blend (2.0) with the level's interval scaled to it: the same relative width
+    assert tier.measured_speedup == pytest.approx(2.0)
+    assert (tier.measured_speedup_low, tier.measured_speedup_high) == (pytest.approx(1.8), pytest.approx(2.24))
+    assert tier.measured_speedup_confidence == 0.9
+    apply_probe(wb, dataclasses.replace(report, by_concurrency=[]), tier.name)  # a probe without an interval
+    assert tier.measured_speedup_low is None and tier.measured_speedup_high is None

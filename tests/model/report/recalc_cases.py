@@ -9,7 +9,7 @@ from typing import Callable
 
 import openpyxl
 
-from tests.excel_cases import demo, edge_workbook, made_up, profiled, ranged, termed, too_few, treed
+from tests.excel_cases import closed, demo, edge_workbook, made_up, profiled, ranged, termed, too_few, treed
 from tests.office import convert
 from model.report.export import build_report
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, PROFILE_HEADERS, SETTING_ROWS, InputsLayout, TIER_COLUMNS,
@@ -165,7 +165,8 @@ def edit_profiles(src: Path, dst: Path, out: Path) -> Case:
 
 
 EXPORTED = {"demo": demo, "edge": edge_workbook, "ranged": ranged, "measured": measured, "made up": made_up,
-            "profiled": profiled, "treed": treed, "too few": too_few, "termed": termed}
+            "profiled": profiled, "treed": treed, "too few": too_few, "termed": termed,
+            "closed": closed}
 
 
 def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:
@@ -189,6 +190,7 @@ def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:
     edited("too few ranged", "too few", TOO_FEW_RANGED)
     edited("terms edited", "termed", TERMS_EDITS)
     edited("terms refused", "termed", [("tier", "Northwind Turbo", "price_in_long", -3.0)])
+    edited("closed at 80%", "closed", [("setting", None, "confidence", 0.8)])
     run = convert([c.original for c in cases.values()], "xlsx", out, profile)
     missing = [c.recalculated.name for c in cases.values() if not c.recalculated.exists()]
     assert not missing, f"LibreOffice did not convert {missing}: {run.stdout} {run.stderr}"
