@@ -489,6 +489,9 @@ def _mix(weights: str, s_range: str) -> str:
             f"COUNT({s_range})/SUMPRODUCT(1/{s_range}))")
 
 
+_SENS_NAME, _SENS_COL = 22, 12  # the Sensitivity sheet's tier column and its speedup and cost columns
+
+
 def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
                       cmp_rows: dict[int, int], shifted: list[Shifted]) -> None:
     """Mix speedup and cost per 1x speedup if every class's acceptance moved by -20, -10, +10 points."""
@@ -496,9 +499,13 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
     top, summary_first = SENSITIVITY_HEADER_ROW - 1, HEADER_ROW + 1
     money = st.money_format(wb.settings.currency)
     sheet.text(1, 1, "Sensitivity: if every class's acceptance moved by the same points", st.TITLE)
-    sheet.text(2, 1, "Mix speedup and cost per 1x speedup with every class's (and override's) acceptance moved: "
-               f"{SHIFT_MEANING}. Formulas over the Comparison sheet.", st.NOTE)
     order = sorted(range(len(ALPHA_SHIFTS) + 1), key=lambda n: ALPHA_SHIFTS[n] if n < len(ALPHA_SHIFTS) else 0.0)
+    # the note wrapped over the table's columns: run on in one line past them, LibreOffice fitted the line's
+    # whole length to the page and printed the sheet at 60%
+    note = ("Mix speedup and cost per 1x speedup with every class's (and override's) acceptance moved: "
+            f"{SHIFT_MEANING}. Formulas over the Comparison sheet.")
+    sheet.ws.merge_range(1, 0, 1, 2 * len(order), note, sheet.formats.get(None, st.NOTE, st.WRAP))
+    sheet.ws.set_row(1, 15 * st.wrapped_lines(note, (_SENS_NAME + 2 * len(order) * _SENS_COL) * 0.9))
     labels = [_shift_label(ALPHA_SHIFTS[n]) if n < len(ALPHA_SHIFTS) else "as entered" for n in order]
     header = top + 1
     sheet.header_row(header, ["Tier"] + [f"Mix speedup, alpha {lab}" for lab in labels]
@@ -536,7 +543,7 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
     if wb.tiers:
         cost_cells = f"{st.col_name(2 + len(order))}{header + 1}:{st.col_name(1 + 2 * len(order))}{header + len(wb.tiers)}"
         sheet.money_follows_currency(cost_cells, refs.setting("currency"), wb.settings.currency)
-    sheet.widths({1: 22, **{c: 12 for c in range(2, 2 + 2 * len(order))}})
+    sheet.widths({1: _SENS_NAME, **{c: _SENS_COL for c in range(2, 2 + 2 * len(order))}})
     sheet.ws.freeze_panes(header, 1)
 
 
