@@ -20,7 +20,7 @@ STOP_REASONS = {"max_tokens": "length", "end_turn": "stop", "stop_sequence": "st
 class AnthropicMessages(Dialect):
     name = ANTHROPIC_MESSAGES
     path = "/messages"
-    what = "a Messages API"
+    what = "Messages API"
     end_event = "message_stop"
     reserved = ("model", "messages", "stream")
     shows_steps = False  # no logprobs in this API, several tokens an event

@@ -18,7 +18,7 @@ TERMINAL = ("response.completed", "response.incomplete")
 class OpenAIResponses(Dialect):
     name = OPENAI_RESPONSES
     path = "/responses"
-    what = "a Responses API"
+    what = "Responses API"
     end_event = "response.completed"
     reserved = ("model", "input", "stream")
 

@@ -33,6 +33,7 @@ def test_a_style_serves_its_own_api_and_a_wrong_api_is_the_vendors_404_in_one_li
                 continue
             assert run.error is not None and "\n" not in run.error, (style, api, run.error)
             assert "404" in run.error and "request fast" in run.error, run.error
+            assert " no a " not in run.error, run.error
     assert {s.api for s in truth.served} == {own}
 
 
