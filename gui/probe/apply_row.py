@@ -32,6 +32,12 @@ class ApplyRow(QWidget):
         self._mismatch: KMismatch | None = None
         self.apply_button = QPushButton(ACCEPTANCE_BUTTON, enabled=False)
         self.apply_button.setToolTip(ACCEPTANCE_TIP)
+        # one width whatever it says: sized to its text, 'Apply to <a long tier name>' widened the footer and the
+        # dock with it, 46 px, and the dock never narrowed again (it changed width between runs)
+        fm = self.apply_button.fontMetrics()
+        self._text_room = max(fm.horizontalAdvance(t) for t in (ACCEPTANCE_BUTTON, SPEED_BUTTON))
+        self.apply_button.setFixedWidth(self.apply_button.sizeHint().width()
+                                        + self._text_room - fm.horizontalAdvance(ACCEPTANCE_BUTTON))
         # which tier Apply writes to, or why it cannot: the report's tier, never the combo's current row
         self.apply_label = QLabel("", wordWrap=True)
         # a K mismatch in one short line, its whole story in the tooltip: said in full it took 5 lines of the
@@ -77,8 +83,9 @@ class ApplyRow(QWidget):
             self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.{caution}")
         self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
-        self.apply_button.setText(f"Apply to {tier_name}" if tier_name is not None and len(tier_name) <= 24
-                                  else SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON)
+        named = f"Apply to {tier_name}" if tier_name is not None else ""
+        fits = bool(named) and self.apply_button.fontMetrics().horizontalAdvance(named) <= self._text_room
+        self.apply_button.setText(named if fits else SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON)
         self.apply_button.setToolTip(SPEED_TIP if speed_only else ACCEPTANCE_TIP)
 
     @property

@@ -93,3 +93,18 @@ def test_the_first_hint_names_what_against_takes(panel):
     # Against lists the workbook's tiers: 'against demo-standard' named a model no tier in the list is called
     text = panel.verdict_label.text()
     assert "model demo-fast" in text and "Against (none), or a tier whose saved endpoint is model demo-standard" in text
+
+
+def test_the_dock_keeps_its_width_whatever_apply_names(qtbot, panel):
+    # 'Apply to <tier>' sized the button to the name: a long one widened the dock 46 px at 1366 x 768, and it
+    # never narrowed again, so the dock changed width between runs
+    dock, row = panel.window()._probe_dock, panel.apply_row
+    width, button = dock.width(), row.apply_button.width()
+    seen = []
+    for name, speed_only in (("Orbital Standard Long N", False), ("NT", False), ("Apex", True), (None, False)):
+        row.update_for(True, True, name, False, speed_only=speed_only)
+        qtbot.wait(50)
+        seen.append((name, dock.width(), row.apply_button.width(), row.apply_button.text()))
+    assert {(w, b) for _, w, b, _ in seen} == {(width, button)}, seen
+    # a short name is still on the button; a long one is said in the words above it
+    assert seen[1][3] == "Apply to NT" and "Orbital Standard Long N" not in seen[0][3]
