@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QListWidget, QMenu, QPlainTextEdit, QProgressBar, QPushButton,
+                               QHeaderView, QLabel, QListWidget, QPlainTextEdit, QProgressBar, QPushButton,
                                QLineEdit, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -403,19 +402,6 @@ def open_import_dialog(parent: QWidget, document: Document, paths: Sequence[str]
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
-
-
-def add_menu_action(window: QWidget, menu: QMenu, open_dialog: Callable[[], object]) -> QAction:
-    """File > Import measured acceptance…, placed before the menu's last separator (the one above Quit)."""
-    action = QAction("Import &measured acceptance…", window)
-    action.setToolTip("Acceptance from vLLM, SGLang, TensorRT-LLM, TGI, llama.cpp metrics, logs and records")
-    action.triggered.connect(lambda _checked=False: open_dialog())
-    separators = [a for a in menu.actions() if a.isSeparator()]
-    if separators:
-        menu.insertAction(separators[-1], action)
-    else:
-        menu.addAction(action)
-    return action
 
 
 def is_metrics_drop(path: str) -> bool:

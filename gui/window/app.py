@@ -68,6 +68,7 @@ def run_app(path: str | None) -> int:
     window, error = create_window(path)
     window.show()
     QTimer.singleShot(0, settle_start_up)  # after the first paint: start-up stays as fast
+    window.after_charts(settle_start_up)  # and again once the charts (built after that paint) are up
     # a window manager adds its frame on showing: keep the frame on the screen too
     QTimer.singleShot(300, window.fit_to_screen)
     if error:

@@ -21,7 +21,9 @@ class FocusReturn(QObject):
 
     def on_focus_changed(self, old: QWidget | None, now: QWidget | None) -> None:
         if now is None and old is not None and old.window() is not self._main:
-            QTimer.singleShot(0, self.take_back)  # after the closing window's own focus handling
+            # after the closing window's own focus handling; with self as the timer's context, a window deleted
+            # meanwhile (its keeper goes with it) cancels the call instead of raising in it
+            QTimer.singleShot(0, self, self.take_back)
 
     def take_back(self) -> None:
         main = self._main

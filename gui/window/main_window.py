@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import sys
+from typing import Callable
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
@@ -13,7 +14,6 @@ from model.workbook.rows import Workbook
 from gui.tables.acceptance_text import SHAPE_ROLE
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.document import Document
-from gui.metrics.dialog import is_metrics_drop, open_import_dialog
 from gui.window import dialog_focus
 from gui.window.column_fit import fit_columns, fit_results_grid, wider_texts
 from gui.window.pane_heights import current_view, fit_pane_heights
@@ -33,17 +33,44 @@ from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
 from gui.worker import TaskRunner
 
-try:  # the charts are another module; the tables must work even if it fails to import
-    from gui.charts.panel import ChartsPanel
-except Exception:  # noqa: BLE001
-    ChartsPanel = None  # type: ignore[assignment,misc]
-
 UNDOES_IT = "Ctrl+Z undoes it."
 _REFUSED = "Refused, value kept: "
+
 CLOSE_WAIT_MS = 5_000  # how long closing waits for a running task to stop before leaving it behind
 _SUMMARY_TITLE = "<b>Per tier</b> (mix over the workload, priced)"
 _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: every task class weighs the same "
                   "in the mix</span>")
+
+
+class _AfterFirstPaint(QObject):
+    """Calls ``callback`` once, as soon as the event loop is free after ``window``'s first paint."""
+
+    def __init__(self, window: QWidget, callback: Callable[[], object]) -> None:
+        super().__init__(window)
+        self._callback = callback
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self._callback)
+        return False
+
+
+class _ChartsPane(QWidget):
+    """Where the charts go. Until they are built it holds their room, ChartsPanel's size hints (its plots'
+    320 x 260 minimum, the tab bar, the frame), so the splitter, the window's fit to its screen and a panel opened
+    beside it come out as they do with the charts in it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
+
+    def sizeHint(self) -> QSize:
+        return super().sizeHint() if self.layout().count() else QSize(604, 510)
+
+    def minimumSizeHint(self) -> QSize:
+        return super().minimumSizeHint() if self.layout().count() else QSize(324, 290)
 
 
 class MainWindow(ScreenFit, QMainWindow):
@@ -58,6 +85,12 @@ class MainWindow(ScreenFit, QMainWindow):
         self.message_log = MessageLog()
         self._sampling_dock: QDockWidget | None = None
         self.sampling_panel = None  # built on first use (Tools > Measure acceptance)
+        # the charts (pyqtgraph, a third of start-up's imports) are built once the window has painted, or when
+        # first asked for (``charts``); until then their pane is empty. The class row they follow is kept here.
+        self._charts: QWidget | None = None
+        self._class_row = -1
+        self._after_charts: list[Callable[[], None]] = []
+        self._charts_after_paint = _AfterFirstPaint(self, lambda: self.charts)
         self._build_models()
         self._build_views()
         self._build_status_bar()
@@ -165,10 +198,10 @@ class MainWindow(ScreenFit, QMainWindow):
         left.setSizes([340, 300, 300])
         self.left_splitter = left
         self._results_box, self._summary_box = results_box, summary_box
-        self.charts = ChartsPanel() if ChartsPanel is not None else QLabel("Charts are not available.")
+        self.charts_pane = _ChartsPane()  # the charts go in once built (``charts``)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
-        self.splitter.addWidget(self.charts)
+        self.splitter.addWidget(self.charts_pane)
         self.splitter.setSizes([1060, 540])
         # the charts give way on a laptop screen (View > Charts, or drag the handle to the edge); the tables never
         self.splitter.setCollapsible(0, False)
@@ -204,12 +237,48 @@ class MainWindow(ScreenFit, QMainWindow):
         self.setWindowTitle(f"{shown}[*] — SpecLedger")
         self.setWindowModified(self.document.dirty)
 
+    @property
+    def charts(self) -> QWidget:
+        """The charts panel, built now if the first paint has not built it yet."""
+        if self._charts is None:
+            self._charts = self._build_charts()
+            callbacks, self._after_charts = self._after_charts, []
+            for callback in callbacks:
+                callback()
+        return self._charts
+
+    def _build_charts(self) -> QWidget:
+        try:  # the charts are another module; the tables must work even if it fails to import
+            from gui.charts.panel import ChartsPanel
+        except Exception:  # noqa: BLE001
+            panel: QWidget = QLabel("Charts are not available.")
+            self.charts_pane.layout().addWidget(panel)
+            return panel
+        panel = ChartsPanel()
+        self.charts_pane.layout().addWidget(panel)
+        panel.show()  # now, not when the layout gets round to it: the pane's size and the window's fit count it
+        self._charts = panel
+        self._refresh_charts()
+        if self._class_row >= 0:
+            panel.set_class_row(self._class_row)
+        if any(d.isVisible() and not d.isFloating() for d in self.findChildren(QDockWidget)):
+            self.fit_to_screen()  # a panel opened beside the empty pane: with the charts in it, all must still fit
+        return panel
+
+    def after_charts(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the charts are built (now, if they are)."""
+        if self._charts is not None:
+            callback()
+        else:
+            self._after_charts.append(callback)
+
     def _refresh_charts(self) -> None:
-        if ChartsPanel is None:
-            return
+        charts = self._charts
+        if charts is None or not hasattr(charts, "show_result"):
+            return  # not built yet: building draws the current tier
         wb = self.document.workbook
         row = self._tier_row if 0 <= self._tier_row < len(wb.tiers) else (0 if wb.tiers else -1)
-        self.charts.show_result(wb, self.document.comparison, row)
+        charts.show_result(wb, self.document.comparison, row)
 
     def show_help(self, anchor: str = "") -> None:
         if self._help is None:
@@ -316,8 +385,10 @@ class MainWindow(ScreenFit, QMainWindow):
             self._refresh_charts()
 
     def _on_current_class(self, row: int) -> None:
-        if ChartsPanel is not None and row >= 0:
-            self.charts.set_class_row(row)
+        if row >= 0:
+            self._class_row = row
+            if self._charts is not None and hasattr(self._charts, "set_class_row"):
+                self._charts.set_class_row(row)
 
     def _update_legend(self) -> None:
         scheme = colour_scheme(self.metric_combo.currentData())
@@ -406,11 +477,13 @@ class MainWindow(ScreenFit, QMainWindow):
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        from gui.metrics.dialog import is_metrics_drop  # the metrics readers: not before the first paint
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile() and (is_workbook_path(urls[0].toLocalFile()) or is_metrics_drop(urls[0].toLocalFile())):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
+        from gui.metrics.dialog import is_metrics_drop
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
@@ -422,4 +495,5 @@ class MainWindow(ScreenFit, QMainWindow):
 
     def import_metrics(self, paths: list[str] | None = None) -> object:
         """File > Import measured acceptance…, or metrics files dropped on the window."""
+        from gui.metrics.dialog import open_import_dialog
         return open_import_dialog(self, self.document, paths or [], self.show_message)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from gui.metrics.dialog import add_menu_action
+from gui.metrics.menu import add_menu_action
 from gui.probe.dock import show_probe_panel
 from gui.tables.frozen_column import FrozenColumn
 from gui.window import help

@@ -1,6 +1,6 @@
 """Keeping the window on a laptop's screen: side panels give way, then the charts step aside.
 
-A mixin of MainWindow (it needs its splitter, charts, charts_action and show_message); kept apart
+A mixin of MainWindow (it needs its splitter, charts_pane, charts_action and show_message); kept apart
 because it is about geometry, not about what the window shows.
 """
 from __future__ import annotations
@@ -71,13 +71,13 @@ class ScreenFit:
             # the width the pane had, as long as the tables keep room to be read beside it
             width = max(1, min(self._chart_width, max(total - _NARROW_TABLES, total // 2)))
             # a hidden pane's handle comes back with it and takes its few pixels from the tables, not the charts
-            handle = 0 if self.charts.isVisibleTo(self) else self.splitter.handleWidth()
-            self.charts.show()
+            handle = 0 if self.charts_pane.isVisibleTo(self) else self.splitter.handleWidth()
+            self.charts_pane.show()
             self.splitter.setSizes([max(total - handle - width, 1), width])
         else:
             if sizes[1] > 0 and remember:
                 self._chart_width = sizes[1]
-            self.charts.hide()
+            self.charts_pane.hide()
         self.charts_action.setChecked(visible)
 
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
@@ -94,7 +94,7 @@ class ScreenFit:
         return super().eventFilter(watched, event)
 
     def _charts_shown(self) -> bool:
-        return self.charts.isVisibleTo(self) and self.splitter.sizes()[1] > 0
+        return self.charts_pane.isVisibleTo(self) and self.splitter.sizes()[1] > 0
 
     def fit_to_screen(self) -> None:
         """Keep the whole window on its screen: a dock opened at its own width must not push it past the edge; then

@@ -40,4 +40,5 @@ def window(qtbot, settings):
     win.resize(1400, 900)
     win.show()
     qtbot.waitExposed(win)
+    win.charts  # built now, as just after the first paint (MainWindow.charts): a window up and settled has them
     return win
