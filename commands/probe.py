@@ -332,7 +332,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
                 question += f" Not sent, already decided by the workbook: {', '.join(done)}."
     if settings.sla is not None:  # 20 requests cannot show 99%: said before anything is sent
         planned = len(settings.prompts) * len(settings.contexts) * settings.repeats * len(settings.concurrency)
-        print(sla_plan_words(*settings.sla, planned, args.confidence), file=err)
+        print(sla_plan_words(*settings.sla, planned, args.confidence, settings.max_tokens), file=err)
     if args.yes:
         print(question, file=err)
     elif not _ask(question):

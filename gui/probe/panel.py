@@ -300,7 +300,8 @@ class ProbePanel(QWidget):
             question = f"Probe {settings.fast.describe()} at {where}: {est.describe(currency)}."
         if settings.sla is not None:  # 20 requests cannot show 99%: said before anything is sent
             question += "\n\n" + sla_plan_words(*settings.sla, est.requests // (2 if settings.baseline else 1),
-                                                self.document.workbook.settings.confidence) + "."
+                                                self.document.workbook.settings.confidence,
+                                                settings.max_tokens) + "."
         if not self.confirm(question):
             self.show_message("Nothing sent.")
             return

@@ -147,15 +147,21 @@ def sla_line(sla: dict[str, Any]) -> str:
     return text
 
 
-def sla_plan_words(threshold: float, share: float, fast_requests: int, confidence: float = 0.95) -> str:
-    """Said before the run: how many requests showing the SLA met takes, against how many this run sends."""
+def sla_plan_words(threshold: float, share: float, fast_requests: int, confidence: float = 0.95,
+                   max_tokens: int | None = None) -> str:
+    """Said before the run: how many requests showing the SLA met takes, against how many this run sends (and,
+    where the answers' token budget is too small to time any against the line, that it is)."""
+    least = math.ceil(MIN_SPAN_S * threshold) + 1  # RULE's span term: known before the run, unlike the chunking
+    short = (f"; but answers of at most {max_tokens} tokens are too short to time against {threshold:g} tok/s (at "
+             f"least {least} tokens, {MIN_SPAN_S:g} s at that speed): raise the output tokens or no request is judged"
+             if max_tokens is not None and max_tokens < least else "")
     need, need1 = requests_needed(share, confidence), requests_needed(share, confidence, below=1)
     head = (f"SLA {threshold:g} tok/s for {_pct(share)} of requests: showing it met at {confidence:.0%} needs at "
             f"least {need:,} requests served fast with none below ({need1:,} with one below)")
     if need is not None and fast_requests < need:
         return (f"{head}; this run sends {fast_requests:,} to the fast tier, so it can show the SLA breached or leave it "
-                "undecided, not show it met")
-    return f"{head}; this run sends {fast_requests:,} to the fast tier"
+                "undecided, not show it met" + short)
+    return f"{head}; this run sends {fast_requests:,} to the fast tier" + short
 
 
 def _pct(x: float) -> str:

@@ -97,3 +97,11 @@ def test_the_cli_names_the_burst_under_the_sla_line() -> None:
     sla.update(far_above=[{"request": "fast prose #38", "tokens_per_s": 426.0}], median_tokens_per_s=101.0)
     lines = vendor_lines(SimpleNamespace(timing={}, served={}, sla=sla, by_concurrency=[]))
     assert any("far above the median 101 tok/s" in x and "fast prose #38 426 tok/s" in x for x in lines), lines
+
+
+def test_before_the_run_a_token_budget_too_small_to_time_against_the_line_is_said() -> None:
+    from model.probe.sla import sla_plan_words
+
+    said = sla_plan_words(100.0, 0.99, 48, max_tokens=16)
+    assert "too short to time" in said and "at least 26 tokens" in said
+    assert "too short" not in sla_plan_words(100.0, 0.99, 48, max_tokens=64)
