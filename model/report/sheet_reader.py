@@ -149,13 +149,11 @@ def read_xlsx(path: str | os.PathLike[str], *, sheet: str | None, max_rows: int,
         raise _refuse(p, exc.reason.replace("not a spreadsheet", "not an Excel file")) from None
     with fh:
         _check_zip(fh, p, max_rows)
-        from openpyxl import load_workbook
-
         book = None
         try:
             # data_only: a cell an analyst turned into a formula is read as the value the
             # spreadsheet last computed for it
-            book = load_workbook(fh, read_only=True, data_only=data_only)
+            book = _load_book(fh, data_only)
             names = list(book.sheetnames)
             if sheet is not None and sheet not in names:
                 return Grid(sheet), names
@@ -206,6 +204,39 @@ def read_xlsx(path: str | os.PathLike[str], *, sheet: str | None, max_rows: int,
 _OOXML_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
 
 
+def _load_book(fh: Any, data_only: bool) -> Any:
+    """openpyxl's read-only workbook, its shared strings unescaped once, left to right (ooxml_text).
+
+    openpyxl reads a shared string by deleting every 'x005F_' and leaves the other escapes in place, which
+    makes a literal '_x0041_' (stored as _x005F_x0041_) and an escaped 'A' the same text; undoing the escapes
+    afterwards then turned the literal into 'A'. Reading the stored text ourselves keeps the two apart."""
+    from openpyxl.cell.text import Text
+    from openpyxl.reader.excel import ExcelReader
+    from openpyxl.reader.strings import read_rich_text
+    from openpyxl.xml.constants import SHARED_STRINGS, SHEET_MAIN_NS
+    from openpyxl.xml.functions import iterparse
+
+    class _Reader(ExcelReader):
+        def read_strings(self) -> None:
+            part = self.package.find(SHARED_STRINGS)
+            if part is None:
+                return
+            with self.archive.open(part.PartName[1:]) as src:
+                if self.rich_text:
+                    self.shared_strings = read_rich_text(src)
+                    return
+                tag, strings = f"{{{SHEET_MAIN_NS}}}si", []
+                for _, node in iterparse(src):
+                    if node.tag == tag:
+                        strings.append(ooxml_text(Text.from_tree(node).content))
+                        node.clear()
+                self.shared_strings = strings
+
+    reader = _Reader(fh, read_only=True, data_only=data_only)
+    reader.read()
+    return reader.wb
+
+
 def ooxml_text(value: Any) -> Any:
     """A stored text with the file format's escapes undone: a spreadsheet writes a carriage return (and other
     characters XML cannot hold) as _x000D_, and a literal '_x' as _x005F_x; other values unchanged."""
@@ -240,7 +271,7 @@ def _stored_rows(ws: Any, max_cols: int,
                 if 1 <= col <= max_cols:
                     # an error cell's value is its code ("#DIV/0!"), which would read as text
                     values[col - 1] = (CellError(str(c["value"])) if c.get("data_type") == "e" and c["value"] is not None
-                                       else ooxml_text(c["value"]))
+                                       else c["value"])
                     if formats:
                         shapes[col - 1] = str(ReadOnlyCell(ws, **c).number_format or "")
             while values and values[-1] is None:
