@@ -1,6 +1,7 @@
 """Workbooks shared by the Excel tests: the demo, and one that walks every edge of the formulas."""
 from __future__ import annotations
 
+from model.workbook.acceptance_fields import summary_alpha, summary_fields
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 from model.workbook.json_file import load_demo
 
@@ -77,7 +78,22 @@ def profiled() -> Workbook:
     wb.classes[1].alpha_confidence = 0.9
     wb.overrides[0].acceptance_length_low, wb.overrides[0].acceptance_length_high = 2.0, 2.5  # E 2.28
     wb.overrides[0].alpha_confidence = 0.9
+    for row in (wb.classes[0], wb.classes[1], wb.classes[2], wb.classes[4], wb.overrides[0]):
+        summarised(row)
     return wb
+
+
+def summarised(row: TaskClass | Override) -> TaskClass | Override:
+    """The row with its alpha (and its alpha range, where it has one) the summary of its profile or length, as a
+    measurement's Apply sets them (docs/design/arithmetic.md#the-alpha-beside-a-profile): an alpha left beside a
+    profile set after it would contradict it and be refused."""
+    fields = summary_fields(row.profile, row.acceptance_length, row.acceptance_length_k, row.acceptance_length_low,
+                            row.acceptance_length_high)
+    # rounded as typed: a spreadsheet keeps 15 digits, and the report's round trip compares rows equal
+    row.alpha = round(fields["alpha"], 12)
+    if row.alpha_low is not None:
+        row.alpha_low, row.alpha_high = round(fields["alpha_low"], 12), round(fields["alpha_high"], 12)
+    return row
 
 
 def treed() -> Workbook:
@@ -90,8 +106,8 @@ def treed() -> Workbook:
     express.tree_size, express.cost_model, express.c, express.v = 24, "typed", 0.08, 1.3
     for tier in (rapid, express):
         for name, length in (("summarisation", 2.4), ("creative", 1.9)):
-            wb.overrides.append(Override(tier=tier.name, task_class=name, alpha=0.5, alpha_source="measured",
-                                         acceptance_length=length, acceptance_length_k=3))
+            wb.overrides.append(Override(tier=tier.name, task_class=name, alpha=round(summary_alpha((), length, 3), 12),
+                                         alpha_source="measured", acceptance_length=length, acceptance_length_k=3))
     return wb
 
 
@@ -103,6 +119,7 @@ def too_few() -> Workbook:
     code, json_ = wb.classes[0], wb.classes[1]
     code.alpha_source, code.alpha_requests, code.alpha_steps, code.alpha_method = "probed", 3, 120, TOO_FEW
     json_.acceptance_length, json_.acceptance_length_k = 2.9, 3
+    summarised(json_)
     json_.alpha_source, json_.alpha_requests, json_.alpha_steps, json_.alpha_method = "probed", 4, 90, TOO_FEW
     return wb
 

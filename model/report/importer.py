@@ -23,6 +23,7 @@ from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, Wor
                                        alpha_range_problems, length_range_problems, parse_field, row_label, parse_number, shown,
                                        title_problems, workbook_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
+from model.workbook.acceptance_fields import take_summary
 
 _ROW_TYPES = {TIERS_HEADING: Tier, CLASSES_HEADING: TaskClass, OVERRIDES_HEADING: Override}
 _CELL_IN_MESSAGE = re.compile(rf"sheet {re.escape(INPUTS)}, cell ([A-Z]+[0-9]+)[: ]")
@@ -77,6 +78,8 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
     _read_profiles(ws, wb, profile_problems)
     if profile_problems:
         raise WorkbookError(_explain_unsaved_formulas(p, profile_problems), str(p))
+    for row in wb.classes + wb.overrides:
+        take_summary(row)  # an alpha that contradicts its profile or length: the summary, and the note says so
     late = workbook_problems(wb, place)
     if late:  # names that clash or point nowhere: named by the cell that holds the name or reference
         raise WorkbookError([msg if msg.startswith("sheet ") else f"sheet {INPUTS}: {msg}" for msg in late], str(p))

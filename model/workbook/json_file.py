@@ -14,7 +14,7 @@ from model.common.safe_files import (LIMIT_WORKBOOK_JSON, FileRefused, atomic_wr
 from model.workbook.validation import (SPECS, ValidationError, WorkbookError, check_workbook, parse_field,
                                        required_fields, shown, size_problems, title_problems)
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
-from model.workbook.acceptance_fields import summary_alpha
+from model.workbook.acceptance_fields import summary_alpha, take_summary
 
 # 2: acceptance profiles and lengths on task classes and overrides, tree drafts on tiers (fields a
 # version-1 file does not have, so it loads unchanged with their defaults)
@@ -84,7 +84,10 @@ def _rows(data: dict[str, Any], key: str, row_type: type, problems: list[str]) -
         if row_type in (TaskClass, Override) and "alpha" not in values:
             values["alpha"] = summary_alpha(values.get("profile", ()), values.get("acceptance_length"),
                                             values.get("acceptance_length_k"))
-        rows.append(row_type(**values))
+        row = row_type(**values)
+        if row_type in (TaskClass, Override):
+            take_summary(row)  # an alpha that contradicts its profile or length: the summary, and the note says so
+        rows.append(row)
     return rows
 
 

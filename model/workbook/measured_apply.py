@@ -11,6 +11,7 @@ from typing import Any, Protocol, Sequence, TypeVar
 
 from model.acceptance import Acceptance
 
+from model.workbook.acceptance_fields import summary_fields
 from model.workbook.rows import TaskClass, Workbook
 from model.workbook.validation import CLASS_FIELDS
 
@@ -85,13 +86,23 @@ def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool
             workbook.classes.append(TaskClass(name=name, alpha=float(c.alpha), alpha_source=source,
                                               source_note=note))
         interval = {**interval_fields(c), **shape_fields(c)}
+        alpha = float(c.alpha)
+        if interval["profile"] or interval["acceptance_length"] is not None:
+            # the profile or the length is the measurement: the alpha beside it is its summary, not the measurement's
+            # own alpha, a maximum-likelihood fit that differs wherever the profile is not flat
+            # (docs/design/arithmetic.md#the-alpha-beside-a-profile)
+            summary = summary_fields(interval["profile"], interval["acceptance_length"],
+                                     interval["acceptance_length_k"], interval["acceptance_length_low"],
+                                     interval["acceptance_length_high"])
+            alpha = summary.pop("alpha")
+            interval.update(summary)
         if tier is None:
             row = workbook.classes[workbook.class_index(name)]  # type: ignore[index]
-            row.alpha, row.alpha_source, row.source_note = float(c.alpha), source, note
+            row.alpha, row.alpha_source, row.source_note = alpha, source, note
             for key, value in interval.items():
                 setattr(row, key, value)
         else:
-            workbook.set_override(tier, name, float(c.alpha), source, note, **interval)
+            workbook.set_override(tier, name, alpha, source, note, **interval)
 
 
 def unused_acceptance_note(workbook: Workbook, tiers: Sequence[str]) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from model.mechanics import roofline
 from model.mechanics.arithmetic import profile_tokens
+from model.workbook.acceptance_fields import contradiction_words
 from model.workbook.cell_values import (NumberFormatError, parse_number, bad_character, shown)  # noqa: F401  (re-exported: the one validator)
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
 from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
@@ -405,6 +406,8 @@ def acceptance_problems(row: TaskClass | Override) -> list[str]:
         out.append(f"Mean acceptance length: at K = {k} it is at most K + 1 = {k + 1}, bonus token included "
                    f"(got {length:g})")
     out.extend(length_range_problems(row))
+    if not out:  # the profile or the length is the measurement; the alpha beside it only summarises it
+        out.extend(filter(None, [contradiction_words(row)]))
     return out
 
 

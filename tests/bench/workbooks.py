@@ -5,6 +5,7 @@ import dataclasses
 
 import numpy as np
 
+from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.rows import Override, Workbook
 from model.workbook.json_file import load_demo
 
@@ -50,4 +51,6 @@ def profile_workbook(n_tiers: int = 100, n_classes: int = 30, positions: int = 1
 
     for row in (*wb.classes, *wb.overrides):
         row.profile = profile(row.alpha)
+        # the alpha beside a profile is its summary (docs/design/arithmetic.md#the-alpha-beside-a-profile)
+        row.alpha = summary_alpha(row.profile, None, None)
     return wb

@@ -13,6 +13,7 @@ from gui.tables.input_models import ClassTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
 from gui.tables.result_models import METRICS, ResultsGridModel
 from gui.tables.summary_model import TierSummaryModel
+from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Workbook
 
@@ -65,7 +66,7 @@ EDITS: list[tuple[str, Callable[[Workbook], None]]] = [
     ("class tokens", _set_class(2, tokens_out=DEMO.classes[2].tokens_out * 3)),
     ("class context", _set_class(0, context=32768)),
     ("class range", _set_class(0, alpha_low=DEMO.classes[0].alpha - 0.1, alpha_high=min(1.0, DEMO.classes[0].alpha + 0.05))),
-    ("class profile", _set_class(3, profile=(0.9, 0.8, 0.7))),
+    ("class profile", _set_class(3, profile=(0.9, 0.8, 0.7), alpha=summary_alpha((0.9, 0.8, 0.7), None, None))),
     ("tier K", _set_tier(TURBO, k=7)),
     ("tier c", _set_tier(TURBO, c=0.3)),
     ("tier price", _set_tier(TURBO, price_out=DEMO.tiers[1].price_out * 2 + 1)),

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from model.common import formatting as fmt
+from model.workbook.acceptance_fields import summary_alpha
+from tests.excel_cases import summarised
+
 
 def _shapes(wb) -> None:
     json_row, summary_row = wb.classes[wb.class_index("json")], wb.classes[wb.class_index("summarisation")]
     json_row.profile = (0.9, 0.8, 0.7, 0.6)
     summary_row.acceptance_length, summary_row.acceptance_length_k = 2.4, 4
+    summarised(json_row), summarised(summary_row)
 
 
 def _cell(window, metric: str, i: int, j: int, role=Qt.ItemDataRole.DisplayRole):
@@ -59,9 +64,11 @@ def test_the_task_classes_table_says_what_stands_beside_the_alpha(window):
     def shown(name: str, role=Qt.ItemDataRole.DisplayRole):
         return model.data(model.index(wb.class_index(name), col), role)
 
-    assert shown("json") == "85.0%"  # and the profile's bars beside it (test_a_profile_cell_draws_its_bars)
+    # the alpha beside a profile or a length is its summary (the demo's 85% and 65% would contradict them)
+    assert shown("json") == fmt.pct(summary_alpha((0.9, 0.8, 0.7, 0.6), None, None))  # and the profile's bars
+    assert shown("json") != "85.0%"
     assert "per-position profile (90%, 80%, 70%, 60%" in shown("json", Qt.ItemDataRole.ToolTipRole)
-    assert shown("summarisation") == "65.0% · AL 2.40 @K4"  # 'AL 2.9 @K3' for a length
+    assert shown("summarisation") == f"{fmt.pct(summary_alpha((), 2.4, 4))} · AL 2.40 @K4"  # 'AL 2.9 @K3' for a length
     assert shown("code") == "80.0% (74.0–86.0%)" and "range typed" in shown("code", Qt.ItemDataRole.ToolTipRole)
     assert shown("prose") == "50.0%"
     # what a cell edits is the profile as it can be typed back (tests/gui/tables/test_typed_shape.py)
@@ -92,8 +99,8 @@ def test_a_profile_cell_draws_its_bars_beside_the_alpha(qtbot, window):
 
     def shapes(wb) -> None:
         _shapes(wb)
-        wb.overrides.append(Override(tier="Northwind Turbo", task_class="code", alpha=0.8, alpha_source="probed",
-                                     profile=(0.95, 0.6, 0.3)))
+        wb.overrides.append(summarised(Override(tier="Northwind Turbo", task_class="code", alpha=0.8,
+                                                alpha_source="probed", profile=(0.95, 0.6, 0.3))))
 
     window.resize(1366, 768)
     window.document.apply("shapes", shapes)
@@ -114,7 +121,8 @@ def test_a_profile_cell_draws_its_bars_beside_the_alpha(qtbot, window):
     window.input_tabs.setCurrentWidget(grid_view)
     qtbot.wait(20)
     cell = grid.index(wb.tier_index("Northwind Turbo"), wb.class_index("code"))
-    assert grid.data(cell, PROFILE_ROLE) == (0.95, 0.6, 0.3) and grid.data(cell) == "80.0%"
+    assert grid.data(cell, PROFILE_ROLE) == (0.95, 0.6, 0.3)
+    assert grid.data(cell) == fmt.pct(summary_alpha((0.95, 0.6, 0.3), None, None))
     assert grid.data(grid.index(0, 0), PROFILE_ROLE) is None
     heights = _bar_heights(grid_view, cell, 3)
     assert heights[0] > heights[1] > heights[2] > 0

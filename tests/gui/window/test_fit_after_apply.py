@@ -8,12 +8,13 @@ from __future__ import annotations
 def _probed(wb) -> None:
     """What a probe's Apply leaves on a tier: per class an override with an interval and a profile."""
     from model.workbook.rows import Override
+    from tests.excel_cases import summarised
 
     for cls in wb.classes:
-        wb.overrides.append(Override(tier="Northwind Turbo", task_class=cls.name, alpha=0.8, alpha_source="probed",
-                                     alpha_low=0.75, alpha_high=0.85, alpha_confidence=0.95, alpha_requests=8,
-                                     alpha_steps=100, profile=(0.9, 0.85, 0.8, 0.75),
-                                     acceptance_length_low=3.5, acceptance_length_high=3.95))
+        wb.overrides.append(summarised(Override(
+            tier="Northwind Turbo", task_class=cls.name, alpha=0.8, alpha_source="probed", alpha_low=0.75,
+            alpha_high=0.85, alpha_confidence=0.95, alpha_requests=8, alpha_steps=100, profile=(0.9, 0.85, 0.8, 0.75),
+            acceptance_length_low=3.5, acceptance_length_high=3.95)))
 
 
 def _cut(view) -> list[tuple[int, int, str]]:

@@ -74,12 +74,15 @@ def test_f1_on_a_profile_or_length_cell_opens_their_section(qtbot, window, table
     # the acceptance cell of a profile or a length has F1 help; QA under Xvfb at 1366x768 found F1 on
     # it opened the plain alpha section, which says nothing of profiles, lengths or the cell's bars
     from model.workbook.rows import Override
+    from tests.excel_cases import summarised
 
     def shapes(wb) -> None:
         wb.classes[wb.class_index("json")].profile = (0.9, 0.8, 0.7)
         prose = wb.classes[wb.class_index("prose")]
         prose.acceptance_length, prose.acceptance_length_k = 2.1, 3
         wb.overrides.append(Override(tier="Northwind Turbo", task_class="code", alpha=0.8, profile=(0.9, 0.6)))
+        for row in (wb.classes[wb.class_index("json")], prose, wb.overrides[-1]):
+            summarised(row)
 
     window.document.apply("shapes", shapes)
     window.document.flush()

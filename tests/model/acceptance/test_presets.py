@@ -25,10 +25,12 @@ def test_spec_bench_figures_as_printed():
 
 
 def test_a_preset_applied_to_a_class_drives_the_comparison():
+    from tests.excel_cases import summarised
+
     medusa = find("medusa vicuna-7b 3090")[0]
     fields = preset_fields(medusa, k=4)
     assert fields["acceptance_length_k"] == 4 and "taken as 4" in fields["source_note"]
-    cls = TaskClass("chat", 1e6, 0, 4096, 0.5, **{k: v for k, v in fields.items()})
+    cls = summarised(TaskClass("chat", 1e6, 0, 4096, 0.5, **{k: v for k, v in fields.items()}))
     wb = check_workbook(Workbook(tiers=[Tier("Fast", k=4, c=0.05, v=1.0, price_out=1)], classes=[cls]))
     rec = pair_records(compare(wb))[0]
     assert rec["acceptance_kind"] == "length" and rec["mean_acceptance_length"] == pytest.approx(2.32)

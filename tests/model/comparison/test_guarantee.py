@@ -63,8 +63,9 @@ def test_never_and_always_say_so_in_either_unit() -> None:
 def test_the_brief_compare_text_and_report_state_the_length() -> None:
     from commands.calc_compare import comparison_text
     from model.comparison.brief import brief
-    wb = _wb([TaskClass("code", 1e6, 0, 4096, 0.5, profile=(0.9, 0.8, 0.7, 0.6)),
-              TaskClass("prose", 3e6, 0, 4096, 0.5, acceptance_length=2.5, acceptance_length_k=4)])
+    from tests.excel_cases import summarised
+    wb = _wb([summarised(TaskClass("code", 1e6, 0, 4096, 0.5, profile=(0.9, 0.8, 0.7, 0.6))),
+              summarised(TaskClass("prose", 3e6, 0, 4096, 0.5, acceptance_length=2.5, acceptance_length_k=4))])
     cmp = compare(wb)
     # the brief leaves the guarantee to the detail sheets (its footnote says where): one price to ask for
     ask = next(b for b in brief(wb, cmp) if b.tier == "Fast").ask
@@ -78,8 +79,9 @@ def test_the_brief_compare_text_and_report_state_the_length() -> None:
 def test_the_report_summary_writes_the_length_grey(tmp_path) -> None:
     import openpyxl
     from model.report.export import export_report
-    wb = _wb([TaskClass("code", 1e6, 0, 4096, 0.5, profile=(0.9, 0.8, 0.7, 0.6)),
-              TaskClass("prose", 3e6, 0, 4096, 0.5, acceptance_length=2.5, acceptance_length_k=4)])
+    from tests.excel_cases import summarised
+    wb = _wb([summarised(TaskClass("code", 1e6, 0, 4096, 0.5, profile=(0.9, 0.8, 0.7, 0.6))),
+              summarised(TaskClass("prose", 3e6, 0, 4096, 0.5, acceptance_length=2.5, acceptance_length_k=4))])
     path = tmp_path / "g.xlsx"
     export_report(wb, path)
     ws = openpyxl.load_workbook(path)["Summary"]

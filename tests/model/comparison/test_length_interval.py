@@ -10,6 +10,7 @@ from model.mechanics import arithmetic as ar
 from model.comparison import UNDECIDED, compare
 from model.workbook.json_file import workbook_from_dict, workbook_to_dict
 from model.workbook.rows import TaskClass, drop_acceptance_shape
+from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.validation import acceptance_problems
 from tests.model.comparison.test_comparison_profiles import book
 
@@ -70,7 +71,10 @@ def test_an_interval_across_the_break_even_makes_the_verdict_undecided():
 
 def test_the_range_is_checked_with_the_length_it_belongs_to():
     def problems(**kw):
-        return acceptance_problems(TaskClass("c", 0, 0, 4096, 0.5, **kw))
+        row = TaskClass("c", 0, 0, 4096, 0.5, **kw)
+        if row.profile or row.acceptance_length_k is not None:  # the alpha beside a shape is its summary
+            row.alpha = summary_alpha(row.profile, row.acceptance_length, row.acceptance_length_k)
+        return acceptance_problems(row)
 
     assert problems(acceptance_length=2.2, acceptance_length_k=3, acceptance_length_low=2.0,
                     acceptance_length_high=2.4) == []

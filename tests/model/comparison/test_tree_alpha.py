@@ -15,6 +15,7 @@ import pytest
 from model.comparison.records import pair_records, tier_records
 from model.comparison import NOT_APPLICABLE, TREE_NEEDS_LENGTH, compare
 from model.workbook.rows import TaskClass, Tier, Workbook
+from model.workbook.acceptance_fields import summary_alpha
 
 
 def book(prose: TaskClass) -> Workbook:
@@ -22,7 +23,8 @@ def book(prose: TaskClass) -> Workbook:
         tiers=[Tier("Std", "V", "no", price_out=10, price_in=1),
                Tier("Tree", "V", "yes", k=4, c=0.05, v=1.3, tree_size=16, baseline="Std", price_out=14, price_in=1),
                Tier("Chain", "V", "yes", k=4, c=0.05, v=1.3, baseline="Std", price_out=14, price_in=1)],
-        classes=[TaskClass("code", 3e6, 0, 4096, 0.5, acceptance_length=3.2, acceptance_length_k=4), prose])
+        classes=[TaskClass("code", 3e6, 0, 4096, summary_alpha((), 3.2, 4), acceptance_length=3.2, acceptance_length_k=4),
+                 prose])
 
 
 def _rec(cmp, tier, cls):
@@ -75,6 +77,7 @@ def test_the_alpha_chart_has_no_curve_for_a_tree():
 def test_the_excel_report_refuses_a_tree_tier_with_an_alpha_class_and_writes_nothing(tmp_path):
     from model.report.export import export_report, tree_alpha_cells
     from model.workbook.validation import WorkbookError
+    from tests.excel_cases import summarised
 
     wb = book(TaskClass("prose", 1e6, 0, 4096, 0.6))
     assert tree_alpha_cells(wb) == [("Tree", "prose")]
@@ -84,5 +87,5 @@ def test_the_excel_report_refuses_a_tree_tier_with_an_alpha_class_and_writes_not
     assert not target.exists()
     # an override giving the class a length on the tree settles it
     from model.workbook.rows import Override
-    wb.overrides.append(Override("Tree", "prose", 0.6, acceptance_length=2.5, acceptance_length_k=4))
+    wb.overrides.append(summarised(Override("Tree", "prose", 0.6, acceptance_length=2.5, acceptance_length_k=4)))
     assert tree_alpha_cells(wb) == []

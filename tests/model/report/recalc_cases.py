@@ -14,6 +14,7 @@ from tests.office import convert
 from model.report.export import build_report
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, PROFILE_HEADERS, SETTING_ROWS, InputsLayout, TIER_COLUMNS,
                                  column_of)
+from model.workbook.acceptance_fields import take_summary
 from model.workbook.rows import Workbook
 
 # the tiers whose grey inputs the edits change (K, c, v, cost model, speculative): their rows must say stale
@@ -161,6 +162,10 @@ def edit_profiles(src: Path, dst: Path, out: Path) -> Case:
     ws.cell(layout.tier_row(3), column_of(TIER_COLUMNS, "k")).value = 6  # Helix Fast (typed c, v): K past code's 3
     wb.tiers[3].k = 6
     book.save(dst)
+    # the alphas beside the two profiles, left as they were, now contradict them: the import puts each profile's
+    # summary in their place and says so in the row's source note (docs/design/arithmetic.md#the-alpha-beside-a-profile)
+    for row in (wb.classes[0], wb.classes[4]):
+        assert take_summary(row).startswith("alpha ")
     return Case(dst, out / dst.name, {}, wb)
 
 

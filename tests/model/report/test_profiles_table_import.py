@@ -10,7 +10,7 @@ from model.report.export import export_report  # noqa: E402
 from model.report.importer import import_report  # noqa: E402
 from model.report.layout import INPUTS  # noqa: E402
 from model.workbook.validation import WorkbookError  # noqa: E402
-from tests.excel_cases import profiled  # noqa: E402
+from tests.excel_cases import profiled, summarised  # noqa: E402
 
 
 @pytest.mark.parametrize("positions", [55, 56, 60, 64])
@@ -18,6 +18,7 @@ def test_a_long_profile_comes_back_whole(tmp_path, positions):
     wb = profiled()
     wb.classes[0].profile = tuple(round(0.95 - 0.01 * (i % 40), 2) for i in range(positions))
     wb.classes[0].acceptance_length_low = wb.classes[0].acceptance_length_high = None
+    summarised(wb.classes[0])
     export_report(wb, tmp_path / "r.xlsx")
     back = import_report(tmp_path / "r.xlsx")
     assert back.classes[0].profile == wb.classes[0].profile

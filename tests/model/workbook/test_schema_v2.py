@@ -49,7 +49,9 @@ def test_profiles_lengths_and_trees_round_trip(tmp_path):
     # a profile or a length without alpha: alpha is the i.i.d. summary with the same E at the measured K
     assert float(ar.expected_tokens(code.alpha, 3)) == pytest.approx(2.46, rel=1e-12)
     assert prose.alpha == pytest.approx(code.alpha, rel=1e-12)
-    assert js.alpha == 0.9  # given beside the profile: kept as given
+    # given beside the profile but 3.4 points off its summary: the profile wins, and the note says so
+    assert float(ar.expected_tokens(js.alpha, 2)) == pytest.approx(1 + 0.95 + 0.95 * 0.9, rel=1e-12)
+    assert js.source_note.startswith("alpha 90.0% set to 93.4% on loading")
     assert wb.overrides[0].profile == (0.77, 0.58, 0.53) and wb.tiers[0].tree_size == 16
     wf.save_workbook(wb, tmp_path / "wb.json")
     assert wf.load_workbook(tmp_path / "wb.json") == wb
@@ -105,6 +107,7 @@ def test_the_reference_names_the_schema_2_fields():
 def test_a_measurement_applies_its_profile_or_length_and_clears_an_older_one():
     from types import SimpleNamespace
 
+    from model.workbook.acceptance_fields import summary_alpha
     from model.workbook.measured_apply import apply_plan
     from model.workbook.rows import Override, Workbook
 
@@ -112,11 +115,14 @@ def test_a_measurement_applies_its_profile_or_length_and_clears_an_older_one():
                   overrides=[Override("Fast", "code", 0.5, profile=(0.7,))])
     with_profile = SimpleNamespace(task_class="code", alpha=0.68, profile=(0.77, 0.58, 0.53))
     apply_plan(wb, [("code", with_profile, False)], "sampled", None)
-    assert wb.classes[0].profile == (0.77, 0.58, 0.53) and wb.classes[0].alpha == 0.68
+    # the profile is the measurement: the alpha beside it is its summary, not the measurement's own 0.68
+    assert wb.classes[0].profile == (0.77, 0.58, 0.53)
+    assert wb.classes[0].alpha == pytest.approx(summary_alpha((0.77, 0.58, 0.53), None, None), rel=1e-12)
     with_length = SimpleNamespace(task_class="code", alpha=0.7, acceptance_length=2.5, acceptance_length_k=3)
     apply_plan(wb, [("code", with_length, False)], "scraped", "Fast")
     o = wb.override_for("Fast", "code")
     assert o is not None and o.profile == () and (o.acceptance_length, o.acceptance_length_k) == (2.5, 3)
+    assert float(ar.expected_tokens(o.alpha, 3)) == pytest.approx(2.5, rel=1e-12)
     alpha_only = SimpleNamespace(task_class="code", alpha=0.6)
     apply_plan(wb, [("code", alpha_only, False)], "probed", None)
     assert wb.classes[0].profile == () and wb.classes[0].acceptance_length is None and wb.classes[0].alpha == 0.6
