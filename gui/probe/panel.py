@@ -35,7 +35,7 @@ from gui.probe.run_form import RunForm
 from gui.probe.run_request import NothingToSend, decide_run, decide_settings, form_settings
 from gui.probe.run_row import RunRow
 from gui.probe.undo_words import TIER, AppliedStep
-from gui.probe.verdict_text import decided_words, verdict_html
+from gui.probe.verdict_text import DETAILS, LESS, decided_words, verdict_html
 from gui.tier_choice import chosen_tier, refill_tiers
 from gui.worker import TaskRunner, worded_error
 from model.common import formatting as fmt
@@ -124,7 +124,10 @@ class ProbePanel(QWidget):
         self.verdict_label = QLabel("<b>No probe yet.</b> Try it on <tt>specledger serve-demo</tt>: base URL "
                                     "http://127.0.0.1:8000/v1, model demo-fast; Against (none), or a tier whose "
                                     "saved endpoint is model demo-standard.", wordWrap=True)
-        self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                                   | Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                                   | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.verdict_label.linkActivated.connect(self._on_verdict_link)
         self.results_model = ProbeResultsModel(self)
         self.table = QTableView()
         self.table.setModel(self.results_model)
@@ -360,6 +363,11 @@ class ProbePanel(QWidget):
         if records:
             self.results_model.set_report(analyse(records, {}, self.document.workbook.settings.confidence))
 
+    def _on_verdict_link(self, link: str) -> None:
+        """The evidence's details opened or closed (verdict_text.DETAILS / LESS)."""
+        if self.report is not None and link in (DETAILS, LESS):
+            self.verdict_label.setText(verdict_html(self.report, details=link == DETAILS))
+
     def _on_cancel_clicked(self) -> None:
         if self._running:
             self.runner.cancel()
@@ -383,7 +391,7 @@ class ProbePanel(QWidget):
         self._run_path = None
         self.report_tier = self._run_tier
         self.results_model.set_report(self.report)
-        self.verdict_label.setText(verdict_html(self.report))
+        self.verdict_label.setText(verdict_html(self.report))  # the evidence's lead; its details on a click
         self._estimate_timer.start()  # now beside a probe not applied yet
         if note:
             self.show_message(note, error=error)

@@ -1,6 +1,7 @@
 """The probe dock's words: the verdict line over the table, and what a run until decided decided."""
 from __future__ import annotations
 
+import re
 from html import escape
 
 from gui.probe.quality_text import quality_html
@@ -12,8 +13,25 @@ from model.probe.identity import EARLY, LATE, MIXED, Identity, early_limit_words
 from model.probe.until_decided import PROMPTS_USED_UP, ClassDecision, UntilDecidedRun
 
 
-def verdict_html(r: ProbeReport) -> str:
-    """Speculative or not and on what evidence, identity with the baseline, and the speedup per load level."""
+DETAILS, LESS = "#evidence-details", "#evidence-less"  # the links that open and close the evidence's details
+_LEAD_SENTENCES = 2  # the stream's style and what its steps showed; the rest (logprobs, silent tokens, K) on demand
+
+
+def evidence_html(evidence: str, details: bool = False) -> str:
+    """The evidence's lead (its first sentences) and a link to the rest: a llama.cpp-style run's whole paragraph
+    took 12 lines of the narrow dock above the table."""
+    sentences = re.split(r"(?<=[.)])\s+(?=[A-Z0-9])", evidence.strip())
+    if len(sentences) <= _LEAD_SENTENCES + 1:
+        return escape(evidence)
+    if details:
+        return f"{escape(evidence)} <a href='{LESS}'>less</a>"
+    return (f"{escape(' '.join(sentences[:_LEAD_SENTENCES]))} <a href='{DETAILS}'>details "
+            f"({len(sentences) - _LEAD_SENTENCES} more)…</a>")
+
+
+def verdict_html(r: ProbeReport, details: bool = False) -> str:
+    """Speculative or not and on what evidence, identity with the baseline, and the speedup per load level.
+    ``details``: the evidence whole, else its lead and a link (DETAILS) to the rest."""
     k = f", K about {r.k_estimate}" if r.k_estimate else ""
     identity = f"<br>{identity_words(r.identity, r.baseline_name)}" if r.identity and r.identity.compared else ""
     levels = ""
@@ -25,7 +43,7 @@ def verdict_html(r: ProbeReport) -> str:
     levels += vendor_words(r)
     head = (f"<b>Speed alone: {r.verdict} than its baseline</b> (acceptance cannot be read from this API)"
             if r.verdict in SPEED_VERDICTS else f"<b>Runs speculative decoding: {r.verdict}</b>")
-    return (f"{head} ({r.stream_style}{k}){caution}<br>{r.evidence}{identity}"
+    return (f"{head} ({r.stream_style}{k}){caution}<br>{evidence_html(r.evidence, details)}{identity}"
             f"{levels}{quality_html(r)}")
 
 
