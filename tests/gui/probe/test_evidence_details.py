@@ -11,16 +11,13 @@ from PySide6.QtCore import Qt
 pytest.importorskip("uvicorn")
 
 from gui.probe.verdict_text import DETAILS, LESS  # noqa: E402
-from model.probe.demo_server import LoopbackServer  # noqa: E402
 from tests.gui.probe.test_probe_panel import RUN_TIMEOUT_MS, panel  # noqa: E402,F401  (its fixture)
-from tests.probe_servers import demo_app  # noqa: E402
+from tests.probe_servers import serving  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server():
-    app, _ = demo_app("llamacpp")
-    with LoopbackServer(app) as s:
-        yield s
+    yield from serving("llamacpp")
 
 
 def test_the_evidence_leads_with_one_line_and_shows_the_rest_on_demand(qtbot, panel):  # noqa: F811
