@@ -118,3 +118,29 @@ def test_a_measurement_applies_the_summary_and_its_range_from_the_interval_on_e(
     assert code.alpha_low == pytest.approx(summary_alpha((), 2.5, 3)) and code.alpha_high == pytest.approx(
         summary_alpha((), 2.9, 3))
     assert workbook_problems(wb) == []
+
+
+def test_a_report_whose_alpha_contradicts_its_profile_imports_with_the_summary(tmp_path):
+    """An alpha typed on a report's Inputs beside a profile it contradicts: the import takes the profile's summary and
+    the row's source note says so, as a workbook file's load does."""
+    openpyxl = pytest.importorskip("openpyxl")
+    from model.report.export import export_report
+    from model.report.importer import import_report
+    from model.report.layout import CLASS_COLUMNS, INPUTS, InputsLayout, column_of
+
+    wb = profiled()
+    export_report(wb, tmp_path / "r.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "r.xlsx")
+    saved = openpyxl.load_workbook(tmp_path / "r.xlsx", data_only=True)[INPUTS]
+    ws = book[INPUTS]
+    for r in range(1, ws.max_row + 1):  # openpyxl saves the profiles table's name formulas without their values
+        for c in (1, 2):
+            if isinstance(ws.cell(r, c).value, str) and ws.cell(r, c).value.startswith("="):
+                ws.cell(r, c).value = saved.cell(r, c).value
+    layout = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides))
+    ws.cell(layout.class_row(0), column_of(CLASS_COLUMNS, "alpha")).value = 0.3
+    book.save(tmp_path / "edited.xlsx")
+    code = import_report(tmp_path / "edited.xlsx").classes[0]
+    assert code.profile == wb.classes[0].profile
+    assert code.alpha == pytest.approx(summary_alpha(code.profile, None, None), rel=1e-12)
+    assert code.source_note.startswith(f"alpha 30.0% set to {code.alpha * 100:.1f}% on loading: the profile's E")
