@@ -14,6 +14,7 @@ from model.workbook.rows import Workbook
 
 from gui.tables import acceptance_text
 from gui.charts.curve_layer import CurveLayer
+from gui.charts.not_given import mechanics_not_given, not_given_key
 from gui.charts.style import (BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, FedItems, array_bytes,
                               class_color, curve_inputs, html_text, resize_pool, up_to_date)
 
@@ -75,7 +76,7 @@ class AlphaChart(ChartView):
         i = tier_row if valid else 0
         row = (array_bytes(comparison.k[i], comparison.alpha[i], comparison.speedup[i], comparison.claimed_speedup[i],
                            comparison.claim_alpha[i], comparison.unconfirmed[i]) if valid else b"")
-        return (tier_row, tuple(curve_inputs(t) for t in workbook.tiers), tuple(comparison.tier_names),
+        return (tier_row, not_given_key(comparison, tier_row), tuple(curve_inputs(t) for t in workbook.tiers), tuple(comparison.tier_names),
                 tuple(comparison.class_names), row)
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
@@ -110,7 +111,8 @@ class AlphaChart(ChartView):
             self.fit_legend()
         if selected < 0:
             tree = valid and workbook.tiers[tier_row].tree_size is not None and workbook.tiers[tier_row].speculative != "no"
-            self._hide_selection(tier_name if valid else None, n, tree)
+            self._hide_selection(tier_name if valid else None, n, tree,
+                                 mechanics_not_given(comparison, tier_row, tier_name) if valid else [])
             return
         self._show_selection(comparison, tier_row, selected, data)
 
@@ -215,13 +217,16 @@ class AlphaChart(ChartView):
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
         self.set_title(f"Speedup vs acceptance — {comparison.tier_names[tier_row]}, K = {k}, at {ctx}{unconfirmed}")
 
-    def _hide_selection(self, tier_name: str | None, n_curves: int, tree: bool = False) -> None:
+    def _hide_selection(self, tier_name: str | None, n_curves: int, tree: bool = False,
+                        not_given: list[str] | None = None) -> None:
         for item in (self._be_sel, self._claim):
             item.setData([], [])
         for item in (self._classes, self._be_label, self._claim_label):
             item.setVisible(False)
         if tier_name is None:
             self._set_note([])
+        elif not_given:  # it may well be speculative: nothing is modelled from placeholders
+            self._set_note(not_given)
         elif tree:
             self._set_note([f"{tier_name} drafts a tree: a per-token α describes a chain,",
                             "so it has no curve here (its classes need a length or a profile)"])

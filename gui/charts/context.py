@@ -13,6 +13,7 @@ from model.comparison import Comparison
 from model.curves.speedup import CONTEXT_GRID, context_curves
 from model.workbook.rows import Workbook
 
+from gui.charts.not_given import mechanics_not_given, not_given_key
 from gui.charts.style import (BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color, curve_inputs,
                               html_text, resize_pool, up_to_date)
 
@@ -61,7 +62,7 @@ class ContextChart(ChartView):
                 bool(comparison.speculative[i]), bool(comparison.unconfirmed[i]),
                 array_bytes(comparison.alpha[i], comparison.tokens_per_stretch[i], comparison.speedup[i],
                             comparison.claimed_speedup[i],
-                            comparison.claim_context[i]))
+                            comparison.claim_context[i]), not_given_key(comparison, i))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
@@ -79,9 +80,9 @@ class ContextChart(ChartView):
             return
         tier = workbook.tiers[tier_row]
         self.export_subject = tier.name
-        if comparison.made_up(tier_row):  # no curve from mechanics nobody gave (compare() models none)
-            self._show_empty(f"{tier.name}: no speedup, {comparison.made_up(tier_row)}.<br>"
-                             "Type its K, c and v (or GPU and pair) in the Tiers table.")
+        not_given = mechanics_not_given(comparison, tier_row, tier.name)
+        if not_given:  # no curve from mechanics nobody gave (compare() models none), and no "1.00x" either
+            self._show_empty("<br>".join(not_given))
             return
         alphas = comparison.alpha[tier_row]
         speedup = context_curves(tier, alphas, tokens=comparison.own_tokens(tier_row))  # a profile's own E

@@ -17,6 +17,7 @@ from model.acceptance.profiles import PositionRates
 from model.comparison import Comparison
 from model.workbook.rows import Workbook
 
+from gui.charts.not_given import mechanics_not_given, not_given_key
 from gui.charts.style import INK, ChartView, array_bytes, class_color, html_text, up_to_date
 
 CONDITIONAL, CUMULATIVE = "o", "s"
@@ -76,7 +77,7 @@ class PositionChart(ChartView):
         shape = (array_bytes(rates.conditional, rates.extrapolated), rates.measured) if rates is not None else None
         return (tier_row, comparison.tier_names[tier_row] if valid else None, j,
                 comparison.class_names[j] if j >= 0 else None, int(comparison.k[tier_row]) if valid else 0,
-                bool(comparison.speculative[tier_row]) if valid else False, shape)
+                bool(comparison.speculative[tier_row]) if valid else False, shape, not_given_key(comparison, tier_row))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         valid = 0 <= tier_row < len(comparison.tier_names)
@@ -132,8 +133,11 @@ class PositionChart(ChartView):
         # about a class no longer drawn
         self.plot.getAxis("bottom").setTicks([[], []])
         self._set_extrapolated_words("dashed, hollow: extrapolated")
+        not_given = mechanics_not_given(comparison, tier_row, tier) if tier is not None else []
         if tier is None:
             text = "Select a tier to see its acceptance per position."
+        elif not_given:  # it may well be speculative: say what is missing, not "no draft positions"
+            text = "\n".join(not_given)
         elif not comparison.speculative[tier_row]:
             text = f"{tier} does not run speculative decoding: no draft positions."
         elif j >= 0:
