@@ -190,6 +190,10 @@ def format_report(report: ProbeReport) -> str:
                      f"{_fig(c.reported_draft_acceptance_rate, '.3f'):>7}"
                      f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
                      f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
+    if report.classes_left_out:
+        lines.append(f"classes read at temperature {report.classes_temperature:g} (the run's): alpha, profile and speedup "
+                     f"leave out the {fmt.count(report.classes_left_out, 'request')} at other temperatures (the greedy "
+                     "pass, for the identity check)")
     lines.extend(f"caution: {c.task_class}: {c.sources_disagree}; alpha used: the {c.alpha_source} one"
                  for c in report.classes if c.sources_disagree)
     lines.extend(interval_lines(report))

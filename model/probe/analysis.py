@@ -89,6 +89,9 @@ class ClassProbe:
     # where the reported and the timed alpha's intervals do not overlap: the two figures in words (intervals.py);
     # the alpha used (and applied) is still the reported one, and Apply says so
     sources_disagree: str | None = None
+    # the one temperature the class's alpha, profile and speedup were read at (the run's, where it mixes a greedy
+    # pass with samples: docs/design/quality.md#one-temperature-per-class)
+    temperature: float = 0.0
 
     @property
     def acceptance(self) -> Acceptance:
@@ -144,6 +147,10 @@ class ProbeReport:
     request_timing: list[dict[str, Any]] = field(default_factory=list)  # per request (output_timing.request_timings)
     quality: QualityVerdict | None = None  # the test at the run's temperature; None for a greedy run
     checks: dict[str, Any] | None = None  # task checks per class and tier (model.probe.check_records); None: none
+    # the temperature every class was read at, and the requests at other temperatures it left out (the greedy pass
+    # a run at a temperature sends for the identity check); 0 left out: the run has one temperature
+    classes_temperature: float = 0.0
+    classes_left_out: int = 0
 
     @property
     def profile_positions(self) -> int:
@@ -170,6 +177,7 @@ class ProbeReport:
             "steps_read": self.steps_read, "steps_left_out": self.steps_left_out,
             "steps_left_out_share": self.steps_left_out_share, "many_steps_left_out": self.many_steps_left_out,
             "steps_caution": self.steps_caution or None, "timing": dict(self.timing, definition=TIMING_WORDS),
+            "classes_temperature": self.classes_temperature, "classes_left_out": self.classes_left_out,
             "classes": []}
         for c in self.classes:
             row = {k: v for k, v in c.__dict__.items() if k not in _NOT_IN_JSON}
@@ -195,6 +203,18 @@ def _class_order(records: Sequence[RequestRecord]) -> list[str]:
     for r in records:
         seen.setdefault(r.task_class, None)
     return list(seen)
+
+
+def _temperature(r: RequestRecord) -> float:
+    return float(r.temperature or 0.0)
+
+
+def read_temperature(records: Sequence[RequestRecord], header: dict[str, Any]) -> float:
+    """The one temperature the classes are read at: the run's (the product's, what the traffic runs at) where its
+    requests were sent at it, else the highest sent; a greedy run's is 0."""
+    sent = {_temperature(r) for r in records}
+    wanted = float(header.get("temperature") or 0.0)
+    return wanted if wanted in sent or not sent else max(sent)
 
 
 def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = None,
@@ -262,9 +282,15 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     load_keeping = header.get("load_keeping") if isinstance(header.get("load_keeping"), dict) else None
     classes = []
     failed_reports: list[str] = []
+    # a run at a temperature also sends a greedy pass (the identity check's): pooling both would give an alpha and a
+    # speedup at no temperature the traffic runs at, so each class is read at the run's one temperature
+    t_read = read_temperature(fast + base, header)
+    other_temperature = sum(1 for r in fast + base if _temperature(r) != t_read)
     for name in _class_order(fast):
-        mine = [r for r in fast if r.task_class == name]
-        theirs = [r for r in base if r.task_class == name]
+        mine = [r for r in fast if r.task_class == name and _temperature(r) == t_read]
+        theirs = [r for r in base if r.task_class == name and _temperature(r) == t_read]
+        if not mine:
+            continue
         reading = read_steps(mine, style, steps.k_estimate if timing_ok else None, judge=False)
         # llama.cpp reports draft tokens but no K: the K found above and the steps seen convert them
         rep, problem = reported_acceptance(mine, k, steps_of(reading))
@@ -311,7 +337,7 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
             profile_counts=shape.to_dict() if shape is not None else None,
             mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None,
             alpha_skew=acc.skew if acc is not None else None, length_skew=e_acc.skew if e_acc is not None else None,
-            sources_disagree=disagree))
+            sources_disagree=disagree, temperature=t_read))
     for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note
@@ -335,6 +361,6 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         silent_tokens=steps.silent_tokens, by_concurrency=levels, timing=timing_counts(records), served=served,
         request_timing=request_timings(records),
         sla=sla,
-        confidence=confidence, k_mismatch=mismatch,
+        confidence=confidence, k_mismatch=mismatch, classes_temperature=t_read, classes_left_out=other_temperature,
         quality=quality_of(records, float(header.get("temperature") or 0), confidence),
         checks=checks_of(records, header, confidence, float(header.get("check_margin_points") or MARGIN_POINTS)))

@@ -25,9 +25,14 @@ from model.probe.quality_apply import apply_quality
 from model.workbook.vendor_terms import apply_served
 
 
+def at_temperature(report: ProbeReport) -> str:
+    """Where the run mixed temperatures, the one its classes were read at, in words ("" for a run with one)."""
+    return f" at temperature {report.classes_temperature:g}" if report.classes_left_out else ""
+
+
 def probe_note(report: ProbeReport, c: ClassProbe | None = None) -> str:
     source = f", alpha {c.alpha_source}" if c is not None and c.alpha_source else ""
-    return f"probed {report.date or 'today'}: {report.fast_name}, {report.stream_style}{source}"
+    return f"probed {report.date or 'today'}: {report.fast_name}, {report.stream_style}{source}{at_temperature(report)}"
 
 
 def disagreeing_sources(report: ProbeReport) -> str:
@@ -105,7 +110,8 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
         speed, where = tier_speedup(report, workbook, row.claim_context)
         if speed is not None:
             row.measured_speedup = round(speed, 4)
-            row.measured_note = f"probed {report.date or 'today'} at {where}, against {report.baseline_name}"
+            row.measured_note = (f"probed {report.date or 'today'} at {where}{at_temperature(report)}, "
+                                 f"against {report.baseline_name}")
             row.measured_speedup_low = row.measured_speedup_high = row.measured_speedup_confidence = None
         # a probe at several concurrencies keeps its speedup per level: the comparison reads the tier's own load
         levels = {x.concurrency: (round(x.speedup_measured, 4), x.throttled) for x in report.by_concurrency
