@@ -2,8 +2,9 @@
 
 At 1366 x 768 the fixed 340 / 300 / 300 split left the tiers table a blank band under its rows while the results
 grid and the Per tier table showed 7 of 8 rows, the last one cut in half. Each part is given the height its rows
-need (header, rows, a horizontal scroll bar where the columns overflow) and the inputs take what is left; where the
-screen is too short for all three, the split is left as it is (each table scrolls).
+need (header, rows, a horizontal scroll bar where the columns overflow) and the inputs take what is left, scrolling
+where that is less than their rows need (1350 x 720, the window at 1366 x 768 without a window manager), as long as
+a few of their rows still show; on a shorter screen the split is left as it is (each table scrolls).
 """
 from __future__ import annotations
 
@@ -23,13 +24,27 @@ def part_height(part: QWidget, view: QTableView) -> int:
     return part.height() - view.height() + table_height(view)
 
 
+# the fewest rows of the inputs kept in view when the outputs take their full height (the rest scrolls)
+MIN_INPUT_ROWS = 3
+
+
+def least_height(part: QWidget, view: QTableView, rows: int = MIN_INPUT_ROWS) -> int:
+    """`part` showing `rows` of `view`'s rows (all of them if fewer), its scroll bars taking the rest."""
+    shown = min(rows, view.model().rowCount()) if view.model() is not None else 0
+    bar = view.horizontalScrollBar()
+    scroll = bar.sizeHint().height() if bar.maximum() > 0 else 0
+    table = (view.horizontalHeader().height() + shown * view.verticalHeader().defaultSectionSize()
+             + 2 * view.frameWidth() + scroll)
+    return part.height() - view.height() + table
+
+
 def fit_pane_heights(splitter: QSplitter, parts: list[tuple[QWidget, QTableView]]) -> bool:
-    """Give each part after the first the height its rows need and the first the rest; False (nothing changed)
-    when they do not all fit."""
+    """Give each part after the first the height its rows need and the first the rest, down to a few of its rows
+    (it scrolls: the outputs are what the analyst reads); False (nothing changed) when even that does not fit."""
     total = sum(splitter.sizes())
     needs = [part_height(part, view) for part, view in parts]
     first = total - sum(needs[1:])
-    if total <= 0 or first < needs[0]:
+    if total <= 0 or first < min(needs[0], least_height(*parts[0])):
         return False
     splitter.setSizes([first, *needs[1:]])
     return True

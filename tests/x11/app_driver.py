@@ -238,7 +238,9 @@ def main() -> int:
         if w is None or not w.isVisible():
             QTimer.singleShot(50, ready)
             return
-        print(json.dumps({"winid": int(w.winId())}), flush=True)
+        # after run_app's start-up fit (300 ms after show), which may re-split the left pane: a test must not
+        # measure where a scroll bar is and then drag where it was
+        QTimer.singleShot(400, lambda: print(json.dumps({"winid": int(w.winId())}), flush=True))
     QTimer.singleShot(0, ready)
     return run_app(None)
 
