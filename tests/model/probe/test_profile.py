@@ -14,6 +14,7 @@ from model.probe.apply import apply_probe
 from model.probe.events import FAST, RequestRecord, StreamEvent
 from model.probe.profile import MIN_REACHED, step_profile
 from model.probe.steps import detect_style, read_steps
+from model.workbook.acceptance_fields import summary_alpha
 from model.workbook.json_file import load_demo
 from model.workbook.validation import workbook_problems
 from tests.model.probe.test_llamacpp_reading import K, _llama
@@ -132,7 +133,13 @@ def test_apply_puts_the_profile_and_its_interval_into_the_workbook_and_the_compa
     o = wb.override_for(tier.name, "code")
     assert o is not None and o.profile == pytest.approx(tuple(c.profile))
     assert (o.acceptance_length_low, o.acceptance_length_high) == pytest.approx(tuple(c.mean_acceptance_length_interval))
-    assert o.alpha == pytest.approx(c.alpha) and o.alpha_confidence == pytest.approx(0.95)
+    # the profile is the measurement: the alpha stored beside it is its summary (the i.i.d. alpha with the same E
+    # at the profile's K, docs/design/arithmetic.md#the-alpha-beside-a-profile), not the probe's own fit, which a
+    # falling profile puts well off it (0.72 against 0.77 here)
+    summary = summary_alpha(tuple(c.profile), None, None)
+    assert o.alpha == pytest.approx(summary) and abs(summary - c.alpha) > 0.01
+    assert ar.expected_tokens(np.array([o.alpha]), len(c.profile))[0] == pytest.approx(ar.profile_tokens(c.profile))
+    assert o.alpha_confidence == pytest.approx(0.95)
     assert workbook_problems(wb) == []
     rec = next(r for r in pair_records(compare(wb)) if r["tier"] == tier.name and r["task_class"] == "code")
     assert rec["acceptance_kind"] == "profile" and not rec["extrapolated"]
