@@ -194,10 +194,8 @@ def test_every_chart_tab_shows_at_1366(qtbot, window):
     assert all(tabs.tabToolTip(i).startswith(("Speedup vs", "Trailer fill", "Acceptance per")) for i in range(tabs.count()))
 
 
-def test_at_1366x768_the_results_and_per_tier_tables_show_every_row_whole(qtbot, window):
-    """The fixed 340 / 300 / 300 split showed 7 of the demo's 8 rows in the Per tier table, the last one cut in
-    half, under a tiers table with a blank band below its rows."""
-    window.resize(1366, 768)
+def _fitted_outputs_show_every_row(qtbot, window) -> None:
+    """The pane fitted to its rows: the results grid and the Per tier table show all the demo's 8 rows whole."""
     qtbot.wait(50)
     assert window.fit_pane_heights()
     qtbot.wait(50)
@@ -206,6 +204,13 @@ def test_at_1366x768_the_results_and_per_tier_tables_show_every_row_whole(qtbot,
         assert rows == 8
         last = view.visualRect(view.model().index(rows - 1, 0))
         assert last.bottom() <= view.viewport().height(), (type(view.model()).__name__, last, view.viewport().height())
+
+
+def test_at_1366x768_the_results_and_per_tier_tables_show_every_row_whole(qtbot, window):
+    """The fixed 340 / 300 / 300 split showed 7 of the demo's 8 rows in the Per tier table, the last one cut in
+    half, under a tiers table with a blank band below its rows."""
+    window.resize(1366, 768)
+    _fitted_outputs_show_every_row(qtbot, window)
     # the inputs keep the rest, all their rows too at this size
     tiers = window.tier_view
     assert tiers.visualRect(tiers.model().index(7, 0)).bottom() <= tiers.viewport().height()
@@ -216,14 +221,7 @@ def test_at_1350x720_the_inputs_scroll_so_the_results_and_per_tier_tables_show_e
     has, and the split was left alone, cutting the 8th row of the results grid and the Per tier table in half.
     The outputs keep their rows; the Tiers table takes the rest (a few rows at least) and scrolls."""
     window.resize(1350, 720)
-    qtbot.wait(50)
-    assert window.fit_pane_heights()
-    qtbot.wait(50)
-    for view in (window.results_view, window.summary_view):
-        rows = view.model().rowCount()
-        assert rows == 8
-        last = view.visualRect(view.model().index(rows - 1, 0))
-        assert last.bottom() <= view.viewport().height(), (type(view.model()).__name__, last, view.viewport().height())
+    _fitted_outputs_show_every_row(qtbot, window)
     tiers = window.tier_view
     shown = sum(tiers.visualRect(tiers.model().index(r, 0)).bottom() <= tiers.viewport().height() for r in range(8))
     assert shown >= 3, shown
