@@ -35,11 +35,12 @@ from model.report.grid_sheet import class_width, write_grid
 from model.report.inputs_sheet import write_inputs
 from model.report.brief_sheet import brief_page, write_brief
 from model.report.sensitivity import sensitivity
+from model.report.sensitivity_sheet import SENSITIVITY_HEADER_ROW, write_sensitivity
 from model.report.layout import (BRIEF, CHARTS, COMPARISON, COMPARISON_COLUMNS, CURVES, GRID, INPUTS, NOTES, SENSITIVITY,
                                  SUMMARY)
 from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
-from model.report.summary_sheet import (BASELINE_POSITION, SENSITIVITY_HEADER_ROW, SUMMARY_COLUMNS, write_sensitivity,
+from model.report.summary_sheet import (BASELINE_POSITION, SUMMARY_COLUMNS,
                                         write_summary)
 from model.common.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook

@@ -1,4 +1,4 @@
-"""The report's Summary sheet: one row per tier (live names, baselines by name, claims), then the sensitivity block.
+"""The report's Summary sheet: one row per tier (live names, baselines by name, claims), the sheet's formula helpers shared with the Sensitivity sheet (sensitivity_sheet.py).
 
 The assumptions live on the Notes sheet, so only the title rows and the table's
 header are frozen and the table scrolls into view on a laptop screen.
@@ -19,16 +19,14 @@ from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDEC
                                            UNDECIDED, banner_formula, end_value, grey_word, letter,
                                            name_width, speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
-from model.report.layout import ALPHA_SHIFTS, COMPARISON, SUMMARY
+from model.report.layout import COMPARISON, SUMMARY
 from model.report.notes_sheet import NotesRefs
-from model.report.sensitivity import SHIFT_MEANING, Shifted
 from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.rows import Tier, Workbook
 
 DASH = "–"
 NA = "n/a"
 HEADER_ROW = 5
-SENSITIVITY_HEADER_ROW = 4
 SUMMARY_COLUMNS = [
     "Tier", "Vendor", "Speculative", "Baseline", "Claimed speedup", "Claim context", "Mix speedup",
     "Mix low", "Mix high", "Monthly cost", "Premium over baseline", "Speedup vs baseline",
@@ -176,9 +174,9 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
             billed = f"AND({d}>0,{at}>0)"
             cw = letter("Cost weight on tier")
             cw_range = f"{COMPARISON}!${cw}${r0}:${cw}${r0 + n_c - 1}"
-            formula("Mix speedup, served fast", _measured_mix(tier, std) if cmp.judged_on_measured(i) else
-                    _mix(weights, s_range), float(cmp.mix_speedup_fast[i]), st.TIMES)
-            formula("Mix speedup", f"={_served(F, d, std)}", float(cmp.mix_speedup[i]), st.TIMES)
+            formula("Mix speedup, served fast", _measuredmix_formula(tier, std) if cmp.judged_on_measured(i) else
+                    mix_formula(weights, s_range), float(cmp.mix_speedup_fast[i]), st.TIMES)
+            formula("Mix speedup", f"={served_formula(F, d, std)}", float(cmp.mix_speedup[i]), st.TIMES)
             formula("Monthly cost, served fast", f"=SUMPRODUCT({cw_range},({weights}+{tokens_in}>0)*1)/1000000",
                     float(cmp.monthly_cost_fast[i]), money)
             formula("Monthly cost", f"=IF({billed},(1-{d})*{MF}+{d}*INDEX({fast_costs},{at}),{MF})",
@@ -210,7 +208,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
                                       F, sign, refs.setting("confidence")), end_value(fast_want), st.TIMES, st.RIGHT)
                 # the fast mix's end with the downgraded share's ends, the wider way round
                 end = f"{col[fast_end]}{row}"
-                formula(name, f'=IF(ISNUMBER({end}),{served}({_served(end, d_ends[0], std)},{_served(end, d_ends[1], std)}),"")',
+                formula(name, f'=IF(ISNUMBER({end}),{served}({served_formula(end, d_ends[0], std)},{served_formula(end, d_ends[1], std)}),"")',
                         end_value(want), st.TIMES, st.RIGHT)
             for name, end, want in (("Speedup vs baseline, low end", lo, cmp.speedup_vs_baseline_low[i]),
                                     ("Speedup vs baseline, high end", hi, cmp.speedup_vs_baseline_high[i])):
@@ -447,7 +445,7 @@ def _quality_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:
                           last)
 
 
-def _served(fast: str, d: str, std: str) -> str:
+def served_formula(fast: str, d: str, std: str) -> str:
     """The as-served mix of a fast mix (model/comparison/terms.as_served): time per token adds up over the requests
     served fast and the share d downgraded to the standard tier's speed."""
     return f"IF({d}>0,1/((1-{d})/{fast}+{d}/{std}),{fast})"
@@ -467,7 +465,7 @@ def _terms_cells(sheet: st.SheetWriter, refs: InputRefs, cmp: Comparison, i: int
                   st.PERCENT, st.RIGHT)
 
 
-def _measured_mix(tier: Tier, std: str) -> str:
+def _measuredmix_formula(tier: Tier, std: str) -> str:
     """A tier judged on its measured speed (model/comparison/on_measured.py): the probe's speedup over the baseline
     (a probe's number kept on the tier, not an input on Inputs) times the baseline's own mix."""
     return f"={tier.measured_speedup!r}*{std}"
@@ -484,68 +482,6 @@ def _measured_end(tier: Tier, std: str, sign: str, confidence: str) -> str:
     return f"={m!r}*({end!r}/{m!r})^(NORMINV(0.5+{confidence}/2,0,1)/{z})*{std}"
 
 
-def _mix(weights: str, s_range: str) -> str:
+def mix_formula(weights: str, s_range: str) -> str:
     return (f"=IF(SUM({weights})>0,SUM({weights})/SUMPRODUCT({weights}/{s_range}),"
             f"COUNT({s_range})/SUMPRODUCT(1/{s_range}))")
-
-
-_SENS_NAME, _SENS_COL = 22, 12  # the Sensitivity sheet's tier column and its speedup and cost columns
-
-
-def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs,
-                      cmp_rows: dict[int, int], shifted: list[Shifted]) -> None:
-    """Mix speedup and cost per 1x speedup if every class's acceptance moved by -20, -10, +10 points."""
-    n_c = len(wb.classes)
-    top, summary_first = SENSITIVITY_HEADER_ROW - 1, HEADER_ROW + 1
-    money = st.money_format(wb.settings.currency)
-    sheet.text(1, 1, "Sensitivity: if every class's acceptance moved by the same points", st.TITLE)
-    order = sorted(range(len(ALPHA_SHIFTS) + 1), key=lambda n: ALPHA_SHIFTS[n] if n < len(ALPHA_SHIFTS) else 0.0)
-    # the note wrapped over the table's columns: run on in one line past them, LibreOffice fitted the line's
-    # whole length to the page and printed the sheet at 60%
-    note = ("Mix speedup and cost per 1x speedup with every class's (and override's) acceptance moved: "
-            f"{SHIFT_MEANING}. Formulas over the Comparison sheet.")
-    sheet.ws.merge_range(1, 0, 1, 2 * len(order), note, sheet.formats.get(None, st.NOTE, st.WRAP))
-    sheet.ws.set_row(1, 15 * st.wrapped_lines(note, (_SENS_NAME + 2 * len(order) * _SENS_COL) * 0.9))
-    labels = [_shift_label(ALPHA_SHIFTS[n]) if n < len(ALPHA_SHIFTS) else "as entered" for n in order]
-    header = top + 1
-    sheet.header_row(header, ["Tier"] + [f"Mix speedup, alpha {lab}" for lab in labels]
-                     + [f"Cost per 1x, alpha {lab}" for lab in labels], text_columns={"Tier"})
-    sheet.ws.set_row(header - 1, 58)
-    weights = refs.class_column("tokens_out")
-    columns = {n: letter(name) for n, name in enumerate(("Speedup, alpha -20 pts", "Speedup, alpha -10 pts",
-                                                           "Speedup, alpha +10 pts"))}
-    columns[len(ALPHA_SHIFTS)] = letter("Speedup")
-    cost_col = st.col_name(_SCOL["Monthly cost"])
-    for i, tier in enumerate(wb.tiers):
-        row = header + 1 + i
-        sheet.formula(row, 1, f"={SUMMARY}!$A${summary_first + i}", tier.name)
-        if not n_c:
-            continue
-        if cmp.made_up(i):  # no mix from made-up mechanics, at any acceptance: the Summary's dashes
-            for c in range(2, 2 + 2 * len(order)):
-                sheet.text(row, c, DASH, st.RIGHT)
-            continue
-        results = [*shifted, cmp]
-        for m, n in enumerate(order):
-            r0 = cmp_rows[i]
-            s_range = f"{COMPARISON}!${columns[n]}${r0}:${columns[n]}${r0 + n_c - 1}"
-            mix_col = 2 + m
-            # as served (docs/design/vendor-terms.md): the standard speed is the baseline's mix at the same shift
-            b = int(cmp.baseline_index[i])
-            std = "1"
-            if b >= 0 and not cmp.made_up(b):
-                rb = cmp_rows[b]
-                std = f"({_mix(weights, f'{COMPARISON}!${columns[n]}${rb}:${columns[n]}${rb + n_c - 1}')[1:]})"
-            mix, d = f"({_mix(weights, s_range)[1:]})", f"N({refs.tier(i, 'downgraded_share')})"
-            sheet.formula(row, mix_col, f"={_served(mix, d, std)}", float(results[n].mix_speedup[i]), st.TIMES)
-            sheet.formula(row, 2 + len(order) + m, f"={SUMMARY}!${cost_col}${summary_first + i}/"
-                          f"{st.col_name(mix_col)}{row}", float(results[n].price_per_speedup[i]), money)
-    if wb.tiers:
-        cost_cells = f"{st.col_name(2 + len(order))}{header + 1}:{st.col_name(1 + 2 * len(order))}{header + len(wb.tiers)}"
-        sheet.money_follows_currency(cost_cells, refs.setting("currency"), wb.settings.currency)
-    sheet.widths({1: _SENS_NAME, **{c: _SENS_COL for c in range(2, 2 + 2 * len(order))}})
-    sheet.ws.freeze_panes(header, 1)
-
-
-def _shift_label(shift: float) -> str:
-    return f"{round(shift * 100):+d} pts"
