@@ -19,7 +19,7 @@ from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDEC
                                            UNDECIDED, banner_formula, end_value, grey_word, letter,
                                            name_width, speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
-from model.report.layout import COMPARISON, SUMMARY
+from model.report.layout import COMPARISON
 from model.report.notes_sheet import NotesRefs
 from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.rows import Tier, Workbook
