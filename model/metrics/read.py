@@ -16,15 +16,13 @@ import re
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import Any, BinaryIO, Generator, Iterator, Mapping, Sequence
+from typing import BinaryIO, Generator, Mapping, Sequence
 
 from model.common.cancel import run_to_end
 from model.engines.reports import ReportError, with_k
-from model.common.formatting import count
 from model.engines.spec_checks import MAX_K, count_problem
-from model.metrics import logscan, prometheus, records, tools
-from model.metrics.lines import ScanStats, scan
-from model.metrics.prompt_keys import record_prompt
+from model.metrics import logscan, prometheus
+from model.metrics.json_sources import NO_K_IN_RUN_FILE, json_document_sources, json_lines_sources
 from model.metrics.result import MetricsError, SourceResult
 from model.common.safe_files import MB, FileRefused, open_regular, read_text_limited
 
@@ -204,11 +202,11 @@ def _read_one(fh: BinaryIO, file: str, size: int, engine: str, k: int | None, ta
                 obj = None
             if obj is not None:
                 yield len(data)
-                return _check_engine(_json_sources(file, obj, engine), engine, file)
+                return _check_engine(json_document_sources(file, obj, engine), engine, file)
         first = head.split(b"\n", 1)[0]
         if _json_object(first):
             fh.seek(0)
-            sources = yield from _json_lines(fh, file, engine)
+            sources = yield from json_lines_sources(fh, file, engine)
             return _check_engine(sources, engine, file)
     elif _looks_prometheus(head):
         if size > LIMIT_METRICS_FILE:
@@ -249,143 +247,6 @@ def _check_engine(sources: list[SourceResult], engine: str, file: str) -> list[S
     return sources
 
 
-def _json_lines(fh: BinaryIO, file: str, engine: str) -> Generator[int, None, list[SourceResult]]:
-    stats = ScanStats()
-
-    def items() -> Iterator[tuple[int, Any]]:
-        for item in scan(fh, None, stats):
-            if item is None:
-                continue
-            number, line = item
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise MetricsError(f"{file}:{number}: not JSON ({exc.msg}); a line cut midway?") from None
-            yield number, obj
-    gen = items()
-    try:
-        head = next(gen)
-    except StopIteration:
-        raise MetricsError(f"{file}: empty") from None
-    obj = head[1]
-    stream = _chain(head, gen)
-    if isinstance(obj, dict) and obj.get("kind") == tools.PROBE_KIND:
-        result = _probe_sources(file, stream)
-    elif isinstance(obj, dict) and tools.aiperf_record(obj, f"{file}:{head[0]}") is not None or (
-            isinstance(obj, dict) and isinstance(obj.get("metrics"), dict) and "metadata" in obj):
-        result = _aiperf_records(file, stream)
-    else:
-        result = [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
-                               format=records.records_format("JSON lines, one response a line", c), requests=parts,
-                               prompts=prompts)
-                  for name, c, notes, parts, prompts in records.read_records(stream, file, engine)]
-    if stats.cut:
-        for s in result:
-            s.notes.append(f"{stats.cut} lines over 1 MB skipped")
-    yield stats.bytes_read
-    return result
-
-
-def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
-    yield first
-    yield from rest
-
-
-def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
-    run = tools.probe_run(stream, file)
-    if not run.by_class:
-        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {count(run.records, 'request')} to the probed "
-                           "tier carries the server's own acceptance (the server reports none; its timing estimate is in "
-                           "the probe's result instead)")
-    out = []
-    for cls, parts in run.by_class.items():
-        notes = [f"{count(len(parts), 'request')} to the probed tier added up"]
-        if run.k is not None:
-            try:  # the server's own K, where its counts carry one, must agree with the probe's
-                parts = [(name, with_k(c, run.k) if c.k is None else c) for name, c in parts]
-            except ReportError as exc:
-                raise MetricsError(f"{file}: the K the probe recorded: {exc}") from None
-            notes.append(f"K = {run.k} as the probe recorded it ({run.k_source or 'its analysis'})")
-            parts, pinned = tools.llamacpp_steps(parts, run.completions.get(cls, []), run.k)
-            if pinned:
-                notes.append(f"verify steps of {pinned} of {len(parts)} llama.cpp responses from their completion tokens "
-                             "(steps = completion tokens - 1 - accepted drafts = draft tokens / K rounded up)"
-                             + ("" if pinned == len(parts) else "; the others' not, so the class's steps are "
-                                "draft tokens / K, which assumes full drafts"))
-        else:
-            notes.append(NO_K_IN_RUN_FILE)
-        out.append(SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
-                                task_class=cls, kind="probe-run", format="SpecLedger probe run file (*.run.jsonl), "
-                                "the server-reported acceptance it recorded", requests=parts, notes=notes,
-                                prompts=run.prompts.get(cls, [])))
-    return out
-
-
-NO_K_IN_RUN_FILE = ("this run file records no K: written before the probe recorded it, or the probe could not tell K "
-                    "(its run stopped, or the stream hid the steps)")
-
-
-def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
-    parts, prompts, without = [], [], 0
-    for number, obj in stream:
-        counts = tools.aiperf_record(obj, f"{file}:{number}") if isinstance(obj, dict) else None
-        if counts is None:
-            without += 1
-        elif counts.drafts:
-            parts.append((f"record {number}", counts))
-            prompts.append(record_prompt(obj))
-    if not parts:
-        raise MetricsError(f"{file}: an AIPerf profile_export.jsonl, but none of its records has spec_decode metrics "
-                           "(spec decode off, or this AIPerf predates them)")
-    notes = [f"{len(parts)} AIPerf request records added up"]
-    if without:
-        notes.append(f"{without} records without spec-decode metrics left out")
-    return [SourceResult(file=file, engine="aiperf", counts=tools.combined([c for _, c in parts], file), kind="aiperf",
-                         format="AIPerf profile_export.jsonl (per-request spec_decode metrics)", notes=notes, requests=parts,
-                         prompts=prompts)]
-
-
-def _json_sources(file: str, obj: Any, engine: str) -> list[SourceResult]:
-    if records.is_sample_result(obj):
-        classes = records.read_sample_result(obj, file)
-        per_prompt = records.read_sample_requests(obj, file, int(obj["k"]))
-        return [SourceResult(file=file, engine="specledger-sample", counts=c, task_class=name, kind="specledger-sample",
-                             notes=notes, format="specledger sample --json result",
-                             requests=per_prompt.get(name, ([], []))[0], prompts=per_prompt.get(name, ([], []))[1])
-                for name, c, notes in classes]
-    aggregate = tools.aiperf_metrics(obj)
-    if aggregate is not None:
-        counts, notes = tools.aiperf_aggregate(aggregate, obj.get(tools._AIPERF_HISTOGRAM, aggregate.get(tools._AIPERF_HISTOGRAM)), file)
-        return [SourceResult(file=file, engine="aiperf", counts=counts, kind="aiperf", notes=notes,
-                             format="AIPerf aggregate export (profile_export_aiperf.json, spec decode section)")]
-    if records.is_vllm_bench(obj):
-        counts, notes = records.read_vllm_bench(obj, file)
-        return [SourceResult(file=file, engine="vllm", counts=counts, kind="vllm-bench", notes=notes,
-                             format="vllm bench serve --save-result JSON")]
-    if tools.is_aiperf_export(obj):
-        raise MetricsError(f"{file}: an AIPerf export, but without spec-decode metrics (spec decode off, or this AIPerf "
-                           "predates them)")
-    if tools.is_guidellm_report(obj):
-        parts, n = tools.guidellm_report(obj, file)
-        if not parts:
-            raise MetricsError(f"{file}: a GuideLLM report, but none of its {count(n, 'request')} carries server-reported acceptance "
-                               "(GuideLLM records timings and token counts); import the server's /metrics scrape or log")
-        return [SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
-                             kind="guidellm", format="GuideLLM report (server-reported fields in its requests)",
-                             notes=[f"{len(parts)} of {n} requests carry the server's counts"], requests=parts)]
-    if isinstance(obj, list):
-        items = list(enumerate(obj, 1))  # a JSON array of records: "line" is the record's number
-    elif isinstance(obj, dict):
-        items = [(1, obj)]
-    else:
-        raise MetricsError(f"{file}: JSON that is none of the metrics formats")
-    if not items:
-        raise MetricsError(f"{file}: empty")
-    return [SourceResult(file=file, engine=c.engine, counts=c, task_class=name, kind="records", notes=notes,
-                         format=records.records_format("JSON records", c), requests=parts, prompts=prompts)
-            for name, c, notes, parts, prompts in records.read_records(items, file, engine)]
 
 
 def _scrape_sources(scrape: prometheus.Scrape, before: str | None) -> list[SourceResult]:
