@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
 from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPdfWriter, QTextDocument
@@ -20,13 +21,16 @@ from model.workbook.rows import Workbook
 # the report's verdict colours (model/report/brief_sheet.py), so the PDF and the sheet read alike
 _LOOK_COLOURS = {"gain": ("#C6EFCE", "#006100"), "marginal": ("#FFEB9C", "#9C5700"), "tax": ("#FFC7CE", "#9C0006"),
                  "undecided": ("#E4DAF4", "#4B2C83")}
-# points on paper: every line of the page at least this large (the title larger), as the Excel Brief prints
-_BODY_PT, _TITLE_PT = 10, 14
+# points on paper: every line of the page at least this large (the title larger), as the Excel Brief prints; a
+# brief that runs past one page is laid out again a half point smaller, down to the smallest, then with narrower
+# margins (long tier and vendor names wrap their advice onto two lines: eight such tiers spilled onto a second page)
+_BODY_PT, _TITLE_PT, _SMALLEST_PT = 10.0, 14.0, 9.0
+_MARGINS_MM = (15.0, 10.0)
 
 
-def brief_html(wb: Workbook, cmp: Comparison, when: str) -> str:
+def brief_html(wb: Workbook, cmp: Comparison, when: str, title_pt: float = _TITLE_PT) -> str:
     title = escape(wb.title or "the fast tiers")
-    parts = [f"<p style='color:#1F3864; font-size:{_TITLE_PT}pt'><b>{TITLE}: {title}</b></p>",
+    parts = [f"<p style='color:#1F3864; font-size:{title_pt:g}pt'><b>{TITLE}: {title}</b></p>",
              f"<p style='color:#595959'><i>{escape(when)}; prices in {escape(cmp.currency)}. For each fast tier: "
              "whether to take it on your workload, its speed, its cost and the price to ask for.</i></p>"]
     entries = brief(wb, cmp)
@@ -47,8 +51,30 @@ def brief_html(wb: Workbook, cmp: Comparison, when: str) -> str:
     return "".join(parts)
 
 
+def _fitted(writer: QPdfWriter, html: Callable[[float], str]) -> QTextDocument:
+    """The brief laid out on the writer's page at the largest size (and widest margins) that keeps it on one page,
+    never under _SMALLEST_PT; at the smallest and narrowest it is printed as it falls."""
+    sizes = [_BODY_PT - step / 2 for step in range(int((_BODY_PT - _SMALLEST_PT) * 2) + 1)]
+    for margin in _MARGINS_MM:
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                         QMarginsF(margin, margin, margin, margin), QPageLayout.Unit.Millimeter))
+        rect = writer.pageLayout().paintRectPixels(writer.resolution())
+        for body in sizes:
+            doc = QTextDocument()
+            # laid out at the writer's resolution: points are points on paper (at the screen's, the text came out tiny)
+            doc.documentLayout().setPaintDevice(writer)
+            font = QFont(doc.defaultFont().family())
+            font.setPointSizeF(body)
+            doc.setDefaultFont(font)
+            doc.setHtml(html(_TITLE_PT * body / _BODY_PT))
+            doc.setPageSize(QSizeF(rect.width(), rect.height()))
+            if doc.pageCount() == 1:
+                return doc
+    return doc
+
+
 def brief_pdf(wb: Workbook, cmp: Comparison, when: str | None = None) -> bytes:
-    """The brief as PDF bytes (A4 portrait, 15 mm margins)."""
+    """The brief as PDF bytes (A4 portrait, 15 mm margins; smaller type, then 10 mm, where it would not fit a page)."""
     when = when or f"Made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
     data = QByteArray()
     buffer = QBuffer(data)
@@ -56,16 +82,8 @@ def brief_pdf(wb: Workbook, cmp: Comparison, when: str | None = None) -> bytes:
     writer = QPdfWriter(buffer)
     writer.setTitle(f"SpecLedger brief: {wb.title or 'the fast tiers'}")
     writer.setCreator("SpecLedger")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
     writer.setResolution(300)
-    doc = QTextDocument()
-    # laid out at the writer's resolution: points are points on paper (at the screen's, the text came out tiny)
-    doc.documentLayout().setPaintDevice(writer)
-    doc.setDefaultFont(QFont(doc.defaultFont().family(), _BODY_PT))
-    doc.setHtml(brief_html(wb, cmp, when))
-    rect = writer.pageLayout().paintRectPixels(writer.resolution())
-    doc.setPageSize(QSizeF(rect.width(), rect.height()))
+    doc = _fitted(writer, lambda title_pt: brief_html(wb, cmp, when, title_pt))
     doc.print_(writer)
     del writer  # ends the PDF
     buffer.close()

@@ -37,6 +37,26 @@ def eight_fast_tiers():
     return wb
 
 
+def eight_long_fast_tiers():
+    """Eight fast tiers whose names, vendors and advice run long (two-line advice lines), two of them measured off
+    the model's speed: a vendor's real list reads like this, and Qt's PDF spilled its footnote onto a second page."""
+    wb = load_demo()
+    fast = [t for t in wb.tiers if t.speculative != "no"]
+    names = ["Quasar Hyperdrive Priority Max", "Lumen Express Ultra", "Vega Swift Plus Enterprise",
+             "Nimbus Rapid Long-Context"]
+    for n, t in enumerate(fast):
+        extra = copy.deepcopy(t)
+        extra.renew_identity()
+        extra.name, extra.vendor = names[n], f"{t.vendor} Global Partners"
+        extra.price_out *= 1.3 + 0.2 * n
+        wb.tiers.append(extra)
+    for name, speed in (("Northwind Turbo", 2.65), ("Apex Express", 1.1)):
+        tier = wb.tiers[wb.tier_index(name)]
+        tier.measured_speedup, tier.measured_speedup_low, tier.measured_speedup_high = speed, speed - 0.1, speed + 0.1
+        tier.measured_note = "probed at 4K against its standard tier"
+    return wb
+
+
 def _tool(name: str) -> str:
     exe = shutil.which(name)
     if exe is None:
@@ -58,8 +78,9 @@ def as_image(pdf: Path, page: int, out: Path) -> Path:
     return next(out.parent.glob(f"{out.name}*.png"))
 
 
-def test_qt_prints_eight_fast_tiers_on_one_page_at_9_points_or_more(qapp, tmp_path: Path):
-    wb = eight_fast_tiers()
+@pytest.mark.parametrize("workbook", [eight_fast_tiers, eight_long_fast_tiers])
+def test_qt_prints_eight_fast_tiers_on_one_page_at_9_points_or_more(qapp, tmp_path: Path, workbook):
+    wb = workbook()
     assert len(brief(wb, compare(wb))) == 8
     pdf = tmp_path / "brief.pdf"
     pdf.write_bytes(brief_pdf(wb, compare(wb)))
