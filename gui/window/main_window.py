@@ -4,14 +4,13 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel, QMainWindow,
                                QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from model.workbook.rows import Workbook
 
-from gui.tables.acceptance_text import SHAPE_ROLE
 from gui.tables.choice_delegate import ChoiceDelegate
 from gui.document import Document
 from gui.window import dialog_focus
@@ -22,12 +21,14 @@ from gui.window.menus import build_menus
 from gui.window.row_actions import RowActions
 from gui.window.message_log import MessageLog
 from gui.window.screen_fit import ScreenFit
-from gui.window.help import ALPHA, ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, MIX, SHAPES, HelpDialog
+from gui.window.help import HelpDialog
+from gui.window.help_actions import HelpActions
+from gui.window.charts_pane import AfterFirstPaint, ChartsPane, WindowCharts
 from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
 from gui.tables.result_models import (INCOMPLETE_COLOUR, INCOMPLETE_WORDS, LEGENDS, METRICS, ResultsGridModel,
                                       colour_scheme)
-from gui.tables.summary_model import SUMMARY_COLUMNS, TierSummaryModel
+from gui.tables.summary_model import TierSummaryModel
 from gui.tables.sparkline import SparklineDelegate
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.window.task_status import TaskStatus
@@ -42,38 +43,7 @@ _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: eve
                   "in the mix</span>")
 
 
-class _AfterFirstPaint(QObject):
-    """Calls ``callback`` once, as soon as the event loop is free after ``window``'s first paint."""
-
-    def __init__(self, window: QWidget, callback: Callable[[], object]) -> None:
-        super().__init__(window)
-        self._callback = callback
-        window.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, self._callback)
-        return False
-
-
-class _ChartsPane(QWidget):
-    """Where the charts go. Until they are built it holds their room, ChartsPanel's size hints (its plots'
-    320 x 260 minimum, the tab bar, the frame), so the splitter, the window's fit to its screen and a panel opened
-    beside it come out as they do with the charts in it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
-
-    def sizeHint(self) -> QSize:
-        return super().sizeHint() if self.layout().count() else QSize(604, 510)
-
-    def minimumSizeHint(self) -> QSize:
-        return super().minimumSizeHint() if self.layout().count() else QSize(324, 290)
-
-
-class MainWindow(ScreenFit, QMainWindow):
+class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
     def __init__(self, workbook: Workbook, path: str | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = settings if settings is not None else QSettings("SpecLedger", "SpecLedger")
@@ -90,7 +60,7 @@ class MainWindow(ScreenFit, QMainWindow):
         self._charts: QWidget | None = None
         self._class_row = -1
         self._after_charts: list[Callable[[], None]] = []
-        self._charts_after_paint = _AfterFirstPaint(self, lambda: self.charts)
+        self._charts_after_paint = AfterFirstPaint(self, lambda: self.charts)
         self._build_models()
         self._build_views()
         self._build_status_bar()
@@ -198,7 +168,7 @@ class MainWindow(ScreenFit, QMainWindow):
         left.setSizes([340, 300, 300])
         self.left_splitter = left
         self._results_box, self._summary_box = results_box, summary_box
-        self.charts_pane = _ChartsPane()  # the charts go in once built (``charts``)
+        self.charts_pane = ChartsPane()  # the charts go in once built (``charts``)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.charts_pane)
@@ -236,54 +206,6 @@ class MainWindow(ScreenFit, QMainWindow):
         shown = f"{name} — {title}" if self.document.path and title and title != name.rsplit(".", 1)[0] else name
         self.setWindowTitle(f"{shown}[*] — SpecLedger")
         self.setWindowModified(self.document.dirty)
-
-    @property
-    def charts(self) -> QWidget:
-        """The charts panel, built now if the first paint has not built it yet."""
-        if self._charts is None:
-            self._charts = self._build_charts()
-            callbacks, self._after_charts = self._after_charts, []
-            for callback in callbacks:
-                callback()
-        return self._charts
-
-    def _build_charts(self) -> QWidget:
-        try:  # the charts are another module; the tables must work even if it fails to import
-            from gui.charts.panel import ChartsPanel
-        except Exception:  # noqa: BLE001
-            panel: QWidget = QLabel("Charts are not available.")
-            self.charts_pane.layout().addWidget(panel)
-            return panel
-        panel = ChartsPanel()
-        self.charts_pane.layout().addWidget(panel)
-        panel.show()  # now, not when the layout gets round to it: the pane's size and the window's fit count it
-        self._charts = panel
-        self._refresh_charts()
-        if self._class_row >= 0:
-            panel.set_class_row(self._class_row)
-        if any(d.isVisible() and not d.isFloating() for d in self.findChildren(QDockWidget)):
-            self.fit_to_screen()  # a panel opened beside the empty pane: with the charts in it, all must still fit
-        return panel
-
-    def after_charts(self, callback: Callable[[], None]) -> None:
-        """Call ``callback`` once the charts are built (now, if they are)."""
-        if self._charts is not None:
-            callback()
-        else:
-            self._after_charts.append(callback)
-
-    def _refresh_charts(self) -> None:
-        charts = self._charts
-        if charts is None or not hasattr(charts, "show_result"):
-            return  # not built yet: building draws the current tier
-        wb = self.document.workbook
-        row = self._tier_row if 0 <= self._tier_row < len(wb.tiers) else (0 if wb.tiers else -1)
-        charts.show_result(wb, self.document.comparison, row)
-
-    def show_help(self, anchor: str = "") -> None:
-        if self._help is None:
-            self._help = HelpDialog(self)
-        self._help.show_section(anchor)
 
     def show_sampling_panel(self) -> None:
         """Tools > Measure acceptance: the dock, built on first use so onnx-related modules stay out of start-up."""
@@ -379,17 +301,6 @@ class MainWindow(ScreenFit, QMainWindow):
     def _on_dirty_changed(self, _dirty: bool) -> None:
         self._update_title()
 
-    def _on_current_tier_changed(self, current, _previous) -> None:  # noqa: ANN001
-        if current.isValid() and current.row() != self._tier_row:
-            self._tier_row = current.row()
-            self._refresh_charts()
-
-    def _on_current_class(self, row: int) -> None:
-        if row >= 0:
-            self._class_row = row
-            if self._charts is not None and hasattr(self._charts, "set_class_row"):
-                self._charts.set_class_row(row)
-
     def _update_legend(self) -> None:
         scheme = colour_scheme(self.metric_combo.currentData())
         self._legend_made_up = any(self.document.comparison.incomplete)
@@ -405,42 +316,6 @@ class MainWindow(ScreenFit, QMainWindow):
         self._update_legend()
         # another metric, other text widths ("K=4 (2.10x)" is wider than "2.10x")
         self._fit_results_grid()
-
-    def _on_about_requested(self) -> None:
-        from gui.window.help import about_html
-        QMessageBox.about(self, "About SpecLedger", about_html())
-
-    def _on_help_requested(self) -> None:
-        # F1 on a results cell opens the guide at that number's section
-        if self.results_view.hasFocus():
-            self.show_help(ANCHOR_FOR_METRIC.get(self.results_model.metric, ""))
-        elif self.summary_view.hasFocus():
-            self.show_help(self._summary_anchor())
-        else:
-            # on an input (or in its editor): the section about that field
-            self.show_help(next((self._field_anchor(view) for view in (self.tier_view, self.class_view, self.override_view)
-                                 if view.hasFocus() or view.isAncestorOf(self.focusWidget())), ""))
-
-    def _field_anchor(self, view: SpreadsheetView) -> str:
-        model, current = view.model(), view.currentIndex()
-        if not current.isValid():
-            return ""
-        if current.data(SHAPE_ROLE):  # a profile's or a length's cell: what it is and what the grid shows then
-            return SHAPES
-        if not isinstance(model, RowTableModel):
-            return ALPHA  # the override grid holds acceptances
-        return ANCHOR_FOR_FIELD.get(model.specs[current.column()].name, "")
-
-    def _on_result_double_clicked(self, _index) -> None:  # noqa: ANN001
-        anchor = (ANCHOR_FOR_METRIC.get(self.results_model.metric, "") if self.sender() is self.results_view
-                  else self._summary_anchor())
-        self.show_help(anchor)
-
-    def _summary_anchor(self) -> str:
-        """The guide's section for the per-tier summary's current column (the mix where none is more apt)."""
-        current = self.summary_view.currentIndex()
-        head = SUMMARY_COLUMNS[current.column()][0] if current.isValid() else ""
-        return ANCHOR_FOR_SUMMARY.get(head, MIX)
 
     def _on_edit_refused(self, message: str) -> None:
         self.show_message(f"{_REFUSED}{message}", 15000)
