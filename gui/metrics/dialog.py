@@ -7,7 +7,6 @@ applying is model.workbook.measured_apply in one Document.apply, source "importe
 """
 from __future__ import annotations
 
-import math
 from datetime import date
 from pathlib import Path
 from typing import Callable, Sequence
@@ -26,12 +25,11 @@ from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
 from gui.document import Document
+from gui.metrics.source_text import COLUMNS, notes_for, row_cells
 from gui.worker import TaskRunner
 from gui.tier_choice import chosen_tier, names_gone_tier, refill_tiers
 
 FILE_FILTER = ("Engine metrics and logs (*.prom *.txt *.log *.out *.jsonl *.json *.metrics);;All files (*)")
-COLUMNS = ("File", "Engine", "Model", "Class", "K", "Steps", "α per token", "Draft acceptance rate",
-           "Mean acceptance length", "α applied", "Per position (conditional)")
 _ERROR_STYLE = "QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; padding: 6px; }"
 _INFO_STYLE = "QLabel { color: #333; padding: 2px; }"
 
@@ -277,13 +275,7 @@ class ImportMetricsDialog(QDialog):
         super().done(result)
 
     def _show_row(self, row: int, source: SourceResult) -> None:
-        c = source.counts
-        cond = c.per_position_conditional
-        cells = (fmt.printable(Path(source.file).name), fmt.printable(source.engine), fmt.printable(source.model or ""),
-                 fmt.printable(source.task_class or ""),
-                 str(c.k) if c.k else "?", f"{c.steps:,.0f}" if source.has_counts and c.steps else "–",
-                 fmt.pct(c.alpha, 1), fmt.pct(c.draft_acceptance_rate, 1), _length_cell(source),
-                 fmt.pct(source.alpha_applied, 1), ", ".join(fmt.pct(x, 0) for x in cond) if cond else "–")
+        cells = row_cells(source)
         self.table.insertRow(row)
         for col, text in enumerate(cells):
             item = QTableWidgetItem(text)
@@ -291,19 +283,6 @@ class ImportMetricsDialog(QDialog):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(row, col, item)
         self.table.item(row, 0).setToolTip(source.file)
-
-    def _notes_for(self, source: SourceResult) -> str:
-        row = source.to_dict()
-        lines = [f"{Path(source.file).name} [{source.engine}]: {source.counts.convention_note}",
-                 *([f"Read as: {source.format}"] if source.format else []),
-                 f"α applied: {source.alpha_rule}"]
-        if row["per_position_engine"]:
-            lines.append("Engine's per-position rate (cumulative): "
-                         + ", ".join(fmt.pct(x, 1) for x in row["per_position_engine"]))
-        if row["histogram"]:
-            lines.append("Histogram (steps by accepted drafts 0..K): " + ", ".join(f"{h:,.0f}" for h in row["histogram"]))
-        lines += [f"• {n}" for n in row["notes"]]
-        return "\n".join(fmt.printable(line, 2000) for line in lines)
 
     # --- slots -----------------------------------------------------------------------
     def _on_add_clicked(self) -> None:
@@ -331,7 +310,7 @@ class ImportMetricsDialog(QDialog):
 
     def _on_selection_changed(self) -> None:
         rows = {index.row() for index in self.table.selectedIndexes()}
-        self.notes.setPlainText("\n\n".join(self._notes_for(self.sources[r]) for r in sorted(rows) if r < len(self.sources)))
+        self.notes.setPlainText("\n\n".join(notes_for(self.sources[r]) for r in sorted(rows) if r < len(self.sources)))
 
     def _update_apply(self, *_args: object) -> None:
         gone = names_gone_tier(self.target_combo, self.document.workbook)
@@ -407,11 +386,3 @@ def open_import_dialog(parent: QWidget, document: Document, paths: Sequence[str]
 def is_metrics_drop(path: str) -> bool:
     return is_metrics_path(path)
 
-
-def _length_cell(source: SourceResult) -> str:
-    """The mean acceptance length, or the bounds the counts allow where the steps were bounded, not counted."""
-    c = source.counts
-    bounds = c.mean_acceptance_length_range
-    if c.mean_acceptance_length is None and bounds is not None:
-        return f"{bounds[0]:.2f}–{bounds[1]:.2f}" if math.isfinite(bounds[1]) else f"≥ {bounds[0]:.2f}"
-    return fmt.fixed(c.mean_acceptance_length, 2)
