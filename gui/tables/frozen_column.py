@@ -61,6 +61,9 @@ class FrozenColumn(QObject):
         for signal in (model.modelReset, model.columnsInserted, model.columnsRemoved, model.layoutChanged):
             signal.connect(self._on_columns_changed)
         view.installEventFilter(self)
+        # the view's Resize reaches this filter before the view lays out its viewport (and a scroll bar coming or
+        # going resizes the viewport alone): the frozen column's height follows the viewport's own Resize
+        view.viewport().installEventFilter(self)
         frozen.installEventFilter(self)
         self._on_columns_changed()
 
@@ -90,7 +93,8 @@ class FrozenColumn(QObject):
         self.frozen.verticalScrollBar().setValue(view.verticalScrollBar().value())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.view and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show):
+        if watched is self.view and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show) \
+                or watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
             self.update_geometry()
         elif watched is self.view and event.type() == QEvent.Type.FocusIn and self.view.currentIndex().column() == 0:
             # typing on a name must open its editor where the name is seen, not under the frozen column
