@@ -14,8 +14,10 @@ from commands.runner import CommandError, confidence_arg
 from commands.stated import conventions_help, run_stated
 from model.common import formatting as fmt
 from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
+from model.engines.recorded import RecordedFile
 from model.metrics.read import (ENGINES, applicable, missing_k, missing_k_files, parse_k_per_drafter, read_sources,
                                 read_task_map, source_note)
+from model.probe.run_counts import reported_counts
 from model.probe.run_file import is_run_file
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.json_file import load_workbook, save_workbook
@@ -115,12 +117,19 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
         return run_stated(args, out)
     if not args.files:
         raise CommandError("give the metrics FILE(s) to read, or --stated FIGURE")
-    if args.apply and len(args.files) == 1 and is_run_file(args.files[0]):
+    run = args.files[0] if len(args.files) == 1 and is_run_file(args.files[0]) else None
+    if run is not None and args.apply:
         return _apply_probe_run(args, out)
+    given = reported_counts(run) if run is not None else None  # the probe's reader (docs/dev/layout.md#one-reader-per-file)
+    if given is not None and not given.classes:
+        return _show_probe_run(args, out)
+
+    def reader(path: str) -> RecordedFile | None:  # the run file once, the others as they come
+        return given if given is not None and path == given.file else reported_counts(path)
     try:
         task_map = read_task_map(args.task_map) if args.task_map else None
         sources = read_sources(args.files, engine=args.engine, k=_k_given(args.k), task_class=args.task_class,
-                               task_map=task_map)
+                               task_map=task_map, recorded=reader)
     except MetricsError as exc:
         raise CommandError(_P(str(exc), 600)) from None
     for s in sources:
@@ -152,6 +161,23 @@ def _apply_probe_run(args: argparse.Namespace, out: TextIO) -> int:
     say = out if not args.json else sys.stderr
     report = apply_run(Path(args.files[0]), args, say)
     out.write((report.to_json() if args.json else format_report(report)) + "\n")
+    return 0
+
+
+def _show_probe_run(args: argparse.Namespace, out: TextIO) -> int:
+    """A run file whose server reported no counts (the steps timed, not counted): what the probe reads from it,
+    as `probe --from-run` shows it, so a timing-only run is not a dead end here."""
+    from commands.probe import format_report
+    from model.probe.analysis import analyse
+    from model.probe.run_file import read_run
+
+    header, records = read_run(args.files[0])
+    report = analyse(records, header, args.confidence)
+    out.write((report.to_json() if args.json else format_report(report)) + "\n")
+    out.flush()
+    sys.stderr.write(_P(f"{args.files[0]}: no request to the probed tier carries the server's own acceptance; above is "
+                        "the probe's analysis of the run (alpha and K by timing). Apply it with --apply WORKBOOK "
+                        "--tier NAME -o OUT", 600) + "\n")
     return 0
 
 

@@ -22,6 +22,7 @@ from model.metrics.read import (ENGINES, applicable, is_metrics_path, missing_k,
                                 read_sources_steps,
                                 read_task_map, source_note)
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
+from model.probe.run_counts import reported_counts
 from model.workbook.measured_apply import apply_plan, changed_block, plan_measured
 
 from gui.document import Document
@@ -216,7 +217,9 @@ class ImportMetricsDialog(QDialog):
 
         def job(cancel):  # noqa: ANN001, ANN202 - the worker's protocol: a generator that yields progress
             task_map = read_task_map(task_map_path) if task_map_path else None
-            return read_sources_steps(files, engine=engine, k=k, task_class=task_class, task_map=task_map)
+            # a probe's run file is read by the probe's reader (docs/dev/layout.md#one-reader-per-file)
+            return read_sources_steps(files, engine=engine, k=k, task_class=task_class, task_map=task_map,
+                                      recorded=reported_counts)
 
         self.show_message(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}…")
         self._show_reading(True)

@@ -1,8 +1,7 @@
 """Sources from JSON: one document read whole, or JSON lines streamed one record a line.
 
 A document is a `specledger sample --json` result, an AIPerf aggregate export, a `vllm bench serve` result, a
-GuideLLM report, or one or more responses' records; JSON lines are SpecLedger's probe run file, AIPerf's
-per-request profile_export.jsonl, or one response a line. model.metrics.read recognises the file as JSON and
+GuideLLM report, or one or more responses' records; JSON lines are AIPerf's per-request profile_export.jsonl, or one response a line. model.metrics.read recognises the file as JSON and
 hands it here; the formats' fields are read by model.metrics.records and model.metrics.tools.
 """
 from __future__ import annotations
@@ -11,7 +10,6 @@ import json
 from typing import Any, BinaryIO, Generator, Iterator
 
 from model.common.formatting import count
-from model.engines.reports import ReportError, with_k
 from model.metrics import records, tools
 from model.metrics.lines import ScanStats, scan
 from model.metrics.prompt_keys import record_prompt
@@ -40,9 +38,7 @@ def json_lines_sources(fh: BinaryIO, file: str, engine: str) -> Generator[int, N
         raise MetricsError(f"{file}: empty") from None
     obj = head[1]
     stream = _chain(head, gen)
-    if isinstance(obj, dict) and obj.get("kind") == tools.PROBE_KIND:
-        result = _probe_sources(file, stream)
-    elif isinstance(obj, dict) and tools.aiperf_record(obj, f"{file}:{head[0]}") is not None or (
+    if isinstance(obj, dict) and tools.aiperf_record(obj, f"{file}:{head[0]}") is not None or (
             isinstance(obj, dict) and isinstance(obj.get("metrics"), dict) and "metadata" in obj):
         result = _aiperf_records(file, stream)
     else:
@@ -60,40 +56,6 @@ def json_lines_sources(fh: BinaryIO, file: str, engine: str) -> Generator[int, N
 def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
     yield first
     yield from rest
-
-
-def _probe_sources(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
-    run = tools.probe_run(stream, file)
-    if not run.by_class:
-        raise MetricsError(f"{file}: a SpecLedger probe run file, but none of its {count(run.records, 'request')} to the probed "
-                           "tier carries the server's own acceptance (the server reports none; its timing estimate is in "
-                           "the probe's result instead)")
-    out = []
-    for cls, parts in run.by_class.items():
-        notes = [f"{count(len(parts), 'request')} to the probed tier added up"]
-        if run.k is not None:
-            try:  # the server's own K, where its counts carry one, must agree with the probe's
-                parts = [(name, with_k(c, run.k) if c.k is None else c) for name, c in parts]
-            except ReportError as exc:
-                raise MetricsError(f"{file}: the K the probe recorded: {exc}") from None
-            notes.append(f"K = {run.k} as the probe recorded it ({run.k_source or 'its analysis'})")
-            parts, pinned = tools.llamacpp_steps(parts, run.completions.get(cls, []), run.k)
-            if pinned:
-                notes.append(f"verify steps of {pinned} of {len(parts)} llama.cpp responses from their completion tokens "
-                             "(steps = completion tokens - 1 - accepted drafts = draft tokens / K rounded up)"
-                             + ("" if pinned == len(parts) else "; the others' not, so the class's steps are "
-                                "draft tokens / K, which assumes full drafts"))
-        else:
-            notes.append(NO_K_IN_RUN_FILE)
-        out.append(SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
-                                task_class=cls, kind="probe-run", format="SpecLedger probe run file (*.run.jsonl), "
-                                "the server-reported acceptance it recorded", requests=parts, notes=notes,
-                                prompts=run.prompts.get(cls, [])))
-    return out
-
-
-NO_K_IN_RUN_FILE = ("this run file records no K: written before the probe recorded it, or the probe could not tell K "
-                    "(its run stopped, or the stream hid the steps)")
 
 
 def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:

@@ -1,7 +1,7 @@
 """Which prompt an imported per-request record measured, where the record says: the unit of the interval.
 
 A request's prompt is read, in this order, from the record around the response (an id first, then the text):
-``prompt_key`` (SpecLedger's probe run file: the digest of the prompt's text), ``prompt_id``, ``prompt``,
+``prompt_key`` (the digest of the prompt's text, as SpecLedger keys a prompt), ``prompt_id``, ``prompt``,
 ``messages``; from SGLang's request log the request object (``obj``: ``text`` or ``input_ids``); from the
 response body the prompt the server echoes (llama.cpp's /completion ``prompt``, vLLM's ``prompt_token_ids``
 with return_token_ids); and AIPerf's ``metadata.conversation_id`` with ``turn_index`` (the dataset entry the

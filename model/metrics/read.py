@@ -16,13 +16,14 @@ import re
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import BinaryIO, Generator, Mapping, Sequence
+from typing import BinaryIO, Callable, Generator, Mapping, Sequence
 
 from model.common.cancel import run_to_end
+from model.engines.recorded import RecordedFile
 from model.engines.reports import ReportError, with_k
 from model.engines.spec_checks import MAX_K, count_problem
-from model.metrics import logscan, prometheus
-from model.metrics.json_sources import NO_K_IN_RUN_FILE, json_document_sources, json_lines_sources
+from model.metrics import logscan, prometheus, tools
+from model.metrics.json_sources import json_document_sources, json_lines_sources
 from model.metrics.result import MetricsError, SourceResult
 from model.common.safe_files import MB, FileRefused, open_regular, read_text_limited
 
@@ -34,6 +35,7 @@ _HEAD = 1 * MB
 _PROM_LINE = re.compile(r"^[A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\s+[-+0-9.eEinfINFaN]+(\s+-?\d+)?\s*$")
 
 Progress = tuple[int, int, int, int]  # files done, files, bytes read, bytes in all
+RecordedReader = Callable[[str], "RecordedFile | None"]
 
 
 def is_metrics_path(path: str | Path) -> bool:
@@ -98,25 +100,28 @@ def parse_k_per_drafter(text: str) -> dict[str, int]:
 
 
 def read_sources(paths: Sequence[str | Path], engine: str = "auto", k: int | Mapping[str, int] | None = None,
-                 task_class: str | None = None, task_map: Mapping[str, str] | None = None) -> list[SourceResult]:
+                 task_class: str | None = None, task_map: Mapping[str, str] | None = None,
+                 recorded: RecordedReader | None = None) -> list[SourceResult]:
     """Every file's sources, in the order given; MetricsError (one line, naming the file) on the first bad one."""
-    return run_to_end(read_sources_steps(paths, engine, k, task_class, task_map))
+    return run_to_end(read_sources_steps(paths, engine, k, task_class, task_map, recorded))
 
 
 def read_sources_steps(paths: Sequence[str | Path], engine: str = "auto", k: int | Mapping[str, int] | None = None,
                        task_class: str | None = None, task_map: Mapping[str, str] | None = None,
-                       ) -> Generator[Progress, None, list[SourceResult]]:
+                       recorded: RecordedReader | None = None) -> Generator[Progress, None, list[SourceResult]]:
+    """``recorded``: another wing's reader, asked first for each file (the front end passes the probe's, for its
+    run files): its RecordedFile, or None where the file is not its own; a ValueError names what is wrong."""
     if engine not in ENGINES:
         raise MetricsError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
     for name, value in (k.items() if isinstance(k, Mapping) else [("", k)] if k is not None else []):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_K:
             raise MetricsError(f"--k {name + '=' if name else ''}{value}: K is the number of draft tokens per step, 1 to {MAX_K}")
-    sources = yield from _read_all(paths, engine, k if isinstance(k, int) else None, task_map)
+    sources = yield from _read_all(paths, engine, k if isinstance(k, int) else None, task_map, recorded)
     return _finish_all(sources, k, task_class)
 
 
 def _read_all(paths: Sequence[str | Path], engine: str, k: int | None, task_map: Mapping[str, str] | None,
-              ) -> Generator[Progress, None, list[SourceResult]]:
+              recorded: RecordedReader | None) -> Generator[Progress, None, list[SourceResult]]:
     sizes = [_size(p) for p in paths]
     total = sum(sizes)
     out: list[SourceResult] = []
@@ -127,15 +132,11 @@ def _read_all(paths: Sequence[str | Path], engine: str, k: int | None, task_map:
         found: list[SourceResult] = []
         scrape: prometheus.Scrape | None = None
         try:
-            with open_regular(path, "metrics file", limit_bytes=LIMIT_STREAMED) as fh:
-                gen = _read_one(fh, file, sizes[index], engine, k, task_map)
-                while True:
-                    try:
-                        read = next(gen)
-                    except StopIteration as stop:
-                        result = stop.value
-                        break
-                    yield index, len(paths), done_bytes + read, total
+            given = _ask(recorded, file)
+            if given is not None:
+                result: list[SourceResult] | prometheus.Scrape = _recorded_sources(given, engine)
+            else:
+                result = yield from _read_file(path, sizes[index], engine, k, task_map, (index, len(paths), done_bytes, total))
         except FileRefused as exc:
             raise MetricsError(str(exc)) from None
         except OSError as exc:
@@ -161,6 +162,28 @@ def _read_all(paths: Sequence[str | Path], engine: str, k: int | None, task_map:
     if pending is not None:
         out += _scrape_sources(pending, None)
     return out
+
+
+def _ask(recorded: RecordedReader | None, file: str) -> RecordedFile | None:
+    if recorded is None:
+        return None
+    try:
+        return recorded(file)
+    except ValueError as exc:  # the other reader's one line naming the file
+        raise MetricsError(str(exc)) from None
+
+
+def _read_file(path: str | Path, size: int, engine: str, k: int | None, task_map: Mapping[str, str] | None,
+               at: Progress) -> Generator[Progress, None, "list[SourceResult] | prometheus.Scrape"]:
+    index, files, done_bytes, total = at
+    with open_regular(path, "metrics file", limit_bytes=LIMIT_STREAMED) as fh:
+        gen = _read_one(fh, str(path), size, engine, k, task_map)
+        while True:
+            try:
+                read = next(gen)
+            except StopIteration as stop:
+                return stop.value
+            yield index, files, done_bytes + read, total
 
 
 def _finish_all(sources: list[SourceResult], k: int | Mapping[str, int] | None, task_class: str | None,
@@ -249,6 +272,18 @@ def _check_engine(sources: list[SourceResult], engine: str, file: str) -> list[S
 
 
 
+def _recorded_sources(given: RecordedFile, engine: str) -> list[SourceResult]:
+    """What another wing's reader found in a file of its own (the probe's run file), as sources like the others."""
+    if not given.classes:
+        raise MetricsError(given.empty or f"{given.file}: no request in it carries the server's own counts")
+    sources = [SourceResult(file=given.file, engine=c.requests[0][1].engine,
+                            counts=tools.combined([r for _, r in c.requests], given.file), task_class=c.task_class,
+                            kind=given.kind, format=given.format, requests=list(c.requests), notes=list(c.notes),
+                            prompts=list(c.prompts), k_unknown=given.k_unknown)
+               for c in given.classes]
+    return _check_engine(sources, engine, given.file)
+
+
 def _scrape_sources(scrape: prometheus.Scrape, before: str | None) -> list[SourceResult]:
     models = list(scrape.values)
     out = []
@@ -300,8 +335,9 @@ def missing_k_files(sources: Sequence[SourceResult], names_only: bool = False) -
         drafters = [s.model for s in mine if s.model]
         if drafters:  # several drafters in one log: say whose K is missing (--k NAME=K)
             shown += f" [{', '.join(drafters)}]"
-        if any(s.kind == "probe-run" for s in mine):
-            parts.append(f"{shown} ({NO_K_IN_RUN_FILE})")
+        why = next((s.k_unknown for s in mine if s.k_unknown), "")
+        if why:
+            parts.append(f"{shown} ({why})")
         elif at_least:
             parts.append(f"{shown} (it shows K is at least {at_least})")
         else:

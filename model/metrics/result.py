@@ -47,6 +47,7 @@ class SourceResult:
     # beside requests, each request's prompt where the record names it (metrics/prompt_keys.py), else None;
     # empty where the reader keeps none: the interval's unit is then the request
     prompts: list[str | None] = field(default_factory=list)
+    k_unknown: str = ""  # why the file gives no K, where its reader says (model/engines/recorded.py)
 
     @property
     def acceptance(self) -> Acceptance:
@@ -144,7 +145,7 @@ class SourceResult:
         steps = [r.steps for _, r in self.requests]
         if c.drafts is None and c.draft_tokens is not None:
             # the class's steps are its draft tokens / K (llama.cpp responses not all pinned by their completion
-            # tokens: tools.llamacpp_steps), and so is its E: each request's on the same footing, or the interval is
+            # tokens, model/engines/recorded.py's reader says which), and so is its E: each request's on the same footing, or the interval is
             # about another E (a real llama.cpp run: 4.41-4.59 beside 4.592, which the workbook refused to apply)
             steps = [r.draft_tokens / c.k if r.draft_tokens is not None else None for _, r in self.requests]
         if any(a is None for a in accepted) or any(s is None for s in steps):

@@ -1,4 +1,4 @@
-"""Benchmark tools' files and SpecLedger's own probe run file.
+"""Benchmark tools' files: AIPerf's exports and GuideLLM's reports.
 
 - AIPerf (ai-dynamo/aiperf, aiperf/metrics/types/spec_decode_metrics.py and
   common/models/spec_decode_models.py): per request in profile_export.jsonl, "metrics" holds
@@ -12,34 +12,20 @@
 - GuideLLM (vllm-project/guidellm, benchmark/schemas/report.py): a report {"metadata", "config",
   "benchmarks": [...]}; its requests carry timings and token counts, not the server's acceptance, so
   one is read only where a request holds a response with an engine's speculation fields.
-- SpecLedger probe run file (model/probe/run_file.py): a "specledger-probe-run" header line, then one
-  request a line with task_class, role ("fast" for the tier probed) and "reported": the speculation
-  fields the server sent, read by model.engines.responses.speculation_from_recorded; last, once the probe
-  analysed the run, {"kind": "specledger-probe-k", "k": K, "k_source": ...}: the K it inferred or the server
-  told it (files written before that line have no K). llama.cpp's draft_n / draft_n_accepted count no verify
-  steps; a response cut by max_tokens also records its completion tokens C, and every token after the first
-  (which the prompt pass emits) comes from a verify step (the server drafts up to the tokens left - 1, so no
-  accepted draft is cut off) or a plain step, so steps <= C - 1 - accepted; each step drafts at most K, so steps
-  >= draft tokens / K. Where the two meet, the steps are known exactly.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from dataclasses import replace
+from typing import Any, Mapping
 
 from model.engines.reports import ReportError, SpecCounts, combine
-from model.engines.responses import speculation_from_recorded, speculation_from_response
+from model.engines.responses import speculation_from_response
 from model.engines.spec_checks import MAX_COUNT, MAX_K, count_problem
-from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError
-from model.workbook.json_file import PROBE_RUN_KIND
 
 AIPERF_NOTE = ("AIPerf: acceptance length = 1 + accepted / verify steps (bonus token included); draft acceptance rate = "
                "accepted / draft tokens (percent); histogram = verify steps by accepted drafts; as the server reported them")
-PROBE_KIND = PROBE_RUN_KIND  # model/probe/run_file.KIND
-PROBE_K_KIND = "specledger-probe-k"  # model/probe/run_file.K_KIND (a wing does not import another: the name twice)
-_PROBE_LINE_KINDS = "specledger-probe-"  # the start of every kind the probe writes (run_file's KIND, K_KIND, SLA_KIND...)
 _AIPERF_TOTALS = ("total_spec_decode_steps", "total_accepted_draft_tokens", "total_draft_tokens")
 _AIPERF_HISTOGRAM = "pooled_spec_decode_acceptance_histogram"
 
@@ -163,77 +149,6 @@ def guidellm_report(obj: Mapping[str, Any], file: str) -> tuple[list[tuple[str, 
                         found.append((f"benchmark {b} request {i}", _checked(counts, where)))
                         break
     return found, total
-
-
-@dataclass
-class ProbeRunFile:
-    by_class: dict[str, list[tuple[str, SpecCounts]]] = field(default_factory=dict)
-    records: int = 0
-    k: int | None = None  # the K the probe recorded, None in a file from before it did
-    k_source: str = ""
-    # per class, beside by_class: completion tokens of a response cut by max_tokens, else None
-    completions: dict[str, list[int | None]] = field(default_factory=dict)
-    prompts: dict[str, list[str | None]] = field(default_factory=dict)  # per class, beside by_class: its prompt
-
-
-def probe_run(items: Iterable[tuple[int, Any]], file: str) -> ProbeRunFile:
-    """The probed tier's requests that carry the server's own counts, per task class; the records read; the K."""
-    out = ProbeRunFile()
-    by_class = out.by_class
-    for line, obj in items:
-        if isinstance(obj, Mapping) and obj.get("kind") == PROBE_K_KIND:
-            k = obj.get("k")
-            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-                raise MetricsError(f"{file}:{line}: k: {k!r} is not a K (a whole number of draft tokens, 1 to {MAX_K})")
-            out.k, out.k_source = k, str(obj.get("k_source") or "")[:40]
-            continue
-        # the header, and the lines the probe appends beside its requests (a load level's keeping, the SLA's
-        # requests below its line): every one has a "kind" of the probe's, which no request record has
-        if line == 1 or (isinstance(obj, Mapping) and str(obj.get("kind", "")).startswith(_PROBE_LINE_KINDS)):
-            continue
-        out.records += 1
-        where = f"{file}:{line}"
-        if not isinstance(obj, Mapping) or not isinstance(obj.get("task_class"), str):
-            raise MetricsError(f"{where}: a request record needs a task_class name")
-        if obj.get("role", "fast") != "fast" or obj.get("error"):
-            continue
-        try:
-            counts = speculation_from_recorded(obj.get("reported") or {})
-        except ReportError as exc:
-            raise MetricsError(f"{where}: reported.{exc}") from None
-        if counts is not None:
-            by_class.setdefault(obj["task_class"], []).append((str(obj.get("label") or f"line {line}"), _checked(counts, where)))
-            # the prompt's text digest; in a file from before the probe kept it, its index in the plan, except
-            # in --until-decided's rounds (each numbers its own from 0): there the request is the unit
-            index = obj.get("prompt_index")
-            key = record_prompt(obj) or (f"index {index}" if isinstance(index, int) and "round" not in obj else None)
-            out.prompts.setdefault(obj["task_class"], []).append(key)
-            usage = obj.get("usage")
-            tokens = usage.get("completion_tokens") if isinstance(usage, Mapping) else None
-            whole = isinstance(tokens, int) and not isinstance(tokens, bool) and 0 <= tokens <= 2**31
-            out.completions.setdefault(obj["task_class"], []).append(
-                tokens if whole and obj.get("finish_reason") == "length" else None)
-    return out
-
-
-def llamacpp_steps(parts: list[tuple[str, SpecCounts]], completions: list[int | None], k: int,
-                   ) -> tuple[list[tuple[str, SpecCounts]], int]:
-    """llama.cpp responses with their verify steps where completion tokens and K pin them (see the docstring);
-    and how many were pinned."""
-    out, pinned = [], 0
-    for (name, c), tokens in zip(parts, completions):
-        if c.engine == "llamacpp" and c.drafts is None and tokens is not None and c.draft_tokens is not None \
-                and c.accepted_tokens is not None:
-            most, fewest = tokens - 1 - c.accepted_tokens, math.ceil(c.draft_tokens / k - 1e-9)
-            if most == fewest >= 1:
-                c = replace(c, drafts=float(most), convention_note=LLAMACPP_PINNED_NOTE)
-                pinned += 1
-        out.append((name, c))
-    return out, pinned
-
-
-LLAMACPP_PINNED_NOTE = ("llama.cpp: draft_n = draft tokens, draft_n_accepted = accepted draft tokens (bonus excluded); "
-                        "verify steps = completion tokens - 1 - accepted, where that equals draft tokens / K rounded up")
 
 
 def combined(parts: list[SpecCounts], where: str) -> SpecCounts:

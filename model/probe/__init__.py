@@ -5,6 +5,7 @@
 - guard       the cancel poll, read caps, key scrubbing, absurd usage
 - events      what a request recorded: events with arrival times, usage, what the server reported
 - run_file    the raw run as JSON lines, so an analysis can be re-run without a request
+- run_counts  the server's own counts in a run file per class, for the metrics import (the file's one reader)
 - steps       tokens per verify step from the stream (style detection, histogram, K, alpha)
 - merges      steps a late (busy) client read as one: found, left out, or the run's timing called unreliable
 - stalls      the client's own scheduling delay, measured against a timer while it reads

@@ -33,6 +33,8 @@ LOAD_KEEPING_KIND = "specledger-probe-load-keeping"
 LOAD_KEEPING_COUNTS = ("sent", "completed", "throttled")
 VERSION = 1
 MAX_BYTES = 512 * 1024 * 1024
+# the prompt key read_run gives a request of an older --until-decided round, which names no prompt (see read_run)
+_ROUND_REQUEST = "request at line "
 
 
 class RunFileError(ValueError):
@@ -134,6 +136,8 @@ def record_k(path: str | Path | None, k: int | None, source: str) -> bool:
 def is_run_file(path: str | Path) -> bool:
     """Whether ``path`` is a probe's run file: its first line the run header (the rest is not read)."""
     try:
+        if not Path(path).is_file():  # a FIFO or a device is no run file, and opening one may block
+            return False
         with open(path, "rb") as fh:
             first = fh.readline(64 * 1024)
         head = json.loads(first.decode("utf-8"))
@@ -170,13 +174,22 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
                 if record.prompt_key is None and "round" in obj:
                     # an --until-decided file from before the prompt's digest was kept: each round numbered its
                     # requests from 0, so the index names no prompt, and the request is the interval's unit
-                    record.prompt_key = f"request at line {number}"
+                    record.prompt_key = f"{_ROUND_REQUEST}{number}"
                 records.append(record)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise RunFileError(f"{path}, line {number}: {exc}") from None
     if header is None:
         raise RunFileError(f"{path}: empty, no header line")
     return header, records
+
+
+def prompt_name(record: RequestRecord) -> str | None:
+    """The prompt a request measured: its text's digest; in a file from before the probe kept it, its index in the
+    plan; None for a request of an older --until-decided round (each numbered its own from 0, so read_run names
+    it by its line): there the request is the unit."""
+    if record.prompt_key is None:
+        return f"index {record.prompt_index}"
+    return None if record.prompt_key.startswith(_ROUND_REQUEST) else f"id {record.prompt_key}"
 
 
 def _load_keeping(obj: dict[str, Any]) -> tuple[str, dict[str, int]]:

@@ -24,8 +24,8 @@ SCHEMA_VERSION = 3
 FORMAT_NAME = "specledger-workbook"
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 DEMO_WORKBOOK = RESOURCES / "demo_workbook.json"
-# the first line of a probe's run file (model/probe/run_file.py writes it, model/metrics reads it): here so that
-# both wings name it from one place, and a run file given where a workbook goes is said to be one
+# the first line of a probe's run file (model/probe/run_file.py writes and reads it): here so that a run file
+# given where a workbook goes is said to be one
 PROBE_RUN_KIND = "specledger-probe-run"
 
 

@@ -248,3 +248,23 @@ def test_k_per_drafter_in_the_window(window, qtbot, tmp_path: Path) -> None:  # 
     assert [(s.model, s.counts.k) for s in dialog.sources] == [("draft-mtp", 2), ("ngram-simple", None)]
     name_k("draft-mtp=two")
     assert "expected NAME=K" in dialog.message_label.text()
+
+
+def test_a_probe_run_file_is_read_by_the_probes_reader(window, qtbot, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    import gui.metrics.dialog as dialog_module
+    from model.probe import run_counts
+    from tests.model.metrics.log_files import probe_run
+
+    asked: list[str] = []
+
+    def spy(path):  # noqa: ANN001, ANN202
+        asked.append(str(path))
+        return run_counts.reported_counts(path)
+    monkeypatch.setattr(dialog_module, "reported_counts", spy)
+    run = tmp_path / "probe.run.jsonl"
+    run.write_text(probe_run([("fast", "code", [6, 10, 12, 12]), ("fast", "prose", [30, 10, 0, 0])]), encoding="utf-8")
+    dialog = _dialog(window, qtbot)
+    _read(dialog, qtbot, lambda: dialog.add_files([str(run)]))
+    assert asked == [str(run)]
+    assert sorted(dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())) == ["code", "prose"]
+    assert dialog.table.item(0, 6).text() != "–"  # K from the run's counts: alpha shown

@@ -166,13 +166,6 @@ def test_aiperf_records_and_aggregate(tmp_path: Path) -> None:
     _three(s, 0.5, 2.5, 90 / 136)
 
 
-def test_specledger_probe_run_file_gives_the_servers_own_counts_per_class(tmp_path: Path) -> None:
-    text = lf.probe_run([("fast", "code", C), ("baseline", "code", [1, 0, 0, 0]), ("fast", "code", D),
-                         ("fast", "prose", [30, 10, 0, 0])])
-    sources = {s.task_class: s for s in read_sources([_write(tmp_path, "probe.run.jsonl", text)])}
-    assert set(sources) == {"code", "prose"} and "probe run file" in sources["code"].format
-    _three(sources["code"], 0.5, 2.5, 90 / 136)
-    assert sources["prose"].counts.alpha == pytest.approx(10 / (10 + 40))
 
 
 def test_a_guidellm_report_without_server_acceptance_says_so(tmp_path: Path) -> None:
@@ -356,37 +349,6 @@ def test_llamacpp_statistics_rates_per_position_only_bound_k(tmp_path: Path) -> 
     assert s.counts.k == 4 and s.counts.alpha == pytest.approx(0.5) and any("n_max=4" in n for n in s.notes)
 
 
-def test_a_probe_run_files_k_line_is_read_and_a_bad_one_named(tmp_path: Path) -> None:
-    text = lf.probe_run([("fast", "code", C)]).replace('"num_spec_tokens": 3', '"num_spec_tokens": null')
-    assert missing_k(read_sources([_write(tmp_path, "old.run.jsonl", text)]))
-    [s] = read_sources([_write(tmp_path, "new.run.jsonl", text + '{"kind": "specledger-probe-k", "k": 3, "k_source": "timing"}\n')])
-    assert s.counts.k == 3 and any("K = 3 as the probe recorded it (timing)" in n for n in s.notes)
-    with pytest.raises(MetricsError, match=r"bad\.run\.jsonl:3: k: 'three' is not a K"):
-        read_sources([_write(tmp_path, "bad.run.jsonl", text + '{"kind": "specledger-probe-k", "k": "three"}\n')])
 
 
-def test_a_probe_run_files_sla_and_load_lines_are_not_read_as_requests(tmp_path: Path) -> None:
-    # the probe appends these beside the requests (model/probe/run_file.py: record_sla, a load level's keeping);
-    # they once stopped the import at "a request record needs a task_class name"
-    text = (lf.probe_run([("fast", "code", C)])
-            + '{"kind": "specledger-probe-load-keeping", "concurrency": 4, "kept": 1}\n'
-            + '{"kind": "specledger-probe-sla", "threshold_tokens_per_s": 80.0, "promised_share": 0.99, '
-              '"verdict": "breached", "requests": 1, "below": [{"request": "fast code #1", "tokens_per_s": 50.0}]}\n'
-            + '{"kind": "specledger-probe-k", "k": 3, "k_source": "server"}\n')
-    [s] = read_sources([_write(tmp_path, "sla.run.jsonl", text)])
-    assert s.task_class == "code" and s.counts.k == 3 and len(s.requests) == 1
 
-
-def test_a_llamacpp_probe_run_pins_each_responses_steps_from_its_completion_tokens(tmp_path: Path) -> None:
-    # max_tokens 16, K = 4: the prompt pass emits token 1; steps 4/4 (5 tokens), 1/4 (2), 4/4 (5), then 3 left so
-    # the server drafts 2 and takes both (3): 16 tokens, 14 drafted, 11 accepted, 4 steps. 16 - 1 - 11 = 4 =
-    # ceil(14 / 4): E = 1 + 11 / 4 = 3.75 (draft tokens / K gave 3.5 steps and E 4.14)
-    path = _write(tmp_path, "ll.run.jsonl", lf.probe_run_llamacpp([("code", 16, 14, 11, "length")], k=4))
-    [s] = read_sources([path])
-    assert s.counts.steps == 4 and s.counts.mean_acceptance_length == pytest.approx(3.75)
-    assert any("verify steps of 1 of 1 llama.cpp responses" in n for n in s.notes)
-    assert any(n.startswith("2 of 16 draft slots were never drafted") for n in s.to_dict()["notes"])
-    # a response that stopped (an end token may end it inside a step) is not pinned: draft tokens / K for the class
-    text = lf.probe_run_llamacpp([("code", 16, 14, 11, "length"), ("code", 10, 8, 5, "stop")], k=4)
-    [s] = read_sources([_write(tmp_path, "mixed.run.jsonl", text)])
-    assert s.counts.steps == pytest.approx(22 / 4) and any("the others' not" in n for n in s.notes)

@@ -99,29 +99,8 @@ def test_aiperf_records_by_dataset_entry(tmp_path: Path) -> None:
     assert b.interval_unit == UNIT_REQUEST and b.acceptance.requests == 8
 
 
-def _probe_line(i: int, hist: list[int], **extra: object) -> str:
-    steps, accepted = sum(hist), sum(j * n for j, n in enumerate(hist))
-    spec = {"num_spec_steps": steps, "num_draft_tokens": steps * 4, "num_accepted_draft_tokens": accepted,
-            "acceptance_histogram": hist, "num_spec_tokens": 4}
-    return json.dumps({"label": f"fast code #{i}", "role": "fast", "task_class": "code", "context": 0, "repeat": 0,
-                       "max_tokens": 128, "events": [], "reported": {"metrics": {"speculative_decoding": spec}},
-                       "error": None, "retries": 0, **extra})
 
 
-def test_probe_run_file_by_prompt_key_by_index_and_by_request_in_rounds(tmp_path: Path) -> None:
-    head = json.dumps({"kind": "specledger-probe-run", "version": 1})
-    hists = HISTS + [HISTS[1]]
-    keyed = [_probe_line(i, h, prompt_index=i, prompt_key=f"k{i if i < 6 else 1}") for i, h in enumerate(hists)]
-    [s] = read_sources([_write(tmp_path, "a.run.jsonl", [head, *keyed])])
-    assert s.interval_unit == UNIT_PROMPT and s.acceptance.requests == 6
-    # an older file: the prompt's index in its one plan (repeats share it)
-    old = [_probe_line(i, h, prompt_index=i % 6) for i, h in enumerate(hists)]
-    [o] = read_sources([_write(tmp_path, "b.run.jsonl", [head, *old])])
-    assert o.interval_unit == UNIT_PROMPT and o.acceptance.requests == 6
-    # an older --until-decided file: each round numbers from 0, so the index names no prompt
-    rounds = [_probe_line(i, h, prompt_index=0, round=i + 1) for i, h in enumerate(hists)]
-    [r] = read_sources([_write(tmp_path, "c.run.jsonl", [head, *rounds])])
-    assert r.interval_unit == UNIT_REQUEST and r.acceptance.requests == 7
 
 
 def test_import_metrics_cli_says_the_unit_and_apply_keeps_both_counts(tmp_path: Path, capsys) -> None:
