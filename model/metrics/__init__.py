@@ -3,7 +3,7 @@
 - result      one source's counts per task class, the i.i.d. check, the alpha applied, the JSON row
 - read        recognising a file by its content, reading it within a size limit (streamed where it can be
               large), progress and cancel for the window, the measured classes to apply
-- json_sources  a JSON document or JSON lines turned into sources (probe run file, AIPerf, GuideLLM, vllm bench,
+- json_sources  a JSON document or JSON lines turned into sources (AIPerf, GuideLLM, vllm bench,
               `sample --json`, responses' records)
 - prometheus  /metrics scrapes (vLLM, SGLang, TensorRT-LLM, TGI), one or two (before and after a run)
 - lines       a log read as a stream: only the lines a marker pattern finds, in bounded memory

@@ -1,8 +1,9 @@
 """Sources from JSON: one document read whole, or JSON lines streamed one record a line.
 
 A document is a `specledger sample --json` result, an AIPerf aggregate export, a `vllm bench serve` result, a
-GuideLLM report, or one or more responses' records; JSON lines are AIPerf's per-request profile_export.jsonl, or one response a line. model.metrics.read recognises the file as JSON and
-hands it here; the formats' fields are read by model.metrics.records and model.metrics.tools.
+GuideLLM report, or one or more responses' records; JSON lines are AIPerf's per-request profile_export.jsonl, or
+one response a line. model.metrics.read recognises the file as JSON and hands it here; the formats' fields are
+read by model.metrics.records and model.metrics.tools.
 """
 from __future__ import annotations
 
