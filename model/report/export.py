@@ -27,7 +27,7 @@ from model.comparison import compare
 from model.report import styles as st
 from model.report.charts import ranked_tiers, write_charts, write_curves
 from model.report.comparison_sheet import HEADER_ROW as COMPARISON_HEADER_ROW
-from model.report.comparison_sheet import write_comparison
+from model.report.comparison_table import write_comparison
 from model.report.context_sheet import FIRST_CLASS_COL as CONTEXT_FIRST_CLASS_COL
 from model.report.context_sheet import MAX_BLOCKS, add_context_charts, write_context_curves
 from model.report.grid_sheet import HEADER_ROW as GRID_HEADER_ROW
