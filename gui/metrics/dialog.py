@@ -47,6 +47,32 @@ class ImportMetricsDialog(QDialog):
         self.sources: list[SourceResult] = []
         self.setWindowTitle("Import measured acceptance")
         self.resize(980, 560)
+        files_row = self._build_files_row()
+        form = self._build_form()
+        self._build_results()
+        reading_row = self._build_reading_row()
+        apply_row = self._build_apply_row()
+        layout = QVBoxLayout(self)
+        layout.addLayout(files_row)
+        layout.addLayout(form)
+        layout.addWidget(self.message_label)
+        layout.addLayout(reading_row)
+        self._show_reading(False)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.notes)
+        layout.addLayout(apply_row)
+        # no button of this dialog is Enter's: Enter typing a class (or a K) opened 'Add files…', the dialog's
+        # first button, as its default; Apply stays a deliberate click (Escape still closes)
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(False)
+        self.target_combo.currentIndexChanged.connect(self._update_apply)
+        self._fill_targets()
+        self._refresh()
+        document.changed.connect(self._fill_targets)
+        document.replaced.connect(self._on_document_replaced)
+
+    def _build_files_row(self) -> QHBoxLayout:
+        """The files to read, in order, with Add files… and Clear beside them."""
         self.file_list = QListWidget()
         self.file_list.setMaximumHeight(90)
         self.file_list.setToolTip("Two Prometheus scrapes of one server, in the order taken, give the run between them")
@@ -54,6 +80,18 @@ class ImportMetricsDialog(QDialog):
         add_button.clicked.connect(self._on_add_clicked)
         clear_button = QPushButton("Clear")
         clear_button.clicked.connect(self._on_clear_clicked)
+        files_row = QHBoxLayout()
+        files_row.addWidget(self.file_list, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(add_button)
+        buttons.addWidget(clear_button)
+        buttons.addStretch(1)
+        files_row.addLayout(buttons)
+        return files_row
+
+    def _build_form(self) -> QFormLayout:
+        """How to read them: the engine, K (one, or per drafter) and the task class (or a task map); any change
+        reads the files again."""
         self.engine_combo = QComboBox()
         self.engine_combo.addItems(ENGINES)
         self.k_spin = QSpinBox()
@@ -76,7 +114,18 @@ class ImportMetricsDialog(QDialog):
         for widget in (self.engine_combo, self.class_combo):
             widget.currentTextChanged.connect(self._on_form_changed)
         self.k_spin.valueChanged.connect(self._on_form_changed)
+        form = QFormLayout()
+        form.addRow("Engine", self.engine_combo)
+        form.addRow("K (draft tokens per step)", self.k_spin)
+        form.addRow("K per drafter", self.k_names_edit)
+        class_row = QHBoxLayout()
+        class_row.addWidget(self.class_combo, 1)
+        class_row.addWidget(self.task_map_button)
+        form.addRow("Task class", class_row)
+        return form
 
+    def _build_results(self) -> None:
+        """What was read: a row per source, the selected rows' notes, and the dialog's one message line."""
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -88,6 +137,9 @@ class ImportMetricsDialog(QDialog):
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         self.message_label.setVisible(False)
+
+    def _build_reading_row(self) -> QHBoxLayout:
+        """The read on the dialog's own worker: its progress bar and Cancel, shown while it runs."""
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setFormat("Reading… %p%")
@@ -98,57 +150,26 @@ class ImportMetricsDialog(QDialog):
         self.runner.finished.connect(self._on_read_finished)
         self.runner.errored.connect(self._on_read_errored)
         self._again = False  # the form changed while a read ran: read again when it stops
+        reading_row = QHBoxLayout()
+        reading_row.addWidget(self.progress, 1)
+        reading_row.addWidget(self.cancel_button)
+        return reading_row
 
+    def _build_apply_row(self) -> QHBoxLayout:
+        """Where to apply (the classes' α, or a tier's overrides), whether to add classes, Apply and Close."""
         self.target_combo = QComboBox()
         self.add_missing_check = QCheckBox("Add classes the workbook lacks")
         self.apply_button = QPushButton("Apply")
         self.apply_button.clicked.connect(self._on_apply_clicked)
         close_button = QPushButton("Close")
         close_button.clicked.connect(self.reject)
-        # no button of this dialog is Enter's: Enter typing a class (or a K) opened 'Add files…', the dialog's
-        # first button, as its default; Apply stays a deliberate click (Escape still closes)
-        for button in (add_button, clear_button, self.task_map_button, self.cancel_button, self.apply_button,
-                       close_button):
-            button.setAutoDefault(False)
-
-        files_row = QHBoxLayout()
-        files_row.addWidget(self.file_list, 1)
-        buttons = QVBoxLayout()
-        buttons.addWidget(add_button)
-        buttons.addWidget(clear_button)
-        buttons.addStretch(1)
-        files_row.addLayout(buttons)
-        form = QFormLayout()
-        form.addRow("Engine", self.engine_combo)
-        form.addRow("K (draft tokens per step)", self.k_spin)
-        form.addRow("K per drafter", self.k_names_edit)
-        class_row = QHBoxLayout()
-        class_row.addWidget(self.class_combo, 1)
-        class_row.addWidget(self.task_map_button)
-        form.addRow("Task class", class_row)
         apply_row = QHBoxLayout()
         apply_row.addWidget(QLabel("Apply to"))
         apply_row.addWidget(self.target_combo, 1)
         apply_row.addWidget(self.add_missing_check)
         apply_row.addWidget(self.apply_button)
         apply_row.addWidget(close_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(files_row)
-        layout.addLayout(form)
-        layout.addWidget(self.message_label)
-        reading_row = QHBoxLayout()
-        reading_row.addWidget(self.progress, 1)
-        reading_row.addWidget(self.cancel_button)
-        layout.addLayout(reading_row)
-        self._show_reading(False)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.notes)
-        layout.addLayout(apply_row)
-        self.target_combo.currentIndexChanged.connect(self._update_apply)
-        self._fill_targets()
-        self._refresh()
-        document.changed.connect(self._fill_targets)
-        document.replaced.connect(self._on_document_replaced)
+        return apply_row
 
     # --- what the dialog shows -----------------------------------------------------
     def files(self) -> list[str]:

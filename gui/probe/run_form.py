@@ -24,6 +24,18 @@ class RunForm(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        self._build_requests(form)
+        self._build_until_decided(form)
+        for edit in (self.prompts_edit, self.contexts_edit):
+            edit.textChanged.connect(self.changed)
+        for spin in (self.tokens_spin, self.max_requests_spin):
+            spin.valueChanged.connect(self.changed)
+        self.decide_check.toggled.connect(self.changed)
+
+    def _build_requests(self, form: QFormLayout) -> None:
+        """What each request is: the prompts, the filler before them, tokens, repeats, the levels and temperature."""
         self.prompts_edit = QLineEdit(str(DEMO_PROMPTS))
         browse = QToolButton(text="…", toolTip="Browse")
         browse.clicked.connect(self._on_prompts_browse_clicked)
@@ -44,8 +56,6 @@ class RunForm(QWidget):
                                                "samples from the same model as the baseline")
         self.levels_edit = QLineEdit("1", toolTip="Parallel streams per level, one level at a time, e.g. 1,4,16: "
                                      "fast and baseline at each level")
-        form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Prompts (JSONL)", prompts_row)
         knobs = QHBoxLayout()
         for text, w in (("Contexts", self.contexts_edit), ("Max tokens", self.tokens_spin),
@@ -63,6 +73,9 @@ class RunForm(QWidget):
         temperature_row.addWidget(self.temperature_spin)
         temperature_row.addWidget(QLabel("0: greedy; above: the quality test"), 1)
         form.addRow(temperature_row)
+
+    def _build_until_decided(self, form: QFormLayout) -> None:
+        """Run until decided, and the caps that stop it: requests a class, a cost, an interval's half-width."""
         # until decided: rounds to the classes still undecided against their price break-even (the workbook's)
         self.decide_check = QCheckBox("Run until decided", toolTip="Send rounds of requests (this tier only) to the "
                                       "classes whose acceptance interval still reaches across their price break-even, "
@@ -107,11 +120,6 @@ class RunForm(QWidget):
             caps_row.addWidget(w)
         caps_row.addStretch(1)
         form.addRow(caps_row)
-        for edit in (self.prompts_edit, self.contexts_edit):
-            edit.textChanged.connect(self.changed)
-        for spin in (self.tokens_spin, self.max_requests_spin):
-            spin.valueChanged.connect(self.changed)
-        self.decide_check.toggled.connect(self.changed)
 
     def prompts_path(self) -> str:
         return self.prompts_edit.text().strip()

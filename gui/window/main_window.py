@@ -129,7 +129,14 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         self.input_tabs.addTab(self.tier_view, "Tiers")
         self.input_tabs.addTab(self.class_view, "Task classes")
         self.input_tabs.addTab(self.override_view, "Acceptance on each tier's draft")
+        self._results_box = self._build_results_box()
+        self._summary_box = self._build_summary_box()
+        self._build_panes()
+        if self._tier_row >= 0:
+            self.tier_view.setCurrentIndex(self.tier_model.index(self._tier_row, 0))
 
+    def _build_results_box(self) -> QWidget:
+        """The results grid under its head: what it shows (the metric) and what its colours mean (the legend)."""
         self.metric_combo = QComboBox()
         for key, (label, _) in METRICS.items():
             self.metric_combo.addItem(label, key)
@@ -154,20 +161,25 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         box.setContentsMargins(0, 4, 0, 0)
         box.addLayout(head)
         box.addWidget(self.results_view)
+        return results_box
+
+    def _build_summary_box(self) -> QWidget:
         summary_box = QWidget()
         box = QVBoxLayout(summary_box)
         box.setContentsMargins(0, 4, 0, 0)
         self.summary_title = QLabel(_SUMMARY_TITLE + (_EQUAL_WEIGHTS if self.document.comparison.equal_weights else ""))
         box.addWidget(self.summary_title)
         box.addWidget(self.summary_view)
+        return summary_box
 
+    def _build_panes(self) -> None:
+        """Inputs, results and the per-tier summary one above another on the left; the charts' pane beside them."""
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.input_tabs)
-        left.addWidget(results_box)
-        left.addWidget(summary_box)
+        left.addWidget(self._results_box)
+        left.addWidget(self._summary_box)
         left.setSizes([340, 300, 300])
         self.left_splitter = left
-        self._results_box, self._summary_box = results_box, summary_box
         self.charts_pane = ChartsPane()  # the charts go in once built (``charts``)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
@@ -180,8 +192,6 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         self.splitter.handle(1).installEventFilter(self)  # a drag's start and end set the width View > Charts restores
         self._chart_width = 540
         self.setCentralWidget(self.splitter)
-        if self._tier_row >= 0:
-            self.tier_view.setCurrentIndex(self.tier_model.index(self._tier_row, 0))
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
