@@ -1,8 +1,27 @@
 """A side panel as a dock: the one way the window's panels (Measure acceptance, Probe a tier) are docked."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import (QAbstractSpinBox, QComboBox, QDockWidget, QMainWindow, QScrollArea, QVBoxLayout,
+                               QWidget)
+
+
+class _WheelScrollsTheDock(QObject):
+    """The wheel over a box the user has not clicked into scrolls the dock instead of changing the box: scrolling
+    a laptop's dock back up with the pointer passing over Against set it to "(none)", unseen."""
+
+    def __init__(self, scroll: QScrollArea, panel: QWidget) -> None:
+        super().__init__(scroll)
+        self._bar = scroll.verticalScrollBar()
+        for box in [*panel.findChildren(QComboBox), *panel.findChildren(QAbstractSpinBox)]:
+            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not WheelFocus: the wheel no longer gives it the keys
+            box.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
+            QCoreApplication.sendEvent(self._bar, event)
+            return True
+        return False
 
 
 def scrolled_dock(window: QMainWindow, title: str, object_name: str, panel: QWidget,
@@ -19,6 +38,7 @@ def scrolled_dock(window: QMainWindow, title: str, object_name: str, panel: QWid
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
     scroll.setWidget(panel)
     scroll.setMinimumWidth(260)
+    _WheelScrollsTheDock(scroll, panel)
     content: QWidget = scroll
     if footer is not None:
         content = QWidget()
