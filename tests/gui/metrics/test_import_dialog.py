@@ -251,7 +251,7 @@ def test_k_per_drafter_in_the_window(window, qtbot, tmp_path: Path) -> None:  # 
 
 
 def test_a_probe_run_file_is_read_by_the_probes_reader(window, qtbot, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
-    import gui.metrics.dialog as dialog_module
+    import gui.metrics.reading as reading_module  # the dialog's read (gui/metrics/reading.py)
     from model.probe import run_counts
     from tests.model.metrics.log_files import probe_run
 
@@ -260,7 +260,7 @@ def test_a_probe_run_file_is_read_by_the_probes_reader(window, qtbot, tmp_path: 
     def spy(path):  # noqa: ANN001, ANN202
         asked.append(str(path))
         return run_counts.reported_counts(path)
-    monkeypatch.setattr(dialog_module, "reported_counts", spy)
+    monkeypatch.setattr(reading_module, "reported_counts", spy)
     run = tmp_path / "probe.run.jsonl"
     run.write_text(probe_run([("fast", "code", [6, 10, 12, 12]), ("fast", "prose", [30, 10, 0, 0])]), encoding="utf-8")
     dialog = _dialog(window, qtbot)
