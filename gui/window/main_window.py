@@ -281,6 +281,7 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         wider = wider_texts(self.document.comparison)
         if wider != self._wider_texts:
             fit_columns((self.override_view, self.results_view, self.summary_view))
+            self.refit_panes_later()
         self._wider_texts = wider
         made_up = any(self.document.comparison.incomplete)
         if made_up != self._legend_made_up:  # its entry only while some tier shows that colour

@@ -5,7 +5,7 @@ because it is about geometry, not about what the window shows.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget
 
@@ -79,6 +79,15 @@ class ScreenFit:
                 self._chart_width = sizes[1]
             self.charts_pane.hide()
         self.charts_action.setChecked(visible)
+        self.refit_panes_later()
+
+    def refit_panes_later(self) -> None:
+        """The tables' heights to their rows again once the layout has settled: the charts coming back narrow the
+        results grid (a scroll bar, the legend on two lines) and an Apply widens its cells; fitted at start-up
+        only, the grid showed 7 of its 8 rows at 1350 x 720."""
+        fit = getattr(self, "fit_pane_heights", None)
+        if fit is not None:
+            QTimer.singleShot(0, fit)
 
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
         self.charts_action.setChecked(self._charts_shown())
