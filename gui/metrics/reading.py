@@ -100,11 +100,17 @@ class ImportReading:
         self._again = False
         self.runner.cancel()
 
-    def _on_read_errored(self, message: str) -> None:
+    def _read_ended(self) -> bool:
+        """A read stopped: its bar goes; True, and the files are read again, when it was for an older form."""
         self._show_reading(False)
-        if self._again:
-            self._again = False
-            self._refresh()
+        if not self._again:
+            return False
+        self._again = False
+        self._refresh()
+        return True
+
+    def _on_read_errored(self, message: str) -> None:
+        if self._read_ended():
             return
         if message.startswith("cancelled"):
             self.show_message("Reading cancelled; nothing was read. Add the files again, or change the form, to read "
@@ -117,10 +123,7 @@ class ImportReading:
         self.read_done.emit()
 
     def _on_read_finished(self, sources: object) -> None:
-        self._show_reading(False)
-        if self._again:
-            self._again = False
-            self._refresh()
+        if self._read_ended():
             return
         self._show_sources(list(sources))  # type: ignore[call-overload]
         self.read_done.emit()
