@@ -12,7 +12,7 @@
 - vllm_logs   vLLM V0 and V1 log lines, the offline example's summary, `vllm bench serve` console output
 - fields      one figure out of a line, parsed strictly and refused with file:line:field
 - records     per-request JSON lines, `vllm bench serve` results, SpecLedger's own `sample --json`
-- tools       AIPerf exports, GuideLLM reports
+- bench_tools  benchmark tools' files: AIPerf exports, GuideLLM reports
 
 A file another wing reads itself (a probe's run file) is not read here: the front end passes that wing's
 reader to read_sources as ``recorded``, and its per-request counts (model.engines.recorded) become sources here.

@@ -3,7 +3,7 @@
 A document is a `specledger sample --json` result, an AIPerf aggregate export, a `vllm bench serve` result, a
 GuideLLM report, or one or more responses' records; JSON lines are AIPerf's per-request profile_export.jsonl, or
 one response a line. model.metrics.read recognises the file as JSON and hands it here; the formats' fields are
-read by model.metrics.records and model.metrics.tools.
+read by model.metrics.records and model.metrics.bench_tools.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import json
 from typing import Any, BinaryIO, Generator, Iterator
 
 from model.common.formatting import count
-from model.metrics import records, tools
+from model.metrics import bench_tools, records
 from model.metrics.lines import ScanStats, scan
 from model.metrics.prompt_keys import record_prompt
 from model.metrics.result import MetricsError, SourceResult
@@ -39,7 +39,7 @@ def json_lines_sources(fh: BinaryIO, file: str, engine: str) -> Generator[int, N
         raise MetricsError(f"{file}: empty") from None
     obj = head[1]
     stream = _chain(head, gen)
-    if isinstance(obj, dict) and tools.aiperf_record(obj, f"{file}:{head[0]}") is not None or (
+    if isinstance(obj, dict) and bench_tools.aiperf_record(obj, f"{file}:{head[0]}") is not None or (
             isinstance(obj, dict) and isinstance(obj.get("metrics"), dict) and "metadata" in obj):
         result = _aiperf_records(file, stream)
     else:
@@ -62,7 +62,7 @@ def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[
 def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[SourceResult]:
     parts, prompts, without = [], [], 0
     for number, obj in stream:
-        counts = tools.aiperf_record(obj, f"{file}:{number}") if isinstance(obj, dict) else None
+        counts = bench_tools.aiperf_record(obj, f"{file}:{number}") if isinstance(obj, dict) else None
         if counts is None:
             without += 1
         elif counts.drafts:
@@ -74,7 +74,7 @@ def _aiperf_records(file: str, stream: Iterator[tuple[int, Any]]) -> list[Source
     notes = [f"{len(parts)} AIPerf request records added up"]
     if without:
         notes.append(f"{without} records without spec-decode metrics left out")
-    return [SourceResult(file=file, engine="aiperf", counts=tools.combined([c for _, c in parts], file), kind="aiperf",
+    return [SourceResult(file=file, engine="aiperf", counts=bench_tools.combined([c for _, c in parts], file), kind="aiperf",
                          format="AIPerf profile_export.jsonl (per-request spec_decode metrics)", notes=notes, requests=parts,
                          prompts=prompts)]
 
@@ -87,24 +87,24 @@ def json_document_sources(file: str, obj: Any, engine: str) -> list[SourceResult
                              notes=notes, format="specledger sample --json result",
                              requests=per_prompt.get(name, ([], []))[0], prompts=per_prompt.get(name, ([], []))[1])
                 for name, c, notes in classes]
-    aggregate = tools.aiperf_metrics(obj)
+    aggregate = bench_tools.aiperf_metrics(obj)
     if aggregate is not None:
-        counts, notes = tools.aiperf_aggregate(aggregate, obj.get(tools._AIPERF_HISTOGRAM, aggregate.get(tools._AIPERF_HISTOGRAM)), file)
+        counts, notes = bench_tools.aiperf_aggregate(aggregate, obj.get(bench_tools._AIPERF_HISTOGRAM, aggregate.get(bench_tools._AIPERF_HISTOGRAM)), file)
         return [SourceResult(file=file, engine="aiperf", counts=counts, kind="aiperf", notes=notes,
                              format="AIPerf aggregate export (profile_export_aiperf.json, spec decode section)")]
     if records.is_vllm_bench(obj):
         counts, notes = records.read_vllm_bench(obj, file)
         return [SourceResult(file=file, engine="vllm", counts=counts, kind="vllm-bench", notes=notes,
                              format="vllm bench serve --save-result JSON")]
-    if tools.is_aiperf_export(obj):
+    if bench_tools.is_aiperf_export(obj):
         raise MetricsError(f"{file}: an AIPerf export, but without spec-decode metrics (spec decode off, or this AIPerf "
                            "predates them)")
-    if tools.is_guidellm_report(obj):
-        parts, n = tools.guidellm_report(obj, file)
+    if bench_tools.is_guidellm_report(obj):
+        parts, n = bench_tools.guidellm_report(obj, file)
         if not parts:
             raise MetricsError(f"{file}: a GuideLLM report, but none of its {count(n, 'request')} carries server-reported acceptance "
                                "(GuideLLM records timings and token counts); import the server's /metrics scrape or log")
-        return [SourceResult(file=file, engine=parts[0][1].engine, counts=tools.combined([c for _, c in parts], file),
+        return [SourceResult(file=file, engine=parts[0][1].engine, counts=bench_tools.combined([c for _, c in parts], file),
                              kind="guidellm", format="GuideLLM report (server-reported fields in its requests)",
                              notes=[f"{len(parts)} of {n} requests carry the server's counts"], requests=parts)]
     if isinstance(obj, list):

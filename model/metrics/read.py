@@ -22,7 +22,7 @@ from model.common.cancel import run_to_end
 from model.engines.recorded import RecordedFile
 from model.engines.reports import ReportError, with_k
 from model.engines.spec_checks import MAX_K, count_problem
-from model.metrics import logscan, prometheus, tools
+from model.metrics import bench_tools, logscan, prometheus
 from model.metrics.json_sources import json_document_sources, json_lines_sources
 from model.metrics.result import MetricsError, SourceResult
 from model.common.safe_files import MB, FileRefused, open_regular, read_text_limited
@@ -277,7 +277,7 @@ def _recorded_sources(given: RecordedFile, engine: str) -> list[SourceResult]:
     if not given.classes:
         raise MetricsError(given.empty or f"{given.file}: no request in it carries the server's own counts")
     sources = [SourceResult(file=given.file, engine=c.requests[0][1].engine,
-                            counts=tools.combined([r for _, r in c.requests], given.file), task_class=c.task_class,
+                            counts=bench_tools.combined([r for _, r in c.requests], given.file), task_class=c.task_class,
                             kind=given.kind, format=given.format, requests=list(c.requests), notes=list(c.notes),
                             prompts=list(c.prompts), k_unknown=given.k_unknown)
                for c in given.classes]
