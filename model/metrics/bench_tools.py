@@ -27,7 +27,7 @@ from model.metrics.result import MetricsError
 AIPERF_NOTE = ("AIPerf: acceptance length = 1 + accepted / verify steps (bonus token included); draft acceptance rate = "
                "accepted / draft tokens (percent); histogram = verify steps by accepted drafts; as the server reported them")
 _AIPERF_TOTALS = ("total_spec_decode_steps", "total_accepted_draft_tokens", "total_draft_tokens")
-_AIPERF_HISTOGRAM = "pooled_spec_decode_acceptance_histogram"
+AIPERF_HISTOGRAM = "pooled_spec_decode_acceptance_histogram"
 
 
 def _value(node: Any) -> Any:
@@ -76,7 +76,7 @@ def aiperf_metrics(obj: Any) -> Mapping[str, Any] | None:
     if not isinstance(obj, Mapping):
         return None
     for node in (obj, obj.get("records"), obj.get("metrics")):
-        if isinstance(node, Mapping) and (_AIPERF_HISTOGRAM in node or any(k in node for k in _AIPERF_TOTALS)):
+        if isinstance(node, Mapping) and (AIPERF_HISTOGRAM in node or any(k in node for k in _AIPERF_TOTALS)):
             return node
     return None
 
@@ -88,7 +88,7 @@ def is_aiperf_export(obj: Any) -> bool:
 
 def aiperf_aggregate(node: Mapping[str, Any], hist_node: Any, file: str) -> tuple[SpecCounts, list[str]]:
     values = {k: _count(node[k], f"{file}: {k}") for k in _AIPERF_TOTALS if k in node}
-    hist = _histogram(hist_node, f"{file}: {_AIPERF_HISTOGRAM}") if hist_node is not None else None
+    hist = _histogram(hist_node, f"{file}: {AIPERF_HISTOGRAM}") if hist_node is not None else None
     own = {k: _value(node[k]) for k in ("spec_decode_token_weighted_acceptance_length",
                                          "spec_decode_overall_draft_acceptance_rate") if k in node}
     counts = SpecCounts(engine="aiperf", drafts=values.get("total_spec_decode_steps"),

@@ -89,7 +89,8 @@ def json_document_sources(file: str, obj: Any, engine: str) -> list[SourceResult
                 for name, c, notes in classes]
     aggregate = bench_tools.aiperf_metrics(obj)
     if aggregate is not None:
-        counts, notes = bench_tools.aiperf_aggregate(aggregate, obj.get(bench_tools._AIPERF_HISTOGRAM, aggregate.get(bench_tools._AIPERF_HISTOGRAM)), file)
+        histogram = obj.get(bench_tools.AIPERF_HISTOGRAM, aggregate.get(bench_tools.AIPERF_HISTOGRAM))
+        counts, notes = bench_tools.aiperf_aggregate(aggregate, histogram, file)
         return [SourceResult(file=file, engine="aiperf", counts=counts, kind="aiperf", notes=notes,
                              format="AIPerf aggregate export (profile_export_aiperf.json, spec decode section)")]
     if records.is_vllm_bench(obj):
