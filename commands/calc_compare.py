@@ -194,18 +194,23 @@ def _acceptance_cells(r: dict[str, Any]) -> tuple[str, str, str]:
             length(r["price_break_even_length"], "E* "))
 
 
+# a tier's verdicts while its mix waits for a class nobody filled in (the window's Per tier table says the same)
+WAITS = "class not given"
+
+
 def comparison_text(cmp) -> str:
     # speed verdict: against plain decoding; value verdict: speed over the baseline against price over it
     tiers, pairs = tier_records(cmp), pair_records(cmp)
     # intervals widen the speed columns only where the workbook has any
     tw = 22 if any(r["speedup_interval"] for r in tiers) else 8
     pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
-    verdicts = [r["incomplete"] or r["verdict"] + (" (measured)" if r["judged_on_measured"] else
+    verdicts = [r["incomplete"] or (WAITS if r["mix_waits_for"] else "") or r["verdict"] + (" (measured)" if r["judged_on_measured"] else
                                                    " (unconfirmed)" if r["unconfirmed"] else "") for r in tiers]
     vw = max([22] + [len(v) + 1 for v in verdicts])  # "incomplete: needs c and v" pushed the columns after it
     # "out of reach" ran into the claim before it ("3.0xout of reach") in a 9-wide column
     nw = max([9] + [len(_claim_alpha_text(r)) + 2 for r in tiers])
-    values = ["incomplete" if r["incomplete"] else r["baseline_incomplete"] or r["value_verdict"] for r in tiers]
+    values = ["incomplete" if r["incomplete"] else WAITS if r["mix_waits_for"] else r["baseline_incomplete"]
+              or r["value_verdict"] for r in tiers]
     # the SLA's verdict beside the tier's, where any tier has an SLA (docs/design/vendor-terms.md)
     slas = [(r["sla"]["verdict"] or "promised") if r["sla"] else "–" for r in tiers]
     sla_head = f"{'':<{max(len(v) for v in values) - 5}}  SLA" if any(r["sla"] for r in tiers) else ""
@@ -219,6 +224,9 @@ def comparison_text(cmp) -> str:
                      f"{_claim_alpha_text(r):>{nw}}  {holds:<5}  {verdict:<{vw}}"
                      f"{'–' if r['incomplete'] else _tier_pays_text(r):>7}"
                      + (f"  {value:<{max(len(v) for v in values)}}  {sla}" if sla_head else f"  {value}"))
+    waits = sorted({r["mix_waits_for"] for r in tiers if r["mix_waits_for"]})
+    if waits:  # the class a mix waits for, said once (every fast tier waits for the same one, bar an override)
+        lines.append(f"{WAITS}: no mix, verdict or fair price until it is filled in ({'; '.join(waits)}).")
     measured = [(r, cmp.tier_parts[i].measured) for i, r in enumerate(tier_records(cmp))
                 if r["measured_speedup"] is not None]
     if measured:
@@ -251,19 +259,20 @@ def comparison_text(cmp) -> str:
     lines.append("")
     # a verdict resting on too few requests for an interval says so beside it: the measured point's, not firm
     few = [r["verdict_basis"] == ON_TOO_FEW for r in pairs]
-    pvw = max([9] + [len(labelled(r["verdict"], f)) + 1 for r, f in zip(pairs, few)])
+    pvw = max([9] + [len(r["acceptance_not_given"] or labelled(r["verdict"], f)) + 1 for r, f in zip(pairs, few)])
     lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<{pvw}}"
                  f"{'price':>7}{'pays a':>8}  value")
     # a value verdict withheld for the whole tier says why (its baseline's mechanics made up), not "n/a"
     withheld = {name: cmp.value_withheld(i) for i, name in enumerate(cmp.tier_names)}
     for r, f in zip(pairs, few):
-        if r["verdict"] == "n/a" and not r["acceptance_refused"]:
+        if r["verdict"] == "n/a" and not r["acceptance_refused"] and not r["acceptance_not_given"]:
             continue
         alpha_cell, be, pays = _acceptance_cells(r)
         ratio = "–" if r["value_verdict"] == "n/a" else ("free" if r["price_ratio"] is None else fmt.times(r["price_ratio"]))
         speed = fmt.times_interval(r["speedup"], *(r["speedup_interval"] or (None, None)))
         lines.append(f"{r['tier'][:21]:<22}{r['task_class'][:14]:<15}{alpha_cell:>8}{be:>8}"
-                     f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  {labelled(r['verdict'], f):<{pvw}}"
+                     f"{fmt.pct(r['trailer_fill'], 0):>7}{speed:>{pw}}  "
+                     f"{r['acceptance_not_given'] or labelled(r['verdict'], f):<{pvw}}"
                      f"{ratio:>7}{pays:>8}  {withheld[r['tier']] or labelled(r['value_verdict'], f)}")
     if any(few):
         lines.append(f"({TOO_FEW_LABEL}): the class was {TOO_FEW_MEANING}.")

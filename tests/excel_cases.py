@@ -62,6 +62,22 @@ def made_up() -> Workbook:
     return wb
 
 
+def class_not_given(tokens: bool = False, acceptance: bool = False) -> Workbook:
+    """The demo with a task class added by Add row (TaskClass.defaulted: its acceptance, context and tokens not
+    given), then its tokens typed (`tokens`), or its acceptance and context (`acceptance`): no fast tier has a mix
+    over the classes until all are."""
+    from model.workbook.row_edits import add_row
+
+    wb = load_demo()
+    new = wb.classes[add_row(wb, "classes", len(wb.classes))]
+    typed = {**({"tokens_out": 40e6, "tokens_in": 10e6} if tokens else {}),
+             **({"alpha": 0.7, "context": 8192} if acceptance else {})}
+    for field, value in typed.items():
+        setattr(new, field, value)
+        new.entered(field)
+    return wb
+
+
 def profiled() -> Workbook:
     """The demo with acceptance beyond one alpha: per-position profiles (one shorter than some tiers' K, so E is
     extrapolated there; one ending in a zero), a mean acceptance length at K = 3, and an override's profile;

@@ -14,7 +14,7 @@ from model.workbook.rows import Workbook
 
 from gui.tables import acceptance_text
 from gui.charts.curve_layer import CurveLayer
-from gui.charts.not_given import mechanics_not_given, not_given_key
+from gui.charts.not_given import classes_not_given, mechanics_not_given, not_given_key
 from gui.charts.style import (BREAK_EVEN, CLAIM, FAINT, INK, MAX_CLASS_ENTRIES, ChartView, FedItems, array_bytes,
                               class_color, curve_inputs, html_text, resize_pool, up_to_date)
 
@@ -211,7 +211,7 @@ class AlphaChart(ChartView):
             self._set_html(self._claim_label, html_text(f"claim {fmt.times(claimed)} needs α {claim_alpha:.2f}", CLAIM))
             self._claim_label.setPos(claim_alpha, claimed)
             self._claim_label.setVisible(True)
-        notes += shape_notes(comparison, tier_row)
+        notes += shape_notes(comparison, tier_row) + classes_not_given(comparison, tier_row)
         self._set_note(notes)
         ctx = fmt.context(float(data.context[selected]))
         unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""

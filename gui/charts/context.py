@@ -13,7 +13,7 @@ from model.comparison import Comparison
 from model.curves.speedup import CONTEXT_GRID, context_curves
 from model.workbook.rows import Workbook
 
-from gui.charts.not_given import mechanics_not_given, not_given_key
+from gui.charts.not_given import classes_not_given, mechanics_not_given, not_given_key
 from gui.charts.style import (BREAK_EVEN, CLAIM, INK, MAX_CLASS_ENTRIES, ChartView, array_bytes, class_color, curve_inputs,
                               html_text, resize_pool, up_to_date)
 
@@ -107,7 +107,7 @@ class ContextChart(ChartView):
             self._claim_line.setValue(math.log10(claim_ctx))
             self._claim_line.label.setFormat(f"claim {fmt.times(claimed)} at {fmt.context(claim_ctx)}")
         if comparison.speculative[tier_row]:
-            self._set_note("")
+            self._set_note("<br>".join(classes_not_given(comparison, tier_row)))
             suffix = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
             self.set_title(f"Speedup vs context — {tier.name}, K = {tier.k}{suffix}")
         else:

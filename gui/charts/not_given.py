@@ -27,9 +27,21 @@ def mechanics_not_given(comparison: Comparison, tier_row: int, tier: str) -> lis
     return lines
 
 
+def classes_not_given(comparison: Comparison, tier_row: int) -> list[str]:
+    """A line per task class with no point on tier_row's charts because its acceptance or context was not given
+    (TaskClass.defaulted: a row added by Add row or a paste): "New class: acceptance not given"."""
+    if not 0 <= tier_row < len(comparison.tier_names):
+        return []
+    return [f"{name}: {why}, so not drawn" for j, name in enumerate(comparison.class_names)
+            if (why := comparison.cell_not_given(tier_row, j))]
+
+
 def not_given_key(comparison: Comparison, tier_row: int) -> tuple:
-    """The inputs of that note, for a chart's data_key (an edit that gives the mechanics redraws it); no NaN in
-    it, or two equal keys would differ."""
-    if not 0 <= tier_row < len(comparison.tier_names) or not comparison.made_up(tier_row):
+    """The inputs of those notes, for a chart's data_key (an edit that gives the mechanics or a class's acceptance
+    redraws it); no NaN in it, or two equal keys would differ."""
+    if not 0 <= tier_row < len(comparison.tier_names):
         return ()
-    return (comparison.made_up(tier_row), "\n".join(mechanics_not_given(comparison, tier_row, "")))
+    classes = tuple(classes_not_given(comparison, tier_row))
+    if not comparison.made_up(tier_row):
+        return classes
+    return (comparison.made_up(tier_row), "\n".join(mechanics_not_given(comparison, tier_row, "")), classes)

@@ -63,10 +63,11 @@ class PositionChart(ChartView):
         if grid is None or not (0 <= tier_row < len(comparison.tier_names)) or not comparison.speculative[tier_row]:
             return (self.class_row if 0 <= self.class_row < n else -1), None
         k = int(comparison.k[tier_row])
-        if 0 <= self.class_row < n:
-            return self.class_row, grid.position_rates(tier_row, self.class_row, k)
+        if 0 <= self.class_row < n:  # none from a class nobody filled in (TaskClass.defaulted)
+            return self.class_row, (None if comparison.cell_not_given(tier_row, self.class_row)
+                                    else grid.position_rates(tier_row, self.class_row, k))
         for j in range(n):
-            rates = grid.position_rates(tier_row, j, k)
+            rates = None if comparison.cell_not_given(tier_row, j) else grid.position_rates(tier_row, j, k)
             if rates is not None:
                 return j, rates
         return -1, None
@@ -140,6 +141,8 @@ class PositionChart(ChartView):
             text = "\n".join(not_given)
         elif not comparison.speculative[tier_row]:
             text = f"{tier} does not run speculative decoding: no draft positions."
+        elif j >= 0 and comparison.cell_not_given(tier_row, j):
+            text = f"{comparison.class_names[j]}: {comparison.cell_not_given(tier_row, j)}.\nType it in the Task classes table."
         elif j >= 0:
             grid = comparison.acceptance
             what = "a mean acceptance length" if grid is not None and grid.kind[tier_row, j] == 1 else "one α"

@@ -136,6 +136,8 @@ class TrailerChart(ChartView):
         self._numbers = [
             # a tree draft refuses a per-token alpha (comparison.TREE_NEEDS_LENGTH): say so, not "– full"
             f"α {alpha[j]:.2f} · a tree needs a length" if comparison.is_refused(tier_row, j) else
+            # a class nobody filled in: no fill from its placeholders (TaskClass.defaulted)
+            comparison.cell_not_given(tier_row, j) if comparison.cell_not_given(tier_row, j) else
             # a profile or a length decides E there, not the alpha kept beside it: its mean acceptance length
             (acceptance_text.acceptance_cell(comparison, tier_row, j) if acceptance_text.shape(comparison, tier_row, j)
              else f"α {alpha[j]:.2f}") + f" · {fmt.pct(fill[j], 0)} full · {fmt.times(speedup[j])}"

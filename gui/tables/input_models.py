@@ -17,7 +17,7 @@ from model.workbook.alpha_text import parse_alpha_text, parse_shape_text, type_s
 from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
                                        ValidationError, parse_field)
 from model.workbook.vendor_terms import drop_stale_measurement
-from model.workbook.rows import (TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval,
+from model.workbook.rows import (NotGiven, TaskClass, Tier, Workbook, drop_acceptance_shape, drop_stale_interval,
                                  type_acceptance)
 
 from gui.tables import acceptance_text, used_costs
@@ -191,7 +191,7 @@ class RowTableModel(WorkbookTableModel):
         """Typing over a value an import made up confirms it, even unchanged: one step, and the tier is complete."""
         rows = self.rows(self.document.workbook)
         row = rows[index.row()] if index.row() < len(rows) else None
-        return isinstance(row, Tier) and self.specs[index.column()].name in row.defaulted_fields()
+        return row is not None and self._not_given(row, self.specs[index.column()])
 
     def _snapshot(self) -> Any:
         # the rows themselves: the document never mutates a workbook in place, so old rows stay as shown
@@ -252,7 +252,11 @@ class RowTableModel(WorkbookTableModel):
 
     @staticmethod
     def _not_given(row: Any, spec: FieldSpec) -> bool:
-        return isinstance(row, Tier) and spec.name in row.defaulted_fields()
+        """A placeholder nobody typed (Tier.defaulted, TaskClass.defaulted); a class's source goes with its alpha."""
+        if not isinstance(row, NotGiven):
+            return False
+        made_up = row.defaulted_fields()
+        return spec.name in made_up or (spec.name == "alpha_source" and isinstance(row, TaskClass) and "alpha" in made_up)
 
     def _tooltip(self, row: Any, spec: FieldSpec, value: Any) -> str:
         if self._not_given(row, spec):
@@ -332,8 +336,8 @@ class RowTableModel(WorkbookTableModel):
         if isinstance(target, Tier):
             drop_stale_measurement(target, spec.name, value)  # a measured SLA or downgrade was about the old value
         setattr(target, spec.name, value)
-        if isinstance(target, Tier):
-            target.entered(spec.name)  # a value the analyst typed is no longer one an import made up
+        if isinstance(target, NotGiven):
+            target.entered(spec.name)  # a value the analyst typed is no longer one nobody gave
 
 
 class TierTableModel(RowTableModel):
@@ -411,6 +415,7 @@ class ClassTableModel(RowTableModel):
             return
         target = wb.classes[row]
         shape = parse_shape_text(TaskClass, text, target.name, decimal=locale_decimal())
+        target.entered("alpha")  # whichever way it is typed (a refused text raises above and changes nothing)
         if shape is not None:  # a profile or a length typed in the alpha cell: it stands instead of one alpha
             type_shape(target, shape)
             return

@@ -14,6 +14,7 @@ from gui.tables import acceptance_text
 from gui.tables.acceptance_text import PROFILE_ROLE, RANGE_HINT, SHAPE_ROLE, alpha_edit_text
 from gui.tables.cell_format import locale_decimal
 from gui.tables.input_models import Cell, Index, WorkbookTableModel
+from model.workbook.row_edits import NOT_GIVEN
 from model.workbook.measured_apply import unused_acceptance_note
 from model.workbook.rows import Override, Workbook, type_acceptance
 from model.workbook.alpha_text import parse_alpha_text, parse_shape_text, type_shape
@@ -49,12 +50,12 @@ class OverrideGridModel(WorkbookTableModel):
 
     def _snapshot(self) -> Any:
         wb = self.document.workbook
-        return (tuple(t.name for t in wb.tiers), tuple((c.name, c.alpha) for c in wb.classes),
+        return (tuple(t.name for t in wb.tiers), tuple((c.name, c.alpha, c.defaulted) for c in wb.classes),
                 tuple((o.tier, o.task_class, o.alpha, o.alpha_source, o.source_note, o.alpha_low, o.alpha_high)
                       for o in wb.overrides))
 
     def _headers_changed(self, old: Any, new: Any) -> bool:
-        return old[0] != new[0] or [n for n, _ in old[1]] != [n for n, _ in new[1]]
+        return old[0] != new[0] or [c[0] for c in old[1]] != [c[0] for c in new[1]]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.document.workbook.tiers)
@@ -78,8 +79,8 @@ class OverrideGridModel(WorkbookTableModel):
         override = wb.override_for(tier.name, cls.name)
         if role == Qt.ItemDataRole.DisplayRole:
             # blank cells show the class alpha in grey brackets so the grid reads as the alpha in use
-            if override is None:
-                return f"({cls.alpha * 100:.1f}%)"
+            if override is None:  # a class's alpha nobody gave is no alpha in use (TaskClass.defaulted)
+                return f"({NOT_GIVEN})" if "alpha" in cls.defaulted_fields() else f"({cls.alpha * 100:.1f}%)"
             suffix, _ = acceptance_text.class_alpha_words(override)
             return f"{override.alpha * 100:.1f}% {suffix}".rstrip()
         if role == Qt.ItemDataRole.EditRole:
@@ -107,7 +108,8 @@ class OverrideGridModel(WorkbookTableModel):
                 return (f"{cls.name} on {tier.name}'s draft: alpha {override.alpha * 100:.1f}% ({override.alpha_source}{note}).\n"
                         + (f"{words}\n" if words else "")
                         + f"Clear the cell (Delete) to use the class's alpha, {cls.alpha * 100:.1f}%.\n{RANGE_HINT}")
-            return (f"Blank: {tier.name} uses {cls.name}'s own alpha, {cls.alpha * 100:.1f}%. Type a share (0.78 or 78%) "
+            own = NOT_GIVEN if "alpha" in cls.defaulted_fields() else f"{cls.alpha * 100:.1f}%"
+            return (f"Blank: {tier.name} uses {cls.name}'s own alpha, {own}. Type a share (0.78 or 78%) "
                     f"to override.\n{RANGE_HINT}")
         return None
 

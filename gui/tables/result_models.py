@@ -34,7 +34,7 @@ TOO_FEW_COLOUR = QColor("#e9dfc0")
 # a tier whose mechanics nobody gave (an import's missing column, a new row): no verdict, a colour of its own
 # (neither grey nor undecided's violet)
 INCOMPLETE_COLOUR = QColor("#cfe6e4")
-INCOMPLETE_WORDS = "mechanics not given"  # its legend entry, shown while a tier has that colour
+INCOMPLETE_WORDS = "not given"  # its legend entry, shown while a tier's mechanics or a class's inputs have that colour
 # what the colours mean, for the legend beside the grid: (colour, words)
 LEGENDS = {
     "speed": [(VERDICT_COLOURS[GAIN], "gain"), (VERDICT_COLOURS[MARGINAL], "marginal"), (VERDICT_COLOURS[TAX], "tax"),
@@ -188,11 +188,25 @@ def _block(mask: np.ndarray) -> tuple[int, int, int, int] | None:
     return int(rows.min()), int(cols.min()), int(rows.max()), int(cols.max())
 
 
+def shows_not_given(cmp: Comparison) -> bool:
+    """Some cell shows the not-given colour: a tier's mechanics, or a class's acceptance or context, nobody gave."""
+    return any(cmp.incomplete) or bool(cmp.not_given is not None and cmp.not_given.any())
+
+
+def cell_text(cmp: Comparison, metric: str, i: int, j: int) -> str:
+    """A grid cell's text: the metric's, or why its class gives it no number ("acceptance not given")."""
+    return cmp.cell_not_given(i, j) or METRICS[metric][1](cmp, i, j)
+
+
 def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     """How the cell was computed, in the seed's terms, with the actual numbers."""
     tier, cls = cmp.tier_names[i], cmp.class_names[j]
     if not cmp.speculative[i]:
         return f"{tier} on {cls}: plain decoding (Speculative = no), so speedup 1.00x by definition.\n{HELP_HINT}"
+    if cmp.cell_not_given(i, j) and not cmp.made_up(i):
+        return (f"{tier} on {cls}: no speedup and no verdict, {cls}'s {cmp.cell_not_given(i, j)} (a new row: "
+                "nothing is taken from the row above). Type them in the Task classes table; until then no tier's "
+                f"mix, verdict or fair price counts this class.\n{HELP_HINT}")
     if cmp.made_up(i):
         return (f"{tier} on {cls}: no speedup and no verdict, {cmp.made_up(i)}. Nobody gave its mechanics (a new "
                 "row, or a price list without them); type them in the Tiers table to model its speed.\n" + HELP_HINT)
@@ -302,6 +316,8 @@ class ResultsGridModel(WorkbookTableModel):
     def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
         if old is None or old.tier_names != new.tier_names or old.class_names != new.class_names:
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1
+        if any(c.not_given is not None and c.not_given.any() for c in (old, new)):
+            return 0, 0, self.rowCount() - 1, self.columnCount() - 1  # a class's words move with no number moving
         block = _block(changed_cells(old, new, _PAIR_FIELDS))
         # a made-up tier's words ("needs c and v" -> "needs v") change with no verdict moving: its whole row
         rows = [i for i, (a, b) in enumerate(zip(old.incomplete, new.incomplete)) if a != b]
@@ -324,10 +340,10 @@ class ResultsGridModel(WorkbookTableModel):
 
     def _look(self, cmp: Comparison, i: int, j: int) -> tuple[str, int]:
         """What a cell shows: its text and its colour (the rest of a cell's look follows the metric alone)."""
-        return METRICS[self.metric][1](cmp, i, j), self._background(cmp, i, j).rgba()
+        return cell_text(cmp, self.metric, i, j), self._background(cmp, i, j).rgba()
 
     def _background(self, cmp: Comparison, i: int, j: int) -> QColor:
-        if cmp.made_up(i):
+        if cmp.made_up(i) or cmp.cell_not_given(i, j):
             return INCOMPLETE_COLOUR
         value = colour_scheme(self.metric) == "value"
         code = int(cmp.value_verdict[i, j] if value else cmp.verdict[i, j])
@@ -355,9 +371,9 @@ class ResultsGridModel(WorkbookTableModel):
         i, j = index.row(), index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             self.shown_cells.mark(i, j)
-            return METRICS[self.metric][1](cmp, i, j)
+            return cell_text(cmp, self.metric, i, j)
         if role == result_copy.COPY_ROLE:
-            return result_copy.copy_text(cmp, result_copy.GRID.get(self.metric), (i, j), METRICS[self.metric][1](cmp, i, j))
+            return result_copy.copy_text(cmp, result_copy.GRID.get(self.metric), (i, j), cell_text(cmp, self.metric, i, j))
         if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(self._background(cmp, i, j))
         if role == Qt.ItemDataRole.ForegroundRole:

@@ -89,9 +89,15 @@ def _incomplete(cmp: Comparison, i: int) -> str:
     return cmp.tier_made_up(i)
 
 
+# what a tier's verdicts read while its mix waits for a class nobody described (Comparison.mix_waits: the tooltip)
+WAITS_WORDS = "class not given"
+
+
 def _speed_verdict(cmp: Comparison, i: int) -> str:
     if _incomplete(cmp, i):
         return _incomplete(cmp, i)
+    if cmp.mix_waits(i):
+        return WAITS_WORDS
     mark = " (measured)" if cmp.judged_on_measured(i) else " (unconfirmed)" if cmp.unconfirmed[i] else ""
     return VERDICT_NAMES[int(cmp.tier_verdict[i])] + mark
 
@@ -106,6 +112,8 @@ def _price_ratio(cmp: Comparison, i: int) -> str:
 
 def _value_verdict(cmp: Comparison, i: int) -> str:
     # its own made-up mechanics, or its baseline's: the core's words (compare and the report say the same)
+    if cmp.mix_waits(i) and not _incomplete(cmp, i):
+        return WAITS_WORDS
     return cmp.value_withheld(i) or VALUE_NAMES[int(cmp.tier_value_verdict[i])]
 
 
@@ -140,7 +148,7 @@ _WARNING = QColor("#b00020")
 def _background(cmp: Comparison, i: int, header: str) -> QColor | None:
     if header not in ("Speed verdict", "Value verdict"):
         return None
-    if _incomplete(cmp, i) or header == "Value verdict" and cmp.baseline_withheld(i):
+    if cmp.tier_withheld(i) or header == "Value verdict" and cmp.baseline_withheld(i):
         return INCOMPLETE_COLOUR
     if header == "Speed verdict":
         return VERDICT_COLOURS[int(cmp.tier_verdict[i])]
@@ -252,6 +260,10 @@ class TierSummaryModel(WorkbookTableModel):
             return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. Nobody gave {made_up or 'its mechanics'} (a new "
                     "row, or a file without them); enter them in the Tiers table (each edit counts) to get "
                     f"verdicts.\n{HELP_HINT}")
+        if role == Qt.ItemDataRole.ToolTipRole and cmp.mix_waits(i) and not _incomplete(cmp, i) and not text(cmp, i)[:1].isdigit():
+            return (f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}. No mix, verdict or fair price: "
+                    f"{cmp.mix_waits(i)}. Type them in the Task classes table (each edit counts), or delete the "
+                    f"class.\n{HELP_HINT}")
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Value verdict", "vs baseline") and cmp.baseline_withheld(i):
             return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}: enter them in the Tiers "
                     "table to judge the speed against the price.\n" + HELP_HINT)

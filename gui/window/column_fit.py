@@ -16,6 +16,7 @@ from model.workbook.rows import NOT_GIVEN_ON_NEW_TIER
 from model.workbook.validation import FieldSpec
 
 from gui.tables.input_models import RowTableModel
+from gui.tables.result_models import shows_not_given
 from gui.tables.summary_model import SUMMARY_COLUMNS, TierSummaryModel
 
 _WIDE_FIELDS = {"notes": 260, "source_note": 260}
@@ -77,7 +78,7 @@ def wider_texts(cmp: Comparison) -> tuple[bool, bool, bool, bool]:
     ask on every edit)."""
     kinds = cmp.acceptance.kind if cmp.acceptance is not None else None
     return (bool(np.isfinite(cmp.speedup_low).any()), bool(np.isfinite(cmp.mix_speedup_low).any()),
-            bool(kinds is not None and kinds.any()), any(cmp.incomplete))
+            bool(kinds is not None and kinds.any()), shows_not_given(cmp))
 
 
 def fit_results_grid(view: QTableView) -> None:

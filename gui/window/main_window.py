@@ -27,6 +27,7 @@ from gui.window.charts_pane import AfterFirstPaint, ChartsPane, WindowCharts
 from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableModel
 from gui.tables.override_grid import OverrideGridModel
 from gui.tables.result_models import (INCOMPLETE_COLOUR, INCOMPLETE_WORDS, LEGENDS, METRICS, ResultsGridModel,
+                                      shows_not_given as _shows_not_given,
                                       colour_scheme)
 from gui.tables.summary_model import TierSummaryModel
 from gui.tables.sparkline import SparklineDelegate
@@ -283,7 +284,7 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
             fit_columns((self.override_view, self.results_view, self.summary_view))
             self.refit_panes_later()
         self._wider_texts = wider
-        made_up = any(self.document.comparison.incomplete)
+        made_up = _shows_not_given(self.document.comparison)
         if made_up != self._legend_made_up:  # its entry only while some tier shows that colour
             self._update_legend()
 
@@ -314,7 +315,7 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
 
     def _update_legend(self) -> None:
         scheme = colour_scheme(self.metric_combo.currentData())
-        self._legend_made_up = any(self.document.comparison.incomplete)
+        self._legend_made_up = _shows_not_given(self.document.comparison)
         entries = LEGENDS[scheme] + ([(INCOMPLETE_COLOUR, INCOMPLETE_WORDS)] if self._legend_made_up else [])
         self.legend.setText(" ".join(f"<span style='background:{colour.name()}; white-space:nowrap'>&nbsp;{text}&nbsp;"
                                      "</span>" for colour, text in entries))

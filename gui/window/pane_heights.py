@@ -4,7 +4,8 @@ At 1366 x 768 the fixed 340 / 300 / 300 split left the tiers table a blank band 
 grid and the Per tier table showed 7 of 8 rows, the last one cut in half. Each part is given the height its rows
 need (header, rows, a horizontal scroll bar where the columns overflow) and the inputs take what is left, scrolling
 where that is less than their rows need (1350 x 720, the window at 1366 x 768 without a window manager), as long as
-a few of their rows still show; on a shorter screen the split is left as it is (each table scrolls).
+a few of their rows still show; on a shorter screen the split is left as it is (each table scrolls). On a taller one
+the height to spare is shared by the three (fit_pane_heights).
 """
 from __future__ import annotations
 
@@ -40,13 +41,21 @@ def least_height(part: QWidget, view: QTableView, rows: int = MIN_INPUT_ROWS) ->
 
 def fit_pane_heights(splitter: QSplitter, parts: list[tuple[QWidget, QTableView]]) -> bool:
     """Give each part after the first the height its rows need and the first the rest, down to a few of its rows
-    (it scrolls: the outputs are what the analyst reads); False (nothing changed) when even that does not fit."""
+    (it scrolls: the outputs are what the analyst reads); False (nothing changed) when even that does not fit.
+    Where the pane has more than all the parts need, the spare is shared out equally: each table keeps room for the
+    rows to come (a tier added is a row in all three), rather than the first holding one blank band (at 1600 x
+    1000 the Tiers table had some 230 px blank under its 8 rows, the outputs none)."""
     total = sum(splitter.sizes())
     needs = [part_height(part, view) for part, view in parts]
     first = total - sum(needs[1:])
     if total <= 0 or first < min(needs[0], least_height(*parts[0])):
         return False
-    splitter.setSizes([first, *needs[1:]])
+    spare = first - needs[0]
+    if spare > 0:
+        share = spare // len(parts)
+        splitter.setSizes([first - share * (len(parts) - 1), *(need + share for need in needs[1:])])
+    else:
+        splitter.setSizes([first, *needs[1:]])
     return True
 
 

@@ -128,6 +128,8 @@ def _recommendation(cmp: Comparison, i: int) -> tuple[str, str]:
 def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
     if cmp.tier_made_up(i):
         return UNDECIDED_WORDS, "how its fast mode runs is not known: probe its speed, or ask the vendor."
+    if cmp.mix_waits(i):  # a task class nobody filled in: the workload is not known (docs/design/verdicts.md#a-class-nobody-described)
+        return UNDECIDED_WORDS, f"the workload is not filled in ({cmp.mix_waits(i)}): type it in the task classes."
     if int(cmp.baseline_index[i]) < 0:
         return UNDECIDED_WORDS, "no standard tier to weigh it against: set the one it replaces."
     if cmp.baseline_withheld(i):
@@ -198,6 +200,8 @@ def speed_line(cmp: Comparison, i: int) -> str:
 
 
 def cost_line(cmp: Comparison, i: int) -> str:
+    if not math.isfinite(float(cmp.monthly_cost[i])):
+        return "Not known until every task class's tokens are given."
     money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
     b = int(cmp.baseline_index[i])
     if b < 0:
@@ -225,8 +229,8 @@ def ask_line(cmp: Comparison, i: int) -> str:
     """The one price to ask for: the output price at which the speed is worth it."""
     if cmp.tier_made_up(i):
         return "First, how its fast mode runs: probe its speed (Tools > Probe a tier), or ask for K, c and v."
-    if cmp.baseline_withheld(i):
-        return f"First, what is missing: {cmp.baseline_withheld(i)}."
+    if cmp.mix_waits(i) or cmp.baseline_withheld(i):
+        return f"First, what is missing: {cmp.mix_waits(i) or cmp.baseline_withheld(i)}."
     factor = _fair_factor(cmp, i)
     listed = float(cmp.fair_price_out[i] / cmp.fair_price_factor[i]) if math.isfinite(cmp.fair_price_factor[i]) \
         and cmp.fair_price_factor[i] > 0 else math.nan

@@ -43,7 +43,7 @@ TREE_NEEDS_LENGTH = ("a tree draft needs its acceptance as a mean acceptance len
 STACKS: tuple[tuple[type, tuple[str, ...]], ...] = (
     (np.float64, ("alpha", "a_lo", "a_hi", "a_conf", "c", "v", "e", "be_alpha", "margin", "stretch", "speedup", "s_lo",
                   "s_hi", "tokens_lo", "tokens_hi", "opt_s", "cf")),
-    (np.bool_, ("extrapolated", "refused", "opt_x", "is_alpha")),
+    (np.bool_, ("extrapolated", "refused", "opt_x", "is_alpha", "not_given")),
     (np.int8, ("be_kind", "verdict")),
     (np.int64, ("opt_k",)))
 LISTS = ("source", "notes")
@@ -96,7 +96,7 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     # read once per class and once per override, then laid out per tier: per cell, acceptance_of and its
     # interval's three lists cost 100 x 30 an edit 7 ms of the window's 16 ms frame
     class_acc = [acceptance_of(c, s.confidence) for c in classes]
-    class_source = [c.alpha_source for c in classes]
+    class_source = ["not given" if "alpha" in c.defaulted_fields() else c.alpha_source for c in classes]
     class_note = [a.note for a in class_acc]
     source = [list(class_source) for _ in tiers]
     notes = [list(class_note) for _ in tiers]
@@ -125,12 +125,18 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     e, extrapolated = grid.tokens(alpha, kk)  # a profile's or a length's E where a cell has one
     # a tree draft given a per-token alpha: refused (TREE_NEEDS_LENGTH), no number made up for it
     refused = spec[:, None] & np.array([t.tree_size is not None for t in tiers], dtype=bool)[:, None] & grid.is_alpha
-    any_refused = bool(refused.any())
+    for i, j in zip(*np.nonzero(refused)):
+        notes[i][j] = TREE_NEEDS_LENGTH
+    # a class whose acceptance or context nobody gave (TaskClass.defaulted): no number from its placeholders
+    not_given, no_alpha, no_context = _not_given_cells(classes, cells, spec)
+    for i, j in zip(*np.nonzero(not_given)):
+        notes[i][j] = classes[j].missing_acceptance((i, j) in cells)
+    alpha = np.where(no_alpha, np.nan, alpha) if no_alpha.any() else alpha  # a placeholder, on a plain tier too
+    refused_or_not_given = refused | not_given
+    any_refused = bool(refused_or_not_given.any())
     if any_refused:
-        e = np.where(refused, np.nan, e)
-        a_lo, a_hi, a_conf = (np.where(refused, np.nan, x) for x in (a_lo, a_hi, a_conf))
-        for i, j in zip(*np.nonzero(refused)):
-            notes[i][j] = TREE_NEEDS_LENGTH
+        e = np.where(refused_or_not_given, np.nan, e)
+        a_lo, a_hi, a_conf = (np.where(refused_or_not_given, np.nan, x) for x in (a_lo, a_hi, a_conf))
     # a profile's or a length's own interval on E, carried to the tier's K (NaN where a cell has none)
     e_lo, e_hi = grid.tokens_interval(e, kk)
     has_e = np.isfinite(e_lo) & np.isfinite(e_hi)
@@ -152,8 +158,8 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
     allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
     if any_refused:
-        s_all = np.where(refused[None], np.nan, s_all)
-        allowed = allowed & ~refused[None]
+        s_all = np.where(refused_or_not_given[None], np.nan, s_all)
+        allowed = allowed & ~refused_or_not_given[None]
     best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
             else np.zeros((n_t, n_c), dtype=np.int64))
     opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
@@ -169,16 +175,22 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     # setting has no break-even, so no margin either
     margin = np.where(sp_row & (be.kind != ar.NEVER) & grid.is_alpha & ~refused, alpha - be.alpha, np.nan)
     stretch = ar.stretch_cost(kk, c, v)
+    if no_context.any():  # the tier's c and v at a context nobody gave: none
+        c, v, stretch = (np.where(no_context[None, :] & sp_row, np.nan, x) for x in (c, v, stretch))
     s_lo, s_hi = speedup_ends(a_lo, a_hi, kk, stretch)
     if has_e.any():
         s_lo, s_hi = np.where(has_e, e_lo / stretch, s_lo), np.where(has_e, e_hi / stretch, s_hi)
     tokens_lo, tokens_hi = (np.where(has_e, e_x, ar.expected_tokens(a_x, kk)) for e_x, a_x in ((e_lo, a_lo), (e_hi, a_hi)))
     s_lo, s_hi = np.where(sp_row, s_lo, np.nan), np.where(sp_row, s_hi, np.nan)
     verdict = speed_verdicts(speedup, np.broadcast_to(sp_row, (n_t, n_c)), s.marginal_band, s_lo, s_hi)
+    opt_k = best + 1
+    if not_given.any():
+        be_alpha, be_kind = np.where(not_given, np.nan, be_alpha), np.where(not_given, -1, be_kind).astype(np.int8)
+        opt_k, opt_s = np.where(not_given, 0, opt_k), np.where(not_given, np.nan, opt_s)
     arrays = dict(alpha=alpha, a_lo=a_lo, a_hi=a_hi, a_conf=a_conf, c=c, v=v, e=e, extrapolated=extrapolated,
                   refused=refused, be_alpha=be_alpha, be_kind=be_kind, margin=margin, stretch=stretch, speedup=speedup,
-                  s_lo=s_lo, s_hi=s_hi, tokens_lo=tokens_lo, tokens_hi=tokens_hi, opt_k=best + 1, opt_s=opt_s,
-                  opt_x=opt_x, cf=cf, verdict=verdict, is_alpha=grid.is_alpha)
+                  s_lo=s_lo, s_hi=s_hi, tokens_lo=tokens_lo, tokens_hi=tokens_hi, opt_k=opt_k, opt_s=opt_s,
+                  opt_x=opt_x, cf=cf, verdict=verdict, is_alpha=grid.is_alpha, not_given=not_given)
     stacks = []
     for dtype, names in STACKS:
         stack = np.empty((len(names), n_t, n_c), dtype=dtype)
@@ -186,6 +198,21 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
             stack[i] = arrays[name]
         stacks.append(stack)
     return Pairs(stacks, {"source": source, "notes": notes})
+
+
+def _not_given_cells(classes: list[TaskClass], cells: dict[tuple[int, int], Override], spec: NDArray[np.bool_]
+                     ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Per cell of a speculative tier: its acceptance or its context is not given (an override gives a cell its
+    acceptance); per cell of any tier: its acceptance is not given; per class: its context is not given. A plain
+    tier's speedup is 1 whatever the class."""
+    n_t, n_c = len(spec), len(classes)
+    no_alpha = np.broadcast_to(np.array(["alpha" in c.defaulted_fields() for c in classes], dtype=bool),
+                               (n_t, n_c)).copy()
+    no_context = np.array(["context" in c.defaulted_fields() for c in classes], dtype=bool)
+    if no_alpha.any():
+        for (i, j) in cells:
+            no_alpha[i, j] = False
+    return (no_alpha | no_context[None, :]) & spec[:, None], no_alpha, no_context
 
 
 class PairCache:

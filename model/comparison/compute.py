@@ -14,7 +14,8 @@ from numpy.typing import NDArray
 from model.mechanics import arithmetic as ar
 from model.acceptance.profiles import AcceptanceGrid
 from model.acceptance.propagate import mix_interval
-from model.comparison.cells import Pairs, PairCache, acceptance_grid, pair_block, profile_width, search_top
+from model.comparison.cells import (Pairs, PairCache, acceptance_grid, override_cells, pair_block, profile_width,
+                                    search_top)
 from model.comparison.result import Comparison
 from model.mechanics.solves import SolveBatch
 from model.comparison.guarantee import guarantee_lengths, length_unit
@@ -92,6 +93,7 @@ class _Workload:
     tokens_out: Floats
     tokens_in: Floats
     no_tokens: Flags  # per class: no tokens entered
+    untold: Flags  # per class: its tokens are not given (TaskClass.defaulted): the bill waits for them
     weights: Floats  # the mix's weights: output tokens, every class the same when none are entered
     price_out: Floats
     price_in: Floats
@@ -107,6 +109,7 @@ class _Workload:
             unconfirmed=np.array([t.speculative == "unknown" for t in tiers], dtype=bool),
             k=np.array([t.k for t in tiers], dtype=np.float64),
             tokens_out=tokens_out, tokens_in=tokens_in, no_tokens=(tokens_out + tokens_in) == 0,
+            untold=np.array([c.tokens_not_given() for c in classes], dtype=bool),
             weights=tokens_out if tokens_out.sum() > 0 else np.ones(len(classes)),
             price_out=np.array([t.price_out for t in tiers], dtype=np.float64),
             price_in=np.array([t.price_in for t in tiers], dtype=np.float64))
@@ -132,6 +135,8 @@ class _Mix:
     made_up: Flags
     # per tier: made up, but judged on a probe's measured speed (model/comparison/on_measured.py): its mix is that
     on_measured: Flags
+    # per speculative tier: "" or the class nobody described in full that its mix waits for
+    not_described: list[str]
 
     @classmethod
     def of(cls, wb: Workbook, w: _Workload, cells: Pairs) -> _Mix:
@@ -151,7 +156,27 @@ class _Mix:
         base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in wb.tiers], dtype=np.int64)
         on_measured = judged_on_measured(wb.tiers, made_up, base)
         mix, mix_lo, mix_hi = mix_from_measured(on_measured, wb.tiers, wb.settings.confidence, base, mix, mix_lo, mix_hi)
-        return cls(mix, mix_lo, mix_hi, incomplete, made_up, on_measured)
+        # a class nobody described in full (its acceptance, context or tokens): no tier's mix over the classes
+        # (docs/design/verdicts.md#a-class-nobody-described), measured or modelled; a plain tier's stays 1
+        waits = _not_described(wb, w)
+        if any(waits):
+            mix, mix_lo, mix_hi = (np.where([bool(x) for x in waits], np.nan, x) for x in (mix, mix_lo, mix_hi))
+        return cls(mix, mix_lo, mix_hi, incomplete, made_up, on_measured, waits)
+
+
+def _not_described(wb: Workbook, w: _Workload) -> list[str]:
+    """Per tier: "" or the first class its mix waits for, "class 'X': acceptance and tokens not given" ("and 2 more
+    classes"); a plain tier waits for none (its speedup is 1 whatever the class)."""
+    out = [""] * w.n_t
+    if not any(c.defaulted for c in wb.classes):
+        return out
+    overridden = override_cells(wb.tiers, wb.classes, wb.overrides)
+    for i in np.nonzero(w.spec)[0].tolist():
+        waits = [(c.name, why) for j, c in enumerate(wb.classes) if (why := c.not_described((i, j) in overridden))]
+        if waits:
+            more = f" (and {len(waits) - 1} more class{'es' if len(waits) > 2 else ''})" if len(waits) > 1 else ""
+            out[i] = f"class {waits[0][0]!r}: {waits[0][1]}{more}"
+    return out
 
 
 @dataclass
@@ -177,6 +202,8 @@ class _Served:
         base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
         class_cost = priced_cells(tiers, wb.classes)
         monthly_fast = np.where(w.no_tokens[None, :], 0.0, class_cost).sum(axis=1) / 1e6
+        if w.untold.any():  # no bill while a class's tokens are not given
+            monthly_fast = np.full(w.n_t, np.nan)
         d, d_lo, d_hi = downgraded(tiers)
         std = standard_speed(fast.speedup, base)
         low, high = served_interval(fast.low, fast.high, d_lo, d_hi, std)
@@ -244,11 +271,13 @@ class _ClassValue:
         p = cells.arrays
         speedup = p["speedup"]
         b0 = np.maximum(served.base, 0)
-        ratio = np.where(base.has[:, None], cost_ratio(served.class_cost, served.class_cost[b0]), np.nan)
+        # and none for a class whose tokens nobody gave (their placeholder 0 would price it per output token)
+        ratio = np.where(base.has[:, None] & ~w.untold[None, :], cost_ratio(served.class_cost, served.class_cost[b0]),
+                         np.nan)
         base_speed = speedup[b0]
         # a cell (or its baseline's) with no speedup has no value verdict either (a refused tree cell)
         ok = (w.spec[:, None] & (base.has & ~base.withheld_any & ~fast.made_up)[:, None] & ~np.isnan(ratio)
-              & ~np.isnan(speedup) & ~np.isnan(base_speed))
+              & ~np.isnan(speedup) & ~np.isnan(base_speed) & ~w.untold[None, :])
         needed = ratio * base_speed
         # every solve of the priced numbers is gathered and run as one call (model/mechanics/solves.py)
         solve = solves.add(*price_targets(needed, w.k[:, None], p["stretch"], ok))
@@ -411,7 +440,8 @@ def _result(wb: Workbook, w: _Workload, cells: Pairs, grid: AcceptanceGrid, fast
         measured_note=[t.measured_note for t in tiers],
         concurrency=np.array([t.concurrency for t in tiers], dtype=np.int64),
         measured_by_concurrency=[t.measured_by_concurrency for t in tiers],
-        incomplete=fast.incomplete, baseline_incomplete=base.withheld,
+        incomplete=fast.incomplete, baseline_incomplete=base.withheld, not_given=p["not_given"],
+        mix_not_described=fast.not_described,
         acceptance=grid, extrapolated=np.where(sp_row, p["extrapolated"], False),
         optimal_k_extrapolated=np.where(sp_row, p["opt_x"], False),
         break_even_length=np.where(sp_row, stretch, np.nan),

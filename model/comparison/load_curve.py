@@ -69,6 +69,8 @@ def load_curve(wb: Workbook, alpha: NDArray[np.float64], price_ratio: float | No
     pair, gpu = roofline.PAIRS.get(tier.pair), roofline.GPUS.get(tier.gpu)
     if tier.cost_model != "roofline" or pair is None or gpu is None or not wb.classes:
         notes.append("typed c and v: no roofline line (cost model roofline draws it)")
+    elif any(c.not_described() for c in wb.classes):  # the mix waits for a class nobody filled in
+        notes.append("no roofline line: a task class is not filled in (its acceptance, context or tokens)")
     else:
         contexts = np.array([c.context for c in wb.classes], dtype=np.float64)[None, :]
         c, v = roofline.cost_ratios(pair, gpu, float(tier.k), contexts, out.batches[:, None])

@@ -38,7 +38,8 @@ def iter_pair_records(cmp: Comparison) -> Iterator[dict[str, Any]]:
                 "break_even_alpha": num(cmp.break_even_alpha[i, j]), "margin": num(cmp.margin[i, j]),
                 "tokens_per_stretch": num(cmp.tokens_per_stretch[i, j]),
                 "trailer_fill": num(cmp.trailer_fill[i, j]), "speedup": num(cmp.speedup[i, j]),
-                "optimal_k": int(cmp.optimal_k[i, j]) if cmp.speculative[i] and not cmp.is_refused(i, j) else None,
+                "optimal_k": (int(cmp.optimal_k[i, j]) if cmp.speculative[i] and not cmp.is_refused(i, j)
+                              and not cmp.cell_not_given(i, j) else None),
                 "optimal_speedup": num(cmp.optimal_speedup[i, j]),
                 "cost_factor": num(cmp.cost_factor[i, j]),
                 "verdict": VERDICT_NAMES[int(cmp.verdict[i, j])],
@@ -84,6 +85,8 @@ def acceptance_record(cmp: Comparison, i: int, j: int) -> dict[str, Any]:
     out["acceptance_measured_k"] = None
     out["break_even_alpha_note"] = None
     out["acceptance_refused"] = cmp.alpha_note[i][j] if cmp.is_refused(i, j) else None
+    # the class's acceptance or context nobody gave (TaskClass.defaulted): no number from its placeholders
+    out["acceptance_not_given"] = cmp.cell_not_given(i, j) or None
     if out["acceptance_refused"]:
         out["break_even_alpha_note"] = ("does not apply: a tree draft's break-even is break_even_length (tokens per "
                                         "step); its acceptance must be a length or a per-depth profile")
@@ -123,6 +126,8 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
             "mechanics_not_given": cmp.made_up(i) or None,
             "baseline_incomplete": cmp.baseline_withheld(i) or None,
             "acceptance_refused": cmp.refused_classes(i) or None,
+            # a class nobody filled in: no mix, verdicts, fair price or claim (docs/design/verdicts.md)
+            "mix_waits_for": cmp.mix_waits(i) or None,
             "too_few_requests": cmp.too_few_classes(i) or None,
             **measured_record(parts.measured),
             "confidence": cmp.confidence,

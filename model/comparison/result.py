@@ -171,6 +171,11 @@ class Comparison:
     # fair price and claim rest on that measured speed (model/comparison/on_measured.py); its per-class cells and
     # every solve of the mechanics stay withheld
     on_measured: NDArray[np.bool_] | None = None
+    # per cell: its class's acceptance or context is not given (TaskClass.defaulted; alpha_note says which): no
+    # number from the placeholders; and per tier: "" or the class nobody described in full that its mix, and every
+    # tier verdict and price from the mix, waits for (docs/design/verdicts.md#a-class-nobody-described)
+    not_given: NDArray[np.bool_] | None = None
+    mix_not_described: list[str] = field(default_factory=list)
     # per tier, built once from the arrays above: the measured speedup beside the modelled one, the speedup at the
     # tier's own load with its value verdict there, and the acceptance to guarantee in its unit
     tier_parts: list[TierParts] = field(init=False, repr=False, compare=False)
@@ -220,6 +225,19 @@ class Comparison:
         """Why tier i has no mix, speed over its baseline or tier verdicts: its made-up mechanics, unless a measured
         speed stands in for them ("" then, and when complete)."""
         return "" if self.judged_on_measured(i) else self.made_up(i)
+
+    def cell_not_given(self, i: int, j: int) -> str:
+        """Why cell (i, j) has no speed: "acceptance not given" and the like ("" when it has its inputs)."""
+        return self.alpha_note[i][j] if self.not_given is not None and bool(self.not_given[i, j]) else ""
+
+    def mix_waits(self, i: int) -> str:
+        """Why tier i has no mix over the classes, nor the verdicts, fair price and claim from it: a class nobody
+        described in full ("class 'X': acceptance not given"); "" when none."""
+        return self.mix_not_described[i] if self.mix_not_described else ""
+
+    def tier_withheld(self, i: int) -> str:
+        """Why tier i has no mix or tier verdicts: its made-up mechanics, or a class its mix waits for; ""."""
+        return self.tier_made_up(i) or self.mix_waits(i)
 
     def baseline_withheld(self, i: int) -> str:
         """Why tier i has no value verdict or speed over its baseline: the baseline's made-up mechanics."""

@@ -117,6 +117,9 @@ def write_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
         row = fill_header + 1 + j
         sheet.formula(row, 1, f'={refs.cls(j, "name")}&""', cls.name)
         for m, i in enumerate(fill_order):
+            if cmp.cell_not_given(i, j):  # a class nobody filled in: no fill (its Comparison row is dashed)
+                sheet.text(row, 2 + m, "–", st.RIGHT)
+                continue
             sheet.formula(row, 2 + m, f"={COMPARISON}!${fill_col}${cmp_rows[i] + j}", float(cmp.trailer_fill[i, j]),
                           st.PERCENT)
     sheet.ws.set_row(SPEED_HEADER_ROW - 1, 45)

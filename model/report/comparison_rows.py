@@ -17,8 +17,8 @@ from model.comparison import BREAK_EVEN_NAMES, VALUE_NAMES, VERDICT_NAMES, Compa
 from model.acceptance.interval import z_quantile
 from model.comparison.verdicts import labelled
 from model.report import styles as st
-from model.report.comparison_sheet import (COL, DASH, EXTRAPOLATED_WORD, HEADER_ROW, MODELLED, NA, OPT_STALE,
-                                           PRICE_FIELDS, PRICE_STALE, REFUSED_INPUT, SHIFT_COLUMNS, STALE, WIDTHS,
+from model.report.comparison_sheet import (COL, DASH, EXTRAPOLATED_WORD, HEADER_ROW, MODELLED, NA, NOT_GIVEN_WORDS,
+                                           OPT_STALE, PRICE_FIELDS, PRICED, PRICE_STALE, REFUSED_INPUT, SHIFT_COLUMNS, STALE, WIDTHS,
                                            cost_formula, cost_weights, end_value, grey_word, letter,
                                            override_refused, price_moved, priced_weight, roofline_costs,
                                            source_formula, source_lines, speed_verdict_formula, tokens_formula,
@@ -36,10 +36,11 @@ Put = Callable[..., None]
 
 class _Writers:
     """The cells' writers by look, made in the order the file lists the looks; while `dashed` (a made-up tier's
-    rows are written) the modelled columns read a dash."""
+    rows are written, or a row whose class's acceptance or context nobody gave) the modelled columns read a dash,
+    and while `unpriced` (a fast tier's row of a class whose tokens nobody gave) the priced ones."""
 
     def __init__(self, sheet: st.SheetWriter) -> None:
-        self.sheet, self.dashed = sheet, False
+        self.sheet, self.dashed, self.unpriced = sheet, False, False
         w, d = sheet.writer, self._or_dash
         self.name, self.k, self.pct = w(), w("0", st.RIGHT), w(st.PERCENT)
         self.pct_r = w(st.PERCENT, st.RIGHT)
@@ -56,12 +57,12 @@ class _Writers:
             st.PERCENT, "0", st.TIMES, st.ALPHA_PERCENT))
         self.margin, self.e, self.x, self.x_r, self.e_r, self.price_len, self.word, self.pct_r = (d(p) for p in (
             self.margin, self.e, self.x, self.x_r, self.e_r, self.price_len, self.word, self.pct_r))
-        self.grey_pct, self.grey_k, self.grey_x, self.grey_alpha = (d(p) for p in (
-            self.grey_pct, self.grey_k, self.grey_x, self.grey_alpha))
+        self.grey_pct, self.grey_k, self.grey_x, self.grey_alpha, self.num = (d(p) for p in (
+            self.grey_pct, self.grey_k, self.grey_x, self.grey_alpha, self.num))
 
     def _or_dash(self, put: Put) -> Put:
         def write(row: int, col: int, *args: object) -> None:
-            if self.dashed and col in MODELLED:
+            if self.dashed and col in MODELLED or self.unpriced and col in PRICED:
                 self.sheet.text(row, col, DASH, st.CENTRE)
             else:
                 put(row, col, *args)
@@ -119,6 +120,10 @@ class _Row:
     cls: TaskClass
     shape: ProfileRow | None  # the profile or length its E comes from; None for an alpha
     tall: int = 1  # the lines its Alpha source takes
+    # why its class gives the row no number (Comparison.cell_not_given: "acceptance not given"), and whether the
+    # class's alpha is a placeholder, on any tier (docs/design/verdicts.md#a-class-nobody-described)
+    why: str = ""
+    no_alpha: bool = False
 
     def at(self, *names: str) -> Any:
         """The row's cells under the headers `names` (one name: one cell)."""
@@ -137,9 +142,12 @@ def write_rows(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
     for i, tier in enumerate(wb.tiers):
         first_rows[i] = row
         t = _tier_cells(x, i, tier, f"{SUMMARY}!${baseline_at}${summary_first + i}")
-        x.put.dashed = bool(t.made_up)
         for j, cls in enumerate(wb.classes):
-            _write_row(x, t, _Row(row, j, cls, refs.shape(tier.name, cls.name)))
+            r = _Row(row, j, cls, refs.shape(tier.name, cls.name), why=cmp.cell_not_given(i, j),
+                     no_alpha=math.isnan(cmp.alpha[i, j]) and "alpha" in cls.defaulted_fields())
+            x.put.dashed = bool(t.made_up or r.why)
+            x.put.unpriced = t.is_spec and cls.tokens_not_given()  # compare() prices no traffic nobody gave
+            _write_row(x, t, r)
             row += 1
     return first_rows
 
@@ -174,6 +182,10 @@ def _write_acceptance(x: _Sheet, t: _TierCells, r: _Row) -> None:
     put.name(row, COL["Task class"], f'={refs.cls(j, "name")}&""', cls.name)
     put.k(row, COL["K"], f"={refs.tier(t.i, 'k')}", tier.k)
     alpha_ref = refs.override_alpha(tier.name, cls.name) or refs.cls(j, "alpha")
+    if r.no_alpha:  # a placeholder feeds no formula
+        for name, look in (("Acceptance alpha", st.CENTRE), ("Alpha source", st.INDENT)):
+            x.sheet.text(row, COL[name], NOT_GIVEN_WORDS, look)
+        return
     put.pct(row, COL["Acceptance alpha"], f"={alpha_ref}", float(cmp.alpha[t.i, j]))
     # the longest words the source can read (the analyst may pick another on Inputs) wrap within the column
     r.tall = source_lines(refs, tier.name, cls.name)
@@ -192,8 +204,12 @@ def _write_mechanics(x: _Sheet, t: _TierCells, r: _Row) -> None:
     put_cost = put.num_grey if t.roof else put.num
     rc, rv, flops = float(x.raw_c[i, j]), float(x.raw_v[i, j]), float(x.flops[i])
     c_ref, v_ref = x.refs.tier(i, "c"), x.refs.tier(i, "v")
-    put_cost(row, COL["c (draft / target)"], cost_formula(t.cm, rc, c_ref), rc if t.roof else t.tier.c)
-    put_cost(row, COL["v (verify / step)"], cost_formula(t.cm, rv, v_ref), rv if t.roof else t.tier.v)
+    if r.why and "context" in r.cls.defaulted_fields():  # c and v at a context nobody gave: none
+        for name in ("c (draft / target)", "v (verify / step)"):
+            x.sheet.text(row, COL[name], DASH, st.CENTRE)
+    else:
+        put_cost(row, COL["c (draft / target)"], cost_formula(t.cm, rc, c_ref), rc if t.roof else t.tier.c)
+        put_cost(row, COL["v (verify / step)"], cost_formula(t.cm, rv, v_ref), rv if t.roof else t.tier.v)
     put_cost(row, COL["c FLOPs"], cost_formula(t.cm, flops, C), flops if t.roof else t.tier.c)
     kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
     # alpha* is the i.i.d. translation of E* = K c + v: it says nothing of a profile or a length
@@ -272,17 +288,19 @@ def _write_verdicts(x: _Sheet, t: _TierCells, r: _Row) -> None:
     put_verdict = put.word_wrapped if thin else put.word
     speed_words = labelled(VERDICT_NAMES[int(cmp.verdict[i, j])], thin)
     value_words = labelled(VALUE_NAMES[int(cmp.value_verdict[i, j])], thin)
-    if t.made_up:  # no verdicts from mechanics an import made up: the words the Summary and the app say
-        sheet.text(row, COL["Speed verdict"], t.made_up, st.CENTRE, st.VERDICT_LOOKS["incomplete"], _WRAPPED)
-        sheet.ws.set_row(row - 1, 15 * max(r.tall, st.wrapped_lines(t.made_up, WIDTHS["Speed verdict"] * 0.8)))
+    withheld = t.made_up or r.why
+    if withheld:  # no verdicts from values nobody gave: the words the Summary and the app say
+        sheet.text(row, COL["Speed verdict"], withheld, st.CENTRE, st.VERDICT_LOOKS["incomplete"], _WRAPPED)
+        sheet.ws.set_row(row - 1, 15 * max(r.tall, st.wrapped_lines(withheld, WIDTHS["Speed verdict"] * 0.8)))
     else:
         put_verdict(row, COL["Speed verdict"],
                     f'=IF({t.spec}="no","{NA}",{speed_verdict_formula(S, x.band, SLO, SHI)}&{few})', speed_words)
     p_len = float(cmp.price_break_even_length[i, j])
     cost, base_cost, base_speed = _write_price_weights(x, t, r, p_len)
     has_base = f"ISNUMBER({base_cost})"
-    if t.made_up:
-        sheet.text(row, COL["Value verdict"], "incomplete", st.CENTRE, st.VERDICT_LOOKS["incomplete"])
+    if withheld or x.put.unpriced:
+        sheet.text(row, COL["Value verdict"], "incomplete" if t.made_up else r.why or "tokens not given", st.CENTRE,
+                   st.VERDICT_LOOKS["incomplete"], *(() if t.made_up else (_WRAPPED,)))
     else:
         put_verdict(row, COL["Value verdict"],
                     value_formula(S, cost, base_speed, base_cost, has_base, SLO, SHI, few), value_words)
@@ -377,4 +395,7 @@ def _write_shifts(x: _Sheet, t: _TierCells, r: _Row) -> None:
         moved = (shifted_tokens_formula(shape, K, shift) if shape
                  else tokens_formula(f"MIN(1,MAX(0,{A}{shift}))", K))
         x.put.x(row, c_n, f'=IF({t.spec}="no",1,({moved})/({K}*{C}+{V}))', float(x.shifted[n].speedup[t.i, r.j]))
-    x.sheet.number(row, COL["Alpha at export"], float(x.cmp.alpha[t.i, r.j]), st.PERCENT)
+    if r.no_alpha:
+        x.sheet.text(row, COL["Alpha at export"], NOT_GIVEN_WORDS)
+    else:
+        x.sheet.number(row, COL["Alpha at export"], float(x.cmp.alpha[t.i, r.j]), st.PERCENT)

@@ -67,6 +67,13 @@ MODELLED = frozenset(COL[n] for n in (
     "Speedup vs baseline, low end", "Speedup vs baseline, high end", "Log-speedup sd, low", "Log-speedup sd, high",
     *SHIFT_COLUMNS))
 DASH = "–"
+NOT_GIVEN_WORDS = "not given"  # a class's acceptance nobody gave, where its alpha would be (the app's word)
+# what a row prices from its class's tokens: a class whose tokens nobody gave (TaskClass.defaulted) shows a dash
+# there, as compare() gives it no price ratio or value verdict
+PRICED = frozenset(COL[n] for n in (
+    "Cost weight on tier", "Cost weight on baseline", "Baseline speedup", "Price break-even length E*",
+    "Price break-even acceptance (SpecLedger)", "Speedup vs baseline", "Speedup vs baseline, low end",
+    "Speedup vs baseline, high end"))
 
 def letter(name: str) -> str:
     return st.col_name(COL[name])

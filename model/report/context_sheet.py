@@ -93,6 +93,9 @@ def write_context_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, r
             sheet.formula(r, 3, cost_formula(cm, float(roof_v[n]), refs.tier(i, "v")),
                           float(roof_v[n]) if roof else tier.v, st.NUMBER, *grey)
             for j, e_ref in enumerate(e_refs):
+                if cmp.cell_not_given(i, j):  # a class nobody filled in: no curve (its Comparison row is dashed)
+                    sheet.text(r, FIRST_CLASS_COL + j, "–", st.RIGHT)
+                    continue
                 sheet.formula(r, FIRST_CLASS_COL + j, f"={e_ref}/({k_ref}*$B{r}+$C{r})", float(speedup[j, n]), st.TIMES)
             sheet.number(r, be_col, 1.0, st.TIMES)  # the chart's break-even line, as in the app
         blocks.append(ContextBlock(tier.name, row, header, last))

@@ -8,7 +8,8 @@ import functools
 
 from dataclasses import dataclass
 
-from model.workbook.validation import (ACCEPTANCE_FIELDS, CLASS_FIELDS, MEASURED_TERMS_FIELDS, OVERRIDE_FIELDS,
+from model.workbook.validation import (ACCEPTANCE_FIELDS, CLASS_FIELDS, CLASS_NOT_GIVEN_FIELDS, MEASURED_TERMS_FIELDS,
+                                       OVERRIDE_FIELDS,
                                        TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec)
 
 SUMMARY, CHARTS, GRID, SENSITIVITY, COMPARISON, INPUTS, CURVES, NOTES = (
@@ -88,7 +89,7 @@ class InputsLayout:
 # long-context prices, the downgraded share, the SLA) and what a probe measured of them, right of its own columns
 # (model/workbook/vendor_terms.py): inputs the Summary's cost and SLA formulas read. A report older than them has
 # none, and its rows take the defaults
-CLASS_COLUMNS = CLASS_FIELDS + ACCEPTANCE_FIELDS + WORKLOAD_FIELDS
+CLASS_COLUMNS = CLASS_FIELDS + ACCEPTANCE_FIELDS + WORKLOAD_FIELDS + CLASS_NOT_GIVEN_FIELDS
 OVERRIDE_COLUMNS = OVERRIDE_FIELDS + ACCEPTANCE_FIELDS
 TIER_COLUMNS = TIER_FIELDS + TERMS_FIELDS + MEASURED_TERMS_FIELDS
 TABLES = (

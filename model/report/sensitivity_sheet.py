@@ -39,12 +39,14 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
                                                            "Speedup, alpha +10 pts"))}
     columns[len(ALPHA_SHIFTS)] = letter("Speedup")
     cost_col = st.col_name(SUMMARY_COLUMNS.index("Monthly cost") + 1)
+    untold = any(c.tokens_not_given() for c in wb.classes)
     for i, tier in enumerate(wb.tiers):
         row = header + 1 + i
         sheet.formula(row, 1, f"={SUMMARY}!$A${summary_first + i}", tier.name)
         if not n_c:
             continue
-        if cmp.made_up(i):  # no mix from made-up mechanics, at any acceptance: the Summary's dashes
+        # no mix from made-up mechanics, or while a class is not filled in, at any acceptance: the Summary's dashes
+        if cmp.made_up(i) or cmp.mix_waits(i):
             for c in range(2, 2 + 2 * len(order)):
                 sheet.text(row, c, DASH, st.RIGHT)
             continue
@@ -61,6 +63,9 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
                 std = f"({mix_formula(weights, f'{COMPARISON}!${columns[n]}${rb}:${columns[n]}${rb + n_c - 1}')[1:]})"
             mix, d = f"({mix_formula(weights, s_range)[1:]})", f"N({refs.tier(i, 'downgraded_share')})"
             sheet.formula(row, mix_col, f"={served_formula(mix, d, std)}", float(results[n].mix_speedup[i]), st.TIMES)
+            if untold:  # no bill while a class's tokens are not given (the Summary's Monthly cost is a dash)
+                sheet.text(row, 2 + len(order) + m, DASH, st.RIGHT)
+                continue
             sheet.formula(row, 2 + len(order) + m, f"={SUMMARY}!${cost_col}${summary_first + i}/"
                           f"{st.col_name(mix_col)}{row}", float(results[n].price_per_speedup[i]), money)
     if wb.tiers:

@@ -58,6 +58,9 @@ _WIDTHS = {"Tier": 20, "Vendor": 13, "Speculative": 20, "Baseline": 16, "Claimed
 _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", "Speedup vs baseline, low end",
                    "Speedup vs baseline, high end", "Cost per 1x speedup", "Claim holds", "Mix speedup, served fast",
                    "Mix low, served fast", "Mix high, served fast")
+# what a class's tokens nobody gave would bill: no number while they are not given (TaskClass.defaulted)
+_FROM_TOKENS = ("Monthly cost", "Premium over baseline", "Cost per 1x speedup", "Monthly cost, served fast",
+                "Price unit, served fast", "Price unit")
 _WRAPPED = {"text_wrap": True, "valign": "vcenter"}
 _LENGTH = '"AL "0.00'  # a mean acceptance length, tokens per verify step (model/comparison/guarantee.py)
 _ACCEPT_COL = SUMMARY_COLUMNS.index("Monthly cost") + 1  # the fair-price table's acceptances sit under it and the next
@@ -117,6 +120,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     units_fast, units = column("Price unit, served fast"), column("Price unit")
     tol, band = refs.setting("claim_tolerance"), refs.setting("marginal_band")
     said: list[tuple[str, str]] = []  # (tier, the measured speed in words), listed under the table
+    untold = any(c.tokens_not_given() for c in wb.classes)
     # (tier, its row, its bill on the requests served fast, its baseline's bill, baseline's mix, its downgraded share)
     fair: list[tuple[int, int, str, str, str, str]] = []
     for i, tier in enumerate(wb.tiers):
@@ -127,11 +131,16 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         # mechanics an import made up (Tier.defaulted), the tier's own or its baseline's: what compare() withholds
         # from them (no mix, speed over the baseline, verdicts or claim) is said in its words, here as in the app
         # (a tier judged on a probe's measured speed has its mix and verdicts from that: model/comparison/on_measured.py)
-        made_up, base_why = cmp.tier_made_up(i), cmp.baseline_withheld(i)
+        made_up, base_why, waits = cmp.tier_made_up(i), cmp.baseline_withheld(i), cmp.mix_waits(i)
         withheld = ({**{name: DASH for name in _FROM_MECHANICS}, "Speed verdict": made_up,
                      "Value verdict": cmp.value_withheld(i)} if made_up else
+                    # a class nobody filled in: no mix over the classes (docs/design/verdicts.md#a-class-nobody-described)
+                    {**{name: DASH for name in _FROM_MECHANICS}, "Speed verdict": waits, "Value verdict": waits}
+                    if waits else
                     {"Speedup vs baseline": DASH, "Speedup vs baseline, low end": "",
                      "Speedup vs baseline, high end": "", "Value verdict": base_why} if base_why else {})
+        if untold:  # and no bill while a class's tokens are not given
+            withheld.update({name: DASH for name in _FROM_TOKENS})
         tall = 0  # the wrapped verdict words' row height, the tallest of them
 
         def formula(name: str, text: str, value: Any, fmt: str | None = None, *looks: Any) -> None:
@@ -150,7 +159,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         formula("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{names},0),0))',
                 int(cmp.baseline_index[i]) + 1)
         sheet.computed(row, _SCOL["Price break-even acceptance (SpecLedger)"],
-                       *(DASH, None) if cmp.made_up(i) else _guarantee(cmp, i))
+                       *(DASH, None) if cmp.made_up(i) or waits else _guarantee(cmp, i))
         formula("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
         formula("Speculative", f'=IF({spec}="unknown","unknown (unconfirmed)",{spec}&"")',
                 "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
@@ -243,7 +252,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
         if at_load:
             said.append((tier.name, at_load))
         claim_alpha = float(cmp.claim_alpha[i])
-        if cmp.claim_holds[i] is None or cmp.made_up(i):  # no acceptance solved from mechanics nobody gave
+        if cmp.claim_holds[i] is None or cmp.made_up(i) or waits:  # none solved from values nobody gave
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"], DASH)
         else:
             sheet.computed(row, _SCOL["Alpha the claim needs (SpecLedger)"],

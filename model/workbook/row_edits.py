@@ -5,15 +5,16 @@ Pure functions on a Workbook (the GUI calls them inside one undoable step).
 A new tier (Edit > Add row, or a paste running past the last row) takes only what the analyst gives it:
 its mechanics and prices are marked not given (Tier.defaulted, as a price list's missing columns are), so
 no speed, verdict or fair price comes from a value nobody typed, and it has no baseline (the row above may
-be another vendor's). Copying a row is its own command, Duplicate rows. A new task class is the analyst's
-own workload, not a vendor's: it is filled from the row above (all but its name), its acceptance marked
-"assumed" and saying where it came from; the first class of an empty table takes the field defaults.
+be another vendor's). A new task class likewise: its acceptance, context and tokens are marked not given
+(TaskClass.defaulted), so it has no speed, and no tier has a mix or a verdict over the classes, until they are
+typed (docs/design/verdicts.md#a-class-nobody-described). Copying a row is its own command, Duplicate rows.
 """
 from __future__ import annotations
 
 import copy
 
-from model.workbook.rows import INTERVAL_FIELDS, NOT_GIVEN_ON_NEW_TIER, SHAPE_FIELDS, TaskClass, Tier, Workbook
+from model.workbook.rows import (INTERVAL_FIELDS, NOT_GIVEN_ON_NEW_CLASS, NOT_GIVEN_ON_NEW_TIER, SHAPE_FIELDS, TaskClass,
+                                Tier, Workbook)
 
 
 # the validator's limit on any text field: a generated name must pass it too
@@ -37,12 +38,18 @@ NOT_GIVEN = "not given"
 # said wherever a row is added (status bar, help), so the policy has one wording
 NEW_TIER_POLICY = ("its mechanics and prices not given (no speed or verdict until you type them) and no baseline; "
                    "Duplicate rows (Ctrl+D) copies a tier")
-NEW_CLASS_POLICY = "filled from the row above (all but its name), its acceptance marked assumed"
+NEW_CLASS_POLICY = ("its acceptance, context and tokens not given (no speed on it, and no tier's mix or verdict, "
+                    "until you type them); Duplicate rows (Ctrl+D) copies a class")
 
 
 def new_tier(name: str) -> Tier:
     """A tier nobody has described yet: every mechanic and price marked not given, speculative unknown."""
     return Tier(name=name, speculative="unknown", defaulted=", ".join(NOT_GIVEN_ON_NEW_TIER))
+
+
+def new_class(name: str) -> TaskClass:
+    """A task class nobody has described yet: its acceptance, context and tokens marked not given, no traffic."""
+    return TaskClass(name=name, defaulted=", ".join(NOT_GIVEN_ON_NEW_CLASS))
 
 
 def rows_of(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
@@ -58,19 +65,9 @@ def new_row(wb: Workbook, kind: str, at: int, taken: list[str] | None = None) ->
     `taken` adds names the new row must not take (rows a paste is about to add).
     """
     rows = rows_of(wb, kind)
-    at = max(0, min(at, len(rows)))
-    fresh: Tier | TaskClass = Tier() if kind == "tiers" else TaskClass()
-    name = unique_name(fresh.name, [r.name for r in rows] + list(taken or []))
-    if kind == "tiers":
-        return new_tier(name)
-    template = rows[at - 1] if at > 0 else (rows[0] if rows else None)
-    row = copy.deepcopy(template) if isinstance(template, TaskClass) else fresh
-    if isinstance(template, TaskClass):
-        # the acceptance was measured (or assumed) for another class: keep the number, not the claim
-        row.alpha_source = "assumed"
-        row.source_note = f"filled from {template.name!r}"
-    row.name = name
-    return row
+    base = Tier.name if kind == "tiers" else TaskClass.name  # the fields' default names, "New tier" / "New class"
+    name = unique_name(base, [r.name for r in rows] + list(taken or []))
+    return new_tier(name) if kind == "tiers" else new_class(name)
 
 
 def add_row(wb: Workbook, kind: str, at: int) -> int:

@@ -9,6 +9,9 @@ from typing import Any
 SPECULATIVE_CHOICES = ("yes", "no", "unknown")
 # what a tier added by Add row or a paste has not been given until the analyst types it (Tier.defaulted)
 NOT_GIVEN_ON_NEW_TIER = ("speculative", "k", "c", "v", "gpu", "pair", "price_out", "price_in")
+# ... and a task class (TaskClass.defaulted): its acceptance, its context and its traffic
+# (docs/design/verdicts.md#a-class-nobody-described)
+NOT_GIVEN_ON_NEW_CLASS = ("alpha", "context", "tokens_out", "tokens_in")
 COST_MODELS = ("typed", "roofline")
 ALPHA_SOURCES = ("assumed", "measured", "imported", "probed")
 # ISO codes the reports format; the first four print with their symbol ($1,000), the rest as "1,000 CHF"
@@ -21,8 +24,27 @@ CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "CNY", "HK
 _IDENTITIES = itertools.count(1)
 
 
+def _listed(fields_: list[str]) -> str:
+    return fields_[0] if len(fields_) == 1 else ", ".join(fields_[:-1]) + " and " + fields_[-1]
+
+
+class NotGiven:
+    """The fields of a row nobody gave (its ``defaulted`` text, "k, c, v"): a new row's placeholders, or an import's
+    missing columns. An edit of a field drops it from the list."""
+
+    defaulted: str
+
+    def defaulted_fields(self) -> list[str]:
+        return [f.strip() for f in self.defaulted.split(",") if f.strip()]
+
+    def entered(self, field_name: str) -> None:
+        """The analyst set `field_name`: it is no longer a made-up value."""
+        if field_name in self.defaulted_fields():
+            self.defaulted = ", ".join(f for f in self.defaulted_fields() if f != field_name)
+
+
 @dataclass
-class Tier:
+class Tier(NotGiven):
     name: str = "New tier"
     vendor: str = ""
     speculative: str = "yes"  # yes / no / unknown: the seed's first advice is to confirm it
@@ -104,14 +126,6 @@ class Tier:
     quality_verdict: str = ""
     quality_note: str = ""
 
-    def defaulted_fields(self) -> list[str]:
-        return [f.strip() for f in self.defaulted.split(",") if f.strip()]
-
-    def entered(self, field_name: str) -> None:
-        """The analyst set `field_name`: it is no longer a made-up value."""
-        if field_name in self.defaulted_fields():
-            self.defaulted = ", ".join(f for f in self.defaulted_fields() if f != field_name)
-
     def missing_mechanics(self) -> str:
         """'speculative unknown', 'incomplete: needs c and v' and the like; '' when complete."""
         made_up = set(self.defaulted_fields())
@@ -124,8 +138,7 @@ class Tier:
         missing = [words[f] for f in need if f in made_up]
         if not missing:
             return ""
-        listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
-        return f"incomplete: needs {listed}"
+        return f"incomplete: needs {_listed(missing)}"
 
     def missing_prices(self) -> str:
         """'prices not given' while a price is one nobody gave (a new row's 0); '' once both are entered."""
@@ -190,7 +203,7 @@ class _ClassLead:
 
 
 @dataclass
-class TaskClass(MeasuredAcceptance, _ClassLead):
+class TaskClass(NotGiven, MeasuredAcceptance, _ClassLead):
     """A kind of request the analyst sends: its monthly tokens, its context and its acceptance (alpha, then
     MeasuredAcceptance's fields), then what prices its traffic."""
 
@@ -199,6 +212,30 @@ class TaskClass(MeasuredAcceptance, _ClassLead):
     # none), and the share of its input tokens read from the vendor's cache
     long_share: float | None = None
     cached_share: float = 0.0
+    # The fields of NOT_GIVEN_ON_NEW_CLASS nobody gave (a row added by Add row or a paste: "alpha, context,
+    # tokens_out, tokens_in"), their values only placeholders: a class whose acceptance or context is not given has
+    # no speed on any tier (an override gives a tier its acceptance), and while any class is not described in full
+    # no tier has a mix, verdict or fair price over the classes (docs/design/verdicts.md#a-class-nobody-described)
+    defaulted: str = ""
+
+    def missing_acceptance(self, overridden: bool = False) -> str:
+        """Why this class's cells have no speed: "acceptance not given", "context not given", "acceptance and
+        context not given"; "" when both are given (`overridden`: an override gives the cell its acceptance)."""
+        made_up = self.defaulted_fields()
+        missing = [w for f, w in (("alpha", "acceptance"), ("context", "context")) if f in made_up
+                   and not (f == "alpha" and overridden)]
+        return f"{_listed(missing)} not given" if missing else ""
+
+    def not_described(self, overridden: bool = False) -> str:
+        """Why a tier's mix over the classes waits for this one: "acceptance and tokens not given" and the like;
+        "" when described in full (`overridden`: an override gives the tier its acceptance on this class)."""
+        made_up = set(self.defaulted_fields()) - ({"alpha"} if overridden else set())
+        missing = [w for fs, w in ((("alpha",), "acceptance"), (("context",), "context"),
+                                   (("tokens_out", "tokens_in"), "tokens")) if set(fs) & made_up]
+        return f"{_listed(missing)} not given" if missing else ""
+
+    def tokens_not_given(self) -> bool:
+        return bool({"tokens_out", "tokens_in"} & set(self.defaulted_fields()))
 
 
 @dataclass

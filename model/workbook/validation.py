@@ -16,8 +16,8 @@ from model.mechanics.arithmetic import profile_tokens
 from model.workbook.acceptance_fields import contradiction_words
 from model.workbook.cell_values import (NumberFormatError, parse_number, bad_character, shown)  # noqa: F401  (re-exported: the one validator)
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
-from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, SPECULATIVE_CHOICES, Override, Settings, TaskClass, Tier,
-                       Workbook)
+from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, NOT_GIVEN_ON_NEW_CLASS, SPECULATIVE_CHOICES,
+                                 Override, Settings, TaskClass, Tier, Workbook)
 from model.workbook.quality_fields import QUALITY_FIELDS
 from model.workbook.vendor_terms import (MEASURED_TERMS_FIELDS, TERMS_FIELDS, WORKLOAD_FIELDS,  # noqa: F401  (re-exported)
                                          terms_problems)
@@ -118,6 +118,12 @@ CLASS_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("source_note", "Source note", "text", multiline=True),
 )
 
+# what nobody gave of a task class (TaskClass.defaulted): not a column of the classes table (its cells read "not
+# given"); the report's Inputs holds it last in the classes' table, so an older report's reads without it
+CLASS_NOT_GIVEN_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("defaulted", "Not given (type these)", "text"),
+)
+
 OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("tier", "Tier", "text", required=True),
     FieldSpec("task_class", "Task class", "text", required=True),
@@ -168,7 +174,8 @@ TITLE_FIELD = FieldSpec("title", "Title", "text")
 SPECS: dict[type, dict[str, FieldSpec]] = {
     Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS + TREE_FIELDS + TERMS_FIELDS
            + MEASURED_TERMS_FIELDS + QUALITY_FIELDS},
-    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS + WORKLOAD_FIELDS},
+    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS + WORKLOAD_FIELDS
+                + CLASS_NOT_GIVEN_FIELDS},
     Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
     Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
 }
@@ -255,6 +262,15 @@ def alpha_range_problems(row: Any, index: int | None = None) -> list[str]:
     return []
 
 
+def not_given_problems(row: TaskClass, index: int | None = None) -> list[str]:
+    """A task class's not-given list names only what a class can lack: its acceptance, context and tokens."""
+    unknown = [f for f in row.defaulted_fields() if f not in NOT_GIVEN_ON_NEW_CLASS]
+    if not unknown:
+        return []
+    return [f"{row_label(row, index)}, {CLASS_NOT_GIVEN_FIELDS[0].label}: {', '.join(map(repr, unknown))} cannot be "
+            f"not given; list some of {', '.join(NOT_GIVEN_ON_NEW_CLASS)}, or leave it blank"]
+
+
 def check_row(row: Any, index: int | None = None) -> list[str]:
     """Every field of one row through its spec; returns messages (empty when valid)."""
     problems = []
@@ -270,6 +286,8 @@ def check_row(row: Any, index: int | None = None) -> list[str]:
             problems.append(f"{row_label(row, index)}, {spec.label}: {exc}")
     if not problems and isinstance(row, (TaskClass, Override)):
         problems.extend(alpha_range_problems(row, index))
+    if not problems and isinstance(row, TaskClass):
+        problems.extend(not_given_problems(row, index))
     if not problems and isinstance(row, Tier):  # a vendor's terms: bands, SLA, downgrade (model/workbook/vendor_terms.py)
         problems.extend(f"{row_label(row, index)}, {p}" for p in terms_problems(row))
     return problems

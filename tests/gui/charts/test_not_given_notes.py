@@ -15,13 +15,18 @@ from model.workbook.row_edits import new_tier  # noqa: E402
 from model.workbook.rows import Tier, Workbook  # noqa: E402
 
 
-def _notes(qtbot, wb: Workbook, row: int) -> dict[str, str]:
+def _panel(qtbot, wb: Workbook, row: int) -> ChartsPanel:
     panel = ChartsPanel()
     qtbot.addWidget(panel)
     panel.resize(520, 460)
     panel.show()
     panel.show_result(wb, compare(wb), row)
     panel.flush()
+    return panel
+
+
+def _notes(qtbot, wb: Workbook, row: int) -> dict[str, str]:
+    panel = _panel(qtbot, wb, row)
     charts = {"alpha": panel.alpha_chart, "context": panel.context_chart, "positions": panel.position_chart}
     return {name: chart._note.toPlainText() if chart._note.isVisible() else "" for name, chart in charts.items()}
 
@@ -68,3 +73,23 @@ def test_a_plain_tier_still_says_it_does_not_run_speculative_decoding(qtbot) -> 
     notes = _notes(qtbot, wb, plain)
     assert "does not run speculative decoding" in notes["alpha"]
     assert "does not run speculative decoding" in notes["context"]
+
+
+def test_a_class_added_by_add_row_is_said_and_not_drawn(qtbot) -> None:
+    """A task class nobody filled in (TaskClass.defaulted) has no point on the charts: the vs-alpha and vs-context
+    charts name it, the trailer says so instead of 'α nan', the per-position chart draws no rates from its
+    placeholder alpha, and the load chart draws no roofline mix."""
+    from tests.excel_cases import class_not_given
+
+    wb = class_not_given()
+    tier = wb.tier_index("Northwind Turbo")
+    panel = _panel(qtbot, wb, tier)
+    said = "New class: acceptance and context not given, so not drawn"
+    for chart in (panel.alpha_chart, panel.context_chart):
+        assert said in chart._note.toPlainText().replace("\n", " "), chart
+    assert panel.trailer_chart._numbers[-1] == "acceptance and context not given"
+    panel.position_chart.class_row = len(wb.classes) - 1
+    panel.show_result(wb, compare(wb), tier)
+    panel.flush()
+    assert panel.position_chart.shown() is None
+    assert "New class: acceptance and context not given" in panel.position_chart._note.toPlainText()

@@ -53,7 +53,7 @@ def test_pasted_tiers_get_no_mechanics_prices_or_baseline_from_the_row_above(qtb
             tip = index.data(Qt.ItemDataRole.ToolTipRole)
             assert "Best K" not in tip and "no speedup" in tip
     # the colour the grid gives them is in the legend
-    assert "mechanics not given" in window.legend.text()
+    assert "not given" in window.legend.text()
     # the brief recommends nothing on them
     for b in brief(doc.workbook, cmp):
         if b.tier in ZEPHYR:

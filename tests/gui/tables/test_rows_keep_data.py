@@ -119,26 +119,24 @@ def test_a_block_delete_asks_first_and_names_the_rows(qtbot, window, no_question
     assert doc.workbook.tiers == load_demo().tiers
 
 
-def test_new_rows_are_filled_from_the_row_above(qtbot, window) -> None:
+def test_new_classes_take_only_what_was_typed(qtbot, window) -> None:
+    """Add row and a paste past the last class used to fill a class from the row above (alpha marked assumed)."""
     view, doc = window.class_view, window.document
     window.input_tabs.setCurrentWidget(view)
     view.select_block(0, 0, 0, 0)  # code
     window.add_row()
     doc.flush()
-    code, new = doc.workbook.classes[0], doc.workbook.classes[1]
+    new = doc.workbook.classes[1]
     assert new.name == "New class"
-    assert (new.tokens_out, new.tokens_in, new.context, new.alpha) == (code.tokens_out, code.tokens_in, code.context, code.alpha)
-    assert (new.alpha_source, new.source_note) == ("assumed", "filled from 'code'")
-    assert "filled from the row above" in window.statusBar().currentMessage()
-    # a paste running past the end fills its new rows the same way: from the last row
-    last = doc.workbook.classes[-1]
+    assert new.defaulted_fields() == ["alpha", "context", "tokens_out", "tokens_in"]
+    assert "acceptance, context and tokens not given" in window.statusBar().currentMessage()
+    # a paste running past the end: the pasted names, nothing else
     view.select_block(len(doc.workbook.classes) - 1, 0, len(doc.workbook.classes) - 1, 0)
     QGuiApplication.clipboard().setText("legal\r\nmedical\r\n")
     assert view.paste()
     doc.flush()
     added = doc.workbook.classes[-1]
-    assert added.name == "medical"
-    assert (added.tokens_out, added.context, added.alpha) == (last.tokens_out, last.context, last.alpha)
+    assert added.name == "medical" and added.defaulted_fields() == ["alpha", "context", "tokens_out", "tokens_in"]
     assert doc.workbook.classes[-2].name == "legal"
 
 

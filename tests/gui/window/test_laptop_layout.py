@@ -226,3 +226,26 @@ def test_at_1350x720_the_inputs_scroll_so_the_results_and_per_tier_tables_show_e
     shown = sum(tiers.visualRect(tiers.model().index(r, 0)).bottom() <= tiers.viewport().height() for r in range(8))
     assert shown >= 3, shown
     assert tiers.verticalScrollBar().maximum() > 0  # the rest is a scroll away
+
+
+def _blank_below_rows(view) -> int:
+    """The viewport's height under the last row."""
+    rows = view.model().rowCount()
+    return view.viewport().height() - view.visualRect(view.model().index(rows - 1, 0)).bottom()
+
+
+def test_at_1600x1000_the_spare_height_is_shared_not_one_blank_band_under_the_tiers(qtbot, window):
+    """At 1600 x 1000 every part fits its rows with room to spare, and the Tiers table took all of it: some 230 px
+    blank under its 8 rows, the results grid and the Per tier table none (a tier added then scrolled them). The
+    spare is shared: each table shows every row and has the same room under it, a row or more."""
+    window.resize(1600, 1000)
+    _fitted_outputs_show_every_row(qtbot, window)
+    views = (window.tier_view, window.results_view, window.summary_view)
+    blanks = [_blank_below_rows(view) for view in views]
+    row = window.tier_view.verticalHeader().defaultSectionSize()
+    assert all(blank >= row for blank in blanks), blanks
+    assert max(blanks) - min(blanks) <= row, blanks  # no one band holds it all
+    # at 1366 x 768 there is little to spare: every row whole still (the test above), nothing cut
+    window.resize(1366, 768)
+    _fitted_outputs_show_every_row(qtbot, window)
+    assert all(_blank_below_rows(view) >= 0 for view in views)

@@ -9,7 +9,8 @@ from typing import Callable
 
 import openpyxl
 
-from tests.excel_cases import closed, demo, edge_workbook, made_up, profiled, ranged, termed, too_few, treed
+from tests.excel_cases import (class_not_given, closed, demo, edge_workbook, made_up, profiled, ranged, termed, too_few,
+                               treed)
 from tests.office import convert
 from model.report.export import build_report
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, PROFILE_HEADERS, SETTING_ROWS, InputsLayout, TIER_COLUMNS,
@@ -171,7 +172,10 @@ def edit_profiles(src: Path, dst: Path, out: Path) -> Case:
 
 EXPORTED = {"demo": demo, "edge": edge_workbook, "ranged": ranged, "measured": measured, "made up": made_up,
             "profiled": profiled, "treed": treed, "too few": too_few, "termed": termed,
-            "closed": closed}
+            "closed": closed,
+            # a class added by Add row: nothing given, then its tokens only, then its acceptance and context only
+            "class not given": class_not_given, "class tokens given": lambda: class_not_given(tokens=True),
+            "class acceptance given": lambda: class_not_given(acceptance=True)}
 
 
 def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:

@@ -51,14 +51,23 @@ def test_a_new_tier_takes_nothing_from_the_row_above():
     assert workbook_problems(wb) == []
 
 
-def test_a_new_class_is_filled_from_the_row_above():
+def test_a_new_class_takes_nothing_from_the_row_above():
+    """A new class's acceptance, context and tokens are not given (it used to copy the row above's, alpha 'assumed'),
+    whether added at the top or below a row; it is valid, and Duplicate rows still copies a class."""
+    from model.workbook.row_edits import duplicate_rows
+
     wb = load_demo()
-    # at the top there is nothing above: the row below is the one copied
-    add_row(wb, "classes", 0)
-    first, below = wb.classes[0], wb.classes[1]
-    assert (first.alpha, first.context, first.tokens_out) == (below.alpha, below.context, below.tokens_out)
-    assert (first.alpha_source, first.source_note) == ("assumed", f"filled from {below.name!r}")
+    for at in (0, 3):
+        add_row(wb, "classes", at)
+        new = wb.classes[at]
+        assert new.defaulted_fields() == ["alpha", "context", "tokens_out", "tokens_in"]
+        assert (new.tokens_out, new.tokens_in, new.alpha_source, new.source_note) == (0.0, 0.0, "assumed", "")
+        assert new.missing_acceptance() == "acceptance and context not given"
     assert workbook_problems(wb) == []
+    copy_at, = duplicate_rows(wb, "classes", [1])
+    copy, source = wb.classes[copy_at], wb.classes[1]
+    assert (copy.alpha, copy.context, copy.tokens_out, copy.defaulted) == (source.alpha, source.context,
+                                                                           source.tokens_out, "")
 
 
 def test_an_empty_table_gets_the_field_defaults():
@@ -66,4 +75,4 @@ def test_an_empty_table_gets_the_field_defaults():
 
     wb = Workbook()
     add_row(wb, "classes", 0)
-    assert wb.classes == [TaskClass()]
+    assert wb.classes == [TaskClass(defaulted="alpha, context, tokens_out, tokens_in")]

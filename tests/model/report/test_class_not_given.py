@@ -1,0 +1,51 @@
+"""A task class added by Add row (TaskClass.defaulted) in the Excel report: its placeholders feed no formula. Its
+Comparison rows read "not given" where the acceptance would be and the reason where the verdicts would be, every fast
+tier's Summary row says what its mix waits for instead of a mix, verdict or fair price, and the Inputs sheet keeps
+what was not given, so the import gives it back (tests/model/report/test_recalc_formulas.py recalculates these
+reports in LibreOffice: every formula there equals compare())."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+openpyxl = pytest.importorskip("openpyxl")
+
+from model.comparison import compare  # noqa: E402
+from model.report.export import COMPARISON_COLUMNS, COMPARISON_HEADER_ROW, export_report  # noqa: E402
+from model.report.importer import import_report  # noqa: E402
+from model.report.layout import COMPARISON, SUMMARY  # noqa: E402
+from model.report.summary_sheet import HEADER_ROW, SUMMARY_COLUMNS  # noqa: E402
+from tests.excel_cases import class_not_given  # noqa: E402
+
+WAITS = "class 'New class': acceptance, context and tokens not given"
+
+
+def _rows(ws, header_row: int, columns: list[str]) -> list[dict[str, object]]:
+    return [dict(zip(columns, (c.value for c in row))) for row in ws.iter_rows(min_row=header_row + 1,
+                                                                                max_col=len(columns))]
+
+
+def test_the_report_says_not_given_and_computes_nothing_from_the_placeholders(tmp_path: Path):
+    wb = class_not_given()
+    path = tmp_path / "r.xlsx"
+    export_report(wb, path)
+    book = openpyxl.load_workbook(path)
+    rows = [r for r in _rows(book[COMPARISON], COMPARISON_HEADER_ROW, COMPARISON_COLUMNS) if r["Tier"]]
+    cmp, j = compare(wb), len(wb.classes) - 1
+    for i, tier in enumerate(wb.tiers):
+        row = rows[i * len(wb.classes) + j]
+        assert row["Acceptance alpha"] == "not given" and row["Alpha source"] == "not given", tier.name
+        if cmp.speculative[i]:
+            assert row["Speed verdict"] == row["Value verdict"] == "acceptance and context not given"
+            assert {row[n] for n in ("Speedup", "Tokens per stretch E", "c (draft / target)", "Speedup, alpha -10 pts",
+                                     "Cost weight on tier")} == {"–"}
+    # the Summary's cells are formulas reading Inputs: read the values the export saved with them
+    values = openpyxl.load_workbook(path, data_only=True)
+    summary = [r for r in _rows(values[SUMMARY], HEADER_ROW, SUMMARY_COLUMNS) if r["Tier"]][:len(wb.tiers)]
+    for i, row in enumerate(summary):
+        assert row["Monthly cost"] == "–" and row["Premium over baseline"] == "–", row["Tier"]
+        if cmp.speculative[i]:
+            assert row["Speed verdict"] == row["Value verdict"] == WAITS, row["Tier"]
+            assert row["Mix speedup"] == "–" and row["Price break-even acceptance (SpecLedger)"] == "–"
+    assert import_report(path) == wb  # what was not given comes back not given
