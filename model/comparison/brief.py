@@ -89,9 +89,22 @@ def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
     out = []
     for i in fast_tiers(wb, cmp):
         rec, why = _recommendation(cmp, i)
-        lines = tuple((label, text) for label, line in BRIEF_LINES if (text := line(cmp, i)))
+        lines = tuple((label, _priced(wb, cmp, i, text) if label == COST else text)
+                      for label, line in BRIEF_LINES if (text := line(cmp, i)))
         out.append(BriefTier(wb.tiers[i].name, wb.tiers[i].vendor, rec, why, lines))
     return out
+
+
+def _priced(wb: Workbook, cmp: Comparison, i: int, said: str) -> str:
+    """The Cost line where a price is one nobody gave (a new row's or a price list's placeholder 0,
+    Tier.missing_prices): said so, not '$0 a month' or 'against Helix Standard at $0'."""
+    if wb.tiers[i].missing_prices():
+        return "Its prices are not given: type its list prices to see what it costs."
+    b = int(cmp.baseline_index[i])
+    if b >= 0 and wb.tiers[b].missing_prices():
+        money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
+        return f"{money} a month; {cmp.tier_names[b]}'s prices are not given, so nothing to compare it with."
+    return said
 
 
 def _names(names: list[str], listed: int = 4) -> str:
