@@ -31,6 +31,11 @@ Cell = tuple[int, int, str]  # row, column, text as typed or pasted
 
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+# the roles a row table answers: Qt asks each cell it paints or measures for nine (decoration, background, check
+# state, size...); the others are answered before the row is looked at (half the window's start-up column fit)
+_ROLES = frozenset(int(role) for role in (
+    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole))
 
 
 def column_letter(col: int) -> str:
@@ -226,8 +231,10 @@ class RowTableModel(WorkbookTableModel):
             return f"{spec.label}: {spec.describe()}"
         return None
 
+    roles = _ROLES
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in self.roles or not index.isValid():
             return None
         spec = self.specs[index.column()]
         row = self.rows()[index.row()]
@@ -361,6 +368,8 @@ class TierTableModel(RowTableModel):
         return [*([block] if isinstance(block, tuple) else []), (min(used), min(cols), max(used), max(cols))]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in self.roles:
+            return None
         if index.isValid() and self.specs[index.column()].name in used_costs.COST_FIELDS:
             tiers = self.rows()
             if used_costs.uses_roofline(tiers[index.row()]):
@@ -379,6 +388,8 @@ class TierTableModel(RowTableModel):
 
 
 class ClassTableModel(RowTableModel):
+    roles = _ROLES | {PROFILE_ROLE, SHAPE_ROLE}
+
     def __init__(self, document: Document) -> None:
         super().__init__(document, TaskClass, CLASS_FIELDS + WORKLOAD_FIELDS, "classes", "Task class")
 

@@ -5,13 +5,17 @@ import gc
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
-
+# the model (numpy with it) before PySide6: once PySide6 is imported it reads the source of every module imported
+# after it (looking for its `__feature__` switches), about 30 ms of start-up for numpy's and the model's modules
+# that nothing gains (docs/dev/benchmarks.md, the first painted window)
+from model.comparison import compare  # noqa: F401  (imported here for the order above; the window computes it)
 from model.common.messages import is_worded, one_line, worded
 from model.workbook.validation import WorkbookError
 from model.workbook.rows import Workbook
 from model.workbook.json_file import load_demo, load_workbook
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gui.window.main_window import MainWindow
 

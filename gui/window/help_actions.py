@@ -5,6 +5,8 @@ because choosing the guide's section for a cell is its own small job, not what t
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QMessageBox
 
 from gui.tables.acceptance_text import SHAPE_ROLE
@@ -12,7 +14,10 @@ from gui.tables.input_models import RowTableModel
 from gui.tables.result_models import ResultsGridModel
 from gui.tables.spreadsheet_view import SpreadsheetView
 from gui.tables.summary_model import SUMMARY_COLUMNS
-from gui.window.help import ALPHA, ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, MIX, SHAPES, HelpDialog
+from gui.window.help import ALPHA, ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, MIX, SHAPES
+
+if TYPE_CHECKING:
+    from gui.window.help_dialog import HelpDialog
 
 
 class HelpActions:
@@ -28,6 +33,8 @@ class HelpActions:
 
     def show_help(self, anchor: str = "") -> None:
         if self._help is None:
+            from gui.window.help_dialog import HelpDialog  # its Qt types are not start-up's
+
             self._help = HelpDialog(self)
         self._help.show_section(anchor)
 

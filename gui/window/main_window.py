@@ -21,7 +21,6 @@ from gui.window.menus import build_menus
 from gui.window.row_actions import RowActions
 from gui.window.message_log import MessageLog
 from gui.window.screen_fit import ScreenFit
-from gui.window.help import HelpDialog
 from gui.window.help_actions import HelpActions
 from gui.window.charts_pane import AfterFirstPaint, ChartsPane, WindowCharts
 from gui.tables.input_models import ClassTableModel, RowTableModel, TierTableModel
@@ -52,7 +51,7 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         self.tasks = TaskRunner(self)  # shared by long jobs (ONNX sampling, big exports)
         # open on the first tier that runs speculative decoding, so the charts have something to show
         self._tier_row = next((i for i, t in enumerate(workbook.tiers) if t.speculative != "no"), 0 if workbook.tiers else -1)
-        self._help: HelpDialog | None = None
+        self._help = None  # the Help dialog (gui/window/help_dialog.py), built when Help first opens
         self.message_log = MessageLog()
         self._sampling_dock: QDockWidget | None = None
         self.sampling_panel = None  # built on first use (Tools > Measure acceptance)

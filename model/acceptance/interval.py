@@ -33,13 +33,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import statistics
-from typing import Hashable, Sequence
+from typing import TYPE_CHECKING, Hashable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from model.acceptance.value import COUNTS_ONLY, LENGTH, TOO_FEW, Acceptance
+
+if TYPE_CHECKING:
+    import statistics
 
 MIN_REQUESTS = 5
 METHOD = "cluster-robust log-odds, t(G-1), requests as clusters"
@@ -82,11 +84,15 @@ def t_quantile(confidence: float, df: float) -> float:
     return float(stats.t.ppf(0.5 + 0.5 * confidence, df))
 
 
-_NORMAL = statistics.NormalDist()
+@functools.cache
+def _normal() -> statistics.NormalDist:
+    import statistics  # lazy, as scipy above: the window's first paint needs no quantile
+
+    return statistics.NormalDist()
 
 
 def _z(p: float) -> float:
-    return _NORMAL.inv_cdf(p) if 0.0 < p < 1.0 else math.nan
+    return _normal().inv_cdf(p) if 0.0 < p < 1.0 else math.nan
 
 
 def z_quantile(confidence: float | np.ndarray) -> float | np.ndarray:

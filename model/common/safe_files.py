@@ -20,7 +20,6 @@ The limits, and why they are what they are (each refusal names the limit it hit)
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 import sys
@@ -288,6 +287,8 @@ def _temp_prefix(name: str) -> str:
     255 bytes; else a short '.~' + a digest of the name + '.', so a legal name of 222-255 bytes can be saved."""
     if len(name.encode("utf-8", "surrogateescape")) + _TEMP_EXTRA <= 255:
         return f".{name}."
+    import hashlib  # only for names this long: start-up does without it
+
     return f".~{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:24]}."
 
 

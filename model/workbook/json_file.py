@@ -1,7 +1,6 @@
 """The workbook's JSON file: a schema version, atomic saves, loads that never half-load."""
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -148,6 +147,8 @@ def _unknown_top_level_keys(data: dict[str, Any]) -> list[str]:
     known = _top_level_keys()
     problems = []
     for key in [k for k in data if k not in known][:10]:
+        import difflib  # only for a file with a key it does not know: start-up reads the demo without it
+
         text = str(key)
         near = difflib.get_close_matches(text.lower(), sorted(known), n=1, cutoff=0.6)
         hint = f" (did you mean {near[0]!r}?)" if near else f" (known: {', '.join(sorted(known))})"

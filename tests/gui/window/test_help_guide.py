@@ -10,7 +10,8 @@ from PySide6.QtCore import QUrl
 
 from gui.window import help
 from gui.window.guide_text import GUIDE_DIR, anchors, guide_markdown, guide_pages, headings, sections
-from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY, HelpDialog
+from gui.window.help import ANCHOR_FOR_FIELD, ANCHOR_FOR_METRIC, ANCHOR_FOR_SUMMARY
+from gui.window.help_dialog import HelpDialog
 from tests.paths import ROOT
 
 if sys.version_info >= (3, 11):
