@@ -19,7 +19,7 @@ from typing import Any
 
 from model.report.importer import cell_text
 from model.report.sheet_reader import ERROR_CODES, MAX_COLUMNS, PRICE_LIST_ROWS, CellError, read_csv, read_xlsx
-from model.workbook.rows import CURRENCIES, TaskClass, Tier, Workbook
+from model.workbook.rows import CURRENCIES, NOT_GIVEN_ON_NEW_CLASS, TaskClass, Tier, Workbook
 from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
                                        ValidationError, WorkbookError, check_workbook)
 
@@ -83,7 +83,8 @@ class MergeResult:
     changed_columns: list[str]  # labels of the fields that changed in some updated row
     kept_columns: list[str]  # labels of the fields the file lacks (kept on updated rows)
     currency_note: str
-    incomplete: list[str] = field(default_factory=list)  # "name (incomplete: needs c and v)" per new tier
+    # "name (incomplete: needs c and v)" per new tier; "name (acceptance and context not given)" per new class
+    incomplete: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """One line for the status bar or the terminal: rows added, rows updated and which columns."""
@@ -103,7 +104,11 @@ class MergeResult:
             kept = self.kept_columns
             text += (f". Not in the file, so kept: {', '.join(kept)}" if len(kept) <= 4 else
                      f". The {len(kept)} columns the file lacks were kept")
-        if self.kept_columns and self.added:
+        if self.incomplete and self.kind == "classes":
+            # a class the file does not describe in full: no tier's mix or verdict until it is
+            text += (f". What the file lacks is not given on new {many}, so no tier has a mix or verdict until it is "
+                     f"entered: {'; '.join(self.incomplete)}")
+        elif self.kept_columns and self.added:
             text += f". New {many} take a blank {one}'s values for the columns the file lacks"
             if self.incomplete:
                 # in full: which tiers have no verdicts until the analyst enters what the file did not say
@@ -339,6 +344,12 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
                     if "speculative" in made_up:
                         row.speculative = "unknown"  # not "yes": the file did not say
                     incomplete.append(f"{row.name} ({row.missing_mechanics()}; made up: {row.defaulted})")
+            elif isinstance(row, TaskClass):  # what the file does not give is not given, as for a row added by hand
+                row.defaulted = ", ".join(f for f in NOT_GIVEN_ON_NEW_CLASS if f not in prices.fields
+                                          and not (f == "alpha" and ("profile" in values
+                                                                     or "acceptance_length" in values)))
+                if row.defaulted:
+                    incomplete.append(f"{row.name} ({row.not_described()})")
             target.append(row)  # type: ignore[arg-type]
             added.append(values["name"])
             continue

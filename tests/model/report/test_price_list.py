@@ -135,6 +135,7 @@ def test_an_acceptance_from_a_list_is_marked_imported_not_left_measured(tmp_path
     assert (code.alpha, code.alpha_source, code.source_note) == (0.7, "imported", "imported: workload.csv")
     assert json_ == wb.classes[1]  # the same α: nothing changed, its provenance neither
     assert (legal.alpha_source, legal.source_note) == ("imported", "imported: workload.csv")
+    assert legal.defaulted == "context, tokens_out, tokens_in"  # the file gives its acceptance alone
     assert result.updated == ["code"] and result.unchanged == ["json"]
     assert result.changed_columns == ["Acceptance alpha"]
 
@@ -166,3 +167,19 @@ def test_a_new_tier_without_mechanics_is_incomplete_with_no_verdicts_until_they_
     again = merge_rows(wb, read_price_list(_csv(tmp_path, "Tier,Price out /1M\nApex Express,30\n", "b.csv"), "tiers"))
     j = wb.tier_index("Apex Express")
     assert again.workbook.tiers[j].identity == wb.tiers[j].identity and again.workbook.tiers[j].defaulted == ""
+
+
+def test_a_new_class_from_a_list_takes_only_its_columns(tmp_path: Path) -> None:
+    """A list of task classes with names and tokens only gave its new classes alpha 60% 'assumed' and context 4K,
+    and every fast tier's mix and verdicts counted them. What the file does not give is not given now."""
+    import math
+
+    from model.comparison import compare
+
+    path = _csv(tmp_path, "Task class,Output tokens/month,Input tokens/month\nlegal,5000000,1000000\n", "w.csv")
+    result = merge_rows(load_demo(), read_price_list(path, "classes"))
+    legal = result.workbook.classes[-1]
+    assert legal.defaulted == "alpha, context" and legal.tokens_out == 5e6
+    assert "legal (acceptance and context not given)" in result.summary()
+    cmp = compare(result.workbook)
+    assert math.isnan(cmp.mix_speedup[result.workbook.tier_index("Helix Fast")])
