@@ -44,6 +44,11 @@ _EQUAL_WEIGHTS = ("  <span style=\"color:#8a1c12\">no output tokens entered: eve
 
 
 class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
+    """The tables and the document they edit. What it does beyond them is in modules of its own under gui/window/:
+    mixins for the charts (charts_pane.py), F1 and About (help_actions.py) and the fit to the screen
+    (screen_fit.py); objects it holds for the File menu (file_actions.py) and row edits (row_actions.py); the menus'
+    wiring (menus.py)."""
+
     def __init__(self, workbook: Workbook, path: str | None = None, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = settings if settings is not None else QSettings("SpecLedger", "SpecLedger")
