@@ -153,7 +153,7 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
 def _apply_probe_run(args: argparse.Namespace, out: TextIO) -> int:
     """A probe's run file with --apply: read and analysed by the probe (`probe --from-run`), applied through the
     window's apply_probe, so a run whose server counted nothing applies its measured speedup too."""
-    from commands.probe import format_report
+    from commands.probe_text import format_report
     from commands.probe_apply import apply_run
 
     if args.tier is None:
@@ -167,7 +167,7 @@ def _apply_probe_run(args: argparse.Namespace, out: TextIO) -> int:
 def _show_probe_run(args: argparse.Namespace, out: TextIO) -> int:
     """A run file whose server reported no counts (the steps timed, not counted): what the probe reads from it,
     as `probe --from-run` shows it, so a timing-only run is not a dead end here."""
-    from commands.probe import format_report
+    from commands.probe_text import format_report
     from model.probe.analysis import analyse
     from model.probe.run_file import read_run
 

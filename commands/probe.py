@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from commands import probe_apply, probe_decide, probe_vendor
+from commands.probe_text import format_report
 from commands.runner import confidence_arg
 from model.common import formatting as fmt
 from model.common.cancel import run_to_end
@@ -26,14 +27,12 @@ from model.probe.endpoint import (Endpoint, check_endpoint, check_headers, parse
                                   resolve_api_key, tier_endpoint)
 from model.probe.events import BASELINE, FAST
 from model.probe.filler import context_label, parse_context
-from model.probe.identity import Identity
 from model.probe.load import estimate_levels, parse_levels, run_any
 from model.probe.plan import ProbeSettings, estimate, tier_prices
 from model.probe.prompt_file import load_probe_prompts
 from model.probe.run import ProbeProgress
 from model.probe.run_file import read_run, record_k
 from model.probe.sla import parse_sla, sla_plan_words, tier_sla
-from model.probe.speed_verdict import SPEED_VERDICTS
 from model.common.safe_files import check_output_target
 from model.workbook.json_file import load_workbook
 from model.workbook.rows import Tier, Workbook
@@ -161,132 +160,6 @@ def _ask(question: str) -> bool:
     return answer in ("y", "yes")
 
 
-def _fig(x: float | None, spec: str, suffix: str = "") -> str:
-    return "–" if x is None else f"{x:{spec}}{suffix}"
-
-
-def format_report(report: ProbeReport) -> str:
-    k_text = "–"
-    if report.k_estimate:
-        k_text = f"{report.k_estimate}" + (f" (from {report.k_source})" if report.k_source else "")
-    head = (f"speed alone: {report.verdict} (acceptance cannot be read from this API)"
-            if report.verdict in SPEED_VERDICTS else f"speculative decoding: {report.verdict}")
-    lines = [head, f"  {report.evidence}",
-             f"stream style: {report.stream_style}; K estimate: {k_text}"]
-    if report.k_mismatch is not None:
-        lines.append(report.k_mismatch.text)
-    if report.timing_unreliable:
-        lines.append("timing unreliable on this run: the machine was busy (no K and no alpha from timing; "
-                     "probe again on a quieter machine)")
-    if report.steps_caution:
-        lines.append(f"caution: {report.steps_caution}")
-    head = (f"{'class':<16}{'req':>5}{'alpha':>7}{'source':>10}{'reported':>10}{'timing':>8}{'rate':>7}"
-            f"{'tok/step':>9}{'TTFT s':>8}{'tok/s':>8}  speedup")
-    lines += [head, "-" * len(head)]
-    for c in report.classes:
-        speed = ", ".join(f"{k} {_fig(v, '.2f', 'x')}" for k, v in (c.speedup_measured or {}).items()) or "–"
-        lines.append(f"{c.task_class:<16}{c.requests:>5}{_fig(c.alpha, '.3f'):>7}{c.alpha_source or '–':>10}"
-                     f"{_fig(c.alpha_reported, '.3f'):>10}{_fig(c.alpha_timing, '.3f'):>8}"
-                     f"{_fig(c.reported_draft_acceptance_rate, '.3f'):>7}"
-                     f"{_fig(c.mean_tokens_per_step, '.2f'):>9}{_fig(c.ttft_s, '.3f'):>8}"
-                     f"{_fig(c.decode_tokens_per_s, '.0f'):>8}  {speed}")
-    if report.classes_left_out:
-        lines.append(f"classes read at temperature {report.classes_temperature:g} (the run's): alpha, profile and speedup "
-                     f"leave out the {fmt.count(report.classes_left_out, 'request')} at other temperatures (the greedy "
-                     "pass, for the identity check)")
-    lines.extend(f"caution: {c.task_class}: {c.sources_disagree}; alpha used: the {c.alpha_source} one"
-                 for c in report.classes if c.sources_disagree)
-    lines.extend(interval_lines(report))
-    lines.extend(profile_lines(report))
-    if any(c.reported_draft_acceptance_rate is not None for c in report.classes):
-        lines.append("rate: the server's own draft acceptance rate, accepted / drafted tokens (its convention)")
-    conv = next((c.reported_convention for c in report.classes if c.reported_convention), None)
-    if conv:
-        lines.append(f"reported by the server: {conv.split(';')[0]} (converted to per-token alpha; timing shown beside as a "
-                     "cross-check; the engine's convention per class is in the JSON)")
-    if report.identity is not None and report.identity.compared:
-        lines.append(identity_line(report.identity))
-    lines.extend(probe_vendor.vendor_lines(report))
-    if report.quality is not None:
-        lines.append(f"quality: {report.quality.words()}")
-        lines.append(f"  which test and why: {report.quality.why}")
-    lines.extend(check_lines(report))
-    if len(report.by_concurrency) > 1 or any(x.concurrency > 1 for x in report.by_concurrency):
-        lines.append(format_levels(report))
-    for f in report.failed:
-        lines.append(f"failed: {f}")
-    return "\n".join(lines)
-
-
-def check_lines(report: ProbeReport) -> list[str]:
-    """The task checks: per class, each tier's pass rate and the difference's verdict; the failures' count."""
-    if not report.checks:
-        return []
-    lines = [f"task checks (pass rate, prompts as the unit; margin {report.checks['margin_points']:g} points):"]
-    lines += [f"  {c['words']}" for c in report.checks["classes"]]
-    if report.checks["failures_total"]:
-        lines.append(f"  {report.checks['failures_total']} failing answers, each beside the other tier's, in the JSON "
-                     "('checks.failures')")
-    return lines + [f"  note: {n}" for n in report.checks["notes"]]
-
-
-def identity_line(identity: Identity) -> str:
-    """How many outputs matched the baseline, where the others first diverge, and what that supports."""
-    text = (f"identity at temperature 0: {identity.identical} of {identity.answers_words()} "
-            f"identical to the baseline ({identity.share:.0%})")
-    if identity.divergences:
-        text += (f"; the {len(identity.divergences)} other{'s' if len(identity.divergences) > 1 else ''} first "
-                 f"diverge at {identity.position_words()}")
-    return f"{text}: {identity.judgement_words()}"
-
-
-def interval_lines(report: ProbeReport) -> list[str]:
-    """Each class's alpha with its interval (distinct prompts as the unit), or why it has none."""
-    parts = []
-    for c in report.classes:
-        if c.alpha_interval:
-            parts.append(f"{c.task_class} {c.alpha_interval[0]:.3f}–{c.alpha_interval[1]:.3f}")
-        elif c.alpha is not None:
-            parts.append(f"{c.task_class}: {c.interval_note}")
-    return [f"interval on alpha ({report.confidence:.0%}, distinct prompts as the unit): " + "; ".join(parts)] if parts else []
-
-
-def profile_lines(report: ProbeReport) -> list[str]:
-    """Each class's per-position profile from its steps, the steps it rests on and the interval on its E."""
-    out = []
-    for c in report.classes:
-        if not c.profile or not c.profile_counts:
-            continue
-        n = c.profile_counts
-        rates = " ".join(f"{p:.2f}" for p in c.profile)
-        e_text = ""
-        if c.mean_acceptance_length_interval:
-            lo, hi = c.mean_acceptance_length_interval
-            e_text = f"; E {lo:.2f}–{hi:.2f} at {len(c.profile)} positions ({report.confidence:.0%})"
-        cut = (f"; positions past {len(c.profile)} reached by fewer than {n['min_reached']} steps"
-               if len(c.profile) < n["k"] else "")
-        out.append(f"profile {c.task_class}: {rates} (p_i by position, {n['steps']} steps of {n['requests']} requests"
-                   f"{e_text}{cut})")
-    return out
-
-
-def format_levels(report: ProbeReport) -> str:
-    head = f"{'streams':>8}{'req':>5}{'tok/s/stream':>13}{'base tok/s':>11}{'TTFT s':>8}{'tok/step':>9}{'alpha':>7}  speedup"
-    lines = ["speed at each concurrency (per stream; fast and baseline at the same level; the speedup's interval "
-             f"at {report.confidence:.0%} in brackets, requests as the unit):", head, "-" * len(head)]
-    for x in report.by_concurrency:
-        mark = (f"  throttled: {x.throttled_responses + x.extra_throttled} answers were 429"
-                + (f" ({x.extra_throttled} to load-keeping requests)" if x.extra_throttled else "")
-                + " (the rate limit, not the tier)") if x.throttled else ""
-        lines.append(f"{x.concurrency:>8}{x.requests:>5}{_fig(x.decode_tokens_per_s, '.1f'):>13}"
-                     f"{_fig(x.baseline_decode_tokens_per_s, '.1f'):>11}{_fig(x.ttft_s, '.3f'):>8}"
-                     f"{_fig(x.mean_tokens_per_step, '.2f'):>9}{_fig(x.alpha, '.3f'):>7}  "
-                     f"{_fig(x.speedup_measured, '.2f', 'x')}"
-                     + (f" [{x.speedup_interval[0]:.2f}-{x.speedup_interval[1]:.2f}]" if x.speedup_interval else "")
-                     + mark)
-    return "\n".join(lines)
-
-
 def run_probe_command(args: argparse.Namespace) -> int:
     err = sys.stderr
     if args.json is not None:
@@ -298,45 +171,17 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if args.from_run is not None:
         return _from_run(args)
     settings, currency = _endpoints(args)
-    settings.check()
-    check_endpoint(settings.fast)
-    keys = {FAST: resolve_api_key(settings.fast)}
-    check_headers(settings.fast)
-    if settings.baseline is not None:
-        check_endpoint(settings.baseline)
-        keys[BASELINE] = resolve_api_key(settings.baseline)
-        check_headers(settings.baseline)
-    contexts = ", ".join(context_label(c) for c in settings.contexts)
-    what = (estimate(settings).describe(currency) if settings.concurrency == (1,)
-            else estimate_levels(settings).describe(currency))
-    question = (f"probe {settings.fast.describe()}" + (f" against {settings.baseline.describe()}" if settings.baseline else "")
-                + f" at {contexts}: {what}.")
+    keys = _checked_keys(settings)
     until = getattr(args, "until_decided", False)
-    if until and settings.temperature > 0:
-        raise ValueError("--temperature with --until-decided: the quality test has no stopping rule of its own; "
-                         "probe at a temperature with a fixed --repeats")
-    if until:
-        probe_decide.decide_thresholds(args, settings)  # refused here, before the question and any request
-        question = (f"probe {settings.fast.describe()} until each class is decided: at most {args.max_requests} "
-                    "requests a class" + (f" and {fmt.cost(args.max_cost, currency)}" if args.max_cost is not None else "")
-                    + ".")
+    question = _question(args, settings, currency, until)
     if args.workbook is not None and args.tier:
-        wb = load_workbook(args.workbook)
-        for line in probe_decide.need_lines(wb, settings.fast_name, settings, currency,
-                                            args.confidence, args.half_width, args.max_requests if until else None):
-            print(line, file=err)
-        if until:  # the classes the workbook already decides are not sent, as the lines above say
-            settings, done = probe_decide.leave_out_decided_classes(wb, settings, args.confidence, args.half_width,
-                                                                    args.max_requests)
-            if done and not settings.prompts:
-                print(f"specledger probe: nothing to send, the workbook's intervals already decide {', '.join(done)}",
-                      file=err)
-                return 0
-            if done:
-                question += f" Not sent, already decided by the workbook: {', '.join(done)}."
+        planned = _workbook_lines(args, settings, currency, question, until, err)
+        if planned is None:
+            return 0
+        settings, question = planned
     if settings.sla is not None:  # 20 requests cannot show 99%: said before anything is sent
-        planned = len(settings.prompts) * len(settings.contexts) * settings.repeats * len(settings.concurrency)
-        print(sla_plan_words(*settings.sla, planned, args.confidence, settings.max_tokens), file=err)
+        planned_n = len(settings.prompts) * len(settings.contexts) * settings.repeats * len(settings.concurrency)
+        print(sla_plan_words(*settings.sla, planned_n, args.confidence, settings.max_tokens), file=err)
     if args.yes:
         print(question, file=err)
     elif not _ask(question):
@@ -346,22 +191,84 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if run_path is not None:
         run_path.parent.mkdir(parents=True, exist_ok=True)
     if until:
-        try:
-            decided, code = probe_decide.run_decide(args, settings, keys, run_path, _progress_printer(err), err)
-        except KeyboardInterrupt:
-            print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
-            return 130
-        report = analyse(decided.records, decided.header, args.confidence)
-        record_k(run_path, report.k_estimate, report.k_source)
-        if args.json is not None:
-            probe_decide.write_json(args.json, decided, report.to_dict())
-        print(format_report(report))
-        print(probe_decide.decide_text(decided, currency))
-        if args.json is not None:
-            print(f"JSON written to {args.json}")
-        if decided.error:
-            print(f"specledger probe: {decided.error}", file=err)
-        return code
+        return _run_until_decided(args, settings, keys, run_path, currency)
+    return _run_fixed(args, settings, keys, run_path)
+
+
+def _checked_keys(settings: ProbeSettings) -> dict[str, Any]:
+    """The settings, endpoints and headers checked, the API keys resolved (from where the endpoints say)."""
+    settings.check()
+    check_endpoint(settings.fast)
+    keys = {FAST: resolve_api_key(settings.fast)}
+    check_headers(settings.fast)
+    if settings.baseline is not None:
+        check_endpoint(settings.baseline)
+        keys[BASELINE] = resolve_api_key(settings.baseline)
+        check_headers(settings.baseline)
+    return keys
+
+
+def _question(args: argparse.Namespace, settings: ProbeSettings, currency: str, until: bool) -> str:
+    """What will be sent and what it costs, asked before anything is; --until-decided's limits refused here."""
+    contexts = ", ".join(context_label(c) for c in settings.contexts)
+    what = (estimate(settings).describe(currency) if settings.concurrency == (1,)
+            else estimate_levels(settings).describe(currency))
+    question = (f"probe {settings.fast.describe()}" + (f" against {settings.baseline.describe()}" if settings.baseline else "")
+                + f" at {contexts}: {what}.")
+    if until and settings.temperature > 0:
+        raise ValueError("--temperature with --until-decided: the quality test has no stopping rule of its own; "
+                         "probe at a temperature with a fixed --repeats")
+    if until:
+        probe_decide.decide_thresholds(args, settings)  # refused here, before the question and any request
+        question = (f"probe {settings.fast.describe()} until each class is decided: at most {args.max_requests} "
+                    "requests a class" + (f" and {fmt.cost(args.max_cost, currency)}" if args.max_cost is not None else "")
+                    + ".")
+    return question
+
+
+def _workbook_lines(args: argparse.Namespace, settings: ProbeSettings, currency: str, question: str, until: bool,
+                    err: TextIO) -> tuple[ProbeSettings, str] | None:
+    """What the workbook's intervals need, said; with --until-decided, the classes they already decide left out
+    (None: nothing left to send)."""
+    wb = load_workbook(args.workbook)
+    for line in probe_decide.need_lines(wb, settings.fast_name, settings, currency,
+                                        args.confidence, args.half_width, args.max_requests if until else None):
+        print(line, file=err)
+    if until:  # the classes the workbook already decides are not sent, as the lines above say
+        settings, done = probe_decide.leave_out_decided_classes(wb, settings, args.confidence, args.half_width,
+                                                                args.max_requests)
+        if done and not settings.prompts:
+            print(f"specledger probe: nothing to send, the workbook's intervals already decide {', '.join(done)}",
+                  file=err)
+            return None
+        if done:
+            question += f" Not sent, already decided by the workbook: {', '.join(done)}."
+    return settings, question
+
+
+def _run_until_decided(args: argparse.Namespace, settings: ProbeSettings, keys: dict[str, Any],
+                       run_path: Path | None, currency: str) -> int:
+    err = sys.stderr
+    try:
+        decided, code = probe_decide.run_decide(args, settings, keys, run_path, _progress_printer(err), err)
+    except KeyboardInterrupt:
+        print("specledger probe: interrupted; the requests that completed are in the run file", file=err)
+        return 130
+    report = analyse(decided.records, decided.header, args.confidence)
+    record_k(run_path, report.k_estimate, report.k_source)
+    if args.json is not None:
+        probe_decide.write_json(args.json, decided, report.to_dict())
+    print(format_report(report))
+    print(probe_decide.decide_text(decided, currency))
+    if args.json is not None:
+        print(f"JSON written to {args.json}")
+    if decided.error:
+        print(f"specledger probe: {decided.error}", file=err)
+    return code
+
+
+def _run_fixed(args: argparse.Namespace, settings: ProbeSettings, keys: dict[str, Any], run_path: Path | None) -> int:
+    err = sys.stderr
     try:
         run = run_to_end(run_any(settings, keys, run_path, limits=Limits()), _progress_printer(err))
     except KeyboardInterrupt:
@@ -372,8 +279,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
     probe_vendor.record_breakers(run_path, report, run.records, run.header)
     if run_path is not None:
         print(f"run file: {run_path}", file=err)
-    code = _finish(report, args, run.error)
-    return code
+    return _finish(report, args, run.error)
 
 
 def _from_run(args: argparse.Namespace) -> int:

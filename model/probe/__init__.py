@@ -9,6 +9,7 @@
 - steps       tokens per verify step from the stream (style detection, histogram, K, alpha)
 - merges      steps a late (busy) client read as one: found, left out, or the run's timing called unreliable
 - stalls      the client's own scheduling delay, measured against a timer while it reads
+- run_k       the run's K: the timing's, the server's draft tokens over the steps seen, or the K it reports
 - verdict     speculative: yes / no / inconclusive, tested against one token per step
 - reported    the server's own acceptance figures, converted to per-token alpha; K from llama.cpp's draft tokens
 - identity    temperature-0 output identity against a baseline tier
@@ -23,6 +24,7 @@
 - by_load     speed, tokens per step, alpha and speedup per concurrency level; throttled levels marked
 - batching    the demo server's batch: one step serves every active stream, its time by a stated rule
 - demo_server an OpenAI-compatible ASGI app that streams an injected generator's steps (serve-demo)
+- demo_stream what one demo answer holds and how each style cuts it into chunks; the server's own counts
 - loopback    runs an ASGI app with uvicorn on a thread, bound to 127.0.0.1 (serve-demo, the tests)
 
 Imports the core and the workbook, never another wing (sampling's loop is injected into the demo server).

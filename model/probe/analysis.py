@@ -28,13 +28,14 @@ from model.quality.verdict import QualityVerdict
 from model.acceptance.k_check import KMismatch, k_mismatch
 from model.probe.merges import BUSY, SPLIT, left_out_share
 from model.probe.profile import profile_length_interval, step_profile
-from model.probe.reported import convention, k_from_server, past_the_text, reported_acceptance, steps_of
+from model.probe.reported import convention, reported_acceptance, steps_of
+from model.probe.run_k import settled_k
 from model.probe.speed import measure, speedup
 from model.probe.speed_verdict import speed_only
 from model.probe.output_timing import TIMING_WORDS, request_timings, timing_counts
 from model.probe.served import add_as_served, requested_tier, served_fast, served_note, served_summary
 from model.probe.sla import judge_sla
-from model.probe.steps import StepReading, detect_style, read_steps
+from model.probe.steps import StepReading, StyleReading, detect_style, read_steps
 from model.probe.verdict import decide
 from model.common import formatting as fmt
 from model.common.formatting import finite_or_none
@@ -232,112 +233,19 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
     if base:
         base_steps = read_steps(base, detect_style(base))
     verdict = decide(style, steps, base_steps)
-    notes: list[str] = [style.inferred] if style.inferred else []
-    if served_note(served):
-        notes.append(served_note(served))
-    if steps.silent_tokens:
-        notes.append(f"{fmt.count(steps.silent_tokens, 'token')} in {fmt.count(steps.silent_requests, 'request')} produced no content event "
-                     "(the usage counts more tokens than the stream showed: special tokens such as an end-of-turn "
-                     "marker); they are kept out of the steps, and each such request's last visible step out of alpha")
-    if steps.merged_note:
-        notes.append(steps.merged_note)
-    if steps.joined:
-        notes.append(f"{steps.joined} steps arrived in two parts under {SPLIT:g} decode times apart (the server paused "
-                     "inside a step) and were read as one")
+    notes = _reading_notes(style, steps, served)
     timing_ok = style.steps_visible and not steps.unreliable
-    if style.steps_visible and steps.unreliable:
-        notes.append(f"{BUSY} ({steps.left_out} of {fmt.count(sum(len(g) for _, g in steps.groups), 'step')} read merged); "
-                     "no K and no alpha from timing")
-    k, k_source = (steps.k_estimate, "timing") if timing_ok and steps.k_estimate else (None, "")
-    server_k = k_from_server(steps.groups)
-    if server_k is not None:
-        # the server's draft tokens know K better than the largest step seen, which a low alpha may never show
-        if k is not None and server_k.k is not None and server_k.k != k:
-            notes.append(f"{server_k.text}; the largest step seen said K = {k}: K from the server is used")
-            k, k_source = server_k.k, "server"
-        elif k is not None and server_k.k is None and server_k.mean_drafts and k < server_k.mean_drafts - 1e-9:
-            notes.append(f"{server_k.text}; the largest step seen said K = {k}, fewer than the server drafts: "
-                         "no K")
-            k, k_source = None, ""
-        else:
-            notes.append(server_k.text)
-            if k is None and server_k.k is not None:
-                k, k_source = server_k.k, "server"
-    rep_all, _ = reported_acceptance(fast)
-    tail = [r for r in fast if past_the_text(r) and r.reported]
-    if tail:
-        notes.append(f"the server's draft counts of {fmt.count(len(tail), 'request')} run past the end of their text "
-                     "(silent tokens after the end-of-text token, drafted and accepted as the model ran on to the "
-                     "token budget): left out of the reported alpha, which is about the text")
-    if rep_all is not None and rep_all.k is not None and rep_all.k != k:
-        # the server's own K (vLLM's num_spec_tokens) wins: timing sees K only where a step accepted every draft,
-        # which at a low alpha few do, so its K reads short
-        if k is not None:
-            notes.append(f"the server reports K = {rep_all.k}; the largest step seen said K = {k} (few steps reach the "
-                         f"last positions): the server's K is used")
-        k, k_source = rep_all.k, "reported"
+    k, k_source = settled_k(steps, timing_ok, fast, notes)
     left_out, read = left_out_share([gs for _, gs in steps.groups])
-    contexts = sorted({r.context for r in fast})
-    quiet = lowest_level(records)  # speeds per context at the quietest level; by_concurrency has the rest
     load_keeping = header.get("load_keeping") if isinstance(header.get("load_keeping"), dict) else None
-    classes = []
-    failed_reports: list[str] = []
+    # speeds per context at the quietest level; by_concurrency has the rest
+    run = _RunReading(style, steps, timing_ok, k, confidence, sorted({r.context for r in fast}), lowest_level(records),
+                      load_keeping, bool(base))
     # a run at a temperature also sends a greedy pass (the identity check's): pooling both would give an alpha and a
     # speedup at no temperature the traffic runs at, so each class is read at the run's one temperature
     t_read = read_temperature(fast + base, header)
     other_temperature = sum(1 for r in fast + base if _temperature(r) != t_read)
-    for name in _class_order(fast):
-        mine = [r for r in fast if r.task_class == name and _temperature(r) == t_read]
-        theirs = [r for r in base if r.task_class == name and _temperature(r) == t_read]
-        if not mine:
-            continue
-        reading = read_steps(mine, style, steps.k_estimate if timing_ok else None, judge=False)
-        # llama.cpp reports draft tokens but no K: the K found above and the steps seen convert them
-        rep, problem = reported_acceptance(mine, k, steps_of(reading))
-        if problem:
-            failed_reports.append(problem if problem.startswith(tuple(r.label for r in mine)) else f"{name}: {problem}")
-        # unreliable is the run's call: a class's few dozen steps are too few to judge the machine by
-        class_timing = timing_ok
-        a_timing = finite_or_none(reading.alpha) if class_timing else None
-        a_rep = finite_or_none(rep.alpha) if rep is not None else None
-        alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
-        by_context = []
-        for ctx in contexts:
-            f = measure([r for r in mine if r.context == ctx and r.concurrency == quiet])
-            row = ContextSpeed(ctx, f.requests, finite_or_none(f.ttft_s), finite_or_none(f.decode_tokens_per_s))
-            if theirs:
-                b = measure([r for r in theirs if r.context == ctx and r.concurrency == quiet])
-                row.baseline_ttft_s, row.baseline_decode_tokens_per_s = finite_or_none(b.ttft_s), finite_or_none(b.decode_tokens_per_s)
-                row.speedup_measured = finite_or_none(speedup(f, b))
-            by_context.append(row)
-        overall = measure([r for r in mine if r.concurrency == quiet])
-        acc = class_acceptance(source, alpha, reading, mine, k, confidence)
-        both = a_rep is not None and a_timing is not None and bool(k)
-        disagree = sources_disagree(acc, class_acceptance("timing", a_timing, reading, mine, k, confidence)) \
-            if both else None
-        shape = step_profile(reading.groups, k) if class_timing and alpha is not None else None
-        e_acc = profile_length_interval(reading.groups, shape, confidence) if shape is not None else None
-        classes.append(ClassProbe(
-            task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
-            alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
-            mean_tokens_per_step=finite_or_none(reading.mean_tokens_per_step) if class_timing else None,
-            mean_acceptance_length=finite_or_none(reading.mean_acceptance_length) if class_timing else None,
-            tokens_per_step_histogram=reading.histogram, steps=reading.steps if class_timing else 0,
-            ttft_s=finite_or_none(overall.ttft_s), decode_tokens_per_s=finite_or_none(overall.decode_tokens_per_s),
-            speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if base else None,
-            by_context=by_context, by_concurrency=level_speeds(mine + theirs, style, k, load_keeping, confidence),
-            reported_draft_acceptance_rate=finite_or_none(rep.draft_acceptance_rate) if rep is not None else None,
-            steps_left_out=reading.left_out,
-            alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
-            interval_note=(acc.note or None) if acc is not None else "no alpha",
-            interval_method=acc.method or None if acc is not None else None,
-            interval_confidence=confidence if acc is not None and acc.interval else None,
-            prompts=distinct_prompts(mine),
-            profile=list(shape.profile) or None if shape is not None else None,
-            profile_counts=shape.to_dict() if shape is not None else None,
-            mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None,
-            alpha_skew=acc.skew if acc is not None else None, length_skew=e_acc.skew if e_acc is not None else None,
-            sources_disagree=disagree, temperature=t_read))
+    classes, failed_reports = _classes(run, fast, base, t_read)
     for r in records:  # usage numbers no server can mean, dropped from that request (model.probe.guard)
         failed_reports.extend(f"{r.label}: refused {f}" for f in r.reported.get("refused_fields") or [])
     mismatch = k_mismatch(k, k_source, header.get("tier_k"),  # its own line and field, not a note
@@ -364,3 +272,108 @@ def analyse(records: Sequence[RequestRecord], header: dict[str, Any] | None = No
         confidence=confidence, k_mismatch=mismatch, classes_temperature=t_read, classes_left_out=other_temperature,
         quality=quality_of(records, float(header.get("temperature") or 0), confidence),
         checks=checks_of(records, header, confidence, float(header.get("check_margin_points") or MARGIN_POINTS)))
+
+
+def _reading_notes(style: StyleReading, steps: StepReading, served: dict[str, Any]) -> list[str]:
+    """What the analyst is told about how the stream was read: the style inferred, downgraded requests, silent
+    tokens, steps merged or joined, a machine too busy for the timing."""
+    notes: list[str] = [style.inferred] if style.inferred else []
+    if served_note(served):
+        notes.append(served_note(served))
+    if steps.silent_tokens:
+        notes.append(f"{fmt.count(steps.silent_tokens, 'token')} in {fmt.count(steps.silent_requests, 'request')} produced no content event "
+                     "(the usage counts more tokens than the stream showed: special tokens such as an end-of-turn "
+                     "marker); they are kept out of the steps, and each such request's last visible step out of alpha")
+    if steps.merged_note:
+        notes.append(steps.merged_note)
+    if steps.joined:
+        notes.append(f"{steps.joined} steps arrived in two parts under {SPLIT:g} decode times apart (the server paused "
+                     "inside a step) and were read as one")
+    if style.steps_visible and steps.unreliable:
+        notes.append(f"{BUSY} ({steps.left_out} of {fmt.count(sum(len(g) for _, g in steps.groups), 'step')} read merged); "
+                     "no K and no alpha from timing")
+    return notes
+
+
+@dataclass(frozen=True)
+class _RunReading:
+    """What every class of a run is read with."""
+    style: StyleReading
+    steps: StepReading
+    timing_ok: bool  # unreliable is the run's call: a class's few dozen steps are too few to judge the machine by
+    k: int | None
+    confidence: float
+    contexts: list[int]
+    quiet: int  # the quietest concurrency level
+    load_keeping: dict[str, Any] | None
+    with_baseline: bool
+
+
+def _classes(run: _RunReading, fast: list[RequestRecord], base: list[RequestRecord], t_read: float,
+             ) -> tuple[list[ClassProbe], list[str]]:
+    """Each class read at the run's one temperature; the reported counts that could not be read, said."""
+    classes, failed_reports = [], []
+    for name in _class_order(fast):
+        mine = [r for r in fast if r.task_class == name and _temperature(r) == t_read]
+        theirs = [r for r in base if r.task_class == name and _temperature(r) == t_read]
+        if mine:
+            probe, problem = _class_probe(run, name, mine, theirs, t_read)
+            classes.append(probe)
+            if problem:
+                failed_reports.append(problem if problem.startswith(tuple(r.label for r in mine)) else f"{name}: {problem}")
+    return classes, failed_reports
+
+
+def _by_context(run: _RunReading, mine: list[RequestRecord], theirs: list[RequestRecord]) -> list[ContextSpeed]:
+    by_context = []
+    for ctx in run.contexts:
+        f = measure([r for r in mine if r.context == ctx and r.concurrency == run.quiet])
+        row = ContextSpeed(ctx, f.requests, finite_or_none(f.ttft_s), finite_or_none(f.decode_tokens_per_s))
+        if theirs:
+            b = measure([r for r in theirs if r.context == ctx and r.concurrency == run.quiet])
+            row.baseline_ttft_s, row.baseline_decode_tokens_per_s = finite_or_none(b.ttft_s), finite_or_none(b.decode_tokens_per_s)
+            row.speedup_measured = finite_or_none(speedup(f, b))
+        by_context.append(row)
+    return by_context
+
+
+def _class_probe(run: _RunReading, name: str, mine: list[RequestRecord], theirs: list[RequestRecord],
+                 t_read: float) -> tuple[ClassProbe, str | None]:
+    """One class: alpha (the server's where it reports one, else the timing's) with its interval, the speeds by
+    context and by level, the profile; and what was wrong with its reported counts, if anything."""
+    k, confidence, class_timing = run.k, run.confidence, run.timing_ok
+    reading = read_steps(mine, run.style, run.steps.k_estimate if run.timing_ok else None, judge=False)
+    # llama.cpp reports draft tokens but no K: the K found above and the steps seen convert them
+    rep, problem = reported_acceptance(mine, k, steps_of(reading))
+    a_timing = finite_or_none(reading.alpha) if class_timing else None
+    a_rep = finite_or_none(rep.alpha) if rep is not None else None
+    alpha, source = (a_rep, "reported") if a_rep is not None else (a_timing, "timing" if a_timing is not None else None)
+    by_context = _by_context(run, mine, theirs)
+    overall = measure([r for r in mine if r.concurrency == run.quiet])
+    acc = class_acceptance(source, alpha, reading, mine, k, confidence)
+    both = a_rep is not None and a_timing is not None and bool(k)
+    disagree = sources_disagree(acc, class_acceptance("timing", a_timing, reading, mine, k, confidence)) \
+        if both else None
+    shape = step_profile(reading.groups, k) if class_timing and alpha is not None else None
+    e_acc = profile_length_interval(reading.groups, shape, confidence) if shape is not None else None
+    return ClassProbe(
+        task_class=name, requests=len(mine), alpha=alpha, alpha_source=source, alpha_reported=a_rep,
+        alpha_timing=a_timing, reported_convention=convention(rep) if rep is not None else None,
+        mean_tokens_per_step=finite_or_none(reading.mean_tokens_per_step) if class_timing else None,
+        mean_acceptance_length=finite_or_none(reading.mean_acceptance_length) if class_timing else None,
+        tokens_per_step_histogram=reading.histogram, steps=reading.steps if class_timing else 0,
+        ttft_s=finite_or_none(overall.ttft_s), decode_tokens_per_s=finite_or_none(overall.decode_tokens_per_s),
+        speedup_measured={context_label(s.context): s.speedup_measured for s in by_context} if run.with_baseline else None,
+        by_context=by_context, by_concurrency=level_speeds(mine + theirs, run.style, k, run.load_keeping, confidence),
+        reported_draft_acceptance_rate=finite_or_none(rep.draft_acceptance_rate) if rep is not None else None,
+        steps_left_out=reading.left_out,
+        alpha_interval=list(acc.interval) if acc is not None and acc.interval else None,
+        interval_note=(acc.note or None) if acc is not None else "no alpha",
+        interval_method=acc.method or None if acc is not None else None,
+        interval_confidence=confidence if acc is not None and acc.interval else None,
+        prompts=distinct_prompts(mine),
+        profile=list(shape.profile) or None if shape is not None else None,
+        profile_counts=shape.to_dict() if shape is not None else None,
+        mean_acceptance_length_interval=list(e_acc.interval) if e_acc is not None and e_acc.interval else None,
+        alpha_skew=acc.skew if acc is not None else None, length_skew=e_acc.skew if e_acc is not None else None,
+        sources_disagree=disagree, temperature=t_read), problem

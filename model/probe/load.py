@@ -155,40 +155,66 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
              ) -> Generator[ProbeProgress, None, ProbeRun]:
     """run_probe's contract (progress, cancel, ``into``, the run file) for every level in settings.concurrency."""
     settings.check()
-    user_cancel = cancel.is_set if isinstance(cancel, threading.Event) else cancel
-    stop = threading.Event()  # set on a cancel or a failure: the phase cancels every stream
-
-    def check() -> bool:
-        return stop.is_set() or bool(user_cancel and user_cancel())
-
     levels = plan_levels(settings)
     total = sum(x.requests for x in levels)
     run = into if into is not None else ProbeRun()
     run.header = {**run_header(settings), "concurrency": list(settings.concurrency)}
     run.run_path = str(run_path) if run_path else None
-    writer = RunWriter(run_path, run.header) if run_path else None
-    fillers = {ctx: filler(ctx) for ctx in settings.contexts}
-    endpoints = {FAST: settings.fast, BASELINE: settings.baseline}
-    started = time.perf_counter()
-    run_deadline = time.monotonic() + limits.run_s  # the whole run's, as run_probe holds it
-    tokens = finished = 0
-    # per level, the load-keeping requests sent, those that ran to their end, and the 429s they met (which
-    # mark the level throttled as a measured request's do): in the run file after each level, and the header
-    extra: dict[int, dict[str, int]] = {}
-    written: set[int] = set()
-    streams = StreamLoop()
-    pool = max(settings.concurrency)
-    clients = {role: LoopClient(endpoints[role], keys.get(role), limits, pool, transport)  # type: ignore[arg-type]
-               for role in (FAST, BASELINE) if endpoints[role] is not None}
+    load = _LoadRun(settings, keys, run, run_path, cancel, limits, transport, total)
+    try:
+        yield ProbeProgress(0, total, 0.0, None, 0.0, "starting")
+        for level in levels:
+            for role, items in ((FAST, level.fast), (BASELINE, level.baseline)):
+                if not items or run.cancelled or run.error:
+                    continue
+                yield from load.phase(role, items, level.concurrency)
+            load.level_ended(level.concurrency)
+    finally:
+        load.close()
+    run.header["load_keeping"] = {str(n): dict(c) for n, c in load.extra.items()}
+    return run
 
-    def send(client: LoopClient, level: int) -> Callable[[PlannedRequest, bool], Awaitable[RequestRecord | None]]:
+
+class _LoadRun:
+    """One load run's shared parts: the stop flag its phases poll, the run file, the fillers, the event loop and a
+    client per tier, the deadline, the progress counts, and the load-keeping requests' counts per level."""
+
+    def __init__(self, settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run: ProbeRun,
+                 run_path: str | Path | None, cancel: CancelCheck, limits: Limits,
+                 transport: httpx.AsyncBaseTransport | None, total: int) -> None:
+        self.settings, self.run, self.limits, self.total = settings, run, limits, total
+        self.user_cancel = cancel.is_set if isinstance(cancel, threading.Event) else cancel
+        self.stop = threading.Event()  # set on a cancel or a failure: the phase cancels every stream
+        self.writer = RunWriter(run_path, run.header) if run_path else None
+        self.fillers = {ctx: filler(ctx) for ctx in settings.contexts}
+        endpoints = {FAST: settings.fast, BASELINE: settings.baseline}
+        self.started = time.perf_counter()
+        self.run_deadline = time.monotonic() + limits.run_s  # the whole run's, as run_probe holds it
+        self.tokens = self.finished = 0
+        # per level, the load-keeping requests sent, those that ran to their end, and the 429s they met (which
+        # mark the level throttled as a measured request's do): in the run file after each level, and the header
+        self.extra: dict[int, dict[str, int]] = {}
+        self.written: set[int] = set()
+        self.streams = StreamLoop()
+        pool = max(settings.concurrency)
+        self.clients = {role: LoopClient(endpoints[role], keys.get(role), limits, pool, transport)  # type: ignore[arg-type]
+                        for role in (FAST, BASELINE) if endpoints[role] is not None}
+        self.running: "concurrent.futures.Future[None] | None" = None  # the phase on the loop
+
+    def cancelled(self) -> bool:
+        return bool(self.user_cancel and self.user_cancel())
+
+    def check(self) -> bool:
+        return self.stop.is_set() or self.cancelled()
+
+    def send(self, client: LoopClient, level: int) -> Callable[[PlannedRequest, bool], Awaitable[RequestRecord | None]]:
         async def go(item: PlannedRequest, padding: bool) -> RequestRecord | None:
             record = RequestRecord(item.label + f", {fmt.count(level, 'stream')}", item.role, item.prompt.task_class,
-                                   item.prompt_index, item.context, item.repeat, settings.max_tokens,
+                                   item.prompt_index, item.context, item.repeat, self.settings.max_tokens,
                                    concurrency=level, prompt_key=item.prompt.key, temperature=item.temperature)
-            counts = extra.setdefault(level, dict.fromkeys(LOAD_KEEPING_COUNTS, 0)) if padding else {}
+            counts = self.extra.setdefault(level, dict.fromkeys(LOAD_KEEPING_COUNTS, 0)) if padding else {}
             try:
-                await client.stream(record, item.prompt.with_filler(fillers[item.context]), run_deadline)
+                await client.stream(record, item.prompt.with_filler(self.fillers[item.context]), self.run_deadline)
                 if padding:
                     counts["completed"] += 1
             except ProbeRequestError as exc:
@@ -202,89 +228,90 @@ def run_load(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_pat
             return record
         return go
 
-    def finish(phase: "concurrent.futures.Future[None] | None", grace_s: float) -> None:
+    def phase(self, role: str, items: list[PlannedRequest], level: int) -> Generator[ProbeProgress, None, None]:
+        """One tier at one level: its requests ``level`` at a time on the loop, each kept (and written) as it
+        completes, progress between them; stopped by a cancel, a failure, or a phase that ended early."""
+        run = self.run
+        done: "queue.Queue[tuple[RequestRecord | None, BaseException | None]]" = queue.Queue()
+        self.running = phase = self.streams.submit(run_phase(items, level, self.send(self.clients[role], level),
+                                                             self.check, done))
+        left = len(items)
+        while left:
+            if self.cancelled():
+                run.cancelled = True
+                break
+            try:
+                record, exc = done.get(timeout=0.1)
+            except queue.Empty:
+                if phase.done() and done.empty():  # ended without handing over every request
+                    if self.cancelled():  # the loop saw the cancel first
+                        run.cancelled = True
+                    else:
+                        run.error = f"{role} at {fmt.count(level, 'stream')}: stopped ({phase.exception()})"
+                    break
+                continue
+            left -= 1
+            if exc is not None:
+                run.error = f"{role} at {fmt.count(level, 'stream')}: {exc.__class__.__name__}: {exc}"
+                break
+            assert record is not None
+            if self.writer:
+                self.writer.add(record)
+            if record.error:
+                run.error = record.error
+                break
+            yield self._kept(record, f"{role}, {fmt.count(level, 'stream')}")
+        self.finish(1.0 if (run.cancelled or run.error) else self.limits.total_s)
+        while not done.empty():  # finished while the run was stopping: completed, so kept
+            record, exc = done.get_nowait()
+            if record is not None and exc is None and record.ok and record.t_done is not None:
+                run.records.append(record)
+                if self.writer:
+                    self.writer.add(record)
+
+    def _kept(self, record: RequestRecord, what: str) -> ProbeProgress:
+        self.run.records.append(record)
+        self.tokens += request_tokens(record)
+        self.finished += 1
+        elapsed = time.perf_counter() - self.started
+        return ProbeProgress(self.finished, self.total, self.tokens / elapsed if elapsed > 0 else 0.0,
+                             elapsed / self.finished * (self.total - self.finished), elapsed, what)
+
+    def finish(self, grace_s: float) -> None:
+        """The running phase ended: waited for ``grace_s``, then cancelled (its connections closed)."""
+        phase, self.running = self.running, None
         if phase is None:
             return
-        if run.cancelled or run.error:
-            stop.set()
+        if self.run.cancelled or self.run.error:
+            self.stop.set()
         try:
             phase.result(grace_s)
         except concurrent.futures.TimeoutError:
-            stop.set()  # a load-keeping stream that would not end: cancelled, its connection closed
+            self.stop.set()  # a load-keeping stream that would not end: cancelled, its connection closed
             try:
                 phase.result(1.0)
             except concurrent.futures.TimeoutError:
                 pass
 
-    phase: "concurrent.futures.Future[None] | None" = None
-    try:
-        yield ProbeProgress(0, total, 0.0, None, 0.0, "starting")
-        for level in levels:
-            for role, items in ((FAST, level.fast), (BASELINE, level.baseline)):
-                if not items or run.cancelled or run.error:
-                    continue
-                done: "queue.Queue[tuple[RequestRecord | None, BaseException | None]]" = queue.Queue()
-                phase = streams.submit(run_phase(items, level.concurrency, send(clients[role], level.concurrency),
-                                                 check, done))
-                left = len(items)
-                while left:
-                    if user_cancel and user_cancel():
-                        run.cancelled = True
-                        break
-                    try:
-                        record, exc = done.get(timeout=0.1)
-                    except queue.Empty:
-                        if phase.done() and done.empty():  # ended without handing over every request
-                            if user_cancel and user_cancel():  # the loop saw the cancel first
-                                run.cancelled = True
-                            else:
-                                exc = phase.exception()
-                                run.error = f"{role} at {fmt.count(level.concurrency, 'stream')}: stopped ({exc})"
-                            break
-                        continue
-                    left -= 1
-                    if exc is not None:
-                        run.error = f"{role} at {fmt.count(level.concurrency, 'stream')}: {exc.__class__.__name__}: {exc}"
-                        break
-                    assert record is not None
-                    if writer:
-                        writer.add(record)
-                    if record.error:
-                        run.error = record.error
-                        break
-                    run.records.append(record)
-                    tokens += request_tokens(record)
-                    finished += 1
-                    elapsed = time.perf_counter() - started
-                    yield ProbeProgress(finished, total, tokens / elapsed if elapsed > 0 else 0.0,
-                                        elapsed / finished * (total - finished), elapsed,
-                                        f"{role}, {fmt.count(level.concurrency, 'stream')}")
-                finish(phase, 1.0 if (run.cancelled or run.error) else limits.total_s)
-                phase = None
-                while not done.empty():  # finished while the run was stopping: completed, so kept
-                    record, exc = done.get_nowait()
-                    if record is not None and exc is None and record.ok and record.t_done is not None:
-                        run.records.append(record)
-                        if writer:
-                            writer.add(record)
-            if writer and level.concurrency in extra:
-                writer.add_load_keeping(level.concurrency, extra[level.concurrency])
-                written.add(level.concurrency)
-    finally:
-        stop.set()
-        finish(phase, 1.0)
-        for client in clients.values():
+    def level_ended(self, level: int) -> None:
+        if self.writer and level in self.extra:
+            self.writer.add_load_keeping(level, self.extra[level])
+            self.written.add(level)
+
+    def close(self) -> None:
+        """Every stream stopped, the clients and the loop closed, the run file's load-keeping lines completed."""
+        self.stop.set()
+        self.finish(1.0)
+        for client in self.clients.values():
             try:
-                streams.submit(client.aclose()).result(1.0)
+                self.streams.submit(client.aclose()).result(1.0)
             except (concurrent.futures.TimeoutError, RuntimeError):
                 pass
-        streams.close()
-        if writer:
-            for n in set(extra) - written:  # a level the run stopped in (a cancel, an error, a closed generator)
-                writer.add_load_keeping(n, extra[n])
-            writer.close()
-    run.header["load_keeping"] = {str(n): dict(c) for n, c in extra.items()}
-    return run
+        self.streams.close()
+        if self.writer:
+            for n in set(self.extra) - self.written:  # a level the run stopped in (a cancel, an error, a closed generator)
+                self.writer.add_load_keeping(n, self.extra[n])
+            self.writer.close()
 
 
 def run_any(settings: ProbeSettings, keys: Mapping[str, ApiKey | None], run_path: str | Path | None = None,

@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Generator, Mapping
+from typing import Any, Callable, Generator, Mapping
 
 import httpx
 
@@ -195,28 +195,8 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                       into: UntilDecidedRun | None = None) -> Generator[ProbeProgress, None, UntilDecidedRun]:
     """Send rounds until every class is decided or capped; yields ProbeProgress, returns UntilDecidedRun."""
     settings.check()
-    by_class: dict[str, list] = {}
-    first: dict[tuple[str, str], Any] = {}
-    for p in settings.prompts:
-        first.setdefault((p.task_class, p.key), p)  # a text twice in the file is one prompt: sent once, one unit
-    for p in first.values():
-        by_class.setdefault(p.task_class, []).append(p)
     out = into if into is not None else UntilDecidedRun()
-    out.looks = look_schedule(decide.max_requests)
-    out.look_confidences = look_confidences(decide.confidence, out.looks)
-    out.confidence = decide.confidence
-    out.cost = 0.0 if settings.fast_prices is not None else None
-    out.classes = [_decision(name, thresholds.get(name)) for name in by_class]
-    state = {c.task_class: c for c in out.classes}
-    for c in out.classes:
-        if c.threshold is None and decide.half_width is None:  # (a length class always has a threshold)
-            c.stopped = "no break-even to decide against"
-    out.header = {**run_header(dataclasses.replace(settings, baseline=None)),
-                  "until_decided": {"looks": out.looks, "look_confidences": out.look_confidences, "method": METHOD,
-                                    "confidence": decide.confidence, "max_requests": decide.max_requests,
-                                    "max_cost": decide.max_cost, "half_width": decide.half_width,
-                                    "length_half_width": decide.length_half_width,
-                                    "thresholds": {n: _threshold_json(t) for n, t in thresholds.items()}}}
+    by_class = _start(out, settings, thresholds, decide)
     writer = RunWriter(run_path, out.header) if run_path else None
     # the most it can send: a class stops at its last look or once each of its distinct prompts is sent (the demo's
     # 8 prompts a class at a cap of 40 counted to 240 where at most 48 go)
@@ -227,10 +207,7 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                 if not c.stopped and c.requests >= len(by_class[c.task_class]):
                     c.stopped = PROMPTS_USED_UP
             open_classes = [c for c in out.classes if not c.stopped]
-            todo = []
-            for c in open_classes:
-                prompts = by_class[c.task_class]
-                todo += prompts[c.requests:look]
+            todo = [p for c in open_classes for p in by_class[c.task_class][c.requests:look]]
             if not todo:
                 break
             sub = dataclasses.replace(settings, prompts=todo, baseline=None, repeats=1, contexts=settings.contexts[:1],
@@ -242,53 +219,12 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
                     c.stopped = "max cost"
                 break
             run = out.in_round = ProbeRun()
-            done_before = sum(c.requests for c in out.classes)
-            gen = run_probe(sub, keys, None, cancel, limits, transport, run)
-            capped = False
-            try:
-                while True:
-                    p = next(gen)
-                    if _past_cap(out, run, settings, decide):
-                        capped = True  # stopped at the cap, mid-round: the requests left are not sent
-                        gen.close()
-                        break
-                    if p.requests_done == 0 and done_before:
-                        continue  # a round starting: no news, and its rate of 0 tok/s would read as a stall
-                    yield ProbeProgress(done_before + p.requests_done, total, p.tokens_per_second, None,
-                                        p.elapsed_seconds, f"round {number} (look at {fmt.count(look, 'request')} a class)")
-            except StopIteration:
-                pass
-            for record in run.records:
-                out.records.append(record)
-                if writer:
-                    writer.add(record, round=number)
-                c = state[record.task_class]
-                c.requests += 1
-                c.tokens += request_tokens(record)
-                cost = _cost(record, settings)
-                out.cost = None if cost is None or out.cost is None else out.cost + cost
-                overran = _overrun(record)
-                if overran:
-                    out.cost_notes.append(overran)
-            if capped or (decide.max_cost is not None and out.cost is not None and out.cost >= decide.max_cost):
-                for c in open_classes:
-                    c.stopped = "max cost"
-                if out.cost is not None and decide.max_cost is not None and out.cost > decide.max_cost:
-                    out.cost_notes.append(f"the cost reached {out.cost:.4g} against --max-cost {decide.max_cost:.4g}: "
-                                          "the server billed more than the plan expected; the run stopped there")
-            report = analyse([r for r in out.records if r.role == FAST], out.header, out.look_confidences[number - 1])
-            found = {cp.task_class: cp for cp in report.classes}
-            decided_now = []
-            for c in open_classes:
-                c.rounds = number
-                cp = found.get(c.task_class)
-                if cp is None or cp.alpha is None:
-                    continue
-                judge_look(c, cp, settings.tier_k or report.k_estimate, out.look_confidences[number - 1], decide)
-                if c.decided:
-                    decided_now.append(c.task_class)
-            out.rounds.append({"round": number, "look": look, "requests": len(run.records),
-                               "decided": decided_now, "cost": out.cost})
+            capped = yield from _round(out, run, settings, decide,
+                                       lambda: run_probe(sub, keys, None, cancel, limits, transport, run),
+                                       (number, look, total))
+            _keep_round(out, run, settings, writer, number)
+            _stop_at_cost(out, open_classes, capped, decide)
+            _judge_round(out, run, open_classes, settings, decide, (number, look))
             if capped:
                 break
             if run.cancelled or run.error:
@@ -304,6 +240,102 @@ def run_until_decided(settings: ProbeSettings, keys: Mapping[str, ApiKey | None]
         if writer:
             writer.close()
     return out
+
+
+def _start(out: UntilDecidedRun, settings: ProbeSettings, thresholds: Mapping[str, Threshold],
+           decide: DecideSettings) -> dict[str, list]:
+    """The run's looks, their confidences, a decision per class and the run file's header; the class's distinct
+    prompts, in file order (a text twice in the file is one prompt: sent once, one unit)."""
+    by_class: dict[str, list] = {}
+    first: dict[tuple[str, str], Any] = {}
+    for p in settings.prompts:
+        first.setdefault((p.task_class, p.key), p)
+    for p in first.values():
+        by_class.setdefault(p.task_class, []).append(p)
+    out.looks = look_schedule(decide.max_requests)
+    out.look_confidences = look_confidences(decide.confidence, out.looks)
+    out.confidence = decide.confidence
+    out.cost = 0.0 if settings.fast_prices is not None else None
+    out.classes = [_decision(name, thresholds.get(name)) for name in by_class]
+    for c in out.classes:
+        if c.threshold is None and decide.half_width is None:  # (a length class always has a threshold)
+            c.stopped = "no break-even to decide against"
+    out.header = {**run_header(dataclasses.replace(settings, baseline=None)),
+                  "until_decided": {"looks": out.looks, "look_confidences": out.look_confidences, "method": METHOD,
+                                    "confidence": decide.confidence, "max_requests": decide.max_requests,
+                                    "max_cost": decide.max_cost, "half_width": decide.half_width,
+                                    "length_half_width": decide.length_half_width,
+                                    "thresholds": {n: _threshold_json(t) for n, t in thresholds.items()}}}
+    return by_class
+
+
+def _round(out: UntilDecidedRun, run: ProbeRun, settings: ProbeSettings, decide: DecideSettings,
+           start: Callable[[], Generator[ProbeProgress, None, ProbeRun]], where: tuple[int, int, int],
+           ) -> Generator[ProbeProgress, None, bool]:
+    """One round sent (``start`` begins it), its progress counted from the rounds before; True where it stopped
+    at the cost cap mid-round (the requests left are not sent)."""
+    number, look, total = where
+    done_before = sum(c.requests for c in out.classes)
+    gen = start()
+    try:
+        while True:
+            p = next(gen)
+            if _past_cap(out, run, settings, decide):
+                gen.close()
+                return True
+            if p.requests_done == 0 and done_before:
+                continue  # a round starting: no news, and its rate of 0 tok/s would read as a stall
+            yield ProbeProgress(done_before + p.requests_done, total, p.tokens_per_second, None,
+                                p.elapsed_seconds, f"round {number} (look at {fmt.count(look, 'request')} a class)")
+    except StopIteration:
+        return False
+
+
+def _keep_round(out: UntilDecidedRun, run: ProbeRun, settings: ProbeSettings, writer: RunWriter | None,
+                number: int) -> None:
+    """The round's requests joined to the run (and its file, with their round), counted per class and costed."""
+    state = {c.task_class: c for c in out.classes}
+    for record in run.records:
+        out.records.append(record)
+        if writer:
+            writer.add(record, round=number)
+        c = state[record.task_class]
+        c.requests += 1
+        c.tokens += request_tokens(record)
+        cost = _cost(record, settings)
+        out.cost = None if cost is None or out.cost is None else out.cost + cost
+        overran = _overrun(record)
+        if overran:
+            out.cost_notes.append(overran)
+
+
+def _stop_at_cost(out: UntilDecidedRun, open_classes: list[ClassDecision], capped: bool,
+                  decide: DecideSettings) -> None:
+    if capped or (decide.max_cost is not None and out.cost is not None and out.cost >= decide.max_cost):
+        for c in open_classes:
+            c.stopped = "max cost"
+        if out.cost is not None and decide.max_cost is not None and out.cost > decide.max_cost:
+            out.cost_notes.append(f"the cost reached {out.cost:.4g} against --max-cost {decide.max_cost:.4g}: "
+                                  "the server billed more than the plan expected; the run stopped there")
+
+
+def _judge_round(out: UntilDecidedRun, run: ProbeRun, open_classes: list[ClassDecision], settings: ProbeSettings,
+                 decide: DecideSettings, where: tuple[int, int]) -> None:
+    """The look: every request so far analysed at the look's confidence, each open class judged on it."""
+    number, look = where
+    report = analyse([r for r in out.records if r.role == FAST], out.header, out.look_confidences[number - 1])
+    found = {cp.task_class: cp for cp in report.classes}
+    decided_now = []
+    for c in open_classes:
+        c.rounds = number
+        cp = found.get(c.task_class)
+        if cp is None or cp.alpha is None:
+            continue
+        judge_look(c, cp, settings.tier_k or report.k_estimate, out.look_confidences[number - 1], decide)
+        if c.decided:
+            decided_now.append(c.task_class)
+    out.rounds.append({"round": number, "look": look, "requests": len(run.records),
+                       "decided": decided_now, "cost": out.cost})
 
 
 def judge_look(c: ClassDecision, cp: Any, tier_k: int | None, confidence: float, decide: DecideSettings) -> None:

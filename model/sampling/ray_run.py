@@ -233,87 +233,105 @@ def _dispatch(ray: Any, actors: list[Any], where: list[dict[str, Any]], check: A
     Each event's `partial` builds the result over the prompts done so far: a front end that stops
     reading at a cancel (gui/worker.py closes the generator) keeps them through it.
     """
-    done, failed, attempts = tally.done, tally.failed, tally.attempts
-    total = len(attempts)
-    pending: deque[int] = deque(range(total))
-    last_worker: dict[int, int] = {}
-    up = [True] * len(actors)  # taking prompts; a dead worker is down until Ray restarted it
-    gone = [False] * len(actors)  # restarts used up
-    pings: dict[Any, int] = {}
-    inflight: dict[Any, tuple[int, int]] = {}
-    load = [0] * len(actors)
+    pool = _Pool(ray, actors, where, max_attempts, tally)
+    total = len(tally.attempts)
     loop_start = time.perf_counter()
-    emitted = 0
 
     def partial() -> SamplingResult:
         tally.cancelled = True
         return assemble()
 
-    def worker_down(a: int) -> None:
-        if up[a] and not gone[a]:
-            up[a] = False
-            pings[actors[a].where.remote()] = a  # answers once Ray has restarted it and it reloaded the pair
-
-    def retry(index: int, why: str) -> None:
-        if attempts[index] >= max_attempts:
-            failed[index] = f"failed {attempts[index]} times, last: {why}"
-        else:
-            pending.appendleft(index)
-
-    while pending or inflight:
+    while pool.pending or pool.inflight:
         if check is not None and check():
             tally.cancelled = True
             break
-        live = [a for a in range(len(actors)) if up[a]]
-        while pending and live and min(load[a] for a in live) < IN_FLIGHT:
-            index = pending[0]
-            # a worker with room, another than the one it failed on where there is one
-            a = min((w for w in live if load[w] < IN_FLIGHT), key=lambda w: (w == last_worker.get(index), load[w]))
-            pending.popleft()
-            attempts[index] += 1
-            last_worker[index] = a
-            load[a] += 1
-            inflight[actors[a].measure.remote(index)] = (index, a)
-        if not inflight and not pings:
-            for index in pending:  # every worker is gone for good
-                failed[index] = "no Ray worker left to run it"
-            pending.clear()
+        pool.hand_out()
+        if not pool.inflight and not pool.pings:
+            for index in pool.pending:  # every worker is gone for good
+                tally.failed[index] = "no Ray worker left to run it"
+            pool.pending.clear()
             break
-        ready, _ = ray.wait(list(inflight) + list(pings), num_returns=1, timeout=POLL_SECONDS)
+        ready, _ = ray.wait(list(pool.inflight) + list(pool.pings), num_returns=1, timeout=POLL_SECONDS)
         for ref in ready:
-            if ref in pings:
-                a = pings.pop(ref)
-                try:
-                    where[a] = ray.get(ref)
-                    up[a] = True
-                except Exception:  # it will not come back: its restarts are used up
-                    gone[a] = True
-                continue
-            index, a = inflight.pop(ref)
-            load[a] -= 1
-            try:
-                item = ray.get(ref)
-            except ray.exceptions.RayActorError as exc:
-                worker_down(a)
-                retry(index, f"its worker died ({type(exc).__name__})")
-                continue
-            except ray.exceptions.RayTaskError as exc:  # the prompt itself failed on a live worker
-                retry(index, _cause_words(exc))
-                continue
-            except Exception as exc:  # an object lost with its node
-                worker_down(a)
-                retry(index, _cause_words(exc))
-                continue
-            done[index] = item
-            emitted += len(item["spec"].output_ids)
-            tally.ort_seconds += item["ort_seconds"]
+            pool.received(ref)
         elapsed = time.perf_counter() - loop_start
-        finished = len(done) + len(failed)
-        yield SamplingProgress(len(done), total, emitted / elapsed if elapsed > 0 else 0.0,
+        finished = len(tally.done) + len(tally.failed)
+        yield SamplingProgress(len(tally.done), total, pool.emitted / elapsed if elapsed > 0 else 0.0,
                                elapsed / finished * (total - finished) if finished else None,
-                               time.perf_counter() - started, "", workers_alive=sum(up), partial=partial)
+                               time.perf_counter() - started, "", workers_alive=sum(pool.up), partial=partial)
         tally.seconds = time.perf_counter() - loop_start
     tally.seconds = time.perf_counter() - loop_start
+
+
+class _Pool:
+    """The workers and the prompts between them: which prompts wait, which are in flight on which worker, which
+    workers are up (a dead one is down until Ray restarted it and it reloaded the pair) or gone for good."""
+
+    def __init__(self, ray: Any, actors: list[Any], where: list[dict[str, Any]], max_attempts: int,
+                 tally: _Tally) -> None:
+        self.ray, self.actors, self.where, self.max_attempts, self.tally = ray, actors, where, max_attempts, tally
+        self.pending: deque[int] = deque(range(len(tally.attempts)))
+        self.last_worker: dict[int, int] = {}
+        self.up = [True] * len(actors)  # taking prompts; a dead worker is down until Ray restarted it
+        self.gone = [False] * len(actors)  # restarts used up
+        self.pings: dict[Any, int] = {}
+        self.inflight: dict[Any, tuple[int, int]] = {}
+        self.load = [0] * len(actors)
+        self.emitted = 0
+
+    def hand_out(self) -> None:
+        """Prompts to live workers with room, each to another worker than the one it failed on where there is one."""
+        load, live = self.load, [a for a in range(len(self.actors)) if self.up[a]]
+        while self.pending and live and min(load[a] for a in live) < IN_FLIGHT:
+            index = self.pending[0]
+            a = min((w for w in live if load[w] < IN_FLIGHT), key=lambda w: (w == self.last_worker.get(index), load[w]))
+            self.pending.popleft()
+            self.tally.attempts[index] += 1
+            self.last_worker[index] = a
+            load[a] += 1
+            self.inflight[self.actors[a].measure.remote(index)] = (index, a)
+
+    def received(self, ref: Any) -> None:
+        """A ready answer: a restarted worker's ping, a prompt's result, or why it failed (requeued, or given up)."""
+        ray = self.ray
+        if ref in self.pings:
+            a = self.pings.pop(ref)
+            try:
+                self.where[a] = ray.get(ref)
+                self.up[a] = True
+            except Exception:  # it will not come back: its restarts are used up
+                self.gone[a] = True
+            return
+        index, a = self.inflight.pop(ref)
+        self.load[a] -= 1
+        try:
+            item = ray.get(ref)
+        except ray.exceptions.RayActorError as exc:
+            self._worker_down(a)
+            self._retry(index, f"its worker died ({type(exc).__name__})")
+            return
+        except ray.exceptions.RayTaskError as exc:  # the prompt itself failed on a live worker
+            self._retry(index, _cause_words(exc))
+            return
+        except Exception as exc:  # an object lost with its node
+            self._worker_down(a)
+            self._retry(index, _cause_words(exc))
+            return
+        self.tally.done[index] = item
+        self.emitted += len(item["spec"].output_ids)
+        self.tally.ort_seconds += item["ort_seconds"]
+
+    def _worker_down(self, a: int) -> None:
+        if self.up[a] and not self.gone[a]:
+            self.up[a] = False
+            self.pings[self.actors[a].where.remote()] = a  # answers once Ray has restarted it and it reloaded the pair
+
+    def _retry(self, index: int, why: str) -> None:
+        attempts = self.tally.attempts
+        if attempts[index] >= self.max_attempts:
+            self.tally.failed[index] = f"failed {attempts[index]} times, last: {why}"
+        else:
+            self.pending.appendleft(index)
 
 
 __all__ = ["RayError", "RayOptions", "RaySession", "check_nodes", "run_sampling_ray"]

@@ -152,7 +152,7 @@ def test_the_run_file_keeps_the_probes_k_and_import_metrics_reads_it(prompts, tm
 def test_the_levels_table_gives_a_speedup_interval_where_the_level_has_one():
     from types import SimpleNamespace
 
-    from commands.probe import format_levels
+    from commands.probe_text import format_levels
     from model.probe.by_load import LevelSpeed
 
     def level(n: int, interval: list[float] | None) -> LevelSpeed:

@@ -91,7 +91,7 @@ def test_identical_outputs_and_nothing_compared() -> None:
 def test_answers_are_not_called_prompts_when_a_prompt_was_sent_more_than_once() -> None:
     # at --concurrency 1,4 (or --repeats) each prompt is answered more than once: "38 of 38 prompts identical"
     # was said of an 18-prompt file
-    from commands.probe import identity_line
+    from commands.probe_text import identity_line
 
     twice = pairs({}, prompts=9) + pairs({0: 2}, prompts=9)
     for r in twice[18:]:

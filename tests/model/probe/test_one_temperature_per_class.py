@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from commands.probe import format_report
+from commands.probe_text import format_report
 from model.common.cancel import run_to_end
 from model.probe.analysis import analyse
 from model.probe.apply import apply_probe

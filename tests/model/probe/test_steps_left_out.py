@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 
-from commands.probe import format_report
+from commands.probe_text import format_report
 from model.probe.analysis import analyse
 from model.probe.events import FAST, RequestRecord, StreamEvent
 from model.probe.merges import LATE_ARRIVAL, MATERIAL_SHARE
