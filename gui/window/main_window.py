@@ -280,6 +280,7 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         names = tuple(self.document.comparison.class_names)
         if names != self._grid_classes:
             self._fit_results_grid()
+            self.refit_panes_later()  # a class more or less: the grid's width, its scroll bar, the legend's lines
         self._grid_classes = names
         # intervals or profiles that an Apply (a probe, a measurement, an import) brings widen the cells
         # ('2.31x (2.19–2.42)', '87.5% · profile'): refit then too, or they read '2.31x (2.1…'
@@ -291,6 +292,7 @@ class MainWindow(WindowCharts, HelpActions, ScreenFit, QMainWindow):
         made_up = _shows_not_given(self.document.comparison)
         if made_up != self._legend_made_up:  # its entry only while some tier shows that colour
             self._update_legend()
+            self.refit_panes_later()
 
     def fit_pane_heights(self) -> bool:
         """The results grid and the Per tier table as tall as their rows, where the screen has room

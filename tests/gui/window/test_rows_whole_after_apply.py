@@ -6,6 +6,8 @@ scroll bar, and with the charts back beside it the legend wraps to a second line
 only, so the grid showed 7 rows and Orbital Rapid went under the scroll bar."""
 from __future__ import annotations
 
+from model.workbook.row_edits import add_row
+
 
 def _ranges(wb) -> None:
     for c in wb.classes:
@@ -39,4 +41,23 @@ def test_the_outputs_keep_every_row_whole_after_an_apply_and_with_the_charts_bac
     window.set_charts_visible(True)
     qtbot.wait(100)
     assert window.results_view.horizontalScrollBar().maximum() > 0  # the grid is wider than its pane now
+    assert _every_row_whole(window) == []
+
+
+def test_the_outputs_keep_every_row_whole_after_a_class_is_added(qtbot, window):
+    """Task classes > Add row (openbox, 1366 x 768): the new class's cells read 'acceptance and context not given',
+    the grid gained a scroll bar and the legend its 'not given' entry on a second line: 7 rows shown."""
+    window.resize(1350, 720)
+    qtbot.wait(50)
+    assert window.fit_pane_heights()
+    total = sum(window.splitter.sizes())
+    window.splitter.setSizes([total - 460, 460])
+    qtbot.wait(100)
+    assert window.fit_pane_heights()
+    qtbot.wait(50)
+    assert _every_row_whole(window) == []
+    window.document.apply("Add row", lambda wb: add_row(wb, "classes", len(wb.classes)))  # what Add row applies
+    window.document.flush()
+    qtbot.wait(100)
+    assert len(window.document.workbook.classes) == 7
     assert _every_row_whole(window) == []

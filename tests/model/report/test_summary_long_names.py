@@ -1,0 +1,60 @@
+"""The Summary of eight fast tiers with long names and vendors, as LibreOffice prints it: one page wide, every
+name whole, the measured-speed sentences whole on the page, and no page headed by another table's header.
+
+Seen on a report of the demo plus four tiers named like "Quasar Hyperdrive Priority Max" from vendors like
+"Apex Inference Global Partners": the Vendor column grew to 24 and the Summary printed two pages wide, its
+measured-speed sentences cut at the page edge ("doubt th" | "he acceptance first"), "Quasar Hyperdrive Priorit"
+and "Apex Inference Global Partner" cut, and a page of the fair prices under the tier table's header."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("xlsxwriter")
+
+from model.report.export import export_report  # noqa: E402
+from model.report.layout import SUMMARY  # noqa: E402
+from model.workbook.json_file import load_demo  # noqa: E402
+from tests.office import calibri_metrics, convert, printed_pages  # noqa: E402
+
+pytestmark = pytest.mark.libreoffice
+
+NAMES = ["Quasar Hyperdrive Priority Max", "Lumen Express Ultra", "Vega Swift Plus Enterprise",
+         "Nimbus Rapid Long-Context"]
+
+
+def long_named_workbook():
+    wb = load_demo()
+    for n, t in enumerate([t for t in wb.tiers if t.speculative != "no"]):
+        extra = copy.deepcopy(t)
+        extra.renew_identity()
+        extra.name, extra.vendor = NAMES[n], f"{t.vendor} Global Partners"
+        extra.price_out *= 1.3 + 0.2 * n
+        wb.tiers.append(extra)
+    for name, speed in (("Northwind Turbo", 2.65), ("Apex Express", 1.1)):
+        tier = wb.tiers[wb.tier_index(name)]
+        tier.measured_speedup, tier.measured_speedup_low, tier.measured_speedup_high = speed, speed - 0.1, speed + 0.1
+        tier.measured_note = "probed at 4K against its standard tier"
+    return wb
+
+
+def test_a_summary_of_long_names_prints_one_page_wide_with_every_name_whole(tmp_path: Path):
+    calibri_metrics()
+    wb = long_named_workbook()
+    xlsx = tmp_path / "long.xlsx"
+    export_report(wb, xlsx, "long.json")
+    run = convert([xlsx], "pdf", tmp_path, tmp_path / "lo_profile")
+    pdf = tmp_path / "long.pdf"
+    assert pdf.exists(), run.stderr
+    summary = [p for p in printed_pages(pdf) if p.sheet == SUMMARY]
+    first = summary[0].text
+    assert "Grey" in first and "Tier" in first, "the Summary prints more than one page wide"
+    flat = " ".join(" ".join(p.text for p in summary).split())  # a name wrapped in its cell reads on two lines
+    for tier in wb.tiers:
+        assert tier.name in flat or all(word in flat for word in tier.name.split()), tier.name
+    for vendor in {t.vendor for t in wb.tiers}:
+        assert all(word in flat for word in vendor.split()), vendor
+    for words in ("doubt the acceptance first", "measure it, then check c and v"):
+        assert flat.count(words) == 2, words  # Northwind Turbo's and Apex Express's sentences, whole
