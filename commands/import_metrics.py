@@ -7,7 +7,7 @@ import json
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TextIO
+from typing import Generator, TextIO
 
 from commands.probe_apply import check_output
 from commands.runner import CommandError, confidence_arg
@@ -17,7 +17,7 @@ from model.acceptance.units import UNIT_PROMPT, UNIT_REQUEST
 from model.engines.recorded import RecordedFile
 from model.metrics.read import (ENGINES, applicable, missing_k, missing_k_files, parse_k_per_drafter, read_sources,
                                 read_task_map, source_note)
-from model.probe.run_counts import reported_counts
+from model.probe.run_counts import reported_counts, reported_counts_steps
 from model.probe.run_file import is_run_file
 from model.metrics.result import MetricsError, SourceResult, k_mismatch_lines
 from model.workbook.json_file import load_workbook, save_workbook
@@ -124,8 +124,8 @@ def run_import_metrics(args: argparse.Namespace, out: TextIO | None = None) -> i
     if given is not None and not given.classes:
         return _show_probe_run(args, out)
 
-    def reader(path: str) -> RecordedFile | None:  # the run file once, the others as they come
-        return given if given is not None and path == given.file else reported_counts(path)
+    def reader(path: str) -> RecordedFile | None | Generator[int, None, RecordedFile | None]:  # the run file once
+        return given if given is not None and path == given.file else reported_counts_steps(path)
     try:
         task_map = read_task_map(args.task_map) if args.task_map else None
         sources = read_sources(args.files, engine=args.engine, k=_k_given(args.k), task_class=args.task_class,

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLineEdit, QPlainTextEdit
 from model.common import formatting as fmt
 from model.metrics.read import parse_k_per_drafter, read_sources_steps, read_task_map
 from model.metrics.result import MetricsError, SourceResult
-from model.probe.run_counts import reported_counts
+from model.probe.run_counts import reported_counts_steps
 
 from gui.worker import TaskRunner
 
@@ -86,7 +86,7 @@ class ImportReading:
             task_map = read_task_map(task_map_path) if task_map_path else None
             # a probe's run file is read by the probe's reader (docs/dev/layout.md#one-reader-per-file)
             return read_sources_steps(files, engine=engine, k=k, task_class=task_class, task_map=task_map,
-                                      recorded=reported_counts)
+                                      recorded=reported_counts_steps)
 
         self.show_message(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}…")
         self._show_reading(True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import GeneratorType
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -35,7 +36,8 @@ _HEAD = 1 * MB
 _PROM_LINE = re.compile(r"^[A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\s+[-+0-9.eEinfINFaN]+(\s+-?\d+)?\s*$")
 
 Progress = tuple[int, int, int, int]  # files done, files, bytes read, bytes in all
-RecordedReader = Callable[[str], "RecordedFile | None"]
+# another wing's reader of its own files: what it found (None: not its file), or that as long work
+RecordedReader = Callable[[str], "RecordedFile | None | Generator[int, None, RecordedFile | None]"]
 
 
 def is_metrics_path(path: str | Path) -> bool:
@@ -132,7 +134,7 @@ def _read_all(paths: Sequence[str | Path], engine: str, k: int | None, task_map:
         found: list[SourceResult] = []
         scrape: prometheus.Scrape | None = None
         try:
-            given = _ask(recorded, file)
+            given = yield from _ask(recorded, file, (index, len(paths), done_bytes, total))
             if given is not None:
                 result: list[SourceResult] | prometheus.Scrape = _recorded_sources(given, engine)
             else:
@@ -164,11 +166,25 @@ def _read_all(paths: Sequence[str | Path], engine: str, k: int | None, task_map:
     return out
 
 
-def _ask(recorded: RecordedReader | None, file: str) -> RecordedFile | None:
+def _ask(recorded: RecordedReader | None, file: str, at: Progress) -> Generator[Progress, None, RecordedFile | None]:
+    """The other wing's reader on ``file``: what it found, or None where the file is not its own; a reader that is
+    long work (a generator of bytes read) has its progress passed on."""
     if recorded is None:
         return None
+    index, files, done_bytes, total = at
     try:
-        return recorded(file)
+        given = recorded(file)
+        if not isinstance(given, GeneratorType):
+            return given
+        try:
+            while True:
+                try:
+                    read = next(given)
+                except StopIteration as stop:
+                    return stop.value
+                yield index, files, done_bytes + read, total
+        finally:
+            given.close()  # a cancel closes this generator: the reader's file with it
     except ValueError as exc:  # the other reader's one line naming the file
         raise MetricsError(str(exc)) from None
 

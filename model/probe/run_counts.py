@@ -14,14 +14,16 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Generator
 
+from model.common.cancel import run_to_end
 from model.common.formatting import count
 from model.engines.recorded import RecordedClass, RecordedFile
 from model.engines.reports import ReportError, SpecCounts, with_k
 from model.engines.responses import speculation_from_recorded
 from model.engines.spec_checks import MAX_K, count_problem
 from model.probe.events import FAST, RequestRecord
-from model.probe.run_file import RunFileError, is_run_file, prompt_name, read_run
+from model.probe.run_file import RunFileError, is_run_file, prompt_name, read_run_steps
 
 KIND = "probe-run"
 FORMAT = "SpecLedger probe run file (*.run.jsonl), the server-reported acceptance it recorded"
@@ -34,10 +36,15 @@ LLAMACPP_PINNED_NOTE = ("llama.cpp: draft_n = draft tokens, draft_n_accepted = a
 def reported_counts(path: str | Path) -> RecordedFile | None:
     """The run file's per-class counts as the server reported them; None where ``path`` is no run file (another
     reader's); RunFileError (one line naming the file) where it is one that cannot be read."""
+    return run_to_end(reported_counts_steps(path))
+
+
+def reported_counts_steps(path: str | Path) -> Generator[int, None, RecordedFile | None]:
+    """reported_counts as long work: the bytes read so far yielded as it reads (run_file.read_run_steps)."""
     if not is_run_file(path):
         return None
     file = str(path)
-    header, records = read_run(path)
+    header, records = yield from read_run_steps(path)
     k = _recorded_k(header, file)
     k_source = str(header.get("k_recorded_source") or "")[:40] or "its analysis"
     by_class: dict[str, list[RequestRecord]] = {}

@@ -20,10 +20,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Generator, TextIO
 
 from model.probe.events import RequestRecord
-from model.common.safe_files import check_output_target, read_text_limited
+from model.common.cancel import run_to_end
+from model.common.safe_files import check_output_target, open_regular
 from model.workbook.json_file import PROBE_RUN_KIND
 
 KIND = PROBE_RUN_KIND
@@ -147,40 +148,75 @@ def is_run_file(path: str | Path) -> bool:
 
 
 def read_run(path: str | Path) -> tuple[dict[str, Any], list[RequestRecord]]:
+    """The run's header (its trailer lines gathered into it) and its request records; RunFileError names the line."""
+    return run_to_end(read_run_steps(path))
+
+
+def read_run_steps(path: str | Path) -> Generator[int, None, tuple[dict[str, Any], list[RequestRecord]]]:
+    """read_run as long work (docs/dev/layout.md#long-work): a line at a time, the bytes read so far yielded about
+    every megabyte, so the window's metrics import shows its progress and can cancel it."""
     path = Path(path)
-    text = read_text_limited(path, limit_bytes=MAX_BYTES, what="run file")
-    header: dict[str, Any] | None = None
-    records: list[RequestRecord] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            if not isinstance(obj, dict):
-                raise ValueError("not a JSON object")
-            if header is None:
-                if obj.get("kind") != KIND:
-                    raise ValueError(f"the first line is not a {KIND} header")
-                header = obj
-            elif obj.get("kind") == SLA_KIND:
-                continue  # what an analysis concluded, not what was received: the analysis says it again
-            elif obj.get("kind") == K_KIND:
-                header = {**header, "k_recorded": obj.get("k"), "k_recorded_source": obj.get("k_source")}
-            elif obj.get("kind") == LOAD_KEEPING_KIND:
-                level, counts = _load_keeping(obj)
-                header = {**header, "load_keeping": {**header.get("load_keeping", {}), level: counts}}
-            else:
-                record = RequestRecord.from_dict(obj)
-                if record.prompt_key is None and "round" in obj:
-                    # an --until-decided file from before the prompt's digest was kept: each round numbered its
-                    # requests from 0, so the index names no prompt, and the request is the interval's unit
-                    record.prompt_key = f"{_ROUND_REQUEST}{number}"
-                records.append(record)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise RunFileError(f"{path}, line {number}: {exc}") from None
-    if header is None:
+    lines = _RunLines(path)
+    done, report_at = 0, _PROGRESS_BYTES
+    with open_regular(path, "run file", limit_bytes=MAX_BYTES) as fh:
+        for number, raw in enumerate(fh, start=1):
+            done += len(raw)
+            if done > MAX_BYTES:  # grown past the limit while being read
+                raise RunFileError(f"{path}: over the {MAX_BYTES // (1024 * 1024)} MB a run file can be")
+            lines.add(number, raw)
+            if done >= report_at:
+                yield done
+                report_at = done + _PROGRESS_BYTES
+    if lines.header is None:
         raise RunFileError(f"{path}: empty, no header line")
-    return header, records
+    return lines.header, lines.records
+
+
+_PROGRESS_BYTES = 1024 * 1024
+
+
+class _RunLines:
+    """The lines of a run file read so far: the header with its trailer lines gathered in, and the records."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.header: dict[str, Any] | None = None
+        self.records: list[RequestRecord] = []
+
+    def add(self, number: int, raw: bytes) -> None:
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RunFileError(f"{self.path}, line {number}: not UTF-8 text; a run file must be") from None
+        if not line.strip():
+            return
+        try:
+            self._read(number, json.loads(line))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise RunFileError(f"{self.path}, line {number}: {exc}") from None
+
+    def _read(self, number: int, obj: Any) -> None:
+        if not isinstance(obj, dict):
+            raise ValueError("not a JSON object")
+        header = self.header
+        if header is None:
+            if obj.get("kind") != KIND:
+                raise ValueError(f"the first line is not a {KIND} header")
+            self.header = obj
+        elif obj.get("kind") == SLA_KIND:
+            return  # what an analysis concluded, not what was received: the analysis says it again
+        elif obj.get("kind") == K_KIND:
+            self.header = {**header, "k_recorded": obj.get("k"), "k_recorded_source": obj.get("k_source")}
+        elif obj.get("kind") == LOAD_KEEPING_KIND:
+            level, counts = _load_keeping(obj)
+            self.header = {**header, "load_keeping": {**header.get("load_keeping", {}), level: counts}}
+        else:
+            record = RequestRecord.from_dict(obj)
+            if record.prompt_key is None and "round" in obj:
+                # an --until-decided file from before the prompt's digest was kept: each round numbered its
+                # requests from 0, so the index names no prompt, and the request is the interval's unit
+                record.prompt_key = f"{_ROUND_REQUEST}{number}"
+            self.records.append(record)
 
 
 def prompt_name(record: RequestRecord) -> str | None:

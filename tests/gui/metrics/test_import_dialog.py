@@ -259,8 +259,8 @@ def test_a_probe_run_file_is_read_by_the_probes_reader(window, qtbot, tmp_path: 
 
     def spy(path):  # noqa: ANN001, ANN202
         asked.append(str(path))
-        return run_counts.reported_counts(path)
-    monkeypatch.setattr(reading_module, "reported_counts", spy)
+        return run_counts.reported_counts_steps(path)
+    monkeypatch.setattr(reading_module, "reported_counts_steps", spy)
     run = tmp_path / "probe.run.jsonl"
     run.write_text(probe_run([("fast", "code", [6, 10, 12, 12]), ("fast", "prose", [30, 10, 0, 0])]), encoding="utf-8")
     dialog = _dialog(window, qtbot)

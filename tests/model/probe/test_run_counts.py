@@ -141,3 +141,50 @@ def test_probe_run_file_by_prompt_key_by_index_and_by_request_in_rounds(tmp_path
     rounds = [_probe_line(i, h, prompt_index=0, round=i + 1) for i, h in enumerate(hists)]
     [r] = _read([_write(tmp_path, "c.run.jsonl", [head, *rounds])])
     assert r.interval_unit == UNIT_REQUEST and r.acceptance.requests == 7
+
+
+def _big_run(tmp_path: Path, records: int) -> str:
+    spec = {"num_spec_steps": 10, "num_draft_tokens": 40, "num_accepted_draft_tokens": 17,
+            "acceptance_histogram": [2, 3, 2, 2, 1], "num_spec_tokens": 4}
+    line = {"label": "", "role": "fast", "task_class": "code", "prompt_index": 0, "context": 0, "repeat": 0,
+            "max_tokens": 64, "events": [{"t": 0.01 * j, "text": "tok ", "n_tokens": 1} for j in range(30)],
+            "reported": {"metrics": {"speculative_decoding": spec}}}
+    lines = [json.dumps({"kind": "specledger-probe-run", "version": 1})]
+    lines += [json.dumps(dict(line, label=f"fast code #{i}", prompt_index=i % 50)) for i in range(records)]
+    return _write(tmp_path, "big.run.jsonl", lines)
+
+
+def test_a_large_run_file_is_read_as_long_work_with_progress_and_cancel(tmp_path: Path) -> None:
+    from model.metrics.read import read_sources_steps
+    from model.probe.run_counts import reported_counts_steps
+
+    path = _big_run(tmp_path, 3000)  # about 4 MB
+    size = Path(path).stat().st_size
+    steps = read_sources_steps([path], recorded=reported_counts_steps)
+    seen = []
+    while True:
+        try:
+            seen.append(next(steps))
+        except StopIteration as stop:
+            [s] = stop.value
+            break
+    within = [p[2] for p in seen if p[0] == 0 and 0 < p[2] < size]
+    assert len(within) >= 3 and within == sorted(within)  # bytes read, about every megabyte, before the file ends
+    assert len(s.requests) == 3000 and s.counts.steps == 30_000
+    steps = read_sources_steps([path], recorded=reported_counts_steps)
+    next(steps)
+    steps.close()  # a cancel: the window's worker closes the generator, the run file with it
+
+
+def test_a_record_whose_text_holds_a_line_separator_reads_back(tmp_path: Path) -> None:
+    # the run file is JSON a line (ensure_ascii off): U+2028, U+0085 inside a string are no line breaks
+    from model.probe.events import RequestRecord, StreamEvent
+    from model.probe.run_file import RunWriter, read_run
+
+    path = tmp_path / "sep.run.jsonl"
+    record = RequestRecord("fast code #0", "fast", "code", 0, 0, 0, 16,
+                           events=[StreamEvent(0.1, "a\u2028b\x85c", 1)])
+    with RunWriter(path, {"tier": "Fast"}) as writer:
+        writer.add(record)
+    _, [back] = read_run(path)
+    assert back.output_text == "a\u2028b\x85c"
