@@ -31,12 +31,17 @@ SILENT_END = 1
 
 def past_the_text(record: RequestRecord) -> bool:
     """The server's counts cover tokens after the end of the text: silent tokens beyond the end-of-text token
-    (a model running on to the token budget after its end marker, as llama.cpp's does with the end ignored).
+    on a request that ran on to its token budget (a model running on after its end marker: serve-demo's
+    `--silent-tokens`).
 
     The drafts of that tail (the draft predicting the target's filler) are no part of the class's text, and
     nothing in the response says how many of the server's draft tokens and accepted drafts they took: the
-    request's reported counts are left out (the timing reading already keeps the silent tokens out)."""
-    return silent_tokens(record) > SILENT_END
+    request's reported counts are left out (the timing reading already keeps the silent tokens out).
+
+    A request that stopped ran on past nothing: its silent tokens are its end-of-text token and tokens inside
+    its text, such as a character split over two tokens, which llama.cpp's server holds back and sends with the
+    next (docs/reference/engine-formats.md#what-a-real-llama-server-sends); its counts are about its text."""
+    return record.finish_reason == "length" and silent_tokens(record) > SILENT_END
 
 
 def text_only(records: Sequence[RequestRecord]) -> list[RequestRecord]:
