@@ -32,6 +32,7 @@ def assume_preset(workbook: Workbook, task_class: str, preset: Preset, k: int | 
         row.alpha = alpha
         for name, value in fields.items():
             setattr(row, name, value)
+        row.entered("alpha")  # its acceptance is given now (TaskClass.defaulted)
         return row
     if workbook.tier_index(tier) is None:
         raise ValueError(f"no tier named {tier!r} in the workbook")

@@ -68,6 +68,7 @@ def assume_stated(workbook: Workbook, task_class: str, figure: StatedFigure, k: 
         row = workbook.classes[j]
         for name, value in fields.items():
             setattr(row, name, value)
+        row.entered("alpha")  # its acceptance is given now (TaskClass.defaulted)
         return row
     name = workbook.classes[j].name
     alpha, source, note = fields.pop("alpha"), fields.pop("alpha_source"), fields.pop("source_note")

@@ -12,7 +12,7 @@ from typing import Any, Protocol, Sequence, TypeVar
 from model.acceptance import Acceptance
 
 from model.workbook.acceptance_fields import summary_fields
-from model.workbook.rows import TaskClass, Workbook
+from model.workbook.rows import NOT_GIVEN_ON_NEW_CLASS, TaskClass, Workbook
 from model.workbook.validation import CLASS_FIELDS
 
 
@@ -82,9 +82,10 @@ def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool
     """Set each class's alpha (tier None) or that tier's overrides, marked with the source and the note,
     with the interval and the profile or length the measurement carries."""
     for name, c, is_new in todo:
-        if is_new:
+        if is_new:  # a measurement gives a new class its acceptance, not its context or its traffic
             workbook.classes.append(TaskClass(name=name, alpha=float(c.alpha), alpha_source=source,
-                                              source_note=note))
+                                              source_note=note, defaulted=", ".join(
+                                                  f for f in NOT_GIVEN_ON_NEW_CLASS if f != "alpha")))
         interval = {**interval_fields(c), **shape_fields(c)}
         alpha = float(c.alpha)
         if interval["profile"] or interval["acceptance_length"] is not None:
@@ -99,6 +100,7 @@ def apply_plan(workbook: Workbook, todo: Sequence[tuple[str, MeasuredClass, bool
         if tier is None:
             row = workbook.classes[workbook.class_index(name)]  # type: ignore[index]
             row.alpha, row.alpha_source, row.source_note = alpha, source, note
+            row.entered("alpha")
             for key, value in interval.items():
                 setattr(row, key, value)
         else:

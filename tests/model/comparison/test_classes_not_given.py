@@ -122,3 +122,25 @@ def test_the_load_chart_draws_no_roofline_mix_over_a_class_not_filled_in():
     assert wb.tiers[i].cost_model == "roofline"
     curve = load_curve(wb, compare(wb).alpha[i], None, i)
     assert curve.roofline is None and "a task class is not filled in" in curve.note
+
+
+def test_an_acceptance_assumed_or_measured_for_the_class_is_given():
+    """Edit > Assume a published acceptance, Enter a stated acceptance and a measurement's Apply set the class's
+    acceptance: it is given from then on; a class a measurement adds has its acceptance only."""
+    from types import SimpleNamespace
+
+    from model.acceptance.conventions import StatedFigure
+    from model.acceptance.presets import PRESETS
+    from model.workbook.assume_preset import assume_preset
+    from model.workbook.assume_stated import assume_stated
+    from model.workbook.measured_apply import apply_plan
+
+    for assume in (lambda wb: assume_preset(wb, "New class", PRESETS[0], k=6),
+                   lambda wb: assume_stated(wb, "New class", StatedFigure(0.7, "alpha", k=4)),
+                   lambda wb: apply_plan(wb, [("New class", SimpleNamespace(alpha=0.7), False)], "m", None)):
+        wb = class_not_given()
+        assume(wb)
+        assert wb.classes[-1].defaulted == "context, tokens_out, tokens_in"
+    wb = class_not_given()
+    apply_plan(wb, [("legal", SimpleNamespace(alpha=0.7), True)], "measured", None)
+    assert wb.classes[-1].name == "legal" and wb.classes[-1].defaulted == "context, tokens_out, tokens_in"
