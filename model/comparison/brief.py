@@ -33,7 +33,9 @@ from model.workbook.rows import Workbook
 TAKE, TAKE_SOME, DO_NOT, UNDECIDED_WORDS = ("take it", "take it only for", "do not take it",
                                             "undecided: measure more")
 # how each recommendation is coloured where it is shown (the report's verdict looks)
-LOOKS = {TAKE: "gain", TAKE_SOME: "marginal", DO_NOT: "tax", UNDECIDED_WORDS: "undecided"}
+# a tier whose mix waits for a task class nobody filled in: nothing to measure, the workload to finish
+NOT_YET = "not judged yet"
+LOOKS = {TAKE: "gain", TAKE_SOME: "marginal", DO_NOT: "tax", UNDECIDED_WORDS: "undecided", NOT_YET: "undecided"}
 TITLE = "Brief"
 # the page's last line: where what the brief leaves out is
 FOOTNOTE = ("Details: the acceptance each vendor would have to guarantee for its list price to pay, the ranges "
@@ -142,7 +144,7 @@ def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
     if cmp.tier_made_up(i):
         return UNDECIDED_WORDS, "how its fast mode runs is not known: probe its speed, or ask the vendor."
     if cmp.mix_waits(i):  # a task class nobody filled in: the workload is not known (docs/design/verdicts.md#a-class-nobody-described)
-        return UNDECIDED_WORDS, f"the workload is not filled in ({cmp.mix_waits(i)}): type it in the task classes."
+        return NOT_YET, f"the workload is not filled in ({cmp.mix_waits(i)}): type it in the task classes."
     if int(cmp.baseline_index[i]) < 0:
         return UNDECIDED_WORDS, "no standard tier to weigh it against: set the one it replaces."
     if cmp.baseline_withheld(i):

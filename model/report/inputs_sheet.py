@@ -146,11 +146,33 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
         first, last = layout.tier_row(0), layout.tier_row(len(wb.tiers) - 1)
         sheet.money_follows_currency(" ".join(f"{c}{first}:{c}{last}" for c in prices),
                                      f"${st.col_name(2)}${SETTING_ROWS['currency']}", s.currency, 2)
+    _mark_not_given(sheet, layout, wb)
     sheet.widths(_WIDTHS)
     sheet.ws.freeze_panes(0, 1)  # three stacked tables share no header row; the name column stays in view
     override_rows = {(o.tier, o.task_class): layout.override_row(m) for m, o in enumerate(wb.overrides)}
     profiles = write_profiles(sheet, wb, layout, override_rows)
     return InputRefs(layout, override_rows, profiles)
+
+
+# a cell of a class's field nobody gave reads "not given" (its placeholder is the value beneath, as in the app),
+# while the row's Not given cell lists it: cleared, the number typed there shows (and the import reads it as given)
+_NOT_GIVEN_LOOK = {"italic": True, "font_color": st.GREY_TEXT}
+_NOT_GIVEN_FORMAT = '"not given";"not given";"not given";"not given"'  # numbers of any sign, zero and text
+
+
+def _mark_not_given(sheet: st.SheetWriter, layout: InputsLayout, wb: Workbook) -> None:
+    """The classes' not-given cells (TaskClass.defaulted: docs/design/verdicts.md#a-class-nobody-described)."""
+    listed = st.col_name(_CLASS_COLUMN["defaulted"])
+    fields = {"alpha": ("alpha", "alpha_source"), "context": ("context",), "tokens_out": ("tokens_out",),
+              "tokens_in": ("tokens_in",)}
+    look = sheet.formats.get(_NOT_GIVEN_FORMAT, _NOT_GIVEN_LOOK)
+    for j, cls in enumerate(wb.classes):
+        row = layout.class_row(j)
+        for field in cls.defaulted_fields():
+            for name in fields.get(field, ()):
+                cell = f"{st.col_name(_CLASS_COLUMN[name])}{row}"
+                sheet.ws.conditional_format(cell, {"type": "formula", "format": look,
+                                                   "criteria": f'=ISNUMBER(SEARCH("{field}",${listed}${row}))'})
 
 
 def _names_range(first_row: int, n: int) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 
 from commands.calc_compare import run_compare
 from model.comparison import NOT_APPLICABLE, compare
-from model.comparison.brief import TAKE, UNDECIDED_WORDS, brief
+from model.comparison.brief import NOT_YET, TAKE, brief
 from model.workbook.json_file import load_workbook, save_workbook
 from model.workbook.validation import workbook_problems
 
@@ -45,7 +45,8 @@ def test_the_new_class_has_no_number_and_no_tier_a_mix_or_verdict():
         # the classes that are given keep their cells
         assert np.isfinite(cmp.speedup[i, :j]).all() and (cmp.verdict[i, :j] != NOT_APPLICABLE).all()
     for b in brief(wb, cmp):
-        assert b.recommendation == UNDECIDED_WORDS and "'New class'" in b.why and "'New class'" in b.ask
+        assert b.recommendation == NOT_YET and "'New class'" in b.why and "'New class'" in b.ask
+        assert b.look == "undecided"
 
 
 def test_each_given_field_counts_and_the_last_brings_the_verdicts_back():

@@ -49,3 +49,24 @@ def test_the_report_says_not_given_and_computes_nothing_from_the_placeholders(tm
             assert row["Speed verdict"] == row["Value verdict"] == WAITS, row["Tier"]
             assert row["Mix speedup"] == "–" and row["Price break-even acceptance (SpecLedger)"] == "–"
     assert import_report(path) == wb  # what was not given comes back not given
+
+
+def test_the_inputs_cells_nobody_gave_read_not_given_while_listed(tmp_path: Path):
+    """The class's placeholders on Inputs (60%, 4096, 0) read 'not given' (a conditional number format on the
+    row's Not given list: cleared, the number typed shows)."""
+    from model.report.layout import CLASS_COLUMNS, INPUTS, InputsLayout, column_of
+
+    wb = class_not_given(tokens=True)
+    path = tmp_path / "r.xlsx"
+    export_report(wb, path)
+    ws = openpyxl.load_workbook(path)[INPUTS]
+    row = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides)).class_row(len(wb.classes) - 1)
+    marked = {str(rng.sqref): (rule.formula[0], rule.dxf.numFmt.formatCode)
+              for rng in ws.conditional_formatting for rule in rng.rules if "not given" in str(rule.dxf.numFmt and
+                                                                                                rule.dxf.numFmt.formatCode)}
+    listed = openpyxl.utils.get_column_letter(column_of(CLASS_COLUMNS, "defaulted"))
+    assert ws[f"{listed}{row}"].value == "alpha, context"
+    want = {name: field for name, field in (("alpha", "alpha"), ("alpha_source", "alpha"), ("context", "context"))}
+    assert set(marked) == {f"{openpyxl.utils.get_column_letter(column_of(CLASS_COLUMNS, n))}{row}" for n in want}
+    for cell, (formula, _) in marked.items():
+        assert formula.startswith("ISNUMBER(SEARCH(") and f"${listed}${row}" in formula
