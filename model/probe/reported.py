@@ -29,6 +29,13 @@ K_MATCH = 0.02  # the predicted draft tokens must match the server's to this sha
 SILENT_END = 1
 
 
+def held_back(record: RequestRecord) -> int:
+    """The most tokens the stream's characters can hide: a character of n UTF-8 bytes may have been split over
+    n tokens, the first n - 1 sending nothing (llama.cpp's server holds a token that ends mid-character back and
+    sends its text with the next one's: docs/reference/engine-formats.md#what-a-real-llama-server-sends)."""
+    return sum(len(ch.encode("utf-8", "surrogatepass")) - 1 for e in record.content_events for ch in e.text)
+
+
 def past_the_text(record: RequestRecord) -> bool:
     """The server's counts cover tokens after the end of the text: silent tokens beyond the end-of-text token
     on a request that ran on to its token budget (a model running on after its end marker: serve-demo's
@@ -39,9 +46,9 @@ def past_the_text(record: RequestRecord) -> bool:
     request's reported counts are left out (the timing reading already keeps the silent tokens out).
 
     A request that stopped ran on past nothing: its silent tokens are its end-of-text token and tokens inside
-    its text, such as a character split over two tokens, which llama.cpp's server holds back and sends with the
-    next (docs/reference/engine-formats.md#what-a-real-llama-server-sends); its counts are about its text."""
-    return record.finish_reason == "length" and silent_tokens(record) > SILENT_END
+    its text. Those inside the text are characters split over tokens (held_back); only silent tokens beyond
+    the end token and all a request's characters could hide are a tail."""
+    return record.finish_reason == "length" and silent_tokens(record) > SILENT_END + held_back(record)
 
 
 def text_only(records: Sequence[RequestRecord]) -> list[RequestRecord]:

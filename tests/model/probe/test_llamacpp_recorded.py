@@ -5,7 +5,8 @@ llama.cpp that llama-cpp-python 0.3.36 vendors: a tiny target and draft written 
 The server stops at its end-of-text token: it sends no tail after it. What it does send silently is the end
 token itself and, inside the text, a token that ends mid-character (the first byte of "é"), whose text comes
 with the next token's event. Read as a tail, that left the reported counts of every request that stopped out of
-the reported alpha (10 of 24 in a probe of this pair)."""
+the reported alpha (10 of 24 in a probe of this pair), and of one that ran to its budget through a "€" (three
+tokens, two silent; 2 of 80 in a larger probe)."""
 from __future__ import annotations
 
 import re
@@ -18,7 +19,7 @@ from model.probe.reported import past_the_text, reported_acceptance, response_bo
 from model.probe.steps import silent_tokens
 from tests.model.probe.llamacpp_recorded import RECORDED, recorded_request
 
-STREAMS = ("stop_e", "stop_e2", "length_e", "length")
+STREAMS = ("stop_e", "stop_e2", "length_e", "length", "length_euro")
 
 
 def _records():
@@ -56,9 +57,17 @@ def test_a_request_that_stopped_keeps_its_reported_counts():
     assert total.draft_tokens == sum(g for _, g in logged) and total.accepted == sum(a for a, _ in logged)
 
 
+def test_a_character_split_over_three_tokens_is_no_tail():
+    euro = recorded_request("length_euro", 48)
+    assert euro.finish_reason == "length" and "€" in euro.output_text and silent_tokens(euro) == 2
+    assert not past_the_text(euro)
+
+
 def test_the_probe_reads_every_request_and_says_nothing_ran_past_the_text():
     report = analyse(_records())
     assert not any("past the end of their text" in n for n in report.notes), report.notes
     by_class = {c.task_class: c for c in report.classes}
     assert by_class["prose"].alpha_source == "reported" and by_class["code"].alpha_source == "reported"
-    assert by_class["prose"].reported_draft_acceptance_rate == pytest.approx((15 + 30) / (24 + 66))
+    prose = [counts for i, counts in enumerate(_log_counts()) if i % 2 == 0]  # as _records assigns the classes
+    assert by_class["prose"].reported_draft_acceptance_rate == pytest.approx(
+        sum(a for a, _ in prose) / sum(g for _, g in prose))
