@@ -140,6 +140,7 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
 ]
 _VERDICT_COLUMNS = {"Speed verdict", "Value verdict", "Claim holds", "Quality"}
+_BILLED = {"Monthly cost", "Premium", "Cost per 1x", "Price ratio"}  # what a class's tokens nobody gave withhold
 
 
 _WARNING = QColor("#b00020")
@@ -264,6 +265,12 @@ class TierSummaryModel(WorkbookTableModel):
             return (f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}. No mix, verdict or fair price: "
                     f"{cmp.mix_waits(i)}. Type them in the Task classes table (each edit counts), or delete the "
                     f"class.\n{HELP_HINT}")
+        untold = ([c.name for c in self.document.workbook.classes if c.tokens_not_given()]
+                  if role == Qt.ItemDataRole.ToolTipRole and header in _BILLED else [])
+        if untold:  # no bill from tokens nobody gave
+            return (f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}. No bill while a task class's tokens "
+                    f"are not given ({', '.join(untold[:3])}{' …' if len(untold) > 3 else ''}): type them in the Task "
+                    f"classes table (0 for none).\n{HELP_HINT}")
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Value verdict", "vs baseline") and cmp.baseline_withheld(i):
             return (f"{cmp.tier_names[i]}: no value verdict, {cmp.baseline_withheld(i)}: enter them in the Tiers "
                     "table to judge the speed against the price.\n" + HELP_HINT)

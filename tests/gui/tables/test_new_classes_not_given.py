@@ -57,6 +57,9 @@ def test_an_added_class_gives_no_speed_verdict_or_price(qtbot, window):
     assert "'New class': acceptance, context and tokens not given" in _summary_text(
         window, i, "Speed verdict", Qt.ItemDataRole.ToolTipRole)
     assert "not given" in window.legend.text()
+    plain = doc.workbook.tier_index("Northwind Standard")  # no bill on any tier while the class's tokens are not given
+    assert _summary_text(window, plain, "Monthly cost") == "–"
+    assert "tokens are not given (New class)" in _summary_text(window, plain, "Monthly cost", Qt.ItemDataRole.ToolTipRole)
     # the acceptance grid's blank cell shows the class's alpha in use: none
     assert window.override_model.index(i, j).data() == "(not given)"
     assert not any(b.recommendation.startswith(TAKE) for b in brief(doc.workbook, cmp))
