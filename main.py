@@ -138,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     if missing := _missing_system_library():
         print(missing, file=sys.stderr)
         return 2
+    import gc
+
+    # start-up makes some 80,000 objects that live as long as the window: the collector walking them as they come was
+    # 20 ms of the first paint; the window collects once, after it (gui/window/app.py, settle_start_up)
+    gc.disable()
     from gui.window.app import run_app
     return run_app(args.workbook)
 

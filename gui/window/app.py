@@ -62,17 +62,21 @@ def settle_start_up() -> None:
     window's items) out of the cyclic garbage collector's full collections. Those walked every object of the
     process, about 80,000 of them start-up's, in the middle of an edit: 50-480 ms pauses at 100 x 30 on a busy
     machine (tests/bench/bench_gui.py), the far end of an edit's time to update. Objects made later are collected as
-    before; start-up's are kept for the life of the process anyway."""
+    before; start-up's are kept for the life of the process anyway. The collector, which main.py turns off for the
+    start (docs/dev/benchmarks.md), is on from here."""
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def run_app(path: str | None) -> int:
     app = application()
     window, error = create_window(path)
     window.show()
-    QTimer.singleShot(0, settle_start_up)  # after the first paint: start-up stays as fast
-    window.after_charts(settle_start_up)  # and again once the charts (built after that paint) are up
+    # once the charts (built after the first paint) are up: their imports are start-up's too, and a collection
+    # before the first paint would only delay it; the timer is for a window that is never painted
+    window.after_charts(settle_start_up)
+    QTimer.singleShot(3000, settle_start_up)
     # a window manager adds its frame on showing: keep the frame on the screen too
     QTimer.singleShot(300, window.fit_to_screen)
     if error:

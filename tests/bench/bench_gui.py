@@ -52,27 +52,40 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
 
 _CHILD = r"""
-import runpy, sys, time
+import importlib.machinery, runpy, sys, time
 sys.path.insert(0, {root!r})
 sys.argv = ["main.py"]
-import gui.window.app as app_module
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
-make_window = app_module.create_window
-class FirstPaint(QObject):
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint:
-            print("painted", time.process_time(), flush=True)
-            obj.removeEventFilter(self)
-            obj.document.undo_stack.setClean()
-            QTimer.singleShot(0, QApplication.instance().quit)
-        return False
-def create_window(path):
-    window, error = make_window(path)
-    window.installEventFilter(probe)
-    return window, error
-probe = FirstPaint()
-app_module.create_window = create_window
+def watch(app_module):
+    # the window's module is patched as it is imported, so main.py imports everything in its own order
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                print("painted", time.process_time(), flush=True)
+                obj.removeEventFilter(self)
+                obj.document.undo_stack.setClean()
+                QTimer.singleShot(0, QApplication.instance().quit)
+            return False
+    probe, make_window = FirstPaint(), app_module.create_window
+    def create_window(path):
+        window, error = make_window(path)
+        window.installEventFilter(probe)
+        return window, error
+    app_module.create_window = create_window
+class Hook:
+    def find_spec(self, name, path=None, target=None):
+        if name != "gui.window.app":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        run = spec.loader.exec_module
+        def exec_module(module):
+            run(module)
+            watch(module)
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Hook())
 try:
     runpy.run_path({main!r}, run_name="__main__")
 except SystemExit:

@@ -75,3 +75,4 @@ def test_start_up_imports_the_model_before_pyside6() -> None:
     out = subprocess.run([sys.executable, "-c", _ORDER_CHILD], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}, cwd=str(ROOT))
     assert out.stdout.split()[:1] == ["numpy"], out.stdout + out.stderr
+
