@@ -26,7 +26,7 @@ from model.mechanics import arithmetic as ar
 from model.acceptance import acceptance_of
 from model.acceptance.profiles import GRID_FIELDS, AcceptanceGrid
 from model.acceptance.propagate import speedup_ends
-from model.mechanics.solves import SolveMemo
+from model.mechanics.solves import RootMemo, SolveMemo
 from model.mechanics.tier_costs import TierCosts
 from model.comparison.verdicts import speed_verdicts
 from model.workbook.rows import Override, Settings, TaskClass, Tier
@@ -84,9 +84,9 @@ def profile_width(classes: list[TaskClass], overrides: list[Override]) -> int:
 
 
 def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override], s: Settings,
-               k_top: int, width: int, costs: TierCosts | None = None) -> Pairs:
+               k_top: int, width: int, costs: TierCosts | None = None, roots: RootMemo | None = None) -> Pairs:
     """Every cell of ``tiers`` x ``classes`` (the overrides among them applied), the search up to ``k_top``;
-    ``costs``: these tiers' TierCosts when the caller has them."""
+    ``costs``: these tiers' TierCosts when the caller has them; ``roots``: break-evens solved before."""
     n_t, n_c = len(tiers), len(classes)
     spec = np.array([t.speculative != "no" for t in tiers], dtype=bool)
     k = np.array([t.k for t in tiers], dtype=np.float64)
@@ -117,7 +117,7 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     kk = k[:, None]
     c = np.array(costs.c(context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
     v = np.array(costs.v(kk, context), dtype=np.float64).reshape(n_t, n_c) if n_t and n_c else np.zeros((n_t, n_c))
-    be = ar.break_even(kk, c, v)
+    be = ar.break_even(kk, c, v) if roots is None else roots.solve(ar.stretch_cost(kk, c, v), kk)
     # the search's E first: a profile is extended once, to the whole workbook's top K, and E at the tier's K is
     # read from that (extended to this block's largest K instead, a fit could round differently from a full one)
     ks = np.arange(1, k_top + 1, dtype=np.float64)[:, None, None]
@@ -230,6 +230,7 @@ class PairCache:
         self._costs: tuple[list[Any], TierCosts] | None = None
         self._grid: tuple[Any, AcceptanceGrid] | None = None
         self.solves = SolveMemo()  # the tier-level break-evens (model/mechanics/solves.py)
+        self.roots = RootMemo()  # the cells' break-evens, by their K, c and v
         self.last_recomputed = (0, 0)  # (rows, columns) computed by the last call: what the tests and bench read
 
     def costs(self, tiers: list[Tier]) -> TierCosts:
@@ -269,18 +270,19 @@ class PairCache:
         n_t, n_c = len(tiers), len(classes)
         # past half the cells, one block of them all is cheaper than two blocks and the reuse
         if (rows is None or cols is None or old is None or not n_t or not n_c or (len(dirty_r) * n_c + len(dirty_c) * n_t) * 2 > n_t * n_c):
-            out = pair_block(tiers, classes, overrides, s, k_top, width, costs)
+            out = pair_block(tiers, classes, overrides, s, k_top, width, costs, self.roots)
             self.last_recomputed = (n_t, n_c)
         else:
             out = _reuse(old, rows, cols)
             if dirty_r:
                 names = {tiers[i].name for i in dirty_r}
                 _fill(out, pair_block([tiers[i] for i in dirty_r], classes, [o for o in overrides if o.tier in names],
-                                      s, k_top, width, costs.rows(dirty_r)), dirty_r, None)
+                                      s, k_top, width, costs.rows(dirty_r), self.roots), dirty_r, None)
             if dirty_c:
                 names = {classes[j].name for j in dirty_c}
                 _fill(out, pair_block(tiers, [classes[j] for j in dirty_c],
-                                      [o for o in overrides if o.task_class in names], s, k_top, width, costs),
+                                      [o for o in overrides if o.task_class in names], s, k_top, width, costs,
+                                      self.roots),
                       None, dirty_c)
             self.last_recomputed = (len(dirty_r), len(dirty_c))
         # the result's arrays are views of these: read-only, so no reader can change the cells kept for the next edit

@@ -68,3 +68,37 @@ class SolveBatch:
         if memo is not None:
             memo.inputs, memo.solve, memo.last_solved = inputs, solve, solved
         return solve
+
+
+class RootMemo:
+    """Roots of E(alpha, K) = target kept by the bits of their target and K, for the cells' break-evens: a class's
+    alpha edited recomputes its column (model/comparison/cells.py), whose K, c and v, and so whose break-evens,
+    are as they were. A root looked up is the one solving it again gives (the solver stops each cell at its own
+    convergence); blocks larger than ``BLOCK`` are solved as one call and not kept (a whole workbook's cells, which
+    a lookup per cell would only slow)."""
+
+    BLOCK = 512
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self._roots: dict[tuple[int, int], tuple[float, int]] = {}
+        self.last_solved = 0  # cells the last call solved (tests read it)
+
+    def solve(self, target: NDArray[np.float64], k: NDArray[np.float64]) -> ar.AlphaSolve:
+        t, kk = np.broadcast_arrays(np.asarray(target, dtype=np.float64), np.asarray(k, dtype=np.float64))
+        self.last_solved = t.size
+        if t.size > self.BLOCK:
+            return ar.solve_alpha_for_tokens(t, kk)
+        flat_t, flat_k = t.ravel(), kk.ravel()  # copies, contiguous: their bits are the keys
+        keys = list(zip(flat_t.view(np.int64).tolist(), flat_k.view(np.int64).tolist()))
+        found = [self._roots.get(key) for key in keys]
+        missing = [i for i, root in enumerate(found) if root is None]
+        self.last_solved = len(missing)
+        if missing:
+            part = ar.solve_alpha_for_tokens(flat_t[missing], flat_k[missing])
+            if len(self._roots) + len(missing) > self.LIMIT:
+                self._roots.clear()
+            for i, alpha, kind in zip(missing, part.alpha.tolist(), part.kind.tolist()):
+                found[i] = self._roots[keys[i]] = (alpha, kind)
+        alpha = np.array([root[0] for root in found], dtype=np.float64).reshape(t.shape)
+        return ar.AlphaSolve(alpha, np.array([root[1] for root in found], dtype=np.int8).reshape(t.shape))
