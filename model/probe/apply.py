@@ -9,6 +9,7 @@ show that the tier does not speculate.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -44,8 +45,20 @@ def disagreeing_sources(report: ProbeReport) -> str:
     said = "; ".join(f"{c.task_class} {c.alpha_source} {c.alpha:.1%}" + (
         f" (timing {c.alpha_timing:.1%})" if c.alpha_source == "reported" and c.alpha_timing is not None else "")
         for c in rows)
+    dropped = [c.task_class for c in rows if c.alpha_source == "reported" and c.profile]
     return (f"Where the server's reported α and the timing disagree beyond their intervals, Apply stores the "
-            f"α used: {said}.")
+            f"α used: {said}." + (f" The per-position profile read from the stream's steps (the timing's) is not "
+                                  f"stored beside it ({', '.join(dropped)})." if dropped else ""))
+
+
+def as_stored(c: ClassProbe) -> ClassProbe:
+    """The class as Apply stores it: where the server's reported alpha is used against a timing that disagrees
+    beyond their intervals, without the profile, which comes from the stream's steps as the timing does; a
+    profile beside an alpha wins (docs/design/arithmetic.md#the-alpha-beside-a-profile), so storing it would
+    store the timing's figure under the reported one's name."""
+    if c.sources_disagree and c.alpha_source == "reported" and c.profile:
+        return replace(c, profile=None, mean_acceptance_length_interval=None)
+    return c
 
 
 def tier_speedup(report: ProbeReport, workbook: Workbook, claim_context: int) -> tuple[float | None, str]:
@@ -91,7 +104,7 @@ def apply_probe(workbook: Workbook, report: ProbeReport, tier: str, *, add_missi
     if i is None:
         raise ValueError(f"no tier named {tier!r} in the workbook")
     classes: Sequence[ClassProbe] = report.classes
-    measured = [c for c in classes if c.alpha is not None]
+    measured = [as_stored(c) for c in classes if c.alpha is not None]
     todo, skipped = plan_measured(workbook, measured, add_missing)
     skipped += [f"{c.task_class} (no alpha: the stream hid the steps)" for c in classes if c.alpha is None]
     for name, c, is_new in todo:
