@@ -50,46 +50,20 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))  # tests.first_paint, whatever the folder it is run from
 
+# the child: main.py run as tests/first_paint.py runs it, saying when its window first paints and the CPU time by then
 _CHILD = r"""
-import importlib.machinery, runpy, sys, time
+import sys, time
 sys.path.insert(0, {root!r})
-sys.argv = ["main.py"]
-def watch(app_module):
-    # the window's module is patched as it is imported, so main.py imports everything in its own order
-    from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication
-    class FirstPaint(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.Paint:
-                print("painted", time.process_time(), flush=True)
-                obj.removeEventFilter(self)
-                obj.document.undo_stack.setClean()
-                QTimer.singleShot(0, QApplication.instance().quit)
-            return False
-    probe, make_window = FirstPaint(), app_module.create_window
-    def create_window(path):
-        window, error = make_window(path)
-        window.installEventFilter(probe)
-        return window, error
-    app_module.create_window = create_window
-class Hook:
-    def find_spec(self, name, path=None, target=None):
-        if name != "gui.window.app":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        run = spec.loader.exec_module
-        def exec_module(module):
-            run(module)
-            watch(module)
-        spec.loader.exec_module = exec_module
-        return spec
-sys.meta_path.insert(0, Hook())
-try:
-    runpy.run_path({main!r}, run_name="__main__")
-except SystemExit:
+def on_import():
     pass
+def on_paint(window):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+    print("painted", time.process_time(), flush=True)
+    window.document.undo_stack.setClean()
+    QTimer.singleShot(0, QApplication.instance().quit)
 """
 
 # workbook name -> (label, target p95 in ms, the class column the class edits type into)
@@ -128,7 +102,9 @@ def first_window(tree: Path = ROOT, cached: bool = True) -> tuple[float, float]:
     """Wall time from launching ``python main.py`` (the demo workbook) to the first Paint of its main window,
     and the process's CPU time by then (interpreter start included)."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=str(tree), main=str(tree / "main.py"))],
+    from tests.first_paint import RUN_MAIN
+
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=str(tree)) + RUN_MAIN],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             env=_bytecode_env(tree, cached), cwd=str(tree))
     assert proc.stdout is not None

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+from tests.first_paint import RUN_MAIN
 from tests.paths import ROOT
 
 
@@ -22,45 +23,20 @@ def test_the_app_freezes_start_up_after_the_first_paint(tmp_path):
 
 
 _MAIN_CHILD = """
-import gc, importlib.machinery, runpy, sys
+import gc
 collections = []
 gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(1))
 seen = {}
-def watch(app_module):
-    from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication
-    class FirstPaint(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.Paint and "at paint" not in seen:
-                seen["at paint"] = (len(collections) - seen["at import"], gc.isenabled())
-                obj.document.undo_stack.setClean()
-                QTimer.singleShot(100, QApplication.instance().quit)
-            return False
-    probe, make = FirstPaint(), app_module.create_window
-    def create_window(path):
-        window, error = make(path)
-        window.installEventFilter(probe)
-        return window, error
-    app_module.create_window = create_window
-class Hook:
-    def find_spec(self, name, path=None, target=None):
-        if name != "gui.window.app":
-            return None
-        sys.meta_path.remove(self)
-        seen["at import"] = len(collections)  # main.py imports the window's module
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        run = spec.loader.exec_module
-        spec.loader.exec_module = lambda module: (run(module), watch(module))
-        return spec
-sys.meta_path.insert(0, Hook())
-sys.argv = ["main.py"]
-try:
-    runpy.run_path("main.py", run_name="__main__")
-except SystemExit:
-    pass
+def on_import():
+    seen["at import"] = len(collections)
+def on_paint(window):
+    from PySide6.QtCore import QTimer
+    seen["at paint"] = (len(collections) - seen["at import"], gc.isenabled())
+    window.document.undo_stack.setClean()
+    QTimer.singleShot(100, window.close)
+""" + RUN_MAIN + """
 print(seen["at paint"][0], seen["at paint"][1], gc.isenabled(), len(gc.get_objects()) < gc.get_freeze_count())
 """
-
 
 def test_the_collector_waits_for_the_first_paint_and_runs_after_it(tmp_path) -> None:
     """main.py turns the cyclic collector off before the window's imports (their ~90 collections were 20 ms of the
