@@ -113,3 +113,22 @@ def test_duplicate_rows_still_copies_a_class(qtbot, window):
     assert copy.name == f"{src.name} (copy)" and (copy.alpha, copy.context, copy.tokens_out) == (
         src.alpha, src.context, src.tokens_out)
     assert copy.defaulted == "" and math.isfinite(doc.comparison.mix_speedup[doc.workbook.tier_index(FAST)])
+
+
+def test_a_class_pasted_whole_is_given_whole(qtbot, window):
+    """A pasted row with every column (name, tokens, context, alpha) is a class described in full: its cells and
+    every tier's mix come back at once."""
+    doc, view, model = window.document, window.class_view, window.class_model
+    window.input_tabs.setCurrentWidget(view)
+    order = [model.column_of(f) for f in ("name", "tokens_out", "tokens_in", "context", "alpha")]
+    assert order == list(range(5))
+    n = len(doc.workbook.classes)
+    j = _add_class_below_the_last(window)
+    view.select_block(j, 0, j, 0)
+    QGuiApplication.clipboard().setText("legal\t5000000\t1000000\t8192\t70%\r\n")
+    assert view.paste()
+    doc.flush()
+    legal = doc.workbook.classes[n]
+    assert (legal.name, legal.defaulted, legal.alpha, legal.context) == ("legal", "", 0.7, 8192)
+    i = doc.workbook.tier_index(FAST)
+    assert math.isfinite(doc.comparison.speedup[i, n]) and math.isfinite(doc.comparison.mix_speedup[i])
