@@ -22,6 +22,7 @@ from model.report.layout import (CLASSES_HEADING, INPUTS, OVERRIDES_HEADING, PRO
 from model.workbook.validation import (K_LIMITS, FieldSpec, ValidationError, WorkbookError, NumberFormatError,
                                        alpha_range_problems, length_range_problems, parse_field, row_label, parse_number, shown,
                                        title_problems, workbook_problems)
+from model.workbook.row_edits import typed_over_placeholders
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 from model.workbook.acceptance_fields import take_summary
 
@@ -246,6 +247,8 @@ def _read_table(ws: Grid, header_row: int, specs: tuple[FieldSpec, ...], row_typ
                 problems.append(f"sheet {INPUTS}, cell {get_column_letter(col)}{row}: {what}{spec.label}: {exc}")
         if len(parsed) + sum(1 for c, v in enumerate(values, start=1) if c > required and cell_text(v) == "") == len(specs):
             made = row_type(**parsed)
+            if isinstance(made, TaskClass):  # a value typed over a placeholder on Inputs is given
+                typed_over_placeholders(made)
             problems.extend(_alpha_range_at(made, specs, row))
             out.append(made)
             at_rows.append(row)

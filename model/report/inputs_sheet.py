@@ -17,6 +17,7 @@ from model.report.profiles_table import ProfileRow, write_profiles
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, SETTING_LABELS, SETTING_ROWS,
                                  SETTINGS_TITLE_ROW, TABLES, TIER_COLUMNS, InputsLayout, column_of, header_labels)
 from model.workbook.validation import CLASS_FIELDS, CONFIDENCE_FIELD, OVERRIDE_FIELDS, SETTINGS_FIELDS, FieldSpec
+from model.workbook.row_edits import PLACEHOLDER_CLASS
 from model.workbook.rows import Workbook
 
 # how each numeric input reads; text and choice fields are written as text
@@ -154,8 +155,10 @@ def write_inputs(sheet: st.SheetWriter, wb: Workbook, choices: dict[str, str]) -
     return InputRefs(layout, override_rows, profiles)
 
 
-# a cell of a class's field nobody gave reads "not given" (its placeholder is the value beneath, as in the app),
-# while the row's Not given cell lists it: cleared, the number typed there shows (and the import reads it as given)
+# a cell of a class's field nobody gave reads "not given" (its placeholder is the value beneath, as in the app)
+# while the row's Not given cell lists it and the placeholder is still there: a number typed over it shows, and the
+# import reads it as given (row_edits.typed_over_placeholders); the placeholder itself typed counts once the list is
+# cleared
 _NOT_GIVEN_LOOK = {"italic": True, "font_color": st.GREY_TEXT}
 _NOT_GIVEN_FORMAT = '"not given";"not given";"not given";"not given"'  # numbers of any sign, zero and text
 
@@ -169,10 +172,11 @@ def _mark_not_given(sheet: st.SheetWriter, layout: InputsLayout, wb: Workbook) -
     for j, cls in enumerate(wb.classes):
         row = layout.class_row(j)
         for field in cls.defaulted_fields():
+            still = f"{st.col_name(_CLASS_COLUMN[field])}{row}={getattr(PLACEHOLDER_CLASS, field)!r}"
             for name in fields.get(field, ()):
                 cell = f"{st.col_name(_CLASS_COLUMN[name])}{row}"
-                sheet.ws.conditional_format(cell, {"type": "formula", "format": look,
-                                                   "criteria": f'=ISNUMBER(SEARCH("{field}",${listed}${row}))'})
+                sheet.ws.conditional_format(cell, {"type": "formula", "format": look, "criteria":
+                                                   f'=AND(ISNUMBER(SEARCH("{field}",${listed}${row})),{still})'})
 
 
 def _names_range(first_row: int, n: int) -> str:

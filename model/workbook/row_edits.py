@@ -52,6 +52,18 @@ def new_class(name: str) -> TaskClass:
     return TaskClass(name=name, defaulted=", ".join(NOT_GIVEN_ON_NEW_CLASS))
 
 
+# what a class nobody described holds in each field it lacks (the field defaults: a new row, a list's missing column)
+PLACEHOLDER_CLASS = TaskClass()
+
+
+def typed_over_placeholders(row: TaskClass) -> None:
+    """A class read back from a spreadsheet: a field still listed as not given whose value is no longer its
+    placeholder was typed there, so it is given (the report's Inputs shows such a cell's number again)."""
+    for name in row.defaulted_fields():
+        if name in NOT_GIVEN_ON_NEW_CLASS and getattr(row, name) != getattr(PLACEHOLDER_CLASS, name):
+            row.entered(name)
+
+
 def rows_of(wb: Workbook, kind: str) -> list[Tier] | list[TaskClass]:
     """The workbook's list of `kind` rows: "tiers" or "classes"."""
     if kind not in ("tiers", "classes"):

@@ -69,4 +69,21 @@ def test_the_inputs_cells_nobody_gave_read_not_given_while_listed(tmp_path: Path
     want = {name: field for name, field in (("alpha", "alpha"), ("alpha_source", "alpha"), ("context", "context"))}
     assert set(marked) == {f"{openpyxl.utils.get_column_letter(column_of(CLASS_COLUMNS, n))}{row}" for n in want}
     for cell, (formula, _) in marked.items():
-        assert formula.startswith("ISNUMBER(SEARCH(") and f"${listed}${row}" in formula
+        assert formula.startswith("AND(ISNUMBER(SEARCH(") and f"${listed}${row}" in formula
+
+
+def test_a_value_typed_over_a_placeholder_on_inputs_imports_as_given(tmp_path: Path):
+    """An analyst types the new class's alpha and context on Inputs and leaves its Not given cell as it is: the
+    import reads them as given (they differ from the placeholders); the tokens left alone stay not given."""
+    from model.report.layout import CLASS_COLUMNS, INPUTS, InputsLayout, column_of
+
+    wb = class_not_given()
+    path, edited = tmp_path / "r.xlsx", tmp_path / "edited.xlsx"
+    export_report(wb, path)
+    book = openpyxl.load_workbook(path)
+    row = InputsLayout(len(wb.tiers), len(wb.classes), len(wb.overrides)).class_row(len(wb.classes) - 1)
+    book[INPUTS].cell(row, column_of(CLASS_COLUMNS, "alpha")).value = 0.72
+    book[INPUTS].cell(row, column_of(CLASS_COLUMNS, "context")).value = 8192
+    book.save(edited)
+    new = import_report(edited).classes[-1]
+    assert (new.alpha, new.context, new.defaulted) == (0.72, 8192, "tokens_out, tokens_in")
