@@ -7,7 +7,7 @@ from pathlib import Path
 
 # the model (numpy with it) before PySide6: once PySide6 is imported it reads the source of every module imported
 # after it (looking for its `__feature__` switches), about 30 ms of start-up for numpy's and the model's modules
-# that nothing gains (docs/dev/benchmarks.md, the first painted window)
+# that nothing gains (docs/dev/benchmarks.md#the-first-painted-window)
 from model.comparison import compare  # noqa: F401  (imported here for the order above; the window computes it)
 from model.common.messages import is_worded, one_line, worded
 from model.workbook.validation import WorkbookError
@@ -63,7 +63,7 @@ def settle_start_up() -> None:
     process, about 80,000 of them start-up's, in the middle of an edit: 50-480 ms pauses at 100 x 30 on a busy
     machine (tests/bench/bench_gui.py), the far end of an edit's time to update. Objects made later are collected as
     before; start-up's are kept for the life of the process anyway. The collector, which main.py turns off for the
-    start (docs/dev/benchmarks.md), is on from here."""
+    start (docs/dev/benchmarks.md#the-first-painted-window), is on from here."""
     gc.collect()
     gc.freeze()
     gc.enable()
