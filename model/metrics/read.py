@@ -17,7 +17,7 @@ from types import GeneratorType
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import BinaryIO, Callable, Generator, Mapping, Sequence
+from typing import BinaryIO, Callable, Generator, Mapping, Sequence, TypeVar
 
 from model.common.cancel import run_to_end
 from model.engines.recorded import RecordedFile
@@ -37,6 +37,7 @@ _PROM_LINE = re.compile(r"^[A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\s+[-+0-9.eEinfIN
 
 Progress = tuple[int, int, int, int]  # files done, files, bytes read, bytes in all
 # another wing's reader of its own files: what it found (None: not its file), or that as long work
+_Read = TypeVar("_Read")
 RecordedReader = Callable[[str], "RecordedFile | None | Generator[int, None, RecordedFile | None]"]
 
 
@@ -171,35 +172,33 @@ def _ask(recorded: RecordedReader | None, file: str, at: Progress) -> Generator[
     long work (a generator of bytes read) has its progress passed on."""
     if recorded is None:
         return None
-    index, files, done_bytes, total = at
     try:
         given = recorded(file)
         if not isinstance(given, GeneratorType):
             return given
         try:
-            while True:
-                try:
-                    read = next(given)
-                except StopIteration as stop:
-                    return stop.value
-                yield index, files, done_bytes + read, total
+            return (yield from _as_progress(given, at))
         finally:
             given.close()  # a cancel closes this generator: the reader's file with it
     except ValueError as exc:  # the other reader's one line naming the file
         raise MetricsError(str(exc)) from None
 
 
+def _as_progress(gen: Generator[int, None, _Read], at: Progress) -> Generator[Progress, None, _Read]:
+    """A reader's bytes read so far, as the import's progress (the files before it counted in)."""
+    index, files, done_bytes, total = at
+    while True:
+        try:
+            read = next(gen)
+        except StopIteration as stop:
+            return stop.value
+        yield index, files, done_bytes + read, total
+
+
 def _read_file(path: str | Path, size: int, engine: str, k: int | None, task_map: Mapping[str, str] | None,
                at: Progress) -> Generator[Progress, None, "list[SourceResult] | prometheus.Scrape"]:
-    index, files, done_bytes, total = at
     with open_regular(path, "metrics file", limit_bytes=LIMIT_STREAMED) as fh:
-        gen = _read_one(fh, str(path), size, engine, k, task_map)
-        while True:
-            try:
-                read = next(gen)
-            except StopIteration as stop:
-                return stop.value
-            yield index, files, done_bytes + read, total
+        return (yield from _as_progress(_read_one(fh, str(path), size, engine, k, task_map), at))
 
 
 def _finish_all(sources: list[SourceResult], k: int | Mapping[str, int] | None, task_class: str | None,
