@@ -40,8 +40,8 @@ from model.report.layout import (BRIEF, CHARTS, COMPARISON, COMPARISON_COLUMNS, 
                                  SUMMARY)
 from model.report.notes_sheet import choice_ranges, write_notes
 from model.report.summary_sheet import HEADER_ROW as SUMMARY_HEADER_ROW
-from model.report.summary_sheet import (BASELINE_POSITION, SUMMARY_COLUMNS,
-                                        write_summary)
+from model.report.summary_sheet import BASELINE_POSITION, SUMMARY_COLUMNS
+from model.report.summary_table import write_summary
 from model.common.safe_files import atomic_write, check_output_target
 from model.workbook.rows import Workbook
 from model.acceptance.profiles import kind_of
