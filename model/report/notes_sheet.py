@@ -15,7 +15,7 @@ from model.report import styles as st
 from model.report.inputs_sheet import InputRefs, choice_fields, refused_test
 from model.report.kept_fields import write_kept
 from model.report.layout import CLASS_COLUMNS, NOTES, TIER_COLUMNS
-from model.workbook.rows import Workbook
+from model.workbook.rows import Tier, Workbook
 from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.validation import CONFIDENCE_FIELD, SETTINGS_FIELDS, FieldSpec
 
@@ -130,25 +130,54 @@ def choice_ranges() -> dict[str, str]:
 
 
 def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: list[tuple[str, str]]) -> NotesRefs:
+    """The assumptions, the drop-down lists, the tiers, classes and settings as exported with their flags; returns
+    where the flags are, for the other sheets' formulas."""
     lists = choice_ranges()
     settings_checked = [(spec, refs.setting(spec.name)) for spec in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)]
     sheet.text(1, 1, "Notes: what the report assumes, and the inputs as exported", st.TITLE)
+    heading = {label: f"{NOTES}!$B${3 + n}" for n, (label, _) in enumerate(header)}
+    row = _write_assumptions(sheet, header)
+    _write_choices(sheet)
+    tier_row0 = _write_tiers(sheet, wb, refs, row + 1, lists, settings_checked)
+    class_row0 = _write_classes(sheet, wb, refs, tier_row0 + max(len(wb.tiers), 1) + 1, lists)
+    row = class_row0 + max(len(wb.classes), 1) + 1
+    sheet.text(row, 1, "K max", st.LABEL)
+    sheet.number(row, 2, wb.settings.k_max)
+    sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
+    k_max_row = row
+    row += 1
+    sheet.text(row, 1, "Settings on Inputs now", st.LABEL)
+    sheet.formula(row, 2, _refused_formula(settings_checked, lists), "")
+    _write_widths_and_print(sheet, wb, row)
+    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)
+
+
+def _write_assumptions(sheet: st.SheetWriter, header: list[tuple[str, str]]) -> int:
+    """The export's header lines (file, date ...) then the assumptions, a label and its words a row; returns the
+    row after them."""
     row = 3
-    heading = {label: f"{NOTES}!$B${row + n}" for n, (label, _) in enumerate(header)}
     for label, text in [*header, *ASSUMPTIONS]:
         sheet.text(row, 1, label, st.LABEL, st.WRAP)
         sheet.ws.merge_range(row - 1, 1, row - 1, 12, "", sheet.formats.get(None, st.WRAP))
         sheet.text(row, 2, text, st.WRAP)
         sheet.ws.set_row(row - 1, 15 * max(1, math.ceil(len(text) / 150)))  # merged cells do not grow by themselves
         row += 1
+    return row
 
+
+def _write_choices(sheet: st.SheetWriter) -> None:
+    """The drop-down lists on Inputs, one a column, right of the tables (choice_ranges says where)."""
     sheet.text(_CHOICES_ROW - 1, _CHOICES_COL, "Drop-down lists on Inputs", st.HEADING)
     for n, (name, values) in enumerate(choice_fields().items()):
         sheet.text(_CHOICES_ROW, _CHOICES_COL + n, name, st.LABEL)
         for m, value in enumerate(values):
             sheet.text(_CHOICES_ROW + 1 + m, _CHOICES_COL + n, value)
 
-    row += 1
+
+def _write_tiers(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, row: int, lists: dict[str, str],
+                 settings_checked: list[tuple[FieldSpec, str]]) -> int:
+    """Under a heading on `row`, the tiers as exported, each with its flags (changed since export, claim, prices,
+    baseline, out of range); returns the first tier's row."""
     sheet.text(row, 1, "Inputs as exported (the grey values were computed from these)", st.HEADING)
     row += 1
     sheet.header_row(row, _TIER_COLUMNS, text_columns=_TEXT_COLUMNS)
@@ -156,27 +185,9 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     tier_row0 = row + 1
     index = {t.name: i for i, t in enumerate(wb.tiers)}
     price = st.money_format(wb.settings.currency, 2)
-    text_looks = {2: st.INDENT, 4: st.INDENT, 7: st.INDENT, 8: st.INDENT}  # text right after a number
-    number_formats = {5: st.NUMBER, 6: st.NUMBER, 9: st.INTEGER, 10: st.TIMES1, 11: st.INTEGER}
     for i, t in enumerate(wb.tiers):
         r = tier_row0 + i
-        for col, value in enumerate((t.name, t.speculative, t.k, t.cost_model, t.c, t.v, t.gpu, t.pair, t.batch,
-                                     t.claimed_speedup, t.claim_context), start=1):
-            if isinstance(value, str):
-                sheet.text(r, col, value, text_looks.get(col))
-            else:
-                sheet.number(r, col, value, number_formats.get(col))
-        here = {f: f"${st.col_name(c)}${r}" for c, f in enumerate(
-            ("name", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup",
-             "claim_context"), start=1)}
-        now = {f: refs.tier(i, f) for f in here}
-        roof = f"OR({now['gpu']}<>{here['gpu']},{now['pair']}<>{here['pair']},{now['batch']}<>{here['batch']})"
-        typed = f"OR({now['c']}<>{here['c']},{now['v']}<>{here['v']})"
-        sheet.formula(r, 12, f'=IF(OR({now["k"]}<>{here["k"]},{now["cost_model"]}<>{here["cost_model"]},'
-                      f'({now["speculative"]}="no")<>({here["speculative"]}="no"),'
-                      f'IF({now["cost_model"]}="roofline",{roof},{typed})),"{CHANGED}","")', "")
-        sheet.formula(r, 13, f'=IF(OR($L${r}<>"",{now["claimed_speedup"]}<>{here["claimed_speedup"]},'
-                      f'{now["claim_context"]}<>{here["claim_context"]}),"{CHANGED}","")', "")
+        _write_tier_inputs(sheet, refs, i, t, r)
         sheet.number(r, 14, t.price_out, price)
         sheet.number(r, 15, t.price_in, price)
         sheet.text(r, 16, t.baseline, st.INDENT)
@@ -191,7 +202,34 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         # a vendor's terms too (Inputs' columns right of the tier's own)
         sheet.formula(r, 19, _refused_formula([(spec, refs.tier(i, spec.name)) for spec in TIER_COLUMNS]
                                               + settings_checked, lists), "")
-    row = tier_row0 + max(len(wb.tiers), 1) + 1
+    return tier_row0
+
+
+def _write_tier_inputs(sheet: st.SheetWriter, refs: InputRefs, i: int, t: Tier, r: int) -> None:
+    """The tier's mechanics and claim as exported on row `r`, and whether either changed on Inputs since."""
+    text_looks = {2: st.INDENT, 4: st.INDENT, 7: st.INDENT, 8: st.INDENT}  # text right after a number
+    number_formats = {5: st.NUMBER, 6: st.NUMBER, 9: st.INTEGER, 10: st.TIMES1, 11: st.INTEGER}
+    for col, value in enumerate((t.name, t.speculative, t.k, t.cost_model, t.c, t.v, t.gpu, t.pair, t.batch,
+                                 t.claimed_speedup, t.claim_context), start=1):
+        if isinstance(value, str):
+            sheet.text(r, col, value, text_looks.get(col))
+        else:
+            sheet.number(r, col, value, number_formats.get(col))
+    here = {f: f"${st.col_name(c)}${r}" for c, f in enumerate(
+        ("name", "speculative", "k", "cost_model", "c", "v", "gpu", "pair", "batch", "claimed_speedup",
+         "claim_context"), start=1)}
+    now = {f: refs.tier(i, f) for f in here}
+    roof = f"OR({now['gpu']}<>{here['gpu']},{now['pair']}<>{here['pair']},{now['batch']}<>{here['batch']})"
+    typed = f"OR({now['c']}<>{here['c']},{now['v']}<>{here['v']})"
+    sheet.formula(r, 12, f'=IF(OR({now["k"]}<>{here["k"]},{now["cost_model"]}<>{here["cost_model"]},'
+                  f'({now["speculative"]}="no")<>({here["speculative"]}="no"),'
+                  f'IF({now["cost_model"]}="roofline",{roof},{typed})),"{CHANGED}","")', "")
+    sheet.formula(r, 13, f'=IF(OR($L${r}<>"",{now["claimed_speedup"]}<>{here["claimed_speedup"]},'
+                  f'{now["claim_context"]}<>{here["claim_context"]}),"{CHANGED}","")', "")
+
+
+def _write_classes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, row: int, lists: dict[str, str]) -> int:
+    """Under a header on `row`, the task classes as exported with their flags; returns the first class's row."""
     sheet.header_row(row, ["Task class", "Context", "Changed since export", "Output tokens/month",
                            "Input tokens/month", "Tokens changed", "On Inputs now"], text_columns={"Task class"})
     sheet.ws.set_row(row - 1, 45)
@@ -207,14 +245,11 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
         sheet.formula(r, 6, f'=IF(OR({refs.cls(j, "tokens_out")}<>$D${r},{refs.cls(j, "tokens_in")}<>$E${r}{shares}),'
                       f'"{CHANGED}","")', "")
         sheet.formula(r, 7, _refused_formula([(spec, refs.cls(j, spec.name)) for spec in CLASS_COLUMNS], lists), "")
-    row = class_row0 + max(len(wb.classes), 1) + 1
-    sheet.text(row, 1, "K max", st.LABEL)
-    sheet.number(row, 2, wb.settings.k_max)
-    sheet.formula(row, 3, f'=IF({refs.setting("k_max")}<>$B${row},"{CHANGED}","")', "")
-    k_max_row = row
-    row += 1
-    sheet.text(row, 1, "Settings on Inputs now", st.LABEL)
-    sheet.formula(row, 2, _refused_formula(settings_checked, lists), "")
+    return class_row0
+
+
+def _write_widths_and_print(sheet: st.SheetWriter, wb: Workbook, row: int) -> None:
+    """Widths, the fields kept for the round trip, the pane, and the printed page down to `row`."""
     sheet.widths({1: 21, 2: 12, 3: 10, 4: 13, 5: 12, 6: 10, 7: 14, 8: 16, 9: 7, 10: 10, 11: 10, 12: 11, 13: 10, 14: 10,
                   15: 10, 16: 18, 17: 10, 18: 10, 19: 10,
                   **{_CHOICES_COL + n: 16 for n in range(len(choice_fields()))}})
@@ -224,7 +259,6 @@ def write_notes(sheet: st.SheetWriter, wb: Workbook, refs: InputRefs, header: li
     # printed: the assumptions and the inputs as exported; the drop-down lists are the sheet's machinery
     sheet.print_last_col = len(_TIER_COLUMNS)
     sheet.ws.print_area(0, 0, row - 1, len(_TIER_COLUMNS) - 1)
-    return NotesRefs(tier_row0, class_row0, f"{NOTES}!$C${k_max_row}", heading)
 
 
 # a vendor's terms the price break-evens are solved from (docs/design/vendor-terms.md): an edit of one says stale as
