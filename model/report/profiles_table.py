@@ -137,27 +137,9 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
         sheet.text(header, 1, "None: every acceptance here is one alpha (the Task classes and Overrides tables). "
                    "Give a class a profile or a length in SpecLedger and export again for this table.", st.NOTE)
         return {}
-    labels = HEADERS + [f"p{k}" for k in range(1, width + 1)] + [f"r{k} = p1..p{k}" for k in range(1, width + 1)]
-    tail = _FIRST_RATE + 2 * width
-    labels += ["Length at export", "K at export", "Rates at export (checksum)"]
-    sheet.header_row(header, labels, text_columns=set(HEADERS[:2]))
-    sheet.ws.set_row(header - 1, 60)
-    # right of the three tables above, these columns are the table's own: wide enough that no header word breaks
-    # (the checksum's header, 8 wide, printed as "(checksu / m)"); left of it the tables' widths hold
-    sheet.widths({col: 12 for col in range(tail, tail + 3) if col > _SHARED_COLUMNS})
+    tail = _write_header(sheet, header, width)
+    _validate(sheet, header, header + len(rows), width)
     class_row = {c.name: layout.class_row(j) for j, c in enumerate(wb.classes)}
-    # Excel refuses a rate outside 0..100% or a length below 1 as the validator would (typed, not pasted)
-    last = header + len(rows)
-    for first_col, last_col, options in (
-            (_FIRST_RATE, _FIRST_RATE + width - 1, {"validate": "decimal", "criteria": "between", "minimum": 0,
-                                                    "maximum": 1, "error_message": "A rate is a share from 0% to 100%."}),
-            (3, 3, {"validate": "decimal", "criteria": ">=", "value": 1,
-                    "error_message": "A mean acceptance length counts the bonus token: at least 1."}),
-            (8, 9, {"validate": "decimal", "criteria": ">=", "value": 1,
-                    "error_message": "An end of the interval on E counts the bonus token: at least 1."}),
-            (4, 4, {"validate": "integer", "criteria": "between", "minimum": K_LIMITS[0], "maximum": K_LIMITS[1],
-                    "error_message": "K is a whole number of draft tokens."})):
-        sheet.ws.data_validation(header, first_col - 1, last - 1, last_col - 1, {**options, "ignore_blank": True})
     put_rate, put_grey = sheet.writer(st.PERCENT, st.INPUT), sheet.computed_writer(st.PERCENT)
     put_ext = sheet.writer(st.PERCENT, EXTRAPOLATED)
     out: dict[tuple[str, str], ProfileRow] = {}
@@ -170,53 +152,101 @@ def write_profiles(sheet: st.SheetWriter, wb: Workbook, layout: InputsLayout,
         else:
             sheet.formula(row, 1, f"={INPUTS}!$A${class_row[cls]}&\"\"", cls)
             sheet.text(row, 2, "")
-        rate = lambda k: f"${st.col_name(_FIRST_RATE + k - 1)}${row}"  # noqa: E731
         for col, end in ((8, r.acceptance_length_low), (9, r.acceptance_length_high)):
             if end is None:
                 sheet.text(row, col, "", st.INPUT)
             else:
                 sheet.number(row, col, float(end), "0.000", st.INPUT)
         if r.profile:
-            m = len(r.profile)
-            sheet.text(row, 3, "")
-            sheet.text(row, 4, "")
-            sheet.number(row, 5, m, "0")
-            measured = f"{rate(1)}:{rate(m)}"
-            ext, _ = ar.extend_profile(list(r.profile), max(width, m), "geometric")
-            sheet.formula(row, 6, _decay(measured, rate(1)), _decay_value(r.profile), "0.0000")
-            for k in range(1, width + 1):
-                if k <= m:
-                    sheet.number(row, _FIRST_RATE + k - 1, float(r.profile[k - 1]), st.PERCENT, st.INPUT)
-                else:
-                    put_ext(row, _FIRST_RATE + k - 1, f"={rate(k - 1)}*$F${row}", float(ext[k - 1]))
-            rates = [float(x) for x in ext[:width]]
-            out[(tier, cls)] = ProfileRow(row, "profile", m, width)
-            checksum = sum(k * p for k, p in enumerate(r.profile, start=1))
-            sheet.number(row, tail + 2, round(checksum, 9), "0.0000")  # printed 28.826719819
-            sheet.formula(row, 7, f'=IF(ROUND(SUMPRODUCT({measured}*(COLUMN({measured})-COLUMN({rate(1)})+1)),9)'
-                          f'<>${st.col_name(tail + 2)}${row},"{CHANGED}","")', "")
+            rates = _write_profile(sheet, row, r, width, tail, put_ext)
+            out[(tier, cls)] = ProfileRow(row, "profile", len(r.profile), width)
         else:
-            length, k_l = float(r.acceptance_length), int(r.acceptance_length_k)
-            sheet.number(row, 3, length, "0.000", st.INPUT)
-            sheet.number(row, 4, k_l, "0", st.INPUT)
-            sheet.text(row, 5, "")
-            alpha = float(ar.mean_acceptance_length_to_alpha(length, k_l).alpha)
-            alpha = 1.0 if math.isnan(alpha) else alpha
-            sheet.text(row, 6, "i.i.d. alpha:", st.NOTE, st.RIGHT)  # the grey rates: SpecLedger's solve
-            for k in range(1, width + 1):
-                put_grey(row, _FIRST_RATE + k - 1, alpha)
-            rates = [alpha] * width
-            out[(tier, cls)] = ProfileRow(row, "length", k_l, width)
-            sheet.number(row, tail, length, "0.000")
-            sheet.number(row, tail + 1, k_l, "0")
-            sheet.formula(row, 7, f'=IF(OR($C${row}<>${st.col_name(tail)}${row},$D${row}<>${st.col_name(tail + 1)}'
-                          f'${row}),"{CHANGED}","")', "")
-        product = 1.0
-        for k in range(1, width + 1):
-            product *= rates[k - 1]
-            prev = f"${st.col_name(_FIRST_RATE + width + k - 2)}${row}*" if k > 1 else ""
-            sheet.formula(row, _FIRST_RATE + width + k - 1, f"={prev}{rate(k)}", product, st.PERCENT)
+            rates = _write_length(sheet, row, r, width, tail, put_grey)
+            out[(tier, cls)] = ProfileRow(row, "length", int(r.acceptance_length_k), width)
+        _write_products(sheet, row, rates, width)
     return out
+
+
+def _rate(k: int, row: int) -> str:
+    """The cell of the row's rate at position k."""
+    return f"${st.col_name(_FIRST_RATE + k - 1)}${row}"
+
+
+def _write_header(sheet: st.SheetWriter, header: int, width: int) -> int:
+    """The table's header row; returns the first column after the running products (what is kept at export)."""
+    labels = HEADERS + [f"p{k}" for k in range(1, width + 1)] + [f"r{k} = p1..p{k}" for k in range(1, width + 1)]
+    tail = _FIRST_RATE + 2 * width
+    labels += ["Length at export", "K at export", "Rates at export (checksum)"]
+    sheet.header_row(header, labels, text_columns=set(HEADERS[:2]))
+    sheet.ws.set_row(header - 1, 60)
+    # right of the three tables above, these columns are the table's own: wide enough that no header word breaks
+    # (the checksum's header, 8 wide, printed as "(checksu / m)"); left of it the tables' widths hold
+    sheet.widths({col: 12 for col in range(tail, tail + 3) if col > _SHARED_COLUMNS})
+    return tail
+
+
+def _validate(sheet: st.SheetWriter, header: int, last: int, width: int) -> None:
+    """Excel refuses a rate outside 0..100% or a length below 1 as the validator would (typed, not pasted)."""
+    for first_col, last_col, options in (
+            (_FIRST_RATE, _FIRST_RATE + width - 1, {"validate": "decimal", "criteria": "between", "minimum": 0,
+                                                    "maximum": 1, "error_message": "A rate is a share from 0% to 100%."}),
+            (3, 3, {"validate": "decimal", "criteria": ">=", "value": 1,
+                    "error_message": "A mean acceptance length counts the bonus token: at least 1."}),
+            (8, 9, {"validate": "decimal", "criteria": ">=", "value": 1,
+                    "error_message": "An end of the interval on E counts the bonus token: at least 1."}),
+            (4, 4, {"validate": "integer", "criteria": "between", "minimum": K_LIMITS[0], "maximum": K_LIMITS[1],
+                    "error_message": "K is a whole number of draft tokens."})):
+        sheet.ws.data_validation(header, first_col - 1, last - 1, last_col - 1, {**options, "ignore_blank": True})
+
+
+def _write_profile(sheet: st.SheetWriter, row: int, r: Any, width: int, tail: int, put_ext: Any) -> list[float]:
+    """A profile's row: its measured rates (inputs), the decay past them and the rates it extends to (formulas),
+    its checksum at export; returns the rates to the table's width."""
+    m = len(r.profile)
+    sheet.text(row, 3, "")
+    sheet.text(row, 4, "")
+    sheet.number(row, 5, m, "0")
+    measured = f"{_rate(1, row)}:{_rate(m, row)}"
+    ext, _ = ar.extend_profile(list(r.profile), max(width, m), "geometric")
+    sheet.formula(row, 6, _decay(measured, _rate(1, row)), _decay_value(r.profile), "0.0000")
+    for k in range(1, width + 1):
+        if k <= m:
+            sheet.number(row, _FIRST_RATE + k - 1, float(r.profile[k - 1]), st.PERCENT, st.INPUT)
+        else:
+            put_ext(row, _FIRST_RATE + k - 1, f"={_rate(k - 1, row)}*$F${row}", float(ext[k - 1]))
+    checksum = sum(k * p for k, p in enumerate(r.profile, start=1))
+    sheet.number(row, tail + 2, round(checksum, 9), "0.0000")  # printed 28.826719819
+    sheet.formula(row, 7, f'=IF(ROUND(SUMPRODUCT({measured}*(COLUMN({measured})-COLUMN({_rate(1, row)})+1)),9)'
+                  f'<>${st.col_name(tail + 2)}${row},"{CHANGED}","")', "")
+    return [float(x) for x in ext[:width]]
+
+
+def _write_length(sheet: st.SheetWriter, row: int, r: Any, width: int, tail: int, put_grey: Any) -> list[float]:
+    """A length's row: the length and its K (inputs), the i.i.d. alpha with the same E as every rate (grey), the
+    length and K at export; returns the rates to the table's width."""
+    length, k_l = float(r.acceptance_length), int(r.acceptance_length_k)
+    sheet.number(row, 3, length, "0.000", st.INPUT)
+    sheet.number(row, 4, k_l, "0", st.INPUT)
+    sheet.text(row, 5, "")
+    alpha = float(ar.mean_acceptance_length_to_alpha(length, k_l).alpha)
+    alpha = 1.0 if math.isnan(alpha) else alpha
+    sheet.text(row, 6, "i.i.d. alpha:", st.NOTE, st.RIGHT)  # the grey rates: SpecLedger's solve
+    for k in range(1, width + 1):
+        put_grey(row, _FIRST_RATE + k - 1, alpha)
+    sheet.number(row, tail, length, "0.000")
+    sheet.number(row, tail + 1, k_l, "0")
+    sheet.formula(row, 7, f'=IF(OR($C${row}<>${st.col_name(tail)}${row},$D${row}<>${st.col_name(tail + 1)}'
+                  f'${row}),"{CHANGED}","")', "")
+    return [alpha] * width
+
+
+def _write_products(sheet: st.SheetWriter, row: int, rates: list[float], width: int) -> None:
+    """The running products r_k = p1..pk, live: E is their sum plus one."""
+    product = 1.0
+    for k in range(1, width + 1):
+        product *= rates[k - 1]
+        prev = f"${st.col_name(_FIRST_RATE + width + k - 2)}${row}*" if k > 1 else ""
+        sheet.formula(row, _FIRST_RATE + width + k - 1, f"={prev}{_rate(k, row)}", product, st.PERCENT)
 
 
 def _decay_value(profile: tuple[float, ...]) -> float:
