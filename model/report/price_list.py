@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from model.report.importer import cell_text
+from model.report.price_currency import currency_in, format_currency, money_currency
 from model.report.sheet_reader import ERROR_CODES, MAX_COLUMNS, PRICE_LIST_ROWS, CellError, read_csv, read_xlsx
-from model.workbook.rows import CURRENCIES, NOT_GIVEN_ON_NEW_CLASS, TaskClass, Tier, Workbook
+from model.workbook.rows import NOT_GIVEN_ON_NEW_CLASS, TaskClass, Tier, Workbook
 from model.workbook.validation import (CLASS_FIELDS, TERMS_FIELDS, TIER_FIELDS, WORKLOAD_FIELDS, FieldSpec,
                                        ValidationError, WorkbookError, check_workbook)
 
@@ -29,25 +29,6 @@ KINDS: dict[str, tuple[type, tuple[FieldSpec, ...]]] = {"tiers": (Tier, TIER_FIE
                                                         "classes": (TaskClass, CLASS_FIELDS + WORKLOAD_FIELDS)}
 _WORDS = {"tiers": ("tier", "tiers"), "classes": ("task class", "task classes")}
 _MONEY = ("price_out", "price_in", "price_cached_in", "price_in_long", "price_out_long", "price_cached_in_long")
-# how prices mark their currency; "$" alone is the US dollar (other dollars write C$, A$ or the code)
-_SYMBOLS = {"US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "HK$": "HKD",
-            "S$": "SGD", "NT$": "TWD", "R$": "BRL", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
-            "₩": "KRW", "₪": "ILS"}
-_TOKEN = re.compile(
-    "(" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True)) + r"|(?<![A-Za-z])(?:"
-    + "|".join(CURRENCIES) + r")(?![A-Za-z]))", re.IGNORECASE)
-
-
-def currency_in(text: str) -> tuple[str | None, str]:
-    """(ISO code, text without it) for a price or header that names a currency; (None, text) otherwise."""
-    m = _TOKEN.search(text)
-    if m is None:
-        return None, text
-    token = m.group(1)
-    code = _SYMBOLS.get(token) or _SYMBOLS.get(token.upper()) or token.upper()
-    return code, (text[:m.start()] + text[m.end():]).strip()
-
-
 @dataclass(frozen=True)
 class PricedCell:
     """A money cell of the file with the currency it names (by itself, its column or its row)."""
@@ -157,55 +138,31 @@ def read_price_list(path: str | os.PathLike[str], kind: str, *, decimal: str | N
     return out
 
 
-def _format_currency(value: Any, number_format: str) -> Any:
-    """An xlsx number formatted as money keeps its currency: 9.5 shown as "$9.50" is read as "USD 9.5"."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        # "[$€-407]", "\"$\"#,##0.00", "[$USD] #,##0": the currency is quoted or bracketed
-        for m in re.finditer(r"\[\$([^\]-]*)|\"([^\"]+)\"", number_format):
-            code, _ = currency_in(m.group(1) or m.group(2) or "")
-            if code is not None:
-                return f"{code} {value!r}"
-    return value
+@dataclass
+class _Columns:
+    """What a list's header row says: the field of each known column, the currency a price column's header names,
+    the column of currencies by row (a tier list's); problems with the header."""
+
+    fields: dict[int, FieldSpec]
+    currency: dict[int, str]
+    currency_col: int | None
+    problems: list[str]
 
 
 def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, kind: str, sheet: str,
                 source: str, numbers: list[int], decimal: str) -> tuple[PriceList, list[str]]:
     """`numbers` holds the sheet row (or CSV line) of each table row, for messages."""
-    from openpyxl.utils import get_column_letter
-
-    row_type, specs = KINDS[kind]
+    specs = KINDS[kind][1]
     empty = PriceList(kind, source, (), [])
     start = next((i for i, r in enumerate(table) if any(cell_text(v) for v in r)), None)
     if start is None:
         return empty, [f"{sheet}no header row: the file is empty"]
-    lookup: dict[str, FieldSpec] = {}
-    for spec in specs:
-        for key in (spec.label, spec.name, spec.name.replace("_", " ")):
-            lookup[key.lower()] = spec
-    lookup.setdefault("name", specs[0])
-    columns: dict[int, FieldSpec] = {}
-    column_currency: dict[int, str] = {}
-    currency_col: int | None = None
-    problems: list[str] = []
-    for c, head in enumerate(table[start]):
-        text = cell_text(head)
-        spec = lookup.get(text.lower())
-        if spec is None and kind == "tiers":
-            code, rest = currency_in(text)
-            spec = lookup.get(rest.strip(" ()[]_-/").lower()) if code else None
-            if spec is not None and spec.name in _MONEY:
-                column_currency[c] = code  # type: ignore[assignment]
-            elif text.lower() == "currency":
-                currency_col = c
-                continue
-        if spec is None:
-            continue
-        if spec in columns.values():
-            problems.append(f"{sheet}cell {get_column_letter(c + 1)}{numbers[start]}: column {spec.label!r} appears twice")
-        columns[c] = spec
+    head = _read_header(table[start], specs, kind, sheet, numbers[start])
+    columns, problems = head.fields, head.problems
     if specs[0] not in columns.values():
         return empty, problems + [f"{sheet}row {numbers[start]}: no {specs[0].label!r} (name) column among the headers"]
-    others = [cell_text(h) for c, h in enumerate(table[start]) if c not in columns and c != currency_col and cell_text(h)]
+    others = [cell_text(h) for c, h in enumerate(table[start])
+              if c not in columns and c != head.currency_col and cell_text(h)]
     if len(columns) == 1 and others:
         # unknown columns are fine next to known ones (price lists carry extra), but a file where
         # only the name matches is almost surely the other kind: rows with every value defaulted
@@ -226,39 +183,9 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
                             f"{len(table[start])}; a number with a decimal comma (12,50) must be quoted (\"12,50\") "
                             "in a comma-separated list, or separate the list with semicolons")
             continue
-        name = cell_text(values[name_col]) if name_col < len(values) and not isinstance(values[name_col], CellError) else ""
-        who = f"{name!r}, " if name else ""
-        row_currency = None
-        if currency_col is not None and currency_col < len(values) and cell_text(values[currency_col]):
-            row_currency, rest = currency_in(cell_text(values[currency_col]))
-            if row_currency is None or rest:
-                problems.append(f"{sheet}cell {get_column_letter(currency_col + 1)}{numbers[r]}: {who}Currency: "
-                                f"{cell_text(values[currency_col])!r} is not a currency code such as USD or EUR")
-                continue
-        parsed: dict[str, Any] = {}
-        for c, spec in columns.items():
-            raw = values[c] if c < len(values) else None
-            place = f"{sheet}cell {get_column_letter(c + 1)}{numbers[r]}"
-            if isinstance(raw, CellError):
-                problems.append(f"{place}: {who}{spec.label}: holds the spreadsheet error {raw.code}, not a value; "
-                                "correct it in the file")
-                continue
-            if spec.name in _MONEY and raw is not None and cell_text(raw):
-                if formats is not None:
-                    raw = _format_currency(raw, formats[r][c] if c < len(formats[r]) else "")
-                code, raw = _money_currency(raw, column_currency.get(c), row_currency)
-                if code == "conflict":
-                    problems.append(f"{place}: {who}{spec.label}: {raw!r} names another currency than its "
-                                    "column or row")
-                    continue
-                if code is not None:
-                    shown = values[c] if isinstance(values[c], str) else f"{values[c]!r} formatted as {code}"
-                    priced.append(PricedCell(place, name, spec.label, shown, code))
-            try:
-                parsed[spec.name] = spec.parse(raw, decimal)
-            except ValidationError as exc:
-                problems.append(f"{place}: {who}{spec.label}: {exc}")
-        if len(parsed) != len(columns):
+        parsed = _read_row(values, None if formats is None else formats[r], head, name_col, sheet, numbers[r],
+                           decimal, priced)
+        if parsed is None:
             continue
         key = parsed[specs[0].name].lower()
         if key in seen:
@@ -270,13 +197,80 @@ def _from_table(table: list[list[Any]], formats: list[tuple[str, ...]] | None, k
     return PriceList(kind, source, fields, rows, priced), problems
 
 
-def _money_currency(raw: Any, column: str | None, row: str | None) -> tuple[str | None, Any]:
-    """(currency, the number without it) for one price cell; ("conflict", raw) when they disagree."""
-    own, rest = currency_in(raw) if isinstance(raw, str) else (None, raw)
-    named = {c for c in (own, column, row) if c is not None}
-    if len(named) > 1:
-        return "conflict", raw
-    return (named.pop() if named else None), rest
+def _cell(sheet: str, c: int, number: int) -> str:
+    """Where a cell is, for messages: "cell D2" or "sheet Prices, cell D2" (`sheet` says the sheet)."""
+    from openpyxl.utils import get_column_letter
+
+    return f"{sheet}cell {get_column_letter(c + 1)}{number}"
+
+
+def _read_header(header: list[Any], specs: tuple[FieldSpec, ...], kind: str, sheet: str, number: int) -> _Columns:
+    """The fields the header row names (by label, by name, by name with spaces; a tier list's price column may
+    name its currency, and a Currency column gives each row's)."""
+    lookup: dict[str, FieldSpec] = {}
+    for spec in specs:
+        for key in (spec.label, spec.name, spec.name.replace("_", " ")):
+            lookup[key.lower()] = spec
+    lookup.setdefault("name", specs[0])
+    out = _Columns({}, {}, None, [])
+    for c, head in enumerate(header):
+        text = cell_text(head)
+        spec = lookup.get(text.lower())
+        if spec is None and kind == "tiers":
+            code, rest = currency_in(text)
+            spec = lookup.get(rest.strip(" ()[]_-/").lower()) if code else None
+            if spec is not None and spec.name in _MONEY:
+                out.currency[c] = code  # type: ignore[assignment]
+            elif text.lower() == "currency":
+                out.currency_col = c
+                continue
+        if spec is None:
+            continue
+        if spec in out.fields.values():
+            out.problems.append(f"{_cell(sheet, c, number)}: column {spec.label!r} appears twice")
+        out.fields[c] = spec
+    return out
+
+
+def _read_row(values: list[Any], formats: tuple[str, ...] | None, head: _Columns, name_col: int, sheet: str,
+              number: int, decimal: str, priced: list[PricedCell]) -> dict[str, Any] | None:
+    """One data row's fields parsed, None where any is refused (its problems added to head.problems); a price
+    that names its currency is added to `priced`."""
+    problems = head.problems
+    name = cell_text(values[name_col]) if name_col < len(values) and not isinstance(values[name_col], CellError) else ""
+    who = f"{name!r}, " if name else ""
+    row_currency = None
+    currency_col = head.currency_col
+    if currency_col is not None and currency_col < len(values) and cell_text(values[currency_col]):
+        row_currency, rest = currency_in(cell_text(values[currency_col]))
+        if row_currency is None or rest:
+            problems.append(f"{_cell(sheet, currency_col, number)}: {who}Currency: "
+                            f"{cell_text(values[currency_col])!r} is not a currency code such as USD or EUR")
+            return None
+    parsed: dict[str, Any] = {}
+    for c, spec in head.fields.items():
+        raw = values[c] if c < len(values) else None
+        place = _cell(sheet, c, number)
+        if isinstance(raw, CellError):
+            problems.append(f"{place}: {who}{spec.label}: holds the spreadsheet error {raw.code}, not a value; "
+                            "correct it in the file")
+            continue
+        if spec.name in _MONEY and raw is not None and cell_text(raw):
+            if formats is not None:
+                raw = format_currency(raw, formats[c] if c < len(formats) else "")
+            code, raw = money_currency(raw, head.currency.get(c), row_currency)
+            if code == "conflict":
+                problems.append(f"{place}: {who}{spec.label}: {raw!r} names another currency than its "
+                                "column or row")
+                continue
+            if code is not None:
+                shown = values[c] if isinstance(values[c], str) else f"{values[c]!r} formatted as {code}"
+                priced.append(PricedCell(place, name, spec.label, shown, code))
+        try:
+            parsed[spec.name] = spec.parse(raw, decimal)
+        except ValidationError as exc:
+            problems.append(f"{place}: {who}{spec.label}: {exc}")
+    return parsed if len(parsed) == len(head.fields) else None
 
 
 def _provenance(prices: PriceList) -> dict[str, str]:

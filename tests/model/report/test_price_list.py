@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from model.report.price_list import KINDS, currency_in, merge_rows, read_price_list
+from model.report.price_currency import currency_in
+from model.report.price_list import KINDS, merge_rows, read_price_list
 from model.workbook.json_file import load_demo
 from model.workbook.rows import Tier, Workbook
 from model.workbook.validation import WorkbookError
