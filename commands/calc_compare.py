@@ -201,9 +201,23 @@ WAITS = "class not given"
 def comparison_text(cmp) -> str:
     # speed verdict: against plain decoding; value verdict: speed over the baseline against price over it
     tiers, pairs = tier_records(cmp), pair_records(cmp)
+    lines = _tier_table(cmp, tiers)
+    lines += _tier_sentences(cmp, tiers)
+    lines.append("")
+    lines += _pair_table(cmp, tiers, pairs)
+    lines.append("")
+    lines.extend(fair_price_lines(cmp, tiers))
+    lines.append(f"verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"
+                 " (tier / baseline); 'pays a' is the acceptance at which they are equal (for a tier: the one"
+                 f" acceptance every class would need). {_confidence_words(cmp.confidence, pairs)}; 'undecided' where"
+                 " one reaches both sides of a break-even.")
+    return "\n".join(lines) + "\n"
+
+
+def _tier_table(cmp, tiers: list[dict[str, Any]]) -> list[str]:
+    """One line per tier: mix, bill, premium, claim, verdicts (and the SLA's where any tier has one)."""
     # intervals widen the speed columns only where the workbook has any
     tw = 22 if any(r["speedup_interval"] for r in tiers) else 8
-    pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
     verdicts = [r["incomplete"] or (WAITS if r["mix_waits_for"] else "") or r["verdict"] + (" (measured)" if r["judged_on_measured"] else
                                                    " (unconfirmed)" if r["unconfirmed"] else "") for r in tiers]
     vw = max([22] + [len(v) + 1 for v in verdicts])  # "incomplete: needs c and v" pushed the columns after it
@@ -227,8 +241,13 @@ def comparison_text(cmp) -> str:
     waits = sorted({r["mix_waits_for"] for r in tiers if r["mix_waits_for"]})
     if waits:  # the class a mix waits for, said once (every fast tier waits for the same one, bar an override)
         lines.append(f"{WAITS}: no mix, verdict or fair price until it is filled in ({'; '.join(waits)}).")
-    measured = [(r, cmp.tier_parts[i].measured) for i, r in enumerate(tier_records(cmp))
-                if r["measured_speedup"] is not None]
+    return lines
+
+
+def _tier_sentences(cmp, tiers: list[dict[str, Any]]) -> list[str]:
+    """Under the tiers, where any: the speeds probes measured, the vendors' terms, quality, the speed at load."""
+    lines: list[str] = []
+    measured = [(r, cmp.tier_parts[i].measured) for i, r in enumerate(tiers) if r["measured_speedup"] is not None]
     if measured:
         # a probe's speed over the baseline beside the model's and the claim: the numbers a negotiation quotes
         lines.append("")
@@ -250,18 +269,23 @@ def comparison_text(cmp) -> str:
         lines.append("")
         lines.append("quality (a probe at a temperature and on checked tasks):")
         lines += [f"  {tier}: {q.removeprefix('Quality: ')}" for tier, q in quality]
-    at_load = [(r["tier"], cmp.tier_parts[i].at_load.words()) for i, r in enumerate(tier_records(cmp))]
+    at_load = [(r["tier"], cmp.tier_parts[i].at_load.words()) for i, r in enumerate(tiers)]
     if any(words for _, words in at_load):
         # the speed at the analyst's own parallel streams: a vendor's claim is for a quiet server
         lines.append("")
         lines.append("speed at your load (parallel streams, the tier's concurrency):")
         lines += [f"  {tier}: {words}" for tier, words in at_load if words]
-    lines.append("")
+    return lines
+
+
+def _pair_table(cmp, tiers: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> list[str]:
+    """One line per (tier, class) that runs speculative decoding, then what its marks mean."""
+    pw = 22 if any(r["speedup_interval"] for r in pairs) else 9
     # a verdict resting on too few requests for an interval says so beside it: the measured point's, not firm
     few = [r["verdict_basis"] == ON_TOO_FEW for r in pairs]
     pvw = max([9] + [len(r["acceptance_not_given"] or labelled(r["verdict"], f)) + 1 for r, f in zip(pairs, few)])
-    lines.append(f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<{pvw}}"
-                 f"{'price':>7}{'pays a':>8}  value")
+    lines = [f"{'tier':<22}{'class':<15}{'alpha':>8}{'alpha*':>8}{'fill':>7}{'speedup':>{pw}}  {'verdict':<{pvw}}"
+             f"{'price':>7}{'pays a':>8}  value"]
     # a value verdict withheld for the whole tier says why (its baseline's mechanics made up), not "n/a"
     withheld = {name: cmp.value_withheld(i) for i, name in enumerate(cmp.tier_names)}
     for r, f in zip(pairs, few):
@@ -286,13 +310,7 @@ def comparison_text(cmp) -> str:
                      + next(r["acceptance_refused"] for r in pairs if r["acceptance_refused"])
                      + "; give those classes a length or a profile ("
                      + "; ".join(f"{tier}: {', '.join(names)}" for tier, names in refused) + ").")
-    lines.append("")
-    lines.extend(fair_price_lines(cmp, tiers))
-    lines.append(f"verdict: speed against plain decoding. value: speedup over the baseline against the price ratio"
-                 " (tier / baseline); 'pays a' is the acceptance at which they are equal (for a tier: the one"
-                 f" acceptance every class would need). {_confidence_words(cmp.confidence, pairs)}; 'undecided' where"
-                 " one reaches both sides of a break-even.")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _confidence_words(confidence: float, pairs: list[dict[str, Any]]) -> str:
