@@ -27,7 +27,8 @@ from model.workbook.validation import check_workbook
 
 def add_import_metrics_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", metavar="FILE",
-                   help="Prometheus scrape(s) (two of one server: before, after), log, JSON lines, vllm bench or sample JSON")
+                   help="Prometheus scrape(s) (two of one server: before, after), log, JSON lines, vllm bench or sample "
+                        "JSON, or a probe's run file (read by the probe: with --apply and --tier, applied as the window does)")
     p.add_argument("--stated", metavar="FIGURE",
                    help="a figure a vendor stated, with what it means, instead of files: 'rate=0.62,k=4,engine=vllm', "
                         "'length=2.8,k=4,source=Acme slides', 'value=62%%,convention=draft_rate,k=4', or that as JSON "
