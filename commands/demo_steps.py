@@ -30,8 +30,14 @@ def fit(target: Any, draft: Any, text: str, max_tokens: int, k: int) -> tuple[li
     return ids[-max(room, 1):], len(ids)
 
 
-def speculative_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], int | None]:
-    """The run's verify steps as the server streams them, and where the end of text is (None: not reached)."""
+def speculative_steps(run: Any, target: Any, silent: bool, end_token: bool = False) -> tuple[list[Step], int | None]:
+    """The run's verify steps as the server streams them, and where the end of text is (None: not reached).
+
+    ``silent``: the end of text and what follows it are silent tokens (a run on to the budget); ``end_token``: the
+    run stops at its end of text, which is a silent token of the last step, as llama.cpp's server does. That server
+    accepts no draft past an end token: a drafted end with drafts after it is taken as the target's own token
+    (its step accepts the drafts before it), and a last draft that is the end is accepted, the bonus dropped
+    (docs/reference/engine-formats.md#what-a-real-llama-server-sends)."""
     out = run.output_ids
     end = next((i for i, t in enumerate(out) if t in target.eos_ids), None)
     steps: list[Step] = []
@@ -44,6 +50,11 @@ def speculative_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], 
             break
         if silent:
             texts = _silent_texts(target, out[pos:pos + n], end, pos)
+        elif end_token and end is not None and end < pos + n:
+            j = end - pos  # the end's place in the step: a draft (j < a) or the target's own token (j = a)
+            texts = _silent_texts(target, out[pos:end + 1], end, pos)
+            if j < a and j + 1 < d:
+                a = j
         else:
             texts = _token_texts(target, out[pos:min(pos + n, end if end is not None else pos + n)])
         steps.append(Step(texts, d, a, seconds))
@@ -51,10 +62,10 @@ def speculative_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], 
     return steps, end
 
 
-def target_steps(run: Any, target: Any, silent: bool) -> tuple[list[Step], bool]:
-    """One step per token, and whether the run stopped at the end of text."""
+def target_steps(run: Any, target: Any, silent: bool, end_token: bool = False) -> tuple[list[Step], bool]:
+    """One step per token, and whether the run stopped at the end of text (``end_token``: sent as a silent token)."""
     out = run.output_ids
-    end = next((i for i, t in enumerate(out) if t in target.eos_ids), None) if silent else None
-    steps = [Step(_silent_texts(target, [t], end, i) if silent else _token_texts(target, [t]), 0, 0, s)
+    end = next((i for i, t in enumerate(out) if t in target.eos_ids), None) if silent or end_token else None
+    steps = [Step(_silent_texts(target, [t], end, i) if silent or end_token else _token_texts(target, [t]), 0, 0, s)
              for i, (t, s) in enumerate(zip(out, run.step_seconds))]
     return steps, not silent and bool(out) and out[-1] in target.eos_ids

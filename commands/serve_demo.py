@@ -2,10 +2,10 @@
 
 Two models are served: `demo-fast` generates with the project's own speculative loop (K drafts per
 stretch) and streams in the chosen style; `demo-standard` generates target-only, one token per step,
-the baseline. With `--style plain`, demo-fast is target-only too. With `--style llamacpp` (or
-`--silent-tokens`), the end-of-text token and the tokens after it are silent, as a chat model's
-special tokens are on llama.cpp: generation runs on to the token budget, they count in the usage,
-and they send no content; demo-standard then streams in the same style. Both are greedy (temperature 0);
+the baseline. With `--style plain`, demo-fast is target-only too. With `--style llamacpp` both stop at the
+end-of-text token and send it as a silent token (counted in the usage, no content), as llama.cpp's server does;
+with `--silent-tokens` the end and the tokens after it are silent and generation runs on to the token budget
+(a tail no real server was seen to send: the probe's reading of it is tested against it). Both are greedy (temperature 0);
 a request's temperature and seed are ignored. The demo pair's context is 256 tokens, so a long
 prompt (a probe's 8K filler) keeps only its end. The wiring lives here, in the front end, because it
 joins two wings: the sampling loop and the probe's server.
@@ -37,7 +37,7 @@ MAX_STEP_MS = 10_000.0  # a step paced to ten seconds is already no demo
 MAX_CHUNK_TOKENS = 128  # the demo's token budget: a larger chunk is the whole answer
 
 
-def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False):
+def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False, end_token: bool = False):
     from model.sampling.speculative import speculative_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
@@ -46,18 +46,18 @@ def speculative_generator(draft: Any, target: Any, k: int, silent: bool = False)
         # proposed end of text otherwise, which a client cannot see); the text is cut at the end here,
         # or, silent, runs on with the end and what follows it sending no text
         run = speculative_generate(draft, target, ids, k, max_tokens, 0.0)
-        steps, end = speculative_steps(run, target, silent)
+        steps, end = speculative_steps(run, target, silent, end_token)
         return Generation(len(ids), steps, k, "stop" if end is not None and not silent else "length", sent)
     return generate
 
 
-def target_generator(draft: Any, target: Any, silent: bool = False):
+def target_generator(draft: Any, target: Any, silent: bool = False, end_token: bool = False):
     from model.sampling.speculative import target_generate
 
     def generate(text: str, max_tokens: int) -> Generation:
         ids, sent = fit(target, draft, text, max_tokens, 0)
         run = target_generate(target, ids, max_tokens, 0.0, stop_ids=frozenset() if silent else target.eos_ids)
-        steps, stopped = target_steps(run, target, silent)
+        steps, stopped = target_steps(run, target, silent, end_token)
         return Generation(len(ids), steps, 0, "stop" if stopped else "length", sent)
     return generate
 
@@ -65,8 +65,9 @@ def target_generator(draft: Any, target: Any, silent: bool = False):
 def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir: Path = DEMO_TARGET,
                 provider: str = "cpu", pair: tuple[Any, Any] | None = None,
                 silent: bool | None = None, lenient: float = 1.0) -> dict[str, DemoModel]:
-    """demo-fast in ``style`` and demo-standard; ``silent`` (default: the llamacpp style) makes the end of text
-    and what follows it silent tokens; ``lenient`` above 1 makes demo-fast sample from a sharpened target at a
+    """demo-fast in ``style`` and demo-standard; ``silent`` makes the end of text and what follows it silent tokens
+    (a run on to the budget); otherwise the llamacpp style stops at the end of text and sends it as a silent token,
+    as llama.cpp's server does; ``lenient`` above 1 makes demo-fast sample from a sharpened target at a
     temperature above 0 (commands/serve_demo_sampling.py)."""
     from commands.serve_demo_sampling import sampled_speculative, sampled_target
 
@@ -74,16 +75,17 @@ def demo_models(style: str, k: int = 4, draft_dir: Path = DEMO_DRAFT, target_dir
         from model.sampling.onnx_lm import load_pair
         pair = load_pair(draft_dir, target_dir, provider)
     draft, target = pair
-    silent = style == "llamacpp" if silent is None else silent
-    fast = (target_generator(draft, target, silent) if style == "plain"
-            else speculative_generator(draft, target, k, silent))
+    silent = bool(silent)
+    end = style == "llamacpp" and not silent  # the end-of-text token sent silent, nothing after it
+    fast = (target_generator(draft, target, silent, end) if style == "plain"
+            else speculative_generator(draft, target, k, silent, end))
     # a llama.cpp server without a draft model streams the same way, logprobs on every token
     base_style = "llamacpp" if style == "llamacpp" else "plain"
-    fast_sample = (sampled_target(draft, target, silent, lenient) if style == "plain"
-                   else sampled_speculative(draft, target, k, silent, lenient))
+    fast_sample = (sampled_target(draft, target, silent, lenient, end) if style == "plain"
+                   else sampled_speculative(draft, target, k, silent, lenient, end))
     return {FAST_MODEL: DemoModel(fast, style, sample=fast_sample),
-            STANDARD_MODEL: DemoModel(target_generator(draft, target, silent), base_style,
-                                      sample=sampled_target(draft, target, silent))}
+            STANDARD_MODEL: DemoModel(target_generator(draft, target, silent, end), base_style,
+                                      sample=sampled_target(draft, target, silent, end_token=end))}
 
 
 def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,8 +99,9 @@ def add_serve_demo_arguments(parser: argparse.ArgumentParser) -> None:
                              "without logprobs (openai-chat-chunks), the Responses API (openai-responses) or "
                              "Anthropic's Messages API (anthropic)")
     parser.add_argument("--silent-tokens", action="store_true",
-                        help="the end-of-text token and what follows it count in the usage but send no content "
-                             "(always so in the llamacpp style)")
+                        help="the end-of-text token and what follows it count in the usage but send no content: "
+                             "the answer runs on to the token budget (the llamacpp style otherwise stops at the end "
+                             "of text and sends it as one silent token, as llama.cpp's server does)")
     parser.add_argument("--k", type=int, default=4, help="draft tokens per stretch (default 4)")
     parser.add_argument("--step-ms", type=float, default=20.0,
                         help="each step takes this many ms (default 20; 0: the time the demo pair took): the "
@@ -162,7 +165,7 @@ def run_serve_demo(args: argparse.Namespace) -> int:
                       args.port)
     rule = None if args.no_batch else BatchRule(args.step_ms / 1000.0, args.knee_tokens)
     # the demo pair's context is 256 tokens: room for a prompt's end and at most 128 new tokens
-    silent = True if args.style == "llamacpp" else bool(getattr(args, "silent_tokens", False))
+    silent = bool(getattr(args, "silent_tokens", False))
     from commands.serve_demo_sampling import check_lenient
 
     lenient = check_lenient(getattr(args, "lenient", 1.0))

@@ -45,7 +45,7 @@ def _logged(steps: list[Step], target: Any, prompt_ids: list[int], output_ids: l
 
 
 def sampled_speculative(draft: Any, target: Any, k: int, silent: bool = False,
-                        lenient: float = 1.0) -> SampleGenerate:
+                        lenient: float = 1.0, end_token: bool = False) -> SampleGenerate:
     """demo-fast at a temperature: exact speculative sampling at T / lenient (lenient 1: lossless)."""
     from model.sampling.speculative import speculative_generate
 
@@ -53,13 +53,14 @@ def sampled_speculative(draft: Any, target: Any, k: int, silent: bool = False,
         ids, sent = fit(target, draft, text, max_tokens, k)
         run = speculative_generate(draft, target, ids, k, max_tokens, sampling.temperature / lenient,
                                    _rng(sampling, text))
-        steps, end = speculative_steps(run, target, silent)
+        steps, end = speculative_steps(run, target, silent, end_token)
         return Generation(len(ids), _logged(steps, target, ids, run.output_ids, sampling), k,
                           "stop" if end is not None and not silent else "length", sent)
     return sample
 
 
-def sampled_target(draft: Any, target: Any, silent: bool = False, lenient: float = 1.0) -> SampleGenerate:
+def sampled_target(draft: Any, target: Any, silent: bool = False, lenient: float = 1.0,
+                   end_token: bool = False) -> SampleGenerate:
     """Target-only at a temperature: demo-standard (lenient 1), or demo-fast in the plain style."""
     from model.sampling.speculative import target_generate
 
@@ -67,7 +68,7 @@ def sampled_target(draft: Any, target: Any, silent: bool = False, lenient: float
         ids, sent = fit(target, draft, text, max_tokens, 0)
         run = target_generate(target, ids, max_tokens, sampling.temperature / lenient, _rng(sampling, text),
                               stop_ids=frozenset() if silent else target.eos_ids)
-        steps, stopped = target_steps(run, target, silent)
+        steps, stopped = target_steps(run, target, silent, end_token)
         return Generation(len(ids), _logged(steps, target, ids, run.output_ids, sampling), 0,
                           "stop" if stopped else "length", sent)
     return sample
