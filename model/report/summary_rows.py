@@ -31,6 +31,7 @@ _FROM_MECHANICS = ("Mix speedup", "Mix low", "Mix high", "Speedup vs baseline", 
 _FROM_TOKENS = ("Monthly cost", "Premium over baseline", "Cost per 1x speedup", "Monthly cost, served fast",
                 "Price unit, served fast", "Price unit")
 _WRAPPED = {"text_wrap": True, "valign": "vcenter"}
+_NAME = {"text_wrap": True}
 # (tier, its row, its bill on the requests served fast, its baseline's bill, baseline's mix, its downgraded share)
 Fair = tuple[int, int, str, str, str, str]
 
@@ -47,6 +48,7 @@ class _Table:
     n_c: int
     last: int
     money: str
+    name_widths: dict[str, float]  # Tier, Vendor, Baseline
     said: list[tuple[str, str]] = field(default_factory=list)  # (tier, its measured speed in words)
     fair: list[Fair] = field(default_factory=list)  # the tiers the fair price table lists
 
@@ -102,10 +104,12 @@ class _TierRow:
 
 
 def write_rows(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: InputRefs, notes: NotesRefs,
-               cmp_rows: dict[int, int], last: int, money: str) -> tuple[list[tuple[str, str]], list[Fair]]:
-    """One row per tier under the header, to `last`. Returns the measured speeds in words, (tier, words), and the
+               cmp_rows: dict[int, int], last: int, money: str,
+               names: dict[str, float]) -> tuple[list[tuple[str, str]], list[Fair]]:
+    """One row per tier under the header, to `last`; `names`: the name columns' widths (a longer name wraps, its
+    row grows). Returns the measured speeds in words, (tier, words), and the
     tiers the fair price table lists."""
-    x = _Table(sheet, cmp, refs, notes, cmp_rows, len(wb.classes), last, money)
+    x = _Table(sheet, cmp, refs, notes, cmp_rows, len(wb.classes), last, money, names)
     untold = any(c.tokens_not_given() for c in wb.classes)
     for i, tier in enumerate(wb.tiers):
         t = _TierRow(x, i, tier, HEADER_ROW + 1 + i, _withheld(cmp, i, untold))
@@ -141,18 +145,35 @@ def _withheld(cmp: Comparison, i: int, untold: bool) -> dict[str, str]:
     return withheld
 
 
+def name_lines(name: str, width: float) -> int:
+    """The lines a name takes wrapped in a column `width` wide, counted with room to spare: LibreOffice wraps
+    'Northwind Standard' in the 16-wide Baseline column, where the estimate at 0.9 of the width said one line."""
+    return st.wrapped_lines(name, width * 0.8)
+
+
+def _wrap_names(t: _TierRow) -> None:
+    """A name longer than its column wraps there and the row grows for it: cut at the column's edge it printed
+    'Quasar Hyperdrive Priorit' (the Summary stays one page wide: summary_table.name_widths)."""
+    texts = {"Tier": t.tier.name, "Vendor": t.tier.vendor, "Baseline": t.tier.baseline}
+    lines = max(name_lines(text, width) for name, width in t.x.name_widths.items() if (text := texts[name]))
+    if lines > 1:
+        t.tall = max(t.tall, 15 * lines)
+        t.x.sheet.ws.set_row(t.row - 1, t.tall)
+
+
 def _write_names(t: _TierRow) -> None:
     """The tier, its baseline (by name and place), its price break-even, vendor, speculative flag and claim."""
     cmp, refs, i, tier, base, claim = t.x.cmp, t.x.refs, t.i, t.tier, t.base, t.claim
-    t.put("Tier", f'={refs.tier(i, "name")}&""', tier.name)
+    _wrap_names(t)
+    t.put("Tier", f'={refs.tier(i, "name")}&""', tier.name, None, _NAME)
     t.put("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{t.x.names},0),0))',
           int(cmp.baseline_index[i]) + 1)
     t.x.sheet.computed(t.row, COL["Price break-even acceptance (SpecLedger)"],
                        *(DASH, None) if cmp.made_up(i) or cmp.mix_waits(i) else guarantee_cell(cmp, i))
-    t.put("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor)
+    t.put("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor, None, _NAME)
     t.put("Speculative", f'=IF({t.spec}="unknown","unknown (unconfirmed)",{t.spec}&"")',
           "unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative, None, st.CENTRE)
-    t.put("Baseline", f'=IF({base}="","{DASH}",{base}&"")', tier.baseline or DASH)
+    t.put("Baseline", f'=IF({base}="","{DASH}",{base}&"")', tier.baseline or DASH, None, _NAME)
     t.put("Claimed speedup", f'=IF({claim}="","{DASH}",{claim})',
           DASH if tier.claimed_speedup is None else tier.claimed_speedup, st.TIMES1, st.RIGHT)
     t.put("Claim context", f"={context_label(refs.tier(i, 'claim_context'))}", context_text(tier.claim_context),

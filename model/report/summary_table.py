@@ -14,7 +14,7 @@ from model.report.comparison_sheet import (FLAG_LOOKS, INCOMPLETE_MEANING, UNDEC
                                            WORTH, banner_formula, end_value, name_width)
 from model.report.inputs_sheet import InputRefs
 from model.report.notes_sheet import NotesRefs
-from model.report.summary_rows import Fair, write_rows
+from model.report.summary_rows import Fair, name_lines, write_rows
 from model.report.summary_sheet import (COL, DASH, HEADER_ROW, LENGTH, SUMMARY_COLUMNS, WIDTHS, guarantee_cell)
 from model.comparison.verdicts import TOO_FEW_LABEL, TOO_FEW_MEANING
 from model.workbook.rows import Workbook
@@ -47,7 +47,7 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     flags = f"${col['Grey values']}${first}:${col['Grey values']}${last}"
     _write_heading(sheet, refs, notes, heading, flags)
     money = st.money_format(wb.settings.currency)
-    said, fair = write_rows(sheet, wb, cmp, refs, notes, cmp_rows, last, money)
+    said, fair = write_rows(sheet, wb, cmp, refs, notes, cmp_rows, last, money, name_widths(wb))
     _write_table_looks(sheet, wb, refs, col, last, flags)
     last = _measured_lines(sheet, said, last + 2)
     last = _terms_lines(sheet, cmp, last)
@@ -56,6 +56,18 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
     _write_widths_and_print(sheet, wb, last)
     return last
+
+
+def name_widths(wb: Workbook) -> dict[str, float]:
+    """The name columns' widths: Vendor as wide as its longest name (up to 24: 'Northwind AI International' printed
+    cut to 'Northwind AI Inte' at 13), but never past what keeps the sheet one page wide at a readable scale
+    (styles.MIN_PRINT_SCALE): 'Apex Inference Global Partners' printed the Summary two pages wide, its sentences
+    under the table cut at the page's edge. A name longer than its column wraps in its cell (summary_rows)."""
+    printed = [name for name in SUMMARY_COLUMNS[:COL["Grey values"]] if name not in _HIDDEN and name != "Vendor"]
+    used = sum(st.column_px(WIDTHS.get(name, st.DEFAULT_WIDTH)) for name in printed)
+    room = math.floor((st.PRINTABLE_PX / st.MIN_PRINT_SCALE - used - 5) / 7)
+    vendor = max(WIDTHS["Vendor"], min(name_width([t.vendor for t in wb.tiers], WIDTHS["Vendor"], 24), room))
+    return {"Tier": WIDTHS["Tier"], "Vendor": vendor, "Baseline": WIDTHS["Baseline"]}
 
 
 def _write_heading(sheet: st.SheetWriter, refs: InputRefs, notes: NotesRefs, heading: tuple[str, str],
@@ -112,9 +124,7 @@ def _write_widths_and_print(sheet: st.SheetWriter, wb: Workbook, last: int) -> N
     """Panes, widths, the hidden columns, and the printed page down to `last`."""
     sheet.ws.freeze_panes(HEADER_ROW, 1)
     sheet.widths({COL[name]: width for name, width in WIDTHS.items()})
-    # the names whole: 'Northwind AI International' printed cut to 'Northwind AI Inte' at 13 wide
-    # (up to 24 wide: wider, a 12-tier table no longer printed one page wide at a readable scale)
-    sheet.widths({COL["Vendor"]: name_width([t.vendor for t in wb.tiers], WIDTHS["Vendor"], 24)})
+    sheet.widths({COL["Vendor"]: name_widths(wb)["Vendor"]})
     for name in _HIDDEN:
         sheet.hide(COL[name], 8)
     sheet.print_last_col = COL["Grey values"]  # the interval's vs-baseline ends feed the fair price below
@@ -171,7 +181,9 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
         def factor_at(mix: str) -> str:
             return f"({mix}/{base_mix}-{d})/((1-{d})*{cost}/{base_cost})"
         factor = factor_at(G)
-        sheet.formula(r, 1, f'={refs.tier(i, "name")}&""', wb.tiers[i].name)
+        sheet.formula(r, 1, f'={refs.tier(i, "name")}&""', wb.tiers[i].name, None, st.WRAP)
+        if (lines := name_lines(wb.tiers[i].name, WIDTHS["Tier"])) > 1:  # wrapped whole, as in the table above
+            sheet.ws.set_row(r - 1, 15 * lines)
         put_x(r, 2, f"={factor}", float(cmp.fair_price_factor[i]))
         put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out[i]))
         put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in[i]))
