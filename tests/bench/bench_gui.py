@@ -50,7 +50,9 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT))  # tests.first_paint, whatever the folder it is run from
+# tests.first_paint, whatever the folder it is run from: last, so a tree's child (its folder first on the path)
+# imports that tree's modules, not these
+sys.path.append(str(ROOT))
 
 # the child: main.py run as tests/first_paint.py runs it, saying when its window first paints and the CPU time by then
 _CHILD = r"""
