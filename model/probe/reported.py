@@ -51,18 +51,6 @@ def past_the_text(record: RequestRecord) -> bool:
     return record.finish_reason == "length" and silent_tokens(record) > SILENT_END + held_back(record)
 
 
-def placed_silence(record: RequestRecord) -> int | None:
-    """The silent tokens the client can place at the end of the last step it saw: none where there are none, the
-    one where a request that stopped has one and no character of its text could have hidden a token (so it is
-    the end-of-text token, the last its server emitted); None where silent tokens cannot be placed."""
-    silent = silent_tokens(record)
-    if not silent:
-        return 0
-    if silent == SILENT_END and record.finish_reason == "stop" and not held_back(record):
-        return silent
-    return None
-
-
 def text_only(records: Sequence[RequestRecord]) -> list[RequestRecord]:
     """The requests whose reported counts are about their text alone (see past_the_text)."""
     return [r for r in records if not past_the_text(r)]
@@ -89,12 +77,11 @@ def seen_steps(record: RequestRecord, counts: SpecCounts, groups: Sequence[Group
     the counts fit): the drafting steps and their histogram, and where those drafts add up to the server's its
     rejections exactly (a step accepting fewer than it drafted); SpecCounts' rejection_range bounds them
     otherwise."""
-    steps, end = server_steps(record, counts), placed_silence(record)
-    if steps is None or not groups or len(groups) != steps or end is None or not seen_whole(groups):
+    steps = server_steps(record, counts)
+    if steps is None or not groups or len(groups) != steps or silent_tokens(record) or not seen_whole(groups):
         return None
     drafted_total = float(counts.draft_tokens or 0.0)
     took = [g.size - 1 for g in groups]
-    took[-1] += end  # a silent end-of-text token is the last step's last token
     plans = sorted(((step_drafts(record, groups, k, first), first) for first in (False, True)),
                    key=lambda plan: abs(sum(plan[0]) - drafted_total))
     for drafted, first in plans:
@@ -239,7 +226,7 @@ def k_from_server(groups: Sequence[tuple[RequestRecord, list[Group]]]) -> Server
     counted = [(d, n) for _, _, d, n in drafting if n is not None]
     mean = sum(d for d, _ in counted) / sum(n for _, n in counted) if counted else None
     seen = [(r, gs, d) for r, gs, d, n in drafting
-            if gs and n == len(gs) and placed_silence(r) is not None and seen_whole(gs)]
+            if gs and n == len(gs) and not silent_tokens(r) and seen_whole(gs)]
     if seen:
         drafted = sum(d for _, _, d in seen)
         miss, k, first = min(((abs(_predicted_drafts(seen, k, first) - drafted), k, first)

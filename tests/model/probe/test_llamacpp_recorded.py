@@ -15,14 +15,11 @@ import pytest
 
 from model.engines.responses import speculation_from_response
 from model.probe.analysis import analyse
-from model.engines.reports import with_k
-from model.probe.merges import Group
-from model.probe.reported import (k_from_server, past_the_text, placed_silence, reported_acceptance,
-                                  response_body, seen_steps)
+from model.probe.reported import past_the_text, reported_acceptance, response_body
 from model.probe.steps import silent_tokens
 from tests.model.probe.llamacpp_recorded import RECORDED, recorded_request
 
-STREAMS = ("stop_e", "stop_e2", "length_e", "length", "length_euro", "stop_plain")
+STREAMS = ("stop_e", "stop_e2", "length_e", "length", "length_euro")
 
 
 def _records():
@@ -74,20 +71,3 @@ def test_the_probe_reads_every_request_and_says_nothing_ran_past_the_text():
     prose = [counts for i, counts in enumerate(_log_counts()) if i % 2 == 0]  # as _records assigns the classes
     assert by_class["prose"].reported_draft_acceptance_rate == pytest.approx(
         sum(a for a, _ in prose) / sum(g for _, g in prose))
-
-
-def test_a_request_whose_one_silent_token_is_its_end_is_seen_whole_for_k():
-    """Its end-of-text token is the last of its last step: the steps the client saw give the server's K (a request
-    with any silent token was passed over, so a run of short answers that stopped gave none). The recorded
-    answer came in one burst (its steps were 1 ms apart), so its steps are taken as the server logged them: the
-    prompt pass's token, a step accepting 1 of 4 drafts (2 tokens), one accepting 4 of 4 (5, the end silent)."""
-    plain, split = recorded_request("stop_plain", 48), recorded_request("stop_e", 48)
-    assert placed_silence(plain) == 1 and placed_silence(split) is None  # "é" could hide a token
-    assert plain.output_text == "h@INrm[" and len(plain.content_events) == 7
-    groups = [Group(1, 0.01), Group(2, 0.02), Group(4, 0.03)]
-    server = k_from_server([(plain, groups)])
-    assert server is not None and server.k == 4, server
-    assert server.text.startswith("K = 4: the server's 8 draft tokens")
-    counts = speculation_from_response(response_body(plain))
-    seen = seen_steps(plain, with_k(counts, 4), groups, 4)
-    assert seen is not None and seen[0].histogram == (0.0, 1.0, 0.0, 0.0, 1.0) and seen[0].rejections == 1
