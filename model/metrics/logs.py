@@ -9,7 +9,7 @@
   steps that accepted at least i + 1 drafts / verify steps (cumulative), one per draft position. The
   request's task id is on the print_timing lines ("id  0 | task 42 |"). Builds with the "mean len"
   line print the per-position rates on the next line, at trace level only (-lv 4): "     acc per pos =
-  (0.804, 0.701, 0.629, 0.515)", one rate per draft position up to --draft-max (the slot sizes it to
+  (0.804, 0.701, 0.629, 0.515)", one rate per draft position up to --spec-draft-n-max (--draft-max before; the slot sizes it to
   K), over the same verify steps; read into the request it follows, it gives K.
 - llama.cpp server with LLAMA_TRACE set in its environment (server_context::update_slots, SLT_INF): one line per
   verify step, "accepted %2zu/%2zu draft tokens" (accepted / drafted, with the request's task id), or "... (restore
