@@ -13,8 +13,9 @@
   bonus excluded), predicted_n (tokens generated). They count no verify steps. The first token comes from the
   prompt pass and each verify step emits its accepted drafts plus one, so steps <= predicted_n - 1 - accepted; a
   step drafts at least one token, so steps <= draft_n; and none drafts more than K, so steps >= draft_n / K. With
-  drafts of variable length (--spec-draft-n-min / --spec-draft-n-max, once --draft-min / --draft-max) these leave a range: the draft acceptance rate is exact,
-  the mean acceptance length is given as the bounds those steps allow, never one point.
+  drafts of variable length (--spec-draft-n-min / --spec-draft-n-max, once --draft-min / --draft-max) these
+  leave a range: the draft acceptance rate is exact, the mean acceptance length is given as the bounds those
+  steps allow, never one point.
 - examples/speculative (and speculative-simple) print after the run "n_draft   = %d" (the draft maximum),
   "n_predict = %d", "n_drafted = %d", "n_accept  = %d", "accept    = %.3f%%": the rate n_accept / n_drafted. Its
   drafts stop early (at the draft model's p_min), so the mean acceptance length has bounds only and alpha is
