@@ -1,6 +1,8 @@
 """Workbooks shared by the Excel tests: the demo, and one that walks every edge of the formulas."""
 from __future__ import annotations
 
+import copy
+
 from model.workbook.acceptance_fields import summary_alpha, summary_fields
 from model.workbook.rows import Override, Settings, TaskClass, Tier, Workbook
 from model.workbook.json_file import load_demo
@@ -172,4 +174,25 @@ def closed() -> Workbook:
     fast.measured_speedup, fast.measured_speedup_low, fast.measured_speedup_high = 2.2211, 2.0286, 2.4319
     fast.measured_speedup_confidence, fast.measured_note = 0.9, "probed 2026-12-06 at prompt only, against demo"
     fast.downgraded_share, fast.downgraded_low, fast.downgraded_high, fast.downgraded_requests = 0.0833, 0.033, 0.196, 48
+    return wb
+
+
+LONG_NAMES = ["Quasar Hyperdrive Priority Max", "Lumen Express Ultra", "Vega Swift Plus Enterprise",
+              "Nimbus Rapid Long-Context"]
+
+
+def long_named() -> Workbook:
+    """Eight fast tiers: the demo's four and four more with long names from vendors with long names (advice lines
+    wrap), Northwind Turbo and Apex Express measured off the model's speed (2.65x above it, 1.10x below)."""
+    wb = load_demo()
+    for n, t in enumerate([t for t in wb.tiers if t.speculative != "no"]):
+        extra = copy.deepcopy(t)
+        extra.renew_identity()
+        extra.name, extra.vendor = LONG_NAMES[n], f"{t.vendor} Global Partners"
+        extra.price_out *= 1.3 + 0.2 * n
+        wb.tiers.append(extra)
+    for name, speed in (("Northwind Turbo", 2.65), ("Apex Express", 1.1)):
+        tier = wb.tiers[wb.tier_index(name)]
+        tier.measured_speedup, tier.measured_speedup_low, tier.measured_speedup_high = speed, speed - 0.1, speed + 0.1
+        tier.measured_note = "probed at 4K against its standard tier"
     return wb

@@ -17,6 +17,7 @@ from model.comparison import compare
 from model.comparison.brief import brief
 from model.report.export import export_report
 from model.workbook.json_file import load_demo
+from tests.excel_cases import long_named
 from tests.office import calibri_metrics, convert, printed_pages, soffice
 
 SMALLEST_PT = 9.0
@@ -34,26 +35,6 @@ def eight_fast_tiers():
         wb.tiers.append(extra)
     turbo = wb.tiers[wb.tier_index("Northwind Turbo")]
     turbo.measured_speedup, turbo.measured_note = 2.65, "probed 2026-12-02 at 4K, against Northwind Standard"
-    return wb
-
-
-def eight_long_fast_tiers():
-    """Eight fast tiers whose names, vendors and advice run long (two-line advice lines), two of them measured off
-    the model's speed: a vendor's real list reads like this, and Qt's PDF spilled its footnote onto a second page."""
-    wb = load_demo()
-    fast = [t for t in wb.tiers if t.speculative != "no"]
-    names = ["Quasar Hyperdrive Priority Max", "Lumen Express Ultra", "Vega Swift Plus Enterprise",
-             "Nimbus Rapid Long-Context"]
-    for n, t in enumerate(fast):
-        extra = copy.deepcopy(t)
-        extra.renew_identity()
-        extra.name, extra.vendor = names[n], f"{t.vendor} Global Partners"
-        extra.price_out *= 1.3 + 0.2 * n
-        wb.tiers.append(extra)
-    for name, speed in (("Northwind Turbo", 2.65), ("Apex Express", 1.1)):
-        tier = wb.tiers[wb.tier_index(name)]
-        tier.measured_speedup, tier.measured_speedup_low, tier.measured_speedup_high = speed, speed - 0.1, speed + 0.1
-        tier.measured_note = "probed at 4K against its standard tier"
     return wb
 
 
@@ -78,7 +59,7 @@ def as_image(pdf: Path, page: int, out: Path) -> Path:
     return next(out.parent.glob(f"{out.name}*.png"))
 
 
-@pytest.mark.parametrize("workbook", [eight_fast_tiers, eight_long_fast_tiers])
+@pytest.mark.parametrize("workbook", [eight_fast_tiers, long_named])
 def test_qt_prints_eight_fast_tiers_on_one_page_at_9_points_or_more(qapp, tmp_path: Path, workbook):
     wb = workbook()
     assert len(brief(wb, compare(wb))) == 8

@@ -7,7 +7,6 @@ measured-speed sentences cut at the page edge ("doubt th" | "he acceptance first
 and "Apex Inference Global Partner" cut, and a page of the fair prices under the tier table's header."""
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import pytest
@@ -16,33 +15,15 @@ pytest.importorskip("xlsxwriter")
 
 from model.report.export import export_report  # noqa: E402
 from model.report.layout import SUMMARY  # noqa: E402
-from model.workbook.json_file import load_demo  # noqa: E402
+from tests.excel_cases import long_named  # noqa: E402
 from tests.office import calibri_metrics, convert, printed_pages  # noqa: E402
 
 pytestmark = pytest.mark.libreoffice
 
-NAMES = ["Quasar Hyperdrive Priority Max", "Lumen Express Ultra", "Vega Swift Plus Enterprise",
-         "Nimbus Rapid Long-Context"]
-
-
-def long_named_workbook():
-    wb = load_demo()
-    for n, t in enumerate([t for t in wb.tiers if t.speculative != "no"]):
-        extra = copy.deepcopy(t)
-        extra.renew_identity()
-        extra.name, extra.vendor = NAMES[n], f"{t.vendor} Global Partners"
-        extra.price_out *= 1.3 + 0.2 * n
-        wb.tiers.append(extra)
-    for name, speed in (("Northwind Turbo", 2.65), ("Apex Express", 1.1)):
-        tier = wb.tiers[wb.tier_index(name)]
-        tier.measured_speedup, tier.measured_speedup_low, tier.measured_speedup_high = speed, speed - 0.1, speed + 0.1
-        tier.measured_note = "probed at 4K against its standard tier"
-    return wb
-
 
 def test_a_summary_of_long_names_prints_one_page_wide_with_every_name_whole(tmp_path: Path):
     calibri_metrics()
-    wb = long_named_workbook()
+    wb = long_named()
     xlsx = tmp_path / "long.xlsx"
     export_report(wb, xlsx, "long.json")
     run = convert([xlsx], "pdf", tmp_path, tmp_path / "lo_profile")
