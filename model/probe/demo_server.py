@@ -16,8 +16,8 @@ Styles:
                `timings` (cache_n, prompt_*, predicted_*, and draft_n / draft_n_accepted when it
                drafted), and no K, no step count.
 A token whose text is "" is silent: it counts in usage.completion_tokens but sends no content
-event, as special tokens (an end-of-turn marker, and what a model emits after it until the token
-budget) do on llama.cpp; serve-demo makes them in the llamacpp style, and in plain with --silent-tokens.
+event, as llama.cpp's end-of-turn token does (its server stops there); serve-demo's llamacpp style sends
+its end token so, and --silent-tokens makes the end and a run-on tail after it silent in any style.
 Each step is paced to `min_step_s` (0: to the time the demo pair took): the pair computes a step in about a
 millisecond, which on loopback would drown in scheduling noise, and it computes every step before streaming,
 so on a loaded machine its own step times are the machine's noise, not the step's: they would make the
