@@ -196,6 +196,8 @@ def _acceptance_cells(r: dict[str, Any]) -> tuple[str, str, str]:
 
 # a tier's verdicts while its mix waits for a class nobody filled in (the window's Per tier table says the same)
 WAITS = "class not given"
+# a bill from list prices nobody typed (docs/design/verdicts.md#prices-nobody-gave): the monthly column's words
+UNPRICED = "not given"
 
 
 def comparison_text(cmp) -> str:
@@ -233,7 +235,8 @@ def _tier_table(cmp, tiers: list[dict[str, Any]]) -> list[str]:
     for r, verdict, value, sla in zip(tiers, verdicts, values, slas):
         holds = {None: "–", True: "yes", False: "no"}[r["claim_holds"]]
         mix = fmt.times_interval(r["mix_speedup"], *(r["speedup_interval"] or (None, None)))
-        lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{fmt.money(r['monthly_cost'], cmp.currency):>12}"
+        monthly = UNPRICED if r["prices_not_given"] else fmt.money(r["monthly_cost"], cmp.currency)
+        lines.append(f"{r['tier'][:21]:<22}{mix:>{tw}}{monthly:>12}"
                      f"{fmt.signed_pct(r['premium'], 0):>9}{fmt.times(r['claimed_speedup'], 1):>7}"
                      f"{_claim_alpha_text(r):>{nw}}  {holds:<5}  {verdict:<{vw}}"
                      f"{'–' if r['incomplete'] else _tier_pays_text(r):>7}"
@@ -241,7 +244,18 @@ def _tier_table(cmp, tiers: list[dict[str, Any]]) -> list[str]:
     waits = sorted({r["mix_waits_for"] for r in tiers if r["mix_waits_for"]})
     if waits:  # the class a mix waits for, said once (every fast tier waits for the same one, bar an override)
         lines.append(f"{WAITS}: no mix, verdict or fair price until it is filled in ({'; '.join(waits)}).")
-    return lines
+    return lines + unpriced_lines(cmp, tiers)
+
+
+def unpriced_lines(cmp, tiers: list[dict[str, Any]]) -> list[str]:
+    """The tiers whose list prices nobody typed, said once: what they withhold and from which tiers."""
+    names = [r["tier"] for r in tiers if r["prices_not_given"]]
+    if not names:
+        return []
+    priced_against = [r["tier"] for r in tiers if not r["prices_not_given"] and r["baseline"] in names]
+    also = f", nor for {', '.join(priced_against)} priced against them" if priced_against else ""
+    return [f"prices not given: {', '.join(names)}: no monthly cost, premium, price ratio, value verdict or fair "
+            f"price from them{also}; type their list prices (0 for a free tier) to see what they cost."]
 
 
 def _tier_sentences(cmp, tiers: list[dict[str, Any]]) -> list[str]:

@@ -80,6 +80,34 @@ def class_not_given(tokens: bool = False, acceptance: bool = False) -> Workbook:
     return wb
 
 
+def prices_not_given() -> Workbook:
+    """The demo with tiers whose list prices nobody typed (Tier.defaulted "price_out, price_in", their placeholder 0):
+    Zephyr Standard added by Add row, typed a plain tier; Zephyr Fast added, its mechanics typed and priced against
+    Helix Standard; Helix Standard's prices cleared to not given, so Helix Fast is priced against a tier nobody
+    priced; and Zephyr Free, typed free (0 typed is a price), the baseline of Zephyr Paid."""
+    from model.workbook.row_edits import add_row
+
+    wb = load_demo()
+    typed = [("Zephyr Standard", {"vendor": "Zephyr", "speculative": "no"}),
+             ("Zephyr Fast", {"vendor": "Zephyr", "speculative": "yes", "k": 4, "c": 0.1, "v": 1.1,
+                              "baseline": "Helix Standard"}),
+             ("Zephyr Free", {"vendor": "Zephyr", "speculative": "no", "price_out": 0.0, "price_in": 0.0}),
+             ("Zephyr Paid", {"vendor": "Zephyr", "speculative": "yes", "k": 4, "c": 0.1, "v": 1.1,
+                              "price_out": 6.0, "price_in": 1.0, "baseline": "Zephyr Free"})]
+    for name, fields in typed:
+        new = wb.tiers[add_row(wb, "tiers", len(wb.tiers))]
+        new.name = name
+        for field, value in fields.items():
+            setattr(new, field, value)
+            new.entered(field)
+    new.entered("gpu")
+    new.entered("pair")
+    helix = wb.tiers[wb.tier_index("Helix Standard")]
+    helix.price_out = helix.price_in = 0.0
+    helix.defaulted = "price_out, price_in"
+    return wb
+
+
 def profiled() -> Workbook:
     """The demo with acceptance beyond one alpha: per-position profiles (one shorter than some tiers' K, so E is
     extrapolated there; one ending in a zero), a mean acceptance length at K = 3, and an override's profile;

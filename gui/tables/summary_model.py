@@ -110,6 +110,24 @@ def _price_ratio(cmp: Comparison, i: int) -> str:
     return "n/a" if math.isnan(ratio) else ratio_text(ratio, True)
 
 
+# what a bill from list prices nobody typed reads (Comparison.prices_not_given; the tooltip names whose)
+UNPRICED_WORDS = "not given"
+
+
+def unpriced_tiers(cmp: Comparison, i: int, header: str) -> list[str]:
+    """The tiers whose list prices nobody typed that tier i's cell under `header` rests on: its own for its bill,
+    its baseline's too for the premium and the price ratio ([] where the prices were typed, 0 included)."""
+    if header not in _BILLED:
+        return []
+    b = int(cmp.baseline_index[i])
+    rests_on = [i, b] if header in ("Premium", "Price ratio") and b >= 0 else [i]
+    return [cmp.tier_names[t] for t in rests_on if cmp.prices_not_given(t)]
+
+
+def _billed(number: Callable[[Comparison, int], str], header: str) -> Callable[[Comparison, int], str]:
+    return lambda c, i: UNPRICED_WORDS if unpriced_tiers(c, i, header) else number(c, i)
+
+
 def _value_verdict(cmp: Comparison, i: int) -> str:
     # its own made-up mechanics, or its baseline's: the core's words (compare and the report say the same)
     if cmp.mix_waits(i) and not _incomplete(cmp, i):
@@ -129,12 +147,12 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
     ("Fair price", fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
-    ("Price ratio", _price_ratio, "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
+    ("Price ratio", _billed(_price_ratio, "Price ratio"), "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
     ("Value needs", _mix_break_even_text, "The acceptance to guarantee (α: a per-token alpha): the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
     ("Runs like", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (α: a per-token alpha; AL: a mean acceptance length, where a class is a profile or a length). Worth the premium when it is at least 'Value needs'."),
-    ("Premium", lambda c, i: fmt.signed_pct(c.premium[i]), "Monthly cost over the baseline tier's monthly cost, minus one."),
-    ("Monthly cost", lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Output tokens x output price + input tokens x input price, per month; by context band and cached input where the tier has such prices, and the downgraded share billed at the baseline's prices."),
-    ("Cost per 1x", lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
+    ("Premium", _billed(lambda c, i: fmt.signed_pct(c.premium[i]), "Premium"), "Monthly cost over the baseline tier's monthly cost, minus one."),
+    ("Monthly cost", _billed(lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Monthly cost"), "Output tokens x output price + input tokens x input price, per month; by context band and cached input where the tier has such prices, and the downgraded share billed at the baseline's prices."),
+    ("Cost per 1x", _billed(lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Cost per 1x"), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
     ("FLOPs/token", lambda c, i: fmt.times(c.mix_cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
     ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
     ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
@@ -265,6 +283,11 @@ class TierSummaryModel(WorkbookTableModel):
             return (f"{cmp.tier_names[i]}, {header}: {text(cmp, i) or '(none)'}. No mix, verdict or fair price: "
                     f"{cmp.mix_waits(i)}. Type them in the Task classes table (each edit counts), or delete the "
                     f"class.\n{HELP_HINT}")
+        unpriced = unpriced_tiers(cmp, i, header) if role == Qt.ItemDataRole.ToolTipRole else []
+        if unpriced:  # no bill from list prices nobody typed (a free tier's typed 0 is a price)
+            return (f"{cmp.tier_names[i]}, {header}: not given. Nobody typed the list prices of "
+                    f"{' and '.join(unpriced)} (a new row, or a price list without them): type them in the Tiers "
+                    f"table (0 for a free tier) to see what it costs.\n{HELP_HINT}")
         untold = ([c.name for c in self.document.workbook.classes if c.tokens_not_given()]
                   if role == Qt.ItemDataRole.ToolTipRole and header in _BILLED else [])
         if untold:  # no bill from tokens nobody gave

@@ -78,7 +78,9 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     tier_value = _TierValue.of(w, cells, fast, served, base, solves)
     claim = _Claim.of(wb.tiers, w, costs, solves)
     solves.run()
-    return _result(wb, w, cells, grid, fast, served, base, value, tier_value, claim, solves)
+    out = _result(wb, w, cells, grid, fast, served, base, value, tier_value, claim, solves)
+    out.unpriced = [t.missing_prices() for t in wb.tiers]
+    return out
 
 
 @dataclass
@@ -97,6 +99,9 @@ class _Workload:
     weights: Floats  # the mix's weights: output tokens, every class the same when none are entered
     price_out: Floats
     price_in: Floats
+    # per tier: a list price nobody gave (Tier.missing_prices: a new row's placeholder 0, not a free tier typed 0):
+    # its traffic is priced at nothing, so no bill, premium, price ratio or fair price rests on it
+    unpriced: Flags
 
     @classmethod
     def of(cls, wb: Workbook) -> _Workload:
@@ -112,7 +117,8 @@ class _Workload:
             untold=np.array([c.tokens_not_given() for c in classes], dtype=bool),
             weights=tokens_out if tokens_out.sum() > 0 else np.ones(len(classes)),
             price_out=np.array([t.price_out for t in tiers], dtype=np.float64),
-            price_in=np.array([t.price_in for t in tiers], dtype=np.float64))
+            price_in=np.array([t.price_in for t in tiers], dtype=np.float64),
+            unpriced=np.array([bool(t.missing_prices()) for t in tiers], dtype=bool))
 
 
 def _cells(wb: Workbook, cache: PairCache | None, costs: TierCosts) -> Pairs:
@@ -200,10 +206,12 @@ class _Served:
         tiers = wb.tiers
         t_index = {t.name: i for i, t in enumerate(tiers)}
         base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
-        class_cost = priced_cells(tiers, wb.classes)
+        # no price of a tier nobody priced (docs/design/verdicts.md#prices-nobody-gave): NaN, not its placeholder 0
+        class_cost = np.where(w.unpriced[:, None], np.nan, priced_cells(tiers, wb.classes))
         monthly_fast = np.where(w.no_tokens[None, :], 0.0, class_cost).sum(axis=1) / 1e6
         if w.untold.any():  # no bill while a class's tokens are not given
             monthly_fast = np.full(w.n_t, np.nan)
+        monthly_fast = np.where(w.unpriced, np.nan, monthly_fast)
         d, d_lo, d_hi = downgraded(tiers)
         std = standard_speed(fast.speedup, base)
         low, high = served_interval(fast.low, fast.high, d_lo, d_hi, std)

@@ -125,6 +125,8 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
             "judged_on_measured": cmp.judged_on_measured(i),
             "mechanics_not_given": cmp.made_up(i) or None,
             "baseline_incomplete": cmp.baseline_withheld(i) or None,
+            # list prices nobody typed: no bill, premium, cost per 1x, price ratio or fair price (null above)
+            "prices_not_given": bool(cmp.prices_not_given(i)),
             "acceptance_refused": cmp.refused_classes(i) or None,
             # a class nobody filled in: no mix, verdicts, fair price or claim (docs/design/verdicts.md)
             "mix_waits_for": cmp.mix_waits(i) or None,

@@ -176,6 +176,9 @@ class Comparison:
     # tier verdict and price from the mix, waits for (docs/design/verdicts.md#a-class-nobody-described)
     not_given: NDArray[np.bool_] | None = None
     mix_not_described: list[str] = field(default_factory=list)
+    # per tier: "" or "prices not given" (Tier.missing_prices): its bill, premium, cost per 1x, price ratios, fair
+    # price, and those of every tier priced against it, are NaN (docs/design/verdicts.md#prices-nobody-gave)
+    unpriced: list[str] = field(default_factory=list)
     # per tier, built once from the arrays above: the measured speedup beside the modelled one, the speedup at the
     # tier's own load with its value verdict there, and the acceptance to guarantee in its unit
     tier_parts: list[TierParts] = field(init=False, repr=False, compare=False)
@@ -238,6 +241,11 @@ class Comparison:
     def tier_withheld(self, i: int) -> str:
         """Why tier i has no mix or tier verdicts: its made-up mechanics, or a class its mix waits for; ""."""
         return self.tier_made_up(i) or self.mix_waits(i)
+
+    def prices_not_given(self, i: int) -> str:
+        """"prices not given" where tier i's list prices are placeholders nobody typed (a free tier typed 0 is
+        priced); "" otherwise."""
+        return self.unpriced[i] if self.unpriced else ""
 
     def baseline_withheld(self, i: int) -> str:
         """Why tier i has no value verdict or speed over its baseline: the baseline's made-up mechanics."""

@@ -73,10 +73,12 @@ def speed_verdicts(s: NDArray[np.float64], applicable: NDArray[np.bool_], band: 
 
 
 def cost_ratio(cost: NDArray[np.float64], base_cost: NDArray[np.float64]) -> NDArray[np.float64]:
-    """cost / base_cost, where a free baseline makes any price infinitely dear and two free tiers no ratio."""
+    """cost / base_cost, where a free baseline makes any price infinitely dear and two free tiers no ratio; none
+    where either cost is NaN (prices nobody typed: docs/design/verdicts.md#prices-nobody-gave)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(base_cost > 0, cost / np.where(base_cost > 0, base_cost, 1.0),
-                        np.where(cost > 0, np.inf, np.nan))
+        ratio = np.where(base_cost > 0, cost / np.where(base_cost > 0, base_cost, 1.0),
+                         np.where(cost > 0, np.inf, np.nan))
+    return np.where(np.isnan(base_cost), np.nan, ratio)
 
 
 def solve_price_alpha(needed: NDArray[np.float64], k: NDArray[np.float64], stretch: NDArray[np.float64],

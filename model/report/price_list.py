@@ -333,11 +333,14 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
             row = row_type(**values)
             if isinstance(row, Tier):
                 made_up = _made_up_mechanics(row, prices.fields)
+                # nor are its prices, where the file has no column for them: 0 is a free tier, not "not given"
+                made_up += [f for f in ("price_out", "price_in") if f not in prices.fields]
                 if made_up:
                     row.defaulted = ", ".join(made_up)
                     if "speculative" in made_up:
                         row.speculative = "unknown"  # not "yes": the file did not say
-                    incomplete.append(f"{row.name} ({row.missing_mechanics()}; made up: {row.defaulted})")
+                    why = "; ".join(w for w in (row.missing_mechanics(), row.missing_prices()) if w)
+                    incomplete.append(f"{row.name} ({why}; made up: {row.defaulted})")
             elif isinstance(row, TaskClass):  # what the file does not give is not given, as for a row added by hand
                 row.defaulted = ", ".join(f for f in NOT_GIVEN_ON_NEW_CLASS if f not in prices.fields
                                           and not (f == "alpha" and ("profile" in values

@@ -97,7 +97,8 @@ def test_unmarked_prices_are_read_as_the_workbooks_and_it_says_so(tmp_path: Path
 def test_an_empty_workbook_adopts_the_lists_currency(tmp_path: Path) -> None:
     path = _csv(tmp_path, "Tier,Price out /1M\nZeta Fast,€9.50\n")
     result = merge_rows(Workbook(), read_price_list(path, "tiers"))
-    made_up = "speculative, k, c, v, gpu, pair"  # the file gives no mechanics: none are taken as known
+    # the file gives no mechanics and no input price: none are taken as known
+    made_up = "speculative, k, c, v, gpu, pair, price_in"
     assert result.workbook.settings.currency == "EUR" and result.workbook.tiers == [
         Tier(name="Zeta Fast", price_out=9.5, speculative="unknown", defaulted=made_up)]
 
@@ -184,3 +185,23 @@ def test_a_new_class_from_a_list_takes_only_its_columns(tmp_path: Path) -> None:
     assert "legal (acceptance and context not given)" in result.summary()
     cmp = compare(result.workbook)
     assert math.isnan(cmp.mix_speedup[result.workbook.tier_index("Helix Fast")])
+
+
+def test_a_new_tier_without_price_columns_has_its_prices_not_given(tmp_path: Path) -> None:
+    """A list of tier and vendor only gave the new tiers price 0 as if typed: compare billed them $0 a month.
+    Now the prices the file lacks are not given (a free tier is a 0 in a price column), and nothing is billed."""
+    import math
+
+    from model.comparison import compare
+    path = _csv(tmp_path, "Tier,Vendor\nZephyr Standard,Zephyr\nZephyr Fast,Zephyr\n")
+    result = merge_rows(load_demo(), read_price_list(path, "tiers"))
+    wb = result.workbook
+    for tier in wb.tiers[-2:]:
+        assert {"price_out", "price_in"} <= set(tier.defaulted_fields()) and tier.missing_prices()
+    assert "Zephyr Fast (speculative unknown; prices not given; made up:" in result.summary()
+    cmp = compare(wb)
+    assert all(math.isnan(cmp.monthly_cost[i]) for i in (len(wb.tiers) - 2, len(wb.tiers) - 1))
+    free = merge_rows(load_demo(), read_price_list(_csv(tmp_path, "Tier,Vendor,Speculative,Price out /1M,Price in /1M\n"
+                                                                  "Zephyr Free,Zephyr,no,0,0\n", "free.csv"), "tiers"))
+    tier = free.workbook.tiers[-1]
+    assert not tier.missing_prices() and compare(free.workbook).monthly_cost[-1] == 0.0

@@ -1,0 +1,42 @@
+"""The Per tier table of a tier whose list prices nobody typed (Add row): its monthly cost, cost per 1x, and the
+premium and price ratio of any tier priced against it read "not given" with a tooltip saying whose prices to
+type, not "$0" or "-100%" from the placeholder 0 (docs/design/verdicts.md#prices-nobody-gave)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from gui.tables.summary_model import SUMMARY_COLUMNS
+
+
+def _cell(window, i: int, header: str, role=Qt.ItemDataRole.DisplayRole) -> str:
+    col = [h for h, _, _ in SUMMARY_COLUMNS].index(header)
+    return window.summary_model.index(i, col).data(role)
+
+
+def test_a_new_tiers_bill_reads_not_given_and_says_whose_prices(qtbot, window):
+    doc, model = window.document, window.tier_model
+    n = len(doc.workbook.tiers)
+    window.tier_view.setCurrentIndex(model.index(n - 1, 0))
+    window.add_row()
+    doc.flush()
+    for field, text in (("name", "Zephyr Fast"), ("speculative", "yes"), ("k", "4"), ("c", "0.1"), ("v", "1.1"),
+                        ("baseline", "Helix Standard")):
+        assert model.setData(model.index(n, model.column_of(field)), text)
+    # and the new tier becomes Northwind Turbo's baseline: a priced tier over one nobody priced
+    turbo = doc.workbook.tier_index("Northwind Turbo")
+    assert model.setData(model.index(turbo, model.column_of("baseline")), "Zephyr Fast")
+    doc.flush()
+    for header in ("Monthly cost", "Cost per 1x", "Premium", "Price ratio"):
+        assert _cell(window, n, header) == "not given", header
+        tip = _cell(window, n, header, Qt.ItemDataRole.ToolTipRole)
+        assert "list prices of Zephyr Fast" in tip and "0 for a free tier" in tip
+    assert _cell(window, turbo, "Monthly cost").startswith("$")  # its own prices were typed
+    for header in ("Premium", "Price ratio"):
+        assert _cell(window, turbo, header) == "not given", header
+        assert "list prices of Zephyr Fast" in _cell(window, turbo, header, Qt.ItemDataRole.ToolTipRole)
+    assert "prices not given" in _cell(window, turbo, "Value verdict")
+    # typed, the bill follows the prices (0 typed is a free tier: $0)
+    for field in ("price_out", "price_in"):
+        assert model.setData(model.index(n, model.column_of(field)), "0")
+    doc.flush()
+    assert _cell(window, n, "Monthly cost") == "$0" and _cell(window, turbo, "Premium") != "not given"
