@@ -74,8 +74,8 @@ class AlphaChart(ChartView):
         # every tier's curve is drawn, so every tier's inputs count (rows are never edited in place)
         valid = 0 <= tier_row < len(comparison.tier_names)
         i = tier_row if valid else 0
-        row = (array_bytes(comparison.k[i], comparison.alpha[i], comparison.speedup[i], comparison.claimed_speedup[i],
-                           comparison.claim_alpha[i], comparison.unconfirmed[i]) if valid else b"")
+        row = (array_bytes(comparison.tiers.k[i], comparison.cells.alpha[i], comparison.cells.speedup[i], comparison.claims.speedup[i],
+                           comparison.claims.alpha[i], comparison.tiers.unconfirmed[i]) if valid else b"")
         return (tier_row, not_given_key(comparison, tier_row), tuple(curve_inputs(t) for t in workbook.tiers), tuple(comparison.tier_names),
                 tuple(comparison.class_names), row)
 
@@ -182,11 +182,11 @@ class AlphaChart(ChartView):
         self._class_brushes = [pg.mkBrush(class_color(j)) for j in range(len(names))]
 
     def _show_selection(self, comparison: Comparison, tier_row: int, selected: int, data: AlphaCurves) -> None:
-        alpha, speedup = comparison.alpha[tier_row], comparison.speedup[tier_row]
+        alpha, speedup = comparison.cells.alpha[tier_row], comparison.cells.speedup[tier_row]
         self._classes.setData(alpha, speedup, brush=self._class_brushes)
         self._classes.setVisible(True)
         be, kind = data.break_even_alpha[selected], int(data.break_even_kind[selected])
-        k = int(comparison.k[tier_row])
+        k = int(comparison.tiers.k[tier_row])
         notes = []
         if kind == ar.NEVER:
             self._be_sel.setData([], [])
@@ -198,7 +198,7 @@ class AlphaChart(ChartView):
             self._set_html(self._be_label, html_text(text, BREAK_EVEN))
             self._be_label.setPos(be, 1.0)
             self._be_label.setVisible(True)
-        claimed, claim_alpha = comparison.claimed_speedup[tier_row], comparison.claim_alpha[tier_row]
+        claimed, claim_alpha = comparison.claims.speedup[tier_row], comparison.claims.alpha[tier_row]
         if np.isnan(claimed):
             self._claim.setData([], [])
             self._claim_label.setVisible(False)
@@ -214,7 +214,7 @@ class AlphaChart(ChartView):
         notes += shape_notes(comparison, tier_row) + classes_not_given(comparison, tier_row)
         self._set_note(notes)
         ctx = fmt.context(float(data.context[selected]))
-        unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+        unconfirmed = " (unconfirmed)" if comparison.tiers.unconfirmed[tier_row] else ""
         self.set_title(f"Speedup vs acceptance — {comparison.tier_names[tier_row]}, K = {k}, at {ctx}{unconfirmed}")
 
     def _hide_selection(self, tier_name: str | None, n_curves: int, tree: bool = False,

@@ -59,10 +59,10 @@ class ContextChart(ChartView):
         i = tier_row
         # the document never edits a row in place: an edit makes new rows, so == sees it
         return (i, names, curve_inputs(workbook.tiers[i]), tuple(c.context for c in workbook.classes),
-                bool(comparison.speculative[i]), bool(comparison.unconfirmed[i]),
-                array_bytes(comparison.alpha[i], comparison.tokens_per_stretch[i], comparison.speedup[i],
-                            comparison.claimed_speedup[i],
-                            comparison.claim_context[i]), not_given_key(comparison, i))
+                bool(comparison.tiers.speculative[i]), bool(comparison.tiers.unconfirmed[i]),
+                array_bytes(comparison.cells.alpha[i], comparison.cells.tokens_per_stretch[i], comparison.cells.speedup[i],
+                            comparison.claims.speedup[i],
+                            comparison.claims.context[i]), not_given_key(comparison, i))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
@@ -84,11 +84,11 @@ class ContextChart(ChartView):
         if not_given:  # no curve from mechanics nobody gave (compare() models none), and no "1.00x" either
             self._show_empty("<br>".join(not_given))
             return
-        alphas = comparison.alpha[tier_row]
+        alphas = comparison.cells.alpha[tier_row]
         speedup = context_curves(tier, alphas, tokens=comparison.own_tokens(tier_row))  # a profile's own E
-        if comparison.refused is not None and comparison.refused[tier_row].any():
+        if comparison.cells.refused is not None and comparison.cells.refused[tier_row].any():
             # a per-token alpha on a tree draft: no curve (comparison.TREE_NEEDS_LENGTH)
-            speedup = np.where(comparison.refused[tier_row][:, None], np.nan, speedup)
+            speedup = np.where(comparison.cells.refused[tier_row][:, None], np.nan, speedup)
         for j, curve in enumerate(self._curves):
             # an edit of one class's acceptance moves one curve: leave the others alone
             if curve.yData is None or not np.array_equal(curve.yData, speedup[j]):
@@ -97,18 +97,18 @@ class ContextChart(ChartView):
                 curve.setVisible(True)
         self._empty = False
         contexts = np.array([c.context for c in workbook.classes], dtype=np.float64)
-        self._own.setData(contexts, comparison.speedup[tier_row], symbolBrush=[class_color(j) for j in range(n)])
-        claimed = comparison.claimed_speedup[tier_row]
-        claim_ctx = float(comparison.claim_context[tier_row])
-        has_claim = comparison.speculative[tier_row] and not np.isnan(claimed)
+        self._own.setData(contexts, comparison.cells.speedup[tier_row], symbolBrush=[class_color(j) for j in range(n)])
+        claimed = comparison.claims.speedup[tier_row]
+        claim_ctx = float(comparison.claims.context[tier_row])
+        has_claim = comparison.tiers.speculative[tier_row] and not np.isnan(claimed)
         self._claim.setData([claim_ctx] if has_claim else [], [claimed] if has_claim else [])
         self._claim_line.setVisible(bool(has_claim))
         if has_claim:
             self._claim_line.setValue(math.log10(claim_ctx))
             self._claim_line.label.setFormat(f"claim {fmt.times(claimed)} at {fmt.context(claim_ctx)}")
-        if comparison.speculative[tier_row]:
+        if comparison.tiers.speculative[tier_row]:
             self._set_note("<br>".join(classes_not_given(comparison, tier_row)))
-            suffix = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+            suffix = " (unconfirmed)" if comparison.tiers.unconfirmed[tier_row] else ""
             self.set_title(f"Speedup vs context — {tier.name}, K = {tier.k}{suffix}")
         else:
             self._set_note(f"{tier.name} does not run speculative decoding:<br>1.00x at every context")

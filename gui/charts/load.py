@@ -80,8 +80,8 @@ class LoadChart(ChartView):
         tier = workbook.tiers[tier_row]
         return (tier_row, curve_inputs(tier), tier.concurrency, tier.measured_by_concurrency, tier.claim_concurrency,
                 tuple((c.context, c.tokens_out) for c in workbook.classes),
-                array_bytes(comparison.alpha[tier_row], comparison.mix_price_ratio[tier_row],
-                            comparison.baseline_index[tier_row]))
+                array_bytes(comparison.cells.alpha[tier_row], comparison.tiers.price_ratio[tier_row],
+                            comparison.tiers.baseline_index[tier_row]))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         if not 0 <= tier_row < len(workbook.tiers):
@@ -96,8 +96,8 @@ class LoadChart(ChartView):
             return
         tier = workbook.tiers[tier_row]
         self.export_subject = tier.name
-        ratio = float(comparison.mix_price_ratio[tier_row]) if comparison.baseline_index[tier_row] >= 0 else None
-        curve = self.curve = load_curve(workbook, comparison.alpha[tier_row], ratio, tier_row)
+        ratio = float(comparison.tiers.price_ratio[tier_row]) if comparison.tiers.baseline_index[tier_row] >= 0 else None
+        curve = self.curve = load_curve(workbook, comparison.cells.alpha[tier_row], ratio, tier_row)
         ok = ~curve.throttled
         self._measured.setData(curve.levels[ok], curve.measured[ok])
         self._throttled.setData(curve.levels[~ok], curve.measured[~ok])

@@ -58,11 +58,11 @@ class PositionChart(ChartView):
 
     def _pick(self, comparison: Comparison, tier_row: int) -> tuple[int, PositionRates | None]:
         """The class shown and its rates at the tier's K: the selected class, or the first with a profile."""
-        grid = comparison.acceptance
+        grid = comparison.cells.acceptance
         n = len(comparison.class_names)
-        if grid is None or not (0 <= tier_row < len(comparison.tier_names)) or not comparison.speculative[tier_row]:
+        if grid is None or not (0 <= tier_row < len(comparison.tier_names)) or not comparison.tiers.speculative[tier_row]:
             return (self.class_row if 0 <= self.class_row < n else -1), None
-        k = int(comparison.k[tier_row])
+        k = int(comparison.tiers.k[tier_row])
         if 0 <= self.class_row < n:  # none from a class nobody filled in (TaskClass.defaulted)
             return self.class_row, (None if comparison.cell_not_given(tier_row, self.class_row)
                                     else grid.position_rates(tier_row, self.class_row, k))
@@ -77,8 +77,8 @@ class PositionChart(ChartView):
         valid = 0 <= tier_row < len(comparison.tier_names)
         shape = (array_bytes(rates.conditional, rates.extrapolated), rates.measured) if rates is not None else None
         return (tier_row, comparison.tier_names[tier_row] if valid else None, j,
-                comparison.class_names[j] if j >= 0 else None, int(comparison.k[tier_row]) if valid else 0,
-                bool(comparison.speculative[tier_row]) if valid else False, shape, not_given_key(comparison, tier_row))
+                comparison.class_names[j] if j >= 0 else None, int(comparison.tiers.k[tier_row]) if valid else 0,
+                bool(comparison.tiers.speculative[tier_row]) if valid else False, shape, not_given_key(comparison, tier_row))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         valid = 0 <= tier_row < len(comparison.tier_names)
@@ -89,7 +89,7 @@ class PositionChart(ChartView):
             self._show_note(comparison, tier_row, tier, j)
             return
         name = comparison.class_names[j]
-        k = int(comparison.k[tier_row])
+        k = int(comparison.tiers.k[tier_row])
         x = np.arange(1, rates.conditional.size + 1, dtype=np.float64)
         m = rates.measured
         color = class_color(j)
@@ -139,12 +139,12 @@ class PositionChart(ChartView):
             text = "Select a tier to see its acceptance per position."
         elif not_given:  # it may well be speculative: say what is missing, not "no draft positions"
             text = "\n".join(not_given)
-        elif not comparison.speculative[tier_row]:
+        elif not comparison.tiers.speculative[tier_row]:
             text = f"{tier} does not run speculative decoding: no draft positions."
         elif j >= 0 and comparison.cell_not_given(tier_row, j):
             text = f"{comparison.class_names[j]}: {comparison.cell_not_given(tier_row, j)}.\nType it in the Task classes table."
         elif j >= 0:
-            grid = comparison.acceptance
+            grid = comparison.cells.acceptance
             what = "a mean acceptance length" if grid is not None and grid.kind[tier_row, j] == 1 else "one α"
             text = (f"{comparison.class_names[j]} has no per-position profile on {tier}: its acceptance is {what}.\n"
                     "A probe, a sampling run or imported engine metrics measure one.")

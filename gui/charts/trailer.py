@@ -89,24 +89,24 @@ class TrailerChart(ChartView):
         if not 0 <= tier_row < len(comparison.tier_names):
             return (tier_row, tuple(comparison.class_names))
         i = tier_row
-        return (i, comparison.tier_names[i], tuple(comparison.class_names), bool(comparison.speculative[i]),
-                bool(comparison.unconfirmed[i]),
-                array_bytes(comparison.k[i], comparison.trailer_fill[i], comparison.alpha[i], comparison.speedup[i],
-                            comparison.break_even_alpha[i], comparison.break_even_kind[i],
-                            comparison.tokens_per_stretch[i], *_lengths(comparison, i), *_shapes(comparison, i)))
+        return (i, comparison.tier_names[i], tuple(comparison.class_names), bool(comparison.tiers.speculative[i]),
+                bool(comparison.tiers.unconfirmed[i]),
+                array_bytes(comparison.tiers.k[i], comparison.cells.trailer_fill[i], comparison.cells.alpha[i], comparison.cells.speedup[i],
+                            comparison.cells.break_even_alpha[i], comparison.cells.break_even_kind[i],
+                            comparison.cells.tokens_per_stretch[i], *_lengths(comparison, i), *_shapes(comparison, i)))
 
     def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         names = comparison.class_names
         n = len(names)
         tier = comparison.tier_names[tier_row] if 0 <= tier_row < len(comparison.tier_names) else None
         self.export_subject = tier or ""
-        if tier is None or not comparison.speculative[tier_row] or n == 0 or comparison.made_up(tier_row):
+        if tier is None or not comparison.tiers.speculative[tier_row] or n == 0 or comparison.made_up(tier_row):
             self._show_note(tier, n, comparison.made_up(tier_row) if tier is not None else "")
             return
-        k = int(comparison.k[tier_row])
-        fill = comparison.trailer_fill[tier_row]
-        alpha = comparison.alpha[tier_row]
-        speedup = comparison.speedup[tier_row]
+        k = int(comparison.tiers.k[tier_row])
+        fill = comparison.cells.trailer_fill[tier_row]
+        alpha = comparison.cells.alpha[tier_row]
+        speedup = comparison.cells.speedup[tier_row]
         rows = np.arange(n - 1, -1, -1, dtype=np.float64)  # first class on top, as in the table
         cargo = fill * k
         slots = _profile_slots(comparison, tier_row, k, n)
@@ -128,11 +128,11 @@ class TrailerChart(ChartView):
             self._cargo.set_bars(np.zeros(n), width, rows, BAR_HEIGHT, class_brushes(n))
         self._draw_slots(slots, rows, k)
         lengths = _lengths(comparison, tier_row)
-        needed = break_even_fill(comparison.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
+        needed = break_even_fill(comparison.cells.break_even_alpha[tier_row], k, lengths[0] if lengths else None) * k
         if self._fed.changed(self._needed, needed, rows):
             self._needed.set_bars(needed, 0.0, rows, 0.84)
         self._marks = np.array(needed, dtype=np.float64)
-        never = comparison.break_even_kind[tier_row] == ar.NEVER
+        never = comparison.cells.break_even_kind[tier_row] == ar.NEVER
         self._numbers = [
             # a tree draft refuses a per-token alpha (comparison.TREE_NEEDS_LENGTH): say so, not "– full"
             f"α {alpha[j]:.2f} · a tree needs a length" if comparison.is_refused(tier_row, j) else
@@ -159,7 +159,7 @@ class TrailerChart(ChartView):
         self._show_axes(True)
         for item in (self._trailers, self._waste, self._cargo, self._walls):
             item.setVisible(True)
-        unconfirmed = " (unconfirmed)" if comparison.unconfirmed[tier_row] else ""
+        unconfirmed = " (unconfirmed)" if comparison.tiers.unconfirmed[tier_row] else ""
         self.set_title(f"Trailer fill — {tier}, K = {k}{unconfirmed}")
         self._shown = {names[j]: (float(fill[j]), float(alpha[j]), k) for j in range(n)}
         self._slot_shares = {names[j]: [float(x) for x in share[:k]] for j, (share, _) in slots.items()}
@@ -289,12 +289,12 @@ class TrailerChart(ChartView):
 
 def _lengths(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
     """Tier i's break-evens in tokens per step (E*), where the comparison has them."""
-    return () if comparison.break_even_length is None else (comparison.break_even_length[i],)
+    return () if comparison.cells.break_even_length is None else (comparison.cells.break_even_length[i],)
 
 
 def _profile_slots(comparison: Comparison, i: int, k: int, n: int) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Per profile class j of tier i: the share of steps filling each of the K slots, and which were extrapolated."""
-    grid = comparison.acceptance
+    grid = comparison.cells.acceptance
     if grid is None or not (grid.kind[i] == 2).any():
         return {}
     out = {}
@@ -307,5 +307,5 @@ def _profile_slots(comparison: Comparison, i: int, k: int, n: int) -> dict[int, 
 
 def _shapes(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
     """Tier i's profiles and kinds, for the data key: the slots' shares follow the profile, not only its E."""
-    grid = comparison.acceptance
+    grid = comparison.cells.acceptance
     return () if grid is None or not grid.any_beyond_alpha else (grid.kind[i], grid.profile[i])

@@ -18,8 +18,8 @@ from model.comparison import Comparison
 
 def shape(cmp: Comparison, i: int, j: int) -> str:
     """'profile' or 'length' where (tier i, class j) runs on one; '' for an alpha or a tier that drafts nothing."""
-    grid = cmp.acceptance
-    if grid is None or not cmp.speculative[i]:
+    grid = cmp.cells.acceptance
+    if grid is None or not cmp.tiers.speculative[i]:
         return ""
     kind = grid.KIND_CODES[int(grid.kind[i, j])]
     return "" if kind == ALPHA else kind
@@ -30,12 +30,12 @@ def _length(x: float, prefix: str = "") -> str:
 
 
 def _extrapolated(cmp: Comparison, i: int, j: int) -> bool:
-    return bool(cmp.extrapolated is not None and cmp.extrapolated[i, j])
+    return bool(cmp.cells.extrapolated is not None and cmp.cells.extrapolated[i, j])
 
 
 def extrapolated_mark(cmp: Comparison, i: int, j: int) -> str:
     """'*' where E at the tier's K (and so the speedup) was extrapolated past the K the acceptance was measured at."""
-    return "*" if cmp.speculative[i] and _extrapolated(cmp, i, j) else ""
+    return "*" if cmp.tiers.speculative[i] and _extrapolated(cmp, i, j) else ""
 
 
 def extrapolated_words(cmp: Comparison, i: int, j: int) -> str:
@@ -45,19 +45,19 @@ def extrapolated_words(cmp: Comparison, i: int, j: int) -> str:
 
 def acceptance_cell(cmp: Comparison, i: int, j: int) -> str:
     """AL (the mean acceptance length at the tier's K), * where extrapolated past what was measured."""
-    return _length(float(cmp.tokens_per_stretch[i, j]), "AL ") + ("*" if _extrapolated(cmp, i, j) else "")
+    return _length(float(cmp.cells.tokens_per_stretch[i, j]), "AL ") + ("*" if _extrapolated(cmp, i, j) else "")
 
 
 def break_even_cell(cmp: Comparison, i: int, j: int) -> str:
-    return _length(_at(cmp.break_even_length, i, j), "E* ")
+    return _length(_at(cmp.cells.break_even_length, i, j), "E* ")
 
 
 def price_break_even_cell(cmp: Comparison, i: int, j: int) -> str:
-    return _length(_at(cmp.price_break_even_length, i, j), "E* ")
+    return _length(_at(cmp.cells.price_break_even_length, i, j), "E* ")
 
 
 def margin_cell(cmp: Comparison, i: int, j: int) -> str:
-    m = float(cmp.tokens_per_stretch[i, j]) - _at(cmp.break_even_length, i, j)
+    m = float(cmp.cells.tokens_per_stretch[i, j]) - _at(cmp.cells.break_even_length, i, j)
     return "–" if math.isnan(m) else f"{m:+.2f} tok/step"
 
 
@@ -67,9 +67,9 @@ def _at(values: object, i: int, j: int) -> float:
 
 def tooltip_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     """The acceptance, E and break-even lines of a cell's tooltip, for a profile or a length."""
-    grid = cmp.acceptance
-    k = int(cmp.k[i])
-    e = float(cmp.tokens_per_stretch[i, j])
+    grid = cmp.cells.acceptance
+    k = int(cmp.tiers.k[i])
+    e = float(cmp.cells.tokens_per_stretch[i, j])
     beyond = extrapolated_words(cmp, i, j)
     if shape(cmp, i, j) == PROFILE:
         measured = grid.profile_list(i, j) or []  # type: ignore[union-attr]
@@ -79,7 +79,7 @@ def tooltip_lines(cmp: Comparison, i: int, j: int) -> list[str]:
         what = (f"acceptance: a mean acceptance length of {float(grid.length[i, j]):.2f} measured at "  # type: ignore[union-attr]
                 f"K={int(grid.length_k[i, j])}, carried to other K by the i.i.d. rule; no one alpha is used")
     return [
-        what + f", source: {cmp.alpha_source[i][j]}",
+        what + f", source: {cmp.cells.alpha_source[i][j]}",
         f"Tokens per stretch E at K={k}, from the {shape(cmp, i, j)}: {e:.2f}{beyond}; {_interval_words(cmp, i, j)}",
         f"Break-even E* = K*c + v = {break_even_cell(cmp, i, j)[3:]} tokens per step; margin {margin_cell(cmp, i, j)}",
     ]
@@ -87,14 +87,14 @@ def tooltip_lines(cmp: Comparison, i: int, j: int) -> list[str]:
 
 def _interval_words(cmp: Comparison, i: int, j: int) -> str:
     """The interval on E at the tier's K, or why there is none (too few requests, none given)."""
-    lo, hi = _at(cmp.tokens_per_stretch_low, i, j), _at(cmp.tokens_per_stretch_high, i, j)
+    lo, hi = _at(cmp.cells.tokens_per_stretch_low, i, j), _at(cmp.cells.tokens_per_stretch_high, i, j)
     if math.isnan(lo) or math.isnan(hi):
-        return f"no interval ({cmp.alpha_note[i][j]})"
-    return f"{float(cmp.alpha_confidence[i, j]):.0%} interval {lo:.2f} to {hi:.2f}"
+        return f"no interval ({cmp.cells.alpha_note[i][j]})"
+    return f"{float(cmp.cells.alpha_confidence[i, j]):.0%} interval {lo:.2f} to {hi:.2f}"
 
 
 def _measured_k(cmp: Comparison, i: int, j: int) -> int:
-    grid = cmp.acceptance
+    grid = cmp.cells.acceptance
     if shape(cmp, i, j) == LENGTH:
         return int(grid.length_k[i, j])  # type: ignore[union-attr]
     return int(grid.positions[i, j])  # type: ignore[union-attr]

@@ -20,20 +20,20 @@ COPY_ROLE = Qt.ItemDataRole.UserRole + 17
 
 # results grid: metric -> (comparison array, how it reads)
 GRID: dict[str, tuple[str, str]] = {
-    "speedup": ("speedup", "number"), "price_ratio": ("price_ratio", "number"),
-    "price_break_even": ("price_break_even_alpha", "share"), "break_even": ("break_even_alpha", "share"),
-    "margin": ("margin", "share"), "trailer_fill": ("trailer_fill", "share"), "alpha": ("alpha", "share"),
-    "optimal_k": ("optimal_k", "number"), "cost_factor": ("cost_factor", "number"),
+    "speedup": ("cells.speedup", "number"), "price_ratio": ("cells.price_ratio", "number"),
+    "price_break_even": ("cells.price_break_even_alpha", "share"), "break_even": ("cells.break_even_alpha", "share"),
+    "margin": ("cells.margin", "share"), "trailer_fill": ("cells.trailer_fill", "share"), "alpha": ("cells.alpha", "share"),
+    "optimal_k": ("cells.optimal_k", "number"), "cost_factor": ("cells.cost_factor", "number"),
 }
 # per-tier summary: column header -> (comparison array, how it reads)
 SUMMARY: dict[str, tuple[str, str]] = {
-    "Mix speedup": ("mix_speedup", "number"), "vs baseline": ("speedup_vs_baseline", "number"),
-    "Price ratio": ("mix_price_ratio", "number"), "Value needs": ("mix_price_break_even_alpha", "share"),
-    "Runs like": ("effective_alpha", "share"), "Premium": ("premium", "share"),
-    "Monthly cost": ("monthly_cost", "number"), "Cost per 1x": ("price_per_speedup", "number"),
-    "FLOPs/token": ("mix_cost_factor", "number"), "Claim needs alpha": ("claim_alpha", "share"),
-    "Measured": ("measured_speedup", "number"),
-    "Fair price": ("fair_price_factor", "number"),
+    "Mix speedup": ("tiers.mix_speedup", "number"), "vs baseline": ("tiers.speedup_vs_baseline", "number"),
+    "Price ratio": ("tiers.price_ratio", "number"), "Value needs": ("tiers.price_break_even_alpha", "share"),
+    "Runs like": ("tiers.effective_alpha", "share"), "Premium": ("tiers.premium", "share"),
+    "Monthly cost": ("tiers.monthly_cost", "number"), "Cost per 1x": ("tiers.price_per_speedup", "number"),
+    "FLOPs/token": ("tiers.cost_factor", "number"), "Claim needs alpha": ("claims.alpha", "share"),
+    "Measured": ("probed.speedup", "number"),
+    "Fair price": ("fair.factor", "number"),
 }
 # a shown number starts with a digit, a sign or a currency symbol; anything else is words
 # (an alpha among lengths reads "α 66.2%": gui.tables.summary_model.ALPHA_MARK)
@@ -47,7 +47,7 @@ def copy_text(cmp: Comparison, field: tuple[str, str] | None, index: tuple[int, 
     if field is None or not (_SHOWN_NUMBER.match(text) or text.startswith("K=")):
         return text
     name, kind = field
-    value = float(getattr(cmp, name)[index])
+    value = float(cmp.array(name)[index])
     if not math.isfinite(value):
         return text
     # repr: the shortest text that reads back as the same float

@@ -63,20 +63,20 @@ def _solved_text(kind: int, alpha: float, k: int, always: str) -> str:
 def break_even_text(cmp: Comparison, i: int, j: int) -> str:
     if acceptance_text.shape(cmp, i, j):
         return acceptance_text.break_even_cell(cmp, i, j)
-    return _solved_text(int(cmp.break_even_kind[i, j]), cmp.break_even_alpha[i, j], int(cmp.k[i]), "0% (always pays)")
+    return _solved_text(int(cmp.cells.break_even_kind[i, j]), cmp.cells.break_even_alpha[i, j], int(cmp.tiers.k[i]), "0% (always pays)")
 
 
 def _margin_text(cmp: Comparison, i: int, j: int) -> str:
     if acceptance_text.shape(cmp, i, j):
         return acceptance_text.margin_cell(cmp, i, j)
-    m = cmp.margin[i, j]
+    m = cmp.cells.margin[i, j]
     return "–" if math.isnan(m) else f"{m * 100:+.1f} pts"
 
 
 def price_break_even_text(cmp: Comparison, i: int, j: int) -> str:
     if acceptance_text.shape(cmp, i, j):
         return acceptance_text.price_break_even_cell(cmp, i, j)
-    return _solved_text(int(cmp.price_break_even_kind[i, j]), cmp.price_break_even_alpha[i, j], int(cmp.k[i]),
+    return _solved_text(int(cmp.cells.price_break_even_kind[i, j]), cmp.cells.price_break_even_alpha[i, j], int(cmp.tiers.k[i]),
                         "0% (always)")
 
 
@@ -88,34 +88,34 @@ def ratio_text(ratio: float, applicable: bool) -> str:
 
 def _speed_verdict_text(cmp: Comparison, i: int, j: int) -> str:
     # a made-up tier's cells say why they have none, as the report's Comparison does
-    return cmp.made_up(i) or labelled(VERDICT_NAMES[int(cmp.verdict[i, j])], cmp.too_few(i, j))
+    return cmp.made_up(i) or labelled(VERDICT_NAMES[int(cmp.cells.verdict[i, j])], cmp.too_few(i, j))
 
 
 def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
-    return "incomplete" if cmp.made_up(i) else labelled(VALUE_NAMES[int(cmp.value_verdict[i, j])], cmp.too_few(i, j))
+    return "incomplete" if cmp.made_up(i) else labelled(VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], cmp.too_few(i, j))
 
 
 # metric key -> (menu label, cell text)
 METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     # * as on the acceptance cell: E, and so the speedup, extrapolated past the K a profile or length was measured at
-    "speedup": ("Speedup", lambda c, i, j: fmt.times_interval(c.speedup[i, j], c.speedup_low[i, j], c.speedup_high[i, j])
+    "speedup": ("Speedup", lambda c, i, j: fmt.times_interval(c.cells.speedup[i, j], c.cells.speedup_low[i, j], c.cells.speedup_high[i, j])
                 + acceptance_text.extrapolated_mark(c, i, j)),
     "speed_verdict": ("Speed verdict (vs plain decoding)", _speed_verdict_text),
     "value_verdict": ("Value verdict (speed vs price)", _value_verdict_text),
     # a profile's or a length's cell is in tokens per verify step (E*): the labels name both units
     "price_break_even": ("Price break-even (alpha or E*)", price_break_even_text),
     "price_ratio": ("Price ratio (tier / baseline)",
-                    lambda c, i, j: ratio_text(c.price_ratio[i, j], int(c.value_verdict[i, j]) != NOT_APPLICABLE)),
+                    lambda c, i, j: ratio_text(c.cells.price_ratio[i, j], int(c.cells.value_verdict[i, j]) != NOT_APPLICABLE)),
     "break_even": ("Break-even (alpha* or E*)", break_even_text),
     "margin": ("Margin over break-even", _margin_text),
-    "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.trailer_fill[i, j])),
+    "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.cells.trailer_fill[i, j])),
     # a tier that drafts nothing accepts nothing: the class's alpha would read as if it were used
     # a profile or a length: its mean acceptance length, not the alpha kept beside it (acceptance_text)
-    "alpha": ("Acceptance used", lambda c, i, j: "n/a" if not c.speculative[i] else
-              acceptance_text.acceptance_cell(c, i, j) if acceptance_text.shape(c, i, j) else fmt.pct(c.alpha[i, j])),
-    "optimal_k": ("Best K (speedup)", lambda c, i, j: "n/a" if not c.speculative[i] else "–" if c.made_up(i) else
-                  f"K={int(c.optimal_k[i, j])} ({fmt.times(c.optimal_speedup[i, j])})"),
-    "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cost_factor[i, j])),
+    "alpha": ("Acceptance used", lambda c, i, j: "n/a" if not c.tiers.speculative[i] else
+              acceptance_text.acceptance_cell(c, i, j) if acceptance_text.shape(c, i, j) else fmt.pct(c.cells.alpha[i, j])),
+    "optimal_k": ("Best K (speedup)", lambda c, i, j: "n/a" if not c.tiers.speculative[i] else "–" if c.made_up(i) else
+                  f"K={int(c.cells.optimal_k[i, j])} ({fmt.times(c.cells.optimal_speedup[i, j])})"),
+    "cost_factor": ("FLOPs per token", lambda c, i, j: fmt.times(c.cells.cost_factor[i, j])),
 }
 # metrics about the price are coloured by the value verdict, the rest by the speed verdict
 VALUE_METRICS = {"value_verdict", "price_break_even", "price_ratio"}
@@ -126,16 +126,16 @@ def colour_scheme(metric: str) -> str:
 
 
 # the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
-_PAIR_FIELDS = ("speedup", "speedup_low", "speedup_high", "verdict", "break_even_alpha", "break_even_kind", "margin", "trailer_fill", "alpha",
-                "optimal_k", "optimal_speedup", "cost_factor", "price_ratio", "price_break_even_alpha",
-                "price_break_even_kind", "value_verdict", "tokens_per_stretch", "break_even_length",
-                "price_break_even_length", "extrapolated")
-_TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium", "price_per_speedup",
-                "mix_cost_factor", "claimed_speedup", "claim_context", "claim_alpha", "claim_kind", "tier_verdict",
-                "mix_price_ratio", "mix_price_break_even_alpha", "mix_price_break_even_kind", "effective_alpha",
-                "tier_value_verdict", "measured_speedup", "mix_speedup_low", "mix_speedup_high", "speedup_vs_baseline_low",
-                "speedup_vs_baseline_high", "fair_price_factor", "fair_price_factor_low", "effective_alpha_low",
-                "effective_alpha_high", "mix_price_break_even_length", "effective_length", "guarantee_is_length")
+_PAIR_FIELDS = ("cells.speedup", "cells.speedup_low", "cells.speedup_high", "cells.verdict", "cells.break_even_alpha", "cells.break_even_kind", "cells.margin", "cells.trailer_fill", "cells.alpha",
+                "cells.optimal_k", "cells.optimal_speedup", "cells.cost_factor", "cells.price_ratio", "cells.price_break_even_alpha",
+                "cells.price_break_even_kind", "cells.value_verdict", "cells.tokens_per_stretch", "cells.break_even_length",
+                "cells.price_break_even_length", "cells.extrapolated")
+_TIER_FIELDS = ("tiers.mix_speedup", "tiers.speedup_vs_baseline", "tiers.monthly_cost", "tiers.premium", "tiers.price_per_speedup",
+                "tiers.cost_factor", "claims.speedup", "claims.context", "claims.alpha", "claims.kind", "tiers.verdict",
+                "tiers.price_ratio", "tiers.price_break_even_alpha", "tiers.price_break_even_kind", "tiers.effective_alpha",
+                "tiers.value_verdict", "probed.speedup", "tiers.mix_speedup_low", "tiers.mix_speedup_high", "tiers.speedup_vs_baseline_low",
+                "tiers.speedup_vs_baseline_high", "fair.factor", "fair.factor_low", "tiers.effective_alpha_low",
+                "tiers.effective_alpha_high", "tiers.price_break_even_length", "tiers.effective_length", "tiers.guarantee_is_length")
 
 
 # what each summary column shows (text and colours) comes from these fields; an edit repaints a column only
@@ -143,26 +143,26 @@ _TIER_FIELDS = ("mix_speedup", "speedup_vs_baseline", "monthly_cost", "premium",
 # A column missing here is diffed on every field, as all were before. tests/gui/tables/test_changed_ranges.py
 # checks every cell an edit changes is repainted.
 SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
-    "Speed verdict": ("incomplete", "tier_verdict", "unconfirmed", "on_measured"),
-    "Value verdict": ("incomplete", "baseline_incomplete", "tier_value_verdict"),
-    "Claim holds": ("claim_holds",),
-    "SLA": ("sla", "sla_verdict"),
-    "Downgraded": ("downgraded_share",),
-    "Mix speedup": ("mix_speedup", "mix_speedup_low", "mix_speedup_high"),
-    "vs baseline": ("speedup_vs_baseline", "speedup_vs_baseline_low", "speedup_vs_baseline_high"),
-    "Measured": ("measured_speedup", "measured_note", "baseline_index", "speedup_vs_baseline", "mix_speedup",
-                 "on_measured"),
-    "Fair price": ("fair_price_factor", "fair_price_factor_low"),
-    "Price ratio": ("mix_price_ratio", "baseline_index"),
-    "Value needs": ("mix_price_break_even_kind", "mix_price_break_even_alpha", "k", "guarantee_is_length",
-                          "mix_price_break_even_length"),
-    "Runs like": ("effective_alpha", "mix_price_break_even_kind", "guarantee_is_length", "effective_length", "k"),
-    "Premium": ("premium",),
-    "Monthly cost": ("monthly_cost",),
-    "Cost per 1x": ("price_per_speedup",),
-    "FLOPs/token": ("mix_cost_factor",),
-    "Claim": ("claimed_speedup", "claim_context"),
-    "Claim needs alpha": ("claimed_speedup", "speculative", "claim_kind", "claim_alpha"),
+    "Speed verdict": ("tiers.incomplete", "tiers.verdict", "tiers.unconfirmed", "tiers.on_measured"),
+    "Value verdict": ("tiers.incomplete", "tiers.baseline_incomplete", "tiers.value_verdict"),
+    "Claim holds": ("claims.holds",),
+    "SLA": ("terms.sla", "terms.sla_verdict"),
+    "Downgraded": ("terms.downgraded_share",),
+    "Mix speedup": ("tiers.mix_speedup", "tiers.mix_speedup_low", "tiers.mix_speedup_high"),
+    "vs baseline": ("tiers.speedup_vs_baseline", "tiers.speedup_vs_baseline_low", "tiers.speedup_vs_baseline_high"),
+    "Measured": ("probed.speedup", "probed.note", "tiers.baseline_index", "tiers.speedup_vs_baseline", "tiers.mix_speedup",
+                 "tiers.on_measured"),
+    "Fair price": ("fair.factor", "fair.factor_low"),
+    "Price ratio": ("tiers.price_ratio", "tiers.baseline_index"),
+    "Value needs": ("tiers.price_break_even_kind", "tiers.price_break_even_alpha", "tiers.k", "tiers.guarantee_is_length",
+                          "tiers.price_break_even_length"),
+    "Runs like": ("tiers.effective_alpha", "tiers.price_break_even_kind", "tiers.guarantee_is_length", "tiers.effective_length", "tiers.k"),
+    "Premium": ("tiers.premium",),
+    "Monthly cost": ("tiers.monthly_cost",),
+    "Cost per 1x": ("tiers.price_per_speedup",),
+    "FLOPs/token": ("tiers.cost_factor",),
+    "Claim": ("claims.speedup", "claims.context"),
+    "Claim needs alpha": ("claims.speedup", "tiers.speculative", "claims.kind", "claims.alpha"),
 }
 ANY_SUMMARY_FIELD = tuple(dict.fromkeys((*_TIER_FIELDS, *(f for fs in SUMMARY_FIELDS.values() for f in fs))))
 
@@ -171,7 +171,7 @@ def changed_cells(old: Comparison, new: Comparison, names: tuple[str, ...]) -> n
     """Boolean mask of entries that differ in any of the named arrays (NaN equals NaN here)."""
     mask: np.ndarray | None = None
     for name in names:
-        a, b = np.asarray(getattr(old, name)), np.asarray(getattr(new, name))
+        a, b = np.asarray(old.array(name)), np.asarray(new.array(name))
         diff = a != b
         if a.dtype.kind == "f":
             diff &= ~(np.isnan(a) & np.isnan(b))
@@ -190,7 +190,7 @@ def _block(mask: np.ndarray) -> tuple[int, int, int, int] | None:
 
 def shows_not_given(cmp: Comparison) -> bool:
     """Some cell shows the not-given colour: a tier's mechanics, or a class's acceptance or context, nobody gave."""
-    return any(cmp.incomplete) or bool(cmp.not_given is not None and cmp.not_given.any())
+    return any(cmp.tiers.incomplete) or bool(cmp.cells.not_given is not None and cmp.cells.not_given.any())
 
 
 def cell_text(cmp: Comparison, metric: str, i: int, j: int) -> str:
@@ -201,7 +201,7 @@ def cell_text(cmp: Comparison, metric: str, i: int, j: int) -> str:
 def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     """How the cell was computed, in the seed's terms, with the actual numbers."""
     tier, cls = cmp.tier_names[i], cmp.class_names[j]
-    if not cmp.speculative[i]:
+    if not cmp.tiers.speculative[i]:
         return f"{tier} on {cls}: plain decoding (Speculative = no), so speedup 1.00x by definition.\n{HELP_HINT}"
     if cmp.cell_not_given(i, j) and not cmp.made_up(i):
         return (f"{tier} on {cls}: no speedup and no verdict, {cls}'s {cmp.cell_not_given(i, j)} (a new row: "
@@ -210,27 +210,27 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
     if cmp.made_up(i):
         return (f"{tier} on {cls}: no speedup and no verdict, {cmp.made_up(i)}. Nobody gave its mechanics (a new "
                 "row, or a price list without them); type them in the Tiers table to model its speed.\n" + HELP_HINT)
-    k, a, c, v = int(cmp.k[i]), cmp.alpha[i, j], cmp.c[i, j], cmp.v[i, j]
-    e = cmp.tokens_per_stretch[i, j]
+    k, a, c, v = int(cmp.tiers.k[i]), cmp.cells.alpha[i, j], cmp.cells.c[i, j], cmp.cells.v[i, j]
+    e = cmp.cells.tokens_per_stretch[i, j]
     if cmp.is_refused(i, j):
         return (f"{tier} on {cls}: no speedup. {cmp.tier_names[i]} drafts a tree (depth K = {k}; c = {c:.3f}, "
                 f"v = {v:.3f}, break-even E* = K*c + v = {k * c + v:.2f} tokens per step) and {cls} has one "
-                f"alpha ({fmt.pct(a)}): {cmp.alpha_note[i][j]}.\nGive {cls} a length or a profile on this tier "
+                f"alpha ({fmt.pct(a)}): {cmp.cells.alpha_note[i][j]}.\nGive {cls} a length or a profile on this tier "
                 f"(Edit > Assume a published acceptance…, or measure it).\n{HELP_HINT}")
     lines = [
-        f"{tier} on {cls}" + ("  (speculative decoding not confirmed)" if cmp.unconfirmed[i] else ""),
+        f"{tier} on {cls}" + ("  (speculative decoding not confirmed)" if cmp.tiers.unconfirmed[i] else ""),
         f"K = {k} draft tokens per stretch; c = {c:.3f} (draft pass / target step); v = {v:.3f} (verify pass / target step)",
-        *([f"alpha = {fmt.pct(a)} per token, source: {cmp.alpha_source[i][j]}; " + interval_text(cmp, i, j),
+        *([f"alpha = {fmt.pct(a)} per token, source: {cmp.cells.alpha_source[i][j]}; " + interval_text(cmp, i, j),
            f"Tokens per stretch E = (1 - alpha^(K+1)) / (1 - alpha) = {e:.2f}"]
           if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[:2]),
-        f"Trailer fill F = (E - 1) / K = {fmt.pct(cmp.trailer_fill[i, j])}",
+        f"Trailer fill F = (E - 1) / K = {fmt.pct(cmp.cells.trailer_fill[i, j])}",
         f"Stretch cost K*c + v = {k * c + v:.2f} target steps",
-        f"Speedup S = E / (K*c + v) = {fmt.times_interval(cmp.speedup[i, j], cmp.speedup_low[i, j], cmp.speedup_high[i, j])}"
+        f"Speedup S = E / (K*c + v) = {fmt.times_interval(cmp.cells.speedup[i, j], cmp.cells.speedup_low[i, j], cmp.cells.speedup_high[i, j])}"
         + acceptance_text.extrapolated_words(cmp, i, j),
         (f"Break-even alpha* (E = K*c + v): {break_even_text(cmp, i, j)}; margin {_margin_text(cmp, i, j)}"
          if not acceptance_text.shape(cmp, i, j) else acceptance_text.tooltip_lines(cmp, i, j)[2]),
-        f"Best K: {int(cmp.optimal_k[i, j])} gives {fmt.times(cmp.optimal_speedup[i, j])}",
-        f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cost_factor[i, j])}",
+        f"Best K: {int(cmp.cells.optimal_k[i, j])} gives {fmt.times(cmp.cells.optimal_speedup[i, j])}",
+        f"FLOPs per emitted token vs plain decoding: {fmt.times(cmp.cells.cost_factor[i, j])}",
         f"Speed verdict: {_speed_verdict_text(cmp, i, j)} (against plain decoding)",
         *value_lines(cmp, i, j),
         *([too_few_words(cmp, i, j)] if cmp.too_few(i, j) else []),
@@ -240,41 +240,41 @@ def pair_tooltip(cmp: Comparison, i: int, j: int) -> str:
 
 
 def interval_text(cmp: Comparison, i: int, j: int) -> str:
-    lo, hi = cmp.alpha_low[i, j], cmp.alpha_high[i, j]
+    lo, hi = cmp.cells.alpha_low[i, j], cmp.cells.alpha_high[i, j]
     if math.isnan(lo) or math.isnan(hi):
-        return f"no interval ({cmp.alpha_note[i][j]})"
-    return f"{cmp.alpha_confidence[i, j]:.0%} interval {fmt.pct(lo)} to {fmt.pct(hi)}"
+        return f"no interval ({cmp.cells.alpha_note[i][j]})"
+    return f"{cmp.cells.alpha_confidence[i, j]:.0%} interval {fmt.pct(lo)} to {fmt.pct(hi)}"
 
 
 def fair_price_text(cmp: Comparison, i: int) -> str:
-    f = cmp.fair_price_factor[i]
+    f = cmp.fair.factor[i]
     if math.isnan(f):
         return ""
-    low = cmp.fair_price_factor_low[i]
+    low = cmp.fair.factor_low[i]
     return f"{fmt.times(f)} (open at {fmt.times(low)})" if not math.isnan(low) else fmt.times(f)
 
 
 def fair_price_tip(cmp: Comparison, i: int) -> str:
-    if math.isnan(cmp.fair_price_factor[i]):
+    if math.isnan(cmp.fair.factor[i]):
         return ""
     cur = cmp.currency
-    text = (f"Fair price: {fmt.money(cmp.fair_price_out[i], cur, 2)} out, {fmt.money(cmp.fair_price_in[i], cur, 2)} in "
+    text = (f"Fair price: {fmt.money(cmp.fair.price_out[i], cur, 2)} out, {fmt.money(cmp.fair.price_in[i], cur, 2)} in "
             "per 1M tokens")
-    if not math.isnan(cmp.fair_price_factor_low[i]):
-        text += (f"; at the pessimistic end of the {cmp.confidence:.0%} interval {fmt.money(cmp.fair_price_out_low[i], cur, 2)}"
-                 f" out, {fmt.money(cmp.fair_price_in_low[i], cur, 2)} in: the price to open a negotiation with")
+    if not math.isnan(cmp.fair.factor_low[i]):
+        text += (f"; at the pessimistic end of the {cmp.confidence:.0%} interval {fmt.money(cmp.fair.price_out_low[i], cur, 2)}"
+                 f" out, {fmt.money(cmp.fair.price_in_low[i], cur, 2)} in: the price to open a negotiation with")
     return text
 
 
 def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     """The value verdict's working for one (tier, class), in words."""
-    b = int(cmp.baseline_index[i])
+    b = int(cmp.tiers.baseline_index[i])
     if b < 0:
         return ["Value verdict: n/a (no baseline tier to price against)"]
-    if math.isnan(cmp.price_ratio[i, j]):
+    if math.isnan(cmp.cells.price_ratio[i, j]):
         return ["Value verdict: n/a (neither tier has a price for this traffic)"]
-    base, ratio = cmp.tier_names[b], cmp.price_ratio[i, j]
-    over = cmp.speedup[i, j] / cmp.speedup[b, j]
+    base, ratio = cmp.tier_names[b], cmp.cells.price_ratio[i, j]
+    over = cmp.cells.speedup[i, j] / cmp.cells.speedup[b, j]
     return [
         f"Price ratio: this class's traffic on {cmp.tier_names[i]} / on {base} = {ratio_text(ratio, True)}",
         f"Speedup over {base}: {fmt.times(over)}; price break-even "
@@ -316,11 +316,11 @@ class ResultsGridModel(WorkbookTableModel):
     def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
         if old is None or old.tier_names != new.tier_names or old.class_names != new.class_names:
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1
-        if any(c.not_given is not None and c.not_given.any() for c in (old, new)):
+        if any(c.cells.not_given is not None and c.cells.not_given.any() for c in (old, new)):
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1  # a class's words move with no number moving
         block = _block(changed_cells(old, new, _PAIR_FIELDS))
         # a made-up tier's words ("needs c and v" -> "needs v") change with no verdict moving: its whole row
-        rows = [i for i, (a, b) in enumerate(zip(old.incomplete, new.incomplete)) if a != b]
+        rows = [i for i, (a, b) in enumerate(zip(old.tiers.incomplete, new.tiers.incomplete)) if a != b]
         if not rows or not new.class_names:
             return block
         top, bottom, last = min(rows), max(rows), len(new.class_names) - 1
@@ -346,7 +346,7 @@ class ResultsGridModel(WorkbookTableModel):
         if cmp.made_up(i) or cmp.cell_not_given(i, j):
             return INCOMPLETE_COLOUR
         value = colour_scheme(self.metric) == "value"
-        code = int(cmp.value_verdict[i, j] if value else cmp.verdict[i, j])
+        code = int(cmp.cells.value_verdict[i, j] if value else cmp.cells.verdict[i, j])
         if code != NOT_APPLICABLE and cmp.too_few(i, j):
             return TOO_FEW_COLOUR
         return (VALUE_COLOURS if value else VERDICT_COLOURS)[code]

@@ -31,31 +31,31 @@ ALPHA_MARK = "α "  # before an alpha in a column whose other rows may hold leng
 
 
 def _claim_text(cmp: Comparison, i: int) -> str:
-    claimed = cmp.claimed_speedup[i]
-    return "" if math.isnan(claimed) else f"{fmt.times(claimed)} at {fmt.context(cmp.claim_context[i])}"
+    claimed = cmp.claims.speedup[i]
+    return "" if math.isnan(claimed) else f"{fmt.times(claimed)} at {fmt.context(cmp.claims.context[i])}"
 
 
 def _implied_text(cmp: Comparison, i: int) -> str:
-    if math.isnan(cmp.claimed_speedup[i]) or not cmp.speculative[i]:
+    if math.isnan(cmp.claims.speedup[i]) or not cmp.tiers.speculative[i]:
         return ""
-    if int(cmp.claim_kind[i]) == ar.NEVER:
+    if int(cmp.claims.kind[i]) == ar.NEVER:
         return fmt.OUT_OF_REACH
-    return fmt.pct(cmp.claim_alpha[i])
+    return fmt.pct(cmp.claims.alpha[i])
 
 
 def _holds_text(cmp: Comparison, i: int) -> str:
-    holds = cmp.claim_holds[i]
+    holds = cmp.claims.holds[i]
     return "" if holds is None else ("holds" if holds else "does not hold")
 
 
 def _mix_break_even_text(cmp: Comparison, i: int) -> str:
-    if int(cmp.mix_price_break_even_kind[i]) == -1:
+    if int(cmp.tiers.price_break_even_kind[i]) == -1:
         return ""
     return _unit_text(cmp.tier_parts[i].guarantee, cmp.tier_parts[i].guarantee.text())
 
 
 def _runs_like_text(cmp: Comparison, i: int) -> str:
-    if int(cmp.mix_price_break_even_kind[i]) == -1:
+    if int(cmp.tiers.price_break_even_kind[i]) == -1:
         return ""
     g = cmp.tier_parts[i].guarantee
     return _unit_text(g, fmt.pct(g.runs_like) if g.unit == ALPHA_UNIT else length_text(g.runs_like, g.k))
@@ -74,13 +74,13 @@ def _measured_text(cmp: Comparison, i: int) -> str:
 
 def _sla_text(cmp: Comparison, i: int) -> str:
     """The SLA's verdict (met, breached, undecided), "promised" where it is not measured, blank without an SLA."""
-    if not (cmp.sla and cmp.sla[i]):
+    if not (cmp.terms.sla and cmp.terms.sla[i]):
         return ""
-    return cmp.sla_verdict[i] or "promised"
+    return cmp.terms.sla_verdict[i] or "promised"
 
 
 def _downgraded_text(cmp: Comparison, i: int) -> str:
-    d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    d = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else math.nan
     return "" if math.isnan(d) else fmt.pct(d, 0)
 
 
@@ -98,15 +98,15 @@ def _speed_verdict(cmp: Comparison, i: int) -> str:
         return _incomplete(cmp, i)
     if cmp.mix_waits(i):
         return WAITS_WORDS
-    mark = " (measured)" if cmp.judged_on_measured(i) else " (unconfirmed)" if cmp.unconfirmed[i] else ""
-    return VERDICT_NAMES[int(cmp.tier_verdict[i])] + mark
+    mark = " (measured)" if cmp.judged_on_measured(i) else " (unconfirmed)" if cmp.tiers.unconfirmed[i] else ""
+    return VERDICT_NAMES[int(cmp.tiers.verdict[i])] + mark
 
 
 def _price_ratio(cmp: Comparison, i: int) -> str:
     """The mix's price ratio wherever the prices give one (a price fact, with or without a value verdict)."""
-    if cmp.baseline_index[i] < 0:
+    if cmp.tiers.baseline_index[i] < 0:
         return ""
-    ratio = float(cmp.mix_price_ratio[i])
+    ratio = float(cmp.tiers.price_ratio[i])
     return "n/a" if math.isnan(ratio) else ratio_text(ratio, True)
 
 
@@ -119,7 +119,7 @@ def unpriced_tiers(cmp: Comparison, i: int, header: str) -> list[str]:
     its baseline's too for the premium and the price ratio ([] where the prices were typed, 0 included)."""
     if header not in _BILLED:
         return []
-    b = int(cmp.baseline_index[i])
+    b = int(cmp.tiers.baseline_index[i])
     rests_on = [i, b] if header in ("Premium", "Price ratio") and b >= 0 else [i]
     return [cmp.tier_names[t] for t in rests_on if cmp.prices_not_given(t)]
 
@@ -132,7 +132,7 @@ def _value_verdict(cmp: Comparison, i: int) -> str:
     # its own made-up mechanics, or its baseline's: the core's words (compare and the report say the same)
     if cmp.mix_waits(i) and not _incomplete(cmp, i):
         return WAITS_WORDS
-    return cmp.value_withheld(i) or VALUE_NAMES[int(cmp.tier_value_verdict[i])]
+    return cmp.value_withheld(i) or VALUE_NAMES[int(cmp.tiers.value_verdict[i])]
 
 
 # (header, cell text, tooltip explaining the column); the verdicts first, so a laptop screen shows them
@@ -143,17 +143,17 @@ SUMMARY_COLUMNS: list[tuple[str, Callable[[Comparison, int], str], str]] = [
     ("Quality", quality_verdict, "What a probe at a temperature found (lossy: the fast tier's samples do not come from the standard tier's model; lossless: they do, with the size of shift the run could see; undecided) and its checked tasks (worse: fast answers fail more often, beyond the margin). Hover a cell for the sentence."),
     ("SLA", _sla_text, "The vendor's SLA (a share of requests above a number of output tokens per second) against what a probe measured: met where the interval's low end is at or above the promise, breached where its high end is below it, undecided between; promised: not measured yet. Hover a cell for the numbers."),
     ("Downgraded", _downgraded_text, "The share of fast requests the vendor served at standard speed (measured by a probe, or typed). The mix speedup and the monthly cost are as served: those requests run at the baseline's speed and are billed at its prices. Hover a cell for the speed on the requests served fast."),
-    ("Mix speedup", lambda c, i: fmt.times_interval(c.mix_speedup[i], c.mix_speedup_low[i], c.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
-    ("vs baseline", lambda c, i: fmt.times_interval(c.speedup_vs_baseline[i], c.speedup_vs_baseline_low[i], c.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
+    ("Mix speedup", lambda c, i: fmt.times_interval(c.tiers.mix_speedup[i], c.tiers.mix_speedup_low[i], c.tiers.mix_speedup_high[i]), "Token-weighted harmonic mean of the per-class speedups: sum(w) / sum(w / S). Time adds up, not speed. In brackets the interval at the workbook's confidence, the classes' intervals combined as independent."),
+    ("vs baseline", lambda c, i: fmt.times_interval(c.tiers.speedup_vs_baseline[i], c.tiers.speedup_vs_baseline_low[i], c.tiers.speedup_vs_baseline_high[i]), "Mix speedup divided by the baseline tier's mix speedup."),
     ("Measured", _measured_text, "A probe's measured speedup over the baseline (tokens per second against the baseline's), kept on the tier by Apply in Tools > Probe a tier. Beside the modelled 'vs baseline': (!) marks a disagreement of more than 10%, and the cell's tooltip says which inputs to doubt."),
     ("Fair price", fair_price_text, "The factor on both list prices at which the speed over the baseline is exactly worth the price (speedup over the baseline / price ratio); in brackets the same at the pessimistic end of the interval, the number to open a negotiation with. Hover a cell for the prices per 1M tokens."),
     ("Price ratio", _billed(_price_ratio, "Price ratio"), "Monthly cost / the baseline tier's monthly cost: the speed over the baseline must reach this for the tier to be worth it."),
     ("Value needs", _mix_break_even_text, "The acceptance to guarantee (α: a per-token alpha): the one acceptance that, held by every class, would make the mix speedup over the baseline equal the price ratio. One alpha cannot describe classes that differ, so compare it with 'Runs like'; per class, the results grid shows each class's price break-even (show: Price break-even alpha). Where a class is a profile or a length, no alpha applies: 'AL 2.80 @K4' is the mean acceptance length (tokens per verify step) every class would need at the tier's K."),
     ("Runs like", _runs_like_text, "The one acceptance that, held by every class, gives the mix speedup the workload has now (α: a per-token alpha; AL: a mean acceptance length, where a class is a profile or a length). Worth the premium when it is at least 'Value needs'."),
-    ("Premium", _billed(lambda c, i: fmt.signed_pct(c.premium[i]), "Premium"), "Monthly cost over the baseline tier's monthly cost, minus one."),
-    ("Monthly cost", _billed(lambda c, i: fmt.money(c.monthly_cost[i], c.currency), "Monthly cost"), "Output tokens x output price + input tokens x input price, per month; by context band and cached input where the tier has such prices, and the downgraded share billed at the baseline's prices."),
-    ("Cost per 1x", _billed(lambda c, i: fmt.money(c.price_per_speedup[i], c.currency), "Cost per 1x"), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
-    ("FLOPs/token", lambda c, i: fmt.times(c.mix_cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
+    ("Premium", _billed(lambda c, i: fmt.signed_pct(c.tiers.premium[i]), "Premium"), "Monthly cost over the baseline tier's monthly cost, minus one."),
+    ("Monthly cost", _billed(lambda c, i: fmt.money(c.tiers.monthly_cost[i], c.currency), "Monthly cost"), "Output tokens x output price + input tokens x input price, per month; by context band and cached input where the tier has such prices, and the downgraded share billed at the baseline's prices."),
+    ("Cost per 1x", _billed(lambda c, i: fmt.money(c.tiers.price_per_speedup[i], c.currency), "Cost per 1x"), "Monthly cost / mix speedup: what one unit of speed costs you. Worth the premium exactly when this is no higher than the baseline's."),
+    ("FLOPs/token", lambda c, i: fmt.times(c.tiers.cost_factor[i]), "The vendor's arithmetic per emitted token vs plain decoding at your acceptance: (K c_flops + K + 1) / E, token-weighted. The cost of the draft."),
     ("Claim", _claim_text, "The vendor's claimed speedup and the context length it was stated at."),
     ("Claim needs alpha", _implied_text, "The per-token acceptance at which the claim comes true at the claim's context (solve S(alpha) = claim)."),
 ]
@@ -170,13 +170,13 @@ def _background(cmp: Comparison, i: int, header: str) -> QColor | None:
     if cmp.tier_withheld(i) or header == "Value verdict" and cmp.baseline_withheld(i):
         return INCOMPLETE_COLOUR
     if header == "Speed verdict":
-        return VERDICT_COLOURS[int(cmp.tier_verdict[i])]
-    return VALUE_COLOURS[int(cmp.tier_value_verdict[i])]
+        return VERDICT_COLOURS[int(cmp.tiers.verdict[i])]
+    return VALUE_COLOURS[int(cmp.tiers.value_verdict[i])]
 
 
 def _warns(cmp: Comparison, i: int, header: str) -> bool:
     """The cell's text in red: a claim that does not hold, a measured speed that disagrees with the model."""
-    return (header == "Claim holds" and cmp.claim_holds[i] is False
+    return (header == "Claim holds" and cmp.claims.holds[i] is False
             or header == "Measured" and _measured_text(cmp, i).endswith("(!)")
             or header == "Quality" and flagged(cmp, i))
 
@@ -272,8 +272,8 @@ class TierSummaryModel(WorkbookTableModel):
             return quality_line(cmp, i)
         if role == Qt.ItemDataRole.ToolTipRole and header in ("SLA", "Downgraded") and text(cmp, i):
             return "\n".join(terms_words(cmp, i))
-        if role == Qt.ItemDataRole.ToolTipRole and header == "Monthly cost" and cmp.price_source and cmp.price_source[i]:
-            return f"{explain}\nPrices: {cmp.price_source[i]}"  # a preset's date shows wherever its prices are used
+        if role == Qt.ItemDataRole.ToolTipRole and header == "Monthly cost" and cmp.terms.price_source and cmp.terms.price_source[i]:
+            return f"{explain}\nPrices: {cmp.terms.price_source[i]}"  # a preset's date shows wherever its prices are used
         if role == Qt.ItemDataRole.ToolTipRole and header in ("Speed verdict", "Value verdict") and _incomplete(cmp, i):
             made_up = self.document.workbook.tiers[i].defaulted if i < len(self.document.workbook.tiers) else ""
             return (f"{cmp.tier_names[i]}: {_incomplete(cmp, i)}. Nobody gave {made_up or 'its mechanics'} (a new "

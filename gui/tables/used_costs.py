@@ -39,7 +39,7 @@ def used_text(cmp: Comparison, tiers: list[Tier], row: int, name: str) -> str:
     """The cell: the range over the classes' contexts, or the value at the claim's context without classes."""
     tier = tiers[row]
     if cmp.class_names and row < len(cmp.tier_names):
-        return _range_text(np.asarray(getattr(cmp, name)[row], dtype=np.float64), name)
+        return _range_text(np.asarray(getattr(cmp.cells, name)[row], dtype=np.float64), name)
     c, v = costs_at(tier, [tier.claim_context])
     return _text(float((c if name == "c" else v)[0]), name)
 
@@ -50,7 +50,7 @@ def used_tooltip(cmp: Comparison, wb: Workbook, row: int, name: str) -> str:
     what = "c (draft pass / target step)" if name == "c" else f"v (verify pass over K + 1 = {tier.k + 1} tokens / target step)"
     lines = [f"Tier {tier.name!r}: {what} from the roofline model ({tier.gpu}, {tier.pair}, batch {tier.batch}), "
              "so it depends on the context length. Used per task class:"]
-    values = getattr(cmp, name)[row] if row < len(cmp.tier_names) else []
+    values = getattr(cmp.cells, name)[row] if row < len(cmp.tier_names) else []
     for j, cls in enumerate(cmp.class_names):
         x = float(values[j])
         if not math.isnan(x):
@@ -72,7 +72,7 @@ def used_snapshot(cmp: Comparison, tiers: list[Tier]) -> np.ndarray:
     rows = [i for i, t in enumerate(tiers) if uses_roofline(t) and i < len(cmp.tier_names)]
     if rows and cmp.class_names:
         for at, name in enumerate(COST_FIELDS):
-            values = np.asarray(getattr(cmp, name), dtype=np.float64)[rows]
+            values = np.asarray(getattr(cmp.cells, name), dtype=np.float64)[rows]
             shown = ~np.isnan(values)
             out[rows, 2 * at] = np.where(shown, values, np.inf).min(axis=1)
             out[rows, 2 * at + 1] = np.where(shown, values, -np.inf).max(axis=1)

@@ -81,9 +81,9 @@ class BriefTier:
 def fast_tiers(wb: Workbook, cmp: Comparison) -> list[int]:
     """The tiers the brief speaks of: speculative (yes or unknown) or with mechanics nobody gave, and not the
     standard tier another tier is priced against (nothing to recommend on a standard tier)."""
-    standard = {int(b) for b in cmp.baseline_index if int(b) >= 0}
+    standard = {int(b) for b in cmp.tiers.baseline_index if int(b) >= 0}
     return [i for i in range(len(wb.tiers))
-            if (cmp.speculative[i] or cmp.made_up(i)) and i not in standard]
+            if (cmp.tiers.speculative[i] or cmp.made_up(i)) and i not in standard]
 
 
 def brief(wb: Workbook, cmp: Comparison) -> list[BriefTier]:
@@ -102,9 +102,9 @@ def _priced(wb: Workbook, cmp: Comparison, i: int, said: str) -> str:
     Tier.missing_prices): said so, not '$0 a month' or 'against Helix Standard at $0'."""
     if wb.tiers[i].missing_prices():
         return "Its prices are not given: type its list prices to see what it costs."
-    b = int(cmp.baseline_index[i])
+    b = int(cmp.tiers.baseline_index[i])
     if b >= 0 and wb.tiers[b].missing_prices():
-        money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
+        money = fmt.money(float(cmp.tiers.monthly_cost[i]), cmp.currency)
         return f"{money} a month; {cmp.tier_names[b]}'s prices are not given, so nothing to compare it with."
     return said
 
@@ -116,14 +116,14 @@ def _names(names: list[str], listed: int = 4) -> str:
 
 
 def _base_name(cmp: Comparison, i: int) -> str:
-    b = int(cmp.baseline_index[i])
+    b = int(cmp.tiers.baseline_index[i])
     return cmp.tier_names[b] if b >= 0 else ""
 
 
 def _measured_over_model(cmp: Comparison, i: int) -> float | None:
     """The measured speed over the standard tier where it and the model's differ (the brief then goes by it)."""
     m = cmp.tier_parts[i].measured
-    if m.measured is None or m.agreement not in (ABOVE, BELOW) or int(cmp.baseline_index[i]) < 0:
+    if m.measured is None or m.agreement not in (ABOVE, BELOW) or int(cmp.tiers.baseline_index[i]) < 0:
         return None
     return m.measured
 
@@ -133,7 +133,7 @@ def _recommendation(cmp: Comparison, i: int) -> tuple[str, str]:
     few = [] if cmp.made_up(i) else cmp.too_few_classes(i)
     if few and rec != UNDECIDED_WORDS:
         why += f" On {_names(few)} it rests on {TOO_FEW_LABEL}."
-    if cmp.unconfirmed[i] and not cmp.made_up(i):
+    if cmp.tiers.unconfirmed[i] and not cmp.made_up(i):
         why += " Not confirmed that it drafts: probe it."
     if flagged(cmp, i):  # its speed is not the standard tier's model's: said with the recommendation too
         why += f" {quality_line(cmp, i)}"
@@ -145,7 +145,7 @@ def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
         return UNDECIDED_WORDS, "how its fast mode runs is not known: probe its speed, or ask the vendor."
     if cmp.mix_waits(i):  # a task class nobody filled in: the workload is not known (docs/design/verdicts.md#a-class-nobody-described)
         return NOT_YET, f"the workload is not filled in ({cmp.mix_waits(i)}): type it in the task classes."
-    if int(cmp.baseline_index[i]) < 0:
+    if int(cmp.tiers.baseline_index[i]) < 0:
         return UNDECIDED_WORDS, "no standard tier to weigh it against: set the one it replaces."
     if cmp.baseline_withheld(i):
         return UNDECIDED_WORDS, f"nothing to weigh its speed against ({cmp.baseline_withheld(i)})."
@@ -154,14 +154,14 @@ def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
     if cmp.judged_on_measured(i):
         return _measured_words(cmp, i)
     measured = _measured_over_model(cmp, i)
-    ratio = float(cmp.mix_price_ratio[i])
+    ratio = float(cmp.tiers.price_ratio[i])
     if measured is not None and math.isfinite(ratio):
         pays = measured >= ratio
         return (TAKE if pays else DO_NOT), (f"measured at {fmt.times(measured)} the speed of {_base_name(cmp, i)} "
                                             f"for {fmt.times(ratio)} its price.")
-    worth, not_worth, open_ = ([c for j, c in enumerate(cmp.class_names) if int(cmp.value_verdict[i, j]) == v]
+    worth, not_worth, open_ = ([c for j, c in enumerate(cmp.class_names) if int(cmp.cells.value_verdict[i, j]) == v]
                                for v in (WORTH, NOT_WORTH, UNDECIDED))
-    if int(cmp.tier_value_verdict[i]) == UNDECIDED or (open_ and not worth):
+    if int(cmp.tiers.value_verdict[i]) == UNDECIDED or (open_ and not worth):
         return UNDECIDED_WORDS, (f"too close to call on {_names(open_)}." if open_
                                  else "too close to its price to call.")
     if worth and not not_worth and not open_:
@@ -174,10 +174,10 @@ def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
 def _measured_words(cmp: Comparison, i: int) -> tuple[str, str]:
     """A tier judged on its measured speed (model/comparison/on_measured.py): the comparison's value verdict on it,
     the as-served speed with its range against the price ratio."""
-    speed = fmt.times_interval(float(cmp.speedup_vs_baseline[i]), float(cmp.speedup_vs_baseline_low[i]),
-                               float(cmp.speedup_vs_baseline_high[i]))
-    said = f"measured at {speed} the speed of {_base_name(cmp, i)} as served, for {fmt.times(float(cmp.mix_price_ratio[i]))} its price"
-    verdict = int(cmp.tier_value_verdict[i])
+    speed = fmt.times_interval(float(cmp.tiers.speedup_vs_baseline[i]), float(cmp.tiers.speedup_vs_baseline_low[i]),
+                               float(cmp.tiers.speedup_vs_baseline_high[i]))
+    said = f"measured at {speed} the speed of {_base_name(cmp, i)} as served, for {fmt.times(float(cmp.tiers.price_ratio[i]))} its price"
+    verdict = int(cmp.tiers.value_verdict[i])
     if verdict == WORTH:
         return TAKE, said + "."
     if verdict == NOT_WORTH:
@@ -186,7 +186,7 @@ def _measured_words(cmp: Comparison, i: int) -> tuple[str, str]:
 
 
 def _claim(cmp: Comparison, i: int, speed: float | None) -> str:
-    claimed = float(cmp.claimed_speedup[i])
+    claimed = float(cmp.claims.speedup[i])
     if not math.isfinite(claimed):
         return ""
     said = f"; claimed {fmt.times(claimed)}"
@@ -208,21 +208,21 @@ def speed_line(cmp: Comparison, i: int) -> str:
         return text
     if cmp.made_up(i):
         return f"Not known yet{_claim(cmp, i, None)}."
-    modelled = float(cmp.speedup_vs_baseline[i]) if base else float(cmp.mix_speedup[i])
+    modelled = float(cmp.tiers.speedup_vs_baseline[i]) if base else float(cmp.tiers.mix_speedup[i])
     if not math.isfinite(modelled):
         return f"Not measured{_claim(cmp, i, None)}."
-    return f"Not measured; modelled {fmt.times(modelled)}{over}{_claim(cmp, i, float(cmp.mix_speedup[i]))}."
+    return f"Not measured; modelled {fmt.times(modelled)}{over}{_claim(cmp, i, float(cmp.tiers.mix_speedup[i]))}."
 
 
 def cost_line(cmp: Comparison, i: int) -> str:
-    if not math.isfinite(float(cmp.monthly_cost[i])):
+    if not math.isfinite(float(cmp.tiers.monthly_cost[i])):
         return "Not known until every task class's tokens are given."
-    money = fmt.money(float(cmp.monthly_cost[i]), cmp.currency)
-    b = int(cmp.baseline_index[i])
+    money = fmt.money(float(cmp.tiers.monthly_cost[i]), cmp.currency)
+    b = int(cmp.tiers.baseline_index[i])
     if b < 0:
         return f"{money} a month."
-    base = fmt.money(float(cmp.monthly_cost[b]), cmp.currency)
-    premium = float(cmp.premium[i])
+    base = fmt.money(float(cmp.tiers.monthly_cost[b]), cmp.currency)
+    premium = float(cmp.tiers.premium[i])
     if not math.isfinite(premium):
         return f"{money} a month, against {cmp.tier_names[b]} at {base}."
     more = "more" if premium >= 0 else "less"
@@ -233,11 +233,11 @@ def _fair_factor(cmp: Comparison, i: int) -> float:
     """The factor on the list prices at which the speed over the standard tier is exactly worth it: the
     measurement's where the brief goes by it, else the cautious end of the model's range, else its point."""
     measured = _measured_over_model(cmp, i)
-    ratio = float(cmp.mix_price_ratio[i])
+    ratio = float(cmp.tiers.price_ratio[i])
     if measured is not None and math.isfinite(ratio) and ratio > 0:
         return measured / ratio
-    low = float(cmp.fair_price_factor_low[i])
-    return low if math.isfinite(low) and low > 0 else float(cmp.fair_price_factor[i])
+    low = float(cmp.fair.factor_low[i])
+    return low if math.isfinite(low) and low > 0 else float(cmp.fair.factor[i])
 
 
 def ask_line(cmp: Comparison, i: int) -> str:
@@ -247,8 +247,8 @@ def ask_line(cmp: Comparison, i: int) -> str:
     if cmp.mix_waits(i) or cmp.baseline_withheld(i):
         return f"First, what is missing: {cmp.mix_waits(i) or cmp.baseline_withheld(i)}."
     factor = _fair_factor(cmp, i)
-    listed = float(cmp.fair_price_out[i] / cmp.fair_price_factor[i]) if math.isfinite(cmp.fair_price_factor[i]) \
-        and cmp.fair_price_factor[i] > 0 else math.nan
+    listed = float(cmp.fair.price_out[i] / cmp.fair.factor[i]) if math.isfinite(cmp.fair.factor[i]) \
+        and cmp.fair.factor[i] > 0 else math.nan
     if not math.isfinite(factor) or factor <= 0 or not math.isfinite(listed) or listed <= 0:
         return ""
     cur = cmp.currency
@@ -261,7 +261,7 @@ def ask_line(cmp: Comparison, i: int) -> str:
 
 def served_line(cmp: Comparison, i: int) -> str:
     """The vendor's downgraded share (docs/design/vendor-terms.md): the speed and the bill above are as served."""
-    d = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    d = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else math.nan
     if not (math.isfinite(d) and d > 0):
         return ""
     said = f"{fmt.pct(d, 0)} of fast requests at standard speed, billed at the standard price"
@@ -270,7 +270,7 @@ def served_line(cmp: Comparison, i: int) -> str:
     if fast is not None:
         mix = float(as_served(np.array([fast]), np.array([d]), np.ones(1))[0])
     else:
-        fast, mix = float(cmp.mix_speedup_fast[i]), float(cmp.mix_speedup[i])
+        fast, mix = float(cmp.terms.mix_speedup_fast[i]), float(cmp.tiers.mix_speedup[i])
     if not (math.isfinite(fast) and math.isfinite(mix)):
         return said + "."
     return f"{said}: your mix runs {fmt.times(mix)} ({fmt.times(fast)} on the fast ones)."
@@ -278,13 +278,13 @@ def served_line(cmp: Comparison, i: int) -> str:
 
 def sla_line(cmp: Comparison, i: int) -> str:
     """The SLA's verdict in the vendor's terms (model/workbook/vendor_terms.py words it)."""
-    said = cmp.sla[i] if cmp.sla else ""
+    said = cmp.terms.sla[i] if cmp.terms.sla else ""
     return said.removeprefix("SLA: ") + "." if said else ""
 
 
 def prices_line(cmp: Comparison, i: int) -> str:
     """Where and when the list prices were read."""
-    return f"{cmp.price_source[i]}." if cmp.price_source and cmp.price_source[i] else ""
+    return f"{cmp.terms.price_source[i]}." if cmp.terms.price_source and cmp.terms.price_source[i] else ""
 
 
 ADVICE, SPEED, SERVED, SLA, COST, PRICES, ASK = ("Advice", "Speed", "As served", "SLA", "Cost", "Prices",

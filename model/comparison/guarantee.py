@@ -14,12 +14,12 @@ tokens per verify step at the tier's K, is
 and the length the workload runs like now is E_now = S_mix * s_bar = sum(w_i s_i) / sum(w_i s_i / E_i), the
 step-cost-weighted harmonic mean of the classes' lengths: worth it exactly when E_now >= E_g, the same test as
 S_mix >= S_need. Where every class has the same price ratio and baseline speedup, E_g is the token-weighted
-mean of the classes' price break-even lengths (Comparison.price_break_even_length). A chain draft of K
+mean of the classes' price break-even lengths (Comparison.cells.price_break_even_length). A chain draft of K
 emits 1 to K + 1 tokens a step (a tree: 1 to depth + 1, its K being its depth), so E_g <= 1 pays at any
 acceptance and E_g >= K + 1 at none: the kinds the comparison's alpha solve of the same target already has.
 
 For classes that are all per-token alphas (i.i.d.), E_g = E(alpha_g, K), and alpha_g (the uniform alpha the
-comparison solves, mix_price_break_even_alpha) is kept as the guarantee: it is what a vendor states. Where any
+comparison solves, Comparison.tiers.price_break_even_alpha) is kept as the guarantee: it is what a vendor states. Where any
 class is a per-position profile or a mean acceptance length (and so on every tree draft, which refuses an
 alpha), one alpha describes nothing the vendor runs: the guarantee is E_g, with the alpha withheld and why.
 """
@@ -43,12 +43,12 @@ ALPHA_WITHHELD = ("does not apply: a class's acceptance is a per-position profil
 def guarantee_lengths(mix_needed: NDArray[np.float64], mix: NDArray[np.float64], mix_low: NDArray[np.float64],
                       mix_high: NDArray[np.float64], mean_stretch: NDArray[np.float64], tier_ok: NDArray[np.bool_],
                       length_unit: NDArray[np.bool_]) -> dict[str, NDArray[Any]]:
-    """compare()'s per-tier fields: E_g and E_now (with its interval's ends) as derived above, and whether the
+    """compare()'s per-tier fields (TierResult's): E_g and E_now (with its interval's ends) as derived above, and whether the
     guarantee is stated as a length (any class not an alpha). NaN where the tier has no value verdict."""
     with np.errstate(invalid="ignore", over="ignore"):
         def on(x: NDArray[np.float64]) -> NDArray[np.float64]:
             return np.where(tier_ok & np.isfinite(x), x * mean_stretch, np.nan)
-        return {"mix_price_break_even_length": on(mix_needed), "effective_length": on(mix),
+        return {"price_break_even_length": on(mix_needed), "effective_length": on(mix),
                 "effective_length_low": on(mix_low), "effective_length_high": on(mix_high),
                 "guarantee_is_length": np.asarray(length_unit, dtype=bool)}
 

@@ -13,11 +13,11 @@ def quality_fields(tiers: list[Tier]) -> dict[str, object]:
 
 
 def quality_verdict(cmp: Comparison, i: int) -> str:
-    return cmp.quality_verdict[i] if cmp.quality_verdict else ""
+    return cmp.probed.quality_verdict[i] if cmp.probed.quality_verdict else ""
 
 
 def quality_note(cmp: Comparison, i: int) -> str:
-    return cmp.quality_note[i] if cmp.quality_note else ""
+    return cmp.probed.quality_note[i] if cmp.probed.quality_note else ""
 
 
 def flagged(cmp: Comparison, i: int) -> bool:

@@ -31,30 +31,30 @@ def iter_pair_records(cmp: Comparison) -> Iterator[dict[str, Any]]:
     for i, tier in enumerate(cmp.tier_names):
         for j, cls in enumerate(cmp.class_names):
             yield {
-                "tier": tier, "task_class": cls, "unconfirmed": bool(cmp.unconfirmed[i]),
-                "k": int(cmp.k[i]), "alpha": num(cmp.alpha[i, j]), "alpha_source": cmp.alpha_source[i][j],
-                "c": num(cmp.c[i, j]), "v": num(cmp.v[i, j]),
-                "break_even": BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])],
-                "break_even_alpha": num(cmp.break_even_alpha[i, j]), "margin": num(cmp.margin[i, j]),
-                "tokens_per_stretch": num(cmp.tokens_per_stretch[i, j]),
-                "trailer_fill": num(cmp.trailer_fill[i, j]), "speedup": num(cmp.speedup[i, j]),
-                "optimal_k": (int(cmp.optimal_k[i, j]) if cmp.speculative[i] and not cmp.is_refused(i, j)
+                "tier": tier, "task_class": cls, "unconfirmed": bool(cmp.tiers.unconfirmed[i]),
+                "k": int(cmp.tiers.k[i]), "alpha": num(cmp.cells.alpha[i, j]), "alpha_source": cmp.cells.alpha_source[i][j],
+                "c": num(cmp.cells.c[i, j]), "v": num(cmp.cells.v[i, j]),
+                "break_even": BREAK_EVEN_NAMES[int(cmp.cells.break_even_kind[i, j])],
+                "break_even_alpha": num(cmp.cells.break_even_alpha[i, j]), "margin": num(cmp.cells.margin[i, j]),
+                "tokens_per_stretch": num(cmp.cells.tokens_per_stretch[i, j]),
+                "trailer_fill": num(cmp.cells.trailer_fill[i, j]), "speedup": num(cmp.cells.speedup[i, j]),
+                "optimal_k": (int(cmp.cells.optimal_k[i, j]) if cmp.tiers.speculative[i] and not cmp.is_refused(i, j)
                               and not cmp.cell_not_given(i, j) else None),
-                "optimal_speedup": num(cmp.optimal_speedup[i, j]),
-                "cost_factor": num(cmp.cost_factor[i, j]),
-                "verdict": VERDICT_NAMES[int(cmp.verdict[i, j])],
-                "price_ratio": num(cmp.price_ratio[i, j]),
-                "price_break_even": BREAK_EVEN_NAMES[int(cmp.price_break_even_kind[i, j])],
-                "price_break_even_alpha": num(cmp.price_break_even_alpha[i, j]),
-                "value_verdict": VALUE_NAMES[int(cmp.value_verdict[i, j])],
+                "optimal_speedup": num(cmp.cells.optimal_speedup[i, j]),
+                "cost_factor": num(cmp.cells.cost_factor[i, j]),
+                "verdict": VERDICT_NAMES[int(cmp.cells.verdict[i, j])],
+                "price_ratio": num(cmp.cells.price_ratio[i, j]),
+                "price_break_even": BREAK_EVEN_NAMES[int(cmp.cells.price_break_even_kind[i, j])],
+                "price_break_even_alpha": num(cmp.cells.price_break_even_alpha[i, j]),
+                "value_verdict": VALUE_NAMES[int(cmp.cells.value_verdict[i, j])],
                 "verdict_basis": cmp.basis(i, j),
-                "alpha_interval": finite_pair(cmp.alpha_low[i, j], cmp.alpha_high[i, j]),
-                "interval_note": cmp.alpha_note[i][j] or None,
-                "confidence": num(cmp.alpha_confidence[i, j]),
-                "speedup_interval": finite_pair(cmp.speedup_low[i, j], cmp.speedup_high[i, j]),
-                "speedup_vs_baseline": num(cmp.pair_vs_baseline[i, j]),
-                "speedup_vs_baseline_interval": finite_pair(cmp.pair_vs_baseline_low[i, j],
-                                                            cmp.pair_vs_baseline_high[i, j]),
+                "alpha_interval": finite_pair(cmp.cells.alpha_low[i, j], cmp.cells.alpha_high[i, j]),
+                "interval_note": cmp.cells.alpha_note[i][j] or None,
+                "confidence": num(cmp.cells.alpha_confidence[i, j]),
+                "speedup_interval": finite_pair(cmp.cells.speedup_low[i, j], cmp.cells.speedup_high[i, j]),
+                "speedup_vs_baseline": num(cmp.cells.speedup_vs_baseline[i, j]),
+                "speedup_vs_baseline_interval": finite_pair(cmp.cells.speedup_vs_baseline_low[i, j],
+                                                            cmp.cells.speedup_vs_baseline_high[i, j]),
                 **acceptance_record(cmp, i, j),
                 "quality_verdict": quality_verdict(cmp, i) or None, "quality_note": quality_note(cmp, i) or None,
             }
@@ -66,25 +66,25 @@ def acceptance_record(cmp: Comparison, i: int, j: int) -> dict[str, Any]:
     E (mean_acceptance_length) sits next to the break-even in the same unit, tokens per verify step;
     a profile's or a length's break-even alpha is null, and break_even_alpha_note says why.
     """
-    grid = cmp.acceptance
+    grid = cmp.cells.acceptance
     kind = grid.KIND_CODES[int(grid.kind[i, j])] if grid is not None else ALPHA
-    spec = bool(cmp.speculative[i])
+    spec = bool(cmp.tiers.speculative[i])
     out: dict[str, Any] = {
         "acceptance_kind": kind,
-        "mean_acceptance_length": num(cmp.tokens_per_stretch[i, j]),
-        "extrapolated": bool(spec and cmp.extrapolated is not None and cmp.extrapolated[i, j]),
-        "optimal_k_extrapolated": bool(spec and cmp.optimal_k_extrapolated is not None and cmp.optimal_k_extrapolated[i, j]),
-        "break_even_length": num(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else None,
-        "price_break_even_length": (num(cmp.price_break_even_length[i, j])
-                                    if cmp.price_break_even_length is not None else None),
+        "mean_acceptance_length": num(cmp.cells.tokens_per_stretch[i, j]),
+        "extrapolated": bool(spec and cmp.cells.extrapolated is not None and cmp.cells.extrapolated[i, j]),
+        "optimal_k_extrapolated": bool(spec and cmp.cells.optimal_k_extrapolated is not None and cmp.cells.optimal_k_extrapolated[i, j]),
+        "break_even_length": num(cmp.cells.break_even_length[i, j]) if cmp.cells.break_even_length is not None else None,
+        "price_break_even_length": (num(cmp.cells.price_break_even_length[i, j])
+                                    if cmp.cells.price_break_even_length is not None else None),
         "profile": grid.profile_list(i, j) if grid is not None else None,
-        "mean_acceptance_length_interval": (finite_pair(cmp.tokens_per_stretch_low[i, j], cmp.tokens_per_stretch_high[i, j])
-                                            if spec and cmp.tokens_per_stretch_low is not None else None),
+        "mean_acceptance_length_interval": (finite_pair(cmp.cells.tokens_per_stretch_low[i, j], cmp.cells.tokens_per_stretch_high[i, j])
+                                            if spec and cmp.cells.tokens_per_stretch_low is not None else None),
     }
     # the same keys on every row (compare --csv writes one header for all)
     out["acceptance_measured_k"] = None
     out["break_even_alpha_note"] = None
-    out["acceptance_refused"] = cmp.alpha_note[i][j] if cmp.is_refused(i, j) else None
+    out["acceptance_refused"] = cmp.cells.alpha_note[i][j] if cmp.is_refused(i, j) else None
     # the class's acceptance or context nobody gave (TaskClass.defaulted): no number from its placeholders
     out["acceptance_not_given"] = cmp.cell_not_given(i, j) or None
     if out["acceptance_refused"]:
@@ -102,24 +102,24 @@ def acceptance_record(cmp: Comparison, i: int, j: int) -> dict[str, Any]:
 def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
     out = []
     for i, tier in enumerate(cmp.tier_names):
-        b = int(cmp.baseline_index[i])
+        b = int(cmp.tiers.baseline_index[i])
         parts = cmp.tier_parts[i]
         out.append({
-            "tier": tier, "speculative": bool(cmp.speculative[i]), "unconfirmed": bool(cmp.unconfirmed[i]),
+            "tier": tier, "speculative": bool(cmp.tiers.speculative[i]), "unconfirmed": bool(cmp.tiers.unconfirmed[i]),
             "baseline": cmp.tier_names[b] if b >= 0 else None,
-            "mix_speedup": num(cmp.mix_speedup[i]), "monthly_cost": num(cmp.monthly_cost[i]),
-            "premium": num(cmp.premium[i]), "speedup_vs_baseline": num(cmp.speedup_vs_baseline[i]),
-            "price_per_speedup": num(cmp.price_per_speedup[i]), "cost_factor": num(cmp.mix_cost_factor[i]),
-            "claimed_speedup": num(cmp.claimed_speedup[i]), "claim_context": num(cmp.claim_context[i]),
-            "claim_implied_alpha": num(cmp.claim_alpha[i]),
-            "claim_reachable": (None if math.isnan(cmp.claimed_speedup[i]) or not cmp.speculative[i]
-                                or cmp.made_up(i) else bool(cmp.claim_kind[i] != ar.NEVER)),
-            "claim_holds": cmp.claim_holds[i], "verdict": VERDICT_NAMES[int(cmp.tier_verdict[i])],
-            "price_ratio": num(cmp.mix_price_ratio[i]),
-            "price_break_even": BREAK_EVEN_NAMES[int(cmp.mix_price_break_even_kind[i])],
-            "price_break_even_alpha": num(cmp.mix_price_break_even_alpha[i]),
-            "effective_alpha": num(cmp.effective_alpha[i]),
-            "value_verdict": VALUE_NAMES[int(cmp.tier_value_verdict[i])],
+            "mix_speedup": num(cmp.tiers.mix_speedup[i]), "monthly_cost": num(cmp.tiers.monthly_cost[i]),
+            "premium": num(cmp.tiers.premium[i]), "speedup_vs_baseline": num(cmp.tiers.speedup_vs_baseline[i]),
+            "price_per_speedup": num(cmp.tiers.price_per_speedup[i]), "cost_factor": num(cmp.tiers.cost_factor[i]),
+            "claimed_speedup": num(cmp.claims.speedup[i]), "claim_context": num(cmp.claims.context[i]),
+            "claim_implied_alpha": num(cmp.claims.alpha[i]),
+            "claim_reachable": (None if math.isnan(cmp.claims.speedup[i]) or not cmp.tiers.speculative[i]
+                                or cmp.made_up(i) else bool(cmp.claims.kind[i] != ar.NEVER)),
+            "claim_holds": cmp.claims.holds[i], "verdict": VERDICT_NAMES[int(cmp.tiers.verdict[i])],
+            "price_ratio": num(cmp.tiers.price_ratio[i]),
+            "price_break_even": BREAK_EVEN_NAMES[int(cmp.tiers.price_break_even_kind[i])],
+            "price_break_even_alpha": num(cmp.tiers.price_break_even_alpha[i]),
+            "effective_alpha": num(cmp.tiers.effective_alpha[i]),
+            "value_verdict": VALUE_NAMES[int(cmp.tiers.value_verdict[i])],
             "incomplete": cmp.tier_made_up(i) or None,
             # mechanics not given, the tier judged on a probe's measured speed (model/comparison/on_measured.py)
             "judged_on_measured": cmp.judged_on_measured(i),
@@ -133,15 +133,15 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
             "too_few_requests": cmp.too_few_classes(i) or None,
             **measured_record(parts.measured),
             "confidence": cmp.confidence,
-            "alpha_interval": finite_pair(cmp.effective_alpha_low[i], cmp.effective_alpha_high[i]),
-            "speedup_interval": finite_pair(cmp.mix_speedup_low[i], cmp.mix_speedup_high[i]),
-            "speedup_vs_baseline_interval": finite_pair(cmp.speedup_vs_baseline_low[i], cmp.speedup_vs_baseline_high[i]),
-            "fair_price_factor": num(cmp.fair_price_factor[i]),
-            "fair_price_factor_low": num(cmp.fair_price_factor_low[i]),
-            "fair_price_in": num(cmp.fair_price_in[i]), "fair_price_out": num(cmp.fair_price_out[i]),
-            "fair_price_in_low": num(cmp.fair_price_in_low[i]),
-            "fair_price_out_low": num(cmp.fair_price_out_low[i]),
-            "acceptance_to_guarantee": num(cmp.mix_price_break_even_alpha[i]),
+            "alpha_interval": finite_pair(cmp.tiers.effective_alpha_low[i], cmp.tiers.effective_alpha_high[i]),
+            "speedup_interval": finite_pair(cmp.tiers.mix_speedup_low[i], cmp.tiers.mix_speedup_high[i]),
+            "speedup_vs_baseline_interval": finite_pair(cmp.tiers.speedup_vs_baseline_low[i], cmp.tiers.speedup_vs_baseline_high[i]),
+            "fair_price_factor": num(cmp.fair.factor[i]),
+            "fair_price_factor_low": num(cmp.fair.factor_low[i]),
+            "fair_price_in": num(cmp.fair.price_in[i]), "fair_price_out": num(cmp.fair.price_out[i]),
+            "fair_price_in_low": num(cmp.fair.price_in_low[i]),
+            "fair_price_out_low": num(cmp.fair.price_out_low[i]),
+            "acceptance_to_guarantee": num(cmp.tiers.price_break_even_alpha[i]),
             **load_record(parts.at_load),
             **guarantee_record(cmp, i),
             **terms_record(cmp, i),
@@ -152,14 +152,14 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
 
 def terms_record(cmp: Comparison, i: int) -> dict[str, Any]:
     """Tier i's downgraded share, mix and bill on the requests served fast, SLA and price source."""
-    has = cmp.downgraded_share is not None
+    has = cmp.terms.downgraded_share is not None
     return {
-        "downgraded_share": num(cmp.downgraded_share[i]) if has else None,  # type: ignore[index]
-        "downgraded_interval": finite_pair(cmp.downgraded_low[i], cmp.downgraded_high[i]) if has else None,  # type: ignore[index]
-        "mix_speedup_served_fast": num(cmp.mix_speedup_fast[i]) if cmp.mix_speedup_fast is not None else None,
-        "monthly_cost_served_fast": num(cmp.monthly_cost_fast[i]) if cmp.monthly_cost_fast is not None else None,
-        "sla": cmp.sla_record[i] if cmp.sla_record else None,
-        "price_source": (cmp.price_source[i] or None) if cmp.price_source else None,
+        "downgraded_share": num(cmp.terms.downgraded_share[i]) if has else None,  # type: ignore[index]
+        "downgraded_interval": finite_pair(cmp.terms.downgraded_low[i], cmp.terms.downgraded_high[i]) if has else None,  # type: ignore[index]
+        "mix_speedup_served_fast": num(cmp.terms.mix_speedup_fast[i]) if cmp.terms.mix_speedup_fast is not None else None,
+        "monthly_cost_served_fast": num(cmp.terms.monthly_cost_fast[i]) if cmp.terms.monthly_cost_fast is not None else None,
+        "sla": cmp.terms.sla_record[i] if cmp.terms.sla_record else None,
+        "price_source": (cmp.terms.price_source[i] or None) if cmp.terms.price_source else None,
     }
 
 
@@ -181,12 +181,12 @@ def guarantee_record(cmp: Comparison, i: int) -> dict[str, Any]:
     """The per-tier guarantee fields: the length always (where the tier has a value verdict), the alpha only for an
     all-alpha mix (null with guarantee_note otherwise)."""
     g = cmp.tier_parts[i].guarantee
-    lengths = cmp.mix_price_break_even_length is not None
+    lengths = cmp.tiers.price_break_even_length is not None
     out: dict[str, Any] = {
         "guarantee_unit": g.unit,
-        "guarantee_length": num(cmp.mix_price_break_even_length[i]) if lengths else None,
-        "runs_like_length": num(cmp.effective_length[i]) if lengths else None,
-        "runs_like_length_interval": (finite_pair(cmp.effective_length_low[i], cmp.effective_length_high[i])
+        "guarantee_length": num(cmp.tiers.price_break_even_length[i]) if lengths else None,
+        "runs_like_length": num(cmp.tiers.effective_length[i]) if lengths else None,
+        "runs_like_length_interval": (finite_pair(cmp.tiers.effective_length_low[i], cmp.tiers.effective_length_high[i])
                                       if lengths else None),
         "guarantee_note": None,
     }

@@ -125,19 +125,19 @@ def priced_thresholds(wb: Workbook, tier: str) -> tuple[dict[str, Threshold], se
     the words before a run say which."""
     cmp = compare(wb)
     i = cmp.tier_names.index(tier)
-    is_alpha = cmp.acceptance.is_alpha if cmp.acceptance is not None else None
+    is_alpha = cmp.cells.acceptance.is_alpha if cmp.cells.acceptance is not None else None
     out: dict[str, Threshold] = {}
     priced: set[str] = set()
     for j, name in enumerate(cmp.class_names):
-        kind, alpha = int(cmp.price_break_even_kind[i, j]), float(cmp.price_break_even_alpha[i, j])
-        length = float(cmp.price_break_even_length[i, j]) if cmp.price_break_even_length is not None else math.nan
+        kind, alpha = int(cmp.cells.price_break_even_kind[i, j]), float(cmp.cells.price_break_even_alpha[i, j])
+        length = float(cmp.cells.price_break_even_length[i, j]) if cmp.cells.price_break_even_length is not None else math.nan
         if kind == -1:
-            kind, alpha = int(cmp.break_even_kind[i, j]), float(cmp.break_even_alpha[i, j])
-            length = float(cmp.break_even_length[i, j]) if cmp.break_even_length is not None else math.nan
+            kind, alpha = int(cmp.cells.break_even_kind[i, j]), float(cmp.cells.break_even_alpha[i, j])
+            length = float(cmp.cells.break_even_length[i, j]) if cmp.cells.break_even_length is not None else math.nan
         else:
             priced.add(name)
         if is_alpha is not None and not is_alpha[i, j]:
-            out[name] = LengthThreshold(length, int(cmp.k[i])) if kind != -1 and math.isfinite(length) else None
+            out[name] = LengthThreshold(length, int(cmp.tiers.k[i])) if kind != -1 and math.isfinite(length) else None
             continue
         out[name] = {-1: None, ar.ALWAYS: 0.0, ar.NEVER: 1.0 + 1e-9}.get(kind, alpha if math.isfinite(alpha) else None)
     return out, priced

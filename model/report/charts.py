@@ -37,8 +37,8 @@ _PALETTE = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#
 def ranked_tiers(cmp: Comparison) -> list[int]:
     """Speculative tiers, best mix speedup first (the charts show the first few); a tier whose mechanics nobody
     gave has no curve to draw (compare() models nothing from them)."""
-    spec = [i for i in range(len(cmp.tier_names)) if cmp.speculative[i] and not cmp.made_up(i)]
-    return sorted(spec, key=lambda i: -np.nan_to_num(cmp.mix_speedup[i], nan=-np.inf))
+    spec = [i for i in range(len(cmp.tier_names)) if cmp.tiers.speculative[i] and not cmp.made_up(i)]
+    return sorted(spec, key=lambda i: -np.nan_to_num(cmp.tiers.mix_speedup[i], nan=-np.inf))
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def write_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
             if cmp.cell_not_given(i, j):  # a class nobody filled in: no fill (its Comparison row is dashed)
                 sheet.text(row, 2 + m, "–", st.RIGHT)
                 continue
-            sheet.formula(row, 2 + m, f"={COMPARISON}!${fill_col}${cmp_rows[i] + j}", float(cmp.trailer_fill[i, j]),
+            sheet.formula(row, 2 + m, f"={COMPARISON}!${fill_col}${cmp_rows[i] + j}", float(cmp.cells.trailer_fill[i, j]),
                           st.PERCENT)
     sheet.ws.set_row(SPEED_HEADER_ROW - 1, 45)
     sheet.ws.set_row(fill_header - 1, 45)

@@ -144,7 +144,7 @@ def write_rows(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
         t = _tier_cells(x, i, tier, f"{SUMMARY}!${baseline_at}${summary_first + i}")
         for j, cls in enumerate(wb.classes):
             r = _Row(row, j, cls, refs.shape(tier.name, cls.name), why=cmp.cell_not_given(i, j),
-                     no_alpha=math.isnan(cmp.alpha[i, j]) and "alpha" in cls.defaulted_fields())
+                     no_alpha=math.isnan(cmp.cells.alpha[i, j]) and "alpha" in cls.defaulted_fields())
             x.put.dashed = bool(t.made_up or r.why)
             x.put.unpriced = t.is_spec and cls.tokens_not_given()  # compare() prices no traffic nobody gave
             _write_row(x, t, r)
@@ -154,11 +154,11 @@ def write_rows(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
 
 def _tier_cells(x: _Sheet, i: int, tier: Tier, at: str) -> _TierCells:
     cmp = x.cmp
-    spec, is_spec = x.refs.tier(i, "speculative"), bool(cmp.speculative[i])
+    spec, is_spec = x.refs.tier(i, "speculative"), bool(cmp.tiers.speculative[i])
     # a baseline whose mechanics were made up gives no speed over it, nor a value verdict (compare() says why)
     base_ok = "FALSE" if cmp.baseline_withheld(i) else f'AND({spec}<>"no",{at}>0)'
-    ok = not cmp.baseline_withheld(i) and is_spec and int(cmp.baseline_index[i]) >= 0
-    made_up = cmp.incomplete[i] if cmp.incomplete else ""
+    ok = not cmp.baseline_withheld(i) and is_spec and int(cmp.tiers.baseline_index[i]) >= 0
+    made_up = cmp.tiers.incomplete[i] if cmp.tiers.incomplete else ""
     return _TierCells(i, tier, spec, x.refs.tier(i, "cost_model"), is_spec, made_up, at, base_ok, ok)
 
 
@@ -186,12 +186,12 @@ def _write_acceptance(x: _Sheet, t: _TierCells, r: _Row) -> None:
         for name, look in (("Acceptance alpha", st.CENTRE), ("Alpha source", st.INDENT)):
             x.sheet.text(row, COL[name], NOT_GIVEN_WORDS, look)
         return
-    put.pct(row, COL["Acceptance alpha"], f"={alpha_ref}", float(cmp.alpha[t.i, j]))
+    put.pct(row, COL["Acceptance alpha"], f"={alpha_ref}", float(cmp.cells.alpha[t.i, j]))
     # the longest words the source can read (the analyst may pick another on Inputs) wrap within the column
     r.tall = source_lines(refs, tier.name, cls.name)
     (put.source if r.tall == 1 else put.source_wrapped)(
         row, COL["Alpha source"], source_formula(refs, tier.name, cls.name, j),
-        cmp.alpha_source[t.i][j] + (f" · {shape.kind}" if shape else ""))
+        cmp.cells.alpha_source[t.i][j] + (f" · {shape.kind}" if shape else ""))
     if r.tall > 1:
         x.sheet.ws.set_row(row - 1, 15 * r.tall)
 
@@ -211,27 +211,27 @@ def _write_mechanics(x: _Sheet, t: _TierCells, r: _Row) -> None:
         put_cost(row, COL["c (draft / target)"], cost_formula(t.cm, rc, c_ref), rc if t.roof else t.tier.c)
         put_cost(row, COL["v (verify / step)"], cost_formula(t.cm, rv, v_ref), rv if t.roof else t.tier.v)
     put_cost(row, COL["c FLOPs"], cost_formula(t.cm, flops, C), flops if t.roof else t.tier.c)
-    kind = BREAK_EVEN_NAMES[int(cmp.break_even_kind[i, j])]
+    kind = BREAK_EVEN_NAMES[int(cmp.cells.break_even_kind[i, j])]
     # alpha* is the i.i.d. translation of E* = K c + v: it says nothing of a profile or a length
     put.grey_pct(row, COL["Break-even alpha (SpecLedger)"], f"n/a: a {shape.kind}" if shape and t.is_spec else
-                 float(cmp.break_even_alpha[i, j]) if kind in ("always", "root") else kind)
-    be_len = float(cmp.break_even_length[i, j])
+                 float(cmp.cells.break_even_alpha[i, j]) if kind in ("always", "root") else kind)
+    be_len = float(cmp.cells.break_even_length[i, j])
     put.e_r(row, COL["Break-even length E*"], f'=IF({spec}="no","{NA}",{K}*{C}+{V})',
             NA if math.isnan(be_len) else be_len)
-    margin = float(cmp.margin[i, j])
+    margin = float(cmp.cells.margin[i, j])
     put.margin(row, COL["Margin over break-even"], f'=IF({G}="{STALE}","",IF(ISNUMBER({BE}),{A}-{BE},"{NA}"))',
                NA if math.isnan(margin) else margin)
     put.e(row, COL["Tokens per stretch E"],
           f'=IF({spec}="no",1,{shape.tokens(K) if shape else tokens_formula(A, K)})',
-          float(cmp.tokens_per_stretch[i, j]))
-    extrapolated = bool(cmp.extrapolated is not None and cmp.extrapolated[i, j])
+          float(cmp.cells.tokens_per_stretch[i, j]))
+    extrapolated = bool(cmp.cells.extrapolated is not None and cmp.cells.extrapolated[i, j])
     if shape:
         put.word(row, COL["E extrapolated"],
                  f'=IF({spec}="no","",IF({shape.extrapolated(K)},"{EXTRAPOLATED_WORD}",""))',
                  EXTRAPOLATED_WORD if extrapolated else "")
-    fill = float(cmp.trailer_fill[i, j])
+    fill = float(cmp.cells.trailer_fill[i, j])
     put.pct_r(row, COL["Trailer fill"], f'=IF({spec}="no","{NA}",({E}-1)/{K})', NA if math.isnan(fill) else fill)
-    put.x(row, COL["Speedup"], f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.speedup[i, j]))
+    put.x(row, COL["Speedup"], f'=IF({spec}="no",1,{E}/({K}*{C}+{V}))', float(cmp.cells.speedup[i, j]))
 
 
 def _write_interval(x: _Sheet, t: _TierCells, r: _Row) -> None:
@@ -242,25 +242,25 @@ def _write_interval(x: _Sheet, t: _TierCells, r: _Row) -> None:
                                           "Alpha low", "Alpha high", "E, low end", "E, high end")
     a_lo, a_hi, conf = (x.refs.acceptance(j, t.tier.name, r.cls.name, f)
                         for f in ("alpha_low", "alpha_high", "alpha_confidence"))
-    lo_a, hi_a = float(cmp.alpha_low[i, j]), float(cmp.alpha_high[i, j])
+    lo_a, hi_a = float(cmp.cells.alpha_low[i, j]), float(cmp.cells.alpha_high[i, j])
     if not shape:  # an interval on alpha says nothing of a profile or a length (compare() gives it none)
         put.pct_r(row, COL["Alpha low"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_lo})', end_value(lo_a))
         put.pct_r(row, COL["Alpha high"], f'=IF(OR({spec}="no",{a_lo}="",{a_hi}=""),"",{a_hi})', end_value(hi_a))
     put.pct_r(row, COL["Interval confidence"],
               f'=IF(ISNUMBER({ELO if shape else ALO}),IF({conf}="",{x.confidence},{conf}),"")',
-              end_value(cmp.alpha_confidence[i, j]))
+              end_value(cmp.cells.alpha_confidence[i, j]))
     if shape:  # a profile's or a length's own interval on E (Inputs), carried to this K as the core does
-        for name, end, e_val in (("E, low end", shape.low, cmp.tokens_per_stretch_low[i, j]),
-                                 ("E, high end", shape.high, cmp.tokens_per_stretch_high[i, j])):
+        for name, end, e_val in (("E, low end", shape.low, cmp.cells.tokens_per_stretch_low[i, j]),
+                                 ("E, high end", shape.high, cmp.cells.tokens_per_stretch_high[i, j])):
             put.e_r(row, COL[name], f'=IF({spec}="no","",{shape.tokens_end(end, E, K)})', end_value(e_val))
     else:
         for name, a_cell, a_val in (("E, low end", ALO, lo_a), ("E, high end", AHI, hi_a)):
             put.e_r(row, COL[name], f'=IF(ISNUMBER({a_cell}),{tokens_formula(a_cell, K)},"")',
                     end_value(float(ar.expected_tokens(a_val, t.tier.k))) if math.isfinite(a_val) else "")
     put.x_r(row, COL["Speedup, low end"], f'=IF(ISNUMBER({ELO}),{ELO}/({K}*{C}+{V}),"")',
-            end_value(cmp.speedup_low[i, j]))
+            end_value(cmp.cells.speedup_low[i, j]))
     put.x_r(row, COL["Speedup, high end"], f'=IF(ISNUMBER({EHI}),{EHI}/({K}*{C}+{V}),"")',
-            end_value(cmp.speedup_high[i, j]))
+            end_value(cmp.cells.speedup_high[i, j]))
 
 
 def _write_optimum(x: _Sheet, t: _TierCells, r: _Row) -> None:
@@ -268,13 +268,13 @@ def _write_optimum(x: _Sheet, t: _TierCells, r: _Row) -> None:
     cmp, put, row, i, j = x.cmp, x.put, r.row, t.i, r.j
     K, CF, E = r.at("K", "c FLOPs", "Tokens per stretch E")
     if t.is_spec:
-        put.grey_k(row, COL["Optimal K (SpecLedger)"], int(cmp.optimal_k[i, j]))
-        put.grey_x(row, COL["Speedup at optimal K (SpecLedger)"], float(cmp.optimal_speedup[i, j]))
+        put.grey_k(row, COL["Optimal K (SpecLedger)"], int(cmp.cells.optimal_k[i, j]))
+        put.grey_x(row, COL["Speedup at optimal K (SpecLedger)"], float(cmp.cells.optimal_speedup[i, j]))
     else:
         put.grey_k(row, COL["Optimal K (SpecLedger)"], NA)
         put.grey_x(row, COL["Speedup at optimal K (SpecLedger)"], NA)
     put.x(row, COL["Cost factor (FLOPs / token)"], f'=IF({t.spec}="no",1,({K}*{CF}+{K}+1)/{E})',
-          float(cmp.cost_factor[i, j]))
+          float(cmp.cells.cost_factor[i, j]))
 
 
 def _write_verdicts(x: _Sheet, t: _TierCells, r: _Row) -> None:
@@ -286,8 +286,8 @@ def _write_verdicts(x: _Sheet, t: _TierCells, r: _Row) -> None:
     few = too_few_suffix(SLO, x.refs.acceptance(j, t.tier.name, r.cls.name, "alpha_method"))
     thin = cmp.too_few(i, j)
     put_verdict = put.word_wrapped if thin else put.word
-    speed_words = labelled(VERDICT_NAMES[int(cmp.verdict[i, j])], thin)
-    value_words = labelled(VALUE_NAMES[int(cmp.value_verdict[i, j])], thin)
+    speed_words = labelled(VERDICT_NAMES[int(cmp.cells.verdict[i, j])], thin)
+    value_words = labelled(VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], thin)
     withheld = t.made_up or r.why
     if withheld:  # no verdicts from values nobody gave: the words the Summary and the app say
         sheet.text(row, COL["Speed verdict"], withheld, st.CENTRE, st.VERDICT_LOOKS["incomplete"], _WRAPPED)
@@ -295,7 +295,7 @@ def _write_verdicts(x: _Sheet, t: _TierCells, r: _Row) -> None:
     else:
         put_verdict(row, COL["Speed verdict"],
                     f'=IF({t.spec}="no","{NA}",{speed_verdict_formula(S, x.band, SLO, SHI)}&{few})', speed_words)
-    p_len = float(cmp.price_break_even_length[i, j])
+    p_len = float(cmp.cells.price_break_even_length[i, j])
     cost, base_cost, base_speed = _write_price_weights(x, t, r, p_len)
     has_base = f"ISNUMBER({base_cost})"
     if withheld or x.put.unpriced:
@@ -317,9 +317,9 @@ def _write_verdicts(x: _Sheet, t: _TierCells, r: _Row) -> None:
     VS = r.at("Speedup vs baseline")
     put.x_r(row, COL["Speedup vs baseline"],
             f'=IF({has_base},IF(AND({cost}=0,{base_cost}=0),"",{S}/{base_speed}),"")',
-            end_value(cmp.pair_vs_baseline[i, j]))
-    for name, end, want in (("Speedup vs baseline, low end", SLO, cmp.pair_vs_baseline_low[i, j]),
-                            ("Speedup vs baseline, high end", SHI, cmp.pair_vs_baseline_high[i, j])):
+            end_value(cmp.cells.speedup_vs_baseline[i, j]))
+    for name, end, want in (("Speedup vs baseline, low end", SLO, cmp.cells.speedup_vs_baseline_low[i, j]),
+                            ("Speedup vs baseline, high end", SHI, cmp.cells.speedup_vs_baseline_high[i, j])):
         put.x_r(row, COL[name], f'=IF(AND(ISNUMBER({VS}),ISNUMBER({end})),{end}/{base_speed},"")', end_value(want))
 
 
@@ -333,9 +333,9 @@ def _write_price_weights(x: _Sheet, t: _TierCells, r: _Row, p_len: float) -> tup
         PL = r.at("Price break-even length E*")
         put.price_len(row, c_grey, f'=IF(ISNUMBER({PL}),{PL},"{NA}")', p_len if math.isfinite(p_len) else NA)
     else:
-        put.grey_alpha(row, c_grey, grey_word(cmp.price_break_even_kind[i, j], cmp.price_break_even_alpha[i, j]))
+        put.grey_alpha(row, c_grey, grey_word(cmp.cells.price_break_even_kind[i, j], cmp.cells.price_break_even_alpha[i, j]))
     cost, base_cost, base_speed = r.at("Cost weight on tier", "Cost weight on baseline", "Baseline speedup")
-    weights = cost_weights(cmp, i, j, int(cmp.baseline_index[i]))
+    weights = cost_weights(cmp, i, j, int(cmp.tiers.baseline_index[i]))
     own = {name: refs.tier(i, name) for name in PRICE_FIELDS}
     on_base = {name: f"INDEX({refs.tier_column(name)},{t.at})" for name in PRICE_FIELDS}
     # by band and cache (docs/design/vendor-terms.md); no tokens: the output price alone
@@ -347,7 +347,7 @@ def _write_price_weights(x: _Sheet, t: _TierCells, r: _Row, p_len: float) -> tup
     # the cells after read the baseline's weight being a number as base_ok: one cell, not its expression
     put.num(row, COL["Baseline speedup"],
             f'=IF(ISNUMBER({base_cost}),INDEX({x.speeds},({t.at}-1)*{x.n_c}+{j + 1}),"")',
-            float(cmp.speedup[int(cmp.baseline_index[i]), j]) if t.ok else "")
+            float(cmp.cells.speedup[int(cmp.tiers.baseline_index[i]), j]) if t.ok else "")
     return cost, base_cost, base_speed
 
 
@@ -356,12 +356,12 @@ def _write_spread(x: _Sheet, t: _TierCells, r: _Row) -> None:
     mix interval reads them."""
     cmp, i, j = x.cmp, t.i, r.j
     S, SLO, SHI = r.at("Speedup", "Speedup, low end", "Speedup, high end")
-    has = math.isfinite(cmp.speedup_low[i, j]) and math.isfinite(cmp.alpha_confidence[i, j])
-    z = float(z_quantile(cmp.alpha_confidence[i, j])) if has else 1.0
-    log_s = math.log(float(cmp.speedup[i, j])) if not t.made_up else math.nan
+    has = math.isfinite(cmp.cells.speedup_low[i, j]) and math.isfinite(cmp.cells.alpha_confidence[i, j])
+    z = float(z_quantile(cmp.cells.alpha_confidence[i, j])) if has else 1.0
+    log_s = math.log(float(cmp.cells.speedup[i, j])) if not t.made_up else math.nan
     for name, gap, want in (
-            ("Log-speedup sd, low", f"LN({S})-LN({SLO})", log_s - math.log(cmp.speedup_low[i, j]) if has else 0.0),
-            ("Log-speedup sd, high", f"LN({SHI})-LN({S})", math.log(cmp.speedup_high[i, j]) - log_s if has else 0.0)):
+            ("Log-speedup sd, low", f"LN({S})-LN({SLO})", log_s - math.log(cmp.cells.speedup_low[i, j]) if has else 0.0),
+            ("Log-speedup sd, high", f"LN({SHI})-LN({S})", math.log(cmp.cells.speedup_high[i, j]) - log_s if has else 0.0)):
         x.put.e(r.row, COL[name],
                 f'=IF(ISNUMBER({SLO}),({gap})/NORMINV(0.5+{r.at("Interval confidence")}/2,0,1),0)', want / z)
 
@@ -371,7 +371,7 @@ def _write_flag(x: _Sheet, t: _TierCells, r: _Row) -> None:
     of range."""
     notes, shape, i, j = x.notes, r.shape, t.i, r.j
     A, at_export = r.at("Acceptance alpha", "Alpha at export")
-    prices_moved = price_moved(notes, x.refs, x.n_c, i, j, int(x.cmp.baseline_index[i]), t.is_spec)
+    prices_moved = price_moved(notes, x.refs, x.n_c, i, j, int(x.cmp.tiers.baseline_index[i]), t.is_spec)
     # optimal K is n/a on a tier that does not run speculative decoding (one switched on is "stale")
     profile_moved = f',{shape.changed}<>""' if shape and shape.kind == "profile" else ""
     opt_moved = f'OR({x.k_max_changed}<>"",{A}<>{at_export}{profile_moved})' if t.is_spec else "FALSE"
@@ -398,4 +398,4 @@ def _write_shifts(x: _Sheet, t: _TierCells, r: _Row) -> None:
     if r.no_alpha:
         x.sheet.text(row, COL["Alpha at export"], NOT_GIVEN_WORDS)
     else:
-        x.sheet.number(row, COL["Alpha at export"], float(x.cmp.alpha[t.i, r.j]), st.PERCENT)
+        x.sheet.number(row, COL["Alpha at export"], float(x.cmp.cells.alpha[t.i, r.j]), st.PERCENT)

@@ -149,7 +149,7 @@ def name_width(names: list[str], least: float, most: float = 30) -> float:
 def cost_weights(cmp: Comparison, i: int, j: int, b: int) -> tuple[float, float]:
     """Class j's tokens at tier i's and at baseline b's prices, by band and cache (the output price alone where it
     has no tokens): what the value verdict weighs; the baseline's is nan without one."""
-    cost = cmp.class_cost
+    cost = cmp.cells.class_cost
     assert cost is not None
     return float(cost[i, j]), float(cost[b, j]) if b >= 0 else math.nan
 

@@ -71,7 +71,7 @@ def write_context_curves(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, r
         tier = wb.tiers[i]
         header = row + 1
         first, last = header + 1, header + len(CONTEXTS)
-        speedup = context_curves(tier, cmp.alpha[i], contexts=CONTEXTS, tokens=cmp.own_tokens(i))  # (classes x contexts): what the app draws
+        speedup = context_curves(tier, cmp.cells.alpha[i], contexts=CONTEXTS, tokens=cmp.own_tokens(i))  # (classes x contexts): what the app draws
         sheet.formula(row, 1, f'={refs.tier(i, "name")}&""', tier.name, None, st.HEADING)
         sheet.text(row, 2, "K", st.LABEL, st.RIGHT)
         sheet.formula(row, 3, f"={refs.tier(i, 'k')}", tier.k, "0")

@@ -183,7 +183,7 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None, recor
     order = ranked_tiers(cmp)
     curve_refs = write_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, order)
     with_base = [i for i in order + [i for i in range(len(wb.tiers)) if i not in order]
-                 if cmp.baseline_index[i] >= 0 and len(wb.classes)]
+                 if cmp.tiers.baseline_index[i] >= 0 and len(wb.classes)]
     next_row, chart_breaks = write_charts(book, sheets[CHARTS], curve_refs, len(wb.classes), order, with_base)
     yield 4, _STEPS
     blocks = write_context_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, curve_refs.parity_row + 4,

@@ -42,7 +42,7 @@ def write_grid(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
         for j in range(n_c):
             # a made-up tier's Comparison rows read a dash (compare() models no speed from mechanics nobody gave)
             sheet.formula(row, FIRST_CLASS_COL + j, f"={COMPARISON}!${speed}${cmp_rows[i] + j}",
-                          "–" if cmp.made_up(i) or cmp.cell_not_given(i, j) else float(cmp.speedup[i, j]), st.TIMES)
+                          "–" if cmp.made_up(i) or cmp.cell_not_given(i, j) else float(cmp.cells.speedup[i, j]), st.TIMES)
     if n_t and n_c:
         for cells, verdict in _verdict_refs(n_t, n_c, cmp_rows):
             # first: a verdict on too few requests ('gain (too few requests)') is sand whatever its word, as in the app

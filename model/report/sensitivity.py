@@ -36,22 +36,22 @@ class Shifted:
 def sensitivity(wb: Workbook, cmp: Comparison) -> list[Shifted]:
     """Speedups and mixes with every class's and override's acceptance moved by each of ALPHA_SHIFTS (clipped
     to 0..1), by the core's arithmetic on the comparison's own K, c and v (the optimal-K search is not needed)."""
-    k = cmp.k[:, None]
-    spec = cmp.speculative[:, None]
+    k = cmp.tiers.k[:, None]
+    spec = cmp.tiers.speculative[:, None]
     tokens_out = np.array([c.tokens_out for c in wb.classes], dtype=np.float64)
     weights = tokens_out if tokens_out.sum() > 0 else np.ones(len(wb.classes))
-    stretch = ar.stretch_cost(k, np.where(spec, cmp.c, 1.0), np.where(spec, cmp.v, 1.0))
-    grid = cmp.acceptance
+    stretch = ar.stretch_cost(k, np.where(spec, cmp.cells.c, 1.0), np.where(spec, cmp.cells.v, 1.0))
+    grid = cmp.cells.acceptance
     out = []
     for shift in ALPHA_SHIFTS:
-        tokens = ar.expected_tokens(np.clip(cmp.alpha + shift, 0.0, 1.0), k)
+        tokens = ar.expected_tokens(np.clip(cmp.cells.alpha + shift, 0.0, 1.0), k)
         if grid is not None and grid.any_beyond_alpha:
-            moved = grid.shifted_tokens(cmp.k, shift)
+            moved = grid.shifted_tokens(cmp.tiers.k, shift)
             tokens = np.where(np.isnan(moved), tokens, moved)
         speedup = np.where(spec, tokens / stretch, 1.0)
         mix = ar.blend_speedup(speedup, weights[None, :]) if len(wb.classes) else np.full(len(wb.tiers), np.nan)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out.append(Shifted(speedup, mix, cmp.monthly_cost / mix))
+            out.append(Shifted(speedup, mix, cmp.tiers.monthly_cost / mix))
     return out
 
 

@@ -50,13 +50,13 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
             for c in range(2, 2 + 2 * len(order)):
                 sheet.text(row, c, DASH, st.RIGHT)
             continue
-        results = [*shifted, cmp]
+        results = [*shifted, Shifted(cmp.cells.speedup, cmp.tiers.mix_speedup, cmp.tiers.price_per_speedup)]
         for m, n in enumerate(order):
             r0 = cmp_rows[i]
             s_range = f"{COMPARISON}!${columns[n]}${r0}:${columns[n]}${r0 + n_c - 1}"
             mix_col = 2 + m
             # as served (docs/design/vendor-terms.md): the standard speed is the baseline's mix at the same shift
-            b = int(cmp.baseline_index[i])
+            b = int(cmp.tiers.baseline_index[i])
             std = "1"
             if b >= 0 and not cmp.made_up(b):
                 rb = cmp_rows[b]

@@ -167,7 +167,7 @@ def _write_names(t: _TierRow) -> None:
     _wrap_names(t)
     t.put("Tier", f'={refs.tier(i, "name")}&""', tier.name, None, _NAME)
     t.put("Baseline position", f'=IF({base}="",0,IFERROR(MATCH({base},{t.x.names},0),0))',
-          int(cmp.baseline_index[i]) + 1)
+          int(cmp.tiers.baseline_index[i]) + 1)
     t.x.sheet.computed(t.row, COL["Price break-even acceptance (SpecLedger)"],
                        *(DASH, None) if cmp.made_up(i) or cmp.mix_waits(i) else guarantee_cell(cmp, i))
     t.put("Vendor", f'={refs.tier(i, "vendor")}&""', tier.vendor, None, _NAME)
@@ -191,27 +191,27 @@ def _write_mix_and_bill(t: _TierRow) -> None:
     billed = f"AND({d}>0,{at}>0)"
     cw_range = t.block("Cost weight on tier")
     t.put("Mix speedup, served fast", _measured_mix_formula(t.tier, t.std) if cmp.judged_on_measured(i) else
-          mix_formula(x.weights, t.block("Speedup")), float(cmp.mix_speedup_fast[i]), st.TIMES)
-    t.put("Mix speedup", f"={served_formula(F, d, t.std)}", float(cmp.mix_speedup[i]), st.TIMES)
+          mix_formula(x.weights, t.block("Speedup")), float(cmp.terms.mix_speedup_fast[i]), st.TIMES)
+    t.put("Mix speedup", f"={served_formula(F, d, t.std)}", float(cmp.tiers.mix_speedup[i]), st.TIMES)
     t.put("Monthly cost, served fast", f"=SUMPRODUCT({cw_range},({x.weights}+{x.tokens_in}>0)*1)/1000000",
-          float(cmp.monthly_cost_fast[i]), x.money)
+          float(cmp.terms.monthly_cost_fast[i]), x.money)
     t.put("Monthly cost", f"=IF({billed},(1-{d})*{MF}+{d}*INDEX({x.fast_costs},{at}),{MF})",
-          float(cmp.monthly_cost[i]), x.money)
-    t.put("Price unit, served fast", f"=IF({no_tokens},AVERAGE({cw_range}),{MF})", float(cmp.price_unit_fast[i]),
+          float(cmp.tiers.monthly_cost[i]), x.money)
+    t.put("Price unit, served fast", f"=IF({no_tokens},AVERAGE({cw_range}),{MF})", float(cmp.terms.price_unit_fast[i]),
           x.money)
     t.put("Price unit", f"=IF({billed},(1-{d})*{UF}+{d}*INDEX({x.units_fast},{at}),{UF})",
-          float(cmp.price_unit[i]), x.money)
+          float(cmp.terms.price_unit[i]), x.money)
     base, found = t.base, t.found
-    premium = float(cmp.premium[i])
+    premium = float(cmp.tiers.premium[i])
     t.put("Premium over baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",'
           f'IF(INDEX({x.costs},{found})>0,{H}/INDEX({x.costs},{found})-1,"{DASH}")))',
           DASH if math.isnan(premium) else premium, st.SIGNED_PERCENT, st.RIGHT)
-    vs = float(cmp.speedup_vs_baseline[i])
+    vs = float(cmp.tiers.speedup_vs_baseline[i])
     # a baseline whose own mechanics are made up has no mix to divide by (it says "–")
     t.put("Speedup vs baseline", f'=IF({base}="","{DASH}",IF(ISNA({found}),"{DASH}",'
           f'IF(ISNUMBER(INDEX({x.mixes},{found})),{G}/INDEX({x.mixes},{found}),"{DASH}")))',
           DASH if math.isnan(vs) else vs, st.TIMES, st.RIGHT)
-    t.put("Cost per 1x speedup", f"={H}/{G}", float(cmp.price_per_speedup[i]), x.money)
+    t.put("Cost per 1x speedup", f"={H}/{G}", float(cmp.tiers.price_per_speedup[i]), x.money)
 
 
 def _write_mix_interval(t: _TierRow) -> None:
@@ -223,9 +223,9 @@ def _write_mix_interval(t: _TierRow) -> None:
     d_ends = (f'IF({d_lo_ref}="",{d},{d_lo_ref})', f'IF({d_hi_ref}="",{d},{d_hi_ref})')
     for name, sd, sign, fast_end, served, fast_want, want in (
             ("Mix low", "Log-speedup sd, low", "-", "Mix low, served fast", "MIN",
-             cmp.mix_speedup_fast_low[i], cmp.mix_speedup_low[i]),
+             cmp.terms.mix_speedup_fast_low[i], cmp.tiers.mix_speedup_low[i]),
             ("Mix high", "Log-speedup sd, high", "", "Mix high, served fast", "MAX",
-             cmp.mix_speedup_fast_high[i], cmp.mix_speedup_high[i])):
+             cmp.terms.mix_speedup_fast_high[i], cmp.tiers.mix_speedup_high[i])):
         t.put(fast_end, _measured_end(t.tier, t.std, sign, refs.setting("confidence")) if cmp.judged_on_measured(i)
               else _mix_end(x.weights, t.block("Speedup"), t.block(sd), t.block("Speedup, low end"),
                             F, sign, refs.setting("confidence")), end_value(fast_want), st.TIMES, st.RIGHT)
@@ -233,8 +233,8 @@ def _write_mix_interval(t: _TierRow) -> None:
         end = t.cell(fast_end)
         t.put(name, f'=IF(ISNUMBER({end}),{served}({served_formula(end, d_ends[0], t.std)},'
               f'{served_formula(end, d_ends[1], t.std)}),"")', end_value(want), st.TIMES, st.RIGHT)
-    for name, end, want in (("Speedup vs baseline, low end", lo, cmp.speedup_vs_baseline_low[i]),
-                            ("Speedup vs baseline, high end", hi, cmp.speedup_vs_baseline_high[i])):
+    for name, end, want in (("Speedup vs baseline, low end", lo, cmp.tiers.speedup_vs_baseline_low[i]),
+                            ("Speedup vs baseline, high end", hi, cmp.tiers.speedup_vs_baseline_high[i])):
         t.put(name, f'=IF(ISNUMBER({end}),IF({t.base}="","",IF(ISNA({t.found}),"",'
               f'IF(ISNUMBER(INDEX({x.mixes},{t.found})),{end}/INDEX({x.mixes},{t.found}),""))),"")',
               end_value(want), st.TIMES, st.RIGHT)
@@ -246,13 +246,13 @@ def _write_verdicts(t: _TierRow) -> None:
     G, lo, hi = t.cell("Mix speedup"), t.cell("Mix low"), t.cell("Mix high")
     band = x.refs.setting("marginal_band")
     t.put("Speed verdict", f'=IF({t.spec}="no","{NA}",{speed_verdict_formula(G, band, lo, hi)})',
-          VERDICT_NAMES[int(cmp.tier_verdict[i])], None, st.CENTRE)
+          VERDICT_NAMES[int(cmp.tiers.verdict[i])], None, st.CENTRE)
     cost, base_cost = t.cell("Price unit"), f"INDEX({x.units},{at})"
     has_base = f'IF({at}>0,ISNUMBER(INDEX({x.mixes},{at})),FALSE)'  # nested: INDEX(...,0) is no row
     t.put("Value verdict", value_formula(G, cost, f"INDEX({x.mixes},{at})", base_cost,
                                          f'AND({t.spec}<>"no",{has_base})', lo, hi),
-          VALUE_NAMES[int(cmp.tier_value_verdict[i])], None, st.CENTRE)
-    if math.isfinite(cmp.fair_price_factor[i]) and (math.isfinite(cmp.effective_alpha[i])
+          VALUE_NAMES[int(cmp.tiers.value_verdict[i])], None, st.CENTRE)
+    if math.isfinite(cmp.fair.factor[i]) and (math.isfinite(cmp.tiers.effective_alpha[i])
                                                      or cmp.judged_on_measured(i)):
         x.fair.append((i, t.row, t.cell("Price unit, served fast"), base_cost, f"INDEX({x.mixes},{at})", t.d))
 
@@ -283,13 +283,13 @@ def _list_measured(t: _TierRow) -> None:
 def _write_claim(t: _TierRow) -> None:
     """The acceptance the vendor's claim needs, and whether the claim holds."""
     cmp, sheet, i, row = t.x.cmp, t.x.sheet, t.i, t.row
-    claim_alpha = float(cmp.claim_alpha[i])
-    if cmp.claim_holds[i] is None or cmp.made_up(i) or cmp.mix_waits(i):  # none solved from values nobody gave
+    claim_alpha = float(cmp.claims.alpha[i])
+    if cmp.claims.holds[i] is None or cmp.made_up(i) or cmp.mix_waits(i):  # none solved from values nobody gave
         sheet.computed(row, COL["Alpha the claim needs (SpecLedger)"], DASH)
     else:
         sheet.computed(row, COL["Alpha the claim needs (SpecLedger)"],
                        OUT_OF_REACH if math.isnan(claim_alpha) else claim_alpha, st.PERCENT)
-    holds = cmp.claim_holds[i]
+    holds = cmp.claims.holds[i]
     if t.x.n_c:  # the vendor's claim is about its fast mode: judged on the requests served fast
         tol = t.x.refs.setting("claim_tolerance")
         t.put("Claim holds", f'=IF(OR({t.spec}="no",{t.claim}=""),"{DASH}",IF({t.cell("Mix speedup, served fast")}>='
@@ -303,12 +303,12 @@ def _write_terms(t: _TierRow) -> None:
     cmp, sheet, i, row = t.x.cmp, t.x.sheet, t.i, t.row
     thr, q, measured, low, high, d = (t.x.refs.tier(i, n) for n in (
         "sla_tokens_per_s", "sla_share", "sla_measured_share", "sla_share_low", "sla_share_high", "downgraded_share"))
-    verdict = cmp.sla_verdict[i] if cmp.sla_verdict else ""
-    shown = DASH if not (cmp.sla and cmp.sla[i]) else verdict or "not measured"
+    verdict = cmp.terms.sla_verdict[i] if cmp.terms.sla_verdict else ""
+    shown = DASH if not (cmp.terms.sla and cmp.terms.sla[i]) else verdict or "not measured"
     sheet.formula(row, COL["SLA"], f'=IF(OR({thr}="",{q}=""),"{DASH}",IF({measured}="","not measured",'
                   f'IF(OR({low}="",{high}=""),"undecided",IF({low}>={q},"met",IF({high}<{q},"breached","undecided")))))',
                   shown, None, st.CENTRE)
-    share = float(cmp.downgraded_share[i]) if cmp.downgraded_share is not None else math.nan
+    share = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else math.nan
     sheet.formula(row, COL["Downgraded share"], f'=IF({d}="","{DASH}",{d})', DASH if math.isnan(share) else share,
                   st.PERCENT, st.RIGHT)
 

@@ -184,16 +184,16 @@ def _fair_prices(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Inp
         sheet.formula(r, 1, f'={refs.tier(i, "name")}&""', wb.tiers[i].name, None, st.WRAP)
         if (lines := name_lines(wb.tiers[i].name, WIDTHS["Tier"])) > 1:  # wrapped whole, as in the table above
             sheet.ws.set_row(r - 1, 15 * lines)
-        put_x(r, 2, f"={factor}", float(cmp.fair_price_factor[i]))
-        put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair_price_out[i]))
-        put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair_price_in[i]))
+        put_x(r, 2, f"={factor}", float(cmp.fair.factor[i]))
+        put_money(r, 3, f"=B{r}*{refs.tier(i, 'price_out')}", float(cmp.fair.price_out[i]))
+        put_money(r, 4, f"=B{r}*{refs.tier(i, 'price_in')}", float(cmp.fair.price_in[i]))
         lo = f"{col['Mix low']}{row}"  # live: the interval's ends are inputs on Inputs
-        low = float(cmp.fair_price_factor_low[i])
+        low = float(cmp.fair.factor_low[i])
         put_x_r(r, 5, f'=IF(ISNUMBER({lo}),{factor_at(lo)},"{DASH}")', DASH if math.isnan(low) else low)
         put_money_r(r, 6, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_out")},"{DASH}")',
-                  DASH if math.isnan(low) else float(cmp.fair_price_out_low[i]))
+                  DASH if math.isnan(low) else float(cmp.fair.price_out_low[i]))
         put_money_r(r, 7, f'=IF(ISNUMBER(E{r}),E{r}*{refs.tier(i, "price_in")},"{DASH}")',
-                  DASH if math.isnan(low) else float(cmp.fair_price_in_low[i]))
+                  DASH if math.isnan(low) else float(cmp.fair.price_in_low[i]))
         if cmp.judged_on_measured(i):  # no mechanics: no acceptance to guarantee, the price rests on the speed measured
             sheet.computed(r, _ACCEPT_COL, "n/a: on the measured speed")
             continue

@@ -79,8 +79,8 @@ def test_trailers_show_the_comparison_fill(panel: ChartsPanel, demo: Workbook) -
     assert list(shown) == cmp.class_names
     for j, name in enumerate(cmp.class_names):
         fill, alpha, k = shown[name]
-        assert fill == pytest.approx(cmp.trailer_fill[TURBO, j])
-        assert alpha == pytest.approx(cmp.alpha[TURBO, j])
+        assert fill == pytest.approx(cmp.cells.trailer_fill[TURBO, j])
+        assert alpha == pytest.approx(cmp.cells.alpha[TURBO, j])
         assert k == demo.tiers[TURBO].k
 
 
@@ -127,13 +127,13 @@ def test_alpha_chart_marks_break_even_classes_and_claim(panel: ChartsPanel, demo
     assert chart.break_even_point() == pytest.approx(alpha_curve(demo.tiers[TURBO]).break_even_alpha)
     points = chart.class_points()
     for j, name in enumerate(cmp.class_names):
-        assert points[name] == pytest.approx((cmp.alpha[TURBO, j], cmp.speedup[TURBO, j]))
-    assert chart.claim_point() == pytest.approx((cmp.claim_alpha[TURBO], cmp.claimed_speedup[TURBO]))
+        assert points[name] == pytest.approx((cmp.cells.alpha[TURBO, j], cmp.cells.speedup[TURBO, j]))
+    assert chart.claim_point() == pytest.approx((cmp.claims.alpha[TURBO], cmp.claims.speedup[TURBO]))
 
 
 def test_context_chart_curves_and_claim(panel: ChartsPanel, demo: Workbook) -> None:
     cmp = compare(demo)
-    expected = context_curves(demo.tiers[TURBO], cmp.alpha[TURBO])
+    expected = context_curves(demo.tiers[TURBO], cmp.cells.alpha[TURBO])
     for j, name in enumerate(cmp.class_names):
         x, y = panel.context_chart.curve_data(name)
         np.testing.assert_allclose(x, CONTEXT_GRID)
@@ -334,7 +334,7 @@ def test_a_chart_whose_data_did_not_change_is_not_redrawn(qtbot, panel: ChartsPa
     cmp = _redraw(panel, edited, TURBO)
     assert sorted(drawn) == ["AlphaChart", "ContextChart", "LoadChart", "TrailerChart"]
     fill = panel.trailer_chart.fill_data()[edited.classes[0].name]
-    assert fill[1] == pytest.approx(0.31) and fill[0] == pytest.approx(float(cmp.trailer_fill[TURBO, 0]))
+    assert fill[1] == pytest.approx(0.31) and fill[0] == pytest.approx(float(cmp.cells.trailer_fill[TURBO, 0]))
     # the same result again draws nothing
     drawn.clear()
     _redraw(panel, edited, TURBO)
@@ -348,11 +348,11 @@ def test_a_profile_class_trailer_shows_its_length_and_break_even_mark(panel: Cha
     demo.classes[j].profile = (0.9, 0.8, 0.7, 0.6)
     cmp = _redraw(panel, demo, TURBO)
     label = panel.trailer_chart.row_labels()[j]
-    assert label.startswith(f"AL {cmp.tokens_per_stretch[TURBO, j]:.2f}*") and "α" not in label
+    assert label.startswith(f"AL {cmp.cells.tokens_per_stretch[TURBO, j]:.2f}*") and "α" not in label
     assert panel.trailer_chart.row_labels()[0].startswith("α 0.80")  # code: an alpha as before
     marks = panel.trailer_chart.break_even_marks()  # first class first
     k = demo.tiers[TURBO].k
-    assert marks[j] == pytest.approx(cmp.break_even_length[TURBO, j] - 1.0)  # (E* - 1) / K of K slots
+    assert marks[j] == pytest.approx(cmp.cells.break_even_length[TURBO, j] - 1.0)  # (E* - 1) / K of K slots
     assert np.isfinite(marks).all() and 0 < marks[j] < k
 
 
@@ -365,7 +365,7 @@ def test_alpha_chart_says_a_profile_has_no_alpha_and_gives_its_length_against_th
     demo.set_override(demo.tiers[TURBO].name, "code", 0.73, "imported", "vllm scrape", profile=(0.78, 0.69, 0.61))
     cmp = _redraw(panel, demo, TURBO)
     note = panel.alpha_chart._note.toPlainText()
-    e, be = cmp.tokens_per_stretch[TURBO, 0], cmp.break_even_length[TURBO, 0]
+    e, be = cmp.cells.tokens_per_stretch[TURBO, 0], cmp.cells.break_even_length[TURBO, 0]
     assert f"code AL {e:.2f}* vs E* {be:.2f}" in note and "extrapolated past the K measured" in note
     assert "drawn at a summary α" in note
     # the star's meaning on a line of its own: at the end of the classes' line it was cut at the edge ('(* ex')

@@ -33,7 +33,7 @@ def test_the_chart_shows_measured_points_the_claim_and_the_roofline_by_batch(pan
     assert list(x) == [1, 4, 16] and list(y) == [2.4, 2.1, 1.3]  # the throttled level is drawn apart
     assert chart.claim_point() == (1.0, wb.tiers[TURBO].claimed_speedup)
     bx, by = chart.roofline_line()
-    expected = load_curve(wb, cmp.alpha[TURBO], float(cmp.mix_price_ratio[TURBO]), TURBO)
+    expected = load_curve(wb, cmp.cells.alpha[TURBO], float(cmp.tiers.price_ratio[TURBO]), TURBO)
     assert np.array_equal(bx, expected.batches) and np.allclose(by, expected.roofline)
     assert "Northwind Turbo" in chart.title_label.text
     wb.tiers[TURBO].claim_concurrency = 8

@@ -37,7 +37,7 @@ def test_a_profile_fills_each_slot_by_its_share_and_the_cargo_thins(panel: Chart
     assert shares["json"][:3] == pytest.approx([0.9, 0.72, 0.504])
     assert all(a > b for a, b in zip(shares["json"], shares["json"][1:]))  # thinning towards the end
     # the slots' cargo adds up to the accepted drafts the comparison uses: E - 1
-    assert sum(shares["json"]) == pytest.approx(compare(profiled).tokens_per_stretch[TURBO, j] - 1.0, rel=1e-12)
+    assert sum(shares["json"]) == pytest.approx(compare(profiled).cells.tokens_per_stretch[TURBO, j] - 1.0, rel=1e-12)
     chart = panel.trailer_chart
     assert chart._cargo.opts["width"][j] == 0.0 and chart._cargo.opts["width"][0] > 0  # json drawn by slot
     heights = np.asarray(chart._slot_cargo.opts["height"])
@@ -89,7 +89,7 @@ def test_the_context_chart_draws_a_profile_from_its_own_e(panel: ChartsPanel, pr
 
     cmp = compare(profiled)
     j, tier = profiled.class_index("json"), profiled.tiers[TURBO]
-    e = cmp.tokens_per_stretch[TURBO, j]
+    e = cmp.cells.tokens_per_stretch[TURBO, j]
     c, v = costs_at(tier, CONTEXT_GRID)
     x, y = panel.context_chart.curve_data("json")
     assert list(x) == pytest.approx(list(CONTEXT_GRID))
@@ -97,13 +97,13 @@ def test_the_context_chart_draws_a_profile_from_its_own_e(panel: ChartsPanel, pr
     own = profiled.classes[j].context
     tokens = np.full(len(profiled.classes), np.nan)
     tokens[j] = e
-    at_own = context_curves(tier, cmp.alpha[TURBO], np.array([float(own)]), tokens)
-    assert at_own[j, 0] == pytest.approx(cmp.speedup[TURBO, j], rel=1e-12)
-    summary = context_curves(tier, cmp.alpha[TURBO])[j]
+    at_own = context_curves(tier, cmp.cells.alpha[TURBO], np.array([float(own)]), tokens)
+    assert at_own[j, 0] == pytest.approx(cmp.cells.speedup[TURBO, j], rel=1e-12)
+    summary = context_curves(tier, cmp.cells.alpha[TURBO])[j]
     assert np.max(np.abs(y / summary - 1.0)) > 0.01  # what the chart drew before
     # the alpha classes keep their i.i.d. curves
     code = profiled.class_index("code")
-    assert panel.context_chart.curve_data("code")[1] == pytest.approx(context_curves(tier, cmp.alpha[TURBO])[code])
+    assert panel.context_chart.curve_data("code")[1] == pytest.approx(context_curves(tier, cmp.cells.alpha[TURBO])[code])
 
 
 def test_a_profiles_trailer_numbers_stay_inside_a_laptops_chart_pane(qtbot, profiled: Workbook) -> None:

@@ -97,7 +97,7 @@ def test_results_copy_but_refuse_paste(qtbot, window):
     _select(view, 1, 0, 1, 1)
     text = view.copy_selection()
     # the number behind "1.85x", so a spreadsheet can compute with it (test_result_copy.py)
-    assert float(text.strip().split("\t")[0]) == window.document.comparison.speedup[1, 0]
+    assert float(text.strip().split("\t")[0]) == window.document.comparison.cells.speedup[1, 0]
     assert not view.paste()
 
 

@@ -136,7 +136,7 @@ def test_override_grid_blank_means_class_alpha(qtbot, window):
     wb = window.document.workbook
     assert wb.override_for("Northwind Turbo", "prose").alpha == 0.66
     qtbot.wait(1)
-    assert window.document.comparison.alpha[1, 4] == 0.66
+    assert window.document.comparison.cells.alpha[1, 4] == 0.66
     view.setCurrentIndex(_cell(view, 1, 4))
     qtbot.keyClick(view, Qt.Key.Key_Delete)
     assert window.document.workbook.override_for("Northwind Turbo", "prose") is None

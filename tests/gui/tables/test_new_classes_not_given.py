@@ -44,14 +44,14 @@ def test_an_added_class_gives_no_speed_verdict_or_price(qtbot, window):
         assert model.index(j, model.column_of(field)).data() == "not given", field
     cmp, i = doc.comparison, doc.workbook.tier_index(FAST)
     # the old rule copied the row above's alpha ('assumed') and every tier kept a mix and verdicts from it
-    assert math.isnan(cmp.speedup[i, j]) and cmp.verdict[i, j] == NOT_APPLICABLE
+    assert math.isnan(cmp.cells.speedup[i, j]) and cmp.cells.verdict[i, j] == NOT_APPLICABLE
     cell = window.results_model.index(i, j)
     assert cell.data() == "acceptance and context not given"
     assert "no speedup and no verdict" in cell.data(Qt.ItemDataRole.ToolTipRole)
     for t in range(len(cmp.tier_names)):
-        if cmp.speculative[t]:
-            assert math.isnan(cmp.mix_speedup[t]) and math.isnan(cmp.fair_price_factor[t])
-            assert cmp.tier_verdict[t] == NOT_APPLICABLE and cmp.tier_value_verdict[t] == NOT_APPLICABLE
+        if cmp.tiers.speculative[t]:
+            assert math.isnan(cmp.tiers.mix_speedup[t]) and math.isnan(cmp.fair.factor[t])
+            assert cmp.tiers.verdict[t] == NOT_APPLICABLE and cmp.tiers.value_verdict[t] == NOT_APPLICABLE
     assert _summary_text(window, i, "Speed verdict") == "class not given"
     assert _summary_text(window, i, "Mix speedup") == "–" and _summary_text(window, i, "Fair price") == ""
     assert "'New class': acceptance, context and tokens not given" in _summary_text(
@@ -64,10 +64,10 @@ def test_an_added_class_gives_no_speed_verdict_or_price(qtbot, window):
     assert window.override_model.index(i, j).data() == "(not given)"
     assert not any(b.recommendation.startswith(TAKE) for b in brief(doc.workbook, cmp))
     # the other classes' cells keep their numbers
-    assert all(math.isfinite(x) for x in cmp.speedup[i, :j])
+    assert all(math.isfinite(x) for x in cmp.cells.speedup[i, :j])
     doc.undo_stack.undo()
     doc.flush()
-    assert len(doc.workbook.classes) == j and math.isfinite(doc.comparison.mix_speedup[i])
+    assert len(doc.workbook.classes) == j and math.isfinite(doc.comparison.tiers.mix_speedup[i])
 
 
 def test_typing_the_class_brings_the_verdicts_back(qtbot, window):
@@ -76,13 +76,13 @@ def test_typing_the_class_brings_the_verdicts_back(qtbot, window):
     for field, text in (("alpha", "70%"), ("context", "8192"), ("tokens_out", "1000000")):
         assert model.setData(model.index(j, model.column_of(field)), text)
         doc.flush()
-        assert math.isnan(doc.comparison.mix_speedup[doc.workbook.tier_index(FAST)]), field  # not yet: tokens in
+        assert math.isnan(doc.comparison.tiers.mix_speedup[doc.workbook.tier_index(FAST)]), field  # not yet: tokens in
     assert model.setData(model.index(j, model.column_of("tokens_in")), "0")
     doc.flush()
     assert doc.workbook.classes[j].defaulted == ""
     cmp, i = doc.comparison, doc.workbook.tier_index(FAST)
-    assert math.isfinite(cmp.speedup[i, j]) and math.isfinite(cmp.mix_speedup[i])
-    assert cmp.mix_speedup[i] == compare(doc.workbook).mix_speedup[i]
+    assert math.isfinite(cmp.cells.speedup[i, j]) and math.isfinite(cmp.tiers.mix_speedup[i])
+    assert cmp.tiers.mix_speedup[i] == compare(doc.workbook).tiers.mix_speedup[i]
 
 
 def test_pasted_classes_take_only_the_pasted_cells(qtbot, window):
@@ -112,7 +112,7 @@ def test_duplicate_rows_still_copies_a_class(qtbot, window):
     src, copy = doc.workbook.classes[1], doc.workbook.classes[2]
     assert copy.name == f"{src.name} (copy)" and (copy.alpha, copy.context, copy.tokens_out) == (
         src.alpha, src.context, src.tokens_out)
-    assert copy.defaulted == "" and math.isfinite(doc.comparison.mix_speedup[doc.workbook.tier_index(FAST)])
+    assert copy.defaulted == "" and math.isfinite(doc.comparison.tiers.mix_speedup[doc.workbook.tier_index(FAST)])
 
 
 def test_a_class_pasted_whole_is_given_whole(qtbot, window):
@@ -131,4 +131,4 @@ def test_a_class_pasted_whole_is_given_whole(qtbot, window):
     legal = doc.workbook.classes[n]
     assert (legal.name, legal.defaulted, legal.alpha, legal.context) == ("legal", "", 0.7, 8192)
     i = doc.workbook.tier_index(FAST)
-    assert math.isfinite(doc.comparison.speedup[i, n]) and math.isfinite(doc.comparison.mix_speedup[i])
+    assert math.isfinite(doc.comparison.cells.speedup[i, n]) and math.isfinite(doc.comparison.tiers.mix_speedup[i])

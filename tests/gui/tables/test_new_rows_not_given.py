@@ -45,8 +45,8 @@ def test_pasted_tiers_get_no_mechanics_prices_or_baseline_from_the_row_above(qtb
         # the table says so instead of showing the placeholder
         assert window.tier_model.index(i, k_col).data() == "not given"
         assert window.tier_model.index(i, price_col).data() == "not given"
-        assert all(math.isnan(x) for x in cmp.speedup[i]) and (cmp.verdict[i] == NOT_APPLICABLE).all()
-        assert math.isnan(cmp.fair_price_factor[i]) and (cmp.value_verdict[i] == NOT_APPLICABLE).all()
+        assert all(math.isnan(x) for x in cmp.cells.speedup[i]) and (cmp.cells.verdict[i] == NOT_APPLICABLE).all()
+        assert math.isnan(cmp.fair.factor[i]) and (cmp.cells.value_verdict[i] == NOT_APPLICABLE).all()
         for j in range(len(cmp.class_names)):
             index = window.results_model.index(i, j)
             assert index.data() == "–", index.data()
@@ -73,16 +73,16 @@ def test_typing_the_mechanics_and_prices_brings_the_verdicts_back(qtbot, window)
         assert model.setData(model.index(n, model.column_of(field)), text)
     doc.flush()
     cmp = doc.comparison
-    assert not cmp.made_up(n) and all(math.isfinite(x) for x in cmp.speedup[n])
+    assert not cmp.made_up(n) and all(math.isfinite(x) for x in cmp.cells.speedup[n])
     # a baseline typed with the prices still not given: the speed stands, the value is withheld and says why
     assert model.setData(model.index(n, model.column_of("baseline")), doc.workbook.tiers[0].name)
     doc.flush()
     cmp = doc.comparison
-    assert cmp.value_withheld(n) == "its prices not given" and math.isnan(cmp.fair_price_factor[n])
+    assert cmp.value_withheld(n) == "its prices not given" and math.isnan(cmp.fair.factor[n])
     for field in ("price_out", "price_in"):
         assert model.setData(model.index(n, model.column_of(field)), "3")
     doc.flush()
-    assert doc.comparison.value_withheld(n) == "" and math.isfinite(doc.comparison.fair_price_factor[n])
+    assert doc.comparison.value_withheld(n) == "" and math.isfinite(doc.comparison.fair.factor[n])
 
 
 def test_duplicate_rows_still_copies_a_tier(qtbot, window):

@@ -28,24 +28,24 @@ def test_profile_and_length_cells_show_the_length_used(window):
     cmp = window.document.comparison
     i = cmp.tier_names.index("Northwind Turbo")  # K = 5, past the 4 positions measured: extrapolated
     js, sm, code = (cmp.class_names.index(n) for n in ("json", "summarisation", "code"))
-    e, e_star = float(cmp.tokens_per_stretch[i, js]), float(cmp.break_even_length[i, js])
+    e, e_star = float(cmp.cells.tokens_per_stretch[i, js]), float(cmp.cells.break_even_length[i, js])
     # the alpha beside the profile (85%) gives another E at K = 5: the cell must not show it as used
     assert abs(e - (1 - 0.85 ** 6) / 0.15) > 0.1
     assert _cell(window, "alpha", i, js) == f"AL {e:.2f}*"
     assert _cell(window, "alpha", i, sm).startswith("AL ")
     assert _cell(window, "alpha", i, code) == "80.0%"  # an alpha class as before
     assert _cell(window, "break_even", i, js) == f"E* {e_star:.2f}"
-    assert _cell(window, "price_break_even", i, js) == f"E* {float(cmp.price_break_even_length[i, js]):.2f}"
+    assert _cell(window, "price_break_even", i, js) == f"E* {float(cmp.cells.price_break_even_length[i, js]):.2f}"
     assert _cell(window, "margin", i, js) == f"{e - e_star:+.2f} tok/step"
     tip = _cell(window, "speedup", i, js, Qt.ItemDataRole.ToolTipRole)
     assert "per-position profile (90%, 80%, 70%, 60%" in tip and "(1 - alpha^(K+1))" not in tip
     assert f"from the profile: {e:.2f} (extrapolated past K=4)" in tip
     assert "mean acceptance length of 2.40 measured at K=4" in _cell(window, "speedup", i, sm, Qt.ItemDataRole.ToolTipRole)
     # the speedup cell is marked as the acceptance cell is: * and the same words in its tooltip's speedup line
-    speed = f"{float(cmp.speedup[i, js]):.2f}x"
+    speed = f"{float(cmp.cells.speedup[i, js]):.2f}x"
     assert _cell(window, "speedup", i, js) == speed + "*"
     assert f"Speedup S = E / (K*c + v) = {speed} (extrapolated past K=4)" in tip
-    assert _cell(window, "speedup", i, sm) == f"{float(cmp.speedup[i, sm]):.2f}x" + ("*" if cmp.extrapolated[i, sm] else "")
+    assert _cell(window, "speedup", i, sm) == f"{float(cmp.cells.speedup[i, sm]):.2f}x" + ("*" if cmp.cells.extrapolated[i, sm] else "")
     helix = cmp.tier_names.index("Helix Fast")  # K = 4: the profile's own positions, nothing extrapolated
     assert not _cell(window, "speedup", helix, js).endswith("*") and _cell(window, "speedup", i, code).endswith("x")
 

@@ -17,13 +17,13 @@ def test_the_results_grid_copies_the_numbers_behind_the_cells(qtbot, window) -> 
     cmp = window.document.comparison
     rows = _copy(window.results_view, 0, 0, 1, 1)
     assert window.results_model.data(window.results_model.index(1, 0)).endswith("x")  # shown as 1.85x
-    assert float(rows[1][0]) == cmp.speedup[1, 0]  # copied in full, as a number
+    assert float(rows[1][0]) == cmp.cells.speedup[1, 0]  # copied in full, as a number
     assert float(rows[0][0]) == 1.0
     window.metric_combo.setCurrentIndex(window.metric_combo.findData("trailer_fill"))
     rows = _copy(window.results_view, 1, 0, 1, 0)
-    assert rows[0][0].endswith("%") and abs(float(rows[0][0][:-1]) / 100 - cmp.trailer_fill[1, 0]) < 1e-12
+    assert rows[0][0].endswith("%") and abs(float(rows[0][0][:-1]) / 100 - cmp.cells.trailer_fill[1, 0]) < 1e-12
     window.metric_combo.setCurrentIndex(window.metric_combo.findData("optimal_k"))
-    assert _copy(window.results_view, 1, 0, 1, 0)[0][0] == str(int(cmp.optimal_k[1, 0]))
+    assert _copy(window.results_view, 1, 0, 1, 0)[0][0] == str(int(cmp.cells.optimal_k[1, 0]))
     assert _copy(window.results_view, 0, 0, 0, 0)[0][0] == "n/a"  # a plain tier has no best K: words stay
 
 
@@ -33,8 +33,8 @@ def test_the_summary_copies_money_as_numbers_and_verdicts_as_words(qtbot, window
     rows = _copy(window.summary_view, 1, 0, 1, model.columnCount() - 1)[0]
     cell = dict(zip(headers, rows))
     assert model.data(model.index(1, headers.index("Monthly cost"))).startswith("$")
-    assert float(cell["Monthly cost"]) == cmp.monthly_cost[1]
-    assert cell["Premium"].endswith("%") and abs(float(cell["Premium"][:-1]) / 100 - cmp.premium[1]) < 1e-12
+    assert float(cell["Monthly cost"]) == cmp.tiers.monthly_cost[1]
+    assert cell["Premium"].endswith("%") and abs(float(cell["Premium"][:-1]) / 100 - cmp.tiers.premium[1]) < 1e-12
     assert cell["Speed verdict"] == model.data(model.index(1, headers.index("Speed verdict")))
     assert cell["Claim"] == model.data(model.index(1, headers.index("Claim")))  # "3.00x at 4K" is words
 

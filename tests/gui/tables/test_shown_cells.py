@@ -87,9 +87,9 @@ def test_a_move_below_the_digits_shown_repaints_nothing_and_a_visible_one_repain
         document.flush()
 
     # the class's speedups move in their sixth digit: the arrays differ, the cells read the same
-    old_speedup = document.comparison.speedup.copy()
+    old_speedup = document.comparison.cells.speedup.copy()
     edit(alpha + 1e-7)
-    assert not np.array_equal(document.comparison.speedup, old_speedup)
+    assert not np.array_equal(document.comparison.cells.speedup, old_speedup)
     assert _looks(model) == before
     assert signalled == [], signalled
     # a visible move: exactly the cells whose look changed are signalled (not the whole block the arrays found)

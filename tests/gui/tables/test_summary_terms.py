@@ -14,7 +14,7 @@ def _cell(window, row: int, column: str, role=Qt.ItemDataRole.DisplayRole):
 
 def test_the_sla_and_the_downgrade_show_beside_the_verdicts(window):
     i = window.document.workbook.tier_index("Northwind Turbo")
-    before = float(window.document.comparison.mix_speedup[i])
+    before = float(window.document.comparison.tiers.mix_speedup[i])
     assert _cell(window, i, "SLA") == "" and _cell(window, i, "Downgraded") == ""
 
     def terms(wb) -> None:
@@ -29,7 +29,7 @@ def test_the_sla_and_the_downgrade_show_beside_the_verdicts(window):
     tip = _cell(window, i, "SLA", Qt.ItemDataRole.ToolTipRole)
     assert "SLA: 75% (51\u201390%) of requests above 80 tok/s over 20 requests against 99% promised: breached" in tip
     assert "25% of fast requests served at standard speed" in tip
-    assert float(window.document.comparison.mix_speedup[i]) < before  # as served: a quarter at standard speed
+    assert float(window.document.comparison.tiers.mix_speedup[i]) < before  # as served: a quarter at standard speed
     assert "as read 2026-12-06" in _cell(window, i, "Monthly cost", Qt.ItemDataRole.ToolTipRole)
 
 
@@ -48,7 +48,7 @@ def test_a_probed_closed_vendor_tier_is_judged_on_its_measured_speed_and_shows_i
     window.document.apply("preset", lambda wb: add_preset(wb, load_vendor_presets()[0]))
     window.document.flush()
     i = window.document.workbook.tier_index("Claude Opus 4.6 fast mode")
-    ratio = float(window.document.comparison.mix_price_ratio[i])
+    ratio = float(window.document.comparison.tiers.price_ratio[i])
     assert _cell(window, i, "Price ratio") == f"{ratio:.2f}x"  # a price fact, before any probe too
 
     def probed(wb) -> None:
@@ -62,6 +62,6 @@ def test_a_probed_closed_vendor_tier_is_judged_on_its_measured_speed_and_shows_i
     assert _cell(window, i, "Speed verdict") == "gain (measured)"
     assert _cell(window, i, "Value verdict") == "not worth it"
     assert _cell(window, i, "Mix speedup").startswith(f"{served:.2f}x")
-    ratio = float(window.document.comparison.mix_price_ratio[i])  # as billed: the downgraded ones at standard prices
+    ratio = float(window.document.comparison.tiers.price_ratio[i])  # as billed: the downgraded ones at standard prices
     assert _cell(window, i, "Price ratio") == f"{ratio:.2f}x" and abs(ratio - (0.92 * 6.0 + 0.08)) < 1e-9
     assert "rest on this measured speed" in _cell(window, i, "Measured", Qt.ItemDataRole.ToolTipRole)

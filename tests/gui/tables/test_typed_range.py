@@ -22,7 +22,7 @@ def _class_cell(window, name: str = CLASS):
 def _verdict(window, tier: str = TIER, name: str = CLASS) -> int:
     window.document.flush()
     cmp = window.document.comparison
-    return int(cmp.verdict[cmp.tier_names.index(tier), cmp.class_names.index(name)])
+    return int(cmp.cells.verdict[cmp.tier_names.index(tier), cmp.class_names.index(name)])
 
 
 def test_a_range_typed_on_a_class_is_one_undo_step_and_the_verdict_follows(window):

@@ -25,7 +25,7 @@ def test_a_profile_typed_in_a_class_cell_is_one_undo_step(window):
     e = float(ar.profile_tokens([0.77, 0.58, 0.53]))
     assert float(ar.expected_tokens(code.alpha, 3)) == pytest.approx(e)  # the alpha summarises it
     assert doc.undo_stack.count() == steps + 1
-    assert doc.comparison.acceptance.kind[0, 0] != 0  # the comparison reads the profile, not one alpha
+    assert doc.comparison.cells.acceptance.kind[0, 0] != 0  # the comparison reads the profile, not one alpha
     # the editor offers it back as typed, and committing that again changes nothing
     text = _alpha_index(window, 0).data(Qt.ItemDataRole.EditRole)
     assert text == "77% 58% 53%"

@@ -24,12 +24,12 @@ def test_undecided_cells_have_their_own_colour_and_legend(window):
     cmp, model = window.document.comparison, window.results_model
     i, j = cmp.tier_names.index("Northwind Turbo"), cmp.class_names.index("prose")
     # prose runs at 1.05x (0.91-1.17): its interval reaches below 1
-    assert cmp.verdict[i, j] == UNDECIDED
+    assert cmp.cells.verdict[i, j] == UNDECIDED
     assert model.data(model.index(i, j)) == "undecided"
     assert model.data(model.index(i, j), Qt.ItemDataRole.BackgroundRole).color() == UNDECIDED_COLOUR
     assert UNDECIDED_COLOUR not in [VERDICT_COLOURS[k] for k in VERDICT_COLOURS if k != UNDECIDED]
     code = cmp.class_names.index("code")
-    assert cmp.verdict[i, code] == GAIN
+    assert cmp.cells.verdict[i, code] == GAIN
     window.metric_combo.setCurrentIndex(window.metric_combo.findData("speedup"))
     assert model.data(model.index(i, j)) == "1.05x (0.91–1.17)"
     assert "95% interval 42.0% to 56.0%" in model.data(model.index(i, j), Qt.ItemDataRole.ToolTipRole)

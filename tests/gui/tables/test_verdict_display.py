@@ -25,10 +25,10 @@ def test_the_grid_shows_either_verdict_coloured_by_it(window):
     cmp = window.document.comparison
     i, j = cmp.tier_names.index("Northwind Turbo"), cmp.class_names.index("prose")
     # prose on Northwind Turbo is faster than plain decoding but not by its price ratio
-    assert VALUE_NAMES[int(cmp.value_verdict[i, j])] == "not worth it"
+    assert VALUE_NAMES[int(cmp.cells.value_verdict[i, j])] == "not worth it"
     _choose(window, "speed_verdict")
-    assert _cell(window, "Northwind Turbo", "prose") == VERDICT_NAMES[int(cmp.verdict[i, j])]
-    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VERDICT_COLOURS[int(cmp.verdict[i, j])]
+    assert _cell(window, "Northwind Turbo", "prose") == VERDICT_NAMES[int(cmp.cells.verdict[i, j])]
+    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VERDICT_COLOURS[int(cmp.cells.verdict[i, j])]
     assert "gain" in window.legend.text() and "worth" not in window.legend.text()
 
     _choose(window, "value_verdict")
@@ -38,12 +38,12 @@ def test_the_grid_shows_either_verdict_coloured_by_it(window):
     assert "worth the premium" in window.legend.text()
 
     _choose(window, "price_break_even")
-    assert _cell(window, "Northwind Turbo", "prose") == fmt.pct(cmp.price_break_even_alpha[i, j])
+    assert _cell(window, "Northwind Turbo", "prose") == fmt.pct(cmp.cells.price_break_even_alpha[i, j])
     tip = _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.ToolTipRole)
     assert "Price ratio" in tip and "Value verdict: not worth it" in tip
 
     _choose(window, "speedup")  # back to the speed colours
-    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VERDICT_COLOURS[int(cmp.verdict[i, j])]
+    assert _cell(window, "Northwind Turbo", "prose", Qt.ItemDataRole.BackgroundRole).color() == VERDICT_COLOURS[int(cmp.cells.verdict[i, j])]
 
 
 def test_the_grid_follows_an_edit_in_value_mode(window):
@@ -62,9 +62,9 @@ def test_the_summary_leads_with_both_verdicts(window):
     model, cmp = window.summary_model, window.document.comparison
     for i, name in enumerate(cmp.tier_names):
         value = model.data(model.index(i, heads.index("Value verdict")))
-        assert value == VALUE_NAMES[int(cmp.tier_value_verdict[i])], name
+        assert value == VALUE_NAMES[int(cmp.tiers.value_verdict[i])], name
     i = cmp.tier_names.index("Northwind Turbo")
-    assert model.data(model.index(i, heads.index("Value needs"))) == "α " + fmt.pct(cmp.mix_price_break_even_alpha[i])
+    assert model.data(model.index(i, heads.index("Value needs"))) == "α " + fmt.pct(cmp.tiers.price_break_even_alpha[i])
 
 
 def test_help_explains_both_verdicts(window):
@@ -81,7 +81,7 @@ def test_roofline_tiers_show_the_c_and_v_they_use(qtbot, window):
     row = [t.name for t in wb.tiers].index("Northwind Turbo")
     assert wb.tiers[row].cost_model == "roofline"
     c_col, v_col = model.column_of("c"), model.column_of("v")
-    c_used = cmp.c[row]
+    c_used = cmp.cells.c[row]
     shown = model.data(model.index(row, c_col))
     assert shown == f"{fmt.number(c_used.min())}–{fmt.number(c_used.max())}"
     assert shown != fmt.number(wb.tiers[row].c)  # not the typed 0.1 it ignores
@@ -90,7 +90,7 @@ def test_roofline_tiers_show_the_c_and_v_they_use(qtbot, window):
     for j, cls in enumerate(cmp.class_names):
         assert f"{cls} (" in tip and fmt.number(c_used[j]) in tip
     assert "claim's context" in tip
-    assert model.data(model.index(row, v_col)).startswith(fmt.fixed(cmp.v[row].min(), 3))
+    assert model.data(model.index(row, v_col)).startswith(fmt.fixed(cmp.cells.v[row].min(), 3))
     # a typed tier still shows its typed value
     typed = [t.name for t in wb.tiers].index("Helix Fast")
     assert model.data(model.index(typed, c_col)) == "0.08"
@@ -100,7 +100,7 @@ def test_roofline_tiers_show_the_c_and_v_they_use(qtbot, window):
     with qtbot.waitSignal(model.dataChanged, timeout=2000):
         window.document.apply("context", lambda w: setattr(w.classes[j], "context", 131072))
         window.document.flush()
-    new_c = window.document.comparison.c[row]
+    new_c = window.document.comparison.cells.c[row]
     assert not np.allclose(new_c, c_used)
     assert model.data(model.index(row, c_col)) == f"{fmt.number(new_c.min())}–{fmt.number(new_c.max())}"
 

@@ -121,14 +121,14 @@ def test_the_issues_price_list_keeps_every_column_it_lacks(qtbot, window, tmp_pa
                     "Northwind Turbo,Northwind AI,yes,5,21,4.5,Northwind Standard\n", encoding="utf-8")
     doc = window.document
     before = doc.workbook
-    speedup_before = doc.comparison.speedup[1].copy()
+    speedup_before = doc.comparison.cells.speedup[1].copy()
     assert window.files.import_rows_path(str(path), "tiers")
     doc.flush()
     turbo = doc.workbook.tiers[1]
     assert turbo == dataclasses.replace(before.tiers[1], price_out=21.0, price_in=4.5)
     assert (turbo.cost_model, turbo.batch, turbo.claimed_speedup, turbo.notes) == (
         before.tiers[1].cost_model, before.tiers[1].batch, before.tiers[1].claimed_speedup, before.tiers[1].notes)
-    assert (doc.comparison.speedup[1] == speedup_before).all()
+    assert (doc.comparison.cells.speedup[1] == speedup_before).all()
     message = window.statusBar().currentMessage()
     assert "0 added; 1 updated (Northwind Turbo)" in message and "Columns changed: Price out /1M, Price in /1M" in message
 

@@ -66,7 +66,7 @@ def test_a_measured_speed_that_differs_decides_and_the_model_is_doubted():
     wb = load_demo()
     i = wb.tier_index("Northwind Turbo")
     cmp = compare(wb)
-    modelled, ratio = float(cmp.speedup_vs_baseline[i]), float(cmp.mix_price_ratio[i])
+    modelled, ratio = float(cmp.tiers.speedup_vs_baseline[i]), float(cmp.tiers.price_ratio[i])
     turbo = wb.tiers[i]
     turbo.measured_speedup, turbo.measured_note = round(modelled * 1.8, 2), "probed 2026-12-02 at 4K"
     got = _by_tier(wb)["Northwind Turbo"]
@@ -87,19 +87,19 @@ def test_the_one_price_to_ask_for_in_money():
     wb = load_demo()
     cmp = compare(wb)
     i = wb.tier_index("Northwind Turbo")
-    factor = float(cmp.fair_price_factor[i])
-    assert factor == pytest.approx(float(cmp.speedup_vs_baseline[i]) / float(cmp.mix_price_ratio[i]))
+    factor = float(cmp.fair.factor[i])
+    assert factor == pytest.approx(float(cmp.tiers.speedup_vs_baseline[i]) / float(cmp.tiers.price_ratio[i]))
     ask = _by_tier(wb)["Northwind Turbo"].ask
     assert ask == f"The list price, $20.00 per 1M output tokens, is fair (worth up to ${20 * factor:.2f})."
     wb.tiers[i].price_out, wb.tiers[i].price_in = 40.0, 5.0  # twice the list price: the speed is not worth it
     cmp = compare(wb)
-    f2 = float(cmp.fair_price_factor[i])
+    f2 = float(cmp.fair.factor[i])
     assert f2 < 1
     assert _by_tier(wb)["Northwind Turbo"].ask == (f"${40 * f2:.2f} per 1M output tokens at most (list $40.00), and "
                                                    f"the input price {1 - f2:.0%} off.")
     for c in wb.classes:  # a range on every class: the cautious end of it is the price to ask for
         c.alpha_low, c.alpha_high = c.alpha - 0.05, c.alpha + 0.05
-    low = float(compare(wb).fair_price_factor_low[i])
+    low = float(compare(wb).fair.factor_low[i])
     assert 0 < low < f2 and _by_tier(wb)["Northwind Turbo"].ask.startswith(f"${40 * low:.2f} per 1M output tokens")
 
 

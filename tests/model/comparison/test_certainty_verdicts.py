@@ -23,30 +23,30 @@ def E(a: float) -> float:
 def test_value_undecided_where_the_interval_straddles_the_price_break_even() -> None:
     # price ratio 15 / 10 = 1.5; S = E (c = 0, v = 1): E(0.3) = 1.4251 < 1.5 <= E(0.5) = 1.9375
     cmp = compare(_wb(0.4, 0.3, 0.5))
-    assert cmp.speedup_low[1, 0] == pytest.approx(1.4251) and cmp.speedup_high[1, 0] == pytest.approx(1.9375)
-    assert cmp.value_verdict[1, 0] == UNDECIDED and cmp.tier_value_verdict[1] == UNDECIDED
-    assert cmp.verdict[1, 0] == GAIN  # both ends above 1.05
+    assert cmp.cells.speedup_low[1, 0] == pytest.approx(1.4251) and cmp.cells.speedup_high[1, 0] == pytest.approx(1.9375)
+    assert cmp.cells.value_verdict[1, 0] == UNDECIDED and cmp.tiers.value_verdict[1] == UNDECIDED
+    assert cmp.cells.verdict[1, 0] == GAIN  # both ends above 1.05
     rec = pair_records(cmp)[1]
     assert rec["value_verdict"] == "undecided" and rec["alpha_interval"] == [0.3, 0.5]
     assert rec["speedup_interval"] == pytest.approx([1.4251, 1.9375])
     assert rec["speedup_vs_baseline_interval"] == pytest.approx([1.4251, 1.9375])
     assert rec["confidence"] == 0.95
     # narrower, above: E(0.38) = 1.60012 >= 1.5: worth; below: E(0.25) .. E(0.32) < 1.5: not worth
-    assert compare(_wb(0.4, 0.38, 0.45)).value_verdict[1, 0] == WORTH
-    assert compare(_wb(0.3, 0.25, 0.32)).value_verdict[1, 0] == NOT_WORTH
+    assert compare(_wb(0.4, 0.38, 0.45)).cells.value_verdict[1, 0] == WORTH
+    assert compare(_wb(0.3, 0.25, 0.32)).cells.value_verdict[1, 0] == NOT_WORTH
     # no range: the point decides, as before, and the note says it rests on an assumption
     none = compare(_wb(0.4, None, None))
-    assert none.value_verdict[1, 0] == WORTH and pair_records(none)[1]["interval_note"] == "assumed, no range given"
+    assert none.cells.value_verdict[1, 0] == WORTH and pair_records(none)[1]["interval_note"] == "assumed, no range given"
     assert pair_records(none)[1]["alpha_interval"] is None
 
 
 def test_speed_undecided_where_the_interval_straddles_one() -> None:
     # c = 0.2: stretch 1.8; S(0.4) = 1.6496 / 1.8 = 0.9164 < 1 <= S(0.6) = 2.3056 / 1.8 = 1.2809
     cmp = compare(_wb(0.5, 0.4, 0.6, c=0.2))
-    assert cmp.speedup_low[1, 0] == pytest.approx(E(0.4) / 1.8) and cmp.speedup_high[1, 0] == pytest.approx(E(0.6) / 1.8)
-    assert cmp.verdict[1, 0] == UNDECIDED and cmp.tier_verdict[1] == UNDECIDED
+    assert cmp.cells.speedup_low[1, 0] == pytest.approx(E(0.4) / 1.8) and cmp.cells.speedup_high[1, 0] == pytest.approx(E(0.6) / 1.8)
+    assert cmp.cells.verdict[1, 0] == UNDECIDED and cmp.tiers.verdict[1] == UNDECIDED
     assert pair_records(cmp)[1]["verdict"] == "undecided"
-    assert compare(_wb(0.2, 0.1, 0.3, c=0.2)).verdict[1, 0] == TAX
+    assert compare(_wb(0.2, 0.1, 0.3, c=0.2)).cells.verdict[1, 0] == TAX
 
 
 def test_fair_price_at_the_measured_alpha_and_the_pessimistic_end() -> None:
@@ -71,9 +71,9 @@ def test_an_override_without_a_range_does_not_borrow_the_class_interval() -> Non
     wb = _wb(0.4, 0.3, 0.5)
     wb.overrides.append(Override("Fast", "code", 0.45))
     cmp = compare(wb)
-    assert pair_records(cmp)[1]["alpha_interval"] is None and cmp.value_verdict[1, 0] == WORTH
+    assert pair_records(cmp)[1]["alpha_interval"] is None and cmp.cells.value_verdict[1, 0] == WORTH
     wb.overrides[0].alpha_low, wb.overrides[0].alpha_high = 0.3, 0.46
-    assert compare(wb).value_verdict[1, 0] == UNDECIDED
+    assert compare(wb).cells.value_verdict[1, 0] == UNDECIDED
 
 
 def test_classes_combine_as_independent_in_the_mix() -> None:
@@ -103,9 +103,9 @@ def test_each_cell_has_its_own_rows_interval_and_note() -> None:
             row = wb.override_for(t.name, c.name) or c
             a = acceptance_of(row, 0.8)
             want = (a.low, a.high, a.confidence) if a.has_interval else (None, None, None)
-            got = tuple(None if x != x else float(x) for x in (cmp.alpha_low[i, j], cmp.alpha_high[i, j],
-                                                                cmp.alpha_confidence[i, j]))
+            got = tuple(None if x != x else float(x) for x in (cmp.cells.alpha_low[i, j], cmp.cells.alpha_high[i, j],
+                                                                cmp.cells.alpha_confidence[i, j]))
             assert got == (want if i else (None, None, None)), (t.name, c.name)
-            assert cmp.alpha_note[i][j] == (a.note if i else ""), (t.name, c.name)
-            assert cmp.alpha[i, j] == row.alpha
-    assert cmp.alpha_note[1] is not cmp.alpha_note[2]
+            assert cmp.cells.alpha_note[i][j] == (a.note if i else ""), (t.name, c.name)
+            assert cmp.cells.alpha[i, j] == row.alpha
+    assert cmp.cells.alpha_note[1] is not cmp.cells.alpha_note[2]

@@ -22,28 +22,28 @@ from tests.excel_cases import class_not_given
 
 
 def _fast(cmp) -> list[int]:
-    return [i for i in range(len(cmp.tier_names)) if cmp.speculative[i]]
+    return [i for i in range(len(cmp.tier_names)) if cmp.tiers.speculative[i]]
 
 
 def test_the_new_class_has_no_number_and_no_tier_a_mix_or_verdict():
     wb = class_not_given()
     j, cmp = len(wb.classes) - 1, compare(wb)
     for i in range(len(cmp.tier_names)):
-        assert math.isnan(cmp.alpha[i, j]) and cmp.alpha_source[i][j] == "not given"  # on a plain tier too
-        if not cmp.speculative[i]:
-            assert cmp.speedup[i, j] == 1.0 and cmp.mix_speedup[i] == 1.0 and cmp.mix_waits(i) == ""
+        assert math.isnan(cmp.cells.alpha[i, j]) and cmp.cells.alpha_source[i][j] == "not given"  # on a plain tier too
+        if not cmp.tiers.speculative[i]:
+            assert cmp.cells.speedup[i, j] == 1.0 and cmp.tiers.mix_speedup[i] == 1.0 and cmp.mix_waits(i) == ""
             continue
         assert cmp.cell_not_given(i, j) == "acceptance and context not given"
-        assert all(math.isnan(x) for x in (cmp.speedup[i, j], cmp.tokens_per_stretch[i, j], cmp.c[i, j],
-                                            cmp.break_even_alpha[i, j], cmp.price_ratio[i, j]))
-        assert cmp.verdict[i, j] == NOT_APPLICABLE and cmp.value_verdict[i, j] == NOT_APPLICABLE
+        assert all(math.isnan(x) for x in (cmp.cells.speedup[i, j], cmp.cells.tokens_per_stretch[i, j], cmp.cells.c[i, j],
+                                            cmp.cells.break_even_alpha[i, j], cmp.cells.price_ratio[i, j]))
+        assert cmp.cells.verdict[i, j] == NOT_APPLICABLE and cmp.cells.value_verdict[i, j] == NOT_APPLICABLE
         assert cmp.mix_waits(i) == "class 'New class': acceptance, context and tokens not given"
-        assert all(math.isnan(x) for x in (cmp.mix_speedup[i], cmp.mix_speedup_low[i], cmp.speedup_vs_baseline[i],
-                                            cmp.fair_price_factor[i], cmp.effective_alpha[i], cmp.monthly_cost[i]))
-        assert cmp.tier_verdict[i] == NOT_APPLICABLE and cmp.tier_value_verdict[i] == NOT_APPLICABLE
-        assert cmp.claim_holds[i] is None
+        assert all(math.isnan(x) for x in (cmp.tiers.mix_speedup[i], cmp.tiers.mix_speedup_low[i], cmp.tiers.speedup_vs_baseline[i],
+                                            cmp.fair.factor[i], cmp.tiers.effective_alpha[i], cmp.tiers.monthly_cost[i]))
+        assert cmp.tiers.verdict[i] == NOT_APPLICABLE and cmp.tiers.value_verdict[i] == NOT_APPLICABLE
+        assert cmp.claims.holds[i] is None
         # the classes that are given keep their cells
-        assert np.isfinite(cmp.speedup[i, :j]).all() and (cmp.verdict[i, :j] != NOT_APPLICABLE).all()
+        assert np.isfinite(cmp.cells.speedup[i, :j]).all() and (cmp.cells.verdict[i, :j] != NOT_APPLICABLE).all()
     for b in brief(wb, cmp):
         assert b.recommendation == NOT_YET and "'New class'" in b.why and "'New class'" in b.ask
         assert b.look == "undecided"
@@ -54,14 +54,14 @@ def test_each_given_field_counts_and_the_last_brings_the_verdicts_back():
     new, fast = wb.classes[-1], _fast(compare(wb))
     cmp = compare(wb)
     assert {cmp.mix_waits(i) for i in fast} == {"class 'New class': acceptance and context not given"}
-    assert all(math.isfinite(cmp.monthly_cost[i]) for i in range(len(wb.tiers)))  # its tokens are given
+    assert all(math.isfinite(cmp.tiers.monthly_cost[i]) for i in range(len(wb.tiers)))  # its tokens are given
     new.alpha, new.context = 0.7, 8192
     new.entered("alpha")
     cmp = compare(wb)
     assert {cmp.cell_not_given(i, len(wb.classes) - 1) for i in fast} == {"context not given"}
     new.entered("context")
     cmp = compare(wb)
-    assert all(math.isfinite(cmp.mix_speedup[i]) and cmp.mix_waits(i) == "" for i in fast)
+    assert all(math.isfinite(cmp.tiers.mix_speedup[i]) and cmp.mix_waits(i) == "" for i in fast)
     assert any(b.recommendation.startswith(TAKE) for b in brief(wb, cmp))
 
 
@@ -72,9 +72,9 @@ def test_an_override_gives_one_tier_the_acceptance_the_class_lacks():
     wb.set_override("Helix Fast", new.name, 0.75)
     cmp, j = compare(wb), len(wb.classes) - 1
     helix, turbo = wb.tier_index("Helix Fast"), wb.tier_index("Northwind Turbo")
-    assert cmp.cell_not_given(helix, j) == "" and math.isfinite(cmp.speedup[helix, j])
-    assert cmp.mix_waits(helix) == "" and math.isfinite(cmp.mix_speedup[helix])
-    assert cmp.cell_not_given(turbo, j) == "acceptance not given" and math.isnan(cmp.mix_speedup[turbo])
+    assert cmp.cell_not_given(helix, j) == "" and math.isfinite(cmp.cells.speedup[helix, j])
+    assert cmp.mix_waits(helix) == "" and math.isfinite(cmp.tiers.mix_speedup[helix])
+    assert cmp.cell_not_given(turbo, j) == "acceptance not given" and math.isnan(cmp.tiers.mix_speedup[turbo])
 
 
 def test_compare_text_json_and_csv_say_why(tmp_path):
@@ -105,7 +105,7 @@ def test_the_workbook_file_keeps_what_was_not_given(tmp_path):
     save_workbook(wb, path)
     back = load_workbook(path)
     assert back.classes[-1].defaulted == "alpha, context" and back == wb
-    assert math.isnan(compare(back).mix_speedup[back.tier_index("Helix Fast")])
+    assert math.isnan(compare(back).tiers.mix_speedup[back.tier_index("Helix Fast")])
 
 
 def test_the_validator_refuses_a_field_that_cannot_be_not_given():
@@ -121,7 +121,7 @@ def test_the_load_chart_draws_no_roofline_mix_over_a_class_not_filled_in():
     wb = class_not_given()
     i = wb.tier_index("Northwind Turbo")
     assert wb.tiers[i].cost_model == "roofline"
-    curve = load_curve(wb, compare(wb).alpha[i], None, i)
+    curve = load_curve(wb, compare(wb).cells.alpha[i], None, i)
     assert curve.roofline is None and "a task class is not filled in" in curve.note
 
 

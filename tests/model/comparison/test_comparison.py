@@ -23,12 +23,12 @@ def test_pairs_follow_the_arithmetic():
     cmp = compare(wb_two())
     fast = cmp.tier_names.index("Fast")
     for j, alpha in enumerate([0.8, 0.4]):
-        assert cmp.speedup[fast, j] == pytest.approx(float(ar.speedup(alpha, 4, 0.1, 1.0)))
-        assert cmp.trailer_fill[fast, j] == pytest.approx(float(ar.trailer_fill(alpha, 4)))
+        assert cmp.cells.speedup[fast, j] == pytest.approx(float(ar.speedup(alpha, 4, 0.1, 1.0)))
+        assert cmp.cells.trailer_fill[fast, j] == pytest.approx(float(ar.trailer_fill(alpha, 4)))
     be = float(ar.break_even(4, 0.1, 1.0).alpha)
-    assert cmp.break_even_alpha[fast, 0] == pytest.approx(be)
-    assert cmp.margin[fast, 1] == pytest.approx(0.4 - be)
-    assert cmp.optimal_k[fast, 0] == int(ar.optimal_k(0.8, 0.1, 1.0, 16)[0])
+    assert cmp.cells.break_even_alpha[fast, 0] == pytest.approx(be)
+    assert cmp.cells.margin[fast, 1] == pytest.approx(0.4 - be)
+    assert cmp.cells.optimal_k[fast, 0] == int(ar.optimal_k(0.8, 0.1, 1.0, 16)[0])
 
 
 def test_non_speculative_tier_has_no_break_even():
@@ -81,7 +81,7 @@ def test_roofline_context_lowers_speedup():
     assert np.all(np.diff(curves[0]) < 0)  # the gain shrinks as the context grows
     wb = Workbook([tier], [TaskClass("short", 1, 0, 2048, 0.8), TaskClass("long", 1, 0, 131072, 0.8)])
     cmp = compare(wb)
-    assert cmp.c[0, 1] > cmp.c[0, 0] and cmp.speedup[0, 1] < cmp.speedup[0, 0]
+    assert cmp.cells.c[0, 1] > cmp.cells.c[0, 0] and cmp.cells.speedup[0, 1] < cmp.cells.speedup[0, 0]
 
 
 def test_alpha_curve_crosses_one_at_break_even():
@@ -102,8 +102,8 @@ def test_large_workbook_shapes():
     from tests.bench.workbooks import large_workbook
     wb = large_workbook(100, 30)
     cmp = compare(wb)
-    assert cmp.speedup.shape == (100, 30)
-    assert np.isfinite(cmp.speedup).all()
+    assert cmp.cells.speedup.shape == (100, 30)
+    assert np.isfinite(cmp.cells.speedup).all()
 
 
 def test_tier_without_task_classes_has_no_verdict_and_no_claim_outcome():
@@ -118,7 +118,7 @@ def test_optimal_k_is_never_worse_than_the_tiers_own_k():
     wb = Workbook([Tier("Wide", k=32, c=0.01, v=1.0)], [TaskClass("json", 1, 0, 4096, 0.97)])
     assert wb.settings.k_max < 32
     cmp = compare(wb)
-    assert cmp.optimal_speedup[0, 0] >= cmp.speedup[0, 0] - 1e-12
+    assert cmp.cells.optimal_speedup[0, 0] >= cmp.cells.speedup[0, 0] - 1e-12
 
 
 def test_optimal_k_search_stops_at_k_max_or_the_tiers_own_k():
@@ -129,5 +129,5 @@ def test_optimal_k_search_stops_at_k_max_or_the_tiers_own_k():
     cmp = compare(wb)
     for i, tier in enumerate(wb.tiers):
         if tier.speculative != "no":
-            assert cmp.optimal_k[i].max() <= max(2, tier.k), tier.name
-            assert (cmp.optimal_speedup[i] >= cmp.speedup[i] - 1e-12).all(), tier.name
+            assert cmp.cells.optimal_k[i].max() <= max(2, tier.k), tier.name
+            assert (cmp.cells.optimal_speedup[i] >= cmp.cells.speedup[i] - 1e-12).all(), tier.name

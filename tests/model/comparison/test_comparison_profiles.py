@@ -30,15 +30,16 @@ def test_a_flat_profile_gives_the_alpha_results():
     # the flat profile measured at 5 positions covers both tiers' K, so nothing is extrapolated
     flat = compare(book([TaskClass("code", 3e6, 1e6, 4096, 0.8, profile=(0.8,) * 5),
                          TaskClass("prose", 1e6, 1e6, 4096, 0.55, profile=(0.55,) * 5)]))
-    for name in ("speedup", "tokens_per_stretch", "trailer_fill", "cost_factor", "mix_speedup", "speedup_vs_baseline"):
-        assert np.allclose(getattr(flat, name), getattr(plain, name), rtol=1e-12, atol=0, equal_nan=True), name
-    for name in ("verdict", "value_verdict", "tier_verdict", "tier_value_verdict"):
-        assert (getattr(flat, name) == getattr(plain, name)).all(), name
-    assert not flat.extrapolated.any()
+    for name in ("cells.speedup", "cells.tokens_per_stretch", "cells.trailer_fill", "cells.cost_factor",
+                 "tiers.mix_speedup", "tiers.speedup_vs_baseline"):
+        assert np.allclose(flat.array(name), plain.array(name), rtol=1e-12, atol=0, equal_nan=True), name
+    for name in ("cells.verdict", "cells.value_verdict", "tiers.verdict", "tiers.value_verdict"):
+        assert (flat.array(name) == plain.array(name)).all(), name
+    assert not flat.cells.extrapolated.any()
     # the optimal K searches up to K max (16): beyond the 5 measured positions the rule holds the flat rate
-    assert (flat.optimal_k == plain.optimal_k).all()
-    assert np.allclose(flat.optimal_speedup, plain.optimal_speedup, rtol=1e-12)
-    assert (flat.optimal_k_extrapolated[1:] == (plain.optimal_k[1:] > 5)).all()
+    assert (flat.cells.optimal_k == plain.cells.optimal_k).all()
+    assert np.allclose(flat.cells.optimal_speedup, plain.cells.optimal_speedup, rtol=1e-12)
+    assert (flat.cells.optimal_k_extrapolated[1:] == (plain.cells.optimal_k[1:] > 5)).all()
 
 
 def test_the_vllm_profile_on_its_own_k_and_beyond():
@@ -96,8 +97,8 @@ def test_a_roofline_tree_tier_verifies_its_tree():
     chain = dataclasses.replace(tree, name="Chain", tree_size=None)
     cmp = compare(Workbook(tiers=[tree, chain], classes=[TaskClass("code", 1e6, 0, 4096, 0.8)]))
     c, v = rf.tree_cost_ratios(rf.PAIRS["Llama 8B -> 70B"], rf.GPUS["H100 SXM"], 64, 6, 4096, 32)
-    assert cmp.v[0, 0] == pytest.approx(float(v), rel=1e-12) and cmp.c[0, 0] == pytest.approx(float(c), rel=1e-12)
-    assert cmp.v[0, 0] > 1.5 * cmp.v[1, 0]  # 64 x 32 query tokens: the tree's pass is compute-bound
+    assert cmp.cells.v[0, 0] == pytest.approx(float(v), rel=1e-12) and cmp.cells.c[0, 0] == pytest.approx(float(c), rel=1e-12)
+    assert cmp.cells.v[0, 0] > 1.5 * cmp.cells.v[1, 0]  # 64 x 32 query tokens: the tree's pass is compute-bound
     assert pair_records(cmp)[0]["break_even_length"] == pytest.approx(6 * float(c) + float(v), rel=1e-12)
 
 
@@ -107,7 +108,7 @@ def test_position_rates_follow_each_cells_own_profile():
     wb = Workbook(tiers=[Tier(name="T", k=4)],
                   classes=[TaskClass(name="a", alpha=0.8, profile=(0.9, 0.8)),
                            TaskClass(name="b", alpha=0.5, profile=(0.5, 0.4)), TaskClass(name="c", alpha=0.6)])
-    grid = compare(wb).acceptance
+    grid = compare(wb).cells.acceptance
     for j, measured in ((0, [0.9, 0.8]), (1, [0.5, 0.4])):
         for k in (2, 4, 6):
             rates = grid.position_rates(0, j, k)
@@ -118,4 +119,4 @@ def test_position_rates_follow_each_cells_own_profile():
                 rates.cumulative[0] = 0.0
     assert grid.position_rates(0, 2, 4) is None
     wb.classes[0].profile = (0.95, 0.8)
-    assert compare(wb).acceptance.position_rates(0, 0, 4).conditional[0] == 0.95
+    assert compare(wb).cells.acceptance.position_rates(0, 0, 4).conditional[0] == 0.95

@@ -40,15 +40,15 @@ def test_a_measured_closed_tier_gets_its_mix_verdicts_and_fair_price_from_the_me
     wb = _closed()
     cmp = compare(wb)
     assert cmp.judged_on_measured(1) and cmp.tier_made_up(1) == "" and cmp.made_up(1) == "speculative unknown"
-    assert cmp.mix_speedup_fast[1] == pytest.approx(2.2)
-    assert cmp.mix_speedup[1] == pytest.approx(_served(2.2, 0.1))
+    assert cmp.terms.mix_speedup_fast[1] == pytest.approx(2.2)
+    assert cmp.tiers.mix_speedup[1] == pytest.approx(_served(2.2, 0.1))
     # the interval: the measured ends (at 95%, the workbook's confidence) with the share's, the wider way round
-    assert cmp.mix_speedup_low[1] == pytest.approx(_served(2.0, 0.1))
-    assert cmp.mix_speedup_high[1] == pytest.approx(_served(2.4, 0.1))
+    assert cmp.tiers.mix_speedup_low[1] == pytest.approx(_served(2.0, 0.1))
+    assert cmp.tiers.mix_speedup_high[1] == pytest.approx(_served(2.4, 0.1))
     fast_cost = (2e6 * 150 + 8e6 * 30 + 1e6 * 150 + 3e6 * 30) / 1e6
     base_cost = (2e6 * 25 + 8e6 * 5 + 1e6 * 25 + 3e6 * 5) / 1e6
     r = fast_cost / base_cost
-    assert cmp.mix_price_ratio[1] == pytest.approx(0.9 * r + 0.1)
+    assert cmp.tiers.price_ratio[1] == pytest.approx(0.9 * r + 0.1)
     rec = tier_records(cmp)[1]
     assert rec["value_verdict"] == "not worth it" and rec["verdict"] == "gain" and rec["incomplete"] is None
     assert rec["judged_on_measured"] is True and rec["mechanics_not_given"] == "speculative unknown"
@@ -58,7 +58,7 @@ def test_a_measured_closed_tier_gets_its_mix_verdicts_and_fair_price_from_the_me
     # nothing modelled from the mechanics nobody gave
     assert rec["price_break_even_alpha"] is None and rec["effective_alpha"] is None
     assert rec["guarantee_length"] is None and rec["claim_implied_alpha"] is None
-    assert all(math.isnan(x) for x in cmp.speedup[1]) and rec["modelled_speedup"] is None
+    assert all(math.isnan(x) for x in cmp.cells.speedup[1]) and rec["modelled_speedup"] is None
 
 
 def test_a_cheap_enough_measured_tier_is_worth_it_and_a_straddling_one_undecided():
@@ -66,7 +66,7 @@ def test_a_cheap_enough_measured_tier_is_worth_it_and_a_straddling_one_undecided
     assert tier_records(cheap)[1]["value_verdict"] == "worth the premium"
     # price ratio 2.2 sits inside 2.0-2.4: the interval reaches both sides
     straddle = compare(_closed(price_in=11.0, price_out=55.0, downgraded_share=None))
-    assert straddle.mix_price_ratio[1] == pytest.approx(2.2)
+    assert straddle.tiers.price_ratio[1] == pytest.approx(2.2)
     assert tier_records(straddle)[1]["value_verdict"] == "undecided"
 
 
@@ -75,8 +75,8 @@ def test_the_interval_is_carried_to_the_workbooks_confidence():
     wb.settings.confidence = 0.80
     cmp = compare(wb)
     scale = float(z_quantile(0.80)) / float(z_quantile(0.95))
-    assert cmp.mix_speedup_low[1] == pytest.approx(2.2 * (2.0 / 2.2) ** scale)
-    assert cmp.mix_speedup_high[1] == pytest.approx(2.2 * (2.4 / 2.2) ** scale)
+    assert cmp.tiers.mix_speedup_low[1] == pytest.approx(2.2 * (2.0 / 2.2) ** scale)
+    assert cmp.tiers.mix_speedup_high[1] == pytest.approx(2.2 * (2.4 / 2.2) ** scale)
 
 
 def test_without_a_measured_speed_the_tier_stays_incomplete():
@@ -114,10 +114,10 @@ def test_the_brief_recommends_on_the_measured_speed_and_names_a_price():
     wb = _closed()
     cmp = compare(wb)
     b = next(x for x in brief(wb, cmp) if x.tier == "Fast")
-    assert b.recommendation == DO_NOT and f"{cmp.mix_price_ratio[1]:.2f}x its price" in b.why
+    assert b.recommendation == DO_NOT and f"{cmp.tiers.price_ratio[1]:.2f}x its price" in b.why
     assert f"{_served(2.2, 0.1):.2f}x ({_served(2.0, 0.1):.2f}\u2013{_served(2.4, 0.1):.2f})" in b.why
     # the price at the cautious end of the measured range, in money; never K, c, v asked for
-    assert b.ask.startswith(f"${150 * cmp.fair_price_factor_low[1]:.2f} per 1M output tokens at most")
+    assert b.ask.startswith(f"${150 * cmp.fair.factor_low[1]:.2f} per 1M output tokens at most")
     for _, text in b.lines:
         assert "\u2013 " not in text and " \u2013" not in text and "K, c and v" not in text
     cheap = _closed(price_in=7.0, price_out=35.0, downgraded_share=None)

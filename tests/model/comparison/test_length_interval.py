@@ -41,10 +41,10 @@ def test_a_length_interval_at_its_own_k_and_carried_to_another():
                                                      (1 + (e5 - 1) * 1.4 / 1.2) / stretch5], rel=1e-12)
     # the mix's interval is at the workbook's confidence (0.95): wider than this 90% one; with the range at the
     # workbook's confidence and one class, it is that class's interval carried through
-    assert cmp.mix_speedup_low[1] < 2.0 / 1.3 and cmp.mix_speedup_high[1] > 2.4 / 1.3
+    assert cmp.tiers.mix_speedup_low[1] < 2.0 / 1.3 and cmp.tiers.mix_speedup_high[1] > 2.4 / 1.3
     same = compare(book([dataclasses.replace(cls, alpha_confidence=None)]))
-    assert same.mix_speedup_low[1] == pytest.approx(2.0 / 1.3, rel=1e-9)
-    assert same.mix_speedup_high[1] == pytest.approx(2.4 / 1.3, rel=1e-9)
+    assert same.tiers.mix_speedup_low[1] == pytest.approx(2.0 / 1.3, rel=1e-9)
+    assert same.tiers.mix_speedup_high[1] == pytest.approx(2.4 / 1.3, rel=1e-9)
 
 
 def test_an_interval_across_the_break_even_makes_the_verdict_undecided():
@@ -53,12 +53,12 @@ def test_an_interval_across_the_break_even_makes_the_verdict_undecided():
     plain = TaskClass("code", 1e6, 0, 4096, 0.3, acceptance_length=1.4, acceptance_length_k=3)
     ranged = TaskClass("code", 1e6, 0, 4096, 0.3, acceptance_length=1.4, acceptance_length_k=3,
                        acceptance_length_low=1.2, acceptance_length_high=1.6)
-    assert compare(book([plain])).verdict[1, 0] != UNDECIDED
+    assert compare(book([plain])).cells.verdict[1, 0] != UNDECIDED
     cmp = compare(book([ranged]))
-    assert cmp.verdict[1, 0] == UNDECIDED and cmp.alpha_confidence[1, 0] == 0.95  # the workbook's, none typed
+    assert cmp.cells.verdict[1, 0] == UNDECIDED and cmp.cells.alpha_confidence[1, 0] == 0.95  # the workbook's, none typed
     profiled = TaskClass("code", 1e6, 0, 4096, 0.3, profile=(0.3, 0.3, 0.3), acceptance_length_low=1.2,
                          acceptance_length_high=1.6)
-    assert compare(book([profiled])).verdict[1, 0] == UNDECIDED
+    assert compare(book([profiled])).cells.verdict[1, 0] == UNDECIDED
     # without its interval a profile says why there is none: assumed, or (an interval on alpha beside it, which
     # says nothing of the profile) none on its length
     rec = _records(compare(book([TaskClass("code", 1e6, 0, 4096, 0.3, profile=(0.3, 0.3, 0.3))])))

@@ -33,12 +33,12 @@ def test_a_made_up_tier_has_no_mix_speed_over_its_baseline_cost_per_1x_or_claim(
     for name, why in OWN.items():
         i = wb.tier_index(name)
         assert cmp.made_up(i) == why
-        for arr in (cmp.mix_speedup, cmp.mix_speedup_low, cmp.mix_speedup_high, cmp.speedup_vs_baseline,
-                    cmp.speedup_vs_baseline_low, cmp.speedup_vs_baseline_high, cmp.price_per_speedup,
-                    cmp.effective_alpha, cmp.fair_price_factor, cmp.claim_alpha, cmp.mix_cost_factor):
+        for arr in (cmp.tiers.mix_speedup, cmp.tiers.mix_speedup_low, cmp.tiers.mix_speedup_high, cmp.tiers.speedup_vs_baseline,
+                    cmp.tiers.speedup_vs_baseline_low, cmp.tiers.speedup_vs_baseline_high, cmp.tiers.price_per_speedup,
+                    cmp.tiers.effective_alpha, cmp.fair.factor, cmp.claims.alpha, cmp.tiers.cost_factor):
             assert math.isnan(arr[i]), name
-        assert cmp.claim_holds[i] is None and cmp.tier_verdict[i] == NOT_APPLICABLE
-        assert cmp.tier_value_verdict[i] == NOT_APPLICABLE and cmp.value_withheld(i) == "incomplete"
+        assert cmp.claims.holds[i] is None and cmp.tiers.verdict[i] == NOT_APPLICABLE
+        assert cmp.tiers.value_verdict[i] == NOT_APPLICABLE and cmp.value_withheld(i) == "incomplete"
     record = {r["tier"]: r for r in tier_records(cmp)}["Zeta Fast"]
     assert record["mix_speedup"] is None and record["speedup_interval"] is None
     assert record["speedup_vs_baseline"] is None and record["price_per_speedup"] is None
@@ -46,7 +46,7 @@ def test_a_made_up_tier_has_no_mix_speed_over_its_baseline_cost_per_1x_or_claim(
     assert record["incomplete"] == OWN["Zeta Fast"]
     # the complete tiers keep theirs
     turbo = wb.tier_index("Northwind Turbo")
-    assert cmp.mix_speedup[turbo] == pytest.approx(1.44, abs=0.01) and cmp.baseline_withheld(turbo) == ""
+    assert cmp.tiers.mix_speedup[turbo] == pytest.approx(1.44, abs=0.01) and cmp.baseline_withheld(turbo) == ""
 
 
 def test_a_tier_priced_against_a_made_up_baseline_gets_no_value_verdict_and_says_why():
@@ -55,13 +55,13 @@ def test_a_tier_priced_against_a_made_up_baseline_gets_no_value_verdict_and_says
     i = wb.tier_index(OVER)
     assert cmp.baseline_withheld(i) == WHY and cmp.value_withheld(i) == WHY
     assert cmp.made_up(i) == ""
-    assert cmp.mix_speedup[i] == pytest.approx(1.95, abs=0.01)  # its own speed stands (its mechanics are given)
-    assert cmp.tier_verdict[i] != NOT_APPLICABLE
-    assert math.isnan(cmp.speedup_vs_baseline[i]) and cmp.tier_value_verdict[i] == NOT_APPLICABLE
-    assert math.isnan(cmp.fair_price_factor[i])
+    assert cmp.tiers.mix_speedup[i] == pytest.approx(1.95, abs=0.01)  # its own speed stands (its mechanics are given)
+    assert cmp.tiers.verdict[i] != NOT_APPLICABLE
+    assert math.isnan(cmp.tiers.speedup_vs_baseline[i]) and cmp.tiers.value_verdict[i] == NOT_APPLICABLE
+    assert math.isnan(cmp.fair.factor[i])
     # per class too: the baseline's per-class speeds are as made up as its mix
-    assert (cmp.value_verdict[i] == NOT_APPLICABLE).all()
-    assert all(math.isnan(x) for x in cmp.pair_vs_baseline[i])
+    assert (cmp.cells.value_verdict[i] == NOT_APPLICABLE).all()
+    assert all(math.isnan(x) for x in cmp.cells.speedup_vs_baseline[i])
     record = {r["tier"]: r for r in tier_records(cmp)}[OVER]
     assert record["baseline_incomplete"] == WHY and record["incomplete"] is None
     # a baseline with made-up c and v reads "is incomplete: ..."
@@ -114,9 +114,9 @@ def test_a_made_up_tier_models_no_speedup_anywhere():
     cmp = compare(wb)
     for name in OWN:
         i = wb.tier_index(name)
-        for arr in (cmp.speedup, cmp.speedup_low, cmp.speedup_high, cmp.optimal_speedup, cmp.tokens_per_stretch,
-                    cmp.trailer_fill, cmp.break_even_alpha, cmp.break_even_length, cmp.cost_factor, cmp.margin,
-                    cmp.price_break_even_alpha):
+        for arr in (cmp.cells.speedup, cmp.cells.speedup_low, cmp.cells.speedup_high, cmp.cells.optimal_speedup, cmp.cells.tokens_per_stretch,
+                    cmp.cells.trailer_fill, cmp.cells.break_even_alpha, cmp.cells.break_even_length, cmp.cells.cost_factor, cmp.cells.margin,
+                    cmp.cells.price_break_even_alpha):
             assert all(math.isnan(x) for x in arr[i]), name
         pairs = [r for r in pair_records(cmp) if r["tier"] == name]
         assert pairs and all(r["speedup"] is None and r["speedup_interval"] is None for r in pairs)

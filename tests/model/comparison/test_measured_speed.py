@@ -29,7 +29,7 @@ def test_measured_beside_modelled_and_which_inputs_to_doubt():
     cmp = compare(wb)
     i = wb.tier_index(TURBO)
     m = cmp.tier_parts[i].measured
-    assert m.measured == 2.32 and m.modelled == pytest.approx(float(cmp.speedup_vs_baseline[i]))
+    assert m.measured == 2.32 and m.modelled == pytest.approx(float(cmp.tiers.speedup_vs_baseline[i]))
     assert m.agreement == ABOVE and "doubt the acceptance first" in m.doubt  # the classes' alpha is assumed
     # with a measured acceptance on every class the acceptance is not the suspect: c and v are
     for c in wb.classes:
@@ -38,7 +38,7 @@ def test_measured_beside_modelled_and_which_inputs_to_doubt():
     assert m.agreement == ABOVE and "doubt c and v" in m.doubt
     slow = compare(_measured(0.9)).tier_parts[i].measured
     assert slow.agreement == BELOW and "slower than modelled" in slow.doubt
-    near = compare(_measured(float(cmp.speedup_vs_baseline[i]) * 1.05)).tier_parts[i].measured
+    near = compare(_measured(float(cmp.tiers.speedup_vs_baseline[i]) * 1.05)).tier_parts[i].measured
     assert near.agreement == AGREES and near.doubt == "" and "they agree" in near.words()
     assert cmp.tier_parts[0].measured.measured is None and cmp.tier_parts[0].measured.words() == ""
 

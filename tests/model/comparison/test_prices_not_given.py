@@ -22,24 +22,24 @@ def test_no_bill_or_price_figure_from_prices_nobody_typed():
     for name in ("Zephyr Standard", "Zephyr Fast", "Helix Standard"):
         i = _at(cmp, name)
         assert cmp.prices_not_given(i) == "prices not given"
-        assert math.isnan(cmp.monthly_cost[i]) and math.isnan(cmp.price_per_speedup[i]), name
-        assert np.isnan(cmp.class_cost[i]).all() and math.isnan(cmp.monthly_cost_fast[i])
+        assert math.isnan(cmp.tiers.monthly_cost[i]) and math.isnan(cmp.tiers.price_per_speedup[i]), name
+        assert np.isnan(cmp.cells.class_cost[i]).all() and math.isnan(cmp.terms.monthly_cost_fast[i])
     # priced itself, against a baseline nobody priced: its own bill stands, nothing over the baseline's does
     helix_fast = _at(cmp, "Helix Fast")
-    assert cmp.monthly_cost[helix_fast] > 0 and not cmp.prices_not_given(helix_fast)
+    assert cmp.tiers.monthly_cost[helix_fast] > 0 and not cmp.prices_not_given(helix_fast)
     for i in (helix_fast, _at(cmp, "Zephyr Fast")):
-        assert math.isnan(cmp.premium[i]) and math.isnan(cmp.mix_price_ratio[i])
-        assert np.isnan(cmp.price_ratio[i]).all() and math.isnan(cmp.fair_price_factor[i])
-        assert math.isnan(cmp.fair_price_out[i]) and "prices not given" in cmp.value_withheld(i)
+        assert math.isnan(cmp.tiers.premium[i]) and math.isnan(cmp.tiers.price_ratio[i])
+        assert np.isnan(cmp.cells.price_ratio[i]).all() and math.isnan(cmp.fair.factor[i])
+        assert math.isnan(cmp.fair.price_out[i]) and "prices not given" in cmp.value_withheld(i)
     # its speed stands (the speed does not depend on a price)
-    assert math.isfinite(cmp.mix_speedup[_at(cmp, "Zephyr Fast")])
+    assert math.isfinite(cmp.tiers.mix_speedup[_at(cmp, "Zephyr Fast")])
 
 
 def test_a_price_typed_as_zero_is_a_free_tier_not_a_missing_one():
     cmp = compare(prices_not_given())
     free, paid = _at(cmp, "Zephyr Free"), _at(cmp, "Zephyr Paid")
-    assert not cmp.prices_not_given(free) and cmp.monthly_cost[free] == 0.0
-    assert cmp.mix_price_ratio[paid] == math.inf and cmp.monthly_cost[paid] > 0  # any price over a free one
+    assert not cmp.prices_not_given(free) and cmp.tiers.monthly_cost[free] == 0.0
+    assert cmp.tiers.price_ratio[paid] == math.inf and cmp.tiers.monthly_cost[paid] > 0  # any price over a free one
 
 
 def test_the_json_records_say_not_given_with_null_figures():

@@ -16,7 +16,7 @@ def test_the_cells_resting_on_too_few_requests_are_known_for_an_alpha_and_a_leng
     code, json_ = wb.class_index("code"), wb.class_index("json")
     turbo, standard = wb.tier_index("Northwind Turbo"), wb.tier_index("Northwind Standard")
     assert cmp.too_few(turbo, code) and cmp.too_few(turbo, json_)
-    assert cmp.acceptance.KIND_CODES[int(cmp.acceptance.kind[turbo, json_])] == "length"
+    assert cmp.cells.acceptance.KIND_CODES[int(cmp.cells.acceptance.kind[turbo, json_])] == "length"
     assert not cmp.too_few(turbo, wb.class_index("prose"))  # assumed: labelled as it always was, by its source
     assert not cmp.too_few(standard, code)  # plain decoding uses no acceptance
     assert cmp.too_few_classes(turbo) == ["code", "json"]

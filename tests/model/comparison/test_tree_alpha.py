@@ -59,7 +59,7 @@ def test_a_per_token_alpha_on_a_tree_is_refused_with_its_reason():
     assert tier["mix_speedup"] is None and tier["acceptance_refused"] == ["prose"]
     assert tier["verdict"] == "n/a" and tier["value_verdict"] == "n/a"
     i = cmp.tier_names.index("Tree")
-    assert cmp.verdict[i, 1] == NOT_APPLICABLE and math.isnan(cmp.speedup[i, 1])
+    assert cmp.cells.verdict[i, 1] == NOT_APPLICABLE and math.isnan(cmp.cells.speedup[i, 1])
     # the same alpha on a chain of the same K and costs: E(0.6, 4) = 2.3056, as before
     chain = _rec(cmp, "Chain", "prose")
     assert chain["acceptance_refused"] is None

@@ -121,7 +121,7 @@ def test_cheaper_tier_is_always_worth_it_and_free_baseline_never():
     assert tiers["Fast"]["value_verdict"] == "worth the premium"
     w.tiers[0].price_out = w.tiers[0].price_in = 0.0  # a free baseline: any price is infinitely dear
     pairs, tiers = records(w)
-    assert compare(w).price_ratio[1, 0] == np.inf
+    assert compare(w).cells.price_ratio[1, 0] == np.inf
     assert pairs[("Fast", "code")]["price_ratio"] is None  # JSON has no infinity
     assert pairs[("Fast", "code")]["value_verdict"] == "not worth it"
     assert pairs[("Fast", "code")]["price_break_even"] == "never"
@@ -143,13 +143,13 @@ def test_classes_without_tokens_are_priced_per_output_token():
 
 def test_verdict_matches_acceptance_against_break_even_on_the_demo():
     cmp = compare(load_demo())
-    root = cmp.price_break_even_kind == ar.ROOT
+    root = cmp.cells.price_break_even_kind == ar.ROOT
     assert root.any()
-    clear = np.abs(cmp.alpha - cmp.price_break_even_alpha) > 1e-9
-    worth = cmp.value_verdict == 0
-    assert np.array_equal(worth[root & clear], (cmp.alpha >= cmp.price_break_even_alpha)[root & clear])
-    assert not worth[cmp.price_break_even_kind == ar.NEVER].any()
-    assert worth[cmp.price_break_even_kind == ar.ALWAYS].all()
-    tier_root = cmp.mix_price_break_even_kind == ar.ROOT
-    assert np.array_equal((cmp.tier_value_verdict == 0)[tier_root],
-                          (cmp.effective_alpha >= cmp.mix_price_break_even_alpha)[tier_root])
+    clear = np.abs(cmp.cells.alpha - cmp.cells.price_break_even_alpha) > 1e-9
+    worth = cmp.cells.value_verdict == 0
+    assert np.array_equal(worth[root & clear], (cmp.cells.alpha >= cmp.cells.price_break_even_alpha)[root & clear])
+    assert not worth[cmp.cells.price_break_even_kind == ar.NEVER].any()
+    assert worth[cmp.cells.price_break_even_kind == ar.ALWAYS].all()
+    tier_root = cmp.tiers.price_break_even_kind == ar.ROOT
+    assert np.array_equal((cmp.tiers.value_verdict == 0)[tier_root],
+                          (cmp.tiers.effective_alpha >= cmp.tiers.price_break_even_alpha)[tier_root])

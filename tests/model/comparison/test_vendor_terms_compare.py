@@ -31,8 +31,8 @@ def test_a_tier_without_terms_prices_as_before():
     wb = _workbook()
     cmp = compare(wb)
     expected = (2e6 * 50 + 8e6 * 10 + 1e6 * 50 + 30e6 * 10) / 1e6
-    assert cmp.monthly_cost[1] == pytest.approx(expected)
-    assert cmp.mix_speedup[1] == cmp.mix_speedup_fast[1] and math.isnan(cmp.downgraded_share[1])
+    assert cmp.tiers.monthly_cost[1] == pytest.approx(expected)
+    assert cmp.tiers.mix_speedup[1] == cmp.terms.mix_speedup_fast[1] and math.isnan(cmp.terms.downgraded_share[1])
     assert tier_records(cmp)[1]["downgraded_share"] is None and tier_records(cmp)[1]["sla"] is None
 
 
@@ -45,38 +45,38 @@ def test_bands_and_cached_input_price_each_class_by_its_share():
     cmp = compare(wb)
     chat = 2e6 * 50 + 8e6 * (0.5 * 10 + 0.5 * 1.0)
     docs = 1e6 * 75 + 30e6 * (0.75 * 20 + 0.25 * 2.0)
-    assert cmp.monthly_cost[1] == pytest.approx((chat + docs) / 1e6)
+    assert cmp.tiers.monthly_cost[1] == pytest.approx((chat + docs) / 1e6)
     # the baseline has no bands and no cached price: cached input at its input price
     base = (2e6 * 25 + 8e6 * 5 + 1e6 * 25 + 30e6 * 5) / 1e6
-    assert cmp.monthly_cost[0] == pytest.approx(base)
-    assert cmp.mix_price_ratio[1] == pytest.approx((chat + docs) / 1e6 / base)
-    assert cmp.price_ratio[1, 1] == pytest.approx(docs / (1e6 * 25 + 30e6 * 5))
+    assert cmp.tiers.monthly_cost[0] == pytest.approx(base)
+    assert cmp.tiers.price_ratio[1] == pytest.approx((chat + docs) / 1e6 / base)
+    assert cmp.cells.price_ratio[1, 1] == pytest.approx(docs / (1e6 * 25 + 30e6 * 5))
     # a share past the band given on the class stands for its context
     wb.classes[0].long_share = 0.2
     chat_mixed = 0.8 * chat + 0.2 * (2e6 * 75 + 8e6 * (0.5 * 20 + 0.5 * 2.0))
-    assert compare(wb).monthly_cost[1] == pytest.approx((chat_mixed + docs) / 1e6)
+    assert compare(wb).tiers.monthly_cost[1] == pytest.approx((chat_mixed + docs) / 1e6)
 
 
 def test_a_dearer_long_band_turns_the_value_verdict():
     cheap = compare(_workbook())
     dear = compare(_workbook(band_threshold=200_000, price_in_long=40.0, price_out_long=200.0))
     assert tier_records(cheap)[1]["value_verdict"] == "worth the premium"
-    assert dear.mix_price_ratio[1] > cheap.mix_price_ratio[1]
+    assert dear.tiers.price_ratio[1] > cheap.tiers.price_ratio[1]
     assert tier_records(dear)[1]["value_verdict"] == "not worth it"
 
 
 def test_the_downgraded_share_slows_the_mix_and_bills_at_the_standard_price():
     fast_only = compare(_workbook())
-    s, d = float(fast_only.mix_speedup[1]), 0.25
+    s, d = float(fast_only.tiers.mix_speedup[1]), 0.25
     cmp = compare(_workbook(downgraded_share=d, downgraded_low=0.14, downgraded_high=0.4, downgraded_requests=48))
-    assert cmp.mix_speedup_fast[1] == pytest.approx(s)
-    assert cmp.mix_speedup[1] == pytest.approx(1.0 / ((1 - d) / s + d / 1.0))  # the standard tier runs at 1x
-    assert cmp.monthly_cost[1] == pytest.approx((1 - d) * fast_only.monthly_cost[1] + d * fast_only.monthly_cost[0])
+    assert cmp.terms.mix_speedup_fast[1] == pytest.approx(s)
+    assert cmp.tiers.mix_speedup[1] == pytest.approx(1.0 / ((1 - d) / s + d / 1.0))  # the standard tier runs at 1x
+    assert cmp.tiers.monthly_cost[1] == pytest.approx((1 - d) * fast_only.tiers.monthly_cost[1] + d * fast_only.tiers.monthly_cost[0])
     record = tier_records(cmp)[1]
     assert record["downgraded_share"] == d and record["downgraded_interval"] == [0.14, 0.4]
     assert record["mix_speedup_served_fast"] == pytest.approx(s)
     # the speed over the baseline and the claim: as served, and on the fast requests
-    assert record["speedup_vs_baseline"] == pytest.approx(cmp.mix_speedup[1])
+    assert record["speedup_vs_baseline"] == pytest.approx(cmp.tiers.mix_speedup[1])
 
 
 def test_a_downgrade_large_enough_turns_worth_it_into_not_worth_it():
@@ -120,7 +120,7 @@ def test_terms_on_the_baseline_itself_price_its_traffic_too():
     wb.tiers[0] = dataclasses.replace(wb.tiers[0], price_cached_in=0.5)
     wb.classes[0].cached_share = 1.0
     cmp = compare(wb)
-    assert cmp.monthly_cost[0] == pytest.approx((2e6 * 25 + 8e6 * 0.5 + 1e6 * 25 + 30e6 * 5) / 1e6)
+    assert cmp.tiers.monthly_cost[0] == pytest.approx((2e6 * 25 + 8e6 * 0.5 + 1e6 * 25 + 30e6 * 5) / 1e6)
 
 
 def test_the_brief_says_the_downgrade_the_sla_and_the_prices_date():
@@ -170,4 +170,4 @@ def test_the_briefs_as_served_line_goes_by_the_measured_speed_and_never_prints_a
     assert "\u2013" not in line and f"{1 / (0.75 / 2.5 + 0.25):.2f}x" in line and "2.50x on the fast ones" in line
     modelled = compare(_workbook(downgraded_share=0.25))
     line = next(b for b in brief(_workbook(downgraded_share=0.25), modelled) if b.tier == "Fast").line("As served")
-    assert f"{modelled.mix_speedup[1]:.2f}x ({modelled.mix_speedup_fast[1]:.2f}x on the fast ones)" in line
+    assert f"{modelled.tiers.mix_speedup[1]:.2f}x ({modelled.terms.mix_speedup_fast[1]:.2f}x on the fast ones)" in line

@@ -86,8 +86,8 @@ def test_records_with_a_profile_give_its_e_an_interval_the_comparison_uses(tmp_p
     apply_plan(wb, todo, "imported", "Northwind Turbo", source="imported")
     cmp = compare(wb)
     i, j = wb.tier_index("Northwind Turbo"), wb.class_index("code")
-    lo, hi = cmp.speedup_low[i, j], cmp.speedup_high[i, j]
-    assert np.isfinite(lo) and np.isfinite(hi) and lo < cmp.speedup[i, j] < hi
+    lo, hi = cmp.cells.speedup_low[i, j], cmp.cells.speedup_high[i, j]
+    assert np.isfinite(lo) and np.isfinite(hi) and lo < cmp.cells.speedup[i, j] < hi
 
 
 def test_a_sample_result_imports_with_the_interval_sample_gave_it(tmp_path: Path) -> None:

@@ -60,11 +60,11 @@ def test_apply_sets_the_tiers_k_to_the_k_measured_or_keeps_it_and_says_what_is_e
     assert kept.tiers[i].k == 5
     cmp = compare(kept)
     j = kept.class_index("code")
-    assert cmp.extrapolated[i, j]  # E at K = 5 from 3 measured positions: labelled so
+    assert cmp.cells.extrapolated[i, j]  # E at K = 5 from 3 measured positions: labelled so
     said = k_mismatch(3, "timing", 5, 3)
     assert "labelled extrapolated" in said.apply_text(False) and "K = 5" in said.apply_text(False)
     apply_probe(wb, _profiled(3, 3), tier, set_k=True)
-    assert wb.tiers[i].k == 3 and not compare(wb).extrapolated[i, j]
+    assert wb.tiers[i].k == 3 and not compare(wb).cells.extrapolated[i, j]
     assert "from 5 to 3" in said.apply_text(True)
     # a K that agrees is no mismatch, and set_k changes nothing
     assert k_mismatch(3, "timing", 3) is None

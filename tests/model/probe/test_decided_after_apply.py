@@ -34,7 +34,7 @@ def _judged_then_applied(short_one: bool) -> tuple[ClassDecision, float]:
     apply_probe(wb, report, TIER)
     cmp = compare(wb)
     i, j = cmp.tier_names.index(TIER), cmp.class_names.index("creative")
-    return c, float(cmp.tokens_per_stretch_low[i, j])
+    return c, float(cmp.cells.tokens_per_stretch_low[i, j])
 
 
 def test_a_request_counting_for_alpha_only_leaves_the_class_open_as_apply_leaves_it() -> None:

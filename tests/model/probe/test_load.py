@@ -365,7 +365,7 @@ def test_apply_keeps_each_levels_interval_and_the_chart_data_reads_it(loaded):
     for x in report.by_concurrency:
         assert intervals[x.concurrency] == pytest.approx(tuple(x.speedup_interval), abs=1e-3)
     cmp = compare(wb)
-    curve = load_curve(wb, cmp.alpha[1], None, 1)
+    curve = load_curve(wb, cmp.cells.alpha[1], None, 1)
     assert list(curve.levels) == [1, 4, 16] and all(math.isfinite(v) for v in [*curve.low, *curve.high])
     assert all(curve.low <= curve.measured) and all(curve.measured <= curve.high)
 
@@ -384,7 +384,7 @@ def test_apply_puts_the_speedup_at_the_tiers_load_beside_the_claim_not_a_pool_of
         assert wb.tiers[1].measured_speedup == pytest.approx(at[load], abs=1e-4)
         assert f"at {load} parallel stream" in wb.tiers[1].measured_note
         cmp = compare(wb)
-        assert cmp.measured_speedup[1] == pytest.approx(at[load], abs=1e-4)
+        assert cmp.probed.speedup[1] == pytest.approx(at[load], abs=1e-4)
 
 
 def test_the_run_deadline_stops_a_load_run_whose_requests_each_keep_within_theirs():

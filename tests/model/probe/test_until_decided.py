@@ -79,7 +79,7 @@ def test_a_class_given_as_a_profile_is_judged_against_its_break_even_length():
     thresholds = class_thresholds(wb, fast.name)
     cmp_length = __import__("model.comparison", fromlist=["compare"]).compare(wb)
     i = cmp_length.tier_names.index(fast.name)
-    assert thresholds[wb.classes[0].name] == LengthThreshold(float(cmp_length.price_break_even_length[i, 0]), fast.k)
+    assert thresholds[wb.classes[0].name] == LengthThreshold(float(cmp_length.cells.price_break_even_length[i, 0]), fast.k)
     assert all(isinstance(v, LengthThreshold) or math.isfinite(v) for v in thresholds.values())
     plain = next(t for t in wb.tiers if not t.speculative) if any(not t.speculative for t in wb.tiers) else None
     if plain is not None:

@@ -36,7 +36,7 @@ def test_the_report_says_not_given_and_computes_nothing_from_the_placeholders(tm
     for i, tier in enumerate(wb.tiers):
         row = rows[i * len(wb.classes) + j]
         assert row["Acceptance alpha"] == "not given" and row["Alpha source"] == "not given", tier.name
-        if cmp.speculative[i]:
+        if cmp.tiers.speculative[i]:
             assert row["Speed verdict"] == row["Value verdict"] == "acceptance and context not given"
             assert {row[n] for n in ("Speedup", "Tokens per stretch E", "c (draft / target)", "Speedup, alpha -10 pts",
                                      "Cost weight on tier")} == {"–"}
@@ -45,7 +45,7 @@ def test_the_report_says_not_given_and_computes_nothing_from_the_placeholders(tm
     summary = [r for r in _rows(values[SUMMARY], HEADER_ROW, SUMMARY_COLUMNS) if r["Tier"]][:len(wb.tiers)]
     for i, row in enumerate(summary):
         assert row["Monthly cost"] == "–" and row["Premium over baseline"] == "–", row["Tier"]
-        if cmp.speculative[i]:
+        if cmp.tiers.speculative[i]:
             assert row["Speed verdict"] == row["Value verdict"] == WAITS, row["Tier"]
             assert row["Mix speedup"] == "–" and row["Price break-even acceptance (SpecLedger)"] == "–"
     assert import_report(path) == wb  # what was not given comes back not given

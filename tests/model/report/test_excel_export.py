@@ -68,8 +68,8 @@ def test_saved_values_read_without_recalculation(demo_report):
     ws = openpyxl.load_workbook(demo_report, data_only=True)[SUMMARY]
     rows = {r[0]: r for r in ws.iter_rows(min_row=6, max_row=5 + len(cmp.tier_names), values_only=True)}
     for i, name in enumerate(cmp.tier_names):
-        assert rows[name][SUMMARY_COLUMNS.index("Mix speedup")] == pytest.approx(cmp.mix_speedup[i], rel=1e-12)
-        assert rows[name][SUMMARY_COLUMNS.index("Monthly cost")] == pytest.approx(cmp.monthly_cost[i], rel=1e-12)
+        assert rows[name][SUMMARY_COLUMNS.index("Mix speedup")] == pytest.approx(cmp.tiers.mix_speedup[i], rel=1e-12)
+        assert rows[name][SUMMARY_COLUMNS.index("Monthly cost")] == pytest.approx(cmp.tiers.monthly_cost[i], rel=1e-12)
     with zipfile.ZipFile(demo_report) as z:
         charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
     assert charts and all("<c:numCache>" in xml and "<c:pt idx=" in xml for xml in charts)
@@ -165,7 +165,7 @@ def test_curves_sheet_has_speedup_against_context_per_tier(demo_report):
     ws = openpyxl.load_workbook(demo_report)[CURVES]
     blocks = _context_blocks(ws, openpyxl.load_workbook(demo_report, data_only=True)[CURVES])
     _, expected = build_report(wb)
-    spec = sorted((i for i, t in enumerate(wb.tiers) if t.speculative != "no"), key=lambda i: -cmp.mix_speedup[i])
+    spec = sorted((i for i, t in enumerate(wb.tiers) if t.speculative != "no"), key=lambda i: -cmp.tiers.mix_speedup[i])
     assert list(blocks) == [wb.tiers[i].name for i in spec]
     for i in spec:
         tier, header = wb.tiers[i], blocks[wb.tiers[i].name]
@@ -176,7 +176,7 @@ def test_curves_sheet_has_speedup_against_context_per_tier(demo_report):
         np.testing.assert_allclose(np.array(grid) * 1024, CONTEXTS, rtol=1e-15)  # in K, as the app writes them
         assert ws.cell(header + 1, 1).number_format == '0.#"K"'
         assert ws.cell(header + 1 + len(CONTEXTS), 1).value is None  # the block ends with the grid
-        want = context_curves(tier, cmp.alpha[i], contexts=CONTEXTS)
+        want = context_curves(tier, cmp.cells.alpha[i], contexts=CONTEXTS)
         got = np.array([[expected[(CURVES, ws.cell(header + 1 + n, 4 + j).coordinate)] for n in range(len(CONTEXTS))]
                         for j in range(len(wb.classes))])
         np.testing.assert_allclose(got, want, rtol=1e-12)

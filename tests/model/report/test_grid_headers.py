@@ -72,7 +72,7 @@ def test_grid_shades_each_cell_by_the_comparisons_speed_verdict(tmp_path: Path) 
     from tests.excel_cases import ranged
 
     wb = ranged()
-    assert (compare(wb).verdict == UNDECIDED).any()
+    assert (compare(wb).cells.verdict == UNDECIDED).any()
     path = tmp_path / "ranged.xlsx"
     export_report(wb, path)
     grid = openpyxl.load_workbook(path)[GRID]

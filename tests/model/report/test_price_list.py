@@ -158,13 +158,13 @@ def test_a_new_tier_without_mechanics_is_incomplete_with_no_verdicts_until_they_
     assert "Zeta Fast (incomplete: needs c and v; made up: c, v, gpu, pair)" in result.summary()
     cmp = compare(wb)
     i = cmp.tier_names.index("Zeta Fast")
-    assert cmp.incomplete[i] == "incomplete: needs c and v"
-    assert int(cmp.tier_verdict[i]) == NOT_APPLICABLE and int(cmp.tier_value_verdict[i]) == NOT_APPLICABLE
-    assert (cmp.verdict[i] == NOT_APPLICABLE).all() and cmp.claim_holds[i] is None
+    assert cmp.tiers.incomplete[i] == "incomplete: needs c and v"
+    assert int(cmp.tiers.verdict[i]) == NOT_APPLICABLE and int(cmp.tiers.value_verdict[i]) == NOT_APPLICABLE
+    assert (cmp.cells.verdict[i] == NOT_APPLICABLE).all() and cmp.claims.holds[i] is None
     fast.entered("c")
     assert fast.missing_mechanics() == "incomplete: needs v"
     fast.entered("v")
-    assert fast.missing_mechanics() == "" and int(compare(wb).tier_verdict[i]) != NOT_APPLICABLE
+    assert fast.missing_mechanics() == "" and int(compare(wb).tiers.verdict[i]) != NOT_APPLICABLE
     # a row already in the workbook keeps its identity (a probe's result stays bound to it) and its mechanics
     again = merge_rows(wb, read_price_list(_csv(tmp_path, "Tier,Price out /1M\nApex Express,30\n", "b.csv"), "tiers"))
     j = wb.tier_index("Apex Express")
@@ -184,7 +184,7 @@ def test_a_new_class_from_a_list_takes_only_its_columns(tmp_path: Path) -> None:
     assert legal.defaulted == "alpha, context" and legal.tokens_out == 5e6
     assert "legal (acceptance and context not given)" in result.summary()
     cmp = compare(result.workbook)
-    assert math.isnan(cmp.mix_speedup[result.workbook.tier_index("Helix Fast")])
+    assert math.isnan(cmp.tiers.mix_speedup[result.workbook.tier_index("Helix Fast")])
 
 
 def test_a_new_tier_without_price_columns_has_its_prices_not_given(tmp_path: Path) -> None:
@@ -200,8 +200,8 @@ def test_a_new_tier_without_price_columns_has_its_prices_not_given(tmp_path: Pat
         assert {"price_out", "price_in"} <= set(tier.defaulted_fields()) and tier.missing_prices()
     assert "Zephyr Fast (speculative unknown; prices not given; made up:" in result.summary()
     cmp = compare(wb)
-    assert all(math.isnan(cmp.monthly_cost[i]) for i in (len(wb.tiers) - 2, len(wb.tiers) - 1))
+    assert all(math.isnan(cmp.tiers.monthly_cost[i]) for i in (len(wb.tiers) - 2, len(wb.tiers) - 1))
     free = merge_rows(load_demo(), read_price_list(_csv(tmp_path, "Tier,Vendor,Speculative,Price out /1M,Price in /1M\n"
                                                                   "Zephyr Free,Zephyr,no,0,0\n", "free.csv"), "tiers"))
     tier = free.workbook.tiers[-1]
-    assert not tier.missing_prices() and compare(free.workbook).monthly_cost[-1] == 0.0
+    assert not tier.missing_prices() and compare(free.workbook).tiers.monthly_cost[-1] == 0.0

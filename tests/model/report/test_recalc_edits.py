@@ -38,25 +38,25 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
             value = lambda name: ws.cell(row, col[name]).value  # noqa: E731
             where = f"{tier.name}/{cls.name}"
             assert (value("Tier"), value("Task class")) == (tier.name, cls.name), where
-            assert value("Alpha source") == cmp.alpha_source[i][j], where
+            assert value("Alpha source") == cmp.cells.alpha_source[i][j], where
             flag = value("Grey values") or ""
             # the edits move a price, a baseline's speculative flag and a class's tokens, which reach every
             # speculative tier's price break-even; optimal K is n/a on the others, which stay unflagged
             want_flag = ("stale" if tier.name in STALE_TIERS else
-                         "price break-even stale" if before.speculative[i] else "")
+                         "price break-even stale" if before.tiers.speculative[i] else "")
             assert flag == want_flag, where
-            for name, want in (("Acceptance alpha", cmp.alpha[i, j]), ("Speedup", cmp.speedup[i, j]),
-                               ("Tokens per stretch E", cmp.tokens_per_stretch[i, j]),
-                               ("Trailer fill", cmp.trailer_fill[i, j]), ("Cost factor (FLOPs / token)", cmp.cost_factor[i, j]),
-                               ("Speedup, alpha -20 pts", shifted[0].speedup[i, j]),
-                               ("Speedup, alpha +10 pts", shifted[2].speedup[i, j])):
+            for name, want in (("Acceptance alpha", cmp.cells.alpha[i, j]), ("Speedup", cmp.cells.speedup[i, j]),
+                               ("Tokens per stretch E", cmp.cells.tokens_per_stretch[i, j]),
+                               ("Trailer fill", cmp.cells.trailer_fill[i, j]), ("Cost factor (FLOPs / token)", cmp.cells.cost_factor[i, j]),
+                               ("Speedup, alpha -20 pts", shifted[0].cells.speedup[i, j]),
+                               ("Speedup, alpha +10 pts", shifted[2].cells.speedup[i, j])):
                 assert close(value(name), float(want)), (where, name, value(name), want)
-            assert value("Speed verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], where
-            assert value("Value verdict") == VALUE_NAMES[int(cmp.value_verdict[i, j])], where
+            assert value("Speed verdict") == VERDICT_NAMES[int(cmp.cells.verdict[i, j])], where
+            assert value("Value verdict") == VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], where
             if flag == "stale":
                 assert value("Margin over break-even") in (None, ""), where
             else:
-                assert close(value("Margin over break-even"), float(cmp.margin[i, j])), where
+                assert close(value("Margin over break-even"), float(cmp.cells.margin[i, j])), where
 
     ws = book[SUMMARY]
     assert "Inputs changed since export" in ws.cell(3, 1).value
@@ -68,33 +68,33 @@ def test_every_shaded_input_drives_the_report_or_says_stale(recalculated):
         assert get("Speculative") == ("unknown (unconfirmed)" if tier.speculative == "unknown" else tier.speculative)
         assert get("Baseline") == (tier.baseline or "–")
         assert get("Claim context") == context_text(tier.claim_context)
-        for name, want in (("Mix speedup", cmp.mix_speedup[i]), ("Monthly cost", cmp.monthly_cost[i]),
-                           ("Premium over baseline", cmp.premium[i]), ("Speedup vs baseline", cmp.speedup_vs_baseline[i]),
-                           ("Cost per 1x speedup", cmp.price_per_speedup[i]),
-                           ("Claimed speedup", cmp.claimed_speedup[i])):
+        for name, want in (("Mix speedup", cmp.tiers.mix_speedup[i]), ("Monthly cost", cmp.tiers.monthly_cost[i]),
+                           ("Premium over baseline", cmp.tiers.premium[i]), ("Speedup vs baseline", cmp.tiers.speedup_vs_baseline[i]),
+                           ("Cost per 1x speedup", cmp.tiers.price_per_speedup[i]),
+                           ("Claimed speedup", cmp.claims.speedup[i])):
             assert close(get(name), float(want)), (tier.name, name, get(name), want)
-        holds = cmp.claim_holds[i]
+        holds = cmp.claims.holds[i]
         assert get("Claim holds") == ("–" if holds is None else "yes" if holds else "no"), tier.name
-        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
-        assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], tier.name
-        want_flag = ("stale" if tier.name in STALE_TIERS else "price break-even stale" if before.speculative[i] else "")
+        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tiers.verdict[i])], tier.name
+        assert get("Value verdict") == VALUE_NAMES[int(cmp.tiers.value_verdict[i])], tier.name
+        want_flag = ("stale" if tier.name in STALE_TIERS else "price break-even stale" if before.tiers.speculative[i] else "")
         assert (get("Grey values") or "") == want_flag, tier.name
     rapid = wb.tier_index("Orbital Rapid")
     # typed c and v took over from the roofline's (the case): the speedup moved, and the claim followed it
     assert not math.isclose(ws.cell(header + 1 + rapid, heads["Mix speedup"]).value,
-                            compare(demo()).mix_speedup[rapid], rel_tol=1e-3)
+                            compare(demo()).tiers.mix_speedup[rapid], rel_tol=1e-3)
     sens = book[SENSITIVITY]
     for i in range(len(wb.tiers)):
         assert sens.cell(5 + i, 1).value == wb.tiers[i].name
         got = [sens.cell(5 + i, 2 + m).value for m in range(4)]
-        want = [shifted[0].mix_speedup[i], shifted[1].mix_speedup[i], cmp.mix_speedup[i], shifted[2].mix_speedup[i]]
+        want = [shifted[0].tiers.mix_speedup[i], shifted[1].tiers.mix_speedup[i], cmp.tiers.mix_speedup[i], shifted[2].tiers.mix_speedup[i]]
         all_close(got, want)
 
     grid = book[GRID]
     all_close([grid.cell(5 + i, 3 + j).value for i in range(len(wb.tiers)) for j in range(len(wb.classes))],
-               cmp.speedup)
+               cmp.cells.speedup)
     assert [grid.cell(4, 3 + j).value for j in range(len(wb.classes))] == [x.name for x in wb.classes]
-    assert not np.allclose(before.mix_speedup, cmp.mix_speedup), "the edits should have moved the report"
+    assert not np.allclose(before.tiers.mix_speedup, cmp.tiers.mix_speedup), "the edits should have moved the report"
 
 
 def test_price_break_even_says_stale_exactly_where_its_inputs_moved(recalculated):
@@ -114,12 +114,12 @@ def test_price_break_even_says_stale_exactly_where_its_inputs_moved(recalculated
             assert flag in ("", "price break-even stale"), (tier.name, cls.name, flag)
             if flag:
                 flagged.add((tier.name, cls.name))
-            now = grey(after.price_break_even_kind[i, j], after.price_break_even_alpha[i, j])
+            now = grey(after.cells.price_break_even_kind[i, j], after.cells.price_break_even_alpha[i, j])
             shown = ws.cell(row, grey_col).value
             same = shown == now if isinstance(now, str) else math.isclose(shown, now, rel_tol=1e-12)
             if not same:
                 changed.add((tier.name, cls.name))
-    spec = [t.name for n, t in enumerate(wb.tiers) if before.speculative[n] and before.baseline_index[n] >= 0]
+    spec = [t.name for n, t in enumerate(wb.tiers) if before.tiers.speculative[n] and before.tiers.baseline_index[n] >= 0]
     want = {(t, "prose") for t in spec} | {("Orbital Rapid", cls.name) for cls in wb.classes}
     assert flagged == want
     assert changed and changed <= flagged, "a grey price break-even changed with no flag on its row"

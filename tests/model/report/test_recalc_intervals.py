@@ -25,15 +25,15 @@ def test_undecided_and_the_fair_price_follow_the_prices_by_formula(recalculated)
     header, cols = table(ws, ("Tier", "Vendor"))
     verdicts = {ws.cell(r, 1).value: ws.cell(r, cols["Value verdict"]).value
                 for r in range(header + 1, header + 1 + len(cmp.tier_names))}
-    assert verdicts == {t: VALUE_NAMES[int(v)] for t, v in zip(cmp.tier_names, cmp.tier_value_verdict)}
+    assert verdicts == {t: VALUE_NAMES[int(v)] for t, v in zip(cmp.tier_names, cmp.tiers.value_verdict)}
     assert "undecided" in verdicts.values()
     fair_head = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "Fair price factor")
     rows = {ws.cell(r, 1).value: r for r in range(fair_head + 1, ws.max_row + 1) if ws.cell(r, 1).value}
     i = cmp.tier_names.index("Northwind Turbo")
     r = rows["Northwind Turbo"]
-    assert close(ws.cell(r, 2).value, cmp.fair_price_factor[i])
-    assert close(ws.cell(r, 5).value, cmp.fair_price_factor_low[i])
-    assert close(ws.cell(r, 3).value, cmp.fair_price_out[i])
+    assert close(ws.cell(r, 2).value, cmp.fair.factor[i])
+    assert close(ws.cell(r, 5).value, cmp.fair.factor_low[i])
+    assert close(ws.cell(r, 3).value, cmp.fair.price_out[i])
 
 
 def test_the_guarantee_of_a_profiled_mix_is_a_length_after_recalculation(recalculated):
@@ -85,29 +85,29 @@ def test_a_range_typed_on_inputs_moves_the_intervals_and_verdicts(recalculated):
     cmp, before = compare(c.workbook), compare(ranged())
     book = openpyxl.load_workbook(c.recalculated, data_only=True)
     for i, j, where, value in pairs(book, c.workbook):
-        for name, want in (("Speedup, low end", cmp.speedup_low[i, j]), ("Speedup, high end", cmp.speedup_high[i, j]),
-                           ("Speedup vs baseline, low end", cmp.pair_vs_baseline_low[i, j]),
-                           ("Speedup vs baseline, high end", cmp.pair_vs_baseline_high[i, j])):
+        for name, want in (("Speedup, low end", cmp.cells.speedup_low[i, j]), ("Speedup, high end", cmp.cells.speedup_high[i, j]),
+                           ("Speedup vs baseline, low end", cmp.cells.speedup_vs_baseline_low[i, j]),
+                           ("Speedup vs baseline, high end", cmp.cells.speedup_vs_baseline_high[i, j])):
             assert close(value(name), float(want)), (where, name, value(name), want)
-        assert value("Speed verdict") == VERDICT_NAMES[int(cmp.verdict[i, j])], where
-        assert value("Value verdict") == VALUE_NAMES[int(cmp.value_verdict[i, j])], where
+        assert value("Speed verdict") == VERDICT_NAMES[int(cmp.cells.verdict[i, j])], where
+        assert value("Value verdict") == VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], where
     ws = book[SUMMARY]
     header, heads = table(ws, ("Tier", "Vendor"))
     for i, tier in enumerate(c.workbook.tiers):
         get = lambda name: ws.cell(header + 1 + i, heads[name]).value  # noqa: E731
-        for name, want in (("Mix low", cmp.mix_speedup_low[i]), ("Mix high", cmp.mix_speedup_high[i]),
-                           ("Speedup vs baseline, low end", cmp.speedup_vs_baseline_low[i])):
+        for name, want in (("Mix low", cmp.tiers.mix_speedup_low[i]), ("Mix high", cmp.tiers.mix_speedup_high[i]),
+                           ("Speedup vs baseline, low end", cmp.tiers.speedup_vs_baseline_low[i])):
             assert close(get(name), float(want)), (tier.name, name, get(name), want)
-        assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], tier.name
-        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], tier.name
-    was = {t for i, t in enumerate(before.tier_names) if before.tier_value_verdict[i] == UNDECIDED}
-    now = {t for i, t in enumerate(cmp.tier_names) if cmp.tier_value_verdict[i] == UNDECIDED}
+        assert get("Value verdict") == VALUE_NAMES[int(cmp.tiers.value_verdict[i])], tier.name
+        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tiers.verdict[i])], tier.name
+    was = {t for i, t in enumerate(before.tier_names) if before.tiers.value_verdict[i] == UNDECIDED}
+    now = {t for i, t in enumerate(cmp.tier_names) if cmp.tiers.value_verdict[i] == UNDECIDED}
     # the narrower ranges decided Northwind Turbo; Helix Fast stays undecided by its widened override
     assert "Northwind Turbo" in was - now and "Helix Fast" in now, (was, now)
     # the override's range was widened: its class's verdict on that tier went undecided
     o = c.workbook.overrides[0]
     i, j = c.workbook.tier_index(o.tier), c.workbook.class_index(o.task_class)
-    assert cmp.value_verdict[i, j] == UNDECIDED != before.value_verdict[i, j] or cmp.verdict[i, j] != before.verdict[i, j]
+    assert cmp.cells.value_verdict[i, j] == UNDECIDED != before.cells.value_verdict[i, j] or cmp.cells.verdict[i, j] != before.cells.verdict[i, j]
 
 
 def test_profile_rates_typed_on_inputs_move_e_and_the_speedups(recalculated):
@@ -118,22 +118,22 @@ def test_profile_rates_typed_on_inputs_move_e_and_the_speedups(recalculated):
     cmp = compare(c.workbook)
     book = openpyxl.load_workbook(c.recalculated, data_only=True)
     for i, j, where, value in pairs(book, c.workbook):
-        for name, want in (("Tokens per stretch E", cmp.tokens_per_stretch[i, j]), ("Speedup", cmp.speedup[i, j]),
-                           ("Break-even length E*", cmp.break_even_length[i, j]),
-                           ("Speedup vs baseline", cmp.pair_vs_baseline[i, j]),
-                           ("E, low end", cmp.tokens_per_stretch_low[i, j]),
-                           ("E, high end", cmp.tokens_per_stretch_high[i, j]),
-                           ("Speedup, low end", cmp.speedup_low[i, j]), ("Speedup, high end", cmp.speedup_high[i, j])):
+        for name, want in (("Tokens per stretch E", cmp.cells.tokens_per_stretch[i, j]), ("Speedup", cmp.cells.speedup[i, j]),
+                           ("Break-even length E*", cmp.cells.break_even_length[i, j]),
+                           ("Speedup vs baseline", cmp.cells.speedup_vs_baseline[i, j]),
+                           ("E, low end", cmp.cells.tokens_per_stretch_low[i, j]),
+                           ("E, high end", cmp.cells.tokens_per_stretch_high[i, j]),
+                           ("Speedup, low end", cmp.cells.speedup_low[i, j]), ("Speedup, high end", cmp.cells.speedup_high[i, j])):
             assert close(value(name), float(want)), (where, name, value(name), want)
-        if cmp.acceptance.kind[i, j] and cmp.speculative[i]:
-            assert (value("E extrapolated") == "extrapolated") == bool(cmp.extrapolated[i, j]), where
+        if cmp.cells.acceptance.kind[i, j] and cmp.tiers.speculative[i]:
+            assert (value("E extrapolated") == "extrapolated") == bool(cmp.cells.extrapolated[i, j]), where
     fast, code = c.workbook.tier_index("Helix Fast"), c.workbook.class_index("code")
     # code's interval on E typed anew on Inputs, carried to K 6 by formula (it was empty for profiles before)
-    assert 3.0 < cmp.tokens_per_stretch_low[fast, code] < cmp.tokens_per_stretch_high[fast, code]
-    assert cmp.extrapolated[fast, code]  # K 6 past code's three positions: the decay cell carried it
+    assert 3.0 < cmp.cells.tokens_per_stretch_low[fast, code] < cmp.cells.tokens_per_stretch_high[fast, code]
+    assert cmp.cells.extrapolated[fast, code]  # K 6 past code's three positions: the decay cell carried it
     header, heads = table(book[SUMMARY], ("Tier", "Vendor"))
     for i, tier in enumerate(c.workbook.tiers):
-        assert close(book[SUMMARY].cell(header + 1 + i, heads["Mix speedup"]).value, float(cmp.mix_speedup[i])), tier.name
+        assert close(book[SUMMARY].cell(header + 1 + i, heads["Mix speedup"]).value, float(cmp.tiers.mix_speedup[i])), tier.name
 
 
 def _verdicts(recalculated: dict, case: str) -> dict[str, tuple[str, str]]:
@@ -145,8 +145,8 @@ def _verdicts(recalculated: dict, case: str) -> dict[str, tuple[str, str]]:
     out = {}
     for i, j, where, value in pairs(book, c.workbook):
         speed, worth = value("Speed verdict"), value("Value verdict")
-        assert speed == labelled(VERDICT_NAMES[int(cmp.verdict[i, j])], cmp.too_few(i, j)), where
-        assert worth == labelled(VALUE_NAMES[int(cmp.value_verdict[i, j])], cmp.too_few(i, j)), where
+        assert speed == labelled(VERDICT_NAMES[int(cmp.cells.verdict[i, j])], cmp.too_few(i, j)), where
+        assert worth == labelled(VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], cmp.too_few(i, j)), where
         if c.workbook.tiers[i].name == "Northwind Turbo":
             out[c.workbook.classes[j].name] = (speed, worth)
     return out

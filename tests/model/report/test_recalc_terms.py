@@ -25,19 +25,19 @@ def test_the_summary_follows_the_terms(recalculated, case):
     for i, tier in enumerate(wb.tiers):
         get = lambda name: ws.cell(header + 1 + i, heads[name]).value  # noqa: E731
         assert get("Tier") == tier.name
-        for name, want in (("Mix speedup", cmp.mix_speedup[i]), ("Monthly cost", cmp.monthly_cost[i]),
-                           ("Premium over baseline", cmp.premium[i]), ("Cost per 1x speedup", cmp.price_per_speedup[i]),
-                           ("Mix low", cmp.mix_speedup_low[i]), ("Mix high", cmp.mix_speedup_high[i])):
+        for name, want in (("Mix speedup", cmp.tiers.mix_speedup[i]), ("Monthly cost", cmp.tiers.monthly_cost[i]),
+                           ("Premium over baseline", cmp.tiers.premium[i]), ("Cost per 1x speedup", cmp.tiers.price_per_speedup[i]),
+                           ("Mix low", cmp.tiers.mix_speedup_low[i]), ("Mix high", cmp.tiers.mix_speedup_high[i])):
             assert close(get(name), float(want)), (case, tier.name, name, get(name), want)
-        assert get("Value verdict") == VALUE_NAMES[int(cmp.tier_value_verdict[i])], (case, tier.name)
-        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tier_verdict[i])], (case, tier.name)
-        assert get("SLA") == (cmp.sla_verdict[i] or ("not measured" if cmp.sla[i] else "–")), (case, tier.name)
-        served_apart += not close(float(cmp.mix_speedup[i]), float(cmp.mix_speedup_fast[i]))
+        assert get("Value verdict") == VALUE_NAMES[int(cmp.tiers.value_verdict[i])], (case, tier.name)
+        assert get("Speed verdict") == VERDICT_NAMES[int(cmp.tiers.verdict[i])], (case, tier.name)
+        assert get("SLA") == (cmp.terms.sla_verdict[i] or ("not measured" if cmp.terms.sla[i] else "–")), (case, tier.name)
+        served_apart += not close(float(cmp.tiers.mix_speedup[i]), float(cmp.terms.mix_speedup_fast[i]))
     assert served_apart >= 2  # the downgraded shares moved the mixes the Summary shows
     flags = [ws.cell(header + 1 + i, heads["Grey values"]).value or "" for i in range(len(wb.tiers))]
     if case == "terms edited":
         helix = wb.tier_index("Helix Fast")
-        assert cmp.sla_verdict[helix] == "met" and ws.cell(header + 1 + helix, heads["SLA"]).value == "met"
+        assert cmp.terms.sla_verdict[helix] == "met" and ws.cell(header + 1 + helix, heads["SLA"]).value == "met"
         # a term SpecLedger's grey price break-evens were solved from moved: they say so, as a price's edit does
         for name in ("Northwind Turbo", "Helix Fast"):
             assert flags[wb.tier_index(name)] == "price break-even stale", (name, flags)

@@ -17,7 +17,7 @@ from tests.excel_cases import profiled
 
 
 def _stretch(cmp, i, j):
-    return ar.stretch_cost(cmp.k[i], cmp.c[i, j], cmp.v[i, j])
+    return ar.stretch_cost(cmp.tiers.k[i], cmp.cells.c[i, j], cmp.cells.v[i, j])
 
 
 def test_a_flat_profile_moves_as_its_alpha_and_a_profile_moves_every_rate():
@@ -28,13 +28,13 @@ def test_a_flat_profile_moves_as_its_alpha_and_a_profile_moves_every_rate():
     as_alpha.classes[3].alpha = 0.7  # the same acceptance as one alpha
     cmp = compare(wb)
     shifted, shifted_alpha = sensitivity(wb, cmp), sensitivity(as_alpha, compare(as_alpha))
-    spec = [i for i in range(len(wb.tiers)) if cmp.speculative[i]]
+    spec = [i for i in range(len(wb.tiers)) if cmp.tiers.speculative[i]]
     assert spec
     for n, shift in enumerate(ALPHA_SHIFTS):
         # flat past its 3 positions too (the geometric rule holds a flat fit): E(0.7 + shift, K), as the alpha
         np.testing.assert_allclose(shifted[n].speedup[:, 3], shifted_alpha[n].speedup[:, 3], rtol=1e-12)
         for i in spec:
-            k = int(cmp.k[i])
+            k = int(cmp.tiers.k[i])
             # code: 0.95, 0.9, 0.82 extended to K by the rule, every rate moved and clipped
             ext, _ = ar.extend_profile([0.95, 0.9, 0.82], k)
             e = 1.0 + np.cumprod(np.clip(ext + shift, 0.0, 1.0)).sum()
@@ -45,7 +45,7 @@ def test_a_flat_profile_moves_as_its_alpha_and_a_profile_moves_every_rate():
             assert shifted[n].speedup[i, 1] == pytest.approx(want, rel=1e-12)
     # the class's own alpha (0.2) is not what moved
     i = spec[0]
-    moved_alpha = ar.expected_tokens(0.3, int(cmp.k[i])) / _stretch(cmp, i, 3)
+    moved_alpha = ar.expected_tokens(0.3, int(cmp.tiers.k[i])) / _stretch(cmp, i, 3)
     assert abs(shifted[2].speedup[i, 3] - moved_alpha) > 1e-3
 
 
@@ -57,7 +57,7 @@ def test_the_comparison_sheets_shift_cells_are_formulas_over_the_profiles_rates(
     col = COMPARISON_COLUMNS.index("Speedup, alpha +10 pts") + 1
     cmp = compare(wb)
     shifted = sensitivity(wb, cmp)
-    i = next(i for i in range(len(wb.tiers)) if cmp.speculative[i])
+    i = next(i for i in range(len(wb.tiers)) if cmp.tiers.speculative[i])
     for j, cls in enumerate(wb.classes):
         row = COMPARISON_HEADER_ROW + 1 + i * len(wb.classes) + j
         cell = ws.cell(row, col)

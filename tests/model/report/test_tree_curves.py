@@ -72,7 +72,7 @@ def test_the_tree_block_is_speedup_against_length_at_the_trees_cost(report):
         assert got(labels["K (depth)"], e_col) == tier.k
         assert ws.cell(labels["Tree size (verified)"], e_col).value == tier.tree_size
         if tier.cost_model == "typed":  # the same c and v at every context: the Comparison's E* on every class
-            np.testing.assert_allclose(cmp.break_even_length[i], be, rtol=1e-12)
+            np.testing.assert_allclose(cmp.cells.break_even_length[i], be, rtol=1e-12)
 
 
 def test_the_charts_sheet_draws_the_trees_against_length(report):

@@ -46,8 +46,8 @@ def test_a_new_tier_takes_nothing_from_the_row_above():
     assert new.missing_mechanics() == "speculative unknown" and new.missing_prices() == "prices not given"
     assert not any(o.tier == new.name for o in wb.overrides)
     cmp = compare(wb)
-    assert all(math.isnan(x) for x in cmp.speedup[at]) and (cmp.verdict[at] == NOT_APPLICABLE).all()
-    assert math.isnan(cmp.mix_speedup[at]) and math.isnan(cmp.fair_price_factor[at])
+    assert all(math.isnan(x) for x in cmp.cells.speedup[at]) and (cmp.cells.verdict[at] == NOT_APPLICABLE).all()
+    assert math.isnan(cmp.tiers.mix_speedup[at]) and math.isnan(cmp.fair.factor[at])
     assert workbook_problems(wb) == []
 
 

@@ -146,5 +146,5 @@ def test_the_report_carries_profiles_rather_than_leaving_them_out():
     assert "does not carry acceptance profiles" not in text
     cmp = compare(wb)
     tokens = sorted(v for (sheet, _), v in expected.items() if sheet == "Comparison" and isinstance(v, float)
-                    and abs(v - cmp.tokens_per_stretch[1, 0]) < 1e-12)
+                    and abs(v - cmp.cells.tokens_per_stretch[1, 0]) < 1e-12)
     assert tokens, "the profile's E is not in the report"
