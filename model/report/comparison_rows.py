@@ -37,10 +37,11 @@ Put = Callable[..., None]
 class _Writers:
     """The cells' writers by look, made in the order the file lists the looks; while `dashed` (a made-up tier's
     rows are written, or a row whose class's acceptance or context nobody gave) the modelled columns read a dash,
-    and while `unpriced` (a fast tier's row of a class whose tokens nobody gave) the priced ones."""
+    and while `unpriced` (a fast tier's row of a class whose tokens nobody gave, or any row of a tier whose list
+    prices nobody typed: the words why) the priced ones."""
 
     def __init__(self, sheet: st.SheetWriter) -> None:
-        self.sheet, self.dashed, self.unpriced = sheet, False, False
+        self.sheet, self.dashed, self.unpriced = sheet, False, ""
         w, d = sheet.writer, self._or_dash
         self.name, self.k, self.pct = w(), w("0", st.RIGHT), w(st.PERCENT)
         self.pct_r = w(st.PERCENT, st.RIGHT)
@@ -146,7 +147,9 @@ def write_rows(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: Input
             r = _Row(row, j, cls, refs.shape(tier.name, cls.name), why=cmp.cell_not_given(i, j),
                      no_alpha=math.isnan(cmp.cells.alpha[i, j]) and "alpha" in cls.defaulted_fields())
             x.put.dashed = bool(t.made_up or r.why)
-            x.put.unpriced = t.is_spec and cls.tokens_not_given()  # compare() prices no traffic nobody gave
+            # compare() prices no traffic nobody gave, nor any at prices nobody typed (their placeholder 0)
+            x.put.unpriced = (cmp.prices_not_given(i) or "tokens not given" if t.is_spec and cls.tokens_not_given()
+                              else cmp.prices_not_given(i))
             _write_row(x, t, r)
             row += 1
     return first_rows
@@ -298,8 +301,8 @@ def _write_verdicts(x: _Sheet, t: _TierCells, r: _Row) -> None:
     p_len = float(cmp.cells.price_break_even_length[i, j])
     cost, base_cost, base_speed = _write_price_weights(x, t, r, p_len)
     has_base = f"ISNUMBER({base_cost})"
-    if withheld or x.put.unpriced:
-        sheet.text(row, COL["Value verdict"], "incomplete" if t.made_up else r.why or "tokens not given", st.CENTRE,
+    if withheld or x.put.unpriced and t.is_spec:
+        sheet.text(row, COL["Value verdict"], "incomplete" if t.made_up else r.why or x.put.unpriced, st.CENTRE,
                    st.VERDICT_LOOKS["incomplete"], *(() if t.made_up else (_WRAPPED,)))
     else:
         put_verdict(row, COL["Value verdict"],

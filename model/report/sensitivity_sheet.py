@@ -63,7 +63,8 @@ def write_sensitivity(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs
                 std = f"({mix_formula(weights, f'{COMPARISON}!${columns[n]}${rb}:${columns[n]}${rb + n_c - 1}')[1:]})"
             mix, d = f"({mix_formula(weights, s_range)[1:]})", f"N({refs.tier(i, 'downgraded_share')})"
             sheet.formula(row, mix_col, f"={served_formula(mix, d, std)}", float(results[n].mix_speedup[i]), st.TIMES)
-            if untold:  # no bill while a class's tokens are not given (the Summary's Monthly cost is a dash)
+            # no bill while a class's tokens are not given, nor at prices nobody typed (the Summary says which)
+            if untold or cmp.prices_not_given(i):
                 sheet.text(row, 2 + len(order) + m, DASH, st.RIGHT)
                 continue
             sheet.formula(row, 2 + len(order) + m, f"={SUMMARY}!${cost_col}${summary_first + i}/"

@@ -14,8 +14,8 @@ from model.comparison import VALUE_NAMES, VERDICT_NAMES, Comparison
 from model.common.formatting import OUT_OF_REACH
 from model.common.formatting import context as context_text
 from model.report import styles as st
-from model.report.comparison_sheet import (OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, end_value, letter,
-                                           speed_verdict_formula, value_formula)
+from model.report.comparison_sheet import (NOT_GIVEN_WORDS, OPT_STALE, PRICE_STALE, REFUSED_INPUT, STALE, end_value,
+                                           letter, speed_verdict_formula, value_formula)
 from model.report.inputs_sheet import InputRefs
 from model.report.layout import COMPARISON
 from model.report.notes_sheet import NotesRefs
@@ -142,6 +142,12 @@ def _withheld(cmp: Comparison, i: int, untold: bool) -> dict[str, str]:
                  "Speedup vs baseline, high end": "", "Value verdict": base_why} if base_why else {})
     if untold:  # and no bill while a class's tokens are not given
         withheld.update({name: DASH for name in _FROM_TOKENS})
+    # nor at list prices nobody typed (docs/design/verdicts.md#prices-nobody-gave): the bill says so, the rest a dash
+    if cmp.prices_not_given(i):
+        withheld.update({name: NOT_GIVEN_WORDS if name == "Monthly cost" else DASH for name in _FROM_TOKENS})
+    b = int(cmp.baseline_index[i])
+    if b >= 0 and cmp.prices_not_given(b):  # its Value verdict says whose
+        withheld["Premium over baseline"] = DASH
     return withheld
 
 

@@ -9,8 +9,8 @@ from typing import Callable
 
 import openpyxl
 
-from tests.excel_cases import (class_not_given, closed, demo, edge_workbook, made_up, profiled, ranged, termed, too_few,
-                               treed)
+from tests.excel_cases import (class_not_given, closed, demo, edge_workbook, made_up, prices_not_given, profiled, ranged,
+                               termed, too_few, treed)
 from tests.office import convert
 from model.report.export import build_report
 from model.report.layout import (CLASS_COLUMNS, INPUTS, OVERRIDE_COLUMNS, PROFILE_HEADERS, SETTING_ROWS, InputsLayout, TIER_COLUMNS,
@@ -175,7 +175,9 @@ EXPORTED = {"demo": demo, "edge": edge_workbook, "ranged": ranged, "measured": m
             "closed": closed,
             # a class added by Add row: nothing given, then its tokens only, then its acceptance and context only
             "class not given": class_not_given, "class tokens given": lambda: class_not_given(tokens=True),
-            "class acceptance given": lambda: class_not_given(acceptance=True)}
+            "class acceptance given": lambda: class_not_given(acceptance=True),
+            # tiers whose list prices nobody typed (Add row, a price list without them), beside a free one typed 0
+            "prices not given": prices_not_given}
 
 
 def build_cases(src: Path, out: Path, profile: Path) -> dict[str, Case]:

@@ -41,7 +41,7 @@ def test_nan_is_compared_strictly():
 def test_report_saved_by_libreoffice_imports_back(recalculated):
     for case in ("demo", "edge", "edited", "priced", "ranged", "measured", "narrowed", "made up", "profiled",
                  "profile edited", "treed", "too few", "too few ranged", "class not given", "class tokens given",
-                 "class acceptance given"):
+                 "class acceptance given", "prices not given"):
         c = recalculated[case]
         assert import_report(c.recalculated) == c.workbook, case
     # the intervals on E (profiles table on Inputs) come back, typed anew too
