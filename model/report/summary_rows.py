@@ -145,7 +145,7 @@ def _withheld(cmp: Comparison, i: int, untold: bool) -> dict[str, str]:
     # nor at list prices nobody typed (docs/design/verdicts.md#prices-nobody-gave): the bill says so, the rest a dash
     if cmp.prices_not_given(i):
         withheld.update({name: NOT_GIVEN_WORDS if name == "Monthly cost" else DASH for name in _FROM_TOKENS})
-    b = int(cmp.baseline_index[i])
+    b = int(cmp.tiers.baseline_index[i])
     if b >= 0 and cmp.prices_not_given(b):  # its Value verdict says whose
         withheld["Premium over baseline"] = DASH
     return withheld
