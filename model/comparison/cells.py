@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import astuple, dataclass, fields
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,6 +30,8 @@ from model.mechanics.solves import RootMemo, SolveMemo
 from model.mechanics.tier_costs import TierCosts
 from model.comparison.verdicts import speed_verdicts
 from model.workbook.rows import Override, Settings, TaskClass, Tier
+
+T = TypeVar("T")
 
 NO_LENGTH_INTERVAL = "no interval on this mean acceptance length"
 # a tree verifies N candidate tokens a step over its depth K: a per-token alpha is a chain's (E(alpha, K) counts
@@ -231,7 +233,22 @@ class PairCache:
         self._grid: tuple[Any, AcceptanceGrid] | None = None
         self.solves = SolveMemo()  # the tier-level break-evens (model/mechanics/solves.py)
         self.roots = RootMemo()  # the cells' break-evens, by their K, c and v
+        self._kept: dict[str, tuple[Any, Any]] = {}
         self.last_recomputed = (0, 0)  # (rows, columns) computed by the last call: what the tests and bench read
+
+    def kept(self, name: str, key: Any, make: Callable[[], T]) -> T:
+        """``make()``, or what it gave when ``name`` was last asked for, if with an equal ``key``: a number compare()
+        reads whole rows of (each class's traffic priced on each tier, the claim's c and v), kept while what it is
+        made of is as it was. The caller's key holds all of that, to the bit; one value a name."""
+        found = self._kept.get(name)
+        if found is not None and found[0] == key:
+            return found[1]
+        value = make()
+        for part in value if isinstance(value, tuple) else (value,):
+            if isinstance(part, np.ndarray):
+                part.setflags(write=False)  # handed to every comparison made while it is kept: read-only
+        self._kept[name] = (key, value)
+        return value
 
     def costs(self, tiers: list[Tier]) -> TierCosts:
         """TierCosts(tiers), kept while no tier's mechanics change (every class edit reads the same presets)."""

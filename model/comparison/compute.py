@@ -7,6 +7,7 @@ Outside this package, import them from the front door, ``model.comparison``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,8 +27,10 @@ from model.comparison.verdicts import (NOT_APPLICABLE, cost_ratio, on_cells, pri
 from model.comparison.quality import quality_fields
 from model.comparison.on_measured import judged_on_measured, mix_from_measured
 from model.comparison.terms import (as_served, billed, downgraded, fair_factor, fast_needed, priced_cells,
-                                      served_interval, standard_speed, terms_fields)
+                                      priced_cells_key, served_interval, standard_speed, terms_fields)
 from model.workbook.rows import Tier, Workbook
+
+T = TypeVar("T")
 
 
 def baseline_withheld(name: str, why: str) -> str:
@@ -72,12 +75,12 @@ def compare(wb: Workbook, cache: PairCache | None = None) -> Comparison:
     grid = (cache.grid(wb.tiers, wb.classes, wb.overrides) if cache is not None
             else acceptance_grid(wb.tiers, wb.classes, wb.overrides))
     fast = _Mix.of(wb, w, cells)
-    served = _Served.of(wb, w, fast)
+    served = _Served.of(wb, w, fast, cache)
     base = _Baseline.of(wb, w, fast, served, cells)
     solves = SolveBatch(cache.solves if cache is not None else None)
     value = _ClassValue.of(w, cells, fast, served, base, solves)
     tier_value = _TierValue.of(w, cells, fast, served, base, solves)
-    claim = _Claim.of(wb.tiers, w, costs, solves)
+    claim = _Claim.of(wb.tiers, w, costs, solves, cache)
     solves.run()
     return _result(wb, w, cells, grid, fast, served, base, value, tier_value, claim, solves)
 
@@ -118,6 +121,11 @@ class _Workload:
             price_out=np.array([t.price_out for t in tiers], dtype=np.float64),
             price_in=np.array([t.price_in for t in tiers], dtype=np.float64),
             unpriced=np.array([bool(t.missing_prices()) for t in tiers], dtype=bool))
+
+
+def _kept(cache: PairCache | None, name: str, key: Any, make: Callable[[], T]) -> T:
+    """``make()``, kept in ``cache`` between edits that leave ``key`` as it was (PairCache.kept)."""
+    return make() if cache is None else cache.kept(name, key, make)
 
 
 def _cells(wb: Workbook, cache: PairCache | None, costs: TierCosts) -> Pairs:
@@ -201,18 +209,22 @@ class _Served:
     high: Floats
 
     @classmethod
-    def of(cls, wb: Workbook, w: _Workload, fast: _Mix) -> _Served:
+    def of(cls, wb: Workbook, w: _Workload, fast: _Mix, cache: PairCache | None = None) -> _Served:
         tiers = wb.tiers
         t_index = {t.name: i for i, t in enumerate(tiers)}
         base = np.array([t_index.get(t.baseline, -1) if t.baseline else -1 for t in tiers], dtype=np.int64)
         # no price of a tier nobody priced (docs/design/verdicts.md#prices-nobody-gave): NaN, not its placeholder 0
-        class_cost = np.where(w.unpriced[:, None], np.nan, priced_cells(tiers, wb.classes))
+        class_cost = _kept(cache, "class_cost", (priced_cells_key(tiers, wb.classes), w.unpriced.tobytes()),
+                           lambda: np.where(w.unpriced[:, None], np.nan, priced_cells(tiers, wb.classes)))
         monthly_fast = np.where(w.no_tokens[None, :], 0.0, class_cost).sum(axis=1) / 1e6
         if w.untold.any():  # no bill while a class's tokens are not given
             monthly_fast = np.full(w.n_t, np.nan)
         monthly_fast = np.where(w.unpriced, np.nan, monthly_fast)
         d, d_lo, d_hi = downgraded(tiers)
         std = standard_speed(fast.speedup, base)
+        if not (d.any() or d_lo.any() or d_hi.any()):  # nothing downgraded: as served is as fast, to the bit
+            return cls(base, class_cost, monthly_fast, monthly_fast, d, std, fast.speedup.copy(), fast.low.copy(),
+                       fast.high.copy())
         low, high = served_interval(fast.low, fast.high, d_lo, d_hi, std)
         return cls(base, class_cost, monthly_fast, billed(monthly_fast, base, d), d, std,
                    as_served(fast.speedup, d, std), low, high)
@@ -366,11 +378,14 @@ class _Claim:
     solve: int
 
     @classmethod
-    def of(cls, tiers: list[Tier], w: _Workload, costs: TierCosts, solves: SolveBatch) -> _Claim:
+    def of(cls, tiers: list[Tier], w: _Workload, costs: TierCosts, solves: SolveBatch,
+           cache: PairCache | None = None) -> _Claim:
         claimed = np.array([np.nan if t.claimed_speedup is None else t.claimed_speedup for t in tiers], dtype=np.float64)
         context = np.array([t.claim_context for t in tiers], dtype=np.float64)
-        c_claim = np.asarray(costs.c(context[:, None]), dtype=np.float64).reshape(w.n_t)
-        v_claim = np.asarray(costs.v(w.k[:, None], context[:, None]), dtype=np.float64).reshape(w.n_t)
+        # the same TierCosts (the cache keeps one while no tier's mechanics change) at the same contexts and K
+        c_claim, v_claim = _kept(cache, "claim_costs", (costs, context.tobytes(), w.k.tobytes()), lambda: (
+            np.asarray(costs.c(context[:, None]), dtype=np.float64).reshape(w.n_t),
+            np.asarray(costs.v(w.k[:, None], context[:, None]), dtype=np.float64).reshape(w.n_t)))
         solve = solves.add(np.nan_to_num(claimed, nan=1.0) * ar.stretch_cost(w.k, c_claim, v_claim), w.k)  # implied alpha
         return cls(claimed, context, solve)
 

@@ -52,6 +52,17 @@ def priced_cells(tiers: list[Tier], classes: list[TaskClass]) -> Array:
     return np.where(no_tokens, per_output, (1.0 - long) * short_cost + long * long_cost)
 
 
+def priced_cells_key(tiers: list[Tier], classes: list[TaskClass]) -> tuple[int, int, bytes]:
+    """Everything priced_cells reads, to the bit (a field not given apart from any number): equal keys, equal prices
+    (compare() keeps them between edits of what they do not read: model/comparison/cells.PairCache.kept)."""
+    values = [(v is None, 0.0 if v is None else v)
+              for t in tiers for v in (t.price_out, t.price_in, t.price_cached_in, t.price_out_long, t.price_in_long,
+                                       t.price_cached_in_long, t.band_threshold)]
+    values += [(v is None, 0.0 if v is None else v)
+               for c in classes for v in (c.tokens_out, c.tokens_in, c.cached_share, c.long_share, c.context)]
+    return len(tiers), len(classes), np.array(values, dtype=np.float64).tobytes()
+
+
 def long_shares(tiers: list[Tier], classes: list[TaskClass]) -> Array:
     """(tiers x classes): model/workbook/vendor_terms.class_long_share for every cell, as arrays (an edit of a
     100 x 30 workbook recomputes them all)."""
