@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from model.acceptance.k_check import KMismatch
@@ -83,10 +84,18 @@ class ApplyRow(QWidget):
             self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.{caution}")
         self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
-        named = f"Apply to {tier_name}" if tier_name is not None else ""
-        fits = bool(named) and self.apply_button.fontMetrics().horizontalAdvance(named) <= self._text_room
-        self.apply_button.setText(named if fits else SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON)
-        self.apply_button.setToolTip(SPEED_TIP if speed_only else ACCEPTANCE_TIP)
+        self.apply_button.setText(self._named(tier_name) or (SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON))
+        tip = SPEED_TIP if speed_only else ACCEPTANCE_TIP
+        self.apply_button.setToolTip(f"Apply to {tier_name}. {tip}" if tier_name is not None else tip)
+
+    def _named(self, tier_name: str | None) -> str:
+        """'Apply to <tier>', the name elided to the button's one width: a name too long for it used to turn the
+        button into 'Apply probed acceptance' (after a rename it read as another action); whole in the words above."""
+        if tier_name is None:
+            return ""
+        fm = self.apply_button.fontMetrics()
+        room = self._text_room - fm.horizontalAdvance("Apply to ")
+        return "Apply to " + fm.elidedText(tier_name, Qt.TextElideMode.ElideRight, room)
 
     @property
     def set_k(self) -> bool:

@@ -23,7 +23,10 @@ class RunRow(QWidget):
         # room for its words ('25 of 120 requests'): at a laptop's dock width the rate beside it squeezed the bar to
         # 95 px and cut them; the rate wraps onto two lines instead
         self.progress_bar.setMinimumWidth(self.progress_bar.fontMetrics().horizontalAdvance("888 of 888 requests") + 24)
-        self.rate_label = QLabel("", wordWrap=True)
+        # the rate over the time left, each on its line and never broken inside: wrapped at the label's edge,
+        # '63 tokens/s · 38 s' left 'left' alone on a second line at 1366 x 768; unwrapped, a line is as wide as
+        # it needs (the label's minimum), the bar keeps its own minimum above
+        self.rate_label = QLabel("")
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.run_button)
@@ -56,7 +59,7 @@ class RunRow(QWidget):
         self.progress_bar.setRange(0, max(1, total))
         self.progress_bar.setValue(done)
         if done:
-            self.rate_label.setText(f"{tokens_per_second:,.0f} tokens/s · {seconds_left(seconds)}")
+            self.rate_label.setText(f"{tokens_per_second:,.0f} tokens/s\n{seconds_left(seconds)}")
 
     def cancelling(self) -> None:
         self.rate_label.setText("cancelling…")
@@ -69,7 +72,9 @@ class RunRow(QWidget):
         self.progress_bar.setRange(0, max(1, done if all_sent and not stopped and not capped
                                           else self.progress_bar.maximum()))
         self.progress_bar.setValue(done)
-        self.rate_label.setText("done")
+        # 'done' once: beside a count, or in the bar's own words ('done' twice read as two things finished; beside
+        # 'stopped after' it contradicted the bar)
+        self.rate_label.setText("" if capped or stopped else "done")
         if capped and not stopped:  # the same cap as the run's words: the rest was not needed, not cut short
             self.progress_bar.setFormat("done after %v of at most %m requests")
         if stopped:  # the bar says the run stopped, not that it is a sixth done
