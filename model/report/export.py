@@ -198,8 +198,10 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None, recor
                               for j, c in enumerate(wb.classes)}})
     sheets[CURVES].ws.freeze_panes(0, 1)  # the sections below mean different things by their columns; only A stays
     _page_breaks_between_blocks(sheets[CURVES], blocks, curve_refs.parity_row + 4, sheets[CURVES].print_layout(1)[1])
-    repeat = {SUMMARY: (SUMMARY_HEADER_ROW, SUMMARY_HEADER_ROW), COMPARISON: (COMPARISON_HEADER_ROW,) * 2,
-              GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW), SENSITIVITY: (SENSITIVITY_HEADER_ROW,) * 2}
+    # the header row on every page of a sheet that is one table; the Summary repeats its tier table's only where
+    # that table runs past a page (summary_table._page_titles_and_breaks): it headed the fair prices below it
+    repeat = {COMPARISON: (COMPARISON_HEADER_ROW,) * 2, GRID: (GRID_HEADER_ROW, GRID_HEADER_ROW),
+              SENSITIVITY: (SENSITIVITY_HEADER_ROW,) * 2}
     # the columns that name a row, repeated on every page across when a sheet is too wide for one; the
     # Comparison, one row per tier and class, stays one page wide (readable across two, it triples the pages)
     key_cols = {SUMMARY: 1, SENSITIVITY: 1, GRID: 2, INPUTS: 1, CURVES: 1, NOTES: 1}

@@ -101,6 +101,9 @@ PRINTABLE_PX = 1027
 # prints on more pages across instead, its name columns repeated on each.
 MIN_PRINT_SCALE = 0.6
 DEFAULT_WIDTH = 8.43  # a column's width in characters when none is set
+# A4 landscape less the 0.6-inch top and bottom margins is about 678 pixels tall at 100%; a little less for
+# rows LibreOffice draws a pixel or two taller than Excel
+PRINTABLE_HEIGHT_PX = 660
 
 
 def column_px(width: float) -> int:
@@ -294,6 +297,11 @@ class SheetWriter:
         key = sum(px[:key_cols])
         pages = math.ceil((total - key) / (PRINTABLE_PX / MIN_PRINT_SCALE - key))
         return pages, min(1.0, pages * PRINTABLE_PX / (total + (pages - 1) * key))
+
+    def rows_px(self, first: int, last: int) -> int:
+        """The height of rows `first`..`last` (1-based) in pixels as set so far (default 20 each)."""
+        sizes = self.ws.row_sizes
+        return sum(sizes[r][0] if r in sizes else self.ws.default_row_height for r in range(first - 1, last))
 
     def table(self, name: str, first_row: int, last_row: int, labels: list[str], first_col: int = 1,
               filters: bool = True) -> None:

@@ -49,12 +49,14 @@ def write_summary(sheet: st.SheetWriter, wb: Workbook, cmp: Comparison, refs: In
     money = st.money_format(wb.settings.currency)
     said, fair = write_rows(sheet, wb, cmp, refs, notes, cmp_rows, last, money, name_widths(wb))
     _write_table_looks(sheet, wb, refs, col, last, flags)
+    tiers_end = last + 2  # the colours' key under the rows
     last = _measured_lines(sheet, said, last + 2)
     last = _terms_lines(sheet, cmp, last)
     last = _quality_lines(sheet, cmp, last)
-    last = _too_few_lines(sheet, cmp, last)
-    last = _fair_prices(sheet, wb, cmp, refs, fair, col, last, money)
+    fair_top = _too_few_lines(sheet, cmp, last) + 2
+    last = _fair_prices(sheet, wb, cmp, refs, fair, col, fair_top - 2, money)
     _write_widths_and_print(sheet, wb, last)
+    _page_titles_and_breaks(sheet, tiers_end, fair_top, last)
     return last
 
 
@@ -129,6 +131,20 @@ def _write_widths_and_print(sheet: st.SheetWriter, wb: Workbook, last: int) -> N
         sheet.hide(COL[name], 8)
     sheet.print_last_col = COL["Grey values"]  # the interval's vs-baseline ends feed the fair price below
     sheet.ws.print_area(0, 0, last - 1, COL["Grey values"] - 1)
+
+
+def _page_titles_and_breaks(sheet: st.SheetWriter, tiers_end: int, top: int, end: int) -> None:
+    """Each printed page headed by its own table's header. The tier table's header row repeats on later pages only
+    where the tier table itself runs past the first (rows `tiers_end` and above); repeated on a sheet whose tiers fit
+    one page it headed the fair prices' continuation ('Claimed speedup' over '1.04x $14.62'). A page break before
+    the fair-price table (heading at `top`, last row `end`) where it would run over a page's end: its own header
+    row heads it."""
+    tall = st.PRINTABLE_HEIGHT_PX / sheet.print_layout()[1]
+    if sheet.rows_px(1, tiers_end) > tall:
+        sheet.ws.repeat_rows(HEADER_ROW - 1)
+    used = sheet.rows_px(1, top - 1) % tall  # of the page the heading would start on (rows as whole pixels)
+    if used and used + sheet.rows_px(top, end) > tall:
+        sheet.ws.set_h_pagebreaks([top - 1])
 
 
 def _too_few_lines(sheet: st.SheetWriter, cmp: Comparison, last: int) -> int:

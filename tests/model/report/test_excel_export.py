@@ -48,8 +48,10 @@ def test_sheets_tables_frozen_headers_and_print_setup(demo_report):
     # only titles and the header row freeze: the Summary's table is in view on a 768-pixel screen
     assert book[SUMMARY].freeze_panes == "B6" and book[COMPARISON].freeze_panes == "C5"
     assert book[CURVES].freeze_panes == "B1"  # no header row over blocks whose columns mean other things
-    for name in (SUMMARY, COMPARISON, GRID, SENSITIVITY):
+    for name in (COMPARISON, GRID, SENSITIVITY):
         assert book[name].print_title_rows, f"{name} prints no header row on its later pages"
+    # the demo's eight tiers fit the Summary's first page: nothing repeats (test_summary_pages)
+    assert not book[SUMMARY].print_title_rows
     for ws in book.worksheets:
         assert "&P" in ws.oddFooter.right.text and "exported" in ws.oddFooter.left.text
         if ws.title == "Brief":  # portrait at a set scale, never fitted below 9 points (test_brief_printed)
