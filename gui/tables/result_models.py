@@ -91,8 +91,22 @@ def _speed_verdict_text(cmp: Comparison, i: int, j: int) -> str:
     return cmp.made_up(i) or labelled(VERDICT_NAMES[int(cmp.cells.verdict[i, j])], cmp.too_few(i, j))
 
 
+UNPRICED_CELL = "prices not given"  # a value cell's words where a price nobody typed withholds it
+
+
+def unpriced_words(cmp: Comparison, i: int) -> str:
+    """Why tier i has no price ratio or value verdict: its list prices or its baseline's nobody typed ("its prices
+    not given", "baseline X: prices not given"; docs/design/verdicts.md#prices-nobody-gave); "" otherwise."""
+    why = cmp.baseline_withheld(i)
+    return why if why.endswith("prices not given") else ""
+
+
 def _value_verdict_text(cmp: Comparison, i: int, j: int) -> str:
-    return "incomplete" if cmp.made_up(i) else labelled(VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], cmp.too_few(i, j))
+    if cmp.made_up(i):
+        return "incomplete"
+    if unpriced_words(cmp, i) and cmp.tiers.speculative[i]:
+        return UNPRICED_CELL
+    return labelled(VALUE_NAMES[int(cmp.cells.value_verdict[i, j])], cmp.too_few(i, j))
 
 
 # metric key -> (menu label, cell text)
@@ -105,7 +119,8 @@ METRICS: dict[str, tuple[str, Callable[[Comparison, int, int], str]]] = {
     # a profile's or a length's cell is in tokens per verify step (E*): the labels name both units
     "price_break_even": ("Price break-even (alpha or E*)", price_break_even_text),
     "price_ratio": ("Price ratio (tier / baseline)",
-                    lambda c, i, j: ratio_text(c.cells.price_ratio[i, j], int(c.cells.value_verdict[i, j]) != NOT_APPLICABLE)),
+                    lambda c, i, j: UNPRICED_CELL if unpriced_words(c, i) and c.tiers.speculative[i] else
+                    ratio_text(c.cells.price_ratio[i, j], int(c.cells.value_verdict[i, j]) != NOT_APPLICABLE)),
     "break_even": ("Break-even (alpha* or E*)", break_even_text),
     "margin": ("Margin over break-even", _margin_text),
     "trailer_fill": ("Trailer fill", lambda c, i, j: fmt.pct(c.cells.trailer_fill[i, j])),
@@ -278,6 +293,9 @@ def value_lines(cmp: Comparison, i: int, j: int) -> list[str]:
     b = int(cmp.tiers.baseline_index[i])
     if b < 0:
         return ["Value verdict: n/a (no baseline tier to price against)"]
+    if unpriced_words(cmp, i):
+        return [f"Value verdict: none ({unpriced_words(cmp, i)}): type the list prices in the Tiers table (0 for a "
+                "free tier) to price this traffic"]
     if math.isnan(cmp.cells.price_ratio[i, j]):
         return ["Value verdict: n/a (neither tier has a price for this traffic)"]
     base, ratio = cmp.tier_names[b], cmp.cells.price_ratio[i, j]

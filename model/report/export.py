@@ -182,8 +182,10 @@ def _build_steps(wb: Workbook, source_name: str, now: _dt.datetime | None, recor
     yield 3, _STEPS
     order = ranked_tiers(cmp)
     curve_refs = write_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, order)
+    # the premium chart's tiers: none whose bill or its baseline's rests on prices nobody typed (no premium to plot)
     with_base = [i for i in order + [i for i in range(len(wb.tiers)) if i not in order]
-                 if cmp.tiers.baseline_index[i] >= 0 and len(wb.classes)]
+                 if (b := int(cmp.tiers.baseline_index[i])) >= 0 and len(wb.classes)
+                 and not (cmp.prices_not_given(i) or cmp.prices_not_given(b))]
     next_row, chart_breaks = write_charts(book, sheets[CHARTS], curve_refs, len(wb.classes), order, with_base)
     yield 4, _STEPS
     blocks = write_context_curves(sheets[CURVES], wb, cmp, refs, notes, cmp_rows, curve_refs.parity_row + 4,

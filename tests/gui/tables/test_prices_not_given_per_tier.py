@@ -40,3 +40,20 @@ def test_a_new_tiers_bill_reads_not_given_and_says_whose_prices(qtbot, window):
         assert model.setData(model.index(n, model.column_of(field)), "0")
     doc.flush()
     assert _cell(window, n, "Monthly cost") == "$0" and _cell(window, turbo, "Premium") != "not given"
+
+
+def test_the_grids_value_cells_say_prices_not_given(qtbot, window):
+    """The results grid's value verdict and price ratio of a tier priced against one nobody priced read the reason,
+    and the tooltip says what to type (it read "n/a (neither tier has a price for this traffic)")."""
+    doc = window.document
+    helix = doc.workbook.tier_index("Helix Standard")
+    doc.apply("prices", lambda wb: (setattr(wb.tiers[helix], "price_out", 0.0), setattr(wb.tiers[helix], "price_in", 0.0),
+                                    setattr(wb.tiers[helix], "defaulted", "price_out, price_in")))
+    doc.flush()
+    i, model = doc.workbook.tier_index("Helix Fast"), window.results_model
+    for metric in ("value_verdict", "price_ratio"):
+        model.set_metric(metric)
+        cell = model.index(i, 0)
+        assert cell.data() == "prices not given", metric
+        assert "baseline Helix Standard: prices not given" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(doc.workbook.tier_index("Helix Standard"), 0).data() == "n/a"  # a plain tier: none to judge

@@ -50,3 +50,16 @@ def test_the_report_bills_nothing_at_prices_nobody_typed(tmp_path: Path):
     for name in UNPRICED:  # the speeds at every shift, no cost per 1x
         assert lines[name][-4:] == ["–"] * 4, lines[name]
     assert import_report(path) == wb  # what was not given comes back not given
+
+
+def test_the_premium_chart_plots_no_tier_without_prices(tmp_path: Path):
+    """'What the speed costs' listed Helix Fast and Zephyr Fast in its legend with no point (their premium a dash)."""
+    import zipfile
+
+    path = tmp_path / "r.xlsx"
+    export_report(prices_not_given(), path)
+    with zipfile.ZipFile(path) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    value = next(c for c in charts if "What the speed costs" in c)
+    assert "Helix Fast" not in value and "Zephyr Fast" not in value
+    assert "Northwind Turbo" in value and "Zephyr Paid" in value
