@@ -75,6 +75,8 @@ def import_report(path: str | os.PathLike[str]) -> Workbook:
     follow_renames(p, wb)
     # the probe's endpoint, the measured speed and the load are not on Inputs: Notes keeps them
     read_kept(p, wb)
+    for tier in wb.tiers:  # a price typed on Inputs over a placeholder nobody typed (Notes keeps the list): given
+        typed_over_placeholders(tier)
     profile_problems: list[str] = []
     _read_profiles(ws, wb, profile_problems)
     if profile_problems:

@@ -56,11 +56,17 @@ def new_class(name: str) -> TaskClass:
 PLACEHOLDER_CLASS = TaskClass()
 
 
-def typed_over_placeholders(row: TaskClass) -> None:
-    """A class read back from a spreadsheet: a field still listed as not given whose value is no longer its
-    placeholder was typed there, so it is given (the report's Inputs shows such a cell's number again)."""
+# a tier's list prices nobody typed hold 0 (docs/design/verdicts.md#prices-nobody-gave)
+PLACEHOLDER_TIER, _TIER_PRICES = Tier(), ("price_out", "price_in")
+
+
+def typed_over_placeholders(row: TaskClass | Tier) -> None:
+    """A class (or a tier's price) read back from a spreadsheet: a field still listed as not given whose value is no
+    longer its placeholder was typed there, so it is given (the report's Inputs shows such a cell's number again)."""
+    fields, placeholder = ((NOT_GIVEN_ON_NEW_CLASS, PLACEHOLDER_CLASS) if isinstance(row, TaskClass)
+                           else (_TIER_PRICES, PLACEHOLDER_TIER))
     for name in row.defaulted_fields():
-        if name in NOT_GIVEN_ON_NEW_CLASS and getattr(row, name) != getattr(PLACEHOLDER_CLASS, name):
+        if name in fields and getattr(row, name) != getattr(placeholder, name):
             row.entered(name)
 
 

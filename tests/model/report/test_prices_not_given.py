@@ -63,3 +63,19 @@ def test_the_premium_chart_plots_no_tier_without_prices(tmp_path: Path):
     value = next(c for c in charts if "What the speed costs" in c)
     assert "Helix Fast" not in value and "Zephyr Fast" not in value
     assert "Northwind Turbo" in value and "Zephyr Paid" in value
+
+
+def test_prices_typed_on_inputs_over_the_placeholder_import_as_given(tmp_path: Path):
+    """A price typed on Inputs for a tier whose prices were not given came back still not given: the typed price
+    was never billed. Typed over the placeholder 0, it is given (a 0 typed stays not given while listed)."""
+    from tests.model.report.recalc_cases import edit
+
+    src, dst = tmp_path / "r.xlsx", tmp_path / "typed.xlsx"
+    export_report(prices_not_given(), src)
+    edit(src, dst, [("tier", "Zephyr Standard", "price_out", 5.0), ("tier", "Zephyr Standard", "price_in", 1.0),
+                    ("tier", "Zephyr Fast", "price_out", 9.0)], prices_not_given)
+    back = import_report(dst)
+    standard, fast = (back.tiers[back.tier_index(n)] for n in ("Zephyr Standard", "Zephyr Fast"))
+    assert (standard.price_out, standard.price_in) == (5.0, 1.0) and not standard.missing_prices()
+    assert "price_out" not in fast.defaulted_fields() and "price_in" in fast.defaulted_fields()
+    assert fast.missing_prices()  # its input price is still the placeholder
