@@ -15,6 +15,7 @@ from model.probe.prompt_file import ProbePrompt
 from model.quality.check_stats import MARGIN_POINTS, ScoredAnswer, class_checks
 from model.quality.checks import Check, CheckError, parse_check
 
+CUT = "length"  # the finish reason of an answer stopped at its max tokens (each API's word for it, normalised)
 MAX_FAILURES = 200  # listed in the result; the run file holds every answer
 
 
@@ -52,19 +53,25 @@ def checks_of(records: Sequence[RequestRecord], header: dict[str, Any], confiden
     if not checks:
         return None
     scored: dict[int, tuple[bool, str]] = {}
+    cuts: set[int] = set()
     answers = []
     for r in records:
         if not r.ok or r.prompt_index not in checks:
             continue
         check, prompt, _ = checks[r.prompt_index]
         passed, why = check.score(r.output_text, prompt)
+        # failing, cut at the token budget: too short to judge (model/quality/check_stats.py), no failure listed
+        cut = r.finish_reason == CUT and not passed
         scored[id(r)] = passed, why
-        answers.append(ScoredAnswer(r.task_class, (r.prompt_key or r.prompt_index, r.context), r.role == FAST, passed))
+        if cut:
+            cuts.add(id(r))
+        answers.append(ScoredAnswer(r.task_class, (r.prompt_key or r.prompt_index, r.context), r.role == FAST, passed,
+                                    cut))
     key = lambda r: (r.prompt_index, r.context, r.repeat, r.temperature or 0)  # noqa: E731
     by_key = {(key(r), r.role): r for r in records if id(r) in scored}
     failures = []
     for r in records:
-        if id(r) not in scored or scored[id(r)][0]:
+        if id(r) not in scored or scored[id(r)][0] or id(r) in cuts:
             continue
         other = by_key.get((key(r), BASELINE if r.role == FAST else FAST))
         failures.append({"task_class": r.task_class, "line": checks[r.prompt_index][2], "prompt_index": r.prompt_index,
@@ -72,7 +79,9 @@ def checks_of(records: Sequence[RequestRecord], header: dict[str, Any], confiden
                          "tier": r.role, "check": checks[r.prompt_index][0].describe(), "why": scored[id(r)][1],
                          "answer": r.output_text,
                          "other_answer": other.output_text if other is not None else None,
-                         "other_passed": scored[id(other)][0] if other is not None else None})
+                         "other_passed": scored[id(other)][0] if other is not None and id(other) not in cuts
+                         else None})
     return {"classes": [c.to_dict() | {"words": c.words()} for c in class_checks(answers, confidence, margin_points)],
-            "failures": failures[:MAX_FAILURES], "failures_total": len(failures), "margin_points": margin_points,
+            "failures": failures[:MAX_FAILURES], "failures_total": len(failures),
+            "cut_total": sum(a.cut for a in answers), "margin_points": margin_points,
             "notes": notes}

@@ -51,6 +51,10 @@ def quality_of_report(quality: QualityVerdict | None, checks: dict[str, Any] | N
         verdicts.append(UNDECIDED if undecided else LOSSLESS)
         notes.append(f"checked tasks undecided at a {classes[0]['margin_points']:g}-point margin: "
                      + ", ".join(undecided) if undecided else "checked tasks as good as the standard tier's")
+    # answers the token budget cut before their check could pass were judged by no rate: say so beside the verdict
+    cut = [f"{c['task_class']} {c['cut']} of {c['answers']}" for c in classes if c.get("cut")]
+    if cut:
+        notes.append("answers cut at max tokens, too short to judge: " + ", ".join(cut))
     order = (LOSSY, WORSE, UNDECIDED, LOSSLESS)
     return min(verdicts, key=order.index), "; ".join(notes)
 

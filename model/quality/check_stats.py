@@ -8,6 +8,12 @@ interval of zero width would claim a certainty no handful of prompts gives: the 
 below that of two independent proportions with one pass and one failure added to each tier (Agresti and Caffo's
 adjustment), so eight prompts that all pass still leave the difference undecided at a two-point margin.
 
+An answer cut at the token budget (the stream's finish reason "length") that fails its check is too short to judge:
+code cut inside a statement fails to parse whatever its quality, and the rest might have held the text a regex
+looks for. It counts in neither tier's rate, and the class says how many it left out. A cut answer that passes
+counts as passed: the text a regex or a `contains` found stays found
+(docs/guide/quality.md#answers-cut-at-the-token-budget).
+
 Verdicts at a margin m (points, default 2): `same` when the difference's lower end is at least -m (not worse by
 more than the margin); `worse` when its upper end is below -m; otherwise `undecided`.
 """
@@ -27,6 +33,7 @@ class ScoredAnswer:
     prompt: Hashable
     fast: bool
     passed: bool
+    cut: bool = False  # failing, stopped at the token budget: too short to judge, in no rate
 
 
 @dataclass
@@ -50,6 +57,8 @@ class ClassChecks:
     verdict: str | None  # None without a baseline
     margin_points: float
     prompts: int
+    cut: int = 0  # failing answers of both tiers cut at the token budget, left out as too short to judge
+    answers: int = 0  # every checked answer of both tiers, cut or not
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -61,7 +70,11 @@ class ClassChecks:
         if self.difference is not None:
             text += (f"; difference {100 * self.difference:+.1f} points ({100 * self.low:+.1f} to "
                      f"{100 * self.high:+.1f}): {self.verdict} at a {self.margin_points:g}-point margin")
-        return text + f" [{self.prompts} prompts]"
+        text += f" [{self.prompts} prompts]"
+        if self.cut:
+            text += (f"; {self.cut} of {self.answers} answers cut at max tokens before the check could pass: too "
+                     "short to judge, in no rate (raise max tokens)")
+        return text
 
 
 def _t(n: int, confidence: float) -> float:
@@ -100,11 +113,12 @@ def class_checks(answers: Sequence[ScoredAnswer], confidence: float = 0.95,
     """Per class (in first-seen order): each tier's pass rate, and the paired difference with its verdict."""
     out = []
     for name in dict.fromkeys(a.task_class for a in answers):
-        mine = [a for a in answers if a.task_class == name]
+        every = [a for a in answers if a.task_class == name]
+        mine = [a for a in every if not a.cut]
         fast, base = [a for a in mine if a.fast], [a for a in mine if not a.fast]
         fast_rate, base_rate = tier_rate(fast, confidence), tier_rate(base, confidence)
         result = ClassChecks(name, fast_rate, base_rate, None, None, None, None, margin_points,
-                             len({a.prompt for a in mine}))
+                             len({a.prompt for a in mine}), len(every) - len(mine), len(every))
         f_shares, b_shares = _shares(fast), _shares(base)
         paired = [k for k in f_shares if k in b_shares]
         if paired:
