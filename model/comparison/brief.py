@@ -147,6 +147,9 @@ def _verdict_words(cmp: Comparison, i: int) -> tuple[str, str]:
         return NOT_YET, f"the workload is not filled in ({cmp.mix_waits(i)}): type it in the task classes."
     if int(cmp.tiers.baseline_index[i]) < 0:
         return UNDECIDED_WORDS, "no standard tier to weigh it against: set the one it replaces."
+    # prices nobody typed: nothing to measure, a price to type (docs/design/verdicts.md#prices-nobody-gave)
+    if cmp.baseline_withheld(i).endswith("prices not given"):
+        return NOT_YET, f"{cmp.baseline_withheld(i)}; type the list prices in the Tiers table."
     if cmp.baseline_withheld(i):
         return UNDECIDED_WORDS, f"nothing to weigh its speed against ({cmp.baseline_withheld(i)})."
     if not cmp.class_names:

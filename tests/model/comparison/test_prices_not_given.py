@@ -54,3 +54,14 @@ def test_the_json_records_say_not_given_with_null_figures():
     assert r["fair_price_factor"] is None and r["fair_price_out"] is None
     assert tiers["Zephyr Free"]["prices_not_given"] is False and tiers["Zephyr Free"]["monthly_cost"] == 0.0
     assert all(p["price_ratio"] is None for p in pair_records(cmp) if p["tier"] in ("Helix Fast", "Zephyr Fast"))
+
+
+def test_the_brief_asks_for_the_prices_not_for_more_measuring():
+    """It read 'undecided: measure more' for a tier whose prices (or its baseline's) nobody typed."""
+    from model.comparison.brief import NOT_YET, brief
+
+    wb = prices_not_given()
+    entries = {e.tier: e for e in brief(wb, compare(wb))}
+    for name, why in (("Zephyr Fast", "its prices not given"), ("Helix Fast", "baseline Helix Standard: prices not given")):
+        assert entries[name].recommendation == NOT_YET and why in entries[name].why, entries[name]
+        assert "measure more" not in entries[name].recommendation
