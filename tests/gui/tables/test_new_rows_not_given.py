@@ -63,15 +63,22 @@ def test_pasted_tiers_get_no_mechanics_prices_or_baseline_from_the_row_above(qtb
     assert not set(alpha_curves(tiers).tier_names) & set(ZEPHYR)
 
 
-def test_typing_the_mechanics_and_prices_brings_the_verdicts_back(qtbot, window):
+def add_tier_typed(window, *typed: tuple[str, str]) -> int:
+    """Add row below the last tier, then type `typed` (field, text) into it as the analyst would; its index."""
     doc, model = window.document, window.tier_model
     n = len(doc.workbook.tiers)
     window.tier_view.setCurrentIndex(model.index(n - 1, 0))
     window.add_row()
     doc.flush()
-    for field, text in (("speculative", "yes"), ("k", "4"), ("c", "0.1"), ("v", "1.1")):
+    for field, text in typed:
         assert model.setData(model.index(n, model.column_of(field)), text)
     doc.flush()
+    return n
+
+
+def test_typing_the_mechanics_and_prices_brings_the_verdicts_back(qtbot, window):
+    doc, model = window.document, window.tier_model
+    n = add_tier_typed(window, ("speculative", "yes"), ("k", "4"), ("c", "0.1"), ("v", "1.1"))
     cmp = doc.comparison
     assert not cmp.made_up(n) and all(math.isfinite(x) for x in cmp.cells.speedup[n])
     # a baseline typed with the prices still not given: the speed stands, the value is withheld and says why

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from gui.tables.summary_model import SUMMARY_COLUMNS
+from tests.gui.tables.test_new_rows_not_given import add_tier_typed
 
 
 def _cell(window, i: int, header: str, role=Qt.ItemDataRole.DisplayRole) -> str:
@@ -15,13 +16,8 @@ def _cell(window, i: int, header: str, role=Qt.ItemDataRole.DisplayRole) -> str:
 
 def test_a_new_tiers_bill_reads_not_given_and_says_whose_prices(qtbot, window):
     doc, model = window.document, window.tier_model
-    n = len(doc.workbook.tiers)
-    window.tier_view.setCurrentIndex(model.index(n - 1, 0))
-    window.add_row()
-    doc.flush()
-    for field, text in (("name", "Zephyr Fast"), ("speculative", "yes"), ("k", "4"), ("c", "0.1"), ("v", "1.1"),
-                        ("baseline", "Helix Standard")):
-        assert model.setData(model.index(n, model.column_of(field)), text)
+    n = add_tier_typed(window, ("name", "Zephyr Fast"), ("speculative", "yes"), ("k", "4"), ("c", "0.1"), ("v", "1.1"),
+                       ("baseline", "Helix Standard"))
     # and the new tier becomes Northwind Turbo's baseline: a priced tier over one nobody priced
     turbo = doc.workbook.tier_index("Northwind Turbo")
     assert model.setData(model.index(turbo, model.column_of("baseline")), "Zephyr Fast")
