@@ -11,6 +11,7 @@ import statistics
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,3 +74,15 @@ def printed_pages(pdf: Path) -> list[Page]:
         first = next((line for line in text.splitlines() if line.strip()), "")
         pages.append(Page(first.split()[-1] if first else "", text, statistics.median(heights) if heights else 0.0))
     return pages
+
+
+def printed_report(wb: Any, folder: Path, name: str) -> list[Page]:
+    """The pages of `wb`'s report as LibreOffice prints it (Calibri's metrics required), written in `folder`."""
+    from model.report.export import export_report
+
+    calibri_metrics()
+    xlsx = folder / f"{name}.xlsx"
+    export_report(wb, xlsx, f"{name}.json")
+    run = convert([xlsx], "pdf", folder, folder / "lo_profile")
+    assert (folder / f"{name}.pdf").exists(), f"LibreOffice did not print {name}: {run.stderr}"
+    return printed_pages(folder / f"{name}.pdf")

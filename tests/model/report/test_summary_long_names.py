@@ -13,23 +13,16 @@ import pytest
 
 pytest.importorskip("xlsxwriter")
 
-from model.report.export import export_report  # noqa: E402
 from model.report.layout import SUMMARY  # noqa: E402
 from tests.excel_cases import long_named  # noqa: E402
-from tests.office import calibri_metrics, convert, printed_pages  # noqa: E402
+from tests.office import printed_report  # noqa: E402
 
 pytestmark = pytest.mark.libreoffice
 
 
 def test_a_summary_of_long_names_prints_one_page_wide_with_every_name_whole(tmp_path: Path):
-    calibri_metrics()
     wb = long_named()
-    xlsx = tmp_path / "long.xlsx"
-    export_report(wb, xlsx, "long.json")
-    run = convert([xlsx], "pdf", tmp_path, tmp_path / "lo_profile")
-    pdf = tmp_path / "long.pdf"
-    assert pdf.exists(), run.stderr
-    summary = [p for p in printed_pages(pdf) if p.sheet == SUMMARY]
+    summary = [p for p in printed_report(wb, tmp_path, "long") if p.sheet == SUMMARY]
     first = summary[0].text
     assert "Grey" in first and "Tier" in first, "the Summary prints more than one page wide"
     # a name wrapped in its cell reads on two lines (at a hyphen too: "Long-" then "Context")

@@ -16,7 +16,7 @@ from model.report.summary_sheet import HEADER_ROW  # noqa: E402
 from model.workbook.rows import Workbook  # noqa: E402
 from tests.bench.workbooks import large_workbook  # noqa: E402
 from tests.excel_cases import demo, long_named  # noqa: E402
-from tests.office import calibri_metrics, convert, printed_pages  # noqa: E402
+from tests.office import printed_report  # noqa: E402
 
 
 def _sixteen_tiers() -> Workbook:
@@ -54,13 +54,8 @@ def test_a_tier_table_longer_than_a_page_repeats_its_header(tmp_path: Path):
 
 @pytest.mark.libreoffice
 def test_every_printed_summary_page_is_headed_by_its_own_table(tmp_path: Path):
-    calibri_metrics()
     wb = _sixteen_tiers()
-    xlsx = tmp_path / "sixteen.xlsx"
-    export_report(wb, xlsx, "sixteen.json")
-    run = convert([xlsx], "pdf", tmp_path, tmp_path / "lo_profile")
-    assert (tmp_path / "sixteen.pdf").exists(), run.stderr
-    summary = [p for p in printed_pages(tmp_path / "sixteen.pdf") if p.sheet == SUMMARY]
+    summary = [p for p in printed_report(wb, tmp_path, "sixteen") if p.sheet == SUMMARY]
     assert len(summary) >= 2, "the case no longer runs past one page"
     assert "Claimed" in summary[0].text and "Fair price factor" not in summary[0].text
     for n, page in enumerate(summary[1:], 2):
