@@ -1,5 +1,5 @@
-"""A checked answer cut at the run's max tokens: too short to judge, not a failure (docs/guide/quality.md#answers-cut-
-at-the-token-budget). Seen with the demo prompts at the default 64 max tokens: both tiers' code answers ran on into
+"""A checked answer cut at the run's max tokens: too short to judge, not a failure
+(docs/guide/quality.md#answers-cut-at-the-token-budget). Seen with the demo prompts at the default 64 max tokens: both tiers' code answers ran on into
 a next function ('... return counts\\n\\ndef filter_') and failed 'parses as Python', a 50% pass rate on both tiers
 that said nothing about quality."""
 from __future__ import annotations
