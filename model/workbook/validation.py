@@ -1,9 +1,11 @@
 """The one validator: every entry point (GUI cells, CLI, JSON and Excel import) goes through it.
 
-This module holds the fields of each row (tier, task class, override, settings) as FieldSpecs, which fields a row
-must give, and the checks of a row and of a whole workbook; each message names the row and the field and says
-what would be accepted. How one field is parsed (FieldSpec, ValidationError, the parsers of the fields that are
-not a plain number or text) is model/workbook/field_spec.py, re-exported here.
+This module holds the checks of a row and of a whole workbook; each message names the row and the field and says
+what would be accepted. The fields of each row as FieldSpecs and which a row must give are
+model/workbook/row_fields.py; the checks between acceptance fields model/workbook/acceptance_checks.py; the size
+limits model/workbook/size_limits.py; how one field is parsed (FieldSpec, ValidationError, the parsers of the fields
+that are not a plain number or text) model/workbook/field_spec.py. All are re-exported here, so every reader
+imports the one validator.
 """
 from __future__ import annotations
 
@@ -12,216 +14,22 @@ import math
 from typing import Any, Callable
 
 from model.mechanics import roofline
-from model.mechanics.arithmetic import profile_tokens
-from model.workbook.acceptance_fields import contradiction_words
 from model.workbook.cell_values import (NumberFormatError, parse_number, bad_character, shown)  # noqa: F401  (re-exported: the one validator)
 from model.workbook.field_spec import K_LIMITS, FieldSpec, ValidationError  # noqa: F401  (re-exported)
-from model.workbook.rows import (ALPHA_SOURCES, COST_MODELS, CURRENCIES, NOT_GIVEN_ON_NEW_CLASS, SPECULATIVE_CHOICES,
-                                 Override, Settings, TaskClass, Tier, Workbook)
-from model.workbook.quality_fields import QUALITY_FIELDS
+from model.workbook.rows import NOT_GIVEN_ON_NEW_CLASS, Override, Settings, TaskClass, Tier, Workbook
 from model.workbook.vendor_terms import (MEASURED_TERMS_FIELDS, TERMS_FIELDS, WORKLOAD_FIELDS,  # noqa: F401  (re-exported)
                                          terms_problems)
-
-
-# the largest workbook read or kept: past these a comparison takes minutes and gigabytes (300,000
-# classes x 8 tiers took 2.9 GB in `compare --json`, 60,000 tiers x 6 classes over 120 s).
-# tests/bench/bench_big_workbooks.py measures time and peak memory up to them
-MAX_TIERS = 5_000
-MAX_CLASSES = 20_000
-MAX_PAIRS = 250_000  # tiers x task classes (and overrides); as many rows as a report's Inputs sheet reads
-
-
-def size_problems(n_tiers: int, n_classes: int, n_overrides: int = 0) -> list[str]:
-    """What is too big about a workbook of these counts (empty when within the limits)."""
-    problems = []
-    if n_tiers > MAX_TIERS:
-        problems.append(f"{n_tiers:,} tiers, over the {MAX_TIERS:,} a workbook may hold")
-    if n_classes > MAX_CLASSES:
-        problems.append(f"{n_classes:,} task classes, over the {MAX_CLASSES:,} a workbook may hold")
-    if n_tiers * n_classes > MAX_PAIRS:
-        problems.append(f"{n_tiers:,} tiers x {n_classes:,} task classes = {n_tiers * n_classes:,} tier-class pairs, "
-                        f"over the {MAX_PAIRS:,} a workbook may hold; split it into several workbooks")
-    if n_overrides > MAX_PAIRS:
-        problems.append(f"{n_overrides:,} overrides, over the {MAX_PAIRS:,} a workbook may hold")
-    return problems
-
-
-
-TIER_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("name", "Tier", "text", required=True),
-    FieldSpec("vendor", "Vendor", "text"),
-    FieldSpec("speculative", "Speculative", "choice", choices=SPECULATIVE_CHOICES),
-    FieldSpec("k", "K", "int", *K_LIMITS),
-    FieldSpec("cost_model", "Cost model", "choice", choices=COST_MODELS),
-    FieldSpec("c", "c (draft/target)", "float", 0.0, 10.0),
-    FieldSpec("v", "v (verify/step)", "float", 0.01, 100.0),
-    FieldSpec("gpu", "GPU", "choice", choices=lambda: tuple(roofline.GPUS)),
-    FieldSpec("pair", "Draft -> target", "choice", choices=lambda: tuple(roofline.PAIRS)),
-    FieldSpec("batch", "Batch", "int", 1, 4096),
-    FieldSpec("claimed_speedup", "Claimed speedup", "optional_float", 0.01, 100.0),
-    FieldSpec("claim_context", "Claim context", "int", 1, 10_000_000, context=True),
-    FieldSpec("price_out", "Price out /1M", "float", 0.0, 1e6),
-    FieldSpec("price_in", "Price in /1M", "float", 0.0, 1e6),
-    FieldSpec("baseline", "Baseline", "text"),
-    FieldSpec("notes", "Notes", "text", multiline=True),
-)
-
-# A tier's endpoint: optional, not columns of the tiers table (the probe dialog edits them)
-ENDPOINT_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("endpoint_url", "Base URL", "url"),
-    FieldSpec("endpoint_model", "Model", "text"),
-    FieldSpec("api_key_env", "API key env var", "env_name"),
-    FieldSpec("keyring_service", "Keyring service", "text"),
-    FieldSpec("keyring_user", "Keyring user", "text"),
-    FieldSpec("extra_body", "Extra request fields", "json_object"),
-    FieldSpec("endpoint_api", "API", "endpoint_api"),
-    FieldSpec("endpoint_headers", "Request headers", "headers"),
-    FieldSpec("measured_speedup", "Measured speedup", "optional_float", 0.0, 1000.0),
-    FieldSpec("measured_note", "Measured note", "text"),
-    FieldSpec("measured_speedup_low", "Measured speedup low", "optional_float", 0.0, 1000.0),
-    FieldSpec("measured_speedup_high", "Measured speedup high", "optional_float", 0.0, 1000.0),
-    FieldSpec("measured_speedup_confidence", "Measured speedup confidence", "optional_percent", 0.5, 1.0,
-              below_maximum=True),
-)
-
-# The load a tier runs at, and what a probe measured at each load: optional, edited in the probe dock
-LOAD_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("concurrency", "Concurrency (parallel streams)", "int", 1, 4096),
-    FieldSpec("measured_by_concurrency", "Measured speedup by concurrency", "by_concurrency"),
-    FieldSpec("claim_concurrency", "Claim concurrency (streams)", "int", 1, 4096),
-    FieldSpec("defaulted", "Made up by an import (enter these)", "text"),
-)
-
-# A tree draft (schema 2): optional, blank for a chain
-TREE_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("tree_size", "Tree size (tokens verified per step)", "optional_int", 2, 4096),
-)
-
-# Acceptance beyond one alpha (schema 2), on a task class and on an override: optional, and checked
-# together by acceptance_problems (a length needs its K; a profile or a length, not both)
-_PROFILE = FieldSpec("profile", "Acceptance profile", "profile")
-PROFILE_FIELDS: tuple[FieldSpec, ...] = (
-    _PROFILE,
-    FieldSpec("acceptance_length", "Mean acceptance length", "optional_float", 1.0, K_LIMITS[1] + 1.0),
-    FieldSpec("acceptance_length_k", "K of the acceptance length", "optional_int", *K_LIMITS),
-    FieldSpec("acceptance_length_low", "Mean acceptance length low", "optional_float", 1.0, K_LIMITS[1] + 1.0),
-    FieldSpec("acceptance_length_high", "Mean acceptance length high", "optional_float", 1.0, K_LIMITS[1] + 1.0),
-)
-
-CLASS_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("name", "Task class", "text", required=True),
-    FieldSpec("tokens_out", "Output tokens/month", "float", 0.0, 1e15),
-    FieldSpec("tokens_in", "Input tokens/month", "float", 0.0, 1e15),
-    FieldSpec("context", "Context", "int", 1, 10_000_000, context=True),
-    FieldSpec("alpha", "Acceptance alpha", "percent", 0.0, 1.0),
-    FieldSpec("alpha_source", "Source", "choice", choices=ALPHA_SOURCES),
-    FieldSpec("source_note", "Source note", "text", multiline=True),
-)
-
-# what nobody gave of a task class (TaskClass.defaulted): not a column of the classes table (its cells read "not
-# given"); the report's Inputs holds it last in the classes' table, so an older report's reads without it
-CLASS_NOT_GIVEN_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("defaulted", "Not given (type these)", "text"),
-)
-
-OVERRIDE_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("tier", "Tier", "text", required=True),
-    FieldSpec("task_class", "Task class", "text", required=True),
-    FieldSpec("alpha", "Acceptance alpha", "percent", 0.0, 1.0),
-    FieldSpec("alpha_source", "Source", "choice", choices=ALPHA_SOURCES),
-    FieldSpec("source_note", "Source note", "text", multiline=True),
-)
-
-# The interval kept with an acceptance (task class and override): not columns of the tables; a typed range
-# (alpha_low, alpha_high) or what a measurement found. alpha_range_problems below checks them together.
-ACCEPTANCE_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("alpha_low", "Alpha low", "optional_percent", 0.0, 1.0),
-    FieldSpec("alpha_high", "Alpha high", "optional_percent", 0.0, 1.0),
-    FieldSpec("alpha_confidence", "Interval confidence", "optional_percent", 0.5, 1.0, below_maximum=True),
-    FieldSpec("alpha_requests", "Requests measured", "int", 0, 1e9),
-    FieldSpec("alpha_steps", "Steps measured", "int", 0, 1e12),
-    FieldSpec("alpha_method", "Interval method", "text"),
-    # last: an older report's tables end at the method, and the importer reads trailing columns while they follow
-    FieldSpec("alpha_prompts", "Prompts measured", "optional_int", 0, 1e9),
-)
-
-# the confidence of every interval and verdict; not in SETTINGS_FIELDS (the settings dialog's and the
-# report's settings block), a workbook-wide setting all the same
-# at most 99.99%: past it the two-sided quantile a run turns it into runs out of float precision (0.9999999999999999
-# leaves no tail at all), so every interval, look and verdict would fail after the requests were sent
-MAX_CONFIDENCE = 0.9999
-CONFIDENCE_FIELD = FieldSpec("confidence", "Interval confidence", "percent", 0.5, MAX_CONFIDENCE)
-# a run until decided may stop a class once its interval is this narrow either side (the probe dock; not a
-# workbook field): 0.03 or 3% is 3 points, blank for none
-HALF_WIDTH_FIELD = FieldSpec("half_width", "Half-width", "optional_percent", 0.001, 0.5, below_maximum=True)
-# ... and a class judged on E (a profile or a length) once E's interval at the tier's K is this narrow, in tokens
-# per verify step (E runs from 1 to K+1, so half of K max is already no target at all)
-LENGTH_HALF_WIDTH_FIELD = FieldSpec("length_half_width", "E half-width", "optional_float", 0.001, K_LIMITS[1] / 2)
-# a run until decided stops before a round would pass this cost, in the workbook's currency (blank: no cap)
-MAX_COST_FIELD = FieldSpec("max_cost", "Max cost", "optional_float", 0.0, 1e12)
-
-# the workbook-wide settings: one "row" of its own, checked like the others
-SETTINGS_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("marginal_band", "Marginal band", "percent", 0.0, 1.0),
-    FieldSpec("claim_tolerance", "Claim tolerance", "percent", 0.0, 1.0, below_maximum=True),
-    FieldSpec("k_max", "K max", "int", *K_LIMITS),
-    FieldSpec("currency", "Currency", "choice", choices=CURRENCIES),
-)
-
-# the workbook's own name: window title, suggested file name, the report's header
-TITLE_FIELD = FieldSpec("title", "Title", "text")
-
-SPECS: dict[type, dict[str, FieldSpec]] = {
-    Tier: {f.name: f for f in TIER_FIELDS + ENDPOINT_FIELDS + LOAD_FIELDS + TREE_FIELDS + TERMS_FIELDS
-           + MEASURED_TERMS_FIELDS + QUALITY_FIELDS},
-    TaskClass: {f.name: f for f in CLASS_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS + WORKLOAD_FIELDS
-                + CLASS_NOT_GIVEN_FIELDS},
-    Override: {f.name: f for f in OVERRIDE_FIELDS + ACCEPTANCE_FIELDS + PROFILE_FIELDS},
-    Settings: {f.name: f for f in SETTINGS_FIELDS + (CONFIDENCE_FIELD,)},
-}
-ROW_WORD = {Tier: "Tier", TaskClass: "Task class", Override: "Override", Settings: "Settings"}
-
-# What a row in a file must say because no default would be true: a missing price is not 0 and
-# a missing acceptance is not 60%. The rest is optional: its default is what a blank cell means
-# (no vendor, no claim, no baseline, no notes, acceptance source "assumed"). Fields that only
-# matter under another field's value are required only then (c and v for a typed cost model).
-REQUIRED_FIELDS: dict[type, tuple[str, ...]] = {
-    Tier: ("name", "speculative", "price_out", "price_in"),
-    TaskClass: ("name", "tokens_out", "tokens_in", "context", "alpha"),
-    Override: ("tier", "task_class", "alpha"),
-    Settings: (),
-}
-
-
-def required_fields(row_type: type, given: dict[str, Any]) -> tuple[str, ...]:
-    """The fields a row of `row_type` must give, once `given` (its parsed values so far) is known."""
-    out = list(REQUIRED_FIELDS[row_type])
-    if row_type in (TaskClass, Override) and (given.get("profile") or given.get("acceptance_length") is not None):
-        out.remove("alpha")  # schema 2: a profile or a length stands instead of alpha, which is derived from it
-        if given.get("acceptance_length") is not None:
-            out.append("acceptance_length_k")
-    if row_type is Tier and given.get("speculative") != "no":
-        out += ["k", "cost_model"]
-        if given.get("cost_model") == "typed":
-            out += ["c", "v"]
-        elif given.get("cost_model") == "roofline":
-            out += ["gpu", "pair", "batch"]
-        if given.get("claimed_speedup") is not None:
-            out.append("claim_context")
-    return tuple(out)
+from model.workbook.size_limits import MAX_CLASSES, MAX_PAIRS, MAX_TIERS, size_problems  # noqa: F401  (re-exported)
+from model.workbook.row_fields import (  # noqa: F401  (re-exported: the one validator)
+    ACCEPTANCE_FIELDS, CLASS_FIELDS, CLASS_NOT_GIVEN_FIELDS, CONFIDENCE_FIELD, ENDPOINT_FIELDS, HALF_WIDTH_FIELD,
+    LENGTH_HALF_WIDTH_FIELD, LOAD_FIELDS, MAX_CONFIDENCE, MAX_COST_FIELD, OVERRIDE_FIELDS, PROFILE_FIELDS,
+    REQUIRED_FIELDS, ROW_WORD, SETTINGS_FIELDS, SPECS, TIER_FIELDS, TITLE_FIELD, TREE_FIELDS, required_fields,
+    row_label)
+from model.workbook.acceptance_checks import (  # noqa: F401  (re-exported)
+    acceptance_problems, alpha_range_problems, length_range_problems, measured_interval_problems)
 
 
 _NUMBER_KINDS = ("int", "float", "percent", "optional_float", "optional_percent", "optional_int")
-
-
-def row_label(row: Any, index: int | None = None) -> str:
-    word = ROW_WORD[type(row)]
-    if isinstance(row, Override):
-        return f"{word} ({row.tier!r}, {row.task_class!r})"
-    name = getattr(row, "name", "")
-    if name:
-        return f"{word} {name!r}"
-    return f"{word} in row {index + 1}" if index is not None else word
 
 
 def parse_field(row_type: type, field_name: str, value: Any, row_name: str = "", decimal: str = ".") -> Any:
@@ -243,23 +51,6 @@ def parse_settings(values: dict[str, Any], base: Settings | None = None) -> Sett
     for name, value in values.items():
         setattr(out, name, parse_field(Settings, name, value, ""))
     return out
-
-
-def alpha_range_problems(row: Any, index: int | None = None) -> list[str]:
-    """A task class's or override's range: both ends or neither, low <= alpha <= high."""
-    low, high = getattr(row, "alpha_low", None), getattr(row, "alpha_high", None)
-    if low is None and high is None:
-        return []
-    where = f"{row_label(row, index)}, Alpha range"
-    if low is None or high is None:
-        return [f"{where}: give both ends (alpha low and alpha high) or neither"]
-    try:
-        if not low <= row.alpha <= high:
-            return [f"{where}: must hold the acceptance itself ({shown(low)} to {shown(high)} does not hold "
-                    f"{shown(row.alpha)})"]
-    except TypeError:  # a wrong type is reported by the field's own check
-        return []
-    return []
 
 
 def not_given_problems(row: TaskClass, index: int | None = None) -> list[str]:
@@ -396,58 +187,6 @@ def workbook_problems(wb: Workbook, place: Place | None = None) -> list[str]:
     problems.extend(check_row(wb.settings))
     problems.extend(title_problems(wb.title))
     return problems
-
-
-def measured_interval_problems(t: Tier) -> list[str]:
-    """A measured speedup's interval: both ends or neither, low <= the speedup <= high, only beside a speedup."""
-    lo, hi = t.measured_speedup_low, t.measured_speedup_high
-    if lo is None and hi is None:
-        return []
-    if lo is None or hi is None or t.measured_speedup is None:
-        return ["Measured speedup low/high: give both ends, beside a measured speedup, or neither"]
-    if not lo <= t.measured_speedup <= hi:
-        return [f"Measured speedup low/high: {lo:g} to {hi:g} must hold the measured speedup {t.measured_speedup:g}"]
-    return []
-
-
-def acceptance_problems(row: TaskClass | Override) -> list[str]:
-    """What is wrong between a row's acceptance fields (each field on its own is checked by its spec)."""
-    length, k = row.acceptance_length, row.acceptance_length_k
-    out = []
-    if row.profile and length is not None:
-        out.append(f"{_PROFILE.label}: give a profile or a mean acceptance length, not both")
-    if length is not None and k is None:
-        out.append("Mean acceptance length: give the K it was measured at (acceptance_length_k)")
-    elif k is not None and length is None:
-        out.append("K of the acceptance length: given without a mean acceptance length")
-    elif length is not None and k is not None and length > k + 1.0 + 1e-12:
-        out.append(f"Mean acceptance length: at K = {k} it is at most K + 1 = {k + 1}, bonus token included "
-                   f"(got {length:g})")
-    out.extend(length_range_problems(row))
-    if not out:  # the profile or the length is the measurement; the alpha beside it only summarises it
-        out.extend(filter(None, [contradiction_words(row)]))
-    return out
-
-
-def length_range_problems(row: TaskClass | Override) -> list[str]:
-    """The interval on E: both ends or neither, only beside a profile or a length, holding its E at the K measured."""
-    low, high = row.acceptance_length_low, row.acceptance_length_high
-    if low is None and high is None:
-        return []
-    where = "Mean acceptance length range"
-    if low is None or high is None:
-        return [f"{where}: give both ends (low and high) or neither"]
-    if row.profile:
-        e, k = float(profile_tokens(list(row.profile))), len(row.profile)
-    elif row.acceptance_length is not None and row.acceptance_length_k is not None:
-        e, k = float(row.acceptance_length), int(row.acceptance_length_k)
-    else:
-        return [f"{where}: given without a profile or a mean acceptance length it belongs to"]
-    if not low - 1e-9 <= e <= high + 1e-9:
-        return [f"{where}: must hold the length itself ({low:g} to {high:g} does not hold {e:.4g})"]
-    if high > k + 1.0 + 1e-12:
-        return [f"{where}: at K = {k} it is at most K + 1 = {k + 1} (got {high:g})"]
-    return []
 
 
 class WorkbookError(ValueError):
