@@ -84,17 +84,21 @@ class ApplyRow(QWidget):
             self.apply_label.setText(f"Apply writes to the probed tier <b>{escape(tier_name)}</b>.{caution}")
         self._say_k()
         self.apply_button.setEnabled(not running and has_report and tier_name is not None)
-        self.apply_button.setText(self._named(tier_name) or (SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON))
+        fallback = SPEED_BUTTON if speed_only else ACCEPTANCE_BUTTON
+        self.apply_button.setText(self._named(tier_name, speed_only) or fallback)
         tip = SPEED_TIP if speed_only else ACCEPTANCE_TIP
         self.apply_button.setToolTip(f"Apply to {tier_name}. {tip}" if tier_name is not None else tip)
 
-    def _named(self, tier_name: str | None) -> str:
+    def _named(self, tier_name: str | None, speed_only: bool) -> str:
         """'Apply to <tier>', the name elided to the button's one width: a name too long for it used to turn the
-        button into 'Apply probed acceptance' (after a rename it read as another action); whole in the words above."""
+        button into 'Apply probed acceptance' (after a rename it read as another action); whole in the words above.
+        A run without steps names its tier only whole: else the button says it applies the speed, not acceptance."""
         if tier_name is None:
             return ""
         fm = self.apply_button.fontMetrics()
         room = self._text_room - fm.horizontalAdvance("Apply to ")
+        if speed_only and fm.horizontalAdvance(tier_name) > room:
+            return ""
         return "Apply to " + fm.elidedText(tier_name, Qt.TextElideMode.ElideRight, room)
 
     @property
