@@ -1,7 +1,7 @@
 """The acceptance overrides grid: tier x class, the alpha (and its range) on that tier's draft; blank is the class's.
 
 Every change goes through Document.apply (one undo step) and the validator (model.workbook.validation), as in
-input_models.py, whose WorkbookTableModel it shares.
+workbook_table_model.py, whose WorkbookTableModel it shares.
 """
 from __future__ import annotations
 
