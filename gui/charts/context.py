@@ -86,7 +86,7 @@ class ContextChart(ChartView):
             return
         alphas = comparison.cells.alpha[tier_row]
         speedup = context_curves(tier, alphas, tokens=comparison.own_tokens(tier_row))  # a profile's own E
-        if comparison.cells.refused is not None and comparison.cells.refused[tier_row].any():
+        if comparison.cells.refused[tier_row].any():
             # a per-token alpha on a tree draft: no curve (comparison.TREE_NEEDS_LENGTH)
             speedup = np.where(comparison.cells.refused[tier_row][:, None], np.nan, speedup)
         for j, curve in enumerate(self._curves):

@@ -21,7 +21,7 @@ def mechanics_not_given(comparison: Comparison, tier_row: int, tier: str) -> lis
     lines = [f"{tier}: mechanics not given ({why}),", "so nothing is modelled here.",
              "Type its K, c and v (or GPU and pair) in the Tiers table."]
     if comparison.judged_on_measured(tier_row):
-        measured = comparison.probed.speedup[tier_row] if comparison.probed.speedup is not None else math.nan
+        measured = comparison.probed.speedup[tier_row]
         speed = f" ({fmt.times(float(measured))})" if math.isfinite(measured) else ""
         lines.append(f"It is judged on its measured speed{speed}.")
     return lines

@@ -14,6 +14,9 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from model.comparison import Comparison
+from model.workbook.rows import Workbook
+
 from gui.charts.export import ask_export_path, export_chart
 
 # Okabe-Ito and Tableau hues, dark enough on white; classes beyond these cycle through hues
@@ -124,10 +127,10 @@ class ChartView(pg.GraphicsLayoutWidget):
             kind: menu.addAction(f"Export chart as {kind.upper()}…", self._export_slot(kind)) for kind in ("png", "svg")
         }
 
-    def update_result(self, workbook: Any, comparison: Any, tier_row: int) -> None:
+    def update_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         raise NotImplementedError
 
-    def data_key(self, workbook: Any, comparison: Any, tier_row: int) -> Any:
+    def data_key(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> Any:
         """Everything update_result reads, as a value compared with ==; None draws every time.
 
         An edit that leaves a chart's data as it was (another tier's K, a price) then costs
@@ -136,7 +139,7 @@ class ChartView(pg.GraphicsLayoutWidget):
         """
         return None
 
-    def set_result(self, workbook: Any, comparison: Any, tier_row: int) -> None:
+    def set_result(self, workbook: Workbook, comparison: Comparison, tier_row: int) -> None:
         """Remember what to draw; bring_up_to_date() (or any reader) draws it."""
         self._pending = (workbook, comparison, tier_row)
 

@@ -289,7 +289,7 @@ class TrailerChart(ChartView):
 
 def _lengths(comparison: Comparison, i: int) -> tuple[np.ndarray, ...]:
     """Tier i's break-evens in tokens per step (E*), where the comparison has them."""
-    return () if comparison.cells.break_even_length is None else (comparison.cells.break_even_length[i],)
+    return (comparison.cells.break_even_length[i],)
 
 
 def _profile_slots(comparison: Comparison, i: int, k: int, n: int) -> dict[int, tuple[np.ndarray, np.ndarray]]:

@@ -30,7 +30,7 @@ def _length(x: float, prefix: str = "") -> str:
 
 
 def _extrapolated(cmp: Comparison, i: int, j: int) -> bool:
-    return bool(cmp.cells.extrapolated is not None and cmp.cells.extrapolated[i, j])
+    return bool(cmp.cells.extrapolated[i, j])
 
 
 def extrapolated_mark(cmp: Comparison, i: int, j: int) -> str:

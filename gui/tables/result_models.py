@@ -141,16 +141,19 @@ def colour_scheme(metric: str) -> str:
 
 
 # the comparison arrays some cell of each view shows (tooltips are built on demand, not diffed)
-_PAIR_FIELDS = ("cells.speedup", "cells.speedup_low", "cells.speedup_high", "cells.verdict", "cells.break_even_alpha", "cells.break_even_kind", "cells.margin", "cells.trailer_fill", "cells.alpha",
-                "cells.optimal_k", "cells.optimal_speedup", "cells.cost_factor", "cells.price_ratio", "cells.price_break_even_alpha",
-                "cells.price_break_even_kind", "cells.value_verdict", "cells.tokens_per_stretch", "cells.break_even_length",
-                "cells.price_break_even_length", "cells.extrapolated")
-_TIER_FIELDS = ("tiers.mix_speedup", "tiers.speedup_vs_baseline", "tiers.monthly_cost", "tiers.premium", "tiers.price_per_speedup",
-                "tiers.cost_factor", "claims.speedup", "claims.context", "claims.alpha", "claims.kind", "tiers.verdict",
-                "tiers.price_ratio", "tiers.price_break_even_alpha", "tiers.price_break_even_kind", "tiers.effective_alpha",
-                "tiers.value_verdict", "probed.speedup", "tiers.mix_speedup_low", "tiers.mix_speedup_high", "tiers.speedup_vs_baseline_low",
+_PAIR_FIELDS = ("cells.speedup", "cells.speedup_low", "cells.speedup_high", "cells.verdict", "cells.break_even_alpha",
+                "cells.break_even_kind", "cells.margin", "cells.trailer_fill", "cells.alpha", "cells.optimal_k",
+                "cells.optimal_speedup", "cells.cost_factor", "cells.price_ratio", "cells.price_break_even_alpha",
+                "cells.price_break_even_kind", "cells.value_verdict", "cells.tokens_per_stretch",
+                "cells.break_even_length", "cells.price_break_even_length", "cells.extrapolated")
+_TIER_FIELDS = ("tiers.mix_speedup", "tiers.speedup_vs_baseline", "tiers.monthly_cost", "tiers.premium",
+                "tiers.price_per_speedup", "tiers.cost_factor", "claims.speedup", "claims.context", "claims.alpha",
+                "claims.kind", "tiers.verdict", "tiers.price_ratio", "tiers.price_break_even_alpha",
+                "tiers.price_break_even_kind", "tiers.effective_alpha", "tiers.value_verdict", "probed.speedup",
+                "tiers.mix_speedup_low", "tiers.mix_speedup_high", "tiers.speedup_vs_baseline_low",
                 "tiers.speedup_vs_baseline_high", "fair.factor", "fair.factor_low", "tiers.effective_alpha_low",
-                "tiers.effective_alpha_high", "tiers.price_break_even_length", "tiers.effective_length", "tiers.guarantee_is_length")
+                "tiers.effective_alpha_high", "tiers.price_break_even_length", "tiers.effective_length",
+                "tiers.guarantee_is_length")
 
 
 # what each summary column shows (text and colours) comes from these fields; an edit repaints a column only
@@ -170,8 +173,9 @@ SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "Fair price": ("fair.factor", "fair.factor_low"),
     "Price ratio": ("tiers.price_ratio", "tiers.baseline_index"),
     "Value needs": ("tiers.price_break_even_kind", "tiers.price_break_even_alpha", "tiers.k", "tiers.guarantee_is_length",
-                          "tiers.price_break_even_length"),
-    "Runs like": ("tiers.effective_alpha", "tiers.price_break_even_kind", "tiers.guarantee_is_length", "tiers.effective_length", "tiers.k"),
+                    "tiers.price_break_even_length"),
+    "Runs like": ("tiers.effective_alpha", "tiers.price_break_even_kind", "tiers.guarantee_is_length",
+                  "tiers.effective_length", "tiers.k"),
     "Premium": ("tiers.premium",),
     "Monthly cost": ("tiers.monthly_cost",),
     "Cost per 1x": ("tiers.price_per_speedup",),
@@ -212,7 +216,7 @@ def _block(mask: np.ndarray) -> tuple[int, int, int, int] | None:
 
 def shows_not_given(cmp: Comparison) -> bool:
     """Some cell shows the not-given colour: a tier's mechanics, or a class's acceptance or context, nobody gave."""
-    return any(cmp.tiers.incomplete) or bool(cmp.cells.not_given is not None and cmp.cells.not_given.any())
+    return any(cmp.tiers.incomplete) or bool(cmp.cells.not_given.any())
 
 
 def cell_text(cmp: Comparison, metric: str, i: int, j: int) -> str:
@@ -341,7 +345,7 @@ class ResultsGridModel(WorkbookTableModel):
     def _changed_block(self, old: Any, new: Any) -> tuple[int, int, int, int] | None:
         if old is None or old.tier_names != new.tier_names or old.class_names != new.class_names:
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1
-        if any(c.cells.not_given is not None and c.cells.not_given.any() for c in (old, new)):
+        if any(c.cells.not_given.any() for c in (old, new)):
             return 0, 0, self.rowCount() - 1, self.columnCount() - 1  # a class's words move with no number moving
         block = _block(changed_cells(old, new, _PAIR_FIELDS))
         # a made-up tier's words ("needs c and v" -> "needs v") change with no verdict moving: its whole row

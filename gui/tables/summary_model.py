@@ -80,7 +80,7 @@ def _sla_text(cmp: Comparison, i: int) -> str:
 
 
 def _downgraded_text(cmp: Comparison, i: int) -> str:
-    d = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else math.nan
+    d = float(cmp.terms.downgraded_share[i])
     return "" if math.isnan(d) else fmt.pct(d, 0)
 
 

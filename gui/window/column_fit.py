@@ -76,7 +76,7 @@ def wider_texts(cmp: Comparison) -> tuple[bool, bool, bool, bool]:
     mechanics nobody gave ('speculative unknown' in the Per tier verdicts printed 'speculative unkno…' after an
     Add row or a price list): each brings wider texts, so a change in any is a reason to refit (cheap enough to
     ask on every edit)."""
-    kinds = cmp.cells.acceptance.kind if cmp.cells.acceptance is not None else None
+    kinds = cmp.cells.acceptance.kind
     return (bool(np.isfinite(cmp.cells.speedup_low).any()), bool(np.isfinite(cmp.tiers.mix_speedup_low).any()),
             bool(kinds is not None and kinds.any()), shows_not_given(cmp))
 

@@ -179,7 +179,8 @@ def _measured_words(cmp: Comparison, i: int) -> tuple[str, str]:
     the as-served speed with its range against the price ratio."""
     speed = fmt.times_interval(float(cmp.tiers.speedup_vs_baseline[i]), float(cmp.tiers.speedup_vs_baseline_low[i]),
                                float(cmp.tiers.speedup_vs_baseline_high[i]))
-    said = f"measured at {speed} the speed of {_base_name(cmp, i)} as served, for {fmt.times(float(cmp.tiers.price_ratio[i]))} its price"
+    ratio = fmt.times(float(cmp.tiers.price_ratio[i]))
+    said = f"measured at {speed} the speed of {_base_name(cmp, i)} as served, for {ratio} its price"
     verdict = int(cmp.tiers.value_verdict[i])
     if verdict == WORTH:
         return TAKE, said + "."
@@ -264,7 +265,7 @@ def ask_line(cmp: Comparison, i: int) -> str:
 
 def served_line(cmp: Comparison, i: int) -> str:
     """The vendor's downgraded share (docs/design/vendor-terms.md): the speed and the bill above are as served."""
-    d = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else math.nan
+    d = float(cmp.terms.downgraded_share[i])
     if not (math.isfinite(d) and d > 0):
         return ""
     said = f"{fmt.pct(d, 0)} of fast requests at standard speed, billed at the standard price"

@@ -85,15 +85,24 @@ def profile_width(classes: list[TaskClass], overrides: list[Override]) -> int:
     return max([len(r.profile) for r in (*classes, *overrides) if r.profile] or [1])
 
 
-def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override], s: Settings,
-               k_top: int, width: int, costs: TierCosts | None = None, roots: RootMemo | None = None) -> Pairs:
-    """Every cell of ``tiers`` x ``classes`` (the overrides among them applied), the search up to ``k_top``;
-    ``costs``: these tiers' TierCosts when the caller has them; ``roots``: break-evens solved before."""
-    n_t, n_c = len(tiers), len(classes)
-    spec = np.array([t.speculative != "no" for t in tiers], dtype=bool)
-    k = np.array([t.k for t in tiers], dtype=np.float64)
-    context = np.array([c.context for c in classes], dtype=np.float64)[None, :]
+@dataclass
+class _Acceptance:
+    """One block's acceptance per cell, the overrides applied: alpha, its interval's ends at its confidence, where
+    it came from and why it has no interval, the overrides by cell, and the grid (each cell's kind beyond alpha)."""
 
+    alpha: NDArray[np.float64]
+    a_lo: NDArray[np.float64]
+    a_hi: NDArray[np.float64]
+    a_conf: NDArray[np.float64]
+    source: list[list[str]]
+    notes: list[list[str]]
+    cells: dict[tuple[int, int], Override]
+    grid: AcceptanceGrid
+
+
+def _acceptance(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override], s: Settings,
+                width: int) -> _Acceptance:
+    n_t, n_c = len(tiers), len(classes)
     alpha = np.tile(np.array([c.alpha for c in classes], dtype=np.float64), (n_t, 1))
     # read once per class and once per override, then laid out per tier: per cell, acceptance_of and its
     # interval's three lists cost 100 x 30 an edit 7 ms of the window's 16 ms frame
@@ -113,7 +122,60 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
         notes[i][j] = a.note
         a_lo[i, j], a_hi[i, j], a_conf[i, j] = ((a.low, a.high, a.confidence) if a.has_interval
                                                  else (np.nan, np.nan, np.nan))
-    grid = AcceptanceGrid.of(classes, cells, n_t, width)
+    return _Acceptance(alpha, a_lo, a_hi, a_conf, source, notes, cells, AcceptanceGrid.of(classes, cells, n_t, width))
+
+
+def _intervals_on_e(grid: AcceptanceGrid, has_e: NDArray[np.bool_], a_lo: NDArray[np.float64],
+                    a_hi: NDArray[np.float64], a_conf: NDArray[np.float64], notes: list[list[str]],
+                    confidence: float) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The cells whose acceptance is a profile or a length: no interval on alpha (theirs is on E, at its own
+    confidence), and ``notes`` (changed in place) say why one has none."""
+    # an interval on alpha says nothing of a profile or a length: theirs is on E, at its own confidence
+    a_lo, a_hi = (np.where(grid.is_alpha, x, np.nan) for x in (a_lo, a_hi))
+    e_conf = np.where(np.isfinite(grid.length_confidence), grid.length_confidence, confidence)
+    a_conf = np.where(grid.is_alpha, a_conf, np.where(has_e, e_conf, np.nan))
+    # why such a cell has no interval: its own on E, or none (an interval on alpha beside it does not count)
+    # (plain lists: numpy scalars per cell cost 2.6 ms at 100 x 30 with every cell a profile, lists 0.6 ms)
+    has_e_rows = has_e.tolist()
+    for i, beyond_row in enumerate((grid.kind != 0).tolist()):
+        row, has_row = notes[i], has_e_rows[i]
+        for j, beyond in enumerate(beyond_row):
+            if beyond:
+                row[j] = "" if has_row[j] else (row[j] or NO_LENGTH_INTERVAL)
+    return a_lo, a_hi, a_conf
+
+
+def _optimal_k(e_all: NDArray[np.float64], x_all: NDArray[np.bool_], ks: NDArray[np.float64], k: NDArray[np.float64],
+               c: NDArray[np.float64], v: NDArray[np.float64], context: NDArray[np.float64], costs: TierCosts,
+               withheld: NDArray[np.bool_] | None, s: Settings) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Each cell's best K up to its tier's search top, the speedup there and whether E was extrapolated to it;
+    ``withheld``: the cells with no number (a refused alpha, an acceptance or context not given), None for none."""
+    n_t, n_c = c.shape
+    s_all = e_all / ar.stretch_cost(ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
+    # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
+    allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
+    if withheld is not None:
+        s_all = np.where(withheld[None], np.nan, s_all)
+        allowed = allowed & ~withheld[None]
+    best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
+            else np.zeros((n_t, n_c), dtype=np.int64))
+    opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
+    opt_x = np.take_along_axis(x_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c), dtype=bool)
+    return best, opt_s, opt_x
+
+
+def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Override], s: Settings,
+               k_top: int, width: int, costs: TierCosts | None = None, roots: RootMemo | None = None) -> Pairs:
+    """Every cell of ``tiers`` x ``classes`` (the overrides among them applied), the search up to ``k_top``;
+    ``costs``: these tiers' TierCosts when the caller has them; ``roots``: break-evens solved before."""
+    n_t, n_c = len(tiers), len(classes)
+    spec = np.array([t.speculative != "no" for t in tiers], dtype=bool)
+    k = np.array([t.k for t in tiers], dtype=np.float64)
+    context = np.array([c.context for c in classes], dtype=np.float64)[None, :]
+
+    acc = _acceptance(tiers, classes, overrides, s, width)
+    alpha, a_lo, a_hi, a_conf, source, notes, cells, grid = (acc.alpha, acc.a_lo, acc.a_hi, acc.a_conf, acc.source,
+                                                              acc.notes, acc.cells, acc.grid)
 
     costs = costs if costs is not None else TierCosts(tiers)
     kk = k[:, None]
@@ -143,29 +205,10 @@ def pair_block(tiers: list[Tier], classes: list[TaskClass], overrides: list[Over
     e_lo, e_hi = grid.tokens_interval(e, kk)
     has_e = np.isfinite(e_lo) & np.isfinite(e_hi)
     if grid.any_beyond_alpha:
-        # an interval on alpha says nothing of a profile or a length: theirs is on E, at its own confidence
-        a_lo, a_hi = (np.where(grid.is_alpha, x, np.nan) for x in (a_lo, a_hi))
-        e_conf = np.where(np.isfinite(grid.length_confidence), grid.length_confidence, s.confidence)
-        a_conf = np.where(grid.is_alpha, a_conf, np.where(has_e, e_conf, np.nan))
-        # why such a cell has no interval: its own on E, or none (an interval on alpha beside it does not count)
-        # (plain lists: numpy scalars per cell cost 2.6 ms at 100 x 30 with every cell a profile, lists 0.6 ms)
-        has_e_rows = has_e.tolist()
-        for i, beyond_row in enumerate((grid.kind != 0).tolist()):
-            row, has_row = notes[i], has_e_rows[i]
-            for j, beyond in enumerate(beyond_row):
-                if beyond:
-                    row[j] = "" if has_row[j] else (row[j] or NO_LENGTH_INTERVAL)
+        a_lo, a_hi, a_conf = _intervals_on_e(grid, has_e, a_lo, a_hi, a_conf, notes, s.confidence)
     sp = e / ar.stretch_cost(kk, c, v)
-    s_all = e_all / ar.stretch_cost(ks, c[None], costs.v(ks, context[None]) if n_t else v[None])
-    # each tier searches 1..max(K max, its own K): another tier's larger K is no option for this one
-    allowed = ks <= np.maximum(s.k_max, k)[None, :, None]
-    if any_refused:
-        s_all = np.where(refused_or_not_given[None], np.nan, s_all)
-        allowed = allowed & ~refused_or_not_given[None]
-    best = (np.argmax(np.where(allowed, s_all, -np.inf), axis=0) if s.k_max and n_t and n_c
-            else np.zeros((n_t, n_c), dtype=np.int64))
-    opt_s = np.take_along_axis(s_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c))
-    opt_x = np.take_along_axis(x_all, best[None], axis=0)[0] if n_t and n_c else np.zeros((n_t, n_c), dtype=bool)
+    best, opt_s, opt_x = _optimal_k(e_all, x_all, ks, k, c, v, context, costs,
+                                    refused_or_not_given if any_refused else None, s)
     cf = (kk * costs.c_flops + kk + 1.0) / e  # arithmetic.flops_factor over this E
 
     sp_row = spec[:, None]

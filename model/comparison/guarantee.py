@@ -19,8 +19,8 @@ emits 1 to K + 1 tokens a step (a tree: 1 to depth + 1, its K being its depth), 
 acceptance and E_g >= K + 1 at none: the kinds the comparison's alpha solve of the same target already has.
 
 For classes that are all per-token alphas (i.i.d.), E_g = E(alpha_g, K), and alpha_g (the uniform alpha the
-comparison solves, Comparison.tiers.price_break_even_alpha) is kept as the guarantee: it is what a vendor states. Where any
-class is a per-position profile or a mean acceptance length (and so on every tree draft, which refuses an
+comparison solves, Comparison.tiers.price_break_even_alpha) is kept as the guarantee: it is what a vendor states.
+Where any class is a per-position profile or a mean acceptance length (and so on every tree draft, which refuses an
 alpha), one alpha describes nothing the vendor runs: the guarantee is E_g, with the alpha withheld and why.
 """
 from __future__ import annotations
@@ -43,8 +43,8 @@ ALPHA_WITHHELD = ("does not apply: a class's acceptance is a per-position profil
 def guarantee_lengths(mix_needed: NDArray[np.float64], mix: NDArray[np.float64], mix_low: NDArray[np.float64],
                       mix_high: NDArray[np.float64], mean_stretch: NDArray[np.float64], tier_ok: NDArray[np.bool_],
                       length_unit: NDArray[np.bool_]) -> dict[str, NDArray[Any]]:
-    """compare()'s per-tier fields (TierResult's): E_g and E_now (with its interval's ends) as derived above, and whether the
-    guarantee is stated as a length (any class not an alpha). NaN where the tier has no value verdict."""
+    """compare()'s per-tier fields (TierResult's): E_g and E_now (with its interval's ends) as derived above, and
+    whether the guarantee is stated as a length (any class not an alpha). NaN where the tier has no value verdict."""
     with np.errstate(invalid="ignore", over="ignore"):
         def on(x: NDArray[np.float64]) -> NDArray[np.float64]:
             return np.where(tier_ok & np.isfinite(x), x * mean_stretch, np.nan)

@@ -32,7 +32,8 @@ def iter_pair_records(cmp: Comparison) -> Iterator[dict[str, Any]]:
         for j, cls in enumerate(cmp.class_names):
             yield {
                 "tier": tier, "task_class": cls, "unconfirmed": bool(cmp.tiers.unconfirmed[i]),
-                "k": int(cmp.tiers.k[i]), "alpha": num(cmp.cells.alpha[i, j]), "alpha_source": cmp.cells.alpha_source[i][j],
+                "k": int(cmp.tiers.k[i]), "alpha": num(cmp.cells.alpha[i, j]),
+                "alpha_source": cmp.cells.alpha_source[i][j],
                 "c": num(cmp.cells.c[i, j]), "v": num(cmp.cells.v[i, j]),
                 "break_even": BREAK_EVEN_NAMES[int(cmp.cells.break_even_kind[i, j])],
                 "break_even_alpha": num(cmp.cells.break_even_alpha[i, j]), "margin": num(cmp.cells.margin[i, j]),
@@ -67,19 +68,18 @@ def acceptance_record(cmp: Comparison, i: int, j: int) -> dict[str, Any]:
     a profile's or a length's break-even alpha is null, and break_even_alpha_note says why.
     """
     grid = cmp.cells.acceptance
-    kind = grid.KIND_CODES[int(grid.kind[i, j])] if grid is not None else ALPHA
+    kind = grid.KIND_CODES[int(grid.kind[i, j])]
     spec = bool(cmp.tiers.speculative[i])
     out: dict[str, Any] = {
         "acceptance_kind": kind,
         "mean_acceptance_length": num(cmp.cells.tokens_per_stretch[i, j]),
-        "extrapolated": bool(spec and cmp.cells.extrapolated is not None and cmp.cells.extrapolated[i, j]),
-        "optimal_k_extrapolated": bool(spec and cmp.cells.optimal_k_extrapolated is not None and cmp.cells.optimal_k_extrapolated[i, j]),
-        "break_even_length": num(cmp.cells.break_even_length[i, j]) if cmp.cells.break_even_length is not None else None,
-        "price_break_even_length": (num(cmp.cells.price_break_even_length[i, j])
-                                    if cmp.cells.price_break_even_length is not None else None),
-        "profile": grid.profile_list(i, j) if grid is not None else None,
-        "mean_acceptance_length_interval": (finite_pair(cmp.cells.tokens_per_stretch_low[i, j], cmp.cells.tokens_per_stretch_high[i, j])
-                                            if spec and cmp.cells.tokens_per_stretch_low is not None else None),
+        "extrapolated": bool(spec and cmp.cells.extrapolated[i, j]),
+        "optimal_k_extrapolated": bool(spec and cmp.cells.optimal_k_extrapolated[i, j]),
+        "break_even_length": num(cmp.cells.break_even_length[i, j]),
+        "price_break_even_length": num(cmp.cells.price_break_even_length[i, j]),
+        "profile": grid.profile_list(i, j),
+        "mean_acceptance_length_interval": (finite_pair(cmp.cells.tokens_per_stretch_low[i, j],
+                                                        cmp.cells.tokens_per_stretch_high[i, j]) if spec else None),
     }
     # the same keys on every row (compare --csv writes one header for all)
     out["acceptance_measured_k"] = None
@@ -91,7 +91,6 @@ def acceptance_record(cmp: Comparison, i: int, j: int) -> dict[str, Any]:
         out["break_even_alpha_note"] = ("does not apply: a tree draft's break-even is break_even_length (tokens per "
                                         "step); its acceptance must be a length or a per-depth profile")
     if kind != ALPHA:
-        assert grid is not None
         out["acceptance_measured_k"] = int(grid.length_k[i, j]) if kind == LENGTH else int(grid.positions[i, j])
         what = "a per-position profile" if kind == PROFILE else "a mean acceptance length"
         out["break_even_alpha_note"] = (f"does not apply: the acceptance is {what}, not one per-token alpha; "
@@ -135,7 +134,8 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
             "confidence": cmp.confidence,
             "alpha_interval": finite_pair(cmp.tiers.effective_alpha_low[i], cmp.tiers.effective_alpha_high[i]),
             "speedup_interval": finite_pair(cmp.tiers.mix_speedup_low[i], cmp.tiers.mix_speedup_high[i]),
-            "speedup_vs_baseline_interval": finite_pair(cmp.tiers.speedup_vs_baseline_low[i], cmp.tiers.speedup_vs_baseline_high[i]),
+            "speedup_vs_baseline_interval": finite_pair(cmp.tiers.speedup_vs_baseline_low[i],
+                                                        cmp.tiers.speedup_vs_baseline_high[i]),
             "fair_price_factor": num(cmp.fair.factor[i]),
             "fair_price_factor_low": num(cmp.fair.factor_low[i]),
             "fair_price_in": num(cmp.fair.price_in[i]), "fair_price_out": num(cmp.fair.price_out[i]),
@@ -152,14 +152,14 @@ def tier_records(cmp: Comparison) -> list[dict[str, Any]]:
 
 def terms_record(cmp: Comparison, i: int) -> dict[str, Any]:
     """Tier i's downgraded share, mix and bill on the requests served fast, SLA and price source."""
-    has = cmp.terms.downgraded_share is not None
+    terms = cmp.terms
     return {
-        "downgraded_share": num(cmp.terms.downgraded_share[i]) if has else None,  # type: ignore[index]
-        "downgraded_interval": finite_pair(cmp.terms.downgraded_low[i], cmp.terms.downgraded_high[i]) if has else None,  # type: ignore[index]
-        "mix_speedup_served_fast": num(cmp.terms.mix_speedup_fast[i]) if cmp.terms.mix_speedup_fast is not None else None,
-        "monthly_cost_served_fast": num(cmp.terms.monthly_cost_fast[i]) if cmp.terms.monthly_cost_fast is not None else None,
-        "sla": cmp.terms.sla_record[i] if cmp.terms.sla_record else None,
-        "price_source": (cmp.terms.price_source[i] or None) if cmp.terms.price_source else None,
+        "downgraded_share": num(terms.downgraded_share[i]),
+        "downgraded_interval": finite_pair(terms.downgraded_low[i], terms.downgraded_high[i]),
+        "mix_speedup_served_fast": num(terms.mix_speedup_fast[i]),
+        "monthly_cost_served_fast": num(terms.monthly_cost_fast[i]),
+        "sla": terms.sla_record[i],
+        "price_source": terms.price_source[i] or None,
     }
 
 
@@ -181,13 +181,12 @@ def guarantee_record(cmp: Comparison, i: int) -> dict[str, Any]:
     """The per-tier guarantee fields: the length always (where the tier has a value verdict), the alpha only for an
     all-alpha mix (null with guarantee_note otherwise)."""
     g = cmp.tier_parts[i].guarantee
-    lengths = cmp.tiers.price_break_even_length is not None
+    t = cmp.tiers
     out: dict[str, Any] = {
         "guarantee_unit": g.unit,
-        "guarantee_length": num(cmp.tiers.price_break_even_length[i]) if lengths else None,
-        "runs_like_length": num(cmp.tiers.effective_length[i]) if lengths else None,
-        "runs_like_length_interval": (finite_pair(cmp.tiers.effective_length_low[i], cmp.tiers.effective_length_high[i])
-                                      if lengths else None),
+        "guarantee_length": num(t.price_break_even_length[i]),
+        "runs_like_length": num(t.effective_length[i]),
+        "runs_like_length_interval": finite_pair(t.effective_length_low[i], t.effective_length_high[i]),
         "guarantee_note": None,
     }
     if g.unit == LENGTH_UNIT:

@@ -169,28 +169,29 @@ def terms_words(cmp: Comparison, i: int) -> list[str]:
     came from (their date shows wherever they are used). Empty for a tier without terms."""
     from model.common import formatting as fmt
 
-    out = []
-    d = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else float("nan")
+    out, terms = [], cmp.terms
+    d = float(terms.downgraded_share[i])
     if np.isfinite(d):
-        said = downgraded_words(d, finite_or_none(cmp.terms.downgraded_low[i]), finite_or_none(cmp.terms.downgraded_high[i]),
-                                int(cmp.terms.downgraded_requests[i]))
+        said = downgraded_words(d, finite_or_none(terms.downgraded_low[i]), finite_or_none(terms.downgraded_high[i]),
+                                int(terms.downgraded_requests[i]))
         speeds = []
         judged = cmp.judged_on_measured(i)  # its mix is the measured speed (model/comparison/on_measured.py)
         if finite_or_none(cmp.tiers.mix_speedup[i]) is not None:
             speeds.append(f"mix {fmt.times(finite_or_none(cmp.tiers.mix_speedup[i]))} as served "
-                          f"({'measured ' if judged else ''}{fmt.times(finite_or_none(cmp.terms.mix_speedup_fast[i]))} "
+                          f"({'measured ' if judged else ''}{fmt.times(finite_or_none(terms.mix_speedup_fast[i]))} "
                           "on the requests served fast)")
-        measured = finite_or_none(cmp.probed.speedup[i]) if cmp.probed.speedup is not None else None
+        measured = finite_or_none(cmp.probed.speedup[i])
         if measured is not None and not judged:  # a probe's speedup over the baseline is on the requests served fast
             served = float(as_served(np.array([measured]), np.array([d]), np.ones(1))[0])
             speeds.append(f"measured {fmt.times(measured)} over the baseline on the requests served fast, "
                           f"{fmt.times(served)} as served")
+        monthly, own = (fmt.money(finite_or_none(x[i]), cmp.currency) for x in (cmp.tiers.monthly_cost,
+                                                                                 terms.monthly_cost_fast))
         out.append(f"{said}: {', '.join(speeds) + ', ' if speeds else ''}"
-                   f"monthly {fmt.money(finite_or_none(cmp.tiers.monthly_cost[i]), cmp.currency)} with the downgraded ones billed at "
-                   f"the standard price ({fmt.money(finite_or_none(cmp.terms.monthly_cost_fast[i]), cmp.currency)} at its own)")
-    if cmp.terms.sla and cmp.terms.sla[i]:
-        out.append(cmp.terms.sla[i])
-    if cmp.terms.price_source and cmp.terms.price_source[i]:
-        out.append(f"prices: {cmp.terms.price_source[i]}")
+                   f"monthly {monthly} with the downgraded ones billed at the standard price ({own} at its own)")
+    if terms.sla[i]:
+        out.append(terms.sla[i])
+    if terms.price_source[i]:
+        out.append(f"prices: {terms.price_source[i]}")
     return out
 

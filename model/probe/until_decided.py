@@ -125,15 +125,15 @@ def priced_thresholds(wb: Workbook, tier: str) -> tuple[dict[str, Threshold], se
     the words before a run say which."""
     cmp = compare(wb)
     i = cmp.tier_names.index(tier)
-    is_alpha = cmp.cells.acceptance.is_alpha if cmp.cells.acceptance is not None else None
+    is_alpha = cmp.cells.acceptance.is_alpha
     out: dict[str, Threshold] = {}
     priced: set[str] = set()
     for j, name in enumerate(cmp.class_names):
         kind, alpha = int(cmp.cells.price_break_even_kind[i, j]), float(cmp.cells.price_break_even_alpha[i, j])
-        length = float(cmp.cells.price_break_even_length[i, j]) if cmp.cells.price_break_even_length is not None else math.nan
+        length = float(cmp.cells.price_break_even_length[i, j])
         if kind == -1:
             kind, alpha = int(cmp.cells.break_even_kind[i, j]), float(cmp.cells.break_even_alpha[i, j])
-            length = float(cmp.cells.break_even_length[i, j]) if cmp.cells.break_even_length is not None else math.nan
+            length = float(cmp.cells.break_even_length[i, j])
         else:
             priced.add(name)
         if is_alpha is not None and not is_alpha[i, j]:
@@ -368,7 +368,7 @@ def judge_look(c: ClassDecision, cp: Any, tier_k: int | None, confidence: float,
 
 def break_even_length_of(alpha: float, k: int) -> float:
     """The break-even alpha at K as the tokens per verify step it gives, E(alpha*, K): speed depends on E alone, so
-    this is the break-even length (comparison.break_even_length). 0 (any alpha pays) is E = 1; above 1 (none
+    this is the break-even length (Comparison.cells.break_even_length). 0 (any alpha pays) is E = 1; above 1 (none
     does) stays above any E, K + 1."""
     if alpha > 1.0:
         return k + 1.0 + 1e-9

@@ -227,7 +227,7 @@ def _write_mechanics(x: _Sheet, t: _TierCells, r: _Row) -> None:
     put.e(row, COL["Tokens per stretch E"],
           f'=IF({spec}="no",1,{shape.tokens(K) if shape else tokens_formula(A, K)})',
           float(cmp.cells.tokens_per_stretch[i, j]))
-    extrapolated = bool(cmp.cells.extrapolated is not None and cmp.cells.extrapolated[i, j])
+    extrapolated = bool(cmp.cells.extrapolated[i, j])
     if shape:
         put.word(row, COL["E extrapolated"],
                  f'=IF({spec}="no","",IF({shape.extrapolated(K)},"{EXTRAPOLATED_WORD}",""))',

@@ -314,7 +314,7 @@ def _write_terms(t: _TierRow) -> None:
     sheet.formula(row, COL["SLA"], f'=IF(OR({thr}="",{q}=""),"{DASH}",IF({measured}="","not measured",'
                   f'IF(OR({low}="",{high}=""),"undecided",IF({low}>={q},"met",IF({high}<{q},"breached","undecided")))))',
                   shown, None, st.CENTRE)
-    share = float(cmp.terms.downgraded_share[i]) if cmp.terms.downgraded_share is not None else math.nan
+    share = float(cmp.terms.downgraded_share[i])
     sheet.formula(row, COL["Downgraded share"], f'=IF({d}="","{DASH}",{d})', DASH if math.isnan(share) else share,
                   st.PERCENT, st.RIGHT)
 
