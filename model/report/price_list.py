@@ -294,24 +294,7 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
     row_type, specs = KINDS[prices.kind]
     labels = {s.name: s.label for s in specs}
     out = wb.copy()
-    currency = out.settings.currency
-    marked = {p.currency for p in prices.priced}
-    note = ""
-    if not out.tiers and prices.kind == "tiers" and len(marked) == 1:
-        currency = out.settings.currency = marked.pop()
-        note = f"Prices in {currency}, as the file says; the workbook now counts in {currency}"
-    else:
-        wrong = [p for p in prices.priced if p.currency != currency]
-        if wrong:
-            p = wrong[0]
-            more = f" (and {len(wrong) - 1} more price{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
-            raise WorkbookError([f"{p.place}: {p.row_name!r}, {p.label}: {p.raw!r} is in {p.currency}{more}, but this "
-                                 f"workbook's prices are in {currency}; nothing imported. Convert the list to "
-                                 f"{currency}, or change the workbook's currency in Edit > Workbook settings if "
-                                 "that is what is wrong"])
-        if any(f in _MONEY for f in prices.fields):
-            note = (f"Prices in {currency}, as the file says" if prices.priced else
-                    f"The file names no currency: prices taken as the workbook's {currency}")
+    note = _currency_note(out, prices)
     target = out.tiers if prices.kind == "tiers" else out.classes
     by_name = {row.name.lower(): i for i, row in enumerate(target)}
     added: list[str] = []
@@ -330,36 +313,11 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
         if provenance and "alpha" in values and (i is None or target[i].alpha != values["alpha"]):  # type: ignore[union-attr]
             values = {**provenance, **values}
         if i is None:
-            row = row_type(**values)
-            if isinstance(row, Tier):
-                made_up = _made_up_mechanics(row, prices.fields)
-                # nor are its prices, where the file has no column for them: 0 is a free tier, not "not given"
-                made_up += [f for f in ("price_out", "price_in") if f not in prices.fields]
-                if made_up:
-                    row.defaulted = ", ".join(made_up)
-                    if "speculative" in made_up:
-                        row.speculative = "unknown"  # not "yes": the file did not say
-                    why = "; ".join(w for w in (row.missing_mechanics(), row.missing_prices()) if w)
-                    incomplete.append(f"{row.name} ({why}; made up: {row.defaulted})")
-            elif isinstance(row, TaskClass):  # what the file does not give is not given, as for a row added by hand
-                row.defaulted = ", ".join(f for f in NOT_GIVEN_ON_NEW_CLASS if f not in prices.fields
-                                          and not (f == "alpha" and ("profile" in values
-                                                                     or "acceptance_length" in values)))
-                if row.defaulted:
-                    incomplete.append(f"{row.name} ({row.not_described()})")
-            target.append(row)  # type: ignore[arg-type]
+            target.append(_new_row(row_type, values, prices, incomplete))  # type: ignore[arg-type]
             added.append(values["name"])
             continue
         old = target[i]
-        values.pop("name")  # the key, matched case-insensitively: the workbook's spelling stays
-        # a copy, not dataclasses.replace: the tier keeps its identity (a probe's result stays bound to it)
-        new = copy.copy(old)
-        for name, value in values.items():
-            setattr(new, name, value)
-            if isinstance(new, Tier):
-                new.entered(name)
-        # the provenance that follows a new α is not a column the file changed
-        diff = [f for f in values if getattr(old, f) != getattr(new, f) and f not in provenance]
+        new, diff = _updated_row(old, values, provenance)
         if diff:
             target[i] = new  # type: ignore[call-overload]
             updated.append(old.name)
@@ -370,6 +328,66 @@ def merge_rows(wb: Workbook, prices: PriceList) -> MergeResult:
     kept = [labels[s.name] for s in specs if s.name not in prices.fields]
     changed = [labels[s.name] for s in specs if s.name in changed_fields]
     return MergeResult(out, prices.kind, added, updated, unchanged, changed, kept, note, incomplete)
+
+
+def _currency_note(out: Workbook, prices: PriceList) -> str:
+    """Settle the currency of `out` (the file's, for an empty workbook) and say it; raises WorkbookError on prices in
+    another currency than the workbook's."""
+    currency = out.settings.currency
+    marked = {p.currency for p in prices.priced}
+    note = ""
+    if not out.tiers and prices.kind == "tiers" and len(marked) == 1:
+        currency = out.settings.currency = marked.pop()
+        note = f"Prices in {currency}, as the file says; the workbook now counts in {currency}"
+    else:
+        wrong = [p for p in prices.priced if p.currency != currency]
+        if wrong:
+            p = wrong[0]
+            more = f" (and {len(wrong) - 1} more price{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
+            raise WorkbookError([f"{p.place}: {p.row_name!r}, {p.label}: {p.raw!r} is in {p.currency}{more}, but this "
+                                 f"workbook's prices are in {currency}; nothing imported. Convert the list to "
+                                 f"{currency}, or change the workbook's currency in Edit > Workbook settings if "
+                                 "that is what is wrong"])
+        if any(f in _MONEY for f in prices.fields):
+            note = (f"Prices in {currency}, as the file says" if prices.priced else
+                    f"The file names no currency: prices taken as the workbook's {currency}")
+    return note
+
+
+def _new_row(row_type: type, values: dict[str, Any], prices: PriceList, incomplete: list[str]) -> Any:
+    """A row the file adds, with what the file does not give marked not given; its words go to `incomplete`."""
+    row = row_type(**values)
+    if isinstance(row, Tier):
+        made_up = _made_up_mechanics(row, prices.fields)
+        # nor are its prices, where the file has no column for them: 0 is a free tier, not "not given"
+        made_up += [f for f in ("price_out", "price_in") if f not in prices.fields]
+        if made_up:
+            row.defaulted = ", ".join(made_up)
+            if "speculative" in made_up:
+                row.speculative = "unknown"  # not "yes": the file did not say
+            why = "; ".join(w for w in (row.missing_mechanics(), row.missing_prices()) if w)
+            incomplete.append(f"{row.name} ({why}; made up: {row.defaulted})")
+    elif isinstance(row, TaskClass):  # what the file does not give is not given, as for a row added by hand
+        row.defaulted = ", ".join(f for f in NOT_GIVEN_ON_NEW_CLASS if f not in prices.fields
+                                  and not (f == "alpha" and ("profile" in values
+                                                             or "acceptance_length" in values)))
+        if row.defaulted:
+            incomplete.append(f"{row.name} ({row.not_described()})")
+    return row
+
+
+def _updated_row(old: Any, values: dict[str, Any], provenance: dict[str, Any]) -> tuple[Any, list[str]]:
+    """A copy of `old` with the file's `values`, and the fields the file changed."""
+    values.pop("name")  # the key, matched case-insensitively: the workbook's spelling stays
+    # a copy, not dataclasses.replace: the tier keeps its identity (a probe's result stays bound to it)
+    new = copy.copy(old)
+    for name, value in values.items():
+        setattr(new, name, value)
+        if isinstance(new, Tier):
+            new.entered(name)
+    # the provenance that follows a new α is not a column the file changed
+    diff = [f for f in values if getattr(old, f) != getattr(new, f) and f not in provenance]
+    return new, diff
 
 
 # what a tier's verdicts rest on; a price list that lacks them must not have them made up
